@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# run.sh runs the product: the kiosk in demo mode, with the embedded table server, an
+# auto-dealer and emulated devices. Extra arguments go to the kiosk (see `go run . -h`).
+# Without a display (an SSH session, a container) it runs under Xvfb and keeps a screenshot
+# of the screen at build/screenshot.png, refreshed every few seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash packaging/setup.sh
+mkdir -p build
+go build -o build/ats .
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+	display=:77
+	Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >/tmp/xvfb-run.log 2>&1 &
+	xvfb=$!
+	trap 'kill $xvfb 2>/dev/null' EXIT
+	sleep 1
+	export DISPLAY=$display
+	echo "no display: running under Xvfb on $display; screenshots at build/screenshot.png"
+	( while sleep 5; do import -display "$display" -window root build/screenshot.png 2>/dev/null || true; done ) &
+	shot=$!
+	trap 'kill $shot $xvfb 2>/dev/null' EXIT
+fi
+exec_status=0
+./build/ats "$@" || exec_status=$?
+exit $exec_status

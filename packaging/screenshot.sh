@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# screenshot.sh BINARY OUT.png starts the kiosk binary in demo mode in a real X window under
+# Xvfb, waits for it to draw, takes a screenshot of the screen and fails if it is blank
+# (a single colour). The screenshot is kept at OUT.png for a person to look at.
+set -euo pipefail
+bin=${1:?binary}
+out=${2:?output png}
+size=${SCREEN_SIZE:-1920x1080}
+display=:$((90 + RANDOM % 100))
+
+Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/tmp/xvfb.log 2>&1 &
+xvfb=$!
+app=""
+cleanup() { [ -n "$app" ] && kill "$app" 2>/dev/null; kill "$xvfb" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+
+state=$(mktemp -d)
+DISPLAY=$display ATS_STATE_DIR=$state "$bin" >/tmp/ats-screenshot.log 2>&1 &
+app=$!
+sleep "${SCREENSHOT_WAIT:-6}"
+if ! kill -0 "$app" 2>/dev/null; then
+	echo "the kiosk exited early:"; cat /tmp/ats-screenshot.log; exit 1
+fi
+import -display "$display" -window root "$out"
+colours=$(identify -format '%k' "$out")
+echo "screenshot $out: $(identify -format '%wx%h' "$out"), $colours colours"
+if [ "$colours" -lt 16 ]; then
+	echo "the screen is blank (fewer than 16 colours)"; exit 1
+fi

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# setup.sh installs what a fresh Debian machine lacks to build, run and test the terminal:
+# the C toolchain and X11/GL headers that Fyne's GLFW driver needs through cgo, Xvfb and
+# ImageMagick for the real-window screenshot check, and the Go modules (main and tools).
+# It is idempotent and quiet when everything is already there, so both README commands call it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
+	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "setup: Go 1.26 or newer is required (https://go.dev/doc/install)" >&2
+	exit 1
+fi
+go mod download
+(cd tools && go mod download)
