@@ -1,0 +1,376 @@
+// Package journal is the terminal's durable record of every money event and every wager: a
+// SQLite file in WAL mode with synchronous=FULL, so a record is on disk before Append returns
+// and the caller may act on it (tell the server, ACK the note acceptor, print).
+//
+// Records form a hash chain: each record's hash covers its content and the previous record's
+// hash, so a record changed, lost or reordered on disk is detected on open and by Verify, with
+// an error that names the first bad record, instead of being silently trusted.
+//
+// Money movements that span several steps (a note escrowed, stacked, credited; a cash-out
+// ticket issued, printed) are flows: each record may move its flow to a new state, and
+// Pending lists the flows not yet finished — what start-up recovery must complete or reverse.
+package journal
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// Record is one journal entry. Amount is in cents; Body is the caller's JSON (or any bytes).
+type Record struct {
+	Seq    int64 // assigned by Append, from 1
+	At     time.Time
+	Kind   string // e.g. "note-stacked", "credit-acked", "slip-acked", "settled"
+	Key    string // the idempotency key / flow id; "" for records outside a flow
+	Round  string
+	Amount int64
+	Body   []byte
+	Flow   FlowState // the state this record moves Key's flow to; "" leaves it as it was
+	Hash   [32]byte
+}
+
+// FlowState is the state of a multi-step money movement. Done and Reversed close a flow.
+type FlowState string
+
+const (
+	// Done closes a flow that completed.
+	Done FlowState = "done"
+	// Reversed closes a flow that was undone (a note returned, a ticket given back).
+	Reversed FlowState = "reversed"
+)
+
+// Flow is an unfinished money movement.
+type Flow struct {
+	Key     string
+	Kind    string // the kind of the record that opened it
+	State   FlowState
+	Amount  int64
+	Opened  int64 // seq of the record that opened it
+	Updated int64 // seq of the record that last moved it
+}
+
+// ErrCorrupt is wrapped by every error about a record that fails its hash chain.
+var ErrCorrupt = errors.New("journal corrupt")
+
+// Journal is an open journal file. It is safe for concurrent use.
+type Journal struct {
+	db *sql.DB
+
+	mu   sync.Mutex // serialises Append and Verify, which move the chain head
+	last [32]byte
+	seq  int64
+	now  func() time.Time
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS records (
+	seq    INTEGER PRIMARY KEY,
+	at     INTEGER NOT NULL,
+	kind   TEXT    NOT NULL,
+	key    TEXT    NOT NULL,
+	round  TEXT    NOT NULL,
+	amount INTEGER NOT NULL,
+	body   BLOB    NOT NULL,
+	flow   TEXT    NOT NULL,
+	hash   BLOB    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS flows (
+	key     TEXT PRIMARY KEY,
+	kind    TEXT    NOT NULL,
+	state   TEXT    NOT NULL,
+	amount  INTEGER NOT NULL,
+	opened  INTEGER NOT NULL,
+	updated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_kind ON records(kind, seq);
+CREATE INDEX IF NOT EXISTS flows_open ON flows(state) WHERE state NOT IN ('done', 'reversed');
+`
+
+// Open opens (creating if needed) the journal at path and verifies its whole hash chain.
+// now stamps new records; nil means time.Now.
+func Open(path string, now func() time.Time) (*Journal, error) {
+	if now == nil {
+		now = time.Now
+	}
+	// One connection: SQLite serialises writers anyway, and a single connection keeps the
+	// in-memory chain head consistent with the file without cross-connection races.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(5000)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("journal: %s: schema: %w", path, err)
+	}
+	j := &Journal{db: db, now: now}
+	if err := j.Verify(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// Close closes the file.
+func (j *Journal) Close() error { return j.db.Close() }
+
+// hashOf computes a record's chain hash from the previous hash and its content. Every field is
+// length-prefixed so no two different records can encode to the same bytes.
+func hashOf(prev [32]byte, r *Record) [32]byte {
+	h := sha256.New()
+	h.Write(prev[:])
+	var n [8]byte
+	putInt := func(v int64) { binary.BigEndian.PutUint64(n[:], uint64(v)); h.Write(n[:]) }
+	putBytes := func(b []byte) { putInt(int64(len(b))); h.Write(b) }
+	putInt(r.Seq)
+	putInt(r.At.UnixNano())
+	putBytes([]byte(r.Kind))
+	putBytes([]byte(r.Key))
+	putBytes([]byte(r.Round))
+	putInt(r.Amount)
+	putBytes(r.Body)
+	putBytes([]byte(r.Flow))
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// Append writes r durably (fsync) and returns it with Seq, At and Hash set. If r.Flow is set,
+// r.Key's flow moves to that state in the same transaction; the first record of a key opens it.
+// Moving a closed flow is an error: a flow that finished cannot be finished again, which is
+// what stops a retried step from paying twice.
+func (j *Journal) Append(ctx context.Context, r Record) (Record, error) {
+	if r.Kind == "" {
+		return Record{}, errors.New("journal: record without a kind")
+	}
+	if r.Flow != "" && r.Key == "" {
+		return Record{}, fmt.Errorf("journal: %s: a flow state needs a key", r.Kind)
+	}
+	if r.Body == nil {
+		r.Body = []byte{}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Record{}, fmt.Errorf("journal: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
+
+	if r.Flow != "" {
+		var state string
+		err := tx.QueryRowContext(ctx, `SELECT state FROM flows WHERE key = ?`, r.Key).Scan(&state)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return Record{}, fmt.Errorf("journal: flow %s: %w", r.Key, err)
+		case FlowState(state) == Done || FlowState(state) == Reversed:
+			return Record{}, fmt.Errorf("journal: flow %s is already %s; %s refused", r.Key, state, r.Kind)
+		}
+	}
+
+	r.Seq = j.seq + 1
+	r.At = j.now().UTC()
+	r.Hash = hashOf(j.last, &r)
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO records(seq, at, kind, key, round, amount, body, flow, hash) VALUES (?,?,?,?,?,?,?,?,?)`,
+		r.Seq, r.At.UnixNano(), r.Kind, r.Key, r.Round, r.Amount, r.Body, string(r.Flow), r.Hash[:]); err != nil {
+		return Record{}, fmt.Errorf("journal: append %s: %w", r.Kind, err)
+	}
+	if r.Flow != "" {
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO flows(key, kind, state, amount, opened, updated) VALUES (?,?,?,?,?,?)
+			ON CONFLICT(key) DO UPDATE SET state = excluded.state, updated = excluded.updated`,
+			r.Key, r.Kind, string(r.Flow), r.Amount, r.Seq, r.Seq); err != nil {
+			return Record{}, fmt.Errorf("journal: flow %s: %w", r.Key, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return Record{}, fmt.Errorf("journal: commit %s: %w", r.Kind, err)
+	}
+	j.seq, j.last = r.Seq, r.Hash
+	return r, nil
+}
+
+// Pending returns the flows that are neither done nor reversed, oldest first.
+func (j *Journal) Pending(ctx context.Context) ([]Flow, error) {
+	rows, err := j.db.QueryContext(ctx, `
+		SELECT key, kind, state, amount, opened, updated FROM flows
+		WHERE state NOT IN ('done', 'reversed') ORDER BY opened`)
+	if err != nil {
+		return nil, fmt.Errorf("journal: pending: %w", err)
+	}
+	defer rows.Close()
+	var out []Flow
+	for rows.Next() {
+		var f Flow
+		var state string
+		if err := rows.Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated); err != nil {
+			return nil, fmt.Errorf("journal: pending: %w", err)
+		}
+		f.State = FlowState(state)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// FlowOf returns the flow of key, and false if no record ever opened it.
+func (j *Journal) FlowOf(ctx context.Context, key string) (Flow, bool, error) {
+	var f Flow
+	var state string
+	err := j.db.QueryRowContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows WHERE key = ?`, key).
+		Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Flow{}, false, nil
+	}
+	if err != nil {
+		return Flow{}, false, fmt.Errorf("journal: flow %s: %w", key, err)
+	}
+	f.State = FlowState(state)
+	return f, true, nil
+}
+
+// Records returns up to limit records with seq > after, in order (limit <= 0: all), checking
+// each against the chain as it goes.
+func (j *Journal) Records(ctx context.Context, after int64, limit int) ([]Record, error) {
+	var out []Record
+	err := j.scan(ctx, after, limit, func(r Record) error { out = append(out, r); return nil })
+	return out, err
+}
+
+// Last returns the most recent records of one kind, newest first.
+func (j *Journal) Last(ctx context.Context, kind string, n int) ([]Record, error) {
+	rows, err := j.db.QueryContext(ctx,
+		`SELECT seq, at, kind, key, round, amount, body, flow, hash FROM records WHERE kind = ? ORDER BY seq DESC LIMIT ?`, kind, n)
+	if err != nil {
+		return nil, fmt.Errorf("journal: last %s: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRecord(s scanner) (Record, error) {
+	var r Record
+	var at int64
+	var flow string
+	var hash []byte
+	if err := s.Scan(&r.Seq, &at, &r.Kind, &r.Key, &r.Round, &r.Amount, &r.Body, &flow, &hash); err != nil {
+		return Record{}, fmt.Errorf("journal: read record: %w", err)
+	}
+	if len(hash) != len(r.Hash) {
+		return Record{}, fmt.Errorf("journal: record %d: %w: hash is %d bytes", r.Seq, ErrCorrupt, len(hash))
+	}
+	r.At = time.Unix(0, at).UTC()
+	r.Flow = FlowState(flow)
+	copy(r.Hash[:], hash)
+	return r, nil
+}
+
+// scan walks the records after seq `after`, recomputing the chain from the start so a record
+// is only handed out once everything before it has been checked.
+func (j *Journal) scan(ctx context.Context, after int64, limit int, fn func(Record) error) error {
+	rows, err := j.db.QueryContext(ctx,
+		`SELECT seq, at, kind, key, round, amount, body, flow, hash FROM records ORDER BY seq`)
+	if err != nil {
+		return fmt.Errorf("journal: read: %w", err)
+	}
+	defer rows.Close()
+	var prev [32]byte
+	want := int64(1)
+	n := 0
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return err
+		}
+		if r.Seq != want {
+			return fmt.Errorf("journal: record %d: %w: expected record %d (records missing or reordered)", r.Seq, ErrCorrupt, want)
+		}
+		if got := hashOf(prev, &r); !bytes.Equal(got[:], r.Hash[:]) {
+			return fmt.Errorf("journal: record %d (%s): %w: content does not match its hash", r.Seq, r.Kind, ErrCorrupt)
+		}
+		prev = r.Hash
+		want++
+		if r.Seq <= after {
+			continue
+		}
+		if limit > 0 && n >= limit {
+			break
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+		n++
+	}
+	return rows.Err()
+}
+
+// Verify checks the whole chain and that the flow table agrees with the records, and sets the
+// chain head for the next Append.
+func (j *Journal) Verify(ctx context.Context) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var last Record
+	flows := map[string]Flow{}
+	err := j.scan(ctx, 0, 0, func(r Record) error {
+		last = r
+		if r.Flow != "" {
+			f, ok := flows[r.Key]
+			if !ok {
+				f = Flow{Key: r.Key, Kind: r.Kind, Amount: r.Amount, Opened: r.Seq}
+			}
+			f.State, f.Updated = r.Flow, r.Seq
+			flows[r.Key] = f
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rows, err := j.db.QueryContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows`)
+	if err != nil {
+		return fmt.Errorf("journal: verify flows: %w", err)
+	}
+	defer rows.Close()
+	stored := 0
+	for rows.Next() {
+		var f Flow
+		var state string
+		if err := rows.Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated); err != nil {
+			return fmt.Errorf("journal: verify flows: %w", err)
+		}
+		f.State = FlowState(state)
+		if flows[f.Key] != f {
+			return fmt.Errorf("journal: flow %s: %w: table says %+v, records say %+v", f.Key, ErrCorrupt, f, flows[f.Key])
+		}
+		stored++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("journal: verify flows: %w", err)
+	}
+	if stored != len(flows) {
+		return fmt.Errorf("journal: %w: %d flows in the records, %d in the flow table", ErrCorrupt, len(flows), stored)
+	}
+	j.seq, j.last = last.Seq, last.Hash
+	return nil
+}

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tablegames/ats/app/roulette"
+)
+
+func init() {
+	register("settle", command{
+		summary: "settle a slip read as JSON on stdin with the rules engine (the audit contract)",
+		run:     runSettle,
+	})
+}
+
+// The settle contract: one JSON object in, one out. Field names are fixed; unknown fields are
+// refused so a misspelt limit is an error rather than silently no limit.
+type settleInput struct {
+	Wheel     string            `json:"wheel"`
+	Profile   string            `json:"profile"`
+	Outcome   string            `json:"outcome"`
+	Limits    *limitsInput      `json:"limits"`
+	Balance   *int64            `json:"balance"`
+	LuckyBall *luckyBallInput   `json:"lucky_ball"`
+	Wagers    []json.RawMessage `json:"wagers"`
+}
+
+type limitInput struct {
+	Min  int64 `json:"min"`
+	Max  int64 `json:"max"`
+	Unit int64 `json:"unit"`
+}
+
+type limitsInput struct {
+	limitInput
+	AggregateMin int64                 `json:"aggregate_min"`
+	PerBet       map[string]limitInput `json:"per_bet"`
+}
+
+type luckyBallInput struct {
+	Version string            `json:"version"`
+	Numbers map[string]string `json:"numbers"`
+	Super   string            `json:"super"`
+	Mega    string            `json:"mega"`
+}
+
+type wagerInput struct {
+	Bet     string   `json:"bet"`
+	Numbers []string `json:"numbers"`
+	Which   *int     `json:"which"`
+	Spread  *int     `json:"spread"`
+	Colour  string   `json:"colour"`
+	Amount  *int64   `json:"amount"`
+}
+
+type wagerOutput struct {
+	Index    int    `json:"index"`
+	Accepted int64  `json:"accepted"`
+	Reason   string `json:"reason"`
+	Result   string `json:"result"`
+	Returned int64  `json:"returned"`
+}
+
+type settleOutput struct {
+	Recognised    bool          `json:"recognised"`
+	Wagers        []wagerOutput `json:"wagers"`
+	TotalAccepted int64         `json:"total_accepted"`
+	TotalReturned int64         `json:"total_returned"`
+}
+
+// slipWager is a decoded wager: its pieces (one for an ordinary bet) and the attempted amount.
+type slipWager struct {
+	pieces []roulette.Piece // Units 1 for an ordinary bet
+	call   bool
+	amount int64 // per piece for a call bet
+}
+
+func runSettle(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "atsctl settle: takes no arguments; reads the slip as JSON on stdin")
+		return 2
+	}
+	out, err := settle(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "atsctl settle: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		return 2
+	}
+	enc := json.NewEncoder(stdout)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stderr, "atsctl settle: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+func settle(r io.Reader) (*settleOutput, error) {
+	data, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	var in settleInput
+	if err := decodeStrict(data, &in); err != nil {
+		return nil, fmt.Errorf("invalid input: %w", err)
+	}
+	if in.Wagers == nil {
+		return nil, errors.New(`invalid input: "wagers" is required`)
+	}
+	wheel, err := roulette.ParseWheel(in.Wheel)
+	if err != nil {
+		return nil, fmt.Errorf("wheel: %w", err)
+	}
+	profile, err := roulette.ParseProfile(in.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	layout := roulette.Layout{Wheel: wheel, Profile: profile}
+	outcome, err := roulette.ParseNumber(in.Outcome)
+	if err != nil {
+		return nil, fmt.Errorf("outcome: %w", err)
+	}
+	if !wheel.Has(outcome) {
+		return nil, fmt.Errorf("outcome: %v is not on a %v wheel", outcome, wheel)
+	}
+	limits, err := toLimits(in.Limits)
+	if err != nil {
+		return nil, err
+	}
+	available := roulette.Unlimited
+	if in.Balance != nil {
+		if *in.Balance < 0 {
+			return nil, fmt.Errorf("balance %d: must not be negative", *in.Balance)
+		}
+		available = *in.Balance
+	}
+	var draw *roulette.LuckyBallDraw
+	if in.LuckyBall != nil {
+		d, err := toDraw(in.LuckyBall, wheel)
+		if err != nil {
+			return nil, err
+		}
+		draw = &d
+	}
+
+	wagers := make([]slipWager, len(in.Wagers))
+	for i, raw := range in.Wagers {
+		w, err := toWager(raw, layout, draw != nil)
+		if err != nil {
+			return nil, fmt.Errorf("wager %d: %w", i, err)
+		}
+		wagers[i] = w
+	}
+
+	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers))}
+	accepted := make([]int64, len(wagers)) // per piece for call bets
+	for i, w := range wagers {
+		var got int64
+		var why roulette.Reason
+		if w.call {
+			got, why = limits.PlaceCall(w.pieces, w.amount, available)
+		} else {
+			got, why = limits.Place(w.pieces[0].Spot.Kind, w.amount, available)
+		}
+		accepted[i] = got
+		total := got * roulette.Units(w.pieces)
+		if available >= 0 {
+			available -= total
+		}
+		out.Wagers[i] = wagerOutput{Index: i, Accepted: total, Reason: why.String()}
+		out.TotalAccepted += total
+	}
+
+	out.Recognised = limits.Recognised(out.TotalAccepted)
+	round := roulette.Round{Outcome: outcome, Draw: draw}
+	for i, w := range wagers {
+		o := &out.Wagers[i]
+		if !out.Recognised {
+			o.Result, o.Returned = "not-recognised", o.Accepted
+			out.TotalReturned += o.Returned
+			continue
+		}
+		o.Result = "lost"
+		for _, p := range w.pieces {
+			ret := round.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * accepted[i]})
+			if ret > 0 {
+				o.Result = "won"
+			}
+			o.Returned += ret
+		}
+		out.TotalReturned += o.Returned
+	}
+	return out, nil
+}
+
+func toLimits(in *limitsInput) (roulette.Limits, error) {
+	if in == nil {
+		return roulette.Limits{}, nil
+	}
+	l := roulette.Limits{
+		Default:      roulette.Limit{Min: in.Min, Max: in.Max, Unit: in.Unit},
+		AggregateMin: in.AggregateMin,
+	}
+	for name, pl := range in.PerBet {
+		k, err := roulette.ParseKind(name)
+		if err != nil {
+			return l, fmt.Errorf("limits: per_bet: %w", err)
+		}
+		if l.PerKind == nil {
+			l.PerKind = map[roulette.Kind]roulette.Limit{}
+		}
+		l.PerKind[k] = roulette.Limit{Min: pl.Min, Max: pl.Max, Unit: pl.Unit}
+	}
+	if err := l.Validate(); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+func toDraw(in *luckyBallInput, wheel roulette.Wheel) (roulette.LuckyBallDraw, error) {
+	var d roulette.LuckyBallDraw
+	v, err := roulette.ParseLuckyBallVersion(in.Version)
+	if err != nil {
+		return d, fmt.Errorf("lucky_ball: %w", err)
+	}
+	d.Version = v
+	if len(in.Numbers) != 4 {
+		return d, fmt.Errorf("lucky_ball: numbers must name red, green, blue and yellow (got %d)", len(in.Numbers))
+	}
+	for name, s := range in.Numbers {
+		c, err := roulette.ParseBallColour(name)
+		if err != nil {
+			return d, fmt.Errorf("lucky_ball: numbers: %w", err)
+		}
+		n, err := roulette.ParseNumber(s)
+		if err != nil {
+			return d, fmt.Errorf("lucky_ball: %s: %w", name, err)
+		}
+		d.Numbers[c] = n
+	}
+	if in.Super != "" {
+		c, err := roulette.ParseBallColour(in.Super)
+		if err != nil {
+			return d, fmt.Errorf("lucky_ball: super: %w", err)
+		}
+		d.Super, d.HasSuper = c, true
+	}
+	if in.Mega != "" {
+		c, err := roulette.ParseBallColour(in.Mega)
+		if err != nil {
+			return d, fmt.Errorf("lucky_ball: mega: %w", err)
+		}
+		d.Mega, d.HasMega = c, true
+	}
+	if err := d.Validate(wheel); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+func toWager(raw json.RawMessage, layout roulette.Layout, hasDraw bool) (slipWager, error) {
+	var in wagerInput
+	if err := decodeStrict(raw, &in); err != nil {
+		return slipWager{}, err
+	}
+	if in.Amount == nil {
+		return slipWager{}, errors.New(`"amount" is required`)
+	}
+	amount := *in.Amount
+	if amount <= 0 {
+		return slipWager{}, fmt.Errorf("amount %d: must be positive", amount)
+	}
+	if amount > roulette.MaxStake {
+		return slipWager{}, fmt.Errorf("amount %d: above the largest stake %d", amount, roulette.MaxStake)
+	}
+	numbers := make([]roulette.Number, len(in.Numbers))
+	for i, s := range in.Numbers {
+		n, err := roulette.ParseNumber(s)
+		if err != nil {
+			return slipWager{}, err
+		}
+		numbers[i] = n
+	}
+	extra := func(field string, set bool) error {
+		if set {
+			return fmt.Errorf("%s: %q does not apply to this bet", in.Bet, field)
+		}
+		return nil
+	}
+	one := func(s roulette.Spot) slipWager {
+		return slipWager{pieces: []roulette.Piece{{Spot: s, Units: 1}}, amount: amount}
+	}
+
+	if call, err := roulette.ParseCall(in.Bet); err == nil {
+		if err := errors.Join(extra("which", in.Which != nil), extra("colour", in.Colour != "")); err != nil {
+			return slipWager{}, err
+		}
+		var centre roulette.Number
+		spread := 0
+		if call == roulette.Neighbours {
+			if len(numbers) != 1 {
+				return slipWager{}, errors.New(`neighbours: "numbers" must hold the one centre number`)
+			}
+			centre = numbers[0]
+			if in.Spread != nil {
+				spread = *in.Spread
+				if spread == 0 {
+					return slipWager{}, errors.New("neighbours: spread 0: must be 1 to 4")
+				}
+			}
+		} else if err := errors.Join(extra("numbers", len(numbers) != 0), extra("spread", in.Spread != nil)); err != nil {
+			return slipWager{}, err
+		}
+		pieces, err := layout.CallPieces(call, centre, spread)
+		if err != nil {
+			return slipWager{}, err
+		}
+		if amount > roulette.MaxStake/roulette.Units(pieces) {
+			return slipWager{}, fmt.Errorf("amount %d per piece: above the largest stake", amount)
+		}
+		return slipWager{pieces: pieces, call: true, amount: amount}, nil
+	}
+
+	kind, err := roulette.ParseKind(in.Bet)
+	if err != nil {
+		return slipWager{}, err
+	}
+	if err := extra("spread", in.Spread != nil); err != nil {
+		return slipWager{}, err
+	}
+	switch {
+	case kind.Inside():
+		if err := errors.Join(extra("which", in.Which != nil), extra("colour", in.Colour != "")); err != nil {
+			return slipWager{}, err
+		}
+		s, err := layout.Inside(kind, numbers)
+		if err != nil {
+			return slipWager{}, err
+		}
+		return one(s), nil
+	case kind == roulette.LuckyBall:
+		if err := errors.Join(extra("numbers", len(numbers) != 0), extra("which", in.Which != nil)); err != nil {
+			return slipWager{}, err
+		}
+		c, err := roulette.ParseBallColour(in.Colour)
+		if err != nil {
+			return slipWager{}, err
+		}
+		if !hasDraw {
+			return slipWager{}, errors.New(`lucky-ball wager, but the input has no "lucky_ball" draw`)
+		}
+		return one(roulette.LuckyBallSpot(c)), nil
+	default:
+		if err := errors.Join(extra("numbers", len(numbers) != 0), extra("colour", in.Colour != "")); err != nil {
+			return slipWager{}, err
+		}
+		which := 0
+		if in.Which != nil {
+			which = *in.Which
+		}
+		s, err := layout.Outside(kind, which)
+		if err != nil {
+			return slipWager{}, err
+		}
+		return one(s), nil
+	}
+}

@@ -1,0 +1,121 @@
+package diagrams
+
+import (
+	"fmt"
+
+	"github.com/tablegames/ats/app/roulette"
+)
+
+// TrackTarget is what a touch on the racetrack means: a neighbours bet around a number, or one of
+// the named sectors of the single-zero wheel.
+type TrackTarget struct {
+	Call   roulette.Call
+	Centre roulette.Number // neighbours only
+}
+
+// TrackRegion is a racetrack box: a number of the wheel in wheel order, or a sector.
+type TrackRegion struct {
+	Target TrackTarget
+	Rect   Rect
+	Label  string
+	Colour roulette.Colour // numbers only; sectors are green
+}
+
+// Racetrack is the oval of the wheel's numbers in wheel order (000 §6.4 "the racetrack"), drawn
+// as a ring of boxes — top row, right end, bottom row, left end — with the sector bets inside
+// on a single-zero table.
+type Racetrack struct {
+	Wheel   roulette.Wheel
+	Bounds  Rect
+	Numbers []TrackRegion // in wheel order, starting at 0
+	Sectors []TrackRegion // tier, orphelins, voisins, zero game (single zero only)
+}
+
+// NewRacetrack lays out the racetrack of a wheel. The ring starts with 0 at the left end and
+// runs clockwise, so neighbours on the wheel are neighbours on the screen.
+func NewRacetrack(w roulette.Wheel) (*Racetrack, error) {
+	order := w.Order()
+	// Single zero: 3 at the left end, 16 along the top, 2 at the right end, 16 along the bottom.
+	// Double zero: 2, 17, 2, 17.
+	left, top, right := 3, 16, 2
+	if w == roulette.DoubleZero {
+		left, top, right = 2, 17, 2
+	}
+	if left+2*top+right != len(order) {
+		return nil, fmt.Errorf("diagrams: racetrack of %d numbers does not fit the ring", len(order))
+	}
+	const h = 3 // height of the ring: top row, inner band, bottom row
+	width := float32(top + 2)
+	rt := &Racetrack{Wheel: w, Bounds: Rect{Point{0, 0}, Point{width, h}}}
+
+	var cells []Rect
+	// Left end, from its middle (or top) upwards, so 0 sits in the middle of the left end.
+	lh := float32(h) / float32(left)
+	leftCells := make([]Rect, left)
+	for i := range left {
+		leftCells[i] = Rect{Point{0, float32(i) * lh}, Point{1, float32(i+1) * lh}}
+	}
+	// Clockwise from 0: left end going up, top row left to right, right end down, bottom row
+	// right to left, then the left end's cells below 0.
+	start := left / 2 // middle cell of the left end (index from the top)
+	for i := start; i >= 0; i-- {
+		cells = append(cells, leftCells[i])
+	}
+	for i := range top {
+		cells = append(cells, Rect{Point{float32(1 + i), 0}, Point{float32(2 + i), 1}})
+	}
+	rh := float32(h) / float32(right)
+	for i := range right {
+		cells = append(cells, Rect{Point{width - 1, float32(i) * rh}, Point{width, float32(i+1) * rh}})
+	}
+	for i := top - 1; i >= 0; i-- {
+		cells = append(cells, Rect{Point{float32(1 + i), h - 1}, Point{float32(2 + i), h}})
+	}
+	for i := left - 1; i > start; i-- {
+		cells = append(cells, leftCells[i])
+	}
+	for i, n := range order {
+		rt.Numbers = append(rt.Numbers, TrackRegion{
+			Target: TrackTarget{Call: roulette.Neighbours, Centre: n},
+			Rect:   cells[i], Label: n.String(), Colour: n.Colour(),
+		})
+	}
+
+	if w == roulette.SingleZero {
+		// Inner band, zero end first: the zero game and voisins lie around 0 on the wheel,
+		// the tier opposite it, the orphelins between.
+		band := []struct {
+			call  roulette.Call
+			from  float32
+			to    float32
+			label string
+		}{
+			{roulette.ZeroGame, 1, 4, "ZERO"},
+			{roulette.Voisins, 4, 8.5, "VOISINS"},
+			{roulette.Orphelins, 8.5, 13, "ORPHELINS"},
+			{roulette.Tier, 13, width - 1, "TIER"},
+		}
+		for _, b := range band {
+			rt.Sectors = append(rt.Sectors, TrackRegion{
+				Target: TrackTarget{Call: b.call},
+				Rect:   Rect{Point{b.from, 1}, Point{b.to, 2}}, Label: b.label, Colour: roulette.ColourGreen,
+			})
+		}
+	}
+	return rt, nil
+}
+
+// Hit returns what a touch at p on the racetrack means.
+func (rt *Racetrack) Hit(p Point) (TrackRegion, bool) {
+	for _, r := range rt.Numbers {
+		if r.Rect.Contains(p) {
+			return r, true
+		}
+	}
+	for _, r := range rt.Sectors {
+		if r.Rect.Contains(p) {
+			return r, true
+		}
+	}
+	return TrackRegion{}, false
+}
