@@ -170,15 +170,8 @@ func settle(r io.Reader) (*settleOutput, error) {
 	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers))}
 	accepted := make([]int64, len(wagers)) // per piece for call bets
 	for i, w := range wagers {
-		var got int64
-		var why roulette.Reason
-		if w.call {
-			got, why = limits.PlaceCall(w.pieces, w.amount, available)
-		} else {
-			got, why = limits.Place(w.pieces[0].Spot.Kind, w.amount, available)
-		}
+		got, total, why := limits.PlaceBet(w.pieces, w.call, w.amount, available)
 		accepted[i] = got
-		total := got * roulette.Units(w.pieces)
 		if available >= 0 {
 			available -= total
 		}
@@ -285,98 +278,21 @@ func toWager(raw json.RawMessage, layout roulette.Layout, hasDraw bool) (slipWag
 	if amount <= 0 {
 		return slipWager{}, fmt.Errorf("amount %d: must be positive", amount)
 	}
-	if amount > roulette.MaxStake {
-		return slipWager{}, fmt.Errorf("amount %d: above the largest stake %d", amount, roulette.MaxStake)
-	}
-	numbers := make([]roulette.Number, len(in.Numbers))
-	for i, s := range in.Numbers {
-		n, err := roulette.ParseNumber(s)
-		if err != nil {
-			return slipWager{}, err
-		}
-		numbers[i] = n
-	}
-	extra := func(field string, set bool) error {
-		if set {
-			return fmt.Errorf("%s: %q does not apply to this bet", in.Bet, field)
-		}
-		return nil
-	}
-	one := func(s roulette.Spot) slipWager {
-		return slipWager{pieces: []roulette.Piece{{Spot: s, Units: 1}}, amount: amount}
-	}
-
-	if call, err := roulette.ParseCall(in.Bet); err == nil {
-		if err := errors.Join(extra("which", in.Which != nil), extra("colour", in.Colour != "")); err != nil {
-			return slipWager{}, err
-		}
-		var centre roulette.Number
-		spread := 0
-		if call == roulette.Neighbours {
-			if len(numbers) != 1 {
-				return slipWager{}, errors.New(`neighbours: "numbers" must hold the one centre number`)
-			}
-			centre = numbers[0]
-			if in.Spread != nil {
-				spread = *in.Spread
-				if spread == 0 {
-					return slipWager{}, errors.New("neighbours: spread 0: must be 1 to 4")
-				}
-			}
-		} else if err := errors.Join(extra("numbers", len(numbers) != 0), extra("spread", in.Spread != nil)); err != nil {
-			return slipWager{}, err
-		}
-		pieces, err := layout.CallPieces(call, centre, spread)
-		if err != nil {
-			return slipWager{}, err
-		}
-		if amount > roulette.MaxStake/roulette.Units(pieces) {
-			return slipWager{}, fmt.Errorf("amount %d per piece: above the largest stake", amount)
-		}
-		return slipWager{pieces: pieces, call: true, amount: amount}, nil
-	}
-
-	kind, err := roulette.ParseKind(in.Bet)
+	bet, err := roulette.ParseBet(layout, roulette.BetSpec{
+		Name: in.Bet, Numbers: in.Numbers, Which: in.Which, Spread: in.Spread, Colour: in.Colour,
+	})
 	if err != nil {
 		return slipWager{}, err
 	}
-	if err := extra("spread", in.Spread != nil); err != nil {
+	if bet.Spot.Kind == roulette.LuckyBall && !hasDraw {
+		return slipWager{}, errors.New(`lucky-ball wager, but the input has no "lucky_ball" draw`)
+	}
+	pieces, err := bet.Pieces(layout)
+	if err != nil {
 		return slipWager{}, err
 	}
-	switch {
-	case kind.Inside():
-		if err := errors.Join(extra("which", in.Which != nil), extra("colour", in.Colour != "")); err != nil {
-			return slipWager{}, err
-		}
-		s, err := layout.Inside(kind, numbers)
-		if err != nil {
-			return slipWager{}, err
-		}
-		return one(s), nil
-	case kind == roulette.LuckyBall:
-		if err := errors.Join(extra("numbers", len(numbers) != 0), extra("which", in.Which != nil)); err != nil {
-			return slipWager{}, err
-		}
-		c, err := roulette.ParseBallColour(in.Colour)
-		if err != nil {
-			return slipWager{}, err
-		}
-		if !hasDraw {
-			return slipWager{}, errors.New(`lucky-ball wager, but the input has no "lucky_ball" draw`)
-		}
-		return one(roulette.LuckyBallSpot(c)), nil
-	default:
-		if err := errors.Join(extra("numbers", len(numbers) != 0), extra("colour", in.Colour != "")); err != nil {
-			return slipWager{}, err
-		}
-		which := 0
-		if in.Which != nil {
-			which = *in.Which
-		}
-		s, err := layout.Outside(kind, which)
-		if err != nil {
-			return slipWager{}, err
-		}
-		return one(s), nil
+	if amount > roulette.MaxStake/roulette.Units(pieces) {
+		return slipWager{}, fmt.Errorf("amount %d: above the largest stake %d", amount, roulette.MaxStake)
 	}
+	return slipWager{pieces: pieces, call: bet.IsCall(), amount: amount}, nil
 }
