@@ -1,0 +1,440 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// Status is the dealer's view of the table, conservation included.
+func (t *Table) Status() (*pb.TableStatus, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.status()
+}
+
+func (t *Table) status() (*pb.TableStatus, error) {
+	c, err := t.led.Conserve(context.Background())
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	s := &pb.TableStatus{Config: t.configPB(), Phase: t.phase(), Limits: limitsPB(t.limits), AutoDealer: t.auto,
+		Frozen: t.frozen, History: t.history, MoneyIn: c.MoneyIn, MoneyOut: c.MoneyOut, Balances: c.Balances,
+		OpenTickets: c.OpenTickets, HouseResult: c.HouseResult}
+	if t.pending != nil {
+		s.PendingLimits = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
+	}
+	if t.cur != nil {
+		s.RoundId, s.DeadlineUnixNanos = t.cur.id, t.cur.deadline.UnixNano()
+	}
+	ids := map[string]bool{}
+	for id := range t.accounts {
+		ids[id] = true
+	}
+	for id := range t.subs {
+		ids[id] = true
+	}
+	for _, id := range sortedKeys(ids) {
+		ts := &pb.TerminalStatus{TerminalId: id, Connected: len(t.subs[id]) > 0}
+		if a := t.accounts[id]; a != nil {
+			ts.Balance, ts.AccountOpen = a.balance, a.open
+		}
+		if t.cur != nil && t.cur.slips[id] != nil {
+			ts.SlipTotal = t.cur.slips[id].total
+		}
+		s.Terminals = append(s.Terminals, ts)
+	}
+	return s, nil
+}
+
+// Conservation checks the money identity on the ledger.
+func (t *Table) Conservation() (ledger.Conservation, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.led.Conserve(context.Background())
+}
+
+// do runs a dealer action under the lock and answers with the table status.
+func (t *Table) do(fn func(now time.Time) error) (*pb.TableStatus, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := fn(t.now()); err != nil {
+		return nil, err
+	}
+	t.poke()
+	return t.status()
+}
+
+// OpenTable opens the table; with auto the server deals rounds itself.
+func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		t.open, t.auto = true, auto
+		t.nextAuto = now
+		t.broadcastPhase(now, false)
+		return nil
+	})
+}
+
+// CloseTable closes the table between rounds.
+func (t *Table) CloseTable() (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		if ph := t.phase(); ph == pb.Phase_PHASE_WAGERING || ph == pb.Phase_PHASE_NO_MORE_BETS {
+			return failed("round %s is in play; close the table after its result", t.cur.id)
+		}
+		t.open, t.auto = false, false
+		t.broadcastPhase(now, false)
+		return nil
+	})
+}
+
+// SetWageringPeriod sets the period of the next rounds (001 §5.1.1).
+func (t *Table) SetWageringPeriod(d time.Duration) (*pb.TableStatus, error) {
+	return t.do(func(time.Time) error {
+		if d < time.Second || d > 10*time.Minute {
+			return invalid("wagering period %v: must be 1 s to 10 min", d)
+		}
+		t.period = d
+		return nil
+	})
+}
+
+// raisesMinimum reports whether next raises any minimum of cur.
+func raisesMinimum(cur, next roulette.Limits) bool {
+	if next.AggregateMin > cur.AggregateMin {
+		return true
+	}
+	for k := roulette.Straight; int(k) < roulette.NumKinds; k++ {
+		if next.For(k).Min > cur.For(k).Min {
+			return true
+		}
+	}
+	return false
+}
+
+// SetLimits announces new limits. A higher minimum takes effect only after it has been shown for
+// 20 minutes (001 §4.1 fn, s.66(2)); other changes take effect from the next round.
+func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		if err := l.Validate(); err != nil {
+			return invalid("%v", err)
+		}
+		at := now
+		if raisesMinimum(t.limits, l) {
+			at = now.Add(minimumRaiseNotice)
+		}
+		t.pending = &pendingLimits{limits: l, at: at}
+		if t.phase() != pb.Phase_PHASE_WAGERING && !now.Before(at) {
+			t.limits, t.pending = l, nil
+		}
+		ev := t.newEvent(now)
+		lc := &pb.LimitsChanged{Limits: limitsPB(t.limits)}
+		if t.pending != nil {
+			lc.Pending = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
+		}
+		ev.Event = &pb.TableEvent_Limits{Limits: lc}
+		t.send("", ev)
+		return nil
+	})
+}
+
+// StartRound opens a wagering period.
+func (t *Table) StartRound() (*pb.TableStatus, error) { return t.do(t.startRound) }
+
+// SpinStarted: the dealer has spun the ball (Lucky Ball numbers are drawn now).
+func (t *Table) SpinStarted(roundID string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error { return t.spinStarted(now, roundID) })
+}
+
+// BallDropping ends the wagering period at once (001 §5.1.3).
+func (t *Table) BallDropping(roundID string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		if _, err := t.current(roundID); err != nil {
+			return err
+		}
+		return t.closeWagering(now, true)
+	})
+}
+
+// EnterOutcome enters the winning number and settles.
+func (t *Table) EnterOutcome(roundID, number string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
+}
+
+// NoSpin: the spin has no effect; wagers stay as they are until a valid spin (001 §9.1–9.2).
+func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		r, err := t.current(roundID)
+		if err != nil {
+			return err
+		}
+		if r.phase != pb.Phase_PHASE_NO_MORE_BETS {
+			return failed("no spin applies while waiting for the outcome (round %s is %v)", r.id, r.phase)
+		}
+		return ledgerErr(t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+			return tx.Event("no-spin", "", r.id, 0, "")
+		}))
+	})
+}
+
+// CorrectOutcome applies rule 9.4: every account is frozen, the round is re-settled on the true
+// outcome, the earlier settlement reversed — once — and the accounts unfrozen. It applies to
+// the current round (before the next one opens).
+func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		r, err := t.current(roundID)
+		if err != nil {
+			return err
+		}
+		if r.phase != pb.Phase_PHASE_RESULT || r.status != "settled" {
+			return failed("round %s has no settled outcome to correct (%s)", r.id, r.status)
+		}
+		n, err := roulette.ParseNumber(number)
+		if err != nil || !t.layout.Wheel.Has(n) {
+			return invalid("outcome %q is not on this %v wheel", number, t.layout.Wheel)
+		}
+		if n.String() == r.outcome {
+			return failed("round %s already settled on %s", r.id, r.outcome)
+		}
+		t.setFrozen(now, true, "correcting the result of "+r.id)
+		defer t.setFrozen(now, false, "")
+		old := r.outcome
+		var settled []settledFor
+		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+			if err := t.reverse(tx, r); err != nil {
+				return err
+			}
+			r.outcome, r.status = n.String(), "corrected"
+			if err := t.persistRound(tx, r); err != nil {
+				return err
+			}
+			var err error
+			settled, err = t.settle(tx, r, n, 2, true)
+			if err != nil {
+				return err
+			}
+			return tx.Event("correction", "", r.id, 0, fmt.Sprintf("%s -> %s", old, r.outcome))
+		})
+		if err != nil {
+			r.outcome, r.status = old, "settled"
+			return ledgerErr(err)
+		}
+		for _, h := range t.history {
+			if h.RoundId == r.id {
+				h.Number, h.Corrected = r.outcome, true
+			}
+		}
+		ev := t.newEvent(now)
+		ev.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: &pb.Outcome{RoundId: r.id, Number: r.outcome, AtUnixNanos: now.UnixNano(), Corrected: true}}}
+		t.send("", ev)
+		t.applySettled(now, settled)
+		return nil
+	})
+}
+
+// reverse undoes the live settlements of a round in tx, marking them reversed.
+func (t *Table) reverse(tx *ledger.Tx, r *round) error {
+	sets, err := tx.Settlements(r.id)
+	if err != nil {
+		return err
+	}
+	for _, s := range sets {
+		bal, open, err := tx.Account(s.Terminal)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetAccount(s.Terminal, bal-(s.Returned-s.Staked), open); err != nil {
+			return err
+		}
+		if _, err := tx.AddMeter(ledger.MeterHouseResult, -(s.Staked - s.Returned)); err != nil {
+			return err
+		}
+		s.Reversed = true
+		if err := tx.PutSettlement(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Table) setFrozen(now time.Time, frozen bool, reason string) {
+	t.frozen = frozen
+	ev := t.newEvent(now)
+	ev.Event = &pb.TableEvent_Frozen{Frozen: &pb.FrozenChanged{Frozen: frozen, Reason: reason}}
+	t.send("", ev)
+}
+
+// InvalidateRound refunds every wager of the current round (001 §12.3–12.4): a settled round's
+// settlements are reversed; an unsettled round's slips are void.
+func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error) {
+	return t.do(func(now time.Time) error {
+		r, err := t.current(roundID)
+		if err != nil {
+			return err
+		}
+		if r.status == "invalidated" {
+			return failed("round %s is already invalidated", r.id)
+		}
+		if r.phase == pb.Phase_PHASE_WAGERING {
+			return failed("round %s is still open for wagering", r.id)
+		}
+		var sets []ledger.Settlement
+		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+			var err error
+			if sets, err = tx.Settlements(r.id); err != nil {
+				return err
+			}
+			if err := t.reverse(tx, r); err != nil {
+				return err
+			}
+			r.status, r.phase = "invalidated", pb.Phase_PHASE_RESULT
+			if err := t.persistRound(tx, r); err != nil {
+				return err
+			}
+			return tx.Event("invalidated", "", r.id, 0, reason)
+		})
+		if err != nil {
+			return ledgerErr(err)
+		}
+		refunded := map[string]int64{}
+		for _, s := range sets {
+			refunded[s.Terminal] = s.Staked - s.Returned
+			a := t.account(s.Terminal)
+			a.balance -= s.Returned - s.Staked
+		}
+		for _, h := range t.history {
+			if h.RoundId == r.id {
+				h.Invalidated = true
+			}
+		}
+		for id := range r.slips {
+			ev := t.newEvent(now)
+			ev.Event = &pb.TableEvent_Voided{Voided: &pb.RoundVoided{RoundId: r.id, Reason: "invalidated: " + reason,
+				Refunded: refunded[id], Balance: t.account(id).balance}}
+			t.send(id, ev)
+		}
+		return nil
+	})
+}
+
+// CreditPlayer offers a dealer buy-in to a terminal; the player confirms it (004 §6.3(c)).
+func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if req.Amount <= 0 || req.Amount > roulette.MaxStake {
+		return nil, invalid("amount %d: must be positive", req.Amount)
+	}
+	if req.TerminalId == "" {
+		return nil, invalid("a terminal id is required")
+	}
+	request := fmt.Sprintf("credit %s %d", req.TerminalId, req.Amount)
+	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, request, func() *pb.CreditPlayerResponse { return &pb.CreditPlayerResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.CreditPlayerResponse, func(), error) {
+			if err := t.moneyInAllowed(); err != nil {
+				return nil, nil, err
+			}
+			b := ledger.BuyIn{ID: newID("B"), Terminal: req.TerminalId, Amount: req.Amount, State: "offered"}
+			if err := tx.PutBuyIn(b); err != nil {
+				return nil, nil, err
+			}
+			return &pb.CreditPlayerResponse{BuyInId: b.ID}, func() {
+				t.buyins[b.ID] = b
+				ev := t.newEvent(now)
+				ev.Event = &pb.TableEvent_BuyIn{BuyIn: &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}}
+				t.send(req.TerminalId, ev)
+			}, tx.Event("buy-in-offered", req.TerminalId, "", req.Amount, b.ID)
+		})
+	return res, err
+}
+
+// ClosePlayerAccount is a dealer-facilitated cash-out or a player directed to leave (001 §6.5.2):
+// the balance is paid by the dealer and the account closed.
+func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	reason := req.Reason
+	if reason == "" {
+		reason = "dealer"
+	}
+	if reason != "dealer" && reason != "directed-to-leave" {
+		return nil, invalid("reason %q: dealer or directed-to-leave", reason)
+	}
+	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.ClosePlayerAccountResponse, func(), error) {
+			voidRound, err := t.slipBlocksCashOut(req.TerminalId)
+			if err != nil {
+				return nil, nil, err
+			}
+			bal, _, err := tx.Account(req.TerminalId)
+			if err != nil {
+				return nil, nil, err
+			}
+			if voidRound != "" {
+				if err := tx.DeleteSlip(voidRound, req.TerminalId); err != nil {
+					return nil, nil, err
+				}
+			}
+			if err := tx.SetAccount(req.TerminalId, 0, false); err != nil {
+				return nil, nil, err
+			}
+			if _, err := tx.AddMeter(ledger.MeterMoneyOut, bal); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.Event("account-closed", req.TerminalId, "", bal, reason); err != nil {
+				return nil, nil, err
+			}
+			return &pb.ClosePlayerAccountResponse{Amount: bal}, func() {
+				a := t.account(req.TerminalId)
+				a.balance, a.open = 0, false
+				if voidRound != "" && t.cur != nil {
+					delete(t.cur.slips, req.TerminalId)
+				}
+				ev := t.newEvent(now)
+				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: &pb.AccountClosed{Reason: reason, Amount: bal}}
+				t.send(req.TerminalId, ev)
+			}, nil
+		})
+	return res, err
+}
+
+// Handpay pays a ticket that could not be printed by hand; it can then never be redeemed.
+func (t *Table) Handpay(dealer string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
+			tk, err := t.ticket(tx, req.ValidationNumber)
+			if err != nil {
+				return nil, nil, err
+			}
+			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
+				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
+			}
+			tk.State = ledger.TicketHandpaid
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			if _, err := tx.AddMeter(ledger.MeterMoneyOut, tk.Amount); err != nil {
+				return nil, nil, err
+			}
+			return &pb.HandpayResponse{Ticket: ticketPB(tk, t.cfg.Venue)}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
+		})
+	return res, err
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

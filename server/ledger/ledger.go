@@ -1,0 +1,549 @@
+// Package ledger is the table server's durable record: chip accounts, money in and out with
+// their idempotency keys, tickets, rounds, every terminal's acknowledged slip and every
+// settlement. It is one SQLite file in WAL mode with synchronous=FULL: when a call returns, the
+// change is on disk, so the server acknowledges nothing it could forget in a crash.
+//
+// The ledger stores; the round engine decides. Every change goes through Update, one
+// transaction, so a money movement and the record that makes its retry harmless (the
+// idempotency key) commit together or not at all.
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// Ledger is an open ledger file.
+type Ledger struct {
+	db *sql.DB
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS accounts (
+	terminal TEXT PRIMARY KEY,
+	balance  INTEGER NOT NULL,
+	open     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meters (
+	name  TEXT PRIMARY KEY,
+	value INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+	terminal TEXT NOT NULL,
+	key      TEXT NOT NULL,
+	request  TEXT NOT NULL,
+	result   BLOB NOT NULL,
+	at       INTEGER NOT NULL,
+	PRIMARY KEY (terminal, key)
+);
+CREATE TABLE IF NOT EXISTS tickets (
+	validation TEXT PRIMARY KEY,
+	number     INTEGER NOT NULL UNIQUE,
+	terminal   TEXT NOT NULL,
+	amount     INTEGER NOT NULL CHECK (amount > 0),
+	issued     INTEGER NOT NULL,
+	expires    INTEGER NOT NULL,
+	state      TEXT NOT NULL,
+	holder     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rounds (
+	id       TEXT PRIMARY KEY,
+	seq      INTEGER NOT NULL UNIQUE,
+	phase    INTEGER NOT NULL,
+	opened   INTEGER NOT NULL,
+	deadline INTEGER NOT NULL,
+	outcome  TEXT NOT NULL,
+	draw     BLOB NOT NULL,
+	status   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS slips (
+	round    TEXT NOT NULL,
+	terminal TEXT NOT NULL,
+	version  INTEGER NOT NULL,
+	wagers   BLOB NOT NULL,
+	total    INTEGER NOT NULL,
+	PRIMARY KEY (round, terminal)
+);
+CREATE TABLE IF NOT EXISTS settlements (
+	round      TEXT NOT NULL,
+	terminal   TEXT NOT NULL,
+	generation INTEGER NOT NULL,
+	staked     INTEGER NOT NULL,
+	returned   INTEGER NOT NULL,
+	recognised INTEGER NOT NULL,
+	outcome    TEXT NOT NULL,
+	reversed   INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (round, terminal, generation)
+);
+CREATE TABLE IF NOT EXISTS buyins (
+	id       TEXT PRIMARY KEY,
+	terminal TEXT NOT NULL,
+	amount   INTEGER NOT NULL,
+	state    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+	at       INTEGER NOT NULL,
+	kind     TEXT NOT NULL,
+	terminal TEXT NOT NULL,
+	round    TEXT NOT NULL,
+	amount   INTEGER NOT NULL,
+	detail   TEXT NOT NULL
+);
+`
+
+// Open opens (creating if needed) the ledger at path.
+func Open(path string) (*Ledger, error) {
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
+	}
+	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
+	return &Ledger{db: db}, nil
+}
+
+// Close closes the file.
+func (l *Ledger) Close() error { return l.db.Close() }
+
+// Tx is one ledger transaction.
+type Tx struct {
+	ctx context.Context
+	tx  *sql.Tx
+	now time.Time
+}
+
+// Update runs fn in one transaction, committed durably if fn returns nil.
+func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("ledger: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	if err := fn(&Tx{ctx: ctx, tx: tx, now: now}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	return nil
+}
+
+// ErrKeyReused is returned when an idempotency key comes back with a different request.
+var ErrKeyReused = errors.New("idempotency key already used for a different request")
+
+// Idempotent looks up (terminal, key). If it was used for the same request, it returns the
+// stored result and true: the caller answers with it and moves nothing. If it was used for a
+// different request, ErrKeyReused. Otherwise it returns false and the caller does the work and
+// calls Remember in the same transaction.
+func (t *Tx) Idempotent(terminal, key, request string) ([]byte, bool, error) {
+	if key == "" {
+		return nil, false, errors.New("an idempotency key is required")
+	}
+	var req string
+	var res []byte
+	err := t.tx.QueryRowContext(t.ctx, `SELECT request, result FROM idempotency WHERE terminal = ? AND key = ?`, terminal, key).Scan(&req, &res)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("ledger: idempotency: %w", err)
+	case req != request:
+		return nil, false, fmt.Errorf("key %q: %w (was %s)", key, ErrKeyReused, req)
+	}
+	return res, true, nil
+}
+
+// Remember stores the result of (terminal, key) for replays.
+func (t *Tx) Remember(terminal, key, request string, result []byte) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO idempotency(terminal, key, request, result, at) VALUES (?,?,?,?,?)`,
+		terminal, key, request, result, t.now.UnixNano())
+	if err != nil {
+		return fmt.Errorf("ledger: remember %s: %w", key, err)
+	}
+	return nil
+}
+
+// Account returns a terminal's balance and whether its account is open.
+func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
+	err = t.tx.QueryRowContext(t.ctx, `SELECT balance, open FROM accounts WHERE terminal = ?`, terminal).Scan(&balance, &open)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("ledger: account %s: %w", terminal, err)
+	}
+	return balance, open, nil
+}
+
+// SetAccount writes a terminal's balance and open flag. The engine keeps balances from going
+// negative through play; only a correction of a wrong outcome (rule 9.4) can leave a debt, and
+// that must be recorded exactly rather than refused.
+func (t *Tx) SetAccount(terminal string, balance int64, open bool) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO accounts(terminal, balance, open) VALUES (?,?,?)
+		ON CONFLICT(terminal) DO UPDATE SET balance = excluded.balance, open = excluded.open`, terminal, balance, open)
+	if err != nil {
+		return fmt.Errorf("ledger: account %s: %w", terminal, err)
+	}
+	return nil
+}
+
+// Meters of the conservation identity: money_in − money_out = balances + open tickets + house_result.
+const (
+	MeterMoneyIn     = "money_in"
+	MeterMoneyOut    = "money_out"
+	MeterHouseResult = "house_result"
+	MeterTicketSeq   = "ticket_seq"
+	MeterRoundSeq    = "round_seq"
+)
+
+// AddMeter adds delta to a meter and returns its new value.
+func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
+	var v int64
+	err := t.tx.QueryRowContext(t.ctx, `INSERT INTO meters(name, value) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value`, name, delta).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: meter %s: %w", name, err)
+	}
+	return v, nil
+}
+
+// Event appends to the audit log.
+func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
+		t.now.UnixNano(), kind, terminal, round, amount, detail)
+	if err != nil {
+		return fmt.Errorf("ledger: event %s: %w", kind, err)
+	}
+	return nil
+}
+
+// Ticket states.
+const (
+	TicketIssued      = "issued"
+	TicketPrinted     = "printed"
+	TicketPrintFailed = "print-failed"
+	TicketRedeeming   = "redeeming"
+	TicketRedeemed    = "redeemed"
+	TicketHandpaid    = "handpaid"
+)
+
+// TicketOpen reports whether a ticket in state s is still owed to its bearer.
+func TicketOpen(s string) bool {
+	return s == TicketIssued || s == TicketPrinted || s == TicketPrintFailed || s == TicketRedeeming
+}
+
+// Ticket is a cash-out ticket.
+type Ticket struct {
+	Validation string
+	Number     int64
+	Terminal   string
+	Amount     int64
+	Issued     time.Time
+	Expires    time.Time
+	State      string
+	Holder     string // the terminal redeeming it, while State is redeeming
+}
+
+// Ticket reads a ticket by validation number.
+func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
+	var tk Ticket
+	var issued, expires int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets WHERE validation = ?`, validation).
+		Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Ticket{}, false, nil
+	}
+	if err != nil {
+		return Ticket{}, false, fmt.Errorf("ledger: ticket: %w", err)
+	}
+	tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
+	return tk, true, nil
+}
+
+// PutTicket inserts or updates a ticket.
+func (t *Tx) PutTicket(tk Ticket) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder) VALUES (?,?,?,?,?,?,?,?)
+		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder`,
+		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder)
+	if err != nil {
+		return fmt.Errorf("ledger: ticket %s: %w", tk.Validation, err)
+	}
+	return nil
+}
+
+// Round is the durable state of a round.
+type Round struct {
+	ID       string
+	Seq      int64
+	Phase    int
+	Opened   time.Time
+	Deadline time.Time
+	Outcome  string // "" until entered
+	Draw     []byte // Lucky Ball draw, JSON; empty without one
+	Status   string // "", "settled", "corrected", "invalidated", "no-spin"
+}
+
+// PutRound inserts or updates a round.
+func (t *Tx) PutRound(r Round) error {
+	if r.Draw == nil {
+		r.Draw = []byte{}
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO rounds(id, seq, phase, opened, deadline, outcome, draw, status) VALUES (?,?,?,?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET phase = excluded.phase, deadline = excluded.deadline, outcome = excluded.outcome,
+			draw = excluded.draw, status = excluded.status`,
+		r.ID, r.Seq, r.Phase, r.Opened.UnixNano(), r.Deadline.UnixNano(), r.Outcome, r.Draw, r.Status)
+	if err != nil {
+		return fmt.Errorf("ledger: round %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// Slip is a terminal's last acknowledged slip of a round.
+type Slip struct {
+	Round    string
+	Terminal string
+	Version  uint64
+	Wagers   []byte // JSON of the accepted wagers
+	Total    int64
+}
+
+// PutSlip records an acknowledged slip.
+func (t *Tx) PutSlip(s Slip) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO slips(round, terminal, version, wagers, total) VALUES (?,?,?,?,?)
+		ON CONFLICT(round, terminal) DO UPDATE SET version = excluded.version, wagers = excluded.wagers, total = excluded.total`,
+		s.Round, s.Terminal, int64(s.Version), s.Wagers, s.Total)
+	if err != nil {
+		return fmt.Errorf("ledger: slip %s/%s: %w", s.Round, s.Terminal, err)
+	}
+	return nil
+}
+
+// DeleteSlip voids a terminal's slip of a round.
+func (t *Tx) DeleteSlip(round, terminal string) error {
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM slips WHERE round = ? AND terminal = ?`, round, terminal)
+	if err != nil {
+		return fmt.Errorf("ledger: void slip %s/%s: %w", round, terminal, err)
+	}
+	return nil
+}
+
+// Settlement is one terminal's settlement of a round. A correction adds a generation and marks
+// the earlier one reversed, so the history keeps both.
+type Settlement struct {
+	Round      string
+	Terminal   string
+	Generation int
+	Staked     int64
+	Returned   int64
+	Recognised bool
+	Outcome    string
+	Reversed   bool
+}
+
+// PutSettlement records a settlement.
+func (t *Tx) PutSettlement(s Settlement) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed) VALUES (?,?,?,?,?,?,?,?)
+		ON CONFLICT(round, terminal, generation) DO UPDATE SET reversed = excluded.reversed`,
+		s.Round, s.Terminal, s.Generation, s.Staked, s.Returned, s.Recognised, s.Outcome, s.Reversed)
+	if err != nil {
+		return fmt.Errorf("ledger: settlement %s/%s: %w", s.Round, s.Terminal, err)
+	}
+	return nil
+}
+
+// Settlements returns the live (not reversed) settlements of a round.
+func (t *Tx) Settlements(round string) ([]Settlement, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT round, terminal, generation, staked, returned, recognised, outcome, reversed
+		FROM settlements WHERE round = ? AND reversed = 0 ORDER BY terminal`, round)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: settlements %s: %w", round, err)
+	}
+	defer rows.Close()
+	var out []Settlement
+	for rows.Next() {
+		var s Settlement
+		if err := rows.Scan(&s.Round, &s.Terminal, &s.Generation, &s.Staked, &s.Returned, &s.Recognised, &s.Outcome, &s.Reversed); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// BuyIn is a dealer-initiated buy-in waiting for the player's confirmation.
+type BuyIn struct {
+	ID       string
+	Terminal string
+	Amount   int64
+	State    string // "offered", "accepted", "declined"
+}
+
+// PutBuyIn inserts or updates a buy-in.
+func (t *Tx) PutBuyIn(b BuyIn) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO buyins(id, terminal, amount, state) VALUES (?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET state = excluded.state`, b.ID, b.Terminal, b.Amount, b.State)
+	if err != nil {
+		return fmt.Errorf("ledger: buy-in %s: %w", b.ID, err)
+	}
+	return nil
+}
+
+// BuyIn reads a buy-in.
+func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
+	var b BuyIn
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, terminal, amount, state FROM buyins WHERE id = ?`, id).Scan(&b.ID, &b.Terminal, &b.Amount, &b.State)
+	if errors.Is(err, sql.ErrNoRows) {
+		return BuyIn{}, false, nil
+	}
+	if err != nil {
+		return BuyIn{}, false, fmt.Errorf("ledger: buy-in %s: %w", id, err)
+	}
+	return b, true, nil
+}
+
+// State is everything the engine reloads on start.
+type State struct {
+	Accounts map[string]Account
+	Meters   map[string]int64
+	Current  *Round // the most recent round, if any
+	History  []Round
+	Slips    []Slip // of the current round
+	BuyIns   []BuyIn
+	Tickets  []Ticket
+}
+
+// Account is a chip account.
+type Account struct {
+	Balance int64
+	Open    bool
+}
+
+// Load reads the state the engine needs to resume.
+func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
+	st := &State{Accounts: map[string]Account{}, Meters: map[string]int64{}}
+	err := l.Update(ctx, time.Time{}, func(t *Tx) error {
+		rows, err := t.tx.QueryContext(ctx, `SELECT terminal, balance, open FROM accounts`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id string
+			var a Account
+			if err := rows.Scan(&id, &a.Balance, &a.Open); err != nil {
+				rows.Close()
+				return err
+			}
+			st.Accounts[id] = a
+		}
+		rows.Close()
+		rows, err = t.tx.QueryContext(ctx, `SELECT name, value FROM meters`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var n string
+			var v int64
+			if err := rows.Scan(&n, &v); err != nil {
+				rows.Close()
+				return err
+			}
+			st.Meters[n] = v
+		}
+		rows.Close()
+		rows, err = t.tx.QueryContext(ctx, `SELECT id, seq, phase, opened, deadline, outcome, draw, status FROM rounds ORDER BY seq DESC LIMIT ?`, history+1)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var r Round
+			var opened, deadline int64
+			if err := rows.Scan(&r.ID, &r.Seq, &r.Phase, &opened, &deadline, &r.Outcome, &r.Draw, &r.Status); err != nil {
+				rows.Close()
+				return err
+			}
+			r.Opened, r.Deadline = time.Unix(0, opened), time.Unix(0, deadline)
+			st.History = append(st.History, r)
+		}
+		rows.Close()
+		if len(st.History) > 0 {
+			cur := st.History[0]
+			st.Current = &cur
+			rows, err = t.tx.QueryContext(ctx, `SELECT round, terminal, version, wagers, total FROM slips WHERE round = ?`, cur.ID)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var s Slip
+				var v int64
+				if err := rows.Scan(&s.Round, &s.Terminal, &v, &s.Wagers, &s.Total); err != nil {
+					rows.Close()
+					return err
+				}
+				s.Version = uint64(v)
+				st.Slips = append(st.Slips, s)
+			}
+			rows.Close()
+		}
+		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, state FROM buyins WHERE state = 'offered'`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var b BuyIn
+			if err := rows.Scan(&b.ID, &b.Terminal, &b.Amount, &b.State); err != nil {
+				rows.Close()
+				return err
+			}
+			st.BuyIns = append(st.BuyIns, b)
+		}
+		rows.Close()
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ledger: load: %w", err)
+	}
+	return st, nil
+}
+
+// Conservation is the money identity of the table at one instant.
+type Conservation struct {
+	MoneyIn, MoneyOut, Balances, OpenTickets, HouseResult int64
+}
+
+// Holds reports whether money in − money out = balances + open tickets + house result.
+func (c Conservation) Holds() bool {
+	return c.MoneyIn-c.MoneyOut == c.Balances+c.OpenTickets+c.HouseResult
+}
+
+func (c Conservation) String() string {
+	return fmt.Sprintf("in %d − out %d = %d; balances %d + open tickets %d + house %d = %d",
+		c.MoneyIn, c.MoneyOut, c.MoneyIn-c.MoneyOut, c.Balances, c.OpenTickets, c.HouseResult, c.Balances+c.OpenTickets+c.HouseResult)
+}
+
+// Conserve computes the identity from the ledger's own tables (not the engine's memory), so it
+// checks what is on disk.
+func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
+	var c Conservation
+	err := l.db.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT value FROM meters WHERE name = 'money_in'), 0),
+		COALESCE((SELECT value FROM meters WHERE name = 'money_out'), 0),
+		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
+		COALESCE((SELECT SUM(balance) FROM accounts), 0),
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')), 0)`).
+		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets)
+	if err != nil {
+		return c, fmt.Errorf("ledger: conservation: %w", err)
+	}
+	return c, nil
+}

@@ -1,0 +1,425 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// moneyCall runs one money movement exactly once per (caller, key). The movement, its audit
+// record and the stored reply commit in one transaction; a retry with the same key gets the
+// stored reply and moves nothing; the same key with a different request is refused.
+// fn returns the reply and a function that applies the change to memory once committed.
+func moneyCall[R proto.Message](t *Table, caller, key, request string, fresh func() R,
+	fn func(tx *ledger.Tx, now time.Time) (R, func(), error)) (R, bool, error) {
+	var zero R
+	if key == "" {
+		return zero, false, invalid("an idempotency key is required")
+	}
+	now := t.now()
+	var reply R
+	var apply func()
+	replayed := false
+	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		stored, seen, err := tx.Idempotent(caller, key, request)
+		if err != nil {
+			return err
+		}
+		if seen {
+			reply = fresh()
+			replayed = true
+			return proto.Unmarshal(stored, reply)
+		}
+		reply, apply, err = fn(tx, now)
+		if err != nil {
+			return err
+		}
+		b, err := proto.Marshal(reply)
+		if err != nil {
+			return err
+		}
+		return tx.Remember(caller, key, request, b)
+	})
+	if err != nil {
+		return zero, false, ledgerErr(err)
+	}
+	if apply != nil {
+		apply()
+	}
+	return reply, replayed, nil
+}
+
+func (t *Table) account(id string) *account {
+	a := t.accounts[id]
+	if a == nil {
+		a = &account{}
+		t.accounts[id] = a
+	}
+	return a
+}
+
+func (t *Table) balanceEvent(now time.Time, terminal string, delta int64, reason string) {
+	ev := t.newEvent(now)
+	ev.Event = &pb.TableEvent_Balance{Balance: &pb.BalanceChanged{Balance: t.accounts[terminal].balance, Delta: delta, Reason: reason}}
+	t.send(terminal, ev)
+}
+
+// moneyInAllowed refuses money in while the table cannot take it (closed, frozen).
+func (t *Table) moneyInAllowed() error {
+	if !t.open {
+		return failed("the table is closed")
+	}
+	if t.frozen {
+		return failed("accounts are frozen while a result is corrected")
+	}
+	return nil
+}
+
+// CreditNote credits a note the acceptor has stacked (001 §6.2.2).
+func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if req.Amount <= 0 {
+		return nil, invalid("note amount %d: must be positive", req.Amount)
+	}
+	request := fmt.Sprintf("note %d %s", req.Amount, req.NoteCode)
+	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, request, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			if err := t.moneyInAllowed(); err != nil {
+				return nil, nil, err
+			}
+			bal, _, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			bal += req.Amount
+			if err := tx.SetAccount(terminal, bal, true); err != nil {
+				return nil, nil, err
+			}
+			if _, err := tx.AddMeter(ledger.MeterMoneyIn, req.Amount); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.Event("note-in", terminal, "", req.Amount, req.NoteCode); err != nil {
+				return nil, nil, err
+			}
+			return &pb.MoneyResponse{Balance: bal, Amount: req.Amount}, func() {
+				a := t.account(terminal)
+				a.balance, a.open = bal, true
+				t.balanceEvent(now, terminal, req.Amount, "note")
+			}, nil
+		})
+	if res != nil {
+		res.Replayed = replayed
+	}
+	return res, err
+}
+
+// RedeemTicket holds a ticket for this terminal while the acceptor keeps it in escrow
+// (001 §6.2.3). It is credited only by CommitRedeem, once stacked.
+func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.RedeemTicketResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "redeem "+req.ValidationNumber, func() *pb.RedeemTicketResponse { return &pb.RedeemTicketResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.RedeemTicketResponse, func(), error) {
+			if err := t.moneyInAllowed(); err != nil {
+				return nil, nil, err
+			}
+			tk, err := t.ticket(tx, req.ValidationNumber)
+			if err != nil {
+				return nil, nil, err
+			}
+			switch tk.State {
+			case ledger.TicketRedeemed:
+				return nil, nil, failed("ticket %s has already been redeemed", tk.Validation)
+			case ledger.TicketHandpaid:
+				return nil, nil, failed("ticket %s has been paid by hand", tk.Validation)
+			case ledger.TicketRedeeming:
+				if tk.Holder != terminal {
+					return nil, nil, failed("ticket %s is being redeemed at another terminal", tk.Validation)
+				}
+			}
+			if now.After(tk.Expires) {
+				return nil, nil, failed("ticket %s expired on %s", tk.Validation, tk.Expires.Format(time.DateOnly))
+			}
+			tk.State, tk.Holder = ledger.TicketRedeeming, terminal
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation)
+		})
+	return res, err
+}
+
+func (t *Table) ticket(tx *ledger.Tx, validation string) (ledger.Ticket, error) {
+	if len(validation) != 18 {
+		return ledger.Ticket{}, invalid("validation number %q: must be 18 digits", validation)
+	}
+	tk, ok, err := tx.Ticket(validation)
+	if err != nil {
+		return tk, err
+	}
+	if !ok {
+		return tk, status.Errorf(codes.NotFound, "no ticket %s", validation)
+	}
+	return tk, nil
+}
+
+// CommitRedeem credits a held ticket: the acceptor has stacked it. A ticket redeems once, ever.
+func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "commit "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			tk, err := t.ticket(tx, req.ValidationNumber)
+			if err != nil {
+				return nil, nil, err
+			}
+			if tk.State != ledger.TicketRedeeming || tk.Holder != terminal {
+				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
+			}
+			tk.State, tk.Holder = ledger.TicketRedeemed, ""
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			bal, _, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			bal += tk.Amount
+			if err := tx.SetAccount(terminal, bal, true); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.Event("ticket-in", terminal, "", tk.Amount, tk.Validation); err != nil {
+				return nil, nil, err
+			}
+			return &pb.MoneyResponse{Balance: bal, Amount: tk.Amount}, func() {
+				a := t.account(terminal)
+				a.balance, a.open = bal, true
+				t.balanceEvent(now, terminal, tk.Amount, "ticket")
+			}, nil
+		})
+	if res != nil {
+		res.Replayed = replayed
+	}
+	return res, err
+}
+
+// CancelRedeem releases a held ticket that the acceptor gave back to the player.
+func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "cancel "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			tk, err := t.ticket(tx, req.ValidationNumber)
+			if err != nil {
+				return nil, nil, err
+			}
+			if tk.State != ledger.TicketRedeeming || tk.Holder != terminal {
+				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
+			}
+			tk.State, tk.Holder = ledger.TicketPrinted, ""
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			bal, _, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &pb.MoneyResponse{Balance: bal}, nil, tx.Event("ticket-returned", terminal, "", tk.Amount, tk.Validation)
+		})
+	if res != nil {
+		res.Replayed = replayed
+	}
+	return res, err
+}
+
+// slipBlocksCashOut: during the wagering period a cash-out withdraws the slip (the player may
+// withdraw wagers until the deadline, rule 3.7); after the deadline the slip is being settled
+// and the balance is not final, so cash-out waits for the result.
+func (t *Table) slipBlocksCashOut(terminal string) (voidRound string, err error) {
+	if t.cur == nil || t.cur.slips[terminal] == nil || t.cur.slips[terminal].total == 0 {
+		return "", nil
+	}
+	switch t.cur.phase {
+	case pb.Phase_PHASE_WAGERING:
+		return t.cur.id, nil
+	case pb.Phase_PHASE_NO_MORE_BETS:
+		return "", failed("wagers are being settled; cash out after the result")
+	}
+	return "", nil
+}
+
+// CashOut pays the whole balance by ticket and closes the account (001 §6.6.1(b)).
+func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "cash-out", func() *pb.CashOutResponse { return &pb.CashOutResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.CashOutResponse, func(), error) {
+			if t.frozen {
+				return nil, nil, failed("accounts are frozen while a result is corrected")
+			}
+			voidRound, err := t.slipBlocksCashOut(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			bal, _, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			if bal <= 0 {
+				return nil, nil, failed("nothing to cash out")
+			}
+			if voidRound != "" {
+				if err := tx.DeleteSlip(voidRound, terminal); err != nil {
+					return nil, nil, err
+				}
+			}
+			num, err := tx.AddMeter(ledger.MeterTicketSeq, 1)
+			if err != nil {
+				return nil, nil, err
+			}
+			tk := ledger.Ticket{Number: num, Terminal: terminal, Amount: bal, Issued: now,
+				Expires: now.Add(t.cfg.TicketExpiry), State: ledger.TicketIssued}
+			for {
+				tk.Validation = newValidation()
+				if _, taken, err := tx.Ticket(tk.Validation); err != nil {
+					return nil, nil, err
+				} else if !taken {
+					break
+				}
+			}
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.SetAccount(terminal, 0, false); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.Event("cash-out", terminal, "", bal, tk.Validation); err != nil {
+				return nil, nil, err
+			}
+			ticket := ticketPB(tk, t.cfg.Venue)
+			return &pb.CashOutResponse{Ticket: ticket, Balance: 0}, func() {
+				a := t.account(terminal)
+				a.balance, a.open = 0, false
+				if voidRound != "" && t.cur != nil {
+					delete(t.cur.slips, terminal)
+				}
+				ev := t.newEvent(now)
+				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: &pb.AccountClosed{Reason: "cash-out", Amount: bal, Ticket: ticket}}
+				t.send(terminal, ev)
+			}, nil
+		})
+	return res, err
+}
+
+func ticketPB(tk ledger.Ticket, venue string) *pb.Ticket {
+	return &pb.Ticket{ValidationNumber: tk.Validation, Amount: tk.Amount, TicketNumber: tk.Number,
+		IssuedUnixNanos: tk.Issued.UnixNano(), ExpiresUnixNanos: tk.Expires.UnixNano(), TerminalId: tk.Terminal,
+		Venue: venue, State: tk.State}
+}
+
+// ticketState moves a ticket this terminal issued from issued/print-failed to a new print state.
+func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.MoneyResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, replayed, err := moneyCall(t, terminal, key, verb+" "+validation, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			tk, err := t.ticket(tx, validation)
+			if err != nil {
+				return nil, nil, err
+			}
+			if tk.Terminal != terminal {
+				return nil, nil, status.Errorf(codes.PermissionDenied, "ticket %s was issued by another terminal", validation)
+			}
+			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
+				return nil, nil, failed("ticket %s is %s", validation, tk.State)
+			}
+			tk.State = to
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			return &pb.MoneyResponse{Amount: tk.Amount}, nil, tx.Event("ticket-"+to, terminal, "", tk.Amount, validation)
+		})
+	if res != nil {
+		res.Replayed = replayed
+	}
+	return res, err
+}
+
+// TicketPrinted records the printer's confirmation. A reprint of a print-failed ticket is the
+// same ticket, so it can still only be redeemed or hand-paid once.
+func (t *Table) TicketPrinted(terminal string, req *pb.TicketRequest) (*pb.MoneyResponse, error) {
+	return t.ticketState(terminal, req.IdempotencyKey, "printed", req.ValidationNumber, ledger.TicketPrinted)
+}
+
+// TicketPrintFailed records that the ticket did not print; the dealer may hand-pay it.
+func (t *Table) TicketPrintFailed(terminal string, req *pb.TicketPrintFailedRequest) (*pb.MoneyResponse, error) {
+	return t.ticketState(terminal, req.IdempotencyKey, "print-failed", req.ValidationNumber, ledger.TicketPrintFailed)
+}
+
+// ConfirmBuyIn accepts or declines a dealer buy-in (004 §6.3(c)): the money reaches the chip
+// account only when the player accepts on the screen.
+func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.MoneyResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	request := fmt.Sprintf("buy-in %s %v", req.BuyInId, req.Accept)
+	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, request, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			b, ok, err := tx.BuyIn(req.BuyInId)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok || b.Terminal != terminal {
+				return nil, nil, status.Errorf(codes.NotFound, "no buy-in %s for this terminal", req.BuyInId)
+			}
+			if b.State != "offered" {
+				return nil, nil, failed("buy-in %s is already %s", b.ID, b.State)
+			}
+			bal, open, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			b.State = "declined"
+			if req.Accept {
+				b.State = "accepted"
+				bal += b.Amount
+				open = true
+				if err := tx.SetAccount(terminal, bal, open); err != nil {
+					return nil, nil, err
+				}
+				if _, err := tx.AddMeter(ledger.MeterMoneyIn, b.Amount); err != nil {
+					return nil, nil, err
+				}
+			}
+			if err := tx.PutBuyIn(b); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.Event("buy-in-"+b.State, terminal, "", b.Amount, b.ID); err != nil {
+				return nil, nil, err
+			}
+			amount := int64(0)
+			if req.Accept {
+				amount = b.Amount
+			}
+			return &pb.MoneyResponse{Balance: bal, Amount: amount}, func() {
+				t.buyins[b.ID] = b
+				if req.Accept {
+					a := t.account(terminal)
+					a.balance, a.open = bal, true
+					t.balanceEvent(now, terminal, b.Amount, "dealer-buy-in")
+				}
+			}, nil
+		})
+	if res != nil {
+		res.Replayed = replayed
+	}
+	return res, err
+}

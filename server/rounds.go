@@ -1,0 +1,360 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// Run drives the table's clock: it wakes at the next deadline or auto-dealer step and calls
+// Advance, until ctx ends.
+func (t *Table) Run(ctx context.Context) {
+	for {
+		t.mu.Lock()
+		next := t.nextWake()
+		t.mu.Unlock()
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(t.now()), 0)
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-t.wake:
+			timer.Stop()
+		case <-timer.C:
+		}
+		t.Advance(t.now())
+	}
+}
+
+func (t *Table) poke() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// nextWake is when Advance next has something to do.
+func (t *Table) nextWake() time.Time {
+	if t.cur != nil && t.cur.phase == pb.Phase_PHASE_WAGERING {
+		return t.cur.deadline
+	}
+	if t.auto && t.open {
+		return t.nextAuto
+	}
+	return time.Time{}
+}
+
+// Advance makes the time-driven transitions due at now: the deadline closes the wagering period;
+// the auto-dealer spins, enters a random outcome and opens the next round.
+func (t *Table) Advance(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur != nil && t.cur.phase == pb.Phase_PHASE_WAGERING && !now.Before(t.cur.deadline) {
+		if err := t.closeWagering(now, false); err != nil {
+			t.log.Error("closing the wagering period", "err", err)
+		}
+		if t.auto {
+			t.nextAuto = now.Add(t.cfg.SpinTime)
+		}
+	}
+	if !t.auto || !t.open || now.Before(t.nextAuto) {
+		return
+	}
+	switch t.phase() {
+	case pb.Phase_PHASE_NO_MORE_BETS:
+		n := t.layout.Wheel.Order()[randInt(int64(len(t.layout.Wheel.Order())))]
+		if err := t.enterOutcome(now, t.cur.id, n.String()); err != nil {
+			t.log.Error("auto-dealer outcome", "err", err)
+		}
+		t.nextAuto = now.Add(t.cfg.ResultTime)
+	case pb.Phase_PHASE_IDLE, pb.Phase_PHASE_RESULT:
+		if err := t.startRound(now); err != nil {
+			t.log.Error("auto-dealer start", "err", err)
+		}
+		if t.cfg.LuckyBall && t.cur != nil {
+			if err := t.spinStarted(now, t.cur.id); err != nil {
+				t.log.Error("auto-dealer spin", "err", err)
+			}
+		}
+	}
+}
+
+// ---- the round ---------------------------------------------------------------------------------
+
+func (t *Table) persistRound(tx *ledger.Tx, r *round) error {
+	var draw []byte
+	if r.draw != nil {
+		var err error
+		if draw, err = json.Marshal(r.draw); err != nil {
+			return err
+		}
+	}
+	return tx.PutRound(ledger.Round{ID: r.id, Seq: r.seq, Phase: int(r.phase), Opened: r.opened,
+		Deadline: r.deadline, Outcome: r.outcome, Draw: draw, Status: r.status})
+}
+
+// startRound opens a wagering period. An announced higher minimum takes effect here once its
+// notice has run.
+func (t *Table) startRound(now time.Time) error {
+	if !t.open {
+		return failed("the table is closed")
+	}
+	if ph := t.phase(); ph == pb.Phase_PHASE_WAGERING || ph == pb.Phase_PHASE_NO_MORE_BETS {
+		return failed("round %s is still in play", t.cur.id)
+	}
+	limitsChanged := false
+	if t.pending != nil && !now.Before(t.pending.at) {
+		t.limits, t.pending, limitsChanged = t.pending.limits, nil, true
+	}
+	r := &round{phase: pb.Phase_PHASE_WAGERING, opened: now, deadline: now.Add(t.period), slips: map[string]*slip{}}
+	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		seq, err := tx.AddMeter(ledger.MeterRoundSeq, 1)
+		if err != nil {
+			return err
+		}
+		r.seq, r.id = seq, fmt.Sprintf("R%06d", seq)
+		return t.persistRound(tx, r)
+	})
+	if err != nil {
+		return ledgerErr(err)
+	}
+	// vic-1999 (004 §3.6(b)): winning wagers stay on the layout for the next spin unless withdrawn.
+	if t.cfg.RulesProfile == "vic-1999" && t.cur != nil {
+		t.carryWinners(now, r)
+	}
+	t.cur = r
+	if limitsChanged {
+		ev := t.newEvent(now)
+		ev.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: limitsPB(t.limits)}}
+		t.send("", ev)
+	}
+	t.broadcastPhase(now, false)
+	t.poke()
+	return nil
+}
+
+// carryWinners re-places each terminal's winning bets of the last round on the new round, as
+// far as the balance and limits allow.
+func (t *Table) carryWinners(now time.Time, next *round) {
+	prev := t.cur
+	if prev.outcome == "" {
+		return
+	}
+	n, err := roulette.ParseNumber(prev.outcome)
+	if err != nil {
+		return
+	}
+	rd := roulette.Round{Outcome: n, Draw: prev.draw}
+	for _, id := range sortedTerminals(prev.slips) {
+		var specs []*pb.Wager
+		for _, b := range prev.slips[id].bets {
+			won := false
+			for _, p := range b.pieces {
+				if rd.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * b.PerPiece}) > 0 {
+					won = true
+				}
+			}
+			if won {
+				specs = append(specs, specPB(b.Spec, b.PerPiece))
+			}
+		}
+		if len(specs) == 0 {
+			continue
+		}
+		saved := t.cur
+		t.cur = next
+		if _, err := t.updateSlip(now, id, next.id, 1, specs); err != nil {
+			t.log.Warn("carrying winning wagers", "terminal", id, "err", err)
+		}
+		t.cur = saved
+	}
+}
+
+// closeWagering ends the wagering period: at the deadline, or at once when the wheel sensor sees
+// the ball about to drop (001 §5.1.3). The acknowledged slips are what settles (rule 3.6).
+func (t *Table) closeWagering(now time.Time, dropping bool) error {
+	if t.cur == nil || t.cur.phase != pb.Phase_PHASE_WAGERING {
+		return failed("no wagering period is open")
+	}
+	r := t.cur
+	r.phase = pb.Phase_PHASE_NO_MORE_BETS
+	if dropping && now.Before(r.deadline) {
+		r.deadline = now
+	}
+	if r.draw != nil && !r.draw.HasSuper && !r.draw.HasMega {
+		c := roulette.BallColour(randInt(4))
+		if r.draw.Version == roulette.LuckyMega && randInt(2) == 0 {
+			r.draw.Mega, r.draw.HasMega = c, true
+		} else {
+			r.draw.Super, r.draw.HasSuper = c, true
+		}
+	}
+	if err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
+		return ledgerErr(err)
+	}
+	t.broadcastPhase(now, dropping)
+	if r.draw != nil {
+		ev := t.newEvent(now)
+		ev.Event = &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{RoundId: r.id, Draw: drawPB(r.draw)}}
+		t.send("", ev)
+	}
+	return nil
+}
+
+// spinStarted draws the Lucky Ball numbers when the table has Lucky Ball (003 §7.4).
+func (t *Table) spinStarted(now time.Time, roundID string) error {
+	r, err := t.current(roundID)
+	if err != nil {
+		return err
+	}
+	if !t.cfg.LuckyBall || r.draw != nil {
+		return nil
+	}
+	order := t.layout.Wheel.Order()
+	d := &roulette.LuckyBallDraw{}
+	if t.cfg.LuckyMega {
+		d.Version = roulette.LuckyMega
+	}
+	var used roulette.Mask
+	for c := range d.Numbers {
+		for {
+			n := order[randInt(int64(len(order)))]
+			if !used.Has(n) {
+				used |= roulette.MaskOf(n)
+				d.Numbers[c] = n
+				break
+			}
+		}
+	}
+	r.draw = d
+	if err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
+		return ledgerErr(err)
+	}
+	ev := t.newEvent(now)
+	ev.Event = &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{RoundId: r.id, Draw: drawPB(d)}}
+	t.send("", ev)
+	return nil
+}
+
+func (t *Table) current(roundID string) (*round, error) {
+	if t.cur == nil {
+		return nil, failed("no round")
+	}
+	if roundID != "" && roundID != t.cur.id {
+		return nil, failed("round %s is not the current round (%s)", roundID, t.cur.id)
+	}
+	return t.cur, nil
+}
+
+// enterOutcome settles every acknowledged slip of the round on the outcome (001 §5.5).
+func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
+	r, err := t.current(roundID)
+	if err != nil {
+		return err
+	}
+	if r.phase == pb.Phase_PHASE_WAGERING {
+		return failed("the wagering period of %s has not ended", r.id)
+	}
+	if r.phase != pb.Phase_PHASE_NO_MORE_BETS {
+		return failed("round %s already has its outcome %s", r.id, r.outcome)
+	}
+	n, err := roulette.ParseNumber(number)
+	if err != nil || !t.layout.Wheel.Has(n) {
+		return invalid("outcome %q is not on this %v wheel", number, t.layout.Wheel)
+	}
+	r.outcome, r.phase, r.status = n.String(), pb.Phase_PHASE_RESULT, "settled"
+	var settled []settledFor
+	err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		if err := t.persistRound(tx, r); err != nil {
+			return err
+		}
+		var err error
+		settled, err = t.settle(tx, r, n, 1, false)
+		return err
+	})
+	if err != nil {
+		r.outcome, r.phase, r.status = "", pb.Phase_PHASE_NO_MORE_BETS, ""
+		return ledgerErr(err)
+	}
+	out := &pb.Outcome{RoundId: r.id, Number: r.outcome, AtUnixNanos: now.UnixNano()}
+	t.pushHistory(out)
+	ev := t.newEvent(now)
+	ev.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: out}}
+	t.send("", ev)
+	t.applySettled(now, settled)
+	return nil
+}
+
+// settle computes and records every slip's settlement of round r on outcome n, generation gen,
+// moving balances and the house result in tx. It returns the events to send once committed;
+// in-memory balances are updated by applySettled.
+func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, correction bool) ([]settledFor, error) {
+	rd := roulette.Round{Outcome: n, Draw: r.draw}
+	var out []settledFor
+	for _, id := range sortedTerminals(r.slips) {
+		sl := r.slips[id]
+		recognised := t.limits.Recognised(sl.total)
+		var staked, returned int64
+		per := make([]int64, len(sl.bets))
+		if recognised {
+			staked = sl.total
+			for i, b := range sl.bets {
+				for _, p := range b.pieces {
+					per[i] += rd.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * b.PerPiece})
+				}
+				returned += per[i]
+			}
+		}
+		bal, open, err := tx.Account(id)
+		if err != nil {
+			return nil, err
+		}
+		bal += returned - staked
+		if err := tx.SetAccount(id, bal, open); err != nil {
+			return nil, err
+		}
+		if _, err := tx.AddMeter(ledger.MeterHouseResult, staked-returned); err != nil {
+			return nil, err
+		}
+		if err := tx.PutSettlement(ledger.Settlement{Round: r.id, Terminal: id, Generation: gen, Staked: staked,
+			Returned: returned, Recognised: recognised, Outcome: n.String()}); err != nil {
+			return nil, err
+		}
+		out = append(out, settledFor{id, &pb.Settled{RoundId: r.id, Number: n.String(), Recognised: recognised, Staked: staked,
+			Returned: returned, Balance: bal, ReturnedPerWager: per, Correction: correction, SlipVersion: sl.version}})
+	}
+	return out, nil
+}
+
+// settledFor is one terminal's settlement, to deliver once its transaction has committed.
+type settledFor struct {
+	terminal string
+	ev       *pb.Settled
+}
+
+// applySettled updates the in-memory balances from committed settlements and tells each
+// terminal its own.
+func (t *Table) applySettled(now time.Time, settled []settledFor) {
+	for _, s := range settled {
+		a := t.accounts[s.terminal]
+		if a == nil {
+			a = &account{}
+			t.accounts[s.terminal] = a
+		}
+		a.balance = s.ev.Balance
+		t.lastSet[s.terminal] = s.ev
+		ev := t.newEvent(now)
+		ev.Event = &pb.TableEvent_Settled{Settled: s.ev}
+		t.send(s.terminal, ev)
+	}
+}
