@@ -1,0 +1,208 @@
+// Command dealer is the dealer's console of a table (the rules' SGC) on the command line.
+//
+//	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] COMMAND [ARGS]
+//
+// Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N,
+// invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
+// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION.
+// Round commands act on the current round.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/server/pki"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dealer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:7443", "table server address")
+	dir := fs.String("pki", "pki", "PKI directory")
+	id := fs.String("id", "dealer", "dealer certificate name in the PKI directory")
+	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: dealer [-addr A] [-pki DIR] COMMAND [ARGS]")
+		return 2
+	}
+	files := pki.Files{Dir: *dir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
+		return 1
+	}
+	pair, err := files.Load(*id)
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
+		return 1
+	}
+	tlsCfg, err := pki.ClientTLS(caPEM, pair, "localhost")
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
+		return 1
+	}
+	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
+		return 1
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reply, err := command(ctx, pb.NewDealerServiceClient(conn), fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
+		return 1
+	}
+	out, _ := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: false}.Marshal(reply)
+	fmt.Fprintln(stdout, string(out))
+	return 0
+}
+
+func key() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func command(ctx context.Context, d pb.DealerServiceClient, args []string) (proto.Message, error) {
+	cmd, rest := args[0], args[1:]
+	arg := func(i int) (string, error) {
+		if i >= len(rest) {
+			return "", fmt.Errorf("%s: missing argument %d", cmd, i+1)
+		}
+		return rest[i], nil
+	}
+	cents := func(i int) (int64, error) {
+		s, err := arg(i)
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseInt(s, 10, 64)
+	}
+	current := func() (string, error) {
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return "", err
+		}
+		return st.RoundId, nil
+	}
+	switch cmd {
+	case "status":
+		return d.GetStatus(ctx, &pb.GetStatusRequest{})
+	case "open":
+		return d.OpenTable(ctx, &pb.OpenTableRequest{AutoDealer: len(rest) > 0 && rest[0] == "-auto"})
+	case "close":
+		return d.CloseTable(ctx, &pb.CloseTableRequest{})
+	case "start":
+		return d.StartRound(ctx, &pb.StartRoundRequest{})
+	case "spin", "drop", "nospin":
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		switch cmd {
+		case "spin":
+			return d.SpinStarted(ctx, &pb.RoundRequest{RoundId: r})
+		case "drop":
+			return d.BallDropping(ctx, &pb.RoundRequest{RoundId: r})
+		}
+		return d.NoSpin(ctx, &pb.RoundRequest{RoundId: r})
+	case "outcome", "correct":
+		n, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		if cmd == "outcome" {
+			return d.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: r, Number: n})
+		}
+		return d.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: r, Number: n})
+	case "invalidate":
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		reason := "invalidated by the pit boss"
+		if len(rest) > 0 {
+			reason = rest[0]
+		}
+		return d.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: r, Reason: reason})
+	case "credit":
+		t, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		a, err := cents(1)
+		if err != nil {
+			return nil, err
+		}
+		return d.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: key(), TerminalId: t, Amount: a})
+	case "closeaccount":
+		t, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		reason := "dealer"
+		if len(rest) > 1 {
+			reason = rest[1]
+		}
+		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: reason})
+	case "handpay":
+		v, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		return d.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v})
+	case "limits":
+		var v [4]int64
+		for i := range 3 {
+			n, err := cents(i)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = n
+		}
+		if len(rest) > 3 {
+			n, err := cents(3)
+			if err != nil {
+				return nil, err
+			}
+			v[3] = n
+		}
+		return d.SetLimits(ctx, &pb.SetLimitsRequest{Limits: &pb.Limits{Default: &pb.Limit{Min: v[0], Max: v[1], Unit: v[2]}, AggregateMin: v[3]}})
+	case "period":
+		s, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := time.ParseDuration(s)
+		if err != nil {
+			return nil, err
+		}
+		return d.SetWageringPeriod(ctx, &pb.SetWageringPeriodRequest{WageringPeriodMs: p.Milliseconds()})
+	}
+	return nil, fmt.Errorf("unknown command %q", cmd)
+}

@@ -1,0 +1,150 @@
+// Command tableserver runs the reference table game server of one roulette table on a TCP
+// address, with mutual TLS from a PKI directory and the ledger in a SQLite file.
+//
+//	tableserver pki init -dir pki -terminals T01,T02     create the table's CA and certificates
+//	tableserver pki issue -dir pki -role terminal -id T03
+//	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "pki" {
+		return runPKI(args[1:], stderr)
+	}
+	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
+	db := fs.String("db", "table.db", "ledger SQLite file")
+	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init)")
+	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
+	period := fs.Duration("period", 30*time.Second, "wagering period")
+	spin := fs.Duration("spin", 4*time.Second, "auto-dealer: time from the deadline to the outcome")
+	result := fs.Duration("result", 5*time.Second, "auto-dealer: time the result shows before the next round")
+	wheel := fs.String("wheel", "single-zero", "single-zero or double-zero")
+	profile := fs.String("profile", "crown-rapid", "double-zero layout profile: crown-rapid or star")
+	rules := fs.String("rules", "crown", "rules profile: crown, vic-1999 or star")
+	lucky := fs.Bool("lucky-ball", false, "offer the Lucky Ball side bet")
+	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
+	table := fs.String("table", "T1", "table id")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg := server.DefaultConfig()
+	var err error
+	if cfg.Wheel, err = roulette.ParseWheel(*wheel); err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 2
+	}
+	if cfg.LayoutProfile, err = roulette.ParseProfile(*profile); err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 2
+	}
+	cfg.TableID, cfg.RulesProfile, cfg.Period, cfg.SpinTime, cfg.ResultTime = *table, *rules, *period, *spin, *result
+	cfg.LuckyBall, cfg.LuckyMega = *lucky || *mega, *mega
+
+	files := pki.Files{Dir: *dir}
+	caPEM, err := os.ReadFile(must(files.CA()))
+	if err != nil {
+		fmt.Fprintf(stderr, "tableserver: %v (create the PKI with: tableserver pki init -dir %s)\n", err, *dir)
+		return 1
+	}
+	srvPair, err := files.Load("server")
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 1
+	}
+	tlsCfg, err := pki.ServerTLS(caPEM, srvPair)
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 1
+	}
+	led, err := ledger.Open(*db)
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 1
+	}
+	defer led.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t, err := server.NewTable(ctx, cfg, led, time.Now, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 1
+	}
+	if *auto {
+		if _, err := t.OpenTable(true); err != nil {
+			fmt.Fprintln(stderr, "tableserver:", err)
+			return 1
+		}
+	}
+	addr, shutdown, err := server.Listen(t, tlsCfg, *listen)
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 1
+	}
+	log.Info("table server listening", "addr", addr, "table", cfg.TableID, "wheel", cfg.Wheel, "auto", *auto)
+	go t.Run(ctx)
+	<-ctx.Done()
+	shutdown()
+	return 0
+}
+
+func must(cert, _ string) string { return cert }
+
+func runPKI(args []string, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: tableserver pki init|issue ...")
+		return 2
+	}
+	fs := flag.NewFlagSet("pki "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "pki", "PKI directory")
+	terminals := fs.String("terminals", "T01,T02", "init: terminal ids, comma separated")
+	hosts := fs.String("hosts", "", "init: extra server host names or addresses, comma separated")
+	role := fs.String("role", pki.RoleTerminal, "issue: terminal or dealer")
+	id := fs.String("id", "", "issue: the terminal or dealer id")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "init":
+		var extra []string
+		if *hosts != "" {
+			extra = strings.Split(*hosts, ",")
+		}
+		err = pki.Init(*dir, strings.Split(*terminals, ","), extra...)
+	case "issue":
+		err = pki.IssueTo(*dir, *role, *id)
+	default:
+		fmt.Fprintf(stderr, "tableserver pki: unknown command %q\n", args[0])
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tableserver pki:", err)
+		return 1
+	}
+	return 0
+}
