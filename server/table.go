@@ -464,7 +464,8 @@ func LimitsFromPB(in *pb.Limits) (roulette.Limits, error) {
 }
 
 func specPB(s roulette.BetSpec, amount int64) *pb.Wager {
-	w := &pb.Wager{Numbers: s.Numbers, Colour: s.Colour, Amount: amount, Kind: betKindPB[s.Name]}
+	kind, _ := pb.BetKindOf(s.Name)
+	w := &pb.Wager{Numbers: s.Numbers, Colour: s.Colour, Amount: amount, Kind: kind}
 	if s.Which != nil {
 		w.Which = int32(*s.Which)
 	}
@@ -474,29 +475,9 @@ func specPB(s roulette.BetSpec, amount int64) *pb.Wager {
 	return w
 }
 
-var betKindPB = map[string]pb.BetKind{
-	"straight": pb.BetKind_BET_KIND_STRAIGHT, "split": pb.BetKind_BET_KIND_SPLIT, "street": pb.BetKind_BET_KIND_STREET,
-	"corner": pb.BetKind_BET_KIND_CORNER, "five-line": pb.BetKind_BET_KIND_FIVE_LINE, "six-line": pb.BetKind_BET_KIND_SIX_LINE,
-	"column": pb.BetKind_BET_KIND_COLUMN, "dozen": pb.BetKind_BET_KIND_DOZEN, "low": pb.BetKind_BET_KIND_LOW,
-	"high": pb.BetKind_BET_KIND_HIGH, "even": pb.BetKind_BET_KIND_EVEN, "odd": pb.BetKind_BET_KIND_ODD,
-	"red": pb.BetKind_BET_KIND_RED, "black": pb.BetKind_BET_KIND_BLACK, "lucky-ball": pb.BetKind_BET_KIND_LUCKY_BALL,
-	"tier": pb.BetKind_BET_KIND_TIER, "orphelins": pb.BetKind_BET_KIND_ORPHELINS, "voisins": pb.BetKind_BET_KIND_VOISINS,
-	"zero-game": pb.BetKind_BET_KIND_ZERO_GAME, "neighbours": pb.BetKind_BET_KIND_NEIGHBOURS,
-}
-
-// BetNameOf returns the bet name of a wire bet kind.
-func BetNameOf(k pb.BetKind) (string, bool) {
-	for name, v := range betKindPB {
-		if v == k {
-			return name, true
-		}
-	}
-	return "", false
-}
-
 // SpecFromPB converts a wire wager to the rules engine's written form.
 func SpecFromPB(w *pb.Wager) (roulette.BetSpec, error) {
-	name, ok := BetNameOf(w.Kind)
+	name, ok := pb.BetName(w.Kind)
 	if !ok {
 		return roulette.BetSpec{}, fmt.Errorf("unknown bet kind %v", w.Kind)
 	}

@@ -1,0 +1,462 @@
+// Package client is the terminal's link to its table game server: one gRPC connection over
+// mutual TLS, a Watch stream that reconnects with backoff and jitter and restarts from a fresh
+// snapshot, an estimate of the server clock for the countdown and the lock, slip updates, and
+// money calls that retry safely with the same idempotency key.
+//
+// It speaks protobuf to the server and typed Go to the terminal: no generated type appears in
+// its exported API.
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client/clocksync"
+)
+
+// Config configures a client.
+type Config struct {
+	Addr   string
+	TLS    *tls.Config // mutual TLS with the terminal's certificate; nil only with Dialer set
+	Clock  func() time.Time
+	Logger *slog.Logger
+
+	// Backoff bounds the reconnect delay: each attempt waits a random time up to
+	// min(MaxBackoff, BaseBackoff×2^attempt) ("full jitter"), so a table's terminals do not
+	// reconnect in lockstep after the server comes back.
+	BaseBackoff, MaxBackoff time.Duration
+	// SyncEvery is how often the clock offset is re-measured while connected.
+	SyncEvery time.Duration
+	// CallTimeout bounds one attempt of a unary call; money calls retry after it.
+	CallTimeout time.Duration
+
+	// DialOptions are extra options (tests pass a bufconn dialer here).
+	DialOptions []grpc.DialOption
+}
+
+// Client is a terminal's connection to its table.
+type Client struct {
+	cfg    Config
+	conn   *grpc.ClientConn
+	tc     pb.TerminalServiceClient
+	clock  *clocksync.Estimator
+	events chan Event
+	log    *slog.Logger
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu     sync.Mutex
+	layout roulette.Layout
+	up     bool
+}
+
+// ErrClosed is returned by calls on a closed client.
+var ErrClosed = errors.New("client closed")
+
+// Dial starts a client. It does not wait for the server: the connection comes up in the
+// background and Events reports it.
+func Dial(cfg Config) (*Client, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.BaseBackoff <= 0 {
+		cfg.BaseBackoff = 100 * time.Millisecond
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 5 * time.Second
+	}
+	if cfg.SyncEvery <= 0 {
+		cfg.SyncEvery = 10 * time.Second
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = 2 * time.Second
+	}
+	opts := append([]grpc.DialOption{
+		// Pings find a dead link within seconds, so the terminal shows it lost the table.
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second, PermitWithoutStream: true}),
+	}, cfg.DialOptions...)
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS)))
+	}
+	conn, err := grpc.NewClient(cfg.Addr, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Client{cfg: cfg, conn: conn, tc: pb.NewTerminalServiceClient(conn), clock: clocksync.New(0),
+		events: make(chan Event, 256), log: cfg.Logger, cancel: cancel, done: make(chan struct{})}
+	go c.watchLoop(ctx)
+	return c, nil
+}
+
+// Events delivers the table's events in order. The consumer must keep reading: the client
+// waits for it rather than drop a money event, and if it waits too long the server cuts the
+// stream and the client restarts from a snapshot.
+func (c *Client) Events() <-chan Event { return c.events }
+
+// Close stops the client.
+func (c *Client) Close() error {
+	c.cancel()
+	<-c.done
+	return c.conn.Close()
+}
+
+// Connected reports whether the Watch stream is up.
+func (c *Client) Connected() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.up
+}
+
+// ServerNow is the estimated server time now.
+func (c *Client) ServerNow() time.Time { return c.clock.ServerNow(c.cfg.Clock()) }
+
+// LockAt is the local time at which to lock the layout for a server deadline: never after the
+// server's deadline (see clocksync). Zero means lock now (no clock estimate yet).
+func (c *Client) LockAt(deadline time.Time) time.Time { return c.clock.LockAt(deadline) }
+
+// ClockError is the current bound on the server-clock estimate.
+func (c *Client) ClockError() (time.Duration, bool) {
+	_, b, ok := c.clock.Estimate()
+	return b, ok
+}
+
+func (c *Client) emit(ctx context.Context, ev Event) bool {
+	select {
+	case c.events <- ev:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (c *Client) setUp(up bool) {
+	c.mu.Lock()
+	c.up = up
+	c.mu.Unlock()
+}
+
+// backoff returns the wait before reconnect attempt n (from 0), with full jitter.
+func backoff(base, maxWait time.Duration, n int) time.Duration {
+	ceiling := maxWait
+	if n < 30 && base<<n < maxWait {
+		ceiling = base << n
+	}
+	return time.Duration(rand.Int64N(int64(ceiling) + 1))
+}
+
+func (c *Client) watchLoop(ctx context.Context) {
+	defer close(c.done)
+	defer close(c.events)
+	attempt := 0
+	for ctx.Err() == nil {
+		started := time.Now()
+		err := c.watchOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if c.Connected() {
+			c.setUp(false)
+		}
+		if !c.emit(ctx, Connection{Up: false, Err: err}) {
+			return
+		}
+		// A stream that lived a while was a good connection: start the backoff over.
+		if time.Since(started) > 10*time.Second {
+			attempt = 0
+		}
+		wait := backoff(c.cfg.BaseBackoff, c.cfg.MaxBackoff, attempt)
+		attempt++
+		c.log.Info("table link down; reconnecting", "err", err, "in", wait)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// watchOnce runs one Watch stream until it fails.
+func (c *Client) watchOnce(ctx context.Context) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.tc.Watch(sctx, &pb.WatchRequest{})
+	if err != nil {
+		return err
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	if first.GetSnapshot() == nil {
+		return errors.New("the table did not start the stream with a snapshot")
+	}
+	// A new path may have a new delay: measure the clock before anyone relies on it.
+	c.clock.Reset()
+	if err := c.syncClock(sctx, 5); err != nil {
+		return fmt.Errorf("clock sync: %w", err)
+	}
+	ev, err := convert(first, roulette.Layout{})
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	snap := ev.(Snapshot)
+	c.mu.Lock()
+	c.layout, c.up = snap.Config.Layout, true
+	c.mu.Unlock()
+	if !c.emit(ctx, Connection{Up: true}) || !c.emit(ctx, snap) {
+		return ctx.Err()
+	}
+	go c.syncPeriodically(sctx)
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		layout := c.layout
+		c.mu.Unlock()
+		ev, err := convert(msg, layout)
+		if err != nil {
+			// A malformed event is an error of the server or the link: say so and resync from
+			// a fresh snapshot rather than guess.
+			return fmt.Errorf("event %d: %w", msg.Seq, err)
+		}
+		if !c.emit(ctx, ev) {
+			return ctx.Err()
+		}
+	}
+}
+
+func (c *Client) syncPeriodically(ctx context.Context) {
+	t := time.NewTicker(c.cfg.SyncEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := c.syncClock(ctx, 1); err != nil && ctx.Err() == nil {
+				c.log.Warn("clock sync", "err", err)
+			}
+		}
+	}
+}
+
+// syncClock makes n ServerTime exchanges.
+func (c *Client) syncClock(ctx context.Context, n int) error {
+	for range n {
+		cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+		t0 := c.cfg.Clock()
+		res, err := c.tc.ServerTime(cctx, &pb.ServerTimeRequest{ClientSendUnixNanos: t0.UnixNano()})
+		t3 := c.cfg.Clock()
+		cancel()
+		if err != nil {
+			return err
+		}
+		c.clock.Add(clocksync.Sample{T0: t0, T1: nanos(res.ServerReceiveUnixNanos), T2: nanos(res.ServerSendUnixNanos), T3: t3})
+	}
+	return nil
+}
+
+// ---- calls -------------------------------------------------------------------------------------
+
+// retryable reports whether a failed attempt may be retried with the same key: the request may
+// or may not have reached the server, and the key makes a second arrival harmless.
+func retryable(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.Aborted, codes.ResourceExhausted:
+		return true
+	}
+	return false
+}
+
+// retry runs call until it succeeds, fails for good, or ctx ends.
+func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R, error)) (R, error) {
+	for attempt := 0; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+		res, err := call(actx)
+		cancel()
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return res, err
+		case <-time.After(backoff(c.cfg.BaseBackoff, c.cfg.MaxBackoff, attempt)):
+		}
+	}
+}
+
+func betToPB(b SlipBet) *pb.Wager {
+	s := b.Bet.Spec()
+	kind, _ := pb.BetKindOf(s.Name)
+	w := &pb.Wager{Kind: kind, Numbers: s.Numbers, Colour: s.Colour, Amount: b.Amount}
+	if s.Which != nil {
+		w.Which = int32(*s.Which)
+	}
+	if s.Spread != nil {
+		w.Spread = int32(*s.Spread)
+	}
+	return w
+}
+
+func betFrom(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
+	name, ok := pb.BetName(w.Kind)
+	if !ok {
+		return roulette.Bet{}, fmt.Errorf("unknown bet kind %v", w.Kind)
+	}
+	s := roulette.BetSpec{Name: name, Numbers: w.Numbers, Colour: w.Colour}
+	switch name {
+	case "column", "dozen":
+		which := int(w.Which)
+		s.Which = &which
+	case "neighbours":
+		if w.Spread != 0 {
+			spread := int(w.Spread)
+			s.Spread = &spread
+		}
+	}
+	return roulette.ParseBet(layout, s)
+}
+
+// UpdateSlip sends a whole slip version for the round. It is not retried: a slip is only worth
+// sending while the period is open, and the terminal sends a newer version anyway.
+func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64, bets []SlipBet) (*SlipAck, error) {
+	req := &pb.UpdateSlipRequest{RoundId: roundID, Version: version}
+	for _, b := range bets {
+		req.Wagers = append(req.Wagers, betToPB(b))
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	defer cancel()
+	res, err := c.tc.UpdateSlip(cctx, req)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	layout := c.layout
+	c.mu.Unlock()
+	ack, err := slipFrom(res.Slip, layout)
+	if err != nil {
+		return nil, err
+	}
+	ack.Available = res.Balance
+	return ack, nil
+}
+
+// Money is the reply to a money call.
+type Money struct {
+	Balance  int64
+	Amount   int64
+	Replayed bool // the server had seen this key: nothing moved this time
+}
+
+func moneyFrom(r *pb.MoneyResponse) Money {
+	return Money{Balance: r.Balance, Amount: r.Amount, Replayed: r.Replayed}
+}
+
+// CreditNote credits a stacked note. key must be the same on every retry, across restarts.
+func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteCode string) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: noteCode})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
+
+// RedeemTicket holds a ticket in escrow and returns its amount.
+func (c *Client) RedeemTicket(ctx context.Context, key, validation string) (int64, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.RedeemTicketResponse, error) {
+		return c.tc.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+	})
+	if err != nil {
+		return 0, err
+	}
+	return r.Amount, nil
+}
+
+// CommitRedeem credits a held ticket once stacked.
+func (c *Client) CommitRedeem(ctx context.Context, key, validation string) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
+
+// CancelRedeem releases a held ticket the acceptor returned.
+func (c *Client) CancelRedeem(ctx context.Context, key, validation string) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
+
+// CashOut debits the whole balance and returns the ticket to print.
+func (c *Client) CashOut(ctx context.Context, key string) (*Ticket, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.CashOutResponse, error) {
+		return c.tc.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ticketFrom(r.Ticket), nil
+}
+
+// TicketPrinted reports the printer's confirmation.
+func (c *Client) TicketPrinted(ctx context.Context, key, validation string) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
+
+// TicketPrintFailed reports a ticket that could not be printed.
+func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault string) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: key, ValidationNumber: validation, Fault: fault})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
+
+// ConfirmBuyIn accepts or declines a dealer buy-in.
+func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (Money, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
+		return c.tc.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: key, BuyInId: buyInID, Accept: accept})
+	})
+	if err != nil {
+		return Money{}, err
+	}
+	return moneyFrom(r), nil
+}
