@@ -1,0 +1,332 @@
+// Command loadgen drives a table with headless terminals and measures it: slip round-trip
+// latency under load, the time from the outcome to every terminal's settled balance, how early
+// each terminal locks before the server's deadline (with optional jitter injected on each
+// terminal's link), and a soak of auto-dealt rounds that checks the ledger is conserved.
+//
+// The table server runs in-process on a loopback TCP socket with real mutual TLS and a real
+// SQLite ledger; every terminal is a real client.Client over its own connection.
+//
+//	go run ./cmd/loadgen -terminals 100 -rate 10 -period 30s -rounds 1 -soak 1000
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+type options struct {
+	terminals  int
+	rate       float64
+	period     time.Duration
+	rounds     int
+	soak       int
+	soakPeriod time.Duration
+	jitter     time.Duration
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.terminals, "terminals", 100, "headless terminals")
+	flag.Float64Var(&o.rate, "rate", 10, "slip updates per second per terminal")
+	flag.DurationVar(&o.period, "period", 30*time.Second, "wagering period of the measured rounds")
+	flag.IntVar(&o.rounds, "rounds", 1, "measured rounds")
+	flag.IntVar(&o.soak, "soak", 0, "auto-dealt rounds to soak after the measured rounds")
+	flag.DurationVar(&o.soakPeriod, "soak-period", 400*time.Millisecond, "wagering period of the soak rounds")
+	flag.DurationVar(&o.jitter, "jitter", 0, "random delay up to this on each direction of every terminal's link")
+	flag.Parse()
+	if err := run(o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+// jitterConn delays each write and each read by a random time up to max, so both directions of
+// the link see jitter.
+type jitterConn struct {
+	net.Conn
+	max time.Duration
+}
+
+func (c jitterConn) delay() {
+	if c.max > 0 {
+		time.Sleep(time.Duration(rand.Int64N(int64(c.max))))
+	}
+}
+
+func (c jitterConn) Write(b []byte) (int, error) { c.delay(); return c.Conn.Write(b) }
+func (c jitterConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.delay()
+	return n, err
+}
+
+type stats struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *stats) add(d time.Duration) { s.mu.Lock(); s.d = append(s.d, d); s.mu.Unlock() }
+
+func (s *stats) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.d) == 0 {
+		return "no samples"
+	}
+	slices.Sort(s.d)
+	q := func(p float64) time.Duration { return s.d[min(len(s.d)-1, int(p*float64(len(s.d))))] }
+	return fmt.Sprintf("n=%d p50=%v p95=%v p99=%v max=%v", len(s.d), q(0.50), q(0.95), q(0.99), s.d[len(s.d)-1])
+}
+
+type terminal struct {
+	id string
+	c  *client.Client
+	// settled is signalled with the receive time of each Settled event.
+	settled chan time.Time
+	phases  chan client.PhaseChanged
+}
+
+func run(o options, out io.Writer) error {
+	dir, err := os.MkdirTemp("", "loadgen")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	led, err := ledger.Open(filepath.Join(dir, "table.db"))
+	if err != nil {
+		return err
+	}
+	defer led.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := server.DefaultConfig()
+	cfg.Period, cfg.SpinTime, cfg.ResultTime = o.period, 20*time.Millisecond, 20*time.Millisecond
+	cfg.Limits.AggregateMin = 100
+	tb, err := server.NewTable(context.Background(), cfg, led, time.Now, quiet)
+	if err != nil {
+		return err
+	}
+	m, err := pki.NewMemory()
+	if err != nil {
+		return err
+	}
+	tlsCfg, err := m.ServerTLS()
+	if err != nil {
+		return err
+	}
+	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go tb.Run(ctx)
+	if _, err := tb.OpenTable(false); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(out, "loadgen: %d terminals, %.0f slip updates/s each, period %v, jitter %v, server %s\n", o.terminals, o.rate, o.period, o.jitter, addr)
+	terms := make([]*terminal, o.terminals)
+	for i := range terms {
+		ccfg, err := m.ClientTLS(pki.RoleTerminal, fmt.Sprintf("T%03d", i+1))
+		if err != nil {
+			return err
+		}
+		var dialOpts []grpc.DialOption
+		if o.jitter > 0 {
+			j := o.jitter
+			dialOpts = append(dialOpts, grpc.WithContextDialer(func(ctx context.Context, a string) (net.Conn, error) {
+				c, err := (&net.Dialer{}).DialContext(ctx, "tcp", a)
+				if err != nil {
+					return nil, err
+				}
+				return jitterConn{c, j}, nil
+			}))
+		}
+		c, err := client.Dial(client.Config{Addr: addr, TLS: ccfg, Logger: quiet, DialOptions: dialOpts, CallTimeout: 10 * time.Second})
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		t := &terminal{id: fmt.Sprintf("T%03d", i+1), c: c, settled: make(chan time.Time, 4096), phases: make(chan client.PhaseChanged, 4096)}
+		terms[i] = t
+		go func() {
+			for ev := range c.Events() {
+				switch e := ev.(type) {
+				case client.Settled:
+					t.settled <- time.Now()
+				case client.PhaseChanged:
+					t.phases <- e
+				}
+			}
+		}()
+		for !c.Connected() {
+			time.Sleep(2 * time.Millisecond)
+		}
+		if _, err := c.CreditNote(ctx, "buy-in", 10_000_000, "load"); err != nil {
+			return fmt.Errorf("%s: credit: %w", t.id, err)
+		}
+	}
+
+	layout := roulette.Layout{Wheel: roulette.SingleZero}
+	spots := layout.Spots()
+	var slipRTT, settleLat, lockEarly stats
+	var errorsSeen atomic.Int64
+	for round := range o.rounds {
+		st, err := tb.StartRound()
+		if err != nil {
+			return err
+		}
+		deadline := time.Unix(0, st.DeadlineUnixNanos)
+		var wg sync.WaitGroup
+		for _, t := range terms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ph := <-t.phases
+				for ph.Phase != client.PhaseWagering || ph.RoundID != st.RoundId {
+					ph = <-t.phases
+				}
+				lock := t.c.LockAt(ph.Deadline)
+				// In one process the server's clock is ours: how early the lock is, is exact.
+				lockEarly.add(deadline.Sub(lock))
+				interval := time.Duration(float64(time.Second) / o.rate)
+				next := time.Now().Add(time.Duration(rand.Int64N(int64(interval))))
+				var bets []client.SlipBet
+				for version := uint64(1); ; version++ {
+					time.Sleep(time.Until(next))
+					next = next.Add(interval)
+					if !time.Now().Before(lock) {
+						break
+					}
+					bets = append(bets, client.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100})
+					if len(bets) > 20 {
+						bets = bets[1:]
+					}
+					start := time.Now()
+					_, err := t.c.UpdateSlip(ctx, st.RoundId, version, bets)
+					if err != nil {
+						if time.Now().Before(deadline) {
+							errorsSeen.Add(1)
+							fmt.Fprintf(out, "%s: slip v%d: %v\n", t.id, version, err)
+						}
+						continue
+					}
+					slipRTT.add(time.Since(start))
+				}
+			}()
+		}
+		wg.Wait()
+		for _, t := range terms {
+			for ph := <-t.phases; ph.Phase != client.PhaseNoMoreBets; ph = <-t.phases {
+			}
+		}
+		n := layout.Wheel.Order()[rand.IntN(37)]
+		start := time.Now()
+		if _, err := tb.EnterOutcome(st.RoundId, n.String()); err != nil {
+			return err
+		}
+		for _, t := range terms {
+			select {
+			case at := <-t.settled:
+				settleLat.add(at.Sub(start))
+			case <-time.After(10 * time.Second):
+				errorsSeen.Add(1)
+				fmt.Fprintf(out, "%s: no settlement of %s\n", t.id, st.RoundId)
+			}
+		}
+		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
+	}
+	fmt.Fprintf(out, "slip round-trip:                 %v\n", &slipRTT)
+	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
+	fmt.Fprintf(out, "lock before the server deadline: %v\n", &lockEarly)
+
+	if o.soak > 0 {
+		if err := soak(ctx, o, tb, terms, spots, out, &errorsSeen); err != nil {
+			return err
+		}
+	}
+	c, err := tb.Conservation()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "ledger: %v (conserved: %v)\n", c, c.Holds())
+	fmt.Fprintf(out, "errors: %d\n", errorsSeen.Load())
+	if !c.Holds() || errorsSeen.Load() > 0 {
+		return fmt.Errorf("%d errors, conserved %v", errorsSeen.Load(), c.Holds())
+	}
+	return nil
+}
+
+// soak lets the auto-dealer run o.soak short rounds; every terminal bets once per round.
+func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, spots []roulette.Spot, out io.Writer, errs *atomic.Int64) error {
+	if _, err := tb.SetWageringPeriod(o.soakPeriod); err != nil {
+		return err
+	}
+	for _, t := range terms {
+		for len(t.settled) > 0 {
+			<-t.settled
+		}
+	}
+	begin := time.Now()
+	if _, err := tb.OpenTable(true); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	var settledRounds atomic.Int64
+	for _, t := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done := 0
+			for done < o.soak {
+				select {
+				case ph := <-t.phases:
+					if ph.Phase != client.PhaseWagering {
+						continue
+					}
+					bets := []client.SlipBet{{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100},
+						{Bet: roulette.Bet{Call: roulette.Tier}, Amount: 100}}
+					if _, err := t.c.UpdateSlip(ctx, ph.RoundID, 1, bets); err != nil {
+						errs.Add(1)
+						fmt.Fprintf(out, "%s: soak slip %s: %v\n", t.id, ph.RoundID, err)
+					}
+				case <-t.settled:
+					done++
+					settledRounds.Add(1)
+				case <-time.After(30 * time.Second):
+					errs.Add(1)
+					fmt.Fprintf(out, "%s: soak stalled after %d rounds\n", t.id, done)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	c, err := tb.Conservation()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "soak: %d auto-dealt rounds with %d terminals in %v; %d settlements; conserved %v\n",
+		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
+	return nil
+}
