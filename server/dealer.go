@@ -48,8 +48,8 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		if a := t.accounts[id]; a != nil {
 			ts.Balance, ts.AccountOpen = a.balance, a.open
 		}
-		if t.cur != nil && t.cur.slips[id] != nil {
-			ts.SlipTotal = t.cur.slips[id].total
+		if t.cur != nil && t.cur.slip(id) != nil {
+			ts.SlipTotal = t.cur.slip(id).total
 		}
 		s.Terminals = append(s.Terminals, ts)
 	}

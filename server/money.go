@@ -245,7 +245,11 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 // withdraw wagers until the deadline, rule 3.7); after the deadline the slip is being settled
 // and the balance is not final, so cash-out waits for the result.
 func (t *Table) slipBlocksCashOut(terminal string) (voidRound string, err error) {
-	if t.cur == nil || t.cur.slips[terminal] == nil || t.cur.slips[terminal].total == 0 {
+	if t.cur == nil {
+		return "", nil
+	}
+	t.cur.inflight.Wait() // the slip to withdraw must be the one on disk
+	if sl := t.cur.slip(terminal); sl == nil || sl.total == 0 {
 		return "", nil
 	}
 	switch t.cur.phase {

@@ -157,7 +157,11 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 	rd := roulette.Round{Outcome: n, Draw: prev.draw}
 	for _, id := range sortedTerminals(prev.slips) {
 		var specs []*pb.Wager
-		for _, b := range prev.slips[id].bets {
+		sl := prev.slip(id)
+		if sl == nil {
+			continue
+		}
+		for _, b := range sl.bets {
 			won := false
 			for _, p := range b.pieces {
 				if rd.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * b.PerPiece}) > 0 {
@@ -187,6 +191,8 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		return failed("no wagering period is open")
 	}
 	r := t.cur
+	// Slips accepted before the deadline but still being written are part of the round.
+	r.inflight.Wait()
 	r.phase = pb.Phase_PHASE_NO_MORE_BETS
 	if dropping && now.Before(r.deadline) {
 		r.deadline = now
@@ -302,7 +308,10 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 	rd := roulette.Round{Outcome: n, Draw: r.draw}
 	var out []settledFor
 	for _, id := range sortedTerminals(r.slips) {
-		sl := r.slips[id]
+		sl := r.slip(id)
+		if sl == nil {
+			continue
+		}
 		recognised := t.limits.Recognised(sl.total)
 		var staked, returned int64
 		per := make([]int64, len(sl.bets))

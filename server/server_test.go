@@ -35,7 +35,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // rig is a table served over real TCP loopback with real mutual TLS and a real SQLite file.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	clock  *fakeClock
 	pki    *pki.Memory
 	dbPath string
@@ -47,7 +47,7 @@ type rig struct {
 	conns  []*grpc.ClientConn
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	m, err := pki.NewMemory()
 	if err != nil {
@@ -168,7 +168,7 @@ func (r *rig) watch(c pb.TerminalServiceClient) *watcher {
 	return w
 }
 
-func (w *watcher) next(t *testing.T) *pb.TableEvent {
+func (w *watcher) next(t testing.TB) *pb.TableEvent {
 	t.Helper()
 	select {
 	case ev, ok := <-w.events:
@@ -183,7 +183,7 @@ func (w *watcher) next(t *testing.T) *pb.TableEvent {
 }
 
 // until returns the first event matching pred.
-func (w *watcher) until(t *testing.T, pred func(*pb.TableEvent) bool) *pb.TableEvent {
+func (w *watcher) until(t testing.TB, pred func(*pb.TableEvent) bool) *pb.TableEvent {
 	t.Helper()
 	for {
 		if ev := w.next(t); pred(ev) {
@@ -646,5 +646,68 @@ func TestBallDroppingAndAutoDealer(t *testing.T) {
 	st, _ = r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
 	if len(st.History) < 4 {
 		t.Fatalf("the auto-dealer dealt %d rounds in 200 s", len(st.History))
+	}
+}
+
+// Every money call, sent twice with the same key (a retry after a lost reply), moves money once
+// and answers the same.
+func TestEveryMoneyCallIsIdempotent(t *testing.T) {
+	r := newRig(t)
+	t1, t2 := r.terminal("T1"), r.terminal("T2")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	twice := func(name string, call func() (any, error)) any {
+		t.Helper()
+		first, err := call()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		before, _ := r.table.Conservation()
+		second, err := call()
+		if err != nil {
+			t.Fatalf("%s retried: %v", name, err)
+		}
+		after, _ := r.table.Conservation()
+		if before != after {
+			t.Fatalf("%s retried moved money: %v → %v", name, before, after)
+		}
+		r.conserved()
+		_ = second
+		return first
+	}
+	twice("credit note", func() (any, error) {
+		return t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "a", Amount: 5000})
+	})
+	co := twice("cash-out", func() (any, error) { return t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "b"}) }).(*pb.CashOutResponse)
+	vn := co.Ticket.ValidationNumber
+	twice("print failed", func() (any, error) {
+		return t1.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "c", ValidationNumber: vn, Fault: "jam"})
+	})
+	twice("printed (reprint)", func() (any, error) {
+		return t1.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: "d", ValidationNumber: vn})
+	})
+	twice("redeem", func() (any, error) {
+		return t2.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "e", ValidationNumber: vn})
+	})
+	twice("cancel redeem", func() (any, error) {
+		return t2.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "f", ValidationNumber: vn})
+	})
+	twice("redeem again", func() (any, error) {
+		return t2.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "g", ValidationNumber: vn})
+	})
+	twice("commit", func() (any, error) {
+		return t2.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "h", ValidationNumber: vn})
+	})
+	cp := twice("dealer credit", func() (any, error) {
+		return r.dealer.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: "i", TerminalId: "T2", Amount: 1000})
+	}).(*pb.CreditPlayerResponse)
+	twice("confirm buy-in", func() (any, error) {
+		return t2.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: "j", BuyInId: cp.BuyInId, Accept: true})
+	})
+	twice("close account", func() (any, error) {
+		return r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: "k", TerminalId: "T2"})
+	})
+	st, _ := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+	if st.MoneyIn != 6000 || st.MoneyOut != 6000 || st.Balances != 0 {
+		t.Fatalf("after every call twice: %v", st)
 	}
 }

@@ -17,30 +17,51 @@ import (
 // before it is sent: it is what settles (rule 3.6).
 func (t *Table) UpdateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.updateSlip(t.now(), terminal, req.RoundId, req.Version, req.Wagers)
+	res, write, err := t.acceptSlip(t.now(), terminal, req.RoundId, req.Version, req.Wagers)
+	t.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	// The write is grouped with other terminals' into one fsync, outside the table's lock, so a
+	// hundred terminals updating at once do not queue behind each other's disk flushes.
+	if err := write(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
+// updateSlip accepts and writes a slip under the table's lock (used inside the engine).
 func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint64, wagers []*pb.Wager) (*pb.UpdateSlipResponse, error) {
+	res, write, err := t.acceptSlip(now, terminal, roundID, version, wagers)
+	if err != nil {
+		return nil, err
+	}
+	return res, write()
+}
+
+// acceptSlip checks and prices a slip under the table's lock and installs it in memory; the
+// returned write makes it durable and must be called exactly once. Only after write returns nil
+// may the slip be acknowledged.
+func (t *Table) acceptSlip(now time.Time, terminal, roundID string, version uint64, wagers []*pb.Wager) (*pb.UpdateSlipResponse, func() error, error) {
 	if t.frozen {
-		return nil, failed("accounts are frozen while a result is corrected")
+		return nil, nil, failed("accounts are frozen while a result is corrected")
 	}
 	r, err := t.current(roundID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Rule 3.7: nothing placed, changed or withdrawn after the period expires. The server's
 	// clock decides.
 	if r.phase != pb.Phase_PHASE_WAGERING || !now.Before(r.deadline) {
-		return nil, failed("no more bets: the wagering period of %s has ended", r.id)
+		return nil, nil, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
 	prev := r.slips[terminal]
 	if prev != nil && version <= prev.version {
-		return nil, failed("slip version %d is not newer than the acknowledged version %d", version, prev.version)
+		return nil, nil, failed("slip version %d is not newer than the acknowledged version %d", version, prev.version)
 	}
 	a := t.accounts[terminal]
 	if len(wagers) > 0 && (a == nil || !a.open) {
-		return nil, failed("no open chip account on this terminal")
+		return nil, nil, failed("no open chip account on this terminal")
 	}
 	balance := int64(0)
 	if a != nil {
@@ -55,21 +76,21 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	for i, w := range wagers {
 		spec, err := SpecFromPB(w)
 		if err != nil {
-			return nil, invalid("wager %d: %v", i, err)
+			return nil, nil, invalid("wager %d: %v", i, err)
 		}
 		if w.Amount <= 0 || w.Amount > roulette.MaxStake {
-			return nil, invalid("wager %d: amount %d: must be positive", i, w.Amount)
+			return nil, nil, invalid("wager %d: amount %d: must be positive", i, w.Amount)
 		}
 		bet, err := roulette.ParseBet(t.layout, spec)
 		if err != nil {
-			return nil, invalid("wager %d: %v", i, err)
+			return nil, nil, invalid("wager %d: %v", i, err)
 		}
 		if bet.Spot.Kind == roulette.LuckyBall && !t.cfg.LuckyBall {
-			return nil, invalid("wager %d: this table has no Lucky Ball", i)
+			return nil, nil, invalid("wager %d: this table has no Lucky Ball", i)
 		}
 		pieces, err := bet.Pieces(t.layout)
 		if err != nil {
-			return nil, invalid("wager %d: %v", i, err)
+			return nil, nil, invalid("wager %d: %v", i, err)
 		}
 		cap := available
 		if tableRoom >= 0 && tableRoom < cap {
@@ -89,14 +110,21 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	}
 	body, err := json.Marshal(sl.bets)
 	if err != nil {
-		return nil, ledgerErr(err)
+		return nil, nil, ledgerErr(err)
 	}
-	err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
-		return tx.PutSlip(ledger.Slip{Round: r.id, Terminal: terminal, Version: version, Wagers: body, Total: sl.total})
-	})
-	if err != nil {
-		return nil, ledgerErr(err)
-	}
+	sl.prev = prev
 	r.slips[terminal] = sl
-	return &pb.UpdateSlipResponse{Slip: slipPB(r.id, sl), Balance: balance - sl.total}, nil
+	r.inflight.Add(1)
+	write := func() error {
+		defer r.inflight.Done()
+		err := t.led.UpdateGrouped(context.Background(), now, func(tx *ledger.Tx) error {
+			return tx.PutSlip(ledger.Slip{Round: r.id, Terminal: terminal, Version: version, Wagers: body, Total: sl.total})
+		})
+		if err != nil {
+			sl.failed.Store(true) // never acknowledged: the previous slip stands
+			return ledgerErr(err)
+		}
+		return nil
+	}
+	return &pb.UpdateSlipResponse{Slip: slipPB(r.id, sl), Balance: balance - sl.total}, write, nil
 }

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -98,6 +99,10 @@ type slip struct {
 	version uint64
 	bets    []acceptedBet
 	total   int64
+	// prev is the slip this one replaced, and failed is set if its durable write failed: then
+	// it was never acknowledged and prev stands (see round.slip).
+	prev   *slip
+	failed atomic.Bool
 }
 
 type round struct {
@@ -110,6 +115,18 @@ type round struct {
 	draw     *roulette.LuckyBallDraw
 	status   string
 	slips    map[string]*slip
+	// inflight counts slip writes not yet durable. Whatever ends the wagering period or
+	// removes a slip waits for them, so nothing is decided on a slip the disk does not have.
+	inflight sync.WaitGroup
+}
+
+// slip returns a terminal's acknowledged slip: the newest whose write did not fail.
+func (r *round) slip(terminal string) *slip {
+	s := r.slips[terminal]
+	for s != nil && s.failed.Load() {
+		s = s.prev
+	}
+	return s
 }
 
 type account struct {
@@ -344,7 +361,7 @@ func (t *Table) snapshot(terminal string) *pb.Snapshot {
 	}
 	if t.cur != nil {
 		s.RoundId, s.DeadlineUnixNanos = t.cur.id, t.cur.deadline.UnixNano()
-		if sl := t.cur.slips[terminal]; sl != nil {
+		if sl := t.cur.slip(terminal); sl != nil {
 			s.Slip = slipPB(t.cur.id, sl)
 		}
 		if t.cur.draw != nil {
@@ -390,7 +407,8 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	if t.cur == nil || t.cur.phase != pb.Phase_PHASE_WAGERING || !now.Before(t.cur.deadline) {
 		return
 	}
-	if _, ok := t.cur.slips[s.terminal]; !ok {
+	t.cur.inflight.Wait()
+	if t.cur.slip(s.terminal) == nil {
 		return
 	}
 	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {

@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
@@ -21,6 +22,13 @@ import (
 // Ledger is an open ledger file.
 type Ledger struct {
 	db *sql.DB
+
+	// The group commit of UpdateGrouped.
+	startOnce sync.Once
+	queue     chan groupWrite
+	closed    chan struct{} // closed by Close
+	stopped   chan struct{} // closed when the committer has returned
+	closeOnce sync.Once
 }
 
 const schema = `
@@ -110,11 +118,19 @@ func Open(path string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	return &Ledger{db: db}, nil
+	return &Ledger{db: db, queue: make(chan groupWrite, 1024), closed: make(chan struct{}), stopped: make(chan struct{})}, nil
 }
 
-// Close closes the file.
-func (l *Ledger) Close() error { return l.db.Close() }
+// Close stops the group committer (after the batch it is committing) and closes the file.
+func (l *Ledger) Close() error {
+	l.closeOnce.Do(func() {
+		close(l.closed)
+		// Start the committer if it never ran, so stopped is always closed.
+		l.startOnce.Do(func() { go l.committer() })
+		<-l.stopped
+	})
+	return l.db.Close()
+}
 
 // Tx is one ledger transaction.
 type Tx struct {
@@ -137,6 +153,102 @@ func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 		return fmt.Errorf("ledger: commit: %w", err)
 	}
 	return nil
+}
+
+// UpdateGrouped is Update for many small independent writes arriving at once (slip
+// acknowledgements): concurrent callers share one transaction and one fsync. Each call still
+// returns only once its write is durable. One committer goroutine takes every write queued
+// while it was committing the last batch, so under load a write waits at most for the commit
+// in progress and its own. Each write runs in its own savepoint: a write that fails is rolled
+// back alone and only its caller gets the error; if the commit itself fails, every caller of
+// the batch gets that error.
+//
+// If ctx ends or the ledger is closed while the write is queued or being committed, the
+// caller gets an error and must treat the write as not acknowledged (it may still be on disk).
+func (l *Ledger) UpdateGrouped(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	l.startOnce.Do(func() { go l.committer() })
+	w := groupWrite{fn: fn, now: now, done: make(chan error, 1)}
+	select {
+	case l.queue <- w:
+	case <-l.closed:
+		return errClosed
+	}
+	select {
+	case err := <-w.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.stopped:
+		select {
+		case err := <-w.done:
+			return err
+		default:
+			return errClosed
+		}
+	}
+}
+
+var errClosed = errors.New("ledger: closed")
+
+type groupWrite struct {
+	fn   func(*Tx) error
+	now  time.Time
+	done chan error
+}
+
+func (l *Ledger) committer() {
+	defer close(l.stopped)
+	for {
+		var batch []groupWrite
+		select {
+		case w := <-l.queue:
+			batch = append(batch, w)
+		case <-l.closed:
+			// Refuse what is still queued: nothing of it was written.
+			for {
+				select {
+				case w := <-l.queue:
+					w.done <- errClosed
+				default:
+					return
+				}
+			}
+		}
+	drain:
+		for len(batch) < 512 {
+			select {
+			case w := <-l.queue:
+				batch = append(batch, w)
+			default:
+				break drain
+			}
+		}
+		errs := make([]error, len(batch))
+		err := l.Update(context.Background(), batch[0].now, func(tx *Tx) error {
+			for i, w := range batch {
+				if _, err := tx.tx.ExecContext(tx.ctx, `SAVEPOINT w`); err != nil {
+					return fmt.Errorf("ledger: savepoint: %w", err)
+				}
+				wtx := &Tx{ctx: tx.ctx, tx: tx.tx, now: w.now}
+				if errs[i] = w.fn(wtx); errs[i] != nil {
+					if _, err := tx.tx.ExecContext(tx.ctx, `ROLLBACK TO w`); err != nil {
+						return fmt.Errorf("ledger: rollback to savepoint: %w", err)
+					}
+				}
+				if _, err := tx.tx.ExecContext(tx.ctx, `RELEASE w`); err != nil {
+					return fmt.Errorf("ledger: release savepoint: %w", err)
+				}
+			}
+			return nil
+		})
+		for i, w := range batch {
+			if err != nil {
+				w.done <- err
+			} else {
+				w.done <- errs[i]
+			}
+		}
+	}
 }
 
 // ErrKeyReused is returned when an idempotency key comes back with a different request.

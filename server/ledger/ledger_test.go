@@ -1,0 +1,171 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+var now = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+
+func open(t *testing.T, path string) *Ledger {
+	t.Helper()
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func TestIdempotencyKeys(t *testing.T) {
+	ctx := context.Background()
+	l := open(t, filepath.Join(t.TempDir(), "t.db"))
+	credit := func(key, request string) (bool, error) {
+		var replayed bool
+		err := l.Update(ctx, now, func(tx *Tx) error {
+			_, seen, err := tx.Idempotent("T1", key, request)
+			if err != nil || seen {
+				replayed = seen
+				return err
+			}
+			bal, _, err := tx.Account("T1")
+			if err != nil {
+				return err
+			}
+			if err := tx.SetAccount("T1", bal+100, true); err != nil {
+				return err
+			}
+			if _, err := tx.AddMeter(MeterMoneyIn, 100); err != nil {
+				return err
+			}
+			return tx.Remember("T1", key, request, []byte("ok"))
+		})
+		return replayed, err
+	}
+	if r, err := credit("k1", "note 100"); err != nil || r {
+		t.Fatal(r, err)
+	}
+	if r, err := credit("k1", "note 100"); err != nil || !r {
+		t.Fatalf("replay: %v %v", r, err)
+	}
+	if _, err := credit("k1", "note 200"); !errors.Is(err, ErrKeyReused) {
+		t.Fatalf("reused key: %v", err)
+	}
+	if _, err := credit("", "note 100"); err == nil {
+		t.Fatal("empty key accepted")
+	}
+	c, err := l.Conserve(ctx)
+	if err != nil || !c.Holds() || c.Balances != 100 || c.MoneyIn != 100 {
+		t.Fatalf("conservation: %v %v", c, err)
+	}
+}
+
+func TestConservationSeesEveryTable(t *testing.T) {
+	ctx := context.Background()
+	l := open(t, filepath.Join(t.TempDir(), "t.db"))
+	err := l.Update(ctx, now, func(tx *Tx) error {
+		tx.AddMeter(MeterMoneyIn, 10000)
+		tx.SetAccount("T1", 2500, true)
+		tx.AddMeter(MeterHouseResult, 1500)
+		return tx.PutTicket(Ticket{Validation: "000000000000000001", Number: 1, Terminal: "T1", Amount: 6000, Issued: now, Expires: now, State: TicketPrinted})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := l.Conserve(ctx)
+	if !c.Holds() || c.OpenTickets != 6000 {
+		t.Fatalf("%v", c)
+	}
+	// A ticket redeemed without the credit breaks the identity, and Conserve says so.
+	err = l.Update(ctx, now, func(tx *Tx) error {
+		tk, ok, err := tx.Ticket("000000000000000001")
+		if err != nil || !ok {
+			return fmt.Errorf("ticket: %v %v", ok, err)
+		}
+		tk.State = TicketRedeemed
+		return tx.PutTicket(tk)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := l.Conserve(ctx); c.Holds() {
+		t.Fatalf("a lost ticket went unnoticed: %v", c)
+	}
+}
+
+// Concurrent grouped writes are all durable when their calls return, whatever batches they
+// shared.
+func TestGroupedWritesAreDurable(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := l.UpdateGrouped(ctx, now, func(tx *Tx) error {
+				return tx.PutSlip(Slip{Round: "R1", Terminal: fmt.Sprintf("T%03d", i), Version: 1, Wagers: []byte("[]"), Total: int64(i)})
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	// A bad write fails alone, says so to its caller, and leaves nothing behind; the writes
+	// grouped with it land.
+	var bad, good sync.WaitGroup
+	for i := range 20 {
+		wg := &good
+		fail := i%2 == 0
+		if fail {
+			wg = &bad
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := l.UpdateGrouped(ctx, now, func(tx *Tx) error {
+				if err := tx.PutSlip(Slip{Round: "R1", Terminal: fmt.Sprintf("X%03d", i), Version: 1, Wagers: []byte("[]"), Total: 1}); err != nil {
+					return err
+				}
+				if fail {
+					return errors.New("disk on fire")
+				}
+				return nil
+			})
+			if fail != (err != nil) {
+				t.Errorf("write %d (fail %v): %v", i, fail, err)
+			}
+		}()
+	}
+	bad.Wait()
+	good.Wait()
+	l.Close()
+	l = open(t, path)
+	l.Update(ctx, now, func(tx *Tx) error { return tx.PutRound(Round{ID: "R1", Seq: 1}) })
+	st, err := l.Load(ctx, 5)
+	if err != nil || len(st.Slips) != 210 {
+		t.Fatalf("%d slips after reopening, %v", len(st.Slips), err)
+	}
+}
+
+// A grouped write after Close is refused, never left waiting.
+func TestGroupedWriteAfterClose(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if err := l.UpdateGrouped(context.Background(), now, func(*Tx) error { return nil }); err == nil {
+		t.Fatal("a write after Close reported success")
+	}
+}
