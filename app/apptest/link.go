@@ -1,0 +1,118 @@
+// Package apptest holds a fake of app.Link: a table that the test drives by hand, which records
+// every slip the terminal sends and answers it as the test says.
+package apptest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+)
+
+// Link is a fake table link. Its zero value is not usable; use NewLink.
+type Link struct {
+	events chan client.Event
+	now    func() time.Time
+
+	mu     sync.Mutex
+	offset time.Duration // server minus local
+	bound  time.Duration
+	limits roulette.Limits
+	layout roulette.Layout
+	// Slips are the slips received, in order.
+	Slips []SentSlip
+	// Refuse, if set, makes UpdateSlip fail with this error.
+	Refuse error
+	// BuyIns records ConfirmBuyIn calls.
+	BuyIns []string
+	sent   chan struct{}
+}
+
+// SentSlip is one UpdateSlip call.
+type SentSlip struct {
+	Round   string
+	Version uint64
+	Bets    []client.SlipBet
+}
+
+// NewLink returns a fake link whose server clock is the local clock plus offset, known to within
+// bound, and which prices slips with limits like the server does.
+func NewLink(now func() time.Time, offset, bound time.Duration, layout roulette.Layout, limits roulette.Limits) *Link {
+	return &Link{events: make(chan client.Event, 64), now: now, offset: offset, bound: bound, layout: layout, limits: limits, sent: make(chan struct{}, 64)}
+}
+
+// Push delivers an event to the terminal.
+func (l *Link) Push(ev client.Event) { l.events <- ev }
+
+// Events implements app.Link.
+func (l *Link) Events() <-chan client.Event { return l.events }
+
+// ServerNow implements app.Link.
+func (l *Link) ServerNow() time.Time { return l.now().Add(l.offset) }
+
+// LockAt implements app.Link like client.Client: early by the bound and a margin.
+func (l *Link) LockAt(deadline time.Time) time.Time {
+	return deadline.Add(-l.offset - l.bound - 5*time.Millisecond)
+}
+
+// UpdateSlip implements app.Link: it records the slip and acknowledges what the limits accept.
+func (l *Link) UpdateSlip(_ context.Context, round string, version uint64, bets []client.SlipBet) (*client.SlipAck, error) {
+	l.mu.Lock()
+	defer func() {
+		l.mu.Unlock()
+		l.sent <- struct{}{}
+	}()
+	l.Slips = append(l.Slips, SentSlip{round, version, bets})
+	if l.Refuse != nil {
+		return nil, l.Refuse
+	}
+	ack := &client.SlipAck{RoundID: round, Version: version, Bets: bets}
+	for _, b := range bets {
+		pieces, err := b.Bet.Pieces(l.layout)
+		if err != nil {
+			return nil, err
+		}
+		_, total, why := l.limits.PlaceBet(pieces, b.Bet.IsCall(), b.Amount, roulette.Unlimited)
+		ack.Results = append(ack.Results, client.BetResult{Accepted: total, Reason: why.String()})
+		ack.Total += total
+	}
+	return ack, nil
+}
+
+// WaitSlip waits for the next UpdateSlip call.
+func (l *Link) WaitSlip(timeout time.Duration) error {
+	select {
+	case <-l.sent:
+		return nil
+	case <-time.After(timeout):
+		return errors.New("apptest: no slip update")
+	}
+}
+
+// SetLimits changes the limits the fake server prices with.
+func (l *Link) SetLimits(limits roulette.Limits) {
+	l.mu.Lock()
+	l.limits = limits
+	l.mu.Unlock()
+}
+
+// LastSlip returns the most recent slip received.
+func (l *Link) LastSlip() (SentSlip, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.Slips) == 0 {
+		return SentSlip{}, false
+	}
+	return l.Slips[len(l.Slips)-1], true
+}
+
+// ConfirmBuyIn implements app.Link.
+func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (client.Money, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.BuyIns = append(l.BuyIns, id)
+	return client.Money{}, nil
+}

@@ -1,0 +1,554 @@
+// Package app is the terminal's brain: one player terminal's view of the table and the rules it
+// applies at the touch — the bet slip with undo, repeat and double, the limits (rule 4.3), the
+// lock at the deadline on the server's clock — kept in sync with the table through a Link. It
+// never imports Fyne: the UI renders View and calls the intents.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+)
+
+// Link is what the terminal needs of its table. client.Client is the real one; tests use a fake.
+type Link interface {
+	Events() <-chan client.Event
+	UpdateSlip(ctx context.Context, roundID string, version uint64, bets []client.SlipBet) (*client.SlipAck, error)
+	LockAt(deadline time.Time) time.Time
+	ServerNow() time.Time
+	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (client.Money, error)
+}
+
+// View is everything the screen shows, as one immutable value.
+type View struct {
+	Connected    bool
+	Config       client.TableConfig
+	Phase        client.Phase
+	RoundID      string
+	Deadline     time.Time // server time
+	Locked       bool      // no more bets on this terminal (rule 3.7)
+	BallDropping bool
+	Limits       roulette.Limits
+	Pending      *client.PendingLimits
+
+	Balance   int64 // the chip account
+	SlipTotal int64
+	Available int64 // balance less the slip: what more chips may use
+	Stakes    []Stake
+	Acked     bool // the server has acknowledged the slip as shown
+	Chip      int64
+
+	History     []client.Outcome
+	LastOutcome *client.Outcome
+	LastWin     *client.Settled
+	Frozen      bool
+	Void        string // why the round's wagers are void, if they are
+	AccountOpen bool
+	BuyIn       *client.BuyInOffered
+	LuckyBall   *roulette.LuckyBallDraw
+
+	Message string // the last feedback for the player (limits, locks), "" for none
+}
+
+// Feedback is the answer to a touch on the layout.
+type Feedback struct {
+	Accepted int64           // the stake on the bet now (per piece for a call bet)
+	Reason   roulette.Reason // why it differs from what was tried
+	Message  string
+}
+
+// ErrLocked refuses a change after the period (rule 3.7).
+var ErrLocked = errors.New("no more bets")
+
+// Terminal is one player terminal. Its methods are safe for concurrent use; OnChange is called
+// after every change, from whichever goroutine made it.
+type Terminal struct {
+	link Link
+	now  func() time.Time
+	log  *slog.Logger
+
+	mu        sync.Mutex
+	view      View
+	slip      Slip
+	lastRound []Stake // the stakes of the last settled round, for Repeat
+	version   uint64  // slip version sent to the server
+	dirty     chan struct{}
+	onChange  func(View)
+	lockTimer *time.Timer
+}
+
+// New returns a terminal on the link. now is the local clock.
+func New(link Link, now func() time.Time, log *slog.Logger) *Terminal {
+	if now == nil {
+		now = time.Now
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Terminal{link: link, now: now, log: log, dirty: make(chan struct{}, 1)}
+}
+
+// OnChange registers the function told about every new View.
+func (t *Terminal) OnChange(fn func(View)) {
+	t.mu.Lock()
+	t.onChange = fn
+	t.mu.Unlock()
+}
+
+// View returns the current view.
+func (t *Terminal) View() View {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.snapshotLocked()
+}
+
+func (t *Terminal) snapshotLocked() View {
+	v := t.view
+	v.Stakes = slices.Clone(t.slip.Stakes())
+	v.SlipTotal = t.slip.Total(v.Config.Layout)
+	v.Available = v.Balance - v.SlipTotal
+	return v
+}
+
+// changed publishes the view; called with t.mu held, it releases it first.
+func (t *Terminal) changedLocked() {
+	v := t.snapshotLocked()
+	fn := t.onChange
+	t.mu.Unlock()
+	if fn != nil {
+		fn(v)
+	}
+	t.mu.Lock()
+}
+
+// Run follows the table's events and keeps the server's copy of the slip current, until ctx ends.
+func (t *Terminal) Run(ctx context.Context) {
+	go t.syncLoop(ctx)
+	events := t.link.Events()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			t.apply(ev)
+		}
+	}
+}
+
+func (t *Terminal) apply(ev client.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch e := ev.(type) {
+	case client.Connection:
+		t.view.Connected = e.Up
+		if !e.Up && t.view.Phase == client.PhaseWagering && !t.view.Locked {
+			// Lost the table before the deadline: the server voids this terminal's wagers
+			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
+			t.view.Void = "connection to the table lost before the end of betting: wagers void"
+			t.slip.reset(nil)
+			t.view.Locked = true
+		}
+	case client.Snapshot:
+		t.fromSnapshot(e)
+	case client.PhaseChanged:
+		t.onPhase(e)
+	case client.OutcomeEntered:
+		o := e.Outcome
+		t.view.LastOutcome = &o
+		t.view.History = append([]client.Outcome{o}, t.view.History...)
+		if len(t.view.History) > 50 {
+			t.view.History = t.view.History[:50]
+		}
+	case client.Settled:
+		s := e
+		t.view.LastWin, t.view.Balance = &s, e.Balance
+		if !e.Correction {
+			t.lastRound = slices.Clone(t.slip.Stakes())
+		}
+		t.slip.reset(nil)
+	case client.BalanceChanged:
+		t.view.Balance = e.Balance
+		t.view.AccountOpen = true
+	case client.LimitsChanged:
+		t.view.Limits, t.view.Pending = e.Limits, e.Pending
+	case client.FrozenChanged:
+		t.view.Frozen = e.Frozen
+	case client.RoundVoided:
+		t.view.Void, t.view.Balance = e.Reason, e.Balance
+	case client.BuyInOffered:
+		b := e
+		t.view.BuyIn = &b
+	case client.AccountClosed:
+		t.view.AccountOpen, t.view.Balance = false, 0
+		t.slip.reset(nil)
+	case client.LuckyBallDrawn:
+		d := e.Draw
+		t.view.LuckyBall = &d
+	}
+	t.changedLocked()
+}
+
+func (t *Terminal) fromSnapshot(s client.Snapshot) {
+	v := &t.view
+	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
+	v.Limits, v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Limits, s.Pending, s.Balance, s.AccountOpen, s.Frozen
+	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
+	if len(s.History) > 0 {
+		o := s.History[0]
+		v.LastOutcome = &o
+	}
+	if v.Chip == 0 && len(s.Config.Chips) > 0 {
+		v.Chip = s.Config.Chips[0]
+	}
+	// The server's acknowledged slip is the truth after a reconnect or a restart: the screen
+	// comes back exactly as the server will settle it.
+	var stakes []Stake
+	t.version = 0
+	if s.Slip != nil && s.Slip.RoundID == s.RoundID {
+		t.version = s.Slip.Version
+		for i, b := range s.Slip.Bets {
+			amount := b.Amount
+			if i < len(s.Slip.Results) {
+				amount = s.Slip.Results[i].Accepted / max(units(b.Bet, s.Config.Layout), 1)
+			}
+			if amount > 0 {
+				stakes = append(stakes, Stake{Bet: b.Bet, Amount: amount})
+			}
+		}
+	}
+	t.slip.reset(stakes)
+	v.Acked = true
+	t.scheduleLockLocked()
+}
+
+func (t *Terminal) onPhase(e client.PhaseChanged) {
+	v := &t.view
+	if e.Phase == client.PhaseWagering && e.RoundID != v.RoundID {
+		t.slip.reset(nil)
+		t.version = 0
+		v.Void, v.Message, v.Acked, v.LuckyBall = "", "", true, nil
+	}
+	v.Phase, v.RoundID, v.Deadline, v.BallDropping = e.Phase, e.RoundID, e.Deadline, e.BallDropping
+	t.scheduleLockLocked()
+}
+
+// scheduleLockLocked sets Locked now or arms a timer for the lock time the link computes from
+// its server-clock estimate: never after the server's deadline.
+func (t *Terminal) scheduleLockLocked() {
+	if t.lockTimer != nil {
+		t.lockTimer.Stop()
+		t.lockTimer = nil
+	}
+	if t.view.Phase != client.PhaseWagering {
+		t.view.Locked = true
+		return
+	}
+	at := t.link.LockAt(t.view.Deadline)
+	wait := at.Sub(t.now())
+	if at.IsZero() || wait <= 0 {
+		t.view.Locked = true
+		return
+	}
+	t.view.Locked = false
+	round := t.view.RoundID
+	t.lockTimer = time.AfterFunc(wait, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.view.RoundID == round && !t.view.Locked {
+			t.view.Locked = true
+			t.changedLocked()
+		}
+	})
+}
+
+// Remaining is the wagering time left on the server's clock.
+func (t *Terminal) Remaining() time.Duration {
+	t.mu.Lock()
+	deadline, phase := t.view.Deadline, t.view.Phase
+	t.mu.Unlock()
+	if phase != client.PhaseWagering {
+		return 0
+	}
+	return max(deadline.Sub(t.link.ServerNow()), 0)
+}
+
+// SelectChip selects the chip value the next touches place.
+func (t *Terminal) SelectChip(amount int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.view.Chip = amount
+	t.changedLocked()
+}
+
+func (t *Terminal) canChangeLocked() error {
+	switch {
+	case !t.view.Connected:
+		return errors.New("not connected to the table")
+	case t.view.Frozen:
+		return errors.New("accounts are frozen while a result is corrected")
+	case t.view.Phase != client.PhaseWagering || t.view.Locked || !t.now().Before(t.link.LockAt(t.view.Deadline)):
+		t.view.Locked = t.view.Phase == client.PhaseWagering || t.view.Locked
+		return ErrLocked
+	}
+	return nil
+}
+
+// placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
+// other stakes. It returns the amount the screen shows.
+func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
+	layout := t.view.Config.Layout
+	pieces, err := b.Pieces(layout)
+	if err != nil {
+		return Feedback{}, err
+	}
+	current := t.slip.On(b)
+	available := t.view.Balance - t.slip.Total(layout) + current*roulette.Units(pieces)
+	got, _, why := t.view.Limits.PlaceBet(pieces, b.IsCall(), want, available)
+	fb := Feedback{Accepted: got, Reason: why}
+	if why != roulette.ReasonNone {
+		fb.Message = fmt.Sprintf("%v: %s", b, why.Message())
+	}
+	return fb, nil
+}
+
+// Place adds the selected chip to bet b. Below the minimum no chip appears (rule 4.3.1); over
+// the maximum or off the unit the stake shows the next lowest permitted amount (4.3.2).
+func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		t.view.Message = err.Error()
+		t.changedLocked()
+		return Feedback{Message: err.Error()}, err
+	}
+	current := t.slip.On(b)
+	fb, err := t.placeLocked(b, current+t.view.Chip)
+	if err != nil {
+		return Feedback{}, err
+	}
+	if fb.Accepted < current && fb.Reason != roulette.ReasonBelowMinimum {
+		// A touch never takes chips away: keep what was there.
+		fb.Accepted = current
+	}
+	if fb.Reason == roulette.ReasonBelowMinimum && current > 0 {
+		fb.Accepted = current
+	}
+	if fb.Accepted != current {
+		t.slip.set(b, fb.Accepted)
+		t.touchedLocked()
+	}
+	t.view.Message = fb.Message
+	t.changedLocked()
+	return fb, nil
+}
+
+// Remove takes the whole stake off bet b (a chip dragged off the layout).
+func (t *Terminal) Remove(b roulette.Bet) error {
+	return t.edit(func() bool {
+		if t.slip.On(b) == 0 {
+			return false
+		}
+		t.slip.set(b, 0)
+		return true
+	})
+}
+
+// Move moves the stake from one bet to another (a chip dragged across the layout); the
+// destination's limits apply.
+func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return Feedback{Message: err.Error()}, err
+	}
+	amount := t.slip.On(from)
+	if amount == 0 || from == to {
+		return Feedback{Accepted: t.slip.On(to)}, nil
+	}
+	t.slip.set(from, 0)
+	fb, err := t.placeLocked(to, t.slip.On(to)+amount)
+	if err != nil || fb.Accepted == 0 {
+		t.slip.Undo()
+		if err == nil {
+			err = errors.New(fb.Message)
+		}
+		return fb, err
+	}
+	t.slip.set(to, fb.Accepted)
+	t.slip.undo = t.slip.undo[:len(t.slip.undo)-1] // one move is one undo step
+	t.touchedLocked()
+	t.view.Message = fb.Message
+	t.changedLocked()
+	return fb, nil
+}
+
+// Undo is "remove last": as many steps back as the player likes.
+func (t *Terminal) Undo() error { return t.edit(t.slip.Undo) }
+
+// Clear is "remove all".
+func (t *Terminal) Clear() error {
+	return t.edit(func() bool {
+		if len(t.slip.Stakes()) == 0 {
+			return false
+		}
+		t.slip.replace(nil)
+		return true
+	})
+}
+
+// Repeat puts the last settled round's bets back, each through the limits and the balance.
+func (t *Terminal) Repeat() error {
+	return t.rebuild(func(s Stake) int64 {
+		return s.Amount
+	}, t.lastRound)
+}
+
+// Double doubles every stake, each through the limits and the balance.
+func (t *Terminal) Double() error {
+	return t.rebuild(func(s Stake) int64 { return 2 * s.Amount }, nil)
+}
+
+// rebuild replaces the slip with from (or the current stakes) rescaled by amount, placing each
+// through rule 4.3 in order, as one undo step.
+func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return err
+	}
+	if from == nil {
+		from = t.slip.Stakes()
+	}
+	if len(from) == 0 {
+		return errors.New("nothing to place")
+	}
+	old := slices.Clone(t.slip.Stakes())
+	t.slip.stakes = nil // price each stake as if the layout were empty; history untouched
+	var msg string
+	for _, s := range from {
+		fb, err := t.placeLocked(s.Bet, amount(s))
+		if err != nil {
+			continue
+		}
+		if fb.Accepted > 0 {
+			t.slip.stakes = append(t.slip.stakes, Stake{Bet: s.Bet, Amount: fb.Accepted})
+		}
+		if fb.Message != "" {
+			msg = fb.Message
+		}
+	}
+	newStakes := t.slip.stakes
+	t.slip.stakes = old
+	t.slip.replace(newStakes)
+	t.view.Message = msg
+	t.touchedLocked()
+	t.changedLocked()
+	return nil
+}
+
+func (t *Terminal) edit(change func() bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return err
+	}
+	if change() {
+		t.view.Message = ""
+		t.touchedLocked()
+		t.changedLocked()
+	}
+	return nil
+}
+
+// touchedLocked marks the slip changed and wakes the sync loop.
+func (t *Terminal) touchedLocked() {
+	t.version++
+	t.view.Acked = false
+	select {
+	case t.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// syncLoop sends the newest slip version whenever it changes. Versions in between are skipped:
+// the server keeps the last version it acknowledged before the deadline, so only the newest
+// matters (rule 3.6).
+func (t *Terminal) syncLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.dirty:
+		}
+		t.mu.Lock()
+		round, version := t.view.RoundID, t.version
+		stakes := slices.Clone(t.slip.Stakes())
+		t.mu.Unlock()
+		bets := make([]client.SlipBet, len(stakes))
+		for i, s := range stakes {
+			bets[i] = client.SlipBet{Bet: s.Bet, Amount: s.Amount}
+		}
+		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
+		t.mu.Lock()
+		if t.view.RoundID == round && t.version == version {
+			if err != nil {
+				t.view.Message = "the table did not accept the last change: " + err.Error()
+				t.log.Warn("slip update", "round", round, "version", version, "err", err)
+			} else {
+				t.adoptAckLocked(ack)
+			}
+			t.changedLocked()
+		}
+		t.mu.Unlock()
+	}
+}
+
+// adoptAckLocked takes the server's accepted amounts: the server is authoritative, and if it
+// accepted less (limits changed under the player) the screen must show what will settle.
+func (t *Terminal) adoptAckLocked(ack *client.SlipAck) {
+	layout := t.view.Config.Layout
+	var stakes []Stake
+	for i, b := range ack.Bets {
+		if i >= len(ack.Results) {
+			break
+		}
+		per := ack.Results[i].Accepted / max(units(b.Bet, layout), 1)
+		if per > 0 {
+			stakes = append(stakes, Stake{Bet: b.Bet, Amount: per})
+		}
+	}
+	if !slices.Equal(stakes, t.slip.Stakes()) {
+		t.slip.stakes = stakes
+		t.view.Message = "the table adjusted your wagers to its limits"
+	}
+	t.view.Acked = true
+}
+
+// ConfirmBuyIn answers a dealer buy-in offer.
+func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
+	t.mu.Lock()
+	b := t.view.BuyIn
+	t.mu.Unlock()
+	if b == nil {
+		return errors.New("no buy-in to confirm")
+	}
+	_, err := t.link.ConfirmBuyIn(ctx, "buy-in-"+b.ID, b.ID, accept)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.view.BuyIn = nil
+	t.changedLocked()
+	t.mu.Unlock()
+	return nil
+}

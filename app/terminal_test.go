@@ -1,0 +1,262 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/apptest"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+)
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+var layout = roulette.Layout{Wheel: roulette.SingleZero}
+
+var limits = roulette.Limits{
+	Default:      roulette.Limit{Min: 100, Max: 50000, Unit: 100},
+	PerKind:      map[roulette.Kind]roulette.Limit{roulette.Straight: {Min: 100, Max: 2500, Unit: 100}},
+	AggregateMin: 500,
+}
+
+func spot(t *testing.T, k roulette.Kind, ns ...roulette.Number) roulette.Bet {
+	t.Helper()
+	s, err := layout.Inside(k, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roulette.Bet{Spot: s}
+}
+
+func outside(t *testing.T, k roulette.Kind, which int) roulette.Bet {
+	t.Helper()
+	s, err := layout.Outside(k, which)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roulette.Bet{Spot: s}
+}
+
+// harness is a terminal on a fake table, in the wagering period of round R1, with 10,000 cents.
+type harness struct {
+	t     *testing.T
+	clk   *clock
+	link  *apptest.Link
+	term  *Terminal
+	views chan View
+}
+
+func newHarness(t *testing.T) *harness {
+	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	link := apptest.NewLink(clk.now, 2*time.Second, 3*time.Millisecond, layout, limits)
+	term := New(link, clk.now, nil)
+	h := &harness{t: t, clk: clk, link: link, term: term, views: make(chan View, 1024)}
+	term.OnChange(func(v View) { h.views <- v })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go term.Run(ctx)
+	link.Push(client.Connection{Up: true})
+	link.Push(client.Snapshot{
+		Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
+		Phase:  client.PhaseWagering, RoundID: "R1",
+		Deadline: clk.now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
+		Limits:   limits, Balance: 10000, AccountOpen: true,
+	})
+	h.waitFor(func(v View) bool { return v.RoundID == "R1" && v.Connected })
+	return h
+}
+
+func (h *harness) waitFor(pred func(View) bool) View {
+	h.t.Helper()
+	deadline := time.After(3 * time.Second)
+	for {
+		select {
+		case v := <-h.views:
+			if pred(v) {
+				return v
+			}
+		case <-deadline:
+			h.t.Fatalf("view never matched; last %+v", h.term.View())
+		}
+	}
+}
+
+func TestLimitsAtTheTouch(t *testing.T) {
+	h := newHarness(t)
+	s17 := spot(t, roulette.Straight, 17)
+	red := outside(t, roulette.Red, 0)
+
+	fb, err := h.term.Place(s17)
+	if err != nil || fb.Accepted != 100 {
+		t.Fatalf("first chip: %+v %v", fb, err)
+	}
+	h.term.SelectChip(2500)
+	fb, _ = h.term.Place(s17)
+	if fb.Accepted != 2500 || fb.Reason != roulette.ReasonAboveMaximum || fb.Message == "" {
+		t.Fatalf("over the straight maximum: %+v", fb)
+	}
+	h.term.SelectChip(50) // a chip below the minimum on an empty spot: no chips appear
+	fb, _ = h.term.Place(red)
+	if fb.Accepted != 0 || fb.Reason != roulette.ReasonBelowMinimum {
+		t.Fatalf("below the minimum: %+v", fb)
+	}
+	h.term.SelectChip(150) // off the unit: the next lowest permitted amount
+	fb, _ = h.term.Place(red)
+	if fb.Accepted != 100 || fb.Reason != roulette.ReasonOffUnit {
+		t.Fatalf("off the unit: %+v", fb)
+	}
+	h.term.SelectChip(9000) // more than the balance covers beyond the other stakes
+	fb, _ = h.term.Place(red)
+	if fb.Accepted != 10000-2500 || fb.Reason != roulette.ReasonBalance {
+		t.Fatalf("over the balance: %+v", fb)
+	}
+	v := h.term.View()
+	if v.SlipTotal != 10000 || v.Available != 0 {
+		t.Fatalf("view: total %d available %d", v.SlipTotal, v.Available)
+	}
+	// The newest version reaches the table and is acknowledged.
+	v = h.waitFor(func(v View) bool { return v.Acked && v.SlipTotal == 10000 })
+	last, _ := h.link.LastSlip()
+	if last.Round != "R1" || len(last.Bets) != 2 || last.Bets[1].Amount != 7500 {
+		t.Fatalf("sent: %+v", last)
+	}
+}
+
+func TestUndoClearDoubleRepeat(t *testing.T) {
+	h := newHarness(t)
+	a, b := spot(t, roulette.Split, 17, 20), outside(t, roulette.Dozen, 2)
+	h.term.SelectChip(500)
+	h.term.Place(a)
+	h.term.Place(a)
+	h.term.Place(b)
+	if got := h.term.View().Stakes; len(got) != 2 || got[0].Amount != 1000 {
+		t.Fatalf("stakes: %+v", got)
+	}
+	h.term.Undo()
+	h.term.Undo()
+	if got := h.term.View().Stakes; len(got) != 1 || got[0].Amount != 500 {
+		t.Fatalf("after two undos: %+v", got)
+	}
+	h.term.Place(b)
+	if err := h.term.Double(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.term.View().Stakes; got[0].Amount != 1000 || got[1].Amount != 1000 {
+		t.Fatalf("doubled: %+v", got)
+	}
+	h.term.Undo() // a double is one step
+	if got := h.term.View().Stakes; got[0].Amount != 500 || got[1].Amount != 500 {
+		t.Fatalf("double undone: %+v", got)
+	}
+	moved, err := h.term.Move(b, outside(t, roulette.Black, 0))
+	if err != nil || moved.Accepted != 500 || h.term.View().Stakes[1].Bet.Spot.Kind != roulette.Black {
+		t.Fatalf("move: %+v %v", moved, err)
+	}
+	h.term.Clear()
+	if len(h.term.View().Stakes) != 0 {
+		t.Fatal("clear left stakes")
+	}
+	h.term.Undo()
+	if len(h.term.View().Stakes) != 2 {
+		t.Fatal("clear is not undoable")
+	}
+	// Settle the round; the next round can repeat it.
+	h.link.Push(client.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 1000, Returned: 9000, Balance: 18000})
+	h.waitFor(func(v View) bool { return v.LastWin != nil && len(v.Stakes) == 0 })
+	h.link.Push(client.PhaseChanged{Phase: client.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
+	h.waitFor(func(v View) bool { return v.RoundID == "R2" && !v.Locked })
+	if err := h.term.Repeat(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.term.View().Stakes; len(got) != 2 || got[0].Amount != 500 || got[1].Bet.Spot.Kind != roulette.Black {
+		t.Fatalf("repeat: %+v", got)
+	}
+}
+
+// The layout locks at the lock time from the server-clock estimate, before the server's deadline.
+func TestLockOnTime(t *testing.T) {
+	h := newHarness(t)
+	s := spot(t, roulette.Straight, 5)
+	// The fake link knows the server clock to 3 ms; with the 5 ms margin the lock comes 8 ms
+	// before the server's deadline.
+	h.clk.add(30*time.Second - 20*time.Millisecond)
+	if _, err := h.term.Place(s); err != nil {
+		t.Fatalf("a chip 20 ms before the deadline: %v", err)
+	}
+	h.clk.add(15 * time.Millisecond) // 5 ms before the deadline
+	if _, err := h.term.Place(s); !errors.Is(err, ErrLocked) {
+		t.Fatalf("a chip placed 5 ms before the deadline with an 8 ms lock lead: %v", err)
+	}
+	if !h.term.View().Locked || h.term.Undo() == nil {
+		t.Fatal("the layout is not locked")
+	}
+}
+
+// Losing the table before the deadline voids the wagers; the snapshot after the reconnect is
+// the truth, including the slip the server holds.
+func TestLostTableAndRestore(t *testing.T) {
+	h := newHarness(t)
+	h.term.Place(spot(t, roulette.Straight, 9))
+	h.link.WaitSlip(time.Second)
+	h.link.Push(client.Connection{Up: false})
+	v := h.waitFor(func(v View) bool { return !v.Connected })
+	if v.Void == "" || len(v.Stakes) != 0 || !v.Locked {
+		t.Fatalf("after losing the table: %+v", v)
+	}
+	// A restart mid-round: the server's acknowledged slip comes back on the screen.
+	h.link.Push(client.Connection{Up: true})
+	h.link.Push(client.Snapshot{
+		Config: client.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: client.PhaseNoMoreBets, RoundID: "R1",
+		Limits: limits, Balance: 10000, AccountOpen: true,
+		Slip: &client.SlipAck{RoundID: "R1", Version: 3,
+			Bets:    []client.SlipBet{{Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100}},
+			Results: []client.BetResult{{Accepted: 900}}},
+	})
+	v = h.waitFor(func(v View) bool { return v.Connected && v.Phase == client.PhaseNoMoreBets })
+	if len(v.Stakes) != 1 || v.Stakes[0].Amount != 100 || v.SlipTotal != 900 || !v.Locked {
+		t.Fatalf("restored: %+v", v)
+	}
+}
+
+// The server is authoritative: when it accepts less than the screen showed, the screen follows.
+func TestServerAdjustsTheSlip(t *testing.T) {
+	h := newHarness(t)
+	h.link.SetLimits(roulette.Limits{Default: roulette.Limit{Min: 100, Max: 300, Unit: 100}})
+	h.term.SelectChip(500)
+	h.term.Place(outside(t, roulette.Odd, 0))
+	v := h.waitFor(func(v View) bool { return v.Acked && len(v.Stakes) == 1 })
+	if v.Stakes[0].Amount != 300 || v.Message == "" {
+		t.Fatalf("after the server's ack: %+v", v)
+	}
+}
+
+func BenchmarkPlace(b *testing.B) {
+	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	link := apptest.NewLink(clk.now, 0, time.Millisecond, layout, limits)
+	term := New(link, clk.now, nil)
+	term.apply(client.Connection{Up: true})
+	term.apply(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: client.PhaseWagering,
+		RoundID: "R1", Deadline: clk.now().Add(time.Hour), Limits: limits, Balance: 1 << 40, AccountOpen: true})
+	spots := layout.Spots()
+	i := 0
+	for b.Loop() {
+		term.Place(roulette.Bet{Spot: spots[i%len(spots)]})
+		i++
+		if i%20 == 0 { // a slip of up to 20 bets, as players build them
+			term.Clear()
+		}
+	}
+}
