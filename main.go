@@ -1,26 +1,115 @@
 // Command ats is the player terminal (ATS) of an electronic multi-player roulette table: the
-// Fyne kiosk. With no table server configured it runs in demo mode.
+// Fyne kiosk. With no table server configured it runs in demo mode: an embedded table server
+// with an auto-dealer on loopback, reached through the same client, TLS and gRPC as a real one.
 package main
 
 import (
-	"log"
+	"context"
+	"flag"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
+	fyneapp "fyne.io/fyne/v2/app"
 
-	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/ui"
 )
 
 func main() {
-	geom, err := diagrams.New(roulette.Layout{Wheel: roulette.SingleZero})
-	if err != nil {
-		log.Fatal(err)
+	addr := flag.String("server", "", "table server address; empty runs the demo table")
+	pkiDir := flag.String("pki", "pki", "PKI directory with this terminal's certificate (with -server)")
+	id := flag.String("id", "T01", "terminal id (its certificate name)")
+	design := flag.String("design", "A", "screen design: A, L or U")
+	windowed := flag.Bool("windowed", false, "a window instead of the full-screen kiosk")
+	flag.Parse()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+	cfg := client.Config{Addr: *addr, Logger: log}
+	demo := *addr == ""
+	if demo {
+		dir := os.Getenv("ATS_STATE_DIR")
+		if dir == "" {
+			dir = filepath.Join(os.TempDir(), "ats-demo")
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			fail(log, err)
+		}
+		d, err := server.StartDemo(dir, *id, 20*time.Second, nil)
+		if err != nil {
+			fail(log, err)
+		}
+		defer d.Stop()
+		cfg.Addr, cfg.TLS = d.Addr, d.ClientTLS
+	} else {
+		tlsCfg, err := client.LoadTLS(*pkiDir, *id)
+		if err != nil {
+			fail(log, err)
+		}
+		cfg.TLS = tlsCfg
 	}
-	a := app.NewWithID("com.tablegames.ats")
+	c, err := client.Dial(cfg)
+	if err != nil {
+		fail(log, err)
+	}
+	defer c.Close()
+	term := app.New(c, time.Now, log)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go term.Run(ctx)
+	view := waitForTable(term, 10*time.Second)
+	if demo && view.Balance == 0 {
+		// The demo has no note acceptor yet: it credits a demo buy-in once per state directory.
+		if _, err := c.CreditNote(ctx, "demo-buy-in", 100000, "DEMO"); err != nil {
+			log.Warn("demo buy-in", "err", err)
+		}
+	}
+
+	a := fyneapp.NewWithID("com.tablegames.ats")
 	w := a.NewWindow("ATS")
-	w.SetContent(ui.NewFelt(geom))
-	w.Resize(fyne.NewSize(1280, 800))
+	screen, err := ui.NewScreen(term, designOf(*design), view.Config.Layout)
+	if err != nil {
+		fail(log, err)
+	}
+	screen.Follow(ctx)
+	w.SetContent(screen.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	if !*windowed {
+		ui.Kiosk(w)
+	}
 	w.ShowAndRun()
+}
+
+func designOf(name string) diagrams.Design {
+	switch name {
+	case "L":
+		return diagrams.DiagramL
+	case "U":
+		return diagrams.DiagramU
+	}
+	return diagrams.DiagramA
+}
+
+// waitForTable waits for the table's first snapshot, so the screen is built for its layout.
+func waitForTable(t *app.Terminal, timeout time.Duration) app.View {
+	end := time.Now().Add(timeout)
+	for time.Now().Before(end) {
+		if v := t.View(); v.Config.Layout.Wheel != 0 {
+			return v
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	v := t.View()
+	v.Config.Layout.Wheel = 1 // single zero until the table answers
+	return v
+}
+
+func fail(log *slog.Logger, err error) {
+	log.Error("ats", "err", err)
+	os.Exit(1)
 }

@@ -40,6 +40,10 @@ type Felt struct {
 	widget.BaseWidget
 	geom *diagrams.Geometry
 
+	stakes  map[roulette.Spot]int64 // chips on the layout, by spot
+	winning roulette.Number
+	hasWin  bool
+
 	// OnTapped is called with the region a tap means; taps between regions are ignored.
 	OnTapped func(diagrams.Region)
 }
@@ -49,6 +53,18 @@ func NewFelt(g *diagrams.Geometry) *Felt {
 	f := &Felt{geom: g}
 	f.ExtendBaseWidget(f)
 	return f
+}
+
+// SetStakes shows chips with their amounts on the spots.
+func (f *Felt) SetStakes(stakes map[roulette.Spot]int64) {
+	f.stakes = stakes
+	f.Refresh()
+}
+
+// SetWinning marks the winning number's box (ok false clears it).
+func (f *Felt) SetWinning(n roulette.Number, ok bool) {
+	f.winning, f.hasWin = n, ok
+	f.Refresh()
 }
 
 // toLayout converts a widget position to layout units.
@@ -89,7 +105,8 @@ func (f *Felt) MinSize() fyne.Size { return fyne.NewSize(560, 200) }
 
 // CreateRenderer draws the boxes.
 func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
-	r := &feltRenderer{felt: f, bg: canvas.NewRectangle(feltGreen)}
+	r := &feltRenderer{felt: f, bg: canvas.NewRectangle(feltGreen), win: canvas.NewRectangle(color.Transparent)}
+	r.win.StrokeColor, r.win.StrokeWidth = winOutline, 6
 	for _, b := range f.geom.Boxes {
 		fill := color.Color(color.Transparent)
 		if b.IsNum || b.Colour != roulette.ColourGreen {
@@ -122,6 +139,39 @@ type feltRenderer struct {
 	felt  *Felt
 	bg    *canvas.Rectangle
 	boxes []boxObjects
+	win   *canvas.Rectangle
+	chips []fyne.CanvasObject
+}
+
+var (
+	chipFill   = color.NRGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
+	chipEdge   = color.NRGBA{R: 0x6d, G: 0x4c, B: 0x00, A: 0xff}
+	chipText   = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
+	winOutline = color.NRGBA{R: 0xff, G: 0xee, B: 0x58, A: 0xff}
+)
+
+// layoutChips rebuilds the chip objects from the felt's stakes.
+func (r *feltRenderer) layoutChips(scale float32) {
+	r.chips = r.chips[:0]
+	d := scale * 0.5
+	for _, reg := range r.felt.geom.Regions {
+		amount, ok := r.felt.stakes[reg.Spot]
+		if !ok || amount == 0 {
+			continue
+		}
+		c := r.felt.ToScreen(reg.Centre)
+		disc := canvas.NewCircle(chipFill)
+		disc.StrokeColor, disc.StrokeWidth = chipEdge, 3
+		disc.Move(fyne.NewPos(c.X-d/2, c.Y-d/2))
+		disc.Resize(fyne.NewSize(d, d))
+		label := canvas.NewText(money(amount), chipText)
+		label.TextSize = d * 0.32
+		label.TextStyle = fyne.TextStyle{Bold: true}
+		label.Alignment = fyne.TextAlignCenter
+		label.Move(fyne.NewPos(c.X-d/2, c.Y-d/2))
+		label.Resize(fyne.NewSize(d, d))
+		r.chips = append(r.chips, disc, label)
+	}
 }
 
 func (r *feltRenderer) Layout(size fyne.Size) {
@@ -141,6 +191,17 @@ func (r *feltRenderer) Layout(size fyne.Size) {
 			b.marker.Resize(fyne.NewSize(br.X-tl.X, (br.Y-tl.Y)*0.4))
 		}
 	}
+	r.win.Hide()
+	if r.felt.hasWin {
+		for _, b := range r.boxes {
+			if b.box.IsNum && b.box.Number == r.felt.winning {
+				r.win.Move(b.rect.Position())
+				r.win.Resize(b.rect.Size())
+				r.win.Show()
+			}
+		}
+	}
+	r.layoutChips(scale)
 }
 
 func (r *feltRenderer) MinSize() fyne.Size { return r.felt.MinSize() }
@@ -158,7 +219,8 @@ func (r *feltRenderer) Objects() []fyne.CanvasObject {
 			objs = append(objs, b.marker)
 		}
 	}
-	return objs
+	objs = append(objs, r.win)
+	return append(objs, r.chips...)
 }
 
 func (r *feltRenderer) Destroy() {}

@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Screen is the player's screen of one design (Diagram A, L or U): the felt with its chips and
+// the panels around it, following a Terminal.
+type Screen struct {
+	term   *app.Terminal
+	design diagrams.Design
+	geom   *diagrams.Geometry
+
+	felt      *Felt
+	chips     *fyne.Container
+	balance   *canvas.Text
+	bet       *canvas.Text
+	countdown *canvas.Text
+	status    *canvas.Text
+	outcome   *canvas.Text
+	won       *canvas.Text
+	message   *widget.Label
+	history   *fyne.Container
+	limits    *widget.Label
+	pending   *widget.Label
+	calls     *widget.Label
+	buyIn     *fyne.Container
+
+	// Elements maps each element the design requires to the object that shows it.
+	Elements map[diagrams.Element]fyne.CanvasObject
+	root     fyne.CanvasObject
+	last     app.View
+}
+
+// Status colours: the period states must read at a glance (000 §10.6.2).
+var (
+	openColour   = color.NRGBA{R: 0x4c, G: 0xaf, B: 0x50, A: 0xff}
+	warnColour   = color.NRGBA{R: 0xff, G: 0xa0, B: 0x00, A: 0xff}
+	closedColour = color.NRGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}
+	panelText    = color.NRGBA{R: 0xf0, G: 0xf0, B: 0xf0, A: 0xff}
+	panelDimText = color.NRGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}
+	panelBg      = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
+	selectedChip = color.NRGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
+	unselectChip = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+)
+
+func text(s string, size float32, c color.Color) *canvas.Text {
+	t := canvas.NewText(s, c)
+	t.TextSize = size
+	t.TextStyle = fyne.TextStyle{Bold: true}
+	return t
+}
+
+// NewScreen builds the screen of a design for a terminal on a layout.
+func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*Screen, error) {
+	geom, err := diagrams.New(l)
+	if err != nil {
+		return nil, err
+	}
+	s := &Screen{term: term, design: design, geom: geom, Elements: map[diagrams.Element]fyne.CanvasObject{}}
+	s.felt = NewFelt(geom)
+	s.felt.OnTapped = func(r diagrams.Region) {
+		fb, err := term.Place(roulette.Bet{Spot: r.Spot})
+		if err != nil {
+			s.message.SetText(err.Error())
+		} else if fb.Message != "" {
+			s.message.SetText(fb.Message)
+		}
+	}
+	s.balance = text("", 34, panelText)
+	s.bet = text("", 24, panelText)
+	s.countdown = text("", 64, openColour)
+	s.countdown.Alignment = fyne.TextAlignCenter
+	s.status = text("", 28, openColour)
+	s.status.Alignment = fyne.TextAlignCenter
+	s.outcome = text("", 72, panelText)
+	s.outcome.Alignment = fyne.TextAlignCenter
+	s.won = text("", 26, panelText)
+	s.message = widget.NewLabel("")
+	s.message.Wrapping = fyne.TextWrapWord
+	s.history = container.NewHBox()
+	s.limits = widget.NewLabel("")
+	s.pending = widget.NewLabel("")
+	s.calls = widget.NewLabel("")
+	s.chips = container.NewHBox()
+	s.buyIn = container.NewHBox()
+
+	undo := widget.NewButton(T("Remove last"), func() { s.report(term.Undo()) })
+	clear := widget.NewButton(T("Remove all"), func() { s.report(term.Clear()) })
+	repeat := widget.NewButton(T("Repeat"), func() { s.report(term.Repeat()) })
+	double := widget.NewButton(T("Double"), func() { s.report(term.Double()) })
+	cashOut := widget.NewButton(T("Cash out"), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
+	help := widget.NewButton(T("Help"), func() { s.message.SetText(payoutTable()) })
+	neighbours := widget.NewButton(T("Voisins"), func() {
+		if _, err := term.Place(roulette.Bet{Call: roulette.Voisins}); err != nil {
+			s.message.SetText(err.Error())
+		}
+	})
+	if l.Wheel != roulette.SingleZero {
+		neighbours.Disable() // the sectors are of the single-zero wheel
+	}
+
+	s.Elements = map[diagrams.Element]fyne.CanvasObject{
+		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
+		diagrams.ElemCountdown: s.countdown, diagrams.ElemPeriodStatus: s.status, diagrams.ElemOutcome: s.outcome,
+		diagrams.ElemAmountWon: s.won, diagrams.ElemAmountBet: s.bet, diagrams.ElemLimitSign: s.limits,
+		diagrams.ElemCashOut: cashOut, diagrams.ElemHistory: s.history, diagrams.ElemGameStatus: s.status,
+		diagrams.ElemRemoveAll: clear, diagrams.ElemRemoveLast: undo, diagrams.ElemRepeat: repeat,
+		diagrams.ElemDouble: double, diagrams.ElemHelp: help, diagrams.ElemRacetrack: neighbours,
+		diagrams.ElemNoteBuyIn:      widget.NewLabel(T("Insert notes or a ticket to buy in")),
+		diagrams.ElemPendingMinimum: s.pending,
+	}
+
+	side := container.NewVBox(
+		s.status, s.countdown,
+		widget.NewSeparator(),
+		text(T("BALANCE"), 16, panelDimText), s.balance,
+		text(T("BET"), 16, panelDimText), s.bet,
+		widget.NewSeparator(),
+		s.outcome, s.won,
+		s.history,
+		widget.NewSeparator(),
+		s.limits, s.pending,
+	)
+	controls := container.NewHBox(undo, clear, repeat, double, neighbours, layout.NewSpacer(), help, cashOut)
+	bottom := container.NewVBox(s.chips, controls, s.calls, s.message)
+	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
+		bottom.Add(s.Elements[diagrams.ElemNoteBuyIn])
+	}
+	bottom.Add(s.buyIn)
+	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
+	s.root = container.NewBorder(nil, bottom, nil, container.NewGridWrap(fyne.NewSize(300, 700), panel), s.felt)
+	s.update(term.View())
+	return s, nil
+}
+
+func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
+	for _, x := range es {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Screen) report(err error) {
+	if err != nil {
+		s.message.SetText(err.Error())
+	}
+}
+
+// Content is the screen's canvas object.
+func (s *Screen) Content() fyne.CanvasObject { return s.root }
+
+// Follow keeps the screen current: every view change and a countdown tick, each applied on the
+// Fyne thread through fyne.Do, until ctx ends.
+func (s *Screen) Follow(ctx context.Context) {
+	s.term.OnChange(func(v app.View) { fyne.Do(func() { s.update(v) }) })
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				fyne.Do(s.tick)
+			}
+		}
+	}()
+}
+
+// tick redraws the countdown from the terminal's estimate of the server clock.
+func (s *Screen) tick() {
+	v := s.last
+	rem := s.term.Remaining()
+	switch {
+	case v.Phase != client.PhaseWagering:
+		s.countdown.Text = ""
+	default:
+		s.countdown.Text = fmt.Sprintf("%d", int((rem+999*time.Millisecond)/time.Second))
+	}
+	status, c := periodStatus(v, rem)
+	s.status.Text, s.status.Color, s.countdown.Color = status, c, c
+	s.countdown.Refresh()
+	s.status.Refresh()
+}
+
+// periodStatus is the period state as the player must see it: open, closing (the warning) or
+// no more bets, plus the table's other states.
+func periodStatus(v app.View, rem time.Duration) (string, color.Color) {
+	switch {
+	case !v.Connected:
+		return T("RECONNECTING…"), closedColour
+	case v.Frozen:
+		return T("ACCOUNTS FROZEN"), warnColour
+	case v.Phase == client.PhaseClosed:
+		return T("TABLE CLOSED"), closedColour
+	case v.Phase == client.PhaseWagering && !v.Locked && rem > v.Config.Warning:
+		return T("PLACE YOUR BETS"), openColour
+	case v.Phase == client.PhaseWagering && !v.Locked:
+		return T("CLOSING"), warnColour
+	case v.Phase == client.PhaseWagering, v.Phase == client.PhaseNoMoreBets:
+		return T("NO MORE BETS"), closedColour
+	case v.Phase == client.PhaseResult:
+		return T("RESULT"), panelText
+	}
+	return T("WAITING FOR THE TABLE"), panelDimText
+}
+
+func (s *Screen) update(v app.View) {
+	s.last = v
+	s.balance.Text = amount(v.Balance)
+	s.balance.Refresh()
+	s.bet.Text = amount(v.SlipTotal)
+	if !v.Acked && v.SlipTotal > 0 {
+		s.bet.Text += " …"
+	}
+	s.bet.Refresh()
+
+	stakes := map[roulette.Spot]int64{}
+	var calls []string
+	for _, st := range v.Stakes {
+		if st.Bet.IsCall() {
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
+		} else {
+			stakes[st.Bet.Spot] = st.Amount
+		}
+	}
+	s.felt.SetStakes(stakes)
+	s.calls.SetText(strings.Join(calls, "   "))
+
+	if o := v.LastOutcome; o != nil && v.Phase != client.PhaseWagering {
+		s.outcome.Text = o.Number.String()
+		s.outcome.Color = numberColour(o.Number.Colour())
+		s.felt.SetWinning(o.Number, true)
+	} else {
+		s.outcome.Text = ""
+		s.felt.SetWinning(0, false)
+	}
+	s.outcome.Refresh()
+	s.won.Text = ""
+	if w := v.LastWin; w != nil && v.Phase != client.PhaseWagering {
+		s.won.Text = T("WON") + " " + amount(w.Returned)
+	}
+	s.won.Refresh()
+
+	s.history.RemoveAll()
+	for i, o := range v.History {
+		if i == 12 {
+			break
+		}
+		h := text(o.Number.String(), 18, numberColour(o.Number.Colour()))
+		if o.Number.Colour() == roulette.ColourRed {
+			h.Text += "◆"
+		}
+		s.history.Add(h)
+	}
+	s.limits.SetText(limitSign(v.Limits))
+	s.pending.SetText("")
+	if p := v.Pending; p != nil {
+		s.pending.SetText(fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits)))
+	}
+	s.chips.RemoveAll()
+	for _, c := range v.Config.Chips {
+		c := c
+		b := widget.NewButton(money(c), func() { s.term.SelectChip(c) })
+		if c == v.Chip {
+			b.Importance = widget.HighImportance
+		}
+		s.chips.Add(b)
+	}
+	s.buyIn.RemoveAll()
+	if b := v.BuyIn; b != nil {
+		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), amount(b.Amount))))
+		s.buyIn.Add(widget.NewButton(T("Accept"), func() { s.report(s.term.ConfirmBuyIn(context.Background(), true)) }))
+		s.buyIn.Add(widget.NewButton(T("Decline"), func() { s.report(s.term.ConfirmBuyIn(context.Background(), false)) }))
+	}
+	switch {
+	case v.Void != "":
+		s.message.SetText(v.Void)
+	case v.Message != "":
+		s.message.SetText(v.Message)
+	}
+	s.tick()
+}
+
+// limitSign is the table limit sign: minimum, maximum and unit, per bet kind where they differ
+// (001 §4.1–4.2, 003 §2.5.4).
+func limitSign(l roulette.Limits) string {
+	d := l.For(roulette.Red)
+	lines := []string{fmt.Sprintf(T("Limits: min %s  max %s  unit %s"), amount(l.Default.Min), amount(l.Default.Max), amount(l.Default.Unit))}
+	var kinds []roulette.Kind
+	for k := range l.PerKind {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	for _, k := range kinds {
+		pk := l.PerKind[k]
+		if pk != d {
+			lines = append(lines, fmt.Sprintf("%v: %s – %s by %s", k, amount(pk.Min), amount(pk.Max), amount(pk.Unit)))
+		}
+	}
+	if l.AggregateMin > 0 {
+		lines = append(lines, fmt.Sprintf(T("Table minimum per spin %s"), amount(l.AggregateMin)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// payoutTable is the help screen's payout table, generated from the rules engine.
+func payoutTable() string {
+	var b strings.Builder
+	b.WriteString(T("Payouts (to 1):") + "\n")
+	for k := roulette.Straight; k <= roulette.Black; k++ {
+		fmt.Fprintf(&b, "%-10v %d\n", k, k.Odds())
+	}
+	return b.String()
+}
