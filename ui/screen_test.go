@@ -1,0 +1,199 @@
+//go:build ci
+
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/apptest"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/diagrams"
+)
+
+var t0 = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+
+var testLimits = roulette.Limits{
+	Default:      roulette.Limit{Min: 100, Max: 50000, Unit: 100},
+	PerKind:      map[roulette.Kind]roulette.Limit{roulette.Straight: {Min: 100, Max: 2500, Unit: 100}},
+	AggregateMin: 500,
+}
+
+// terminalAt returns a terminal on a fake table in the wagering period with 12 s left.
+func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) {
+	now := func() time.Time { return t0 }
+	link := apptest.NewLink(now, 0, time.Millisecond, l, testLimits)
+	term := app.New(link, now, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go term.Run(ctx)
+	link.Push(client.Connection{Up: true})
+	link.Push(client.Snapshot{
+		Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+		Phase:  client.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
+		Limits: testLimits, Balance: 100000, AccountOpen: true,
+		History: []client.Outcome{{RoundID: "R6", Number: 17}, {RoundID: "R5", Number: 0}, {RoundID: "R4", Number: 32}},
+	})
+	for i := 0; term.View().RoundID != "R7"; i++ {
+		if i > 200 {
+			t.Fatal("the terminal never took the snapshot")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return term, link
+}
+
+// Every design shows every element its diagram requires, on screen.
+func TestDesignsShowTheirElements(t *testing.T) {
+	test.NewTempApp(t)
+	for _, d := range diagrams.Designs {
+		term, _ := terminalAt(t, roulette.Layout{Wheel: roulette.SingleZero})
+		s, err := NewScreen(term, d, roulette.Layout{Wheel: roulette.SingleZero})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := test.NewTempWindow(t, s.Content())
+		w.Resize(fyne.NewSize(1920, 1080))
+		shown := map[fyne.CanvasObject]bool{}
+		for _, o := range test.LaidOutObjects(s.Content()) {
+			shown[o] = o.Visible()
+		}
+		for _, e := range d.Elements {
+			o, ok := s.Elements[e]
+			if !ok || !shown[o] {
+				t.Errorf("Diagram %s: element %s is not on the screen", d.Name, e)
+			}
+		}
+	}
+}
+
+// Diagram A in the wagering period with chips on the layout, matched against golden markup.
+func TestDiagramAWagering(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	term, link := terminalAt(t, l)
+	s, err := NewScreen(term, diagrams.DiagramA, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	// A tap at the centre of the split 17/20 and one on the corner 1/2/4/5, through the felt.
+	for _, ns := range [][]roulette.Number{{17, 20}, {1, 2, 4, 5}} {
+		kind := roulette.Split
+		if len(ns) == 4 {
+			kind = roulette.Corner
+		}
+		sp, err := l.Inside(kind, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := s.geom.Region(sp)
+		test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
+	}
+	if err := link.WaitSlip(2 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	v := term.View()
+	if len(v.Stakes) != 2 || v.SlipTotal != 200 {
+		t.Fatalf("stakes after two taps: %+v", v.Stakes)
+	}
+	s.update(term.View())
+	test.AssertRendersToMarkup(t, "diagram_a_wagering.xml", w.Canvas())
+}
+
+// The period states read at a glance: open, closing (the warning), no more bets, and the table's
+// other states.
+func TestPeriodStatus(t *testing.T) {
+	test.NewTempApp(t)
+	base := app.View{Connected: true, Phase: client.PhaseWagering, Config: client.TableConfig{Warning: 5 * time.Second}}
+	cases := []struct {
+		mod  func(*app.View)
+		rem  time.Duration
+		want string
+	}{
+		{func(*app.View) {}, 12 * time.Second, "PLACE YOUR BETS"},
+		{func(*app.View) {}, 4 * time.Second, "CLOSING"},
+		{func(v *app.View) { v.Locked = true }, 0, "NO MORE BETS"},
+		{func(v *app.View) { v.Phase = client.PhaseNoMoreBets }, 0, "NO MORE BETS"},
+		{func(v *app.View) { v.Connected = false }, 12 * time.Second, "RECONNECTING…"},
+		{func(v *app.View) { v.Frozen = true }, 12 * time.Second, "ACCOUNTS FROZEN"},
+		{func(v *app.View) { v.Phase = client.PhaseClosed }, 0, "TABLE CLOSED"},
+	}
+	for _, c := range cases {
+		v := base
+		c.mod(&v)
+		if got, _ := periodStatus(v, c.rem); got != c.want {
+			t.Errorf("%+v with %v left: %q, want %q", v, c.rem, got, c.want)
+		}
+	}
+}
+
+func TestMoneyFormat(t *testing.T) {
+	cases := map[int64][2]string{0: {"0", "0.00"}, 5: {"0.05", "0.05"}, 100: {"1", "1.00"}, 123456: {"1,234.56", "1,234.56"},
+		100000000: {"1,000,000", "1,000,000.00"}, -250: {"-2.50", "-2.50"}}
+	for cents, want := range cases {
+		if money(cents) != want[0] || amount(cents) != want[1] {
+			t.Errorf("%d: %q %q, want %q", cents, money(cents), amount(cents), want)
+		}
+	}
+}
+
+func BenchmarkTapToSlip(b *testing.B) {
+	test.NewTempApp(b)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	now := func() time.Time { return t0 }
+	link := apptest.NewLink(now, 0, time.Millisecond, l, testLimits)
+	term := app.New(link, now, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go term.Run(ctx)
+	link.Push(client.Connection{Up: true})
+	link.Push(client.Snapshot{Config: client.TableConfig{Layout: l, Chips: []int64{100}}, Phase: client.PhaseWagering,
+		RoundID: "R1", Deadline: t0.Add(time.Hour), Limits: testLimits, Balance: 1 << 40, AccountOpen: true})
+	for term.View().RoundID != "R1" {
+		time.Sleep(time.Millisecond)
+	}
+	s, err := NewScreen(term, diagrams.DiagramA, l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := test.NewTempWindow(b, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	var centres []fyne.Position
+	for _, r := range s.geom.Regions {
+		centres = append(centres, s.felt.ToScreen(r.Centre))
+	}
+	i := 0
+	for b.Loop() {
+		// A tap: hit test, limits, slip, and the screen's update of chips and totals.
+		test.TapAt(s.felt, centres[i%len(centres)])
+		s.update(term.View())
+		i++
+		if i%20 == 0 {
+			term.Clear()
+		}
+	}
+}
+
+func BenchmarkRenderLayout1080p(b *testing.B) {
+	test.NewTempApp(b)
+	g, err := diagrams.New(roulette.Layout{Wheel: roulette.SingleZero})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := NewFelt(g)
+	w := test.NewTempWindow(b, f)
+	w.Resize(fyne.NewSize(1920, 1080))
+	c := w.Canvas()
+	for b.Loop() {
+		f.Refresh()
+		c.Capture() // the software painter draws the whole canvas
+	}
+}
