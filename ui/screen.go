@@ -28,6 +28,7 @@ type Screen struct {
 	geom   *diagrams.Geometry
 
 	felt      *Felt
+	track     *Racetrack
 	chips     *fyne.Container
 	balance   *canvas.Text
 	bet       *canvas.Text
@@ -107,14 +108,27 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	double := widget.NewButton(T("Double"), func() { s.report(term.Double()) })
 	cashOut := widget.NewButton(T("Cash out"), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
 	help := widget.NewButton(T("Help"), func() { s.message.SetText(payoutTable()) })
-	neighbours := widget.NewButton(T("Voisins"), func() {
-		if _, err := term.Place(roulette.Bet{Call: roulette.Voisins}); err != nil {
-			s.message.SetText(err.Error())
-		}
-	})
-	if l.Wheel != roulette.SingleZero {
-		neighbours.Disable() // the sectors are of the single-zero wheel
+	track, err := diagrams.NewRacetrack(l.Wheel)
+	if err != nil {
+		return nil, err
 	}
+	spread := roulette.DefaultSpread
+	spreadSel := widget.NewSelect([]string{"1", "2", "3", "4"}, func(v string) { spread = int(v[0] - '0') })
+	spreadSel.SetSelected("2")
+	s.track = NewRacetrack(track)
+	s.track.OnTapped = func(r diagrams.TrackRegion) {
+		b := roulette.Bet{Call: r.Target.Call}
+		if r.Target.Call == roulette.Neighbours {
+			b.Centre, b.Spread = r.Target.Centre, spread
+		}
+		fb, err := term.Place(b)
+		if err != nil {
+			s.message.SetText(err.Error())
+		} else if fb.Message != "" {
+			s.message.SetText(fb.Message)
+		}
+	}
+	neighbours := container.NewBorder(nil, nil, container.NewVBox(widget.NewLabel(T("Neighbours")), spreadSel), nil, s.track)
 
 	s.Elements = map[diagrams.Element]fyne.CanvasObject{
 		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
@@ -138,8 +152,8 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		widget.NewSeparator(),
 		s.limits, s.pending,
 	)
-	controls := container.NewHBox(undo, clear, repeat, double, neighbours, layout.NewSpacer(), help, cashOut)
-	bottom := container.NewVBox(s.chips, controls, s.calls, s.message)
+	controls := container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
+	bottom := container.NewVBox(neighbours, s.chips, controls, s.calls, s.message)
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		bottom.Add(s.Elements[diagrams.ElemNoteBuyIn])
 	}
