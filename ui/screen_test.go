@@ -100,6 +100,12 @@ func TestDiagramAWagering(t *testing.T) {
 	if err := link.WaitSlip(2 * time.Second); err != nil {
 		t.Fatal(err)
 	}
+	for i := 0; !term.View().Acked || term.View().SlipTotal != 200; i++ {
+		if i > 400 {
+			t.Fatal("the slip was never acknowledged")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	v := term.View()
 	if len(v.Stakes) != 2 || v.SlipTotal != 200 {
 		t.Fatalf("stakes after two taps: %+v", v.Stakes)
