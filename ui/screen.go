@@ -41,6 +41,8 @@ type Screen struct {
 	limits    *widget.Label
 	pending   *widget.Label
 	calls     *widget.Label
+	hotCold   *widget.Label
+	lucky     *fyne.Container
 	buyIn     *fyne.Container
 
 	// Elements maps each element the design requires to the object that shows it.
@@ -99,6 +101,9 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.limits = widget.NewLabel("")
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
+	s.hotCold = widget.NewLabel("")
+	s.hotCold.Wrapping = fyne.TextWrapWord
+	s.lucky = container.NewStack()
 	s.chips = container.NewHBox()
 	s.buyIn = container.NewHBox()
 
@@ -138,7 +143,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		diagrams.ElemRemoveAll: clear, diagrams.ElemRemoveLast: undo, diagrams.ElemRepeat: repeat,
 		diagrams.ElemDouble: double, diagrams.ElemHelp: help, diagrams.ElemRacetrack: neighbours,
 		diagrams.ElemNoteBuyIn:      widget.NewLabel(T("Insert notes or a ticket to buy in")),
-		diagrams.ElemPendingMinimum: s.pending,
+		diagrams.ElemPendingMinimum: s.pending, diagrams.ElemLuckyBall: s.lucky,
 	}
 
 	side := container.NewVBox(
@@ -148,8 +153,9 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		text(T("BET"), 16, panelDimText), s.bet,
 		widget.NewSeparator(),
 		s.outcome, s.won,
-		s.history,
+		s.history, s.hotCold,
 		widget.NewSeparator(),
+		s.lucky,
 		s.limits, s.pending,
 	)
 	controls := container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
@@ -286,6 +292,17 @@ func (s *Screen) update(v app.View) {
 		}
 		s.history.Add(h)
 	}
+	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
+		s.hotCold.SetText(fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
+	}
+	s.lucky.RemoveAll()
+	if v.Config.LuckyBall {
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
+			if _, err := s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}); err != nil {
+				s.message.SetText(err.Error())
+			}
+		}))
+	}
 	s.limits.SetText(limitSign(v.Limits))
 	s.pending.SetText("")
 	if p := v.Pending; p != nil {
@@ -313,6 +330,14 @@ func (s *Screen) update(v app.View) {
 		s.message.SetText(v.Message)
 	}
 	s.tick()
+}
+
+func counts(ns []app.NumberCount) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprintf("%v×%d", n.Number, n.Count)
+	}
+	return strings.Join(parts, " ")
 }
 
 // limitSign is the table limit sign: minimum, maximum and unit, per bet kind where they differ

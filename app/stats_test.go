@@ -1,0 +1,29 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+)
+
+func TestHotCold(t *testing.T) {
+	var h []client.Outcome
+	for _, n := range []roulette.Number{17, 17, 17, 5, 5, 0, 32} {
+		h = append(h, client.Outcome{Number: n})
+	}
+	h = append(h, client.Outcome{Number: 36, Invalidated: true}, client.Outcome{Number: roulette.DoubleZeroNumber})
+	hot, cold, sample := HotCold(h, roulette.SingleZero, 3)
+	if sample != 7 {
+		t.Fatalf("sample %d: invalidated rounds and numbers off the wheel must not count", sample)
+	}
+	if hot[0] != (NumberCount{17, 3}) || hot[1] != (NumberCount{5, 2}) || hot[2] != (NumberCount{0, 1}) {
+		t.Fatalf("hot %v", hot)
+	}
+	if len(cold) != 3 || cold[0].Count != 0 || cold[0].Number == 17 {
+		t.Fatalf("cold %v", cold)
+	}
+	if hot, _, s := HotCold(nil, roulette.DoubleZero, 2); s != 0 || len(hot) != 2 {
+		t.Fatalf("empty history: %v %d", hot, s)
+	}
+}

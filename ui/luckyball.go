@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app/roulette"
+)
+
+// The Lucky Ball border colours (003 §7.4).
+var ballColours = [4]color.NRGBA{
+	{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}, // red
+	{R: 0x43, G: 0xa0, B: 0x47, A: 0xff}, // green
+	{R: 0x1e, G: 0x88, B: 0xe5, A: 0xff}, // blue
+	{R: 0xfd, G: 0xd8, B: 0x35, A: 0xff}, // yellow
+}
+
+// luckyBallPanel shows the four Lucky Ball numbers in their coloured borders with the odds each
+// pays, the Super or Mega colour marked once chosen, and the four betting areas (003 §7).
+func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion, place func(roulette.BallColour)) fyne.CanvasObject {
+	row := container.NewGridWithColumns(4)
+	draw := roulette.LuckyBallDraw{Version: version}
+	if d != nil {
+		draw = *d
+	}
+	for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
+		border := canvas.NewRectangle(color.Transparent)
+		border.StrokeColor, border.StrokeWidth = ballColours[c], 5
+		number := "?"
+		if d != nil {
+			number = d.Numbers[c].String()
+		}
+		mark := ""
+		switch {
+		case draw.HasMega && draw.Mega == c:
+			mark = " MEGA"
+		case draw.HasSuper && draw.Super == c:
+			mark = " SUPER"
+		}
+		num := text(number, 30, panelText)
+		num.Alignment = fyne.TextAlignCenter
+		odds := text(fmt.Sprintf("%d:1%s", draw.Odds(c), mark), 14, ballColours[c])
+		odds.Alignment = fyne.TextAlignCenter
+		c := c
+		bet := widget.NewButton(T("Bet"), func() { place(c) })
+		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(num, odds, bet))))
+	}
+	return container.NewVBox(text(T("LUCKY BALL"), 16, panelDimText), row)
+}
