@@ -124,6 +124,7 @@ func (t *Table) acceptSlip(now time.Time, terminal, roundID string, version uint
 			sl.failed.Store(true) // never acknowledged: the previous slip stands
 			return ledgerErr(err)
 		}
+		sl.durable.Store(true)
 		return nil
 	}
 	return &pb.UpdateSlipResponse{Slip: slipPB(r.id, sl), Balance: balance - sl.total}, write, nil

@@ -101,8 +101,9 @@ type slip struct {
 	total   int64
 	// prev is the slip this one replaced, and failed is set if its durable write failed: then
 	// it was never acknowledged and prev stands (see round.slip).
-	prev   *slip
-	failed atomic.Bool
+	prev    *slip
+	failed  atomic.Bool
+	durable atomic.Bool // set once its write has committed: only then is it acknowledged
 }
 
 type round struct {
@@ -120,10 +121,12 @@ type round struct {
 	inflight sync.WaitGroup
 }
 
-// slip returns a terminal's acknowledged slip: the newest whose write did not fail.
+// slip returns a terminal's acknowledged slip: the newest whose write has committed. (Whatever
+// decides on slips waits for inflight first, so then every slip has either committed or failed;
+// a snapshot taken meanwhile shows only what the disk already has.)
 func (r *round) slip(terminal string) *slip {
 	s := r.slips[terminal]
-	for s != nil && s.failed.Load() {
+	for s != nil && !s.durable.Load() {
 		s = s.prev
 	}
 	return s
@@ -289,7 +292,9 @@ func (t *Table) decodeSlip(s ledger.Slip) (*slip, error) {
 		}
 		bets[i].bet, bets[i].pieces = b, p
 	}
-	return &slip{version: s.Version, bets: bets, total: s.Total}, nil
+	sl := &slip{version: s.Version, bets: bets, total: s.Total}
+	sl.durable.Store(true) // read from the ledger
+	return sl, nil
 }
 
 func (t *Table) pushHistory(o *pb.Outcome) {

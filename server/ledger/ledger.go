@@ -29,6 +29,10 @@ type Ledger struct {
 	closed    chan struct{} // closed by Close
 	stopped   chan struct{} // closed when the committer has returned
 	closeOnce sync.Once
+
+	stmtMu     sync.Mutex
+	stmts      map[string]*sql.Stmt // prepared statements by query text
+	unprepared map[string]bool      // queries used but not yet prepared
 }
 
 const schema = `
@@ -129,24 +133,106 @@ func (l *Ledger) Close() error {
 		l.startOnce.Do(func() { go l.committer() })
 		<-l.stopped
 	})
+	l.stmtMu.Lock()
+	for q, st := range l.stmts {
+		st.Close()
+		delete(l.stmts, q)
+	}
+	l.stmtMu.Unlock()
 	return l.db.Close()
 }
 
 // Tx is one ledger transaction.
 type Tx struct {
+	l   *Ledger
 	ctx context.Context
 	tx  *sql.Tx
 	now time.Time
 }
 
+// Statements are prepared once and reused: a settlement runs a few hundred of them in one
+// transaction, and parsing them again each time was most of its cost. A statement is prepared
+// after the first transaction that used it has ended, because the ledger has one connection
+// and preparing needs it.
+
+func (t *Tx) stmt(q string) *sql.Stmt {
+	t.l.stmtMu.Lock()
+	defer t.l.stmtMu.Unlock()
+	if st, ok := t.l.stmts[q]; ok {
+		return t.tx.StmtContext(t.ctx, st)
+	}
+	if t.l.unprepared == nil {
+		t.l.unprepared = map[string]bool{}
+	}
+	t.l.unprepared[q] = true
+	return nil
+}
+
+func (t *Tx) exec(q string, args ...any) (sql.Result, error) {
+	if st := t.stmt(q); st != nil {
+		return st.ExecContext(t.ctx, args...)
+	}
+	return t.tx.ExecContext(t.ctx, q, args...)
+}
+
+func (t *Tx) queryRow(q string, args ...any) *sql.Row {
+	if st := t.stmt(q); st != nil {
+		return st.QueryRowContext(t.ctx, args...)
+	}
+	return t.tx.QueryRowContext(t.ctx, q, args...)
+}
+
+func (t *Tx) query(q string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(q); st != nil {
+		return st.QueryContext(t.ctx, args...)
+	}
+	return t.tx.QueryContext(t.ctx, q, args...)
+}
+
+// prepare prepares the statements transactions have asked for; called with no transaction open
+// by this goroutine. A failure only means the statement is parsed each time.
+func (l *Ledger) prepare(ctx context.Context) {
+	l.stmtMu.Lock()
+	qs := l.unprepared
+	l.unprepared = nil
+	l.stmtMu.Unlock()
+	for q := range qs {
+		st, err := l.db.PrepareContext(ctx, q)
+		if err != nil {
+			continue
+		}
+		l.stmtMu.Lock()
+		if l.stmts == nil {
+			l.stmts = map[string]*sql.Stmt{}
+		}
+		if _, dup := l.stmts[q]; dup {
+			st.Close()
+		} else {
+			l.stmts[q] = st
+		}
+		l.stmtMu.Unlock()
+	}
+}
+
 // Update runs fn in one transaction, committed durably if fn returns nil.
 func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	err := l.update(ctx, now, fn)
+	l.stmtMu.Lock()
+	pending := len(l.unprepared) > 0
+	l.stmtMu.Unlock()
+	if pending {
+		l.prepare(ctx)
+	}
+	return err
+}
+
+func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("ledger: begin: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
-	if err := fn(&Tx{ctx: ctx, tx: tx, now: now}); err != nil {
+	if err := fn(&Tx{l: l, ctx: ctx, tx: tx, now: now}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -229,7 +315,7 @@ func (l *Ledger) committer() {
 				if _, err := tx.tx.ExecContext(tx.ctx, `SAVEPOINT w`); err != nil {
 					return fmt.Errorf("ledger: savepoint: %w", err)
 				}
-				wtx := &Tx{ctx: tx.ctx, tx: tx.tx, now: w.now}
+				wtx := &Tx{l: l, ctx: tx.ctx, tx: tx.tx, now: w.now}
 				if errs[i] = w.fn(wtx); errs[i] != nil {
 					if _, err := tx.tx.ExecContext(tx.ctx, `ROLLBACK TO w`); err != nil {
 						return fmt.Errorf("ledger: rollback to savepoint: %w", err)
@@ -264,7 +350,7 @@ func (t *Tx) Idempotent(terminal, key, request string) ([]byte, bool, error) {
 	}
 	var req string
 	var res []byte
-	err := t.tx.QueryRowContext(t.ctx, `SELECT request, result FROM idempotency WHERE terminal = ? AND key = ?`, terminal, key).Scan(&req, &res)
+	err := t.queryRow(`SELECT request, result FROM idempotency WHERE terminal = ? AND key = ?`, terminal, key).Scan(&req, &res)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -278,7 +364,7 @@ func (t *Tx) Idempotent(terminal, key, request string) ([]byte, bool, error) {
 
 // Remember stores the result of (terminal, key) for replays.
 func (t *Tx) Remember(terminal, key, request string, result []byte) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO idempotency(terminal, key, request, result, at) VALUES (?,?,?,?,?)`,
+	_, err := t.exec(`INSERT INTO idempotency(terminal, key, request, result, at) VALUES (?,?,?,?,?)`,
 		terminal, key, request, result, t.now.UnixNano())
 	if err != nil {
 		return fmt.Errorf("ledger: remember %s: %w", key, err)
@@ -288,7 +374,7 @@ func (t *Tx) Remember(terminal, key, request string, result []byte) error {
 
 // Account returns a terminal's balance and whether its account is open.
 func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
-	err = t.tx.QueryRowContext(t.ctx, `SELECT balance, open FROM accounts WHERE terminal = ?`, terminal).Scan(&balance, &open)
+	err = t.queryRow(`SELECT balance, open FROM accounts WHERE terminal = ?`, terminal).Scan(&balance, &open)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -302,7 +388,7 @@ func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
 // negative through play; only a correction of a wrong outcome (rule 9.4) can leave a debt, and
 // that must be recorded exactly rather than refused.
 func (t *Tx) SetAccount(terminal string, balance int64, open bool) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO accounts(terminal, balance, open) VALUES (?,?,?)
+	_, err := t.exec(`INSERT INTO accounts(terminal, balance, open) VALUES (?,?,?)
 		ON CONFLICT(terminal) DO UPDATE SET balance = excluded.balance, open = excluded.open`, terminal, balance, open)
 	if err != nil {
 		return fmt.Errorf("ledger: account %s: %w", terminal, err)
@@ -322,7 +408,7 @@ const (
 // AddMeter adds delta to a meter and returns its new value.
 func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
 	var v int64
-	err := t.tx.QueryRowContext(t.ctx, `INSERT INTO meters(name, value) VALUES (?, ?)
+	err := t.queryRow(`INSERT INTO meters(name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value`, name, delta).Scan(&v)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: meter %s: %w", name, err)
@@ -332,7 +418,7 @@ func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
 
 // Event appends to the audit log.
 func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
+	_, err := t.exec(`INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
 		t.now.UnixNano(), kind, terminal, round, amount, detail)
 	if err != nil {
 		return fmt.Errorf("ledger: event %s: %w", kind, err)
@@ -371,7 +457,7 @@ type Ticket struct {
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	var tk Ticket
 	var issued, expires int64
-	err := t.tx.QueryRowContext(t.ctx, `SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets WHERE validation = ?`, validation).
+	err := t.queryRow(`SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets WHERE validation = ?`, validation).
 		Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Ticket{}, false, nil
@@ -385,7 +471,7 @@ func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 
 // PutTicket inserts or updates a ticket.
 func (t *Tx) PutTicket(tk Ticket) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder) VALUES (?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder) VALUES (?,?,?,?,?,?,?,?)
 		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder`,
 		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder)
 	if err != nil {
@@ -411,7 +497,7 @@ func (t *Tx) PutRound(r Round) error {
 	if r.Draw == nil {
 		r.Draw = []byte{}
 	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO rounds(id, seq, phase, opened, deadline, outcome, draw, status) VALUES (?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO rounds(id, seq, phase, opened, deadline, outcome, draw, status) VALUES (?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET phase = excluded.phase, deadline = excluded.deadline, outcome = excluded.outcome,
 			draw = excluded.draw, status = excluded.status`,
 		r.ID, r.Seq, r.Phase, r.Opened.UnixNano(), r.Deadline.UnixNano(), r.Outcome, r.Draw, r.Status)
@@ -432,7 +518,7 @@ type Slip struct {
 
 // PutSlip records an acknowledged slip.
 func (t *Tx) PutSlip(s Slip) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO slips(round, terminal, version, wagers, total) VALUES (?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO slips(round, terminal, version, wagers, total) VALUES (?,?,?,?,?)
 		ON CONFLICT(round, terminal) DO UPDATE SET version = excluded.version, wagers = excluded.wagers, total = excluded.total`,
 		s.Round, s.Terminal, int64(s.Version), s.Wagers, s.Total)
 	if err != nil {
@@ -443,7 +529,7 @@ func (t *Tx) PutSlip(s Slip) error {
 
 // DeleteSlip voids a terminal's slip of a round.
 func (t *Tx) DeleteSlip(round, terminal string) error {
-	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM slips WHERE round = ? AND terminal = ?`, round, terminal)
+	_, err := t.exec(`DELETE FROM slips WHERE round = ? AND terminal = ?`, round, terminal)
 	if err != nil {
 		return fmt.Errorf("ledger: void slip %s/%s: %w", round, terminal, err)
 	}
@@ -465,7 +551,7 @@ type Settlement struct {
 
 // PutSettlement records a settlement.
 func (t *Tx) PutSettlement(s Settlement) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed) VALUES (?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed) VALUES (?,?,?,?,?,?,?,?)
 		ON CONFLICT(round, terminal, generation) DO UPDATE SET reversed = excluded.reversed`,
 		s.Round, s.Terminal, s.Generation, s.Staked, s.Returned, s.Recognised, s.Outcome, s.Reversed)
 	if err != nil {
@@ -476,7 +562,7 @@ func (t *Tx) PutSettlement(s Settlement) error {
 
 // Settlements returns the live (not reversed) settlements of a round.
 func (t *Tx) Settlements(round string) ([]Settlement, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT round, terminal, generation, staked, returned, recognised, outcome, reversed
+	rows, err := t.query(`SELECT round, terminal, generation, staked, returned, recognised, outcome, reversed
 		FROM settlements WHERE round = ? AND reversed = 0 ORDER BY terminal`, round)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: settlements %s: %w", round, err)
@@ -503,7 +589,7 @@ type BuyIn struct {
 
 // PutBuyIn inserts or updates a buy-in.
 func (t *Tx) PutBuyIn(b BuyIn) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO buyins(id, terminal, amount, state) VALUES (?,?,?,?)
+	_, err := t.exec(`INSERT INTO buyins(id, terminal, amount, state) VALUES (?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET state = excluded.state`, b.ID, b.Terminal, b.Amount, b.State)
 	if err != nil {
 		return fmt.Errorf("ledger: buy-in %s: %w", b.ID, err)
@@ -514,7 +600,7 @@ func (t *Tx) PutBuyIn(b BuyIn) error {
 // BuyIn reads a buy-in.
 func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
 	var b BuyIn
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, terminal, amount, state FROM buyins WHERE id = ?`, id).Scan(&b.ID, &b.Terminal, &b.Amount, &b.State)
+	err := t.queryRow(`SELECT id, terminal, amount, state FROM buyins WHERE id = ?`, id).Scan(&b.ID, &b.Terminal, &b.Amount, &b.State)
 	if errors.Is(err, sql.ErrNoRows) {
 		return BuyIn{}, false, nil
 	}
