@@ -191,7 +191,9 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		return failed("no wagering period is open")
 	}
 	r := t.cur
-	// Slips accepted before the deadline but still being written are part of the round.
+	// Slips accepted before the deadline but still being written are part of the round. The
+	// round's phase change below is a synchronous=FULL commit: its fsync makes every slip
+	// written before it durable, so from here the acknowledged slips survive a power loss.
 	r.inflight.Wait()
 	r.phase = pb.Phase_PHASE_NO_MORE_BETS
 	if dropping && now.Before(r.deadline) {

@@ -13,8 +13,10 @@ import (
 
 // UpdateSlip replaces a terminal's slip for the current round with a new version. The server
 // applies rule 4.3 to every wager in order against the balance — the same rules engine the
-// terminal used to forecast — and acknowledges what it accepted. The acknowledgement is durable
-// before it is sent: it is what settles (rule 3.6).
+// terminal used to forecast — and acknowledges what it accepted once it is written to the
+// ledger. The last acknowledged version is what settles (rule 3.6). Slip writes are not fsynced
+// one by one: the close of the wagering period fsyncs them all (see ledger.UpdateGrouped),
+// because a server failure before the deadline voids the round's wagers anyway (001 §9.8.1).
 func (t *Table) UpdateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
 	t.mu.Lock()
 	res, write, err := t.acceptSlip(t.now(), terminal, req.RoundId, req.Version, req.Wagers)
@@ -22,8 +24,8 @@ func (t *Table) UpdateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.Upda
 	if err != nil {
 		return nil, err
 	}
-	// The write is grouped with other terminals' into one fsync, outside the table's lock, so a
-	// hundred terminals updating at once do not queue behind each other's disk flushes.
+	// The write is grouped with other terminals' into one transaction, outside the table's
+	// lock, so a hundred terminals updating at once do not queue behind each other.
 	if err := write(); err != nil {
 		return nil, err
 	}
@@ -40,7 +42,7 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 }
 
 // acceptSlip checks and prices a slip under the table's lock and installs it in memory; the
-// returned write makes it durable and must be called exactly once. Only after write returns nil
+// returned write records it in the ledger and must be called exactly once. Only after write returns nil
 // may the slip be acknowledged.
 func (t *Table) acceptSlip(now time.Time, terminal, roundID string, version uint64, wagers []*pb.Wager) (*pb.UpdateSlipResponse, func() error, error) {
 	if t.frozen {

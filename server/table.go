@@ -103,7 +103,7 @@ type slip struct {
 	// it was never acknowledged and prev stands (see round.slip).
 	prev    *slip
 	failed  atomic.Bool
-	durable atomic.Bool // set once its write has committed: only then is it acknowledged
+	durable atomic.Bool // set once its write has committed to the ledger: only then is it acknowledged
 }
 
 type round struct {
@@ -116,8 +116,8 @@ type round struct {
 	draw     *roulette.LuckyBallDraw
 	status   string
 	slips    map[string]*slip
-	// inflight counts slip writes not yet durable. Whatever ends the wagering period or
-	// removes a slip waits for them, so nothing is decided on a slip the disk does not have.
+	// inflight counts slip writes not yet in the ledger. Whatever ends the wagering period or
+	// removes a slip waits for them, so nothing is decided on a slip the ledger does not have.
 	inflight sync.WaitGroup
 }
 

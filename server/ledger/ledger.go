@@ -11,6 +11,7 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"sync"
@@ -241,13 +242,18 @@ func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 	return nil
 }
 
-// UpdateGrouped is Update for many small independent writes arriving at once (slip
-// acknowledgements): concurrent callers share one transaction and one fsync. Each call still
-// returns only once its write is durable. One committer goroutine takes every write queued
-// while it was committing the last batch, so under load a write waits at most for the commit
-// in progress and its own. Each write runs in its own savepoint: a write that fails is rolled
-// back alone and only its caller gets the error; if the commit itself fails, every caller of
-// the batch gets that error.
+// UpdateGrouped is for the many small writes of slip acknowledgements: concurrent callers
+// share one transaction, committed with synchronous=NORMAL — written to the WAL, in the
+// operating system's hands, but not fsynced. They become durable at the next ordinary
+// (synchronous=FULL) commit, whose fsync of the WAL covers every frame before it; the round
+// engine makes that commit when it closes the wagering period. That is all the rules need: a
+// game-system failure before the period expires voids every wager of the round (001 §9.8.1),
+// so only the slips standing at the deadline must survive, and those are fsynced by the close.
+// Money never goes through here.
+//
+// One committer goroutine takes every write queued while it was committing the last batch.
+// Each write runs in its own savepoint: a write that fails is rolled back alone and only its
+// caller gets the error; if the commit itself fails, every caller of the batch gets that error.
 //
 // If ctx ends or the ledger is closed while the write is queued or being committed, the
 // caller gets an error and must treat the write as not acknowledged (it may still be on disk).
@@ -310,7 +316,7 @@ func (l *Ledger) committer() {
 			}
 		}
 		errs := make([]error, len(batch))
-		err := l.Update(context.Background(), batch[0].now, func(tx *Tx) error {
+		err := l.updateUnsynced(batch[0].now, func(tx *Tx) error {
 			for i, w := range batch {
 				if _, err := tx.tx.ExecContext(tx.ctx, `SAVEPOINT w`); err != nil {
 					return fmt.Errorf("ledger: savepoint: %w", err)
@@ -335,6 +341,39 @@ func (l *Ledger) committer() {
 			}
 		}
 	}
+}
+
+// updateUnsynced runs fn in one transaction committed with synchronous=NORMAL on a connection
+// held for the whole time, so no other transaction — money — can commit unsynced in between;
+// the connection goes back to synchronous=FULL before anyone else gets it, or is discarded.
+func (l *Ledger) updateUnsynced(now time.Time, fn func(*Tx) error) error {
+	ctx := context.Background()
+	conn, err := l.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("ledger: connection: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous=NORMAL`); err != nil {
+		return fmt.Errorf("ledger: synchronous=NORMAL: %w", err)
+	}
+	defer func() {
+		if _, err := conn.ExecContext(ctx, `PRAGMA synchronous=FULL`); err != nil {
+			// Never hand an unsynced connection to a money transaction: drop it.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("ledger: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	if err := fn(&Tx{l: l, ctx: ctx, tx: tx, now: now}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	return nil
 }
 
 // ErrKeyReused is returned when an idempotency key comes back with a different request.
