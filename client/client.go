@@ -306,34 +306,12 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 	}
 }
 
-func betToPB(b SlipBet) *pb.Wager {
-	s := b.Bet.Spec()
-	kind, _ := pb.BetKindOf(s.Name)
-	w := &pb.Wager{Kind: kind, Numbers: s.Numbers, Colour: s.Colour, Amount: b.Amount}
-	if s.Which != nil {
-		w.Which = int32(*s.Which)
-	}
-	if s.Spread != nil {
-		w.Spread = int32(*s.Spread)
-	}
-	return w
-}
+func betToPB(b SlipBet) *pb.Wager { return pb.WagerOf(b.Bet.Spec(), b.Amount) }
 
 func betFrom(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
-	name, ok := pb.BetName(w.Kind)
-	if !ok {
-		return roulette.Bet{}, fmt.Errorf("unknown bet kind %v", w.Kind)
-	}
-	s := roulette.BetSpec{Name: name, Numbers: w.Numbers, Colour: w.Colour}
-	switch name {
-	case "column", "dozen":
-		which := int(w.Which)
-		s.Which = &which
-	case "neighbours":
-		if w.Spread != 0 {
-			spread := int(w.Spread)
-			s.Spread = &spread
-		}
+	s, err := pb.SpecOf(w)
+	if err != nil {
+		return roulette.Bet{}, err
 	}
 	return roulette.ParseBet(layout, s)
 }

@@ -215,23 +215,9 @@ func nanos(n int64) time.Time {
 
 func limitsFrom(in *pb.Limits) (roulette.Limits, error) {
 	if in == nil {
-		return roulette.Limits{}, nil
+		return roulette.Limits{}, nil // an event without limits changes none
 	}
-	l := roulette.Limits{TableMax: in.TableMax, AggregateMin: in.AggregateMin}
-	if d := in.Default; d != nil {
-		l.Default = roulette.Limit{Min: d.Min, Max: d.Max, Unit: d.Unit}
-	}
-	for name, v := range in.PerBet {
-		k, err := roulette.ParseKind(name)
-		if err != nil {
-			return l, err
-		}
-		if l.PerKind == nil {
-			l.PerKind = map[roulette.Kind]roulette.Limit{}
-		}
-		l.PerKind[k] = roulette.Limit{Min: v.Min, Max: v.Max, Unit: v.Unit}
-	}
-	return l, l.Validate()
+	return pb.LimitsOf(in)
 }
 
 func pendingFrom(in *pb.PendingLimits) (*PendingLimits, error) {

@@ -169,7 +169,7 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 				}
 			}
 			if won {
-				specs = append(specs, specPB(b.Spec, b.PerPiece))
+				specs = append(specs, pb.WagerOf(b.Spec, b.PerPiece))
 			}
 		}
 		if len(specs) == 0 {

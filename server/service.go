@@ -203,7 +203,7 @@ func (s *dealerService) SetWageringPeriod(_ context.Context, req *pb.SetWagering
 }
 
 func (s *dealerService) SetLimits(_ context.Context, req *pb.SetLimitsRequest) (*pb.TableStatus, error) {
-	l, err := LimitsFromPB(req.Limits)
+	l, err := pb.LimitsOf(req.Limits)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

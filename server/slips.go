@@ -76,7 +76,7 @@ func (t *Table) acceptSlip(now time.Time, terminal, roundID string, version uint
 	}
 	sl := &slip{version: version}
 	for i, w := range wagers {
-		spec, err := SpecFromPB(w)
+		spec, err := pb.SpecOf(w)
 		if err != nil {
 			return nil, nil, invalid("wager %d: %v", i, err)
 		}

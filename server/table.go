@@ -464,64 +464,10 @@ func limitsPB(l roulette.Limits) *pb.Limits {
 	return out
 }
 
-// LimitsFromPB converts wire limits, checking them.
-func LimitsFromPB(in *pb.Limits) (roulette.Limits, error) {
-	if in == nil {
-		return roulette.Limits{}, errors.New("limits are required")
-	}
-	l := roulette.Limits{TableMax: in.TableMax, AggregateMin: in.AggregateMin}
-	if d := in.Default; d != nil {
-		l.Default = roulette.Limit{Min: d.Min, Max: d.Max, Unit: d.Unit}
-	}
-	for name, v := range in.PerBet {
-		k, err := roulette.ParseKind(name)
-		if err != nil {
-			return l, fmt.Errorf("per_bet: %w", err)
-		}
-		if l.PerKind == nil {
-			l.PerKind = map[roulette.Kind]roulette.Limit{}
-		}
-		l.PerKind[k] = roulette.Limit{Min: v.Min, Max: v.Max, Unit: v.Unit}
-	}
-	return l, l.Validate()
-}
-
-func specPB(s roulette.BetSpec, amount int64) *pb.Wager {
-	kind, _ := pb.BetKindOf(s.Name)
-	w := &pb.Wager{Numbers: s.Numbers, Colour: s.Colour, Amount: amount, Kind: kind}
-	if s.Which != nil {
-		w.Which = int32(*s.Which)
-	}
-	if s.Spread != nil {
-		w.Spread = int32(*s.Spread)
-	}
-	return w
-}
-
-// SpecFromPB converts a wire wager to the rules engine's written form.
-func SpecFromPB(w *pb.Wager) (roulette.BetSpec, error) {
-	name, ok := pb.BetName(w.Kind)
-	if !ok {
-		return roulette.BetSpec{}, fmt.Errorf("unknown bet kind %v", w.Kind)
-	}
-	s := roulette.BetSpec{Name: name, Numbers: w.Numbers, Colour: w.Colour}
-	switch name {
-	case "column", "dozen":
-		which := int(w.Which)
-		s.Which = &which
-	case "neighbours":
-		if w.Spread != 0 {
-			spread := int(w.Spread)
-			s.Spread = &spread
-		}
-	}
-	return s, nil
-}
-
 func slipPB(roundID string, s *slip) *pb.Slip {
 	out := &pb.Slip{RoundId: roundID, Version: s.version, Total: s.total}
 	for _, b := range s.bets {
-		out.Wagers = append(out.Wagers, specPB(b.Spec, b.Attempt))
+		out.Wagers = append(out.Wagers, pb.WagerOf(b.Spec, b.Attempt))
 		out.Results = append(out.Results, &pb.WagerResult{Accepted: b.Total, Reason: b.Reason})
 	}
 	return out
