@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/tablegames/ats/devices/internal/crc16"
 )
 
 // Sync starts every frame.
@@ -25,20 +27,7 @@ const MinFrame = 5
 const MaxFrame = 255
 
 // CRC computes CRC-16/KERMIT of b.
-func CRC(b []byte) uint16 {
-	var crc uint16
-	for _, c := range b {
-		crc ^= uint16(c)
-		for range 8 {
-			if crc&1 != 0 {
-				crc = crc>>1 ^ 0x8408
-			} else {
-				crc >>= 1
-			}
-		}
-	}
-	return crc
-}
+func CRC(b []byte) uint16 { return crc16.Kermit(b) }
 
 // Frame is a decoded frame: a command (host to acceptor) or a status (acceptor to host) and its data.
 type Frame struct {

@@ -133,3 +133,58 @@ func BenchmarkReader(b *testing.B) {
 		}
 	}
 }
+
+func TestCurrencyTable(t *testing.T) {
+	table := []Denomination{{0x61, 0x01, 1, 0}, {0x63, 0x01, 5, 0}, {0x64, 0x01, 1, 1}, {0x66, 0x01, 1, 2}}
+	got, err := ParseCurrencyTable(append(CurrencyTable(table), 0x65, 0x01, 0, 0)) // an unassigned code
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[2].Cents() != 1000 || got[3].Cents() != 10000 || got[0].Cents() != 100 {
+		t.Fatalf("parsed %+v", got)
+	}
+	bad := [][]byte{
+		{0x61, 1, 1},                   // not a multiple of 4
+		{0x60, 1, 1, 0},                // code below 61
+		{0x6F, 1, 1, 0},                // the ticket code
+		{0x61, 1, 1, 13},               // exponent would overflow
+		{0x61, 1, 1, 0, 0x61, 1, 5, 0}, // duplicate code
+	}
+	for _, b := range bad {
+		if _, err := ParseCurrencyTable(b); err == nil {
+			t.Errorf("% X parsed", b)
+		}
+	}
+}
+
+func TestEscrow(t *testing.T) {
+	for _, e := range []Escrow{{Code: 0x63}, {Code: EscrowTicket, Barcode: "001234567890123456"}} {
+		got, err := ParseEscrow(e.Data())
+		if err != nil || got != e {
+			t.Errorf("%+v round-tripped to %+v %v", e, got, err)
+		}
+	}
+	for _, b := range [][]byte{nil, {0x61, 0x00}, {EscrowTicket}, {EscrowTicket, '1', 'x'}} {
+		if _, err := ParseEscrow(b); err == nil {
+			t.Errorf("% X parsed", b)
+		}
+	}
+}
+
+// The payload parsers never panic, and what they accept re-encodes to the same bytes.
+func FuzzPayload(f *testing.F) {
+	f.Add([]byte{0x61, 0x01, 0x01, 0x00})
+	f.Add([]byte{EscrowTicket, '0', '1'})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ds, err := ParseCurrencyTable(b); err == nil {
+			for _, d := range ds {
+				if d.Cents() <= 0 {
+					t.Fatalf("denomination %+v has value %d", d, d.Cents())
+				}
+			}
+		}
+		if e, err := ParseEscrow(b); err == nil && !bytes.Equal(e.Data(), b) {
+			t.Fatalf("escrow % X re-encodes to % X", b, e.Data())
+		}
+	})
+}
