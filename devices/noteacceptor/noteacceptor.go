@@ -73,24 +73,24 @@ type Kind int
 
 // Kinds of events.
 const (
-	Ready          Kind = iota // started: version and currency table read, settings applied
-	Enabled                    // taking notes and tickets
-	Inhibited                  // refusing everything
-	Accepting                  // a note or ticket is being drawn in
-	Escrowed                   // in escrow, the app is asked
-	Stacking                   // going to the stacker
-	Stacked                    // in the stacker (after the credit point)
-	Rejected                   // refused by the acceptor and given back; Detail says why
-	Returned                   // given back (the app or the hold timeout said so)
-	PowerUp                    // the acceptor powered up empty
-	PowerUpInAcceptor          // powered up with a note in the acceptor: it will be returned
-	PowerUpInStacker           // powered up with a note in the stacker: it will be stacked, no credit point follows
-	Fault                      // stacker full/open, jam, cheated, failure, pause: Detail says which
-	FaultCleared               // back in service
-	Unresolved                 // a note sent to the stacker vanished in a fault without a credit point: call an attendant
-	CommLost                   // no answer from the acceptor
-	CommRestored               // answering again
-	ProtocolError              // the acceptor said something the protocol does not allow; Detail says what
+	Ready             Kind = iota // started: version and currency table read, settings applied
+	Enabled                       // taking notes and tickets
+	Inhibited                     // refusing everything
+	Accepting                     // a note or ticket is being drawn in
+	Escrowed                      // in escrow, the app is asked
+	Stacking                      // going to the stacker
+	Stacked                       // in the stacker (after the credit point)
+	Rejected                      // refused by the acceptor and given back; Detail says why
+	Returned                      // given back (the app or the hold timeout said so)
+	PowerUp                       // the acceptor powered up empty
+	PowerUpInAcceptor             // powered up with a note in the acceptor: it will be returned
+	PowerUpInStacker              // powered up with a note in the stacker: it will be stacked, no credit point follows
+	Fault                         // stacker full/open, jam, cheated, failure, pause: Detail says which
+	FaultCleared                  // back in service
+	Unresolved                    // a note sent to the stacker vanished in a fault without a credit point: call an attendant
+	CommLost                      // no answer from the acceptor
+	CommRestored                  // answering again
+	ProtocolError                 // the acceptor said something the protocol does not allow; Detail says what
 )
 
 var kindNames = [...]string{"ready", "enabled", "inhibited", "accepting", "escrow", "stacking", "stacked",

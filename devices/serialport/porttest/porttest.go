@@ -169,4 +169,3 @@ func (p *Port) Err() error {
 }
 
 var _ serialport.Port = (*Port)(nil)
-
