@@ -30,7 +30,19 @@ func NewPTY() (*PTY, error) {
 			return nil, fmt.Errorf("serialport: raw mode on %s: %w", f.Name(), err)
 		}
 	}
-	return &PTY{Device: m, Path: s.Name(), tty: s}, nil
+	// Hand the device end to Go's poller (non-blocking descriptor), so Close interrupts a read
+	// in progress and an emulator can stop without waiting for the host to send a byte.
+	fd, err := unix.Dup(int(m.Fd()))
+	if err == nil {
+		err = unix.SetNonblock(fd, true)
+	}
+	name := m.Name()
+	m.Close()
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("serialport: pseudo-terminal %s: %w", name, err)
+	}
+	return &PTY{Device: os.NewFile(uintptr(fd), name), Path: s.Name(), tty: s}, nil
 }
 
 // Close closes both ends.
