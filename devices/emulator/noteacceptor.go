@@ -99,16 +99,22 @@ func (n *NoteAcceptor) powerUp(st byte) {
 	n.set(st, nil)
 }
 
-func (n *NoteAcceptor) set(st byte, data []byte) {
+func (n *NoteAcceptor) set(st byte, data []byte) { n.setAt(st, data, time.Now()) }
+
+// setAt changes the status as of at: the mechanics run on their own clock, and a transition
+// noticed only when the host next polls still happened when it was due.
+func (n *NoteAcceptor) setAt(st byte, data []byte, at time.Time) {
 	if n.st != st || string(n.data) != string(data) {
-		n.trace(fmt.Sprintf("status %s % X", id003.StatusName(st), data))
+		n.traceAt(at, fmt.Sprintf("status %s % X", id003.StatusName(st), data))
 	}
-	n.st, n.data, n.since = st, data, time.Now()
+	n.st, n.data, n.since = st, data, at
 }
 
-func (n *NoteAcceptor) trace(what string) {
+func (n *NoteAcceptor) trace(what string) { n.traceAt(time.Now(), what) }
+
+func (n *NoteAcceptor) traceAt(at time.Time, what string) {
 	if n.cfg.Trace != nil {
-		n.cfg.Trace(Trace{At: time.Now(), What: what})
+		n.cfg.Trace(Trace{At: at, What: what})
 	}
 }
 
@@ -163,21 +169,22 @@ func (n *NoteAcceptor) advance(now time.Time) {
 			if el < n.cfg.Accept {
 				return
 			}
+			due := n.since.Add(n.cfg.Accept)
 			if r := n.refuse(n.cur); r != 0 {
-				n.set(id003.StRejecting, []byte{r})
+				n.setAt(id003.StRejecting, []byte{r}, due)
 				continue
 			}
-			n.set(id003.StEscrow, n.cur.e.Data())
+			n.setAt(id003.StEscrow, n.cur.e.Data(), due)
 		case id003.StEscrow, id003.StHolding:
 			if el < n.cfg.EscrowTimeout {
 				return
 			}
-			n.set(id003.StReturning, nil)
+			n.setAt(id003.StReturning, nil, n.since.Add(n.cfg.EscrowTimeout))
 		case id003.StStacking:
 			if el < n.cfg.Stack {
 				return
 			}
-			n.set(id003.StVendValid, nil)
+			n.setAt(id003.StVendValid, nil, n.since.Add(n.cfg.Stack))
 		case id003.StRejecting, id003.StReturning:
 			if el < n.cfg.Reject {
 				return

@@ -666,3 +666,44 @@ func (a *Acceptor) vend() error {
 	_, err := a.port.Write(wire)
 	return err
 }
+
+// Info is what a technician's query reads from an acceptor without resetting or enabling it.
+type Info struct {
+	Status     byte
+	StatusData []byte
+	Version    string
+	Currency   []id003.Denomination
+}
+
+func (i Info) String() string {
+	s := fmt.Sprintf("status: %s", id003.StatusName(i.Status))
+	if len(i.StatusData) > 0 {
+		s += fmt.Sprintf(" (% X)", i.StatusData)
+	}
+	s += fmt.Sprintf("\nversion: %s\ncurrency:", i.Version)
+	for _, d := range i.Currency {
+		s += fmt.Sprintf(" %02X=%d", d.Code, d.Cents())
+	}
+	return s
+}
+
+// Query reads the status, version and currency table. Use it only when Run is not running.
+func (a *Acceptor) Query() (Info, error) {
+	st, err := a.exchange(id003.Frame{Cmd: id003.CmdStatusRequest})
+	if err != nil {
+		return Info{}, err
+	}
+	ver, err := a.request(id003.CmdVersionRequest)
+	if err != nil {
+		return Info{}, fmt.Errorf("version: %w", err)
+	}
+	table, err := a.request(id003.CmdCurrencyAssign)
+	if err != nil {
+		return Info{}, fmt.Errorf("currency table: %w", err)
+	}
+	ds, err := id003.ParseCurrencyTable(table)
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{Status: st.Cmd, StatusData: st.Data, Version: string(ver), Currency: ds}, nil
+}

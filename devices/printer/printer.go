@@ -55,7 +55,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Config tunes the driver; zero values take the defaults.
 type Config struct {
-	Poll         time.Duration // status polls during a job; 100 ms
+	Poll         time.Duration // status polls during a job; 100 ms — keep it under half the print time, or BUSY is missed
 	ReplyTimeout time.Duration // for one status reply; 500 ms
 	JobTimeout   time.Duration // for a whole job; 15 s
 	Log          *slog.Logger

@@ -51,6 +51,7 @@ func TemplateCommands() []Command {
 
 // Ticket is a cash-out ticket.
 type Ticket struct {
+	Heading    string // "CASHOUT TICKET" when empty; a technician's test ticket says it is void
 	Venue      string
 	Terminal   string // terminal id
 	Asset      string // asset number
@@ -156,8 +157,12 @@ func (t Ticket) Fields() ([]string, error) {
 	if t.Issued.IsZero() {
 		return nil, fmt.Errorf("printer: ticket without an issue time")
 	}
+	heading := t.Heading
+	if heading == "" {
+		heading = "CASHOUT TICKET"
+	}
 	return []string{
-		"CASHOUT TICKET",
+		heading,
 		t.Venue,
 		fmt.Sprintf("TERMINAL %s  ASSET %s", t.Terminal, t.Asset),
 		t.Issued.Format("2006-01-02"),
