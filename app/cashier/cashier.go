@@ -1,0 +1,488 @@
+// Package cashier moves money in and out of one terminal: notes and tickets from the note
+// acceptor into the chip account, and the chip account out to a printed cash-out ticket. Each
+// step is journalled (app/journal, fsync) before it is acted on — before the acceptor is told to
+// stack, before VEND VALID is acknowledged, before the printer is told to print — and each
+// server call carries an idempotency key derived from the flow's key (the flow key plus the
+// call: "/redeem", "/commit", "/printed"…), so Recover after a crash finishes or reverses
+// whatever was in flight and nothing is lost or paid twice.
+//
+// The flows and their journal states:
+//
+//	note:    stacking → credit (the credit point) → done;  stacking → reversed (returned)
+//	ticket:  redeeming → stacking (server holds it) → credit → done;  → reversed (cancelled)
+//	cashout: requested → printing → confirming → done;  printing → handpay → done
+package cashier
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/noteacceptor"
+	"github.com/tablegames/ats/devices/printer"
+)
+
+// Bank is the table server's side of the money paths; client.Client is the real one.
+type Bank interface {
+	CreditNote(ctx context.Context, key string, amount int64, noteCode string) (client.Money, error)
+	RedeemTicket(ctx context.Context, key, validation string) (int64, error)
+	CommitRedeem(ctx context.Context, key, validation string) (client.Money, error)
+	CancelRedeem(ctx context.Context, key, validation string) (client.Money, error)
+	CashOut(ctx context.Context, key string) (*client.Ticket, error)
+	TicketPrinted(ctx context.Context, key, validation string) (client.Money, error)
+	TicketPrintFailed(ctx context.Context, key, validation, fault string) (client.Money, error)
+}
+
+// Printer prints a cash-out ticket; *printer.Printer is the real one.
+type Printer interface {
+	Print(ctx context.Context, t printer.Ticket) error
+}
+
+// Flow states.
+const (
+	Stacking   journal.FlowState = "stacking"
+	Redeeming  journal.FlowState = "redeeming"
+	CreditDue  journal.FlowState = "credit"
+	Requested  journal.FlowState = "requested"
+	Printing   journal.FlowState = "printing"
+	Confirming journal.FlowState = "confirming"
+)
+
+// Status is what the player and the attendant are told about money at this terminal.
+type Status struct {
+	Message    string // the latest money event, in words
+	Fault      string // a device fault stopping money in or out; "" when none
+	CashingOut bool
+	TakeTicket bool // a ticket was printed: take it
+	Handpay    bool // the ticket could not be printed: an attendant pays by hand
+	Balance    int64
+	Credits    int   // credits completed with the server since start
+	Credited   int64 // their total
+}
+
+// Config names the terminal on its tickets and tunes retries.
+type Config struct {
+	Asset        string
+	PrintRetries int           // attempts at a ticket before it goes to handpay; 5
+	RetryEvery   time.Duration // between attempts; 2 s
+	Log          *slog.Logger
+}
+
+// Cashier runs the money paths of one terminal. It is the note acceptor's Handler.
+type Cashier struct {
+	j    *journal.Journal
+	bank Bank
+	prn  Printer
+	cfg  Config
+
+	mu       sync.Mutex
+	status   Status
+	onChange func(Status)
+	pending  string // key of the escrow sent to the stacker, not yet at its credit point
+	wg       sync.WaitGroup
+}
+
+// New returns a cashier. Call Recover before the acceptor starts.
+func New(j *journal.Journal, bank Bank, prn Printer, cfg Config) *Cashier {
+	if cfg.PrintRetries <= 0 {
+		cfg.PrintRetries = 5
+	}
+	if cfg.RetryEvery <= 0 {
+		cfg.RetryEvery = 2 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Cashier{j: j, bank: bank, prn: prn, cfg: cfg}
+}
+
+// OnChange registers the function told about every new Status.
+func (c *Cashier) OnChange(fn func(Status)) {
+	c.mu.Lock()
+	c.onChange = fn
+	c.mu.Unlock()
+}
+
+// Status is the current money status.
+func (c *Cashier) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status
+}
+
+func (c *Cashier) update(fn func(*Status)) {
+	c.mu.Lock()
+	fn(&c.status)
+	s, cb := c.status, c.onChange
+	c.mu.Unlock()
+	if cb != nil {
+		cb(s)
+	}
+}
+
+func (c *Cashier) say(msg string) { c.update(func(s *Status) { s.Message = msg }) }
+
+// Wait waits for background settlement of credits to finish (tests, shutdown).
+func (c *Cashier) Wait() { c.wg.Wait() }
+
+func newKey(kind, detail string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return kind + ":" + detail + ":" + hex.EncodeToString(b[:])
+}
+
+// keyParts splits a flow key into its kind and detail (note code or validation number).
+func keyParts(key string) (kind, detail string) {
+	p := strings.SplitN(key, ":", 3)
+	if len(p) != 3 {
+		return "", ""
+	}
+	return p[0], p[1]
+}
+
+func (c *Cashier) append(ctx context.Context, kind, key string, amount int64, state journal.FlowState) error {
+	_, err := c.j.Append(ctx, journal.Record{Kind: kind, Key: key, Amount: amount, Flow: state})
+	return err
+}
+
+// Escrow decides on a note or ticket in escrow (noteacceptor.Handler).
+func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
+	if !e.IsTicket() {
+		key := newKey("note", fmt.Sprintf("%02X", e.Code))
+		if err := c.append(ctx, "note-escrow", key, e.Cents, Stacking); err != nil {
+			c.cfg.Log.Error("cashier: journal", "err", err)
+			c.say("Note returned: the terminal cannot record it")
+			return false
+		}
+		c.setPending(key)
+		return true
+	}
+	key := newKey("ticket", e.Ticket)
+	if err := c.append(ctx, "ticket-escrow", key, 0, Redeeming); err != nil {
+		c.cfg.Log.Error("cashier: journal", "err", err)
+		c.say("Ticket returned: the terminal cannot record it")
+		return false
+	}
+	amount, err := c.bank.RedeemTicket(ctx, key+"/redeem", e.Ticket)
+	if err != nil {
+		c.reverse(context.Background(), key, "ticket-refused")
+		c.say("Ticket refused: " + reason(err))
+		return false
+	}
+	if err := c.append(ctx, "ticket-held", key, amount, Stacking); err != nil {
+		c.reverse(context.Background(), key, "ticket-unrecorded")
+		return false
+	}
+	c.setPending(key)
+	return true
+}
+
+func reason(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	if i := strings.LastIndex(s, "desc = "); i >= 0 {
+		s = s[i+len("desc = "):]
+	}
+	return s
+}
+
+func (c *Cashier) setPending(key string) {
+	c.mu.Lock()
+	c.pending = key
+	c.mu.Unlock()
+}
+
+func (c *Cashier) takePending() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := c.pending
+	c.pending = ""
+	return k
+}
+
+// Credit is the credit point (noteacceptor.Handler): journal it, then settle with the server
+// in the background — the driver acknowledges the acceptor as soon as this returns nil.
+func (c *Cashier) Credit(e noteacceptor.Escrow) error {
+	ctx := context.Background()
+	key := c.takePending()
+	if key == "" {
+		// VEND VALID after a restart: the journal knows which escrow went to the stacker.
+		k, err := c.lastStacking(ctx)
+		if err != nil {
+			return err
+		}
+		key = k
+	}
+	if key == "" {
+		c.update(func(s *Status) { s.Fault = "A note was stacked without a record: call an attendant" })
+		_, err := c.j.Append(ctx, journal.Record{Kind: "unrecorded-credit-point", Amount: e.Cents})
+		return err // recorded for the attendant; acknowledge so the acceptor is not stuck
+	}
+	if err := c.append(ctx, "credit-point", key, 0, CreditDue); err != nil {
+		return err
+	}
+	c.settle(key)
+	return nil
+}
+
+// lastStacking is the newest flow in Stacking state.
+func (c *Cashier) lastStacking(ctx context.Context) (string, error) {
+	fs, err := c.j.Pending(ctx)
+	if err != nil {
+		return "", err
+	}
+	key := ""
+	for _, f := range fs {
+		if f.State == Stacking {
+			key = f.Key
+		}
+	}
+	return key, nil
+}
+
+// settle tells the server about a credit point until it answers.
+func (c *Cashier) settle(key string) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		if err := c.finishCredit(context.Background(), key); err != nil {
+			c.cfg.Log.Error("cashier: credit", "key", key, "err", err)
+		}
+	}()
+}
+
+func (c *Cashier) finishCredit(ctx context.Context, key string) error {
+	f, ok, err := c.j.FlowOf(ctx, key)
+	if err != nil || !ok {
+		return fmt.Errorf("cashier: flow %s: %v", key, err)
+	}
+	kind, detail := keyParts(key)
+	var m client.Money
+	for attempt := 0; ; attempt++ {
+		switch kind {
+		case "note":
+			m, err = c.bank.CreditNote(ctx, key, f.Amount, detail)
+		case "ticket":
+			m, err = c.bank.CommitRedeem(ctx, key+"/commit", detail)
+		default:
+			return fmt.Errorf("cashier: flow %s of unknown kind", key)
+		}
+		if err == nil {
+			break
+		}
+		// The credit point is journalled: the money is owed and the call is idempotent, so
+		// keep asking (the server may be away); Recover asks again after a restart.
+		c.say("Credit pending: waiting for the table")
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
+		}
+	}
+	if err := c.append(ctx, "credited", key, m.Amount, journal.Done); err != nil {
+		return err
+	}
+	c.update(func(s *Status) {
+		s.Message, s.Balance = fmt.Sprintf("Credited %d", m.Amount), m.Balance
+		if !m.Replayed {
+			s.Credits++
+			s.Credited += m.Amount
+		}
+	})
+	return nil
+}
+
+// reverse closes a flow whose note or ticket went back to the player.
+func (c *Cashier) reverse(ctx context.Context, key, why string) {
+	kind, detail := keyParts(key)
+	if kind == "ticket" {
+		if _, err := c.bank.CancelRedeem(ctx, key+"/cancel", detail); err != nil {
+			c.cfg.Log.Warn("cashier: cancel redeem (the server releases it on its own timeout)", "key", key, "err", err)
+		}
+	}
+	if err := c.append(ctx, why, key, 0, journal.Reversed); err != nil {
+		c.cfg.Log.Error("cashier: journal", "err", err)
+	}
+}
+
+// Event follows the acceptor (noteacceptor.Handler).
+func (c *Cashier) Event(ev noteacceptor.Event) {
+	ctx := context.Background()
+	switch ev.Kind {
+	case noteacceptor.Returned, noteacceptor.Rejected, noteacceptor.PowerUpInAcceptor:
+		key := c.takePending()
+		switch {
+		case key != "":
+			c.reverse(ctx, key, "returned")
+			c.say("Returned")
+		case ev.Kind == noteacceptor.PowerUpInAcceptor:
+			c.reverseStacking(ctx)
+		}
+		// A return the cashier asked for keeps the message that said why.
+		if ev.Kind == noteacceptor.Rejected {
+			c.say("Not accepted: " + ev.Detail)
+		}
+	case noteacceptor.PowerUpInStacker:
+		// The note reached the stacker while the power was off: that is its credit point.
+		key := c.takePending()
+		if key == "" {
+			key, _ = c.lastStacking(ctx)
+		}
+		if key != "" {
+			if err := c.append(ctx, "credit-point-at-power-up", key, 0, CreditDue); err == nil {
+				c.settle(key)
+			}
+		}
+	case noteacceptor.Ready:
+		// Whatever was sent to the stacker and has not reached its credit point by now went back.
+		c.reverseStacking(ctx)
+		c.update(func(s *Status) { s.Fault = "" })
+	case noteacceptor.Fault, noteacceptor.CommLost, noteacceptor.Unresolved:
+		c.update(func(s *Status) { s.Fault = "Note acceptor: " + ev.Detail + " — call an attendant" })
+		if ev.Kind == noteacceptor.CommLost {
+			c.update(func(s *Status) { s.Fault = "Note acceptor not answering — call an attendant" })
+		}
+	case noteacceptor.FaultCleared, noteacceptor.CommRestored:
+		c.update(func(s *Status) { s.Fault = "" })
+	}
+}
+
+func (c *Cashier) reverseStacking(ctx context.Context) {
+	fs, err := c.j.Pending(ctx)
+	if err != nil {
+		return
+	}
+	for _, f := range fs {
+		if f.State == Stacking {
+			c.reverse(ctx, f.Key, "returned-at-start")
+		}
+	}
+}
+
+// Recover finishes or reverses the flows a crash left open. Call it once at start, before the
+// acceptor runs: credits owed are asked for again, tickets being redeemed are cancelled (the
+// acceptor's reset hands them back), cash-outs are carried on to print or handpay.
+func (c *Cashier) Recover(ctx context.Context) error {
+	fs, err := c.j.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		switch f.State {
+		case CreditDue:
+			if err := c.finishCredit(ctx, f.Key); err != nil {
+				return err
+			}
+		case Redeeming:
+			c.reverse(ctx, f.Key, "redeem-abandoned")
+		case Stacking:
+			// Left for the acceptor to settle: VEND VALID or power up with the note in the
+			// stacker credits it, anything else returns it (see Event, Ready).
+		case Requested, Printing, Confirming:
+			if err := c.finishCashOut(ctx, f.Key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ErrBusy refuses a second cash-out while one is under way.
+var ErrBusy = errors.New("cashier: a cash-out is already under way")
+
+// CashOut prints the whole balance on a ticket.
+func (c *Cashier) CashOut(ctx context.Context) error {
+	c.mu.Lock()
+	if c.status.CashingOut {
+		c.mu.Unlock()
+		return ErrBusy
+	}
+	c.status.CashingOut = true
+	c.status.TakeTicket, c.status.Handpay = false, false
+	c.mu.Unlock()
+	defer c.update(func(s *Status) { s.CashingOut = false })
+	key := newKey("cashout", "-")
+	if err := c.append(ctx, "cashout-requested", key, 0, Requested); err != nil {
+		return err
+	}
+	return c.finishCashOut(ctx, key)
+}
+
+func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
+	f, _, err := c.j.FlowOf(ctx, key)
+	if err != nil {
+		return err
+	}
+	// CashOut with the flow's key returns the same ticket however often it is asked.
+	t, err := c.bank.CashOut(ctx, key)
+	if err != nil {
+		if f.State == Requested {
+			c.append(ctx, "cashout-refused", key, 0, journal.Reversed)
+			c.say("Cash-out refused: " + reason(err))
+		}
+		return fmt.Errorf("cashier: cash-out: %w", err)
+	}
+	if f.State == Requested {
+		if err := c.append(ctx, "ticket-issued", key, t.Amount, Printing); err != nil {
+			return err
+		}
+		f.State = Printing
+	}
+	if f.State == Printing {
+		c.say("Printing your ticket")
+		tk := printer.Ticket{Venue: t.Venue, Terminal: t.TerminalID, Asset: c.cfg.Asset, Issued: t.Issued,
+			Validation: t.Validation, Cents: t.Amount, Number: int(t.Number),
+			Expiry: "VOID AFTER " + t.Expires.Format("2006-01-02")}
+		var perr error
+		for attempt := range c.cfg.PrintRetries {
+			// Printing the same validation number again is safe: a ticket redeems once, ever.
+			if perr = c.prn.Print(ctx, tk); perr == nil {
+				break
+			}
+			c.update(func(s *Status) { s.Fault = "Printer: " + reason(perr) })
+			if attempt+1 < c.cfg.PrintRetries {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(c.cfg.RetryEvery):
+				}
+			}
+		}
+		if perr != nil {
+			// No printed ticket can be trusted: the server marks it failed (not redeemable)
+			// and the dealer pays by hand. Never both a ticket and a handpay.
+			if _, err := c.bank.TicketPrintFailed(ctx, key+"/failed", t.Validation, reason(perr)); err != nil {
+				return fmt.Errorf("cashier: report print failure: %w", err)
+			}
+			if err := c.append(ctx, "handpay", key, t.Amount, journal.Done); err != nil {
+				return err
+			}
+			c.update(func(s *Status) {
+				s.Handpay, s.Message = true, fmt.Sprintf("The ticket could not be printed: an attendant will pay %d by hand", t.Amount)
+			})
+			return nil
+		}
+		if err := c.append(ctx, "ticket-printed", key, t.Amount, Confirming); err != nil {
+			return err
+		}
+		c.update(func(s *Status) { s.Fault = "" })
+	}
+	if _, err := c.bank.TicketPrinted(ctx, key+"/printed", t.Validation); err != nil {
+		return fmt.Errorf("cashier: confirm printed ticket: %w", err)
+	}
+	if err := c.append(ctx, "ticket-confirmed", key, t.Amount, journal.Done); err != nil {
+		return err
+	}
+	c.update(func(s *Status) { s.TakeTicket, s.Message = true, "Please take your ticket" })
+	return nil
+}

@@ -1,0 +1,264 @@
+package cashier_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/cashier"
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/noteacceptor"
+	"github.com/tablegames/ats/devices/printer"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/server"
+)
+
+// rig is one terminal's money hardware and its table: a real table server on loopback, the
+// real client, a journal file, and both device drivers over pseudo-terminals to the emulators.
+type rig struct {
+	dir  string
+	demo *server.Demo
+	cli  *client.Client
+	j    *journal.Journal
+	acc  *emulator.NoteAcceptor
+	prn  *emulator.Printer
+	c    *cashier.Cashier
+	drv  *noteacceptor.Acceptor
+	stop func()
+}
+
+func onPTY(t *testing.T, ctx context.Context, serve func(context.Context, *serialport.PTY)) *serialport.PTY {
+	p, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go serve(ctx, p)
+	return p
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	demo, err := server.StartDemo(dir, "T01", 30*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(demo.Stop)
+	cli, err := client.Dial(client.Config{Addr: demo.Addr, TLS: demo.ClientTLS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	r := &rig{dir: dir, demo: demo, cli: cli}
+	r.acc = emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond, Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond})
+	r.prn = emulator.NewPrinter(emulator.PrinterConfig{Print: 300 * time.Millisecond, Feed: 20 * time.Millisecond})
+	r.start(t)
+	return r
+}
+
+// start opens the journal and the drivers (again, after a simulated crash) and recovers.
+func (r *rig) start(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap := onPTY(t, ctx, func(ctx context.Context, p *serialport.PTY) { r.acc.Serve(ctx, p.Device) })
+	pp := onPTY(t, ctx, func(ctx context.Context, p *serialport.PTY) { r.prn.Serve(ctx, p.Device) })
+	aport, err := serialport.Open(noteacceptor.Line(ap.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pport, err := serialport.Open(printer.Line(pp.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.j = j
+	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
+	if err := r.c.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.drv = noteacceptor.New(aport, r.c, noteacceptor.Config{Poll: 20 * time.Millisecond})
+	r.drv.SetInhibit(false)
+	ran := make(chan struct{})
+	go func() { r.drv.Run(ctx); close(ran) }()
+	stopped := false
+	r.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		<-ran
+		r.c.Wait()
+		aport.Close()
+		pport.Close()
+		ap.Close()
+		pp.Close()
+		j.Close()
+	}
+	t.Cleanup(r.stop)
+	r.eventually(t, "acceptor enabled", func() bool { st, _ := r.acc.Status(); return st == 0x11 })
+}
+
+func (r *rig) eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10 s (status %+v)", what, r.c.Status())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (r *rig) balance(t *testing.T) int64 {
+	t.Helper()
+	c, err := r.demo.Table.Conservation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Holds() {
+		t.Fatalf("the table's ledger does not conserve: %v", c)
+	}
+	return c.Balances // the only account at this table
+}
+
+func (r *rig) noPending(t *testing.T) {
+	t.Helper()
+	r.eventually(t, "no open flows", func() bool {
+		fs, err := r.j.Pending(context.Background())
+		return err == nil && len(fs) == 0
+	})
+}
+
+// A note in, cashed out on a ticket, the ticket in again: the money goes round once, and the
+// same ticket a second time is refused and handed back.
+func TestNoteCashOutTicketIn(t *testing.T) {
+	r := newRig(t)
+	if err := r.acc.InsertNote(2000); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 2000 })
+	r.noPending(t)
+
+	if err := r.c.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !r.c.Status().TakeTicket || r.balance(t) != 0 {
+		t.Fatalf("after cash-out: %+v, balance %d", r.c.Status(), r.balance(t))
+	}
+	printed := r.prn.Printed()
+	if len(printed) != 1 || printed[0].Fields[7] != "$20.00" || printed[0].Fields[8] != "TWENTY DOLLARS AND ZERO CENTS" {
+		t.Fatalf("printed %+v", printed)
+	}
+	validation := printed[0].Fields[6]
+
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "ticket credited", func() bool { return r.balance(t) == 2000 })
+	r.noPending(t)
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "replayed ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	if !strings.Contains(r.c.Status().Message, "refused") {
+		t.Fatalf("message %q", r.c.Status().Message)
+	}
+	r.noPending(t)
+	if b := r.balance(t); b != 2000 {
+		t.Fatalf("balance %d after a replayed ticket, want 2000", b)
+	}
+	if box := r.acc.Cashbox(); len(box) != 2 {
+		t.Fatalf("cash box %v, want the note and the ticket", box)
+	}
+}
+
+// A printer that cannot print sends the ticket to handpay, and prints nothing.
+func TestPrinterFaultGoesToHandpay(t *testing.T) {
+	r := newRig(t)
+	r.acc.InsertNote(500)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 500 })
+	r.prn.Command("paper-out")
+	if err := r.c.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := r.c.Status()
+	if !st.Handpay || st.TakeTicket || !strings.Contains(st.Fault, "paper out") {
+		t.Fatalf("status %+v", st)
+	}
+	if n := len(r.prn.Printed()); n != 0 {
+		t.Fatalf("%d tickets printed", n)
+	}
+	r.noPending(t)
+}
+
+// A printer fault that clears between attempts: the same ticket is printed, once.
+func TestReprintAfterFault(t *testing.T) {
+	r := newRig(t)
+	r.acc.InsertNote(500)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 500 })
+	r.prn.Command("head-up")
+	go func() { time.Sleep(30 * time.Millisecond); r.prn.Command("clear") }()
+	if err := r.c.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.c.Status(); !st.TakeTicket || st.Handpay {
+		t.Fatalf("status %+v", st)
+	}
+	if n := len(r.prn.Printed()); n != 1 {
+		t.Fatalf("%d tickets printed", n)
+	}
+}
+
+// The terminal dies after the credit point was journalled but before the server heard of it:
+// on restart the credit is made, once.
+func TestCrashAfterCreditPoint(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	// Play the money path up to the credit point by hand, then "crash" (stop without settling).
+	r.stop()
+	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "note:65:deadbeefdeadbeef"
+	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: key, Amount: 2000, Flow: cashier.Stacking})
+	j.Append(ctx, journal.Record{Kind: "credit-point", Key: key, Flow: cashier.CreditDue})
+	j.Close()
+	r.start(t)
+	r.noPending(t)
+	if b := r.balance(t); b != 2000 {
+		t.Fatalf("balance %d after recovery, want 2000", b)
+	}
+	// Recovering again (a second crash) changes nothing.
+	r.stop()
+	r.start(t)
+	if b := r.balance(t); b != 2000 {
+		t.Fatalf("balance %d after a second recovery, want 2000", b)
+	}
+}
+
+// Power cut to the acceptor mid-stack: the note reaches the cash box during the power-up and
+// is credited once, from the journal.
+func TestAcceptorPowerCycleMidStack(t *testing.T) {
+	r := newRig(t)
+	r.acc.InsertNote(1000)
+	r.eventually(t, "stacking", func() bool { st, _ := r.acc.Status(); return st == 0x14 })
+	r.acc.PowerCycle()
+	r.eventually(t, "credited after power-up", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+	r.eventually(t, "acceptor enabled again", func() bool { st, _ := r.acc.Status(); return st == 0x11 })
+	r.acc.InsertNote(100)
+	r.eventually(t, "next note", func() bool { return r.balance(t) == 1100 })
+	if box := r.acc.CashboxCents(); box != 1100 {
+		t.Fatalf("cash box %d, credits 1100", box)
+	}
+}
