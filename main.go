@@ -32,15 +32,15 @@ func main() {
 
 	cfg := client.Config{Addr: *addr, Logger: log}
 	demo := *addr == ""
+	stateDir := os.Getenv("ATS_STATE_DIR")
+	if stateDir == "" {
+		stateDir = filepath.Join(os.TempDir(), "ats-demo")
+	}
 	if demo {
-		dir := os.Getenv("ATS_STATE_DIR")
-		if dir == "" {
-			dir = filepath.Join(os.TempDir(), "ats-demo")
-		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := os.MkdirAll(stateDir, 0o700); err != nil {
 			fail(log, err)
 		}
-		d, err := server.StartDemo(dir, *id, 20*time.Second, nil)
+		d, err := server.StartDemo(stateDir, *id, 20*time.Second, nil)
 		if err != nil {
 			fail(log, err)
 		}
@@ -63,10 +63,18 @@ func main() {
 	defer cancel()
 	go term.Run(ctx)
 	view := waitForTable(term, 10*time.Second)
-	if demo && view.Balance == 0 {
-		// The demo has no note acceptor yet: it credits a demo buy-in once per state directory.
-		if _, err := c.CreditNote(ctx, "demo-buy-in", 100000, "DEMO"); err != nil {
-			log.Warn("demo buy-in", "err", err)
+	var devices *demoDevices
+	if demo {
+		devices, err = startDemoDevices(ctx, stateDir, *id, c, log)
+		if err != nil {
+			fail(log, err)
+		}
+		defer devices.close()
+		go devices.commands(log)
+		if view.Balance == 0 {
+			// A player buying in: notes into the (emulated) acceptor, credited through the
+			// same journal, driver and server calls as on a cabinet.
+			go devices.buyIn(10000, 10000, 10000, 10000, 10000)
 		}
 	}
 
@@ -77,6 +85,9 @@ func main() {
 		fail(log, err)
 	}
 	screen.Follow(ctx)
+	if devices != nil {
+		screen.AttachCashier(devices.cashier)
+	}
 	w.SetContent(screen.Content())
 	w.Resize(fyne.NewSize(1920, 1080))
 	if !*windowed {

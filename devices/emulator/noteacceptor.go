@@ -403,9 +403,12 @@ func (n *NoteAcceptor) insert(in insert) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.advance(time.Now())
-	if n.st == id003.StDisable || n.fault != 0 {
+	switch {
+	case n.fault != 0, n.st == id003.StDisable, n.st == id003.StInitialize,
+		n.st == id003.StPowerUp, n.st == id003.StPowerUpBillA, n.st == id003.StPowerUpBillS:
+		// Not enabled: the acceptor does not draw the note in.
 		n.returned = append(n.returned, in.e)
-		return errors.New("emulator: the acceptor is not taking notes (inhibited or faulted); handed back")
+		return fmt.Errorf("emulator: the acceptor is not taking notes (%s); handed back", id003.StatusName(n.st))
 	}
 	n.queue = append(n.queue, in)
 	n.advance(time.Now())

@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"context"
+	"errors"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app/cashier"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// AttachCashier makes Cash out print a ticket through the cashier and shows the money status
+// (credits, faults, "take your ticket", handpay) in the message line.
+func (s *Screen) AttachCashier(c *cashier.Cashier) {
+	if b, ok := s.Elements[diagrams.ElemCashOut].(*widget.Button); ok {
+		b.OnTapped = func() {
+			s.message.SetText(T("Printing your ticket"))
+			go func() {
+				err := c.CashOut(context.Background())
+				if err != nil && !errors.Is(err, cashier.ErrBusy) {
+					fyne.Do(func() { s.message.SetText(err.Error()) })
+				}
+			}()
+		}
+	}
+	c.OnChange(func(st cashier.Status) {
+		msg := st.Message
+		if st.Fault != "" {
+			msg = st.Fault
+		}
+		fyne.Do(func() { s.message.SetText(msg) })
+	})
+}
