@@ -82,6 +82,7 @@ type Terminal struct {
 	dirty     chan struct{}
 	onChange  func(View)
 	lockTimer *time.Timer
+	gate      Gate
 }
 
 // New returns a terminal on the link. now is the local clock.
@@ -299,8 +300,39 @@ func (t *Terminal) canChangeLocked() error {
 	case t.view.Phase != client.PhaseWagering || t.view.Locked || !t.now().Before(t.link.LockAt(t.view.Deadline)):
 		t.view.Locked = t.view.Phase == client.PhaseWagering || t.view.Locked
 		return ErrLocked
+	case t.view.Config.IDPadRequired && (t.gate == nil || !t.gate.Touched()):
+		return ErrPadNotTouched
+	case t.view.Config.PlayerCardRequired && !t.hasCard():
+		return ErrNoPlayerCard
 	}
 	return nil
+}
+
+// Gate is this seat's player-ID pad and card reader (devices/idpad gives one per seat).
+type Gate interface {
+	Touched() bool
+	Card() (string, bool)
+}
+
+// Refusals when the table's profile requires the pad or a player card (000 §11.4.2(a), 003 §3.4).
+var (
+	ErrPadNotTouched = errors.New("touch your player pad to bet")
+	ErrNoPlayerCard  = errors.New("insert your player card to bet")
+)
+
+// SetGate connects the seat's ID pad; without one, a table that requires the pad takes no wager.
+func (t *Terminal) SetGate(g Gate) {
+	t.mu.Lock()
+	t.gate = g
+	t.mu.Unlock()
+}
+
+func (t *Terminal) hasCard() bool {
+	if t.gate == nil {
+		return false
+	}
+	_, ok := t.gate.Card()
+	return ok
 }
 
 // placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the

@@ -260,3 +260,48 @@ func BenchmarkPlace(b *testing.B) {
 		}
 	}
 }
+
+// fakeGate is a seat's ID pad and card reader.
+type fakeGate struct {
+	mu      sync.Mutex
+	touched bool
+	card    string
+}
+
+func (g *fakeGate) Touched() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.touched }
+func (g *fakeGate) Card() (string, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.card, g.card != ""
+}
+
+// When the profile requires the ID pad, a touch on the layout counts only while the pad is
+// touched; when it requires a player card, only with the card in.
+func TestPadAndCardGateWagers(t *testing.T) {
+	h := newHarness(t)
+	s17 := spot(t, roulette.Straight, 17)
+	cfg := client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}, IDPadRequired: true, PlayerCardRequired: true}
+	h.link.Push(client.Snapshot{Config: cfg, Phase: client.PhaseWagering, RoundID: "R1",
+		Deadline: h.clk.now().Add(32 * time.Second), Limits: limits, Balance: 10000, AccountOpen: true})
+	h.waitFor(func(v View) bool { return v.Config.IDPadRequired })
+	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
+		t.Fatalf("no pad connected: %v", err)
+	}
+	g := &fakeGate{}
+	h.term.SetGate(g)
+	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
+		t.Fatalf("pad not touched: %v", err)
+	}
+	g.mu.Lock()
+	g.touched = true
+	g.mu.Unlock()
+	if _, err := h.term.Place(s17); !errors.Is(err, ErrNoPlayerCard) {
+		t.Fatalf("no card: %v", err)
+	}
+	g.mu.Lock()
+	g.card = "778899"
+	g.mu.Unlock()
+	if fb, err := h.term.Place(s17); err != nil || fb.Accepted != 100 {
+		t.Fatalf("pad touched, card in: %+v %v", fb, err)
+	}
+}

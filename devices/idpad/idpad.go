@@ -256,3 +256,18 @@ func (p *Pad) handle(ctx context.Context, f Frame) {
 	p.mu.Unlock()
 	p.emit(ctx, ev)
 }
+
+// Seat is one pad as the terminal's betting gate sees it (it satisfies app.Gate).
+type Seat struct {
+	p *Pad
+	n int
+}
+
+// Seat returns pad n's view for a seat.
+func (p *Pad) Seat(n int) Seat { return Seat{p: p, n: n} }
+
+// Touched reports whether the seat's pad is touched now.
+func (s Seat) Touched() bool { return s.p.Touched(s.n) }
+
+// Card is the player card in the seat's reader.
+func (s Seat) Card() (string, bool) { return s.p.Card(s.n) }
