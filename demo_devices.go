@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/client"
@@ -29,7 +30,13 @@ type demoDevices struct {
 	close    func()
 }
 
-func startDemoDevices(ctx context.Context, dir, terminal string, c *client.Client, log *slog.Logger) (*demoDevices, error) {
+// mayTakeMoney says whether the terminal may take money now: not without the server, not while
+// the table is closed (and, when it exists, not in technician mode).
+func mayTakeMoney(c *client.Client, term *app.Terminal) bool {
+	return c.Connected() && term.View().Phase != client.PhaseClosed
+}
+
+func startDemoDevices(ctx context.Context, dir, terminal string, c *client.Client, term *app.Terminal, log *slog.Logger) (*demoDevices, error) {
 	j, err := journal.Open(filepath.Join(dir, "terminal-"+terminal+".db"), time.Now)
 	if err != nil {
 		return nil, err
@@ -63,10 +70,9 @@ func startDemoDevices(ctx context.Context, dir, terminal string, c *client.Clien
 	}
 	acc := noteacceptor.New(aport, d.cashier, noteacceptor.Config{Log: log})
 	go acc.Run(ctx)
-	// No server, no money in.
 	go func() {
 		for ctx.Err() == nil {
-			acc.SetInhibit(!c.Connected())
+			acc.SetInhibit(!mayTakeMoney(c, term))
 			time.Sleep(300 * time.Millisecond)
 		}
 	}()

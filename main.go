@@ -65,7 +65,7 @@ func main() {
 	view := waitForTable(term, 10*time.Second)
 	var devices *demoDevices
 	if demo {
-		devices, err = startDemoDevices(ctx, stateDir, *id, c, log)
+		devices, err = startDemoDevices(ctx, stateDir, *id, c, term, log)
 		if err != nil {
 			fail(log, err)
 		}
