@@ -2,8 +2,10 @@ package cashier_test
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,11 +81,12 @@ func (r *rig) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.j = j
-	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
+	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, Log: testLog})
 	if err := r.c.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r.drv = noteacceptor.New(aport, r.c, noteacceptor.Config{Poll: 20 * time.Millisecond})
+	w := &watch{Cashier: r.c, enabled: make(chan struct{})}
+	r.drv = noteacceptor.New(aport, w, noteacceptor.Config{Poll: 20 * time.Millisecond, Log: testLog})
 	r.drv.SetInhibit(false)
 	ran := make(chan struct{})
 	go func() { r.drv.Run(ctx); close(ran) }()
@@ -103,7 +106,11 @@ func (r *rig) start(t *testing.T) {
 		j.Close()
 	}
 	t.Cleanup(r.stop)
-	r.eventually(t, "acceptor enabled", func() bool { st, _ := r.acc.Status(); return st == 0x11 })
+	select { // enabled by this driver, after its reset
+	case <-w.enabled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the acceptor was never enabled")
+	}
 }
 
 func (r *rig) eventually(t *testing.T, what string, ok func() bool) {
@@ -111,7 +118,8 @@ func (r *rig) eventually(t *testing.T, what string, ok func() bool) {
 	deadline := time.Now().Add(10 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10 s (status %+v)", what, r.c.Status())
+			st, data := r.acc.Status()
+			t.Fatalf("%s: not within 10 s (status %+v; acceptor %02X % X, returned %v)", what, r.c.Status(), st, data, r.acc.Returned())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -260,5 +268,59 @@ func TestAcceptorPowerCycleMidStack(t *testing.T) {
 	r.eventually(t, "next note", func() bool { return r.balance(t) == 1100 })
 	if box := r.acc.CashboxCents(); box != 1100 {
 		t.Fatalf("cash box %d, credits 1100", box)
+	}
+}
+
+// The terminal dies while the server holds a ticket for it (redemption asked, no credit point):
+// on restart the hold is cancelled, and the ticket buys in later exactly once.
+func TestCrashDuringRedemption(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	r.acc.InsertNote(1000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 1000 })
+	if err := r.c.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	validation := r.prn.Printed()[0].Fields[6]
+	r.stop()
+	// What the cashier had done when the power went: journalled the escrow, asked the server
+	// to hold the ticket.
+	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "ticket:" + validation + ":0123456789abcdef"
+	if _, err := j.Append(ctx, journal.Record{Kind: "ticket-escrow", Key: key, Flow: cashier.Redeeming}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if _, err := r.cli.RedeemTicket(ctx, key+"/redeem", validation); err != nil {
+		t.Fatal(err)
+	}
+	r.start(t)
+	r.noPending(t)
+	if b := r.balance(t); b != 0 {
+		t.Fatalf("balance %d after recovery, want 0 (nothing credited)", b)
+	}
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "ticket credited after the hold was cancelled", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+}
+
+var testLog = slog.New(slog.DiscardHandler)
+
+// watch passes the acceptor's events to the cashier and tells the test when it is enabled.
+type watch struct {
+	*cashier.Cashier
+	once    sync.Once
+	enabled chan struct{}
+}
+
+func (w *watch) Event(ev noteacceptor.Event) {
+	w.Cashier.Event(ev)
+	if ev.Kind == noteacceptor.Enabled {
+		w.once.Do(func() { close(w.enabled) })
 	}
 }
