@@ -79,6 +79,8 @@ func main() {
 	}
 
 	a := fyneapp.NewWithID("com.tablegames.ats")
+	// Stop the background updates with the app, so none reaches a stopped Fyne thread.
+	a.Lifecycle().SetOnStopped(cancel)
 	w := a.NewWindow("ATS")
 	screen, err := ui.NewScreen(term, designOf(*design), view.Config.Layout)
 	if err != nil {
