@@ -6,6 +6,10 @@
 // Geometry is in layout units, one unit per number box, so the UI scales it to any screen. It is
 // derived from the rules engine: a region exists only where app/roulette says the layout has that
 // spot, so the picture and the rules cannot disagree.
+//
+// reference/ keeps the reference renders of the designs (PNG). This package draws nothing and
+// imports no Fyne: the renders are made, and checked for staleness, by TestReferenceRenders in
+// package ui (see the README, "Screen designs").
 package diagrams
 
 import (

@@ -103,44 +103,28 @@ func (f *Felt) Tapped(e *fyne.PointEvent) {
 // MinSize is small enough for a 1280×800 screen with the side panels.
 func (f *Felt) MinSize() fyne.Size { return fyne.NewSize(560, 200) }
 
-// CreateRenderer draws the boxes.
+// CreateRenderer draws the boxes as one cached picture, with the winning outline and the chips
+// as objects on top.
 func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
-	r := &feltRenderer{felt: f, bg: canvas.NewRectangle(feltGreen), win: canvas.NewRectangle(color.Transparent)}
-	r.win.StrokeColor, r.win.StrokeWidth = winOutline, 6
+	boxes := make([]artBox, 0, len(f.geom.Boxes))
 	for _, b := range f.geom.Boxes {
-		fill := color.Color(color.Transparent)
+		var fill color.Color // outside boxes show the felt
 		if b.IsNum || b.Colour != roulette.ColourGreen {
 			fill = numberColour(b.Colour)
 		}
-		rect := canvas.NewRectangle(fill)
-		rect.StrokeColor = feltLine
-		rect.StrokeWidth = 2
-		label := canvas.NewText(b.Label, textColour)
-		label.Alignment = fyne.TextAlignCenter
-		label.TextStyle = fyne.TextStyle{Bold: true}
-		var marker *canvas.Text
-		if b.Colour == roulette.ColourRed {
-			marker = canvas.NewText("◆", textColour)
-			marker.Alignment = fyne.TextAlignCenter
-		}
-		r.boxes = append(r.boxes, boxObjects{box: b, rect: rect, label: label, marker: marker})
+		boxes = append(boxes, artBox{rect: b.Rect, fill: fill, label: b.Label, em: 0.32, marker: b.Colour == roulette.ColourRed})
 	}
+	r := &feltRenderer{felt: f, art: newBoxArt(f.geom.Bounds, feltGreen, 2, boxes), win: canvas.NewRectangle(color.Transparent)}
+	r.win.StrokeColor, r.win.StrokeWidth = winOutline, 6
 	return r
-}
-
-type boxObjects struct {
-	box    diagrams.Box
-	rect   *canvas.Rectangle
-	label  *canvas.Text
-	marker *canvas.Text // red numbers and the RED box: a shape as well as a colour
 }
 
 type feltRenderer struct {
 	felt  *Felt
-	bg    *canvas.Rectangle
-	boxes []boxObjects
+	art   *boxArt // the felt's boxes, labels and red markers
 	win   *canvas.Rectangle
 	chips []fyne.CanvasObject
+	objs  []fyne.CanvasObject
 }
 
 var (
@@ -175,52 +159,41 @@ func (r *feltRenderer) layoutChips(scale float32) {
 }
 
 func (r *feltRenderer) Layout(size fyne.Size) {
-	r.bg.Resize(size)
+	r.art.raster.Resize(size)
 	scale, _ := fit(r.felt.geom.Bounds, size)
-	for _, b := range r.boxes {
-		tl := r.felt.ToScreen(b.box.Rect.Min)
-		br := r.felt.ToScreen(b.box.Rect.Max)
-		b.rect.Move(tl)
-		b.rect.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
-		b.label.TextSize = scale * 0.32
-		b.label.Move(tl)
-		b.label.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
-		if b.marker != nil {
-			b.marker.TextSize = scale * 0.16
-			b.marker.Move(fyne.NewPos(tl.X, tl.Y+(br.Y-tl.Y)*0.55))
-			b.marker.Resize(fyne.NewSize(br.X-tl.X, (br.Y-tl.Y)*0.4))
-		}
-	}
 	r.win.Hide()
 	if r.felt.hasWin {
-		for _, b := range r.boxes {
-			if b.box.IsNum && b.box.Number == r.felt.winning {
-				r.win.Move(b.rect.Position())
-				r.win.Resize(b.rect.Size())
+		for _, b := range r.felt.geom.Boxes {
+			if b.IsNum && b.Number == r.felt.winning {
+				tl, br := r.felt.ToScreen(b.Rect.Min), r.felt.ToScreen(b.Rect.Max)
+				r.win.Move(tl)
+				r.win.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
 				r.win.Show()
 			}
 		}
 	}
 	r.layoutChips(scale)
+	r.objs = append([]fyne.CanvasObject{r.art.raster, r.win}, r.chips...)
 }
 
 func (r *feltRenderer) MinSize() fyne.Size { return r.felt.MinSize() }
 
+// Refresh lays out the chips and the outline again. The boxes' picture depends only on the size,
+// so it is not refreshed: a chip placed repaints the frame without repainting (or, on the GL
+// driver, uploading again) the felt.
 func (r *feltRenderer) Refresh() {
 	r.Layout(r.felt.Size())
-	canvas.Refresh(r.felt)
+	canvas.Refresh(r.win)
+	for _, c := range r.chips {
+		canvas.Refresh(c)
+	}
 }
 
 func (r *feltRenderer) Objects() []fyne.CanvasObject {
-	objs := []fyne.CanvasObject{r.bg}
-	for _, b := range r.boxes {
-		objs = append(objs, b.rect, b.label)
-		if b.marker != nil {
-			objs = append(objs, b.marker)
-		}
+	if r.objs == nil {
+		r.objs = []fyne.CanvasObject{r.art.raster, r.win}
 	}
-	objs = append(objs, r.win)
-	return append(objs, r.chips...)
+	return r.objs
 }
 
 func (r *feltRenderer) Destroy() {}

@@ -1,13 +1,9 @@
 package ui
 
 import (
-	"image/color"
-
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -49,60 +45,27 @@ func (r *Racetrack) Tapped(e *fyne.PointEvent) {
 // MinSize keeps the boxes big enough for a finger at 1280×800.
 func (r *Racetrack) MinSize() fyne.Size { return fyne.NewSize(540, 100) }
 
-// CreateRenderer draws the ring and the sectors.
+// CreateRenderer draws the ring and the sectors as one cached picture.
 func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
-	rr := &trackRenderer{w: r}
-	add := func(reg diagrams.TrackRegion, fill color.Color) {
-		rect := canvas.NewRectangle(fill)
-		rect.StrokeColor, rect.StrokeWidth = feltLine, 1.5
-		label := canvas.NewText(reg.Label, textColour)
-		label.Alignment = fyne.TextAlignCenter
-		label.TextStyle = fyne.TextStyle{Bold: true}
-		rr.boxes = append(rr.boxes, trackBox{reg: reg, rect: rect, label: label})
-	}
+	var boxes []artBox
 	for _, reg := range r.track.Numbers {
-		add(reg, numberColour(reg.Colour))
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: 0.38})
 	}
 	for _, reg := range r.track.Sectors {
-		add(reg, feltGreen)
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
 	}
-	return rr
-}
-
-type trackBox struct {
-	reg   diagrams.TrackRegion
-	rect  *canvas.Rectangle
-	label *canvas.Text
+	art := newBoxArt(r.track.Bounds, nil, 1.5, boxes)
+	return &trackRenderer{w: r, art: art, objs: []fyne.CanvasObject{art.raster}}
 }
 
 type trackRenderer struct {
-	w     *Racetrack
-	boxes []trackBox
+	w    *Racetrack
+	art  *boxArt
+	objs []fyne.CanvasObject
 }
 
-func (t *trackRenderer) Layout(size fyne.Size) {
-	scale, _ := fit(t.w.track.Bounds, size)
-	for _, b := range t.boxes {
-		tl, br := t.w.ToScreen(b.reg.Rect.Min), t.w.ToScreen(b.reg.Rect.Max)
-		b.rect.Move(tl)
-		b.rect.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
-		b.label.TextSize = scale * 0.38
-		if b.reg.Target.Call != roulette.Neighbours {
-			b.label.TextSize = scale * 0.3
-		}
-		b.label.Move(tl)
-		b.label.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
-	}
-}
-
-func (t *trackRenderer) MinSize() fyne.Size { return t.w.MinSize() }
-func (t *trackRenderer) Refresh()           { t.Layout(t.w.Size()); canvas.Refresh(t.w) }
-func (t *trackRenderer) Destroy()           {}
-
-func (t *trackRenderer) Objects() []fyne.CanvasObject {
-	objs := make([]fyne.CanvasObject, 0, 2*len(t.boxes))
-	for _, b := range t.boxes {
-		objs = append(objs, b.rect, b.label)
-	}
-	return objs
-}
+func (t *trackRenderer) Layout(size fyne.Size)        { t.art.raster.Resize(size) }
+func (t *trackRenderer) MinSize() fyne.Size           { return t.w.MinSize() }
+func (t *trackRenderer) Refresh()                     { t.Layout(t.w.Size()) }
+func (t *trackRenderer) Destroy()                     {}
+func (t *trackRenderer) Objects() []fyne.CanvasObject { return t.objs }

@@ -286,11 +286,13 @@ func (s *Screen) update(v app.View) {
 		if i == 12 {
 			break
 		}
-		h := text(o.Number.String(), 18, numberColour(o.Number.Colour()))
+		c := numberColour(o.Number.Colour())
+		h := text(o.Number.String(), 18, c)
 		if o.Number.Colour() == roulette.ColourRed {
-			h.Text += "◆"
+			s.history.Add(container.New(layout.NewCustomPaddedHBoxLayout(1), h, redMark(c)))
+		} else {
+			s.history.Add(h)
 		}
-		s.history.Add(h)
 	}
 	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
 		s.hotCold.SetText(fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
@@ -330,6 +332,15 @@ func (s *Screen) update(v app.View) {
 		s.message.SetText(v.Message)
 	}
 	s.tick()
+}
+
+// redMark is the diamond beside a red number: red is told by shape as well as by colour. It is
+// drawn, not a "◆" glyph, which the embedded fonts lack (a system font would draw it, differently
+// on every machine).
+func redMark(c color.Color) fyne.CanvasObject {
+	d := canvas.NewPolygon(4, c)
+	d.SetMinSize(fyne.NewSize(10, 10))
+	return d
 }
 
 func counts(ns []app.NumberCount) string {

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
+
+	"github.com/tablegames/ats/diagrams"
+)
+
+// boxArt is the static part of a felt or a racetrack — boxes, their lines, labels and red
+// markers — painted into one image per pixel size and shown by a single canvas.Raster.
+//
+// Drawn as one canvas object per box, label and marker (hundreds of them), a felt cost every
+// frame a rasterised stroke, a shaped text and a compositing pass each; as one raster it costs
+// one compositing pass, and the boxes are painted again only when the widget's pixel size
+// changes. Chips and the winning outline change during a round and stay canvas objects on top.
+type boxArt struct {
+	bounds diagrams.Rect
+	bg     color.Color // nil leaves the area around the boxes transparent
+	lineW  float32     // line width in Fyne units; scaled by the canvas scale
+	boxes  []artBox
+
+	raster *canvas.Raster
+	img    *image.RGBA // the last painting, reused while the pixel size stays the same
+	faces  map[float32]font.Face
+}
+
+// artBox is one box of the picture, in layout units.
+type artBox struct {
+	rect   diagrams.Rect
+	fill   color.Color // nil: the background shows through
+	label  string
+	em     float32 // label size in layout units
+	marker bool    // a diamond under the label: red is told by shape as well as by colour
+}
+
+func newBoxArt(bounds diagrams.Rect, bg color.Color, lineW float32, boxes []artBox) *boxArt {
+	a := &boxArt{bounds: bounds, bg: bg, lineW: lineW, boxes: boxes, faces: map[float32]font.Face{}}
+	a.raster = canvas.NewRaster(a.generate)
+	return a
+}
+
+// generate is the raster's generator: w×h are device pixels.
+func (a *boxArt) generate(w, h int) image.Image {
+	if w <= 0 || h <= 0 {
+		return image.NewRGBA(image.Rect(0, 0, max(w, 0), max(h, 0)))
+	}
+	if a.img != nil && a.img.Rect.Dx() == w && a.img.Rect.Dy() == h {
+		return a.img
+	}
+	pixScale := float32(1)
+	if sz := a.raster.Size(); sz.Width > 0 {
+		pixScale = float32(w) / sz.Width
+	}
+	a.img = a.paint(w, h, pixScale)
+	return a.img
+}
+
+// paint draws the picture at w×h pixels, pixScale device pixels per Fyne unit (for the lines).
+func (a *boxArt) paint(w, h int, pixScale float32) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if a.bg != nil {
+		draw.Draw(img, img.Rect, image.NewUniform(a.bg), image.Point{}, draw.Src)
+	}
+	scale, off := fit(a.bounds, fyne.NewSize(float32(w), float32(h)))
+	toPx := func(p diagrams.Point) (int, int) {
+		return round(off.X + (p.X-a.bounds.Min.X)*scale), round(off.Y + (p.Y-a.bounds.Min.Y)*scale)
+	}
+	pxRect := func(r diagrams.Rect) image.Rectangle {
+		x0, y0 := toPx(r.Min)
+		x1, y1 := toPx(r.Max)
+		return image.Rect(x0, y0, x1, y1)
+	}
+	for _, b := range a.boxes {
+		if b.fill != nil {
+			draw.Draw(img, pxRect(b.rect), image.NewUniform(b.fill), image.Point{}, draw.Over)
+		}
+	}
+	// Lines after every fill, centred on the box edges, so shared edges are drawn alike.
+	lw := max(1, round(a.lineW*pixScale))
+	lo, hi := lw/2, lw-lw/2
+	line := image.NewUniform(feltLine)
+	for _, b := range a.boxes {
+		r := pxRect(b.rect)
+		for _, e := range []image.Rectangle{
+			image.Rect(r.Min.X-lo, r.Min.Y-lo, r.Max.X+hi, r.Min.Y+hi), // top
+			image.Rect(r.Min.X-lo, r.Max.Y-lo, r.Max.X+hi, r.Max.Y+hi), // bottom
+			image.Rect(r.Min.X-lo, r.Min.Y-lo, r.Min.X+hi, r.Max.Y+hi), // left
+			image.Rect(r.Max.X-lo, r.Min.Y-lo, r.Max.X+hi, r.Max.Y+hi), // right
+		} {
+			draw.Draw(img, e, line, image.Point{}, draw.Over)
+		}
+	}
+	ink := image.NewUniform(textColour)
+	for _, b := range a.boxes {
+		r := pxRect(b.rect)
+		cx, cy := float32(r.Min.X+r.Max.X)/2, float32(r.Min.Y+r.Max.Y)/2
+		if b.label != "" {
+			face := a.face(b.em * scale)
+			m := face.Metrics()
+			d := font.Drawer{Dst: img, Src: ink, Face: face}
+			adv := d.MeasureString(b.label)
+			// Centred like a centred canvas.Text: the line box (ascent + descent) in the middle.
+			d.Dot = fixed.Point26_6{
+				X: fixed.Int26_6(cx*64) - adv/2,
+				Y: fixed.Int26_6(cy*64) + (m.Ascent-m.Descent)/2,
+			}
+			d.DrawString(b.label)
+		}
+		if b.marker {
+			rad := scale * 0.05
+			diamond(img, cx, float32(r.Min.Y)+float32(r.Dy())*0.79, rad, rad*1.2, textColour)
+		}
+	}
+	return img
+}
+
+// face returns the bold theme font at size pixels per em, cached per size.
+func (a *boxArt) face(size float32) font.Face {
+	size = float32(math.Round(float64(size)*4) / 4)
+	if f, ok := a.faces[size]; ok {
+		return f
+	}
+	if len(a.faces) > 8 { // sizes change with the window; keep only the current ones
+		clear(a.faces)
+	}
+	f, err := opentype.NewFace(boldFont(), &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		panic("ui: embedded bold font: " + err.Error()) // the font is compiled in; caught by any test
+	}
+	a.faces[size] = f
+	return f
+}
+
+// boldFont is Fyne's embedded bold text font, the one canvas.Text uses for bold: the same on
+// every machine, so the reference renders do not depend on the fonts installed.
+var boldFont = sync.OnceValue(func() *sfnt.Font {
+	f, err := opentype.Parse(theme.DefaultTextBoldFont().Content())
+	if err != nil {
+		panic("ui: embedded bold font: " + err.Error())
+	}
+	return f
+})
+
+// diamond fills a diamond centred on (cx, cy) with half-width rx and half-height ry, in pixels.
+func diamond(dst *image.RGBA, cx, cy, rx, ry float32, c color.Color) {
+	x0, y0 := int(math.Floor(float64(cx-rx))), int(math.Floor(float64(cy-ry)))
+	x1, y1 := int(math.Ceil(float64(cx+rx))), int(math.Ceil(float64(cy+ry)))
+	if x1 <= x0 || y1 <= y0 {
+		return
+	}
+	z := vector.NewRasterizer(x1-x0, y1-y0)
+	ox, oy := cx-float32(x0), cy-float32(y0)
+	z.MoveTo(ox, oy-ry)
+	z.LineTo(ox+rx, oy)
+	z.LineTo(ox, oy+ry)
+	z.LineTo(ox-rx, oy)
+	z.ClosePath()
+	z.Draw(dst, image.Rect(x0, y0, x1, y1), image.NewUniform(c), image.Point{})
+}
+
+func round(f float32) int { return int(math.Round(float64(f))) }

@@ -1,0 +1,288 @@
+//go:build ci
+
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/apptest"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// The reference renders of Diagrams A, L and U live beside the designs' data, in diagrams/, and
+// are regenerated with
+//
+//	go test -tags ci ./ui -run TestReferenceRenders -update     (or UPDATE_REFERENCE=1)
+var updateReference = flag.Bool("update", false, "rewrite the reference renders in diagrams/reference")
+
+const referenceDir = "../diagrams/reference"
+
+// referenceTolerance is the largest difference, per colour channel out of 255, a pixel may show
+// against its reference. Rendering is deterministic (embedded fonts, fixed clock and data, the
+// software painter): on one machine two runs give the same bytes. Antialiased edges are computed
+// in floating point, though, and a compiler that fuses multiply-adds (arm64, unlike amd64) may
+// round an edge pixel's coverage one or two levels apart; any real change to the screen moves
+// pixels by far more than that.
+const referenceTolerance = 2
+
+// darkTheme is Fyne's default theme in its dark variant, whatever the machine's preference:
+// what the kiosk looks like, independent of the test app's own theme.
+type darkTheme struct{ fyne.Theme }
+
+func (d darkTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return d.Theme.Color(n, theme.VariantDark)
+}
+
+// referenceHistory is a fixed run of outcomes, most recent first, with a zero in it.
+func referenceHistory(w roulette.Wheel) []client.Outcome {
+	nums := []roulette.Number{17, 32, 0, 5, 26, 11, 17, 36, 2, 19, 8, 23}
+	if w == roulette.DoubleZero {
+		nums[5] = roulette.DoubleZeroNumber
+	}
+	h := make([]client.Outcome, len(nums))
+	for i, n := range nums {
+		h[i] = client.Outcome{RoundID: fmt.Sprintf("R%d", 41-i), Number: n, At: t0.Add(-time.Duration(i+1) * time.Minute)}
+	}
+	return h
+}
+
+// slipOf is an acknowledged slip of straight-up and outside bets.
+func slipOf(round string, bets ...client.SlipBet) *client.SlipAck {
+	ack := &client.SlipAck{RoundID: round, Version: 1, Bets: bets}
+	for _, b := range bets {
+		ack.Results = append(ack.Results, client.BetResult{Accepted: b.Amount})
+		ack.Total += b.Amount
+	}
+	return ack
+}
+
+func inside(t *testing.T, l roulette.Layout, k roulette.Kind, amount int64, ns ...roulette.Number) client.SlipBet {
+	t.Helper()
+	sp, err := l.Inside(k, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
+}
+
+func outside(t *testing.T, l roulette.Layout, k roulette.Kind, which int, amount int64) client.SlipBet {
+	t.Helper()
+	sp, err := l.Outside(k, which)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
+}
+
+type referenceCase struct {
+	file   string
+	design diagrams.Design
+	layout roulette.Layout
+	snap   func(t *testing.T, l roulette.Layout) client.Snapshot
+}
+
+func referenceCases() []referenceCase {
+	single := roulette.Layout{Wheel: roulette.SingleZero}
+	crown := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid}
+	star := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
+	wagering := func(left time.Duration, bets func(*testing.T, roulette.Layout) []client.SlipBet) func(*testing.T, roulette.Layout) client.Snapshot {
+		return func(t *testing.T, l roulette.Layout) client.Snapshot {
+			return client.Snapshot{
+				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+				Phase:  client.PhaseWagering, RoundID: "R42", Deadline: t0.Add(left),
+				Limits: testLimits, Balance: 100000, AccountOpen: true, History: referenceHistory(l.Wheel),
+				Slip: slipOf("R42", bets(t, l)...),
+			}
+		}
+	}
+	return []referenceCase{
+		{"a_single_zero_wagering.png", diagrams.DiagramA, single, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
+			return []client.SlipBet{
+				inside(t, l, roulette.Straight, 2500, 17), inside(t, l, roulette.Split, 100, 17, 20),
+				inside(t, l, roulette.Corner, 500, 1, 2, 4, 5), inside(t, l, roulette.Straight, 100, 0),
+				outside(t, l, roulette.Red, 0, 10000), outside(t, l, roulette.Dozen, 2, 500),
+			}
+		})},
+		{"a_double_zero_wagering.png", diagrams.DiagramA, crown, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
+			return []client.SlipBet{
+				inside(t, l, roulette.Straight, 100, roulette.DoubleZeroNumber), inside(t, l, roulette.Split, 500, 0, roulette.DoubleZeroNumber),
+				inside(t, l, roulette.Straight, 2500, 28), outside(t, l, roulette.Column, 3, 1000),
+			}
+		})},
+		{"a_double_zero_star_closing.png", diagrams.DiagramA, star, wagering(4*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
+			return []client.SlipBet{inside(t, l, roulette.Straight, 500, roulette.DoubleZeroNumber), outside(t, l, roulette.Black, 0, 2500)}
+		})},
+		{"l_lucky_ball.png", diagrams.DiagramL, single, func(t *testing.T, l roulette.Layout) client.Snapshot {
+			return client.Snapshot{
+				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second,
+					LuckyBall: true, LuckyBallVersion: roulette.LuckyMega},
+				Phase: client.PhaseNoMoreBets, RoundID: "R42", Limits: testLimits, Balance: 100000, AccountOpen: true,
+				History: referenceHistory(l.Wheel),
+				Slip: slipOf("R42", inside(t, l, roulette.Straight, 500, 23), outside(t, l, roulette.Odd, 0, 1000),
+					client.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500}),
+				LuckyBall: &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
+					Mega: roulette.BallBlue, HasMega: true},
+			}
+		}},
+		{"u_result.png", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) client.Snapshot {
+			return client.Snapshot{
+				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+				Phase:  client.PhaseResult, RoundID: "R41", Limits: testLimits, Balance: 163500, AccountOpen: true,
+				History:     referenceHistory(l.Wheel),
+				LastSettled: &client.Settled{RoundID: "R41", Number: 17, Recognised: true, Staked: 3500, Returned: 67000, Balance: 163500},
+			}
+		}},
+	}
+}
+
+// referenceScreen builds a design's screen on a fake table that has just sent snap, and renders
+// it at 1920×1080 with the software painter.
+func referenceScreen(t *testing.T, c referenceCase) image.Image {
+	snap := c.snap(t, c.layout)
+	now := func() time.Time { return t0 }
+	link := apptest.NewLink(now, 0, time.Millisecond, c.layout, testLimits)
+	term := app.New(link, now, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go term.Run(ctx)
+	link.Push(client.Connection{Up: true})
+	link.Push(snap)
+	for i := 0; ; i++ {
+		if v := term.View(); v.Connected && v.RoundID == snap.RoundID {
+			break
+		}
+		if i > 400 {
+			t.Fatal("the terminal never took the snapshot")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s, err := NewScreen(term, c.design, c.layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	return w.Canvas().Capture()
+}
+
+// Reference renders of Diagrams A, L and U: both wheels (and both double-zero profiles), a
+// Lucky Ball table after no more bets, and a result; each must match its PNG in
+// diagrams/reference, which -update (or UPDATE_REFERENCE=1) rewrites.
+func TestReferenceRenders(t *testing.T) {
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(darkTheme{theme.DefaultTheme()})
+	if T("BALANCE") != "BALANCE" {
+		t.Skip("the reference renders are in English; run with LANG=en_US.UTF-8 (or unset)")
+	}
+	update := *updateReference || os.Getenv("UPDATE_REFERENCE") == "1"
+	for _, c := range referenceCases() {
+		t.Run(c.file, func(t *testing.T) {
+			got := referenceScreen(t, c)
+			path := filepath.Join(referenceDir, c.file)
+			if update {
+				writeReference(t, path, got)
+				return
+			}
+			want, err := readPNG(path)
+			if err != nil {
+				t.Fatalf("%v\nregenerate the reference renders with: go test -tags ci ./ui -run TestReferenceRenders -update", err)
+			}
+			if msg := compareImages(got, want, referenceTolerance); msg != "" {
+				failed := filepath.Join("testdata", "failed", "reference", c.file) // beside Fyne's own failed renders
+				writeReference(t, failed, got)
+				if abs, err := filepath.Abs(failed); err == nil {
+					failed = abs
+				}
+				t.Errorf("%s is stale: %s (this run's render: %s)\n"+
+					"if the change is intended, regenerate the reference renders with:\n"+
+					"\tgo test -tags ci ./ui -run TestReferenceRenders -update", path, msg, failed)
+			}
+		})
+	}
+}
+
+// The reference renders come out the same on every run.
+func TestReferenceRenderIsDeterministic(t *testing.T) {
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(darkTheme{theme.DefaultTheme()})
+	c := referenceCases()[0]
+	a, b := referenceScreen(t, c), referenceScreen(t, c)
+	if msg := compareImages(a, b, 0); msg != "" {
+		t.Errorf("two renders of %s differ: %s", c.file, msg)
+	}
+}
+
+func readPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return png.Decode(f)
+}
+
+func writeReference(t *testing.T, path string, img image.Image) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// compareImages describes how got differs from want beyond tol per channel, or returns "".
+func compareImages(got, want image.Image, tol int) string {
+	if got.Bounds() != want.Bounds() {
+		return fmt.Sprintf("size %v, reference %v", got.Bounds().Size(), want.Bounds().Size())
+	}
+	b := got.Bounds()
+	n, worst, first := 0, 0, image.Point{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			g := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA)
+			w := color.NRGBAModel.Convert(want.At(x, y)).(color.NRGBA)
+			d := max(absDiff(g.R, w.R), absDiff(g.G, w.G), absDiff(g.B, w.B), absDiff(g.A, w.A))
+			if d > tol {
+				if n == 0 {
+					first = image.Pt(x, y)
+				}
+				n++
+				worst = max(worst, d)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d pixels differ by more than %d (up to %d), the first at %v", n, tol, worst, first)
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
