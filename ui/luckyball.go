@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -44,11 +45,14 @@ func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion
 		}
 		num := text(number, 30, panelText)
 		num.Alignment = fyne.TextAlignCenter
-		odds := text(fmt.Sprintf("%d:1%s", draw.Odds(c), mark), 14, ballColours[c])
+		odds := text(fmt.Sprintf("%d:1", draw.Odds(c)), 14, ballColours[c])
 		odds.Alignment = fyne.TextAlignCenter
+		// SUPER / MEGA on a line of its own, so a 1000:1 pays line still fits its cell.
+		marked := text(strings.TrimSpace(mark), 12, ballColours[c])
+		marked.Alignment = fyne.TextAlignCenter
 		c := c
 		bet := widget.NewButton(T("Bet"), func() { place(c) })
-		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(num, odds, bet))))
+		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(num, odds, marked, bet))))
 	}
 	return container.NewVBox(text(T("LUCKY BALL"), 16, panelDimText), row)
 }

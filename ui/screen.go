@@ -27,23 +27,25 @@ type Screen struct {
 	design diagrams.Design
 	geom   *diagrams.Geometry
 
-	felt      *Felt
-	track     *Racetrack
-	chips     *fyne.Container
-	balance   *canvas.Text
-	bet       *canvas.Text
-	countdown *canvas.Text
-	status    *canvas.Text
-	outcome   *canvas.Text
-	won       *canvas.Text
-	message   *widget.Label
-	history   *fyne.Container
-	limits    *widget.Label
-	pending   *widget.Label
-	calls     *widget.Label
-	hotCold   *widget.Label
-	lucky     *fyne.Container
-	buyIn     *fyne.Container
+	felt        *Felt
+	track       *Racetrack
+	chips       *fyne.Container
+	balance     *canvas.Text
+	bet         *canvas.Text
+	countdown   *canvas.Text
+	status      *canvas.Text
+	outcome     *canvas.Text
+	outcomeBg   *canvas.Rectangle // the winning number sits on a tile of its colour
+	outcomeMark fyne.CanvasObject
+	won         *canvas.Text
+	message     *widget.Label
+	history     *fyne.Container
+	limits      *widget.Label
+	pending     *widget.Label
+	calls       *widget.Label
+	hotCold     *widget.Label
+	lucky       *fyne.Container
+	buyIn       *fyne.Container
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -92,12 +94,17 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.countdown.Alignment = fyne.TextAlignCenter
 	s.status = text("", 28, openColour)
 	s.status.Alignment = fyne.TextAlignCenter
-	s.outcome = text("", 72, panelText)
+	s.outcome = text("", 72, textColour)
 	s.outcome.Alignment = fyne.TextAlignCenter
+	s.outcomeBg = canvas.NewRectangle(color.Transparent)
+	s.outcomeBg.CornerRadius = 8
+	s.outcomeMark = redMark(textColour, 14)
+	s.outcomeMark.Hide()
+	outcome := container.NewStack(s.outcomeBg, container.NewBorder(nil, container.NewCenter(s.outcomeMark), nil, nil, s.outcome))
 	s.won = text("", 26, panelText)
 	s.message = widget.NewLabel("")
 	s.message.Wrapping = fyne.TextWrapWord
-	s.history = container.NewHBox()
+	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
 	s.limits = widget.NewLabel("")
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
@@ -137,7 +144,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 
 	s.Elements = map[diagrams.Element]fyne.CanvasObject{
 		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
-		diagrams.ElemCountdown: s.countdown, diagrams.ElemPeriodStatus: s.status, diagrams.ElemOutcome: s.outcome,
+		diagrams.ElemCountdown: s.countdown, diagrams.ElemPeriodStatus: s.status, diagrams.ElemOutcome: outcome,
 		diagrams.ElemAmountWon: s.won, diagrams.ElemAmountBet: s.bet, diagrams.ElemLimitSign: s.limits,
 		diagrams.ElemCashOut: cashOut, diagrams.ElemHistory: s.history, diagrams.ElemGameStatus: s.status,
 		diagrams.ElemRemoveAll: clear, diagrams.ElemRemoveLast: undo, diagrams.ElemRepeat: repeat,
@@ -152,7 +159,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		text(T("BALANCE"), 16, panelDimText), s.balance,
 		text(T("BET"), 16, panelDimText), s.bet,
 		widget.NewSeparator(),
-		s.outcome, s.won,
+		container.NewCenter(outcome), s.won,
 		s.history, s.hotCold,
 		widget.NewSeparator(),
 		s.lucky,
@@ -267,14 +274,27 @@ func (s *Screen) update(v app.View) {
 	s.calls.SetText(strings.Join(calls, "   "))
 
 	if o := v.LastOutcome; o != nil && v.Phase != client.PhaseWagering {
+		// White on a tile of the number's colour, with a light edge: black reads on the dark
+		// panel, and red is also told by the diamond.
 		s.outcome.Text = o.Number.String()
-		s.outcome.Color = numberColour(o.Number.Colour())
+		if o.Number.Colour() == roulette.ColourRed {
+			s.outcomeMark.Show()
+		} else {
+			s.outcomeMark.Hide()
+		}
+		s.outcomeBg.FillColor = numberColour(o.Number.Colour())
+		s.outcomeBg.StrokeColor, s.outcomeBg.StrokeWidth = feltLine, 2
+		s.outcomeBg.SetMinSize(fyne.NewSize(200, 100))
 		s.felt.SetWinning(o.Number, true)
 	} else {
 		s.outcome.Text = ""
+		s.outcomeBg.FillColor, s.outcomeBg.StrokeWidth = color.Transparent, 0
+		s.outcomeMark.Hide()
 		s.felt.SetWinning(0, false)
 	}
 	s.outcome.Refresh()
+	s.outcomeBg.Refresh()
+	s.outcomeMark.Refresh()
 	s.won.Text = ""
 	if w := v.LastWin; w != nil && v.Phase != client.PhaseWagering {
 		s.won.Text = T("WON") + " " + amount(w.Returned)
@@ -286,13 +306,7 @@ func (s *Screen) update(v app.View) {
 		if i == 12 {
 			break
 		}
-		c := numberColour(o.Number.Colour())
-		h := text(o.Number.String(), 18, c)
-		if o.Number.Colour() == roulette.ColourRed {
-			s.history.Add(container.New(layout.NewCustomPaddedHBoxLayout(1), h, redMark(c)))
-		} else {
-			s.history.Add(h)
-		}
+		s.history.Add(numberTile(o.Number))
 	}
 	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
 		s.hotCold.SetText(fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
@@ -337,10 +351,25 @@ func (s *Screen) update(v app.View) {
 // redMark is the diamond beside a red number: red is told by shape as well as by colour. It is
 // drawn, not a "◆" glyph, which the embedded fonts lack (a system font would draw it, differently
 // on every machine).
-func redMark(c color.Color) fyne.CanvasObject {
+func redMark(c color.Color, size float32) fyne.CanvasObject {
 	d := canvas.NewPolygon(4, c)
-	d.SetMinSize(fyne.NewSize(10, 10))
+	d.SetMinSize(fyne.NewSize(size, size))
 	return d
+}
+
+// numberTile is one recent outcome: white on its colour with a light edge (black reads on the
+// dark panel), a diamond under a red number; 12 fit the side panel.
+func numberTile(n roulette.Number) fyne.CanvasObject {
+	bg := canvas.NewRectangle(numberColour(n.Colour()))
+	bg.StrokeColor, bg.StrokeWidth = feltLine, 1
+	bg.SetMinSize(fyne.NewSize(22, 34))
+	t := text(n.String(), 13, textColour)
+	t.Alignment = fyne.TextAlignCenter
+	var mark fyne.CanvasObject = layout.NewSpacer()
+	if n.Colour() == roulette.ColourRed {
+		mark = container.NewCenter(redMark(textColour, 6))
+	}
+	return container.NewStack(bg, container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t, mark, layout.NewSpacer()))
 }
 
 func counts(ns []app.NumberCount) string {
