@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -49,7 +50,7 @@ func (r *Racetrack) MinSize() fyne.Size { return fyne.NewSize(540, 100) }
 func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 	var boxes []artBox
 	for _, reg := range r.track.Numbers {
-		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: 0.38})
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: 0.38, marker: reg.Colour == roulette.ColourRed})
 	}
 	for _, reg := range r.track.Sectors {
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
