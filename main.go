@@ -22,6 +22,7 @@ import (
 )
 
 func main() {
+	start := time.Now()
 	addr := flag.String("server", "", "table server address; empty runs the demo table")
 	pkiDir := flag.String("pki", "pki", "PKI directory with this terminal's certificate (with -server)")
 	id := flag.String("id", "T01", "terminal id (its certificate name)")
@@ -81,6 +82,8 @@ func main() {
 	a := fyneapp.NewWithID("com.tablegames.ats")
 	// Stop the background updates with the app, so none reaches a stopped Fyne thread.
 	a.Lifecycle().SetOnStopped(cancel)
+	// Start-up time is a target (issue 4): log it where the test command's screenshot run keeps it.
+	a.Lifecycle().SetOnEnteredForeground(func() { log.Info("first frame", "after", time.Since(start).Round(time.Millisecond)) })
 	w := a.NewWindow("ATS")
 	screen, err := ui.NewScreen(term, designOf(*design), view.Config.Layout)
 	if err != nil {
