@@ -83,6 +83,21 @@ type Terminal struct {
 	onChange  func(View)
 	lockTimer *time.Timer
 	gate      Gate
+	records   Recorder
+}
+
+// Recorder keeps the terminal's durable game records (rules 9.7–9.9): recall.Writer on a real
+// terminal. A slip acknowledgement and a settlement are written before the screen shows them.
+type Recorder interface {
+	SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error
+	Settled(ctx context.Context, s client.Settled) error
+}
+
+// SetRecorder sets where acknowledged slips and settlements are recorded. Call before Run.
+func (t *Terminal) SetRecorder(r Recorder) {
+	t.mu.Lock()
+	t.records = r
+	t.mu.Unlock()
 }
 
 // New returns a terminal on the link. now is the local clock.
@@ -141,8 +156,35 @@ func (t *Terminal) Run(ctx context.Context) {
 			if !ok {
 				return
 			}
+			t.record(ctx, ev)
 			t.apply(ev)
 		}
+	}
+}
+
+// record writes a settlement to the game records before the screen shows it; a snapshot's last
+// settlement too, in case the terminal was down when it was told (the reader drops repeats).
+func (t *Terminal) record(ctx context.Context, ev client.Event) {
+	t.mu.Lock()
+	rec := t.records
+	t.mu.Unlock()
+	if rec == nil {
+		return
+	}
+	var s *client.Settled
+	switch e := ev.(type) {
+	case client.Settled:
+		s = &e
+	case client.Snapshot:
+		s = e.LastSettled
+	}
+	if s == nil {
+		return
+	}
+	if err := rec.Settled(ctx, *s); err != nil {
+		// The server's ledger holds the settlement; the terminal's copy is missing, which an
+		// auditor must learn of, but the player is still shown what the server paid.
+		t.log.Error("game records: settlement not recorded", "round", s.RoundID, "err", err)
 	}
 }
 
@@ -531,6 +573,17 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 			bets[i] = client.SlipBet{Bet: s.Bet, Amount: s.Amount}
 		}
 		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
+		t.mu.Lock()
+		rec, layout := t.records, t.view.Config.Layout
+		t.mu.Unlock()
+		if err == nil && rec != nil {
+			// Recorded before the screen shows the slip as accepted; if it cannot be, the
+			// player is told the wagers are not confirmed on this terminal.
+			if rerr := rec.SlipAcked(ctx, layout, *ack); rerr != nil {
+				t.log.Error("game records: slip not recorded", "round", round, "version", version, "err", rerr)
+				err = fmt.Errorf("the terminal could not record it: %w", rerr)
+			}
+		}
 		t.mu.Lock()
 		if t.view.RoundID == round && t.version == version {
 			if err != nil {

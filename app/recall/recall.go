@@ -1,0 +1,249 @@
+// Package recall keeps and reads back a terminal's game records (001 §9.7–9.9 and the labs'
+// last-game recall): every slip the table server acknowledged and every settlement, written to
+// the terminal journal before the screen shows them, and read back as rounds — the wagers, the
+// outcome, the balance before and after, the amount won, and the money in and out during the
+// round. Verify recomputes every recorded settlement with the rules engine, so a record that
+// disagrees with the rules is found, not trusted.
+package recall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
+)
+
+// Record kinds this package writes.
+const (
+	KindSlip    = "slip-acked"
+	KindSettled = "settled"
+)
+
+// Money record kinds (written by app/cashier) counted as money in or out of a round.
+var (
+	moneyIn  = map[string]bool{"credited": true, "buy-in-confirmed": true}
+	moneyOut = map[string]bool{"ticket-confirmed": true, "handpay": true}
+)
+
+// Wager is one recorded wager: the bet as written (so a reader needs no Go types) and the
+// amount the server accepted for it, in total over its pieces.
+type Wager struct {
+	Bet      roulette.BetSpec `json:"bet"`
+	Tried    int64            `json:"tried"` // per piece, as the player placed it
+	Accepted int64            `json:"accepted"`
+}
+
+type slipBody struct {
+	Wheel   string  `json:"wheel"`
+	Profile string  `json:"profile"`
+	Version uint64  `json:"version"`
+	Wagers  []Wager `json:"wagers"`
+}
+
+type settledBody struct {
+	Number     string `json:"number"`
+	Recognised bool   `json:"recognised"`
+	Staked     int64  `json:"staked"`
+	Returned   int64  `json:"returned"`
+	Balance    int64  `json:"balance"`
+	Correction bool   `json:"correction,omitempty"`
+	Version    uint64 `json:"slip_version"`
+}
+
+// Writer writes game records to a journal; it is the app.Recorder of a real terminal.
+type Writer struct{ J *journal.Journal }
+
+// SlipAcked records a slip the server acknowledged, before the screen shows it as accepted.
+func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error {
+	b := slipBody{Wheel: layout.Wheel.String(), Profile: layout.Profile.String(), Version: ack.Version}
+	for i, sb := range ack.Bets {
+		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount}
+		if i < len(ack.Results) {
+			wg.Accepted = ack.Results[i].Accepted
+		}
+		b.Wagers = append(b.Wagers, wg)
+	}
+	body, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	_, err = w.J.Append(ctx, journal.Record{Kind: KindSlip, Round: ack.RoundID, Amount: ack.Total, Body: body})
+	return err
+}
+
+// Settled records this terminal's settlement of a round, before the screen shows it.
+func (w Writer) Settled(ctx context.Context, s client.Settled) error {
+	body, err := json.Marshal(settledBody{Number: s.Number.String(), Recognised: s.Recognised, Staked: s.Staked,
+		Returned: s.Returned, Balance: s.Balance, Correction: s.Correction, Version: s.SlipVersion})
+	if err != nil {
+		return err
+	}
+	_, err = w.J.Append(ctx, journal.Record{Kind: KindSettled, Round: s.RoundID, Amount: s.Returned, Body: body})
+	return err
+}
+
+// Round is one round as the terminal recorded it.
+type Round struct {
+	ID            string
+	Layout        roulette.Layout
+	Wagers        []Wager // the last acknowledged slip (what settled)
+	SlipVersion   uint64
+	Settled       bool
+	Number        roulette.Number
+	Recognised    bool
+	Corrected     bool // settled again after a correction of the outcome
+	Staked        int64
+	Returned      int64 // the amount won, stakes back included
+	BalanceBefore int64
+	BalanceAfter  int64
+	MoneyIn       int64 // credited during the round (notes, tickets, dealer buy-ins)
+	MoneyOut      int64 // cashed out during the round (tickets, handpays)
+	FirstSeq      int64
+	LastSeq       int64
+}
+
+// Rounds reads the last n rounds from the journal, newest first (n <= 0: all). Each record is
+// checked against the hash chain as it is read; a record this package wrote that does not parse
+// is an error naming it.
+func Rounds(ctx context.Context, j *journal.Journal, n int) ([]Round, error) {
+	rs, err := j.Records(ctx, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	var order []string
+	byID := map[string]*Round{}
+	var in, out int64 // money since the last settlement
+	get := func(id string, seq int64) *Round {
+		r := byID[id]
+		if r == nil {
+			r = &Round{ID: id, FirstSeq: seq}
+			byID[id] = r
+			order = append(order, id)
+		}
+		r.LastSeq = seq
+		return r
+	}
+	for _, rec := range rs {
+		switch {
+		case moneyIn[rec.Kind]:
+			in += rec.Amount
+		case moneyOut[rec.Kind]:
+			out += rec.Amount
+		case rec.Kind == KindSlip:
+			var b slipBody
+			if err := json.Unmarshal(rec.Body, &b); err != nil {
+				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
+			}
+			l, err := layoutOf(b.Wheel, b.Profile)
+			if err != nil {
+				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
+			}
+			r := get(rec.Round, rec.Seq)
+			if b.Version >= r.SlipVersion {
+				r.Layout, r.Wagers, r.SlipVersion = l, b.Wagers, b.Version
+			}
+		case rec.Kind == KindSettled:
+			var b settledBody
+			if err := json.Unmarshal(rec.Body, &b); err != nil {
+				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
+			}
+			num, err := roulette.ParseNumber(b.Number)
+			if err != nil {
+				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
+			}
+			r := get(rec.Round, rec.Seq)
+			if r.Settled && !b.Correction {
+				continue // the same settlement told twice (a resubscription): already counted
+			}
+			r.Corrected = r.Settled && b.Correction
+			r.Settled, r.Number, r.Recognised = true, num, b.Recognised
+			r.Staked, r.Returned, r.BalanceAfter = b.Staked, b.Returned, b.Balance
+			// The server debits stakes and credits returns at settlement (stakes were never
+			// taken before), so the balance before is recovered from the one after.
+			r.BalanceBefore = b.Balance - b.Returned + b.Staked
+			if !r.Corrected {
+				r.MoneyIn, r.MoneyOut = in, out
+				in, out = 0, 0
+			}
+		}
+	}
+	var rounds []Round
+	for i := len(order) - 1; i >= 0 && (n <= 0 || len(rounds) < n); i-- {
+		rounds = append(rounds, *byID[order[i]])
+	}
+	return rounds, nil
+}
+
+func layoutOf(wheel, profile string) (roulette.Layout, error) {
+	w, err := roulette.ParseWheel(wheel)
+	if err != nil {
+		return roulette.Layout{}, err
+	}
+	var p roulette.Profile
+	if w == roulette.DoubleZero {
+		if p, err = roulette.ParseProfile(profile); err != nil {
+			return roulette.Layout{}, err
+		}
+	}
+	return roulette.Layout{Wheel: w, Profile: p}, nil
+}
+
+// Bets turns the recorded wagers back into bets with their accepted stake per unit (what the
+// screen draws as chips).
+func (r Round) Bets() ([]roulette.Bet, []int64, error) {
+	var bets []roulette.Bet
+	var per []int64
+	for i, w := range r.Wagers {
+		b, err := roulette.ParseBet(r.Layout, w.Bet)
+		if err != nil {
+			return nil, nil, fmt.Errorf("recall: round %s wager %d: %w", r.ID, i+1, err)
+		}
+		pieces, err := b.Pieces(r.Layout)
+		if err != nil {
+			return nil, nil, fmt.Errorf("recall: round %s wager %d: %w", r.ID, i+1, err)
+		}
+		var units int64
+		for _, p := range pieces {
+			units += p.Units
+		}
+		bets = append(bets, b)
+		per = append(per, w.Accepted/max(units, 1))
+	}
+	return bets, per, nil
+}
+
+// ErrLuckyBall says a round could not be recomputed: its Lucky Ball draw is the server's record.
+var ErrLuckyBall = errors.New("Lucky Ball wagers settle on the server's draw, not recomputed here")
+
+// Verify recomputes the round's settlement with the rules engine from the recorded wagers and
+// outcome and compares it with what the server paid.
+func (r Round) Verify() error {
+	if !r.Settled || !r.Recognised {
+		return nil
+	}
+	bets, per, err := r.Bets()
+	if err != nil {
+		return err
+	}
+	var staked, returned int64
+	for i, b := range bets {
+		pieces, _ := b.Pieces(r.Layout)
+		for _, p := range pieces {
+			if p.Spot.Kind == roulette.LuckyBall {
+				return fmt.Errorf("recall: round %s: %w", r.ID, ErrLuckyBall)
+			}
+			w := roulette.Wager{Spot: p.Spot, Amount: per[i] * p.Units}
+			staked += w.Amount
+			returned += roulette.SettleWager(w, r.Number)
+		}
+	}
+	if staked != r.Staked || returned != r.Returned {
+		return fmt.Errorf("recall: round %s on %s: recorded staked %d returned %d, the rules give staked %d returned %d",
+			r.ID, r.Number, r.Staked, r.Returned, staked, returned)
+	}
+	return nil
+}
