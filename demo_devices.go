@@ -10,76 +10,37 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablegames/ats/app"
-	"github.com/tablegames/ats/app/cashier"
-	"github.com/tablegames/ats/app/journal"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/emulator"
-	"github.com/tablegames/ats/devices/noteacceptor"
-	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
 )
 
-// demoDevices is the demo's money hardware: the emulated note acceptor and printer on
-// pseudo-terminals, driven by the real drivers through tarm/serial, and the cashier that
-// journals every step in the state directory.
+// demoDevices is the demo's money hardware: the emulated note acceptor and printer, each on a
+// pseudo-terminal whose other end the station's real drivers open through tarm/serial.
 type demoDevices struct {
 	acceptor *emulator.NoteAcceptor
 	printer  *emulator.Printer
-	cashier  *cashier.Cashier
-	close    func()
+	ap, pp   *serialport.PTY
 }
 
-// mayTakeMoney says whether the terminal may take money now: not without the server, not while
-// the table is closed (and, when it exists, not in technician mode).
-func mayTakeMoney(c *client.Client, term *app.Terminal) bool {
-	return c.Connected() && term.View().Phase != client.PhaseClosed
-}
-
-func startDemoDevices(ctx context.Context, dir, terminal string, c *client.Client, term *app.Terminal, log *slog.Logger) (*demoDevices, error) {
-	j, err := journal.Open(filepath.Join(dir, "terminal-"+terminal+".db"), time.Now)
-	if err != nil {
-		return nil, err
-	}
+func startDemoDevices(ctx context.Context) (*demoDevices, error) {
 	d := &demoDevices{
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
 		printer:  emulator.NewPrinter(emulator.PrinterConfig{}),
 	}
-	ap, err := serialport.NewPTY()
-	if err != nil {
+	var err error
+	if d.ap, err = serialport.NewPTY(); err != nil {
 		return nil, err
 	}
-	pp, err := serialport.NewPTY()
-	if err != nil {
+	if d.pp, err = serialport.NewPTY(); err != nil {
+		d.ap.Close()
 		return nil, err
 	}
-	go d.acceptor.Serve(ctx, ap.Device)
-	go d.printer.Serve(ctx, pp.Device)
-	aport, err := serialport.Open(noteacceptor.Line(ap.Path))
-	if err != nil {
-		return nil, err
-	}
-	pport, err := serialport.Open(printer.Line(pp.Path))
-	if err != nil {
-		return nil, err
-	}
-	log.Info("demo devices", "note acceptor", ap.Path, "printer", pp.Path)
-	d.cashier = cashier.New(j, c, printer.New(pport, printer.Config{Log: log}), cashier.Config{Asset: terminal, Log: log})
-	if err := d.cashier.Recover(ctx); err != nil {
-		log.Warn("cashier recovery", "err", err)
-	}
-	acc := noteacceptor.New(aport, d.cashier, noteacceptor.Config{Log: log})
-	go acc.Run(ctx)
-	go func() {
-		for ctx.Err() == nil {
-			acc.SetInhibit(!mayTakeMoney(c, term))
-			time.Sleep(300 * time.Millisecond)
-		}
-	}()
-	go d.saveTickets(ctx, filepath.Join(dir, "tickets"), log)
-	d.close = func() { aport.Close(); pport.Close(); ap.Close(); pp.Close(); j.Close() }
+	go d.acceptor.Serve(ctx, d.ap.Device)
+	go d.printer.Serve(ctx, d.pp.Device)
 	return d, nil
 }
+
+func (d *demoDevices) close() { d.ap.Close(); d.pp.Close() }
 
 // buyIn inserts notes into the emulated acceptor, as a player would.
 func (d *demoDevices) buyIn(cents ...int64) {

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"log/slog"
 	"os"
@@ -15,6 +16,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 	"github.com/tablegames/ats/server"
@@ -28,6 +30,8 @@ func main() {
 	id := flag.String("id", "T01", "terminal id (its certificate name)")
 	design := flag.String("design", "A", "screen design: A, L or U")
 	windowed := flag.Bool("windowed", false, "a window instead of the full-screen kiosk")
+	acceptor := flag.String("acceptor", "", "note acceptor serial device (with -server)")
+	printerDev := flag.String("printer", "", "ticket printer serial device (with -server)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
@@ -37,10 +41,11 @@ func main() {
 	if stateDir == "" {
 		stateDir = filepath.Join(os.TempDir(), "ats-demo")
 	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		fail(log, err)
+	}
+	var err error
 	if demo {
-		if err := os.MkdirAll(stateDir, 0o700); err != nil {
-			fail(log, err)
-		}
 		d, err := server.StartDemo(stateDir, *id, 20*time.Second, nil)
 		if err != nil {
 			fail(log, err)
@@ -48,35 +53,38 @@ func main() {
 		defer d.Stop()
 		cfg.Addr, cfg.TLS = d.Addr, d.ClientTLS
 	} else {
-		tlsCfg, err := client.LoadTLS(*pkiDir, *id)
+		var tlsCfg *tls.Config
+		tlsCfg, err = client.LoadTLS(*pkiDir, *id)
 		if err != nil {
 			fail(log, err)
 		}
 		cfg.TLS = tlsCfg
 	}
-	c, err := client.Dial(cfg)
-	if err != nil {
-		fail(log, err)
-	}
-	defer c.Close()
-	term := app.New(c, time.Now, log)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go term.Run(ctx)
-	view := waitForTable(term, 10*time.Second)
+	scfg := station.Config{ID: *id, Journal: filepath.Join(stateDir, "terminal-"+*id+".db"), Client: cfg,
+		Acceptor: *acceptor, Printer: *printerDev, Log: log}
 	var devices *demoDevices
 	if demo {
-		devices, err = startDemoDevices(ctx, stateDir, *id, c, term, log)
-		if err != nil {
+		if devices, err = startDemoDevices(ctx); err != nil {
 			fail(log, err)
 		}
 		defer devices.close()
 		go devices.commands(log)
-		if view.Balance == 0 {
-			// A player buying in: notes into the (emulated) acceptor, credited through the
-			// same journal, driver and server calls as on a cabinet.
-			go devices.buyIn(10000, 10000, 10000, 10000, 10000)
-		}
+		go devices.saveTickets(ctx, filepath.Join(stateDir, "tickets"), log)
+		scfg.Acceptor, scfg.Printer = devices.ap.Path, devices.pp.Path
+		log.Info("demo devices", "note acceptor", devices.ap.Path, "printer", devices.pp.Path)
+	}
+	st, err := station.Start(ctx, scfg)
+	if err != nil {
+		fail(log, err)
+	}
+	defer st.Close()
+	view := waitForTable(st.Terminal, 10*time.Second)
+	if devices != nil && view.Balance == 0 {
+		// A player buying in: notes into the (emulated) acceptor, credited through the same
+		// journal, driver and server calls as on a cabinet.
+		go devices.buyIn(10000, 10000, 10000, 10000, 10000)
 	}
 
 	a := fyneapp.NewWithID("com.tablegames.ats")
@@ -85,13 +93,13 @@ func main() {
 	// Start-up time is a target (issue 4): log it where the test command's screenshot run keeps it.
 	a.Lifecycle().SetOnEnteredForeground(func() { log.Info("first frame", "after", time.Since(start).Round(time.Millisecond)) })
 	w := a.NewWindow("ATS")
-	screen, err := ui.NewScreen(term, designOf(*design), view.Config.Layout)
+	screen, err := ui.NewScreen(st.Terminal, designOf(*design), view.Config.Layout)
 	if err != nil {
 		fail(log, err)
 	}
 	screen.Follow(ctx)
-	if devices != nil {
-		screen.AttachCashier(devices.cashier)
+	if st.Cashier != nil {
+		screen.AttachCashier(st.Cashier)
 	}
 	w.SetContent(screen.Content())
 	w.Resize(fyne.NewSize(1920, 1080))

@@ -1,0 +1,166 @@
+// Package station assembles one player station without a screen: the table client, the
+// terminal, its journal (with the game records), the cashier and the device drivers on their
+// serial lines, recovered and running. The kiosk puts a Fyne screen on top of it; the crash
+// harness runs it bare and kills it. Keeping the wiring in one place means the process the
+// harness kills is put together exactly like the one on the casino floor.
+package station
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/cashier"
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/recall"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/noteacceptor"
+	"github.com/tablegames/ats/devices/printer"
+	"github.com/tablegames/ats/devices/serialport"
+)
+
+// Config says where a station's parts are.
+type Config struct {
+	ID       string        // terminal id (its certificate name), printed on tickets
+	Journal  string        // the terminal journal file
+	Client   client.Config // the table server
+	Acceptor string        // note acceptor serial device; "" for none
+	Printer  string        // ticket printer serial device; "" for none
+
+	AcceptorPoll time.Duration // 0: the driver's default
+	PrinterPoll  time.Duration
+	PrintRetries int           // 0: the cashier's default
+	RetryEvery   time.Duration // 0: the cashier's default
+	Log          *slog.Logger
+}
+
+// Station is a running station. Its fields are the parts, for a screen or a harness to use.
+type Station struct {
+	Client   *client.Client
+	Terminal *app.Terminal
+	Journal  *journal.Journal
+	Cashier  *cashier.Cashier       // nil without a printer
+	Acceptor *noteacceptor.Acceptor // nil without one
+
+	cancel    context.CancelFunc
+	recovered chan struct{}
+	wg        sync.WaitGroup
+	close     []func() error
+}
+
+// MayTakeMoney says whether the station may take money now: not without the table server and
+// not while the table is closed.
+func (s *Station) MayTakeMoney() bool {
+	return s.Client.Connected() && s.Terminal.View().Phase != client.PhaseClosed
+}
+
+// Start opens the journal (verifying its chain), connects to the table, recovers the money
+// flows a crash left open (which waits for the table server if it must), and starts the
+// terminal and the drivers. ctx bounds the station's life; Close stops it.
+func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Client.Logger == nil {
+		cfg.Client.Logger = cfg.Log
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Station{cancel: cancel, recovered: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if s.Journal, err = journal.Open(cfg.Journal, time.Now); err != nil {
+		return nil, err
+	}
+	s.close = append(s.close, s.Journal.Close)
+	if s.Client, err = client.Dial(cfg.Client); err != nil {
+		return nil, err
+	}
+	s.close = append(s.close, s.Client.Close)
+	s.Terminal = app.New(s.Client, time.Now, cfg.Log)
+	s.Terminal.SetRecorder(recall.Writer{J: s.Journal})
+	s.run(func() { s.Terminal.Run(ctx) })
+
+	if cfg.Printer == "" {
+		close(s.recovered)
+		return s, nil
+	}
+	pport, err := serialport.Open(printer.Line(cfg.Printer))
+	if err != nil {
+		return nil, err
+	}
+	s.close = append(s.close, pport.Close)
+	s.Cashier = cashier.New(s.Journal, s.Client, printer.New(pport, printer.Config{Poll: cfg.PrinterPoll, Log: cfg.Log}),
+		cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log})
+	var aport serialport.Port
+	if cfg.Acceptor != "" {
+		if aport, err = serialport.Open(noteacceptor.Line(cfg.Acceptor)); err != nil {
+			return nil, err
+		}
+		s.close = append(s.close, aport.Close)
+		s.Acceptor = noteacceptor.New(aport, s.Cashier, noteacceptor.Config{Poll: cfg.AcceptorPoll, Log: cfg.Log})
+		s.Acceptor.SetInhibit(true)
+	}
+	// Recovery first, then money in: a credit owed is asked for again, a redemption in flight
+	// is cancelled, a cash-out is carried on to its ticket or its handpay. It may have to wait
+	// for the table server, so it runs beside the screen rather than before it.
+	s.run(func() {
+		defer close(s.recovered)
+		for attempt := 0; ; attempt++ {
+			err := s.Cashier.Recover(ctx)
+			if err == nil {
+				break
+			}
+			cfg.Log.Warn("station: recovery incomplete, trying again", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
+			}
+		}
+		if s.Acceptor != nil {
+			s.run(func() {
+				if err := s.Acceptor.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+					cfg.Log.Error("note acceptor", "err", err)
+				}
+			})
+			s.run(func() { s.inhibitUnlessTableTakes(ctx) })
+		}
+	})
+	return s, nil
+}
+
+// Recovered is closed when start-up recovery has finished (or the station was closed first).
+func (s *Station) Recovered() <-chan struct{} { return s.recovered }
+
+// inhibitUnlessTableTakes keeps the acceptor inhibited while the table cannot credit money.
+func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {
+	for {
+		s.Acceptor.SetInhibit(!s.MayTakeMoney())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Station) run(fn func()) {
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); fn() }()
+}
+
+// Close stops the drivers and the terminal and closes the ports, the client and the journal.
+func (s *Station) Close() {
+	s.cancel()
+	s.wg.Wait()
+	for i := len(s.close) - 1; i >= 0; i-- {
+		s.close[i]()
+	}
+	s.close = nil
+}
