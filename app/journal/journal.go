@@ -69,6 +69,16 @@ type Journal struct {
 	last [32]byte
 	seq  int64
 	now  func() time.Time
+	seen func(Record)
+}
+
+// Observe sets a function told of each record once it is on disk — how the crash harness knows
+// the moment after each step, to kill the terminal there. It runs under the journal's lock and
+// must not call the journal.
+func (j *Journal) Observe(fn func(Record)) {
+	j.mu.Lock()
+	j.seen = fn
+	j.mu.Unlock()
 }
 
 const schema = `
@@ -199,6 +209,9 @@ func (j *Journal) Append(ctx context.Context, r Record) (Record, error) {
 		return Record{}, fmt.Errorf("journal: commit %s: %w", r.Kind, err)
 	}
 	j.seq, j.last = r.Seq, r.Hash
+	if j.seen != nil {
+		j.seen(r)
+	}
 	return r, nil
 }
 

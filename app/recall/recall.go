@@ -90,8 +90,9 @@ func (w Writer) Settled(ctx context.Context, s client.Settled) error {
 type Round struct {
 	ID            string
 	Layout        roulette.Layout
-	Wagers        []Wager // the last acknowledged slip (what settled)
+	Wagers        []Wager // the last acknowledged slip recorded
 	SlipVersion   uint64
+	SettledSlip   uint64 // the slip version the server settled
 	Settled       bool
 	Number        roulette.Number
 	Recognised    bool
@@ -161,7 +162,7 @@ func Rounds(ctx context.Context, j *journal.Journal, n int) ([]Round, error) {
 			}
 			r.Corrected = r.Settled && b.Correction
 			r.Settled, r.Number, r.Recognised = true, num, b.Recognised
-			r.Staked, r.Returned, r.BalanceAfter = b.Staked, b.Returned, b.Balance
+			r.Staked, r.Returned, r.BalanceAfter, r.SettledSlip = b.Staked, b.Returned, b.Balance, b.Version
 			// The server debits stakes and credits returns at settlement (stakes were never
 			// taken before), so the balance before is recovered from the one after.
 			r.BalanceBefore = b.Balance - b.Returned + b.Staked
@@ -219,11 +220,19 @@ func (r Round) Bets() ([]roulette.Bet, []int64, error) {
 // ErrLuckyBall says a round could not be recomputed: its Lucky Ball draw is the server's record.
 var ErrLuckyBall = errors.New("Lucky Ball wagers settle on the server's draw, not recomputed here")
 
+// ErrSlipNotRecorded says a round could not be recomputed: the server settled a slip version the
+// terminal never recorded (it stopped between the server's acknowledgement and its own record,
+// so it never showed that version as accepted either).
+var ErrSlipNotRecorded = errors.New("the settled slip version was not recorded by this terminal")
+
 // Verify recomputes the round's settlement with the rules engine from the recorded wagers and
 // outcome and compares it with what the server paid.
 func (r Round) Verify() error {
 	if !r.Settled || !r.Recognised {
 		return nil
+	}
+	if r.SettledSlip != r.SlipVersion && r.Staked != 0 {
+		return fmt.Errorf("recall: round %s: slip %d settled, %d recorded: %w", r.ID, r.SettledSlip, r.SlipVersion, ErrSlipNotRecorded)
 	}
 	bets, per, err := r.Bets()
 	if err != nil {

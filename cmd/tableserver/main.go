@@ -21,7 +21,6 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -68,54 +67,15 @@ func run(args []string, stderr io.Writer) int {
 	cfg.TableID, cfg.RulesProfile, cfg.Period, cfg.SpinTime, cfg.ResultTime = *table, *rules, *period, *spin, *result
 	cfg.LuckyBall, cfg.LuckyMega = *lucky || *mega, *mega
 
-	files := pki.Files{Dir: *dir}
-	caPEM, err := os.ReadFile(must(files.CA()))
-	if err != nil {
-		fmt.Fprintf(stderr, "tableserver: %v (create the PKI with: tableserver pki init -dir %s)\n", err, *dir)
-		return 1
-	}
-	srvPair, err := files.Load("server")
-	if err != nil {
-		fmt.Fprintln(stderr, "tableserver:", err)
-		return 1
-	}
-	tlsCfg, err := pki.ServerTLS(caPEM, srvPair)
-	if err != nil {
-		fmt.Fprintln(stderr, "tableserver:", err)
-		return 1
-	}
-	led, err := ledger.Open(*db)
-	if err != nil {
-		fmt.Fprintln(stderr, "tableserver:", err)
-		return 1
-	}
-	defer led.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t, err := server.NewTable(ctx, cfg, led, time.Now, log)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto}, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1
 	}
-	if *auto {
-		if _, err := t.OpenTable(true); err != nil {
-			fmt.Fprintln(stderr, "tableserver:", err)
-			return 1
-		}
-	}
-	addr, shutdown, err := server.Listen(t, tlsCfg, *listen)
-	if err != nil {
-		fmt.Fprintln(stderr, "tableserver:", err)
-		return 1
-	}
-	log.Info("table server listening", "addr", addr, "table", cfg.TableID, "wheel", cfg.Wheel, "auto", *auto)
-	go t.Run(ctx)
-	<-ctx.Done()
-	shutdown()
 	return 0
 }
-
-func must(cert, _ string) string { return cert }
 
 func runPKI(args []string, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -508,6 +508,26 @@ func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	return tk, true, nil
 }
 
+// Tickets reads every ticket, oldest first (audits and the crash harness).
+func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets ORDER BY number`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: tickets: %w", err)
+	}
+	defer rows.Close()
+	var out []Ticket
+	for rows.Next() {
+		var tk Ticket
+		var issued, expires int64
+		if err := rows.Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder); err != nil {
+			return nil, fmt.Errorf("ledger: tickets: %w", err)
+		}
+		tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
+		out = append(out, tk)
+	}
+	return out, rows.Err()
+}
+
 // PutTicket inserts or updates a ticket.
 func (t *Tx) PutTicket(tk Ticket) error {
 	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder) VALUES (?,?,?,?,?,?,?,?)
