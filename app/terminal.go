@@ -91,6 +91,9 @@ type Terminal struct {
 type Recorder interface {
 	SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error
 	Settled(ctx context.Context, s client.Settled) error
+	// DealerMoney records a dealer buy-in the player confirmed ("buy-in-confirmed") or an
+	// account the dealer closed ("dealer-cashout"); key identifies it.
+	DealerMoney(ctx context.Context, kind, key string, amount int64) error
 }
 
 // SetRecorder sets where acknowledged slips and settlements are recorded. Call before Run.
@@ -177,6 +180,14 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 		s = &e
 	case client.Snapshot:
 		s = e.LastSettled
+	case client.AccountClosed:
+		key := "dealer-cashout:" + t.View().RoundID
+		if e.Ticket != nil {
+			key = "dealer-cashout:" + e.Ticket.Validation
+		}
+		if err := rec.DealerMoney(ctx, "dealer-cashout", key, e.Amount); err != nil {
+			t.log.Error("game records: dealer cash-out not recorded", "amount", e.Amount, "err", err)
+		}
 	}
 	if s == nil {
 		return
@@ -627,9 +638,17 @@ func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
 	if b == nil {
 		return errors.New("no buy-in to confirm")
 	}
-	_, err := t.link.ConfirmBuyIn(ctx, "buy-in-"+b.ID, b.ID, accept)
+	m, err := t.link.ConfirmBuyIn(ctx, "buy-in-"+b.ID, b.ID, accept)
 	if err != nil {
 		return err
+	}
+	t.mu.Lock()
+	rec := t.records
+	t.mu.Unlock()
+	if rec != nil && accept {
+		if err := rec.DealerMoney(ctx, "buy-in-confirmed", "buy-in:"+b.ID, m.Amount); err != nil {
+			t.log.Error("game records: dealer buy-in not recorded", "buy-in", b.ID, "err", err)
+		}
 	}
 	t.mu.Lock()
 	t.view.BuyIn = nil

@@ -26,7 +26,7 @@ const (
 // Money record kinds (written by app/cashier) counted as money in or out of a round.
 var (
 	moneyIn  = map[string]bool{"credited": true, "buy-in-confirmed": true}
-	moneyOut = map[string]bool{"ticket-confirmed": true, "handpay": true}
+	moneyOut = map[string]bool{"ticket-confirmed": true, "handpay": true, "dealer-cashout": true}
 )
 
 // Wager is one recorded wager: the bet as written (so a reader needs no Go types) and the
@@ -83,6 +83,13 @@ func (w Writer) Settled(ctx context.Context, s client.Settled) error {
 		return err
 	}
 	_, err = w.J.Append(ctx, journal.Record{Kind: KindSettled, Round: s.RoundID, Amount: s.Returned, Body: body})
+	return err
+}
+
+// DealerMoney records money the dealer moved at the table for this terminal: a buy-in the
+// player confirmed, or the account closed by the dealer.
+func (w Writer) DealerMoney(ctx context.Context, kind, key string, amount int64) error {
+	_, err := w.J.Append(ctx, journal.Record{Kind: kind, Key: key, Amount: amount})
 	return err
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/recall"
 )
 
 func init() {
@@ -24,8 +26,13 @@ func init() {
 const recordsUsage = `usage: atsctl records -journal PATH [-n N] <action>
   list          the last N records (default 50): seq, time, kind, key, amount, flow state
   pending       money flows not finished (what start-up recovery completes or reverses)
-  meters        money in and out from the records: notes by value, tickets in and out, handpays
-  verify        check the whole hash chain and the flow table; exit 1 on the first bad record
+  meters        from the records: notes in by value, tickets in and out, dealer in and out,
+                handpays, wagered, won, rounds played (an append-only chain: never backwards)
+  rounds        last-game recall of the last N rounds (default 10): outcome, wagers, won,
+                balance before and after, money in and out during the round
+  show ROUND    one round's wagers, as accepted by the table, and its settlement
+  verify        check the whole hash chain and the flow table, and recompute every recorded
+                settlement with the rules engine; exit 1 on the first disagreement
   export        every record as JSON`
 
 type recordJSON struct {
@@ -48,7 +55,7 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *path == "" || fs.NArg() != 1 {
+	if *path == "" || fs.NArg() < 1 || (fs.Arg(0) == "show") != (fs.NArg() == 2) || fs.NArg() > 2 {
 		fmt.Fprintln(stderr, recordsUsage)
 		return 2
 	}
@@ -74,7 +81,64 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "atsctl records:", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "journal verified: %d records, hash chain and flows intact\n", len(rs))
+		rounds, err := recall.Rounds(ctx, j, 0)
+		if err != nil {
+			fmt.Fprintln(stderr, "atsctl records:", err)
+			return 1
+		}
+		recomputed, skipped := 0, 0
+		for _, r := range rounds {
+			switch err := r.Verify(); {
+			case errors.Is(err, recall.ErrLuckyBall) || errors.Is(err, recall.ErrSlipNotRecorded):
+				fmt.Fprintf(stdout, "round %s not recomputed: %v\n", r.ID, err)
+				skipped++
+			case err != nil:
+				fmt.Fprintln(stderr, "atsctl records:", err)
+				return 1
+			case r.Settled && r.Recognised:
+				recomputed++
+			}
+		}
+		fmt.Fprintf(stdout, "journal verified: %d records, hash chain and flows intact; %d settlements recomputed by the rules engine agree (%d could not be recomputed)\n",
+			len(rs), recomputed, skipped)
+		return 0
+	case "rounds", "show":
+		rounds, err := recall.Rounds(ctx, j, 0)
+		if err != nil {
+			fmt.Fprintln(stderr, "atsctl records:", err)
+			return 1
+		}
+		if fs.Arg(0) == "show" {
+			for _, r := range rounds {
+				if r.ID == fs.Arg(1) {
+					return showRound(stdout, stderr, r)
+				}
+			}
+			fmt.Fprintf(stderr, "atsctl records: no round %s in the journal\n", fs.Arg(1))
+			return 1
+		}
+		limit := 10
+		if isSet(fs, "n") {
+			limit = *n
+		}
+		fmt.Fprintf(stdout, "%-12s %-7s %6s %10s %10s %12s %12s %10s %10s\n", "round", "outcome", "wagers", "staked", "won", "before", "after", "in", "out")
+		for i, r := range rounds {
+			if i == limit {
+				break
+			}
+			outcome := "-"
+			if r.Settled {
+				outcome = r.Number.String()
+				if !r.Recognised {
+					outcome = "void"
+				}
+				if r.Corrected {
+					outcome += "*"
+				}
+			}
+			fmt.Fprintf(stdout, "%-12s %-7s %6d %10s %10s %12s %12s %10s %10s\n", r.ID, outcome, len(r.Wagers),
+				money(r.Staked), money(r.Returned), money(r.BalanceBefore), money(r.BalanceAfter), money(r.MoneyIn), money(r.MoneyOut))
+		}
 		return 0
 	case "list", "export", "meters":
 		rs, err := j.Records(ctx, 0, 0)
@@ -103,7 +167,20 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 1
 			}
 		case "meters":
-			printMeters(stdout, meters(rs))
+			m := meters(rs)
+			rounds, err := recall.Rounds(ctx, j, 0)
+			if err != nil {
+				fmt.Fprintln(stderr, "atsctl records:", err)
+				return 1
+			}
+			for _, r := range rounds {
+				if r.Settled {
+					m.rounds++
+					m.wagered += r.Staked
+					m.won += r.Returned
+				}
+			}
+			printMeters(stdout, m)
 		}
 		return 0
 	case "pending":
@@ -131,6 +208,9 @@ type meterSet struct {
 	ticketsInN            int
 	ticketsOut, handpays  int64
 	ticketsOutN, handpayN int
+	dealerIn, dealerOut   int64
+	wagered, won          int64
+	rounds                int
 }
 
 func meters(rs []journal.Record) meterSet {
@@ -153,6 +233,10 @@ func meters(rs []journal.Record) meterSet {
 		case "handpay":
 			m.handpays += r.Amount
 			m.handpayN++
+		case "buy-in-confirmed":
+			m.dealerIn += r.Amount
+		case "dealer-cashout":
+			m.dealerOut += r.Amount
 		}
 	}
 	return m
@@ -171,4 +255,51 @@ func printMeters(w io.Writer, m meterSet) {
 	fmt.Fprintf(w, "tickets in        %12d cents in %d tickets\n", m.ticketsIn, m.ticketsInN)
 	fmt.Fprintf(w, "tickets out       %12d cents in %d tickets\n", m.ticketsOut, m.ticketsOutN)
 	fmt.Fprintf(w, "handpays          %12d cents in %d handpays\n", m.handpays, m.handpayN)
+	fmt.Fprintf(w, "dealer in         %12d cents\n", m.dealerIn)
+	fmt.Fprintf(w, "dealer out        %12d cents\n", m.dealerOut)
+	fmt.Fprintf(w, "wagered           %12d cents\n", m.wagered)
+	fmt.Fprintf(w, "won               %12d cents (stakes returned included)\n", m.won)
+	fmt.Fprintf(w, "rounds played     %12d\n", m.rounds)
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func money(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
+}
+
+// showRound prints one round: each wager as the table accepted it, and the settlement.
+func showRound(stdout, stderr io.Writer, r recall.Round) int {
+	fmt.Fprintf(stdout, "round %s  (%s %s)  slip version %d\n", r.ID, r.Layout.Wheel, r.Layout.Profile, r.SlipVersion)
+	bets, per, err := r.Bets()
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl records:", err)
+		return 1
+	}
+	for i, b := range bets {
+		fmt.Fprintf(stdout, "  %-40s %10s per unit, %10s accepted (tried %s)\n", b, money(per[i]), money(r.Wagers[i].Accepted), money(r.Wagers[i].Tried))
+	}
+	switch {
+	case !r.Settled:
+		fmt.Fprintln(stdout, "  not settled (yet)")
+	case !r.Recognised:
+		fmt.Fprintf(stdout, "  void: stakes %s returned\n", money(r.Staked))
+	default:
+		corrected := ""
+		if r.Corrected {
+			corrected = " (after a correction)"
+		}
+		fmt.Fprintf(stdout, "  outcome %s %s%s: staked %s, won %s; balance %s -> %s; in %s, out %s during the round\n",
+			r.Number, r.Number.Colour(), corrected, money(r.Staked), money(r.Returned), money(r.BalanceBefore), money(r.BalanceAfter),
+			money(r.MoneyIn), money(r.MoneyOut))
+	}
+	return 0
 }

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/recall"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
 )
 
 func writeJournal(t *testing.T) string {
@@ -86,5 +89,74 @@ func TestRecordsUsage(t *testing.T) {
 	}
 	if code, _, errs := atsctl("records", "-journal", "/nonexistent.db", "list"); code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing journal: %d %q", code, errs)
+	}
+}
+
+// writeRounds adds two recorded rounds to a journal: 19 wins on R1; R2 is paid as if its bet had
+// won when it had not (wrong), if bad.
+func writeRounds(t *testing.T, path string, bad bool) {
+	t.Helper()
+	j, err := journal.Open(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	ctx := context.Background()
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s19, _ := l.Inside(roulette.Straight, []roulette.Number{19})
+	red, _ := l.Outside(roulette.Red, 0)
+	w := recall.Writer{J: j}
+	ack := client.SlipAck{RoundID: "R1", Version: 2, Total: 600,
+		Bets:    []client.SlipBet{{Bet: roulette.Bet{Spot: s19}, Amount: 100}, {Bet: roulette.Bet{Spot: red}, Amount: 500}},
+		Results: []client.BetResult{{Accepted: 100}, {Accepted: 500}}}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(w.SlipAcked(ctx, l, ack))
+	must(w.Settled(ctx, client.Settled{RoundID: "R1", Number: 19, Recognised: true, Staked: 600, Returned: 4600, Balance: 6000, SlipVersion: 2}))
+	ack.RoundID, ack.Version = "R2", 1
+	must(w.SlipAcked(ctx, l, ack))
+	returned := int64(0) // 2 is black: both lose
+	if bad {
+		returned = 4600
+	}
+	must(w.Settled(ctx, client.Settled{RoundID: "R2", Number: 2, Recognised: true, Staked: 600, Returned: returned, Balance: 5400 + returned, SlipVersion: 1}))
+	must(w.DealerMoney(ctx, "buy-in-confirmed", "buy-in:b1", 5000))
+}
+
+func TestRecordsRoundsShowAndRecompute(t *testing.T) {
+	path := writeJournal(t)
+	writeRounds(t, path, false)
+	code, out, errs := atsctl("records", "-journal", path, "rounds")
+	if code != 0 || !strings.Contains(out, "R1") || !strings.Contains(out, "R2") || strings.Index(out, "R2") > strings.Index(out, "R1") ||
+		!strings.Contains(out, "46.00") {
+		t.Fatalf("rounds: %d %q %q", code, out, errs)
+	}
+	code, out, errs = atsctl("records", "-journal", path, "show", "R1")
+	if code != 0 || !strings.Contains(out, "straight 19") || !strings.Contains(out, "outcome 19 red") || !strings.Contains(out, "won 46.00") {
+		t.Fatalf("show: %d %q %q", code, out, errs)
+	}
+	if code, _, errs = atsctl("records", "-journal", path, "show", "R9"); code != 1 || !strings.Contains(errs, "no round R9") {
+		t.Fatalf("show of a missing round: %d %q", code, errs)
+	}
+	code, out, errs = atsctl("records", "-journal", path, "verify")
+	if code != 0 || !strings.Contains(out, "2 settlements recomputed") {
+		t.Fatalf("verify: %d %q %q", code, out, errs)
+	}
+	code, out, _ = atsctl("records", "-journal", path, "meters")
+	if code != 0 || !strings.Contains(out, "rounds played                2") || !strings.Contains(out, "wagered                   1200") ||
+		!strings.Contains(out, "dealer in                 5000") {
+		t.Fatalf("meters: %d %q", code, out)
+	}
+}
+
+func TestRecordsVerifyRecomputesSettlements(t *testing.T) {
+	path := writeJournal(t)
+	writeRounds(t, path, true)
+	code, _, errs := atsctl("records", "-journal", path, "verify")
+	if code != 1 || !strings.Contains(errs, "round R2") || !strings.Contains(errs, "returned 4600") {
+		t.Fatalf("verify of a wrong settlement: %d %q", code, errs)
 	}
 }
