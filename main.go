@@ -101,6 +101,7 @@ func main() {
 	if st.Cashier != nil {
 		screen.AttachCashier(st.Cashier)
 	}
+	screen.AttachRecords(st.Journal)
 	w.SetContent(screen.Content())
 	w.Resize(fyne.NewSize(1920, 1080))
 	if !*windowed {

@@ -46,6 +46,7 @@ type Screen struct {
 	hotCold     *widget.Label
 	lucky       *fyne.Container
 	buyIn       *fyne.Container
+	controls    *fyne.Container
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -165,8 +166,8 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		s.lucky,
 		s.limits, s.pending,
 	)
-	controls := container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
-	bottom := container.NewVBox(neighbours, s.chips, controls, s.calls, s.message)
+	s.controls = container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
+	bottom := container.NewVBox(neighbours, s.chips, s.controls, s.calls, s.message)
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		bottom.Add(s.Elements[diagrams.ElemNoteBuyIn])
 	}

@@ -293,7 +293,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return err
 	}
 	c.update(func(s *Status) {
-		s.Message, s.Balance = fmt.Sprintf("Credited %d", m.Amount), m.Balance
+		s.Message, s.Balance = "Credited " + decimal(m.Amount), m.Balance
 		if !m.Replayed {
 			s.Credits++
 			s.Credited += m.Amount
@@ -433,7 +433,10 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 		return fmt.Errorf("cashier: cash-out: %w", err)
 	}
 	if f.State == Requested {
-		if err := c.append(ctx, "ticket-issued", key, t.Amount, Printing); err != nil {
+		// The validation number is kept with the record: the terminal's list of tickets it
+		// printed (last 35, rule 9.9) is read from here.
+		if _, err := c.j.Append(ctx, journal.Record{Kind: "ticket-issued", Key: key, Amount: t.Amount, Flow: Printing,
+			Body: []byte(t.Validation)}); err != nil {
 			return err
 		}
 		f.State = Printing
@@ -468,7 +471,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 				return err
 			}
 			c.update(func(s *Status) {
-				s.Handpay, s.Message = true, fmt.Sprintf("The ticket could not be printed: an attendant will pay %d by hand", t.Amount)
+				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay " + decimal(t.Amount) + " by hand"
 			})
 			return nil
 		}
@@ -485,4 +488,13 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	}
 	c.update(func(s *Status) { s.TakeTicket, s.Message = true, "Please take your ticket" })
 	return nil
+}
+
+// decimal writes cents for the player: 10000 → "100.00" (never through floating point).
+func decimal(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }

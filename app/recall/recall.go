@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
@@ -262,4 +264,50 @@ func (r Round) Verify() error {
 			r.ID, r.Number, r.Staked, r.Returned, staked, returned)
 	}
 	return nil
+}
+
+// Ticket is a ticket the terminal printed or accepted, or a note it accepted.
+type Ticket struct {
+	At         time.Time
+	Validation string // "" for a note
+	Amount     int64
+	State      string // printed: "printed", "handpay", "printing"; accepted: "ticket", "note"
+}
+
+// Tickets reads the last n tickets printed (newest first, with whether each was confirmed
+// printed or went to handpay) and the last n tickets and notes accepted.
+func Tickets(ctx context.Context, j *journal.Journal, n int) (printed, accepted []Ticket, err error) {
+	rs, err := j.Records(ctx, 0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	issued := map[string]int{} // cash-out key → index in printed
+	for _, r := range rs {
+		switch r.Kind {
+		case "ticket-issued":
+			issued[r.Key] = len(printed)
+			printed = append(printed, Ticket{At: r.At, Validation: string(r.Body), Amount: r.Amount, State: "printing"})
+		case "ticket-confirmed", "handpay":
+			if i, ok := issued[r.Key]; ok {
+				printed[i].State = map[string]string{"ticket-confirmed": "printed", "handpay": "handpay"}[r.Kind]
+			}
+		case "credited":
+			kind, detail, _ := strings.Cut(r.Key, ":")
+			t := Ticket{At: r.At, Amount: r.Amount, State: kind}
+			if kind == "ticket" {
+				t.Validation, _, _ = strings.Cut(detail, ":")
+			}
+			accepted = append(accepted, t)
+		}
+	}
+	return lastN(printed, n), lastN(accepted, n), nil
+}
+
+// lastN is the last n of ts, newest first.
+func lastN(ts []Ticket, n int) []Ticket {
+	out := make([]Ticket, 0, min(n, len(ts)))
+	for i := len(ts) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, ts[i])
+	}
+	return out
 }

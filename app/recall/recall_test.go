@@ -175,3 +175,44 @@ func TestMalformedRecordIsAnErrorNamingIt(t *testing.T) {
 		t.Errorf("verify of a wager on 37 = %v, want an error", err)
 	}
 }
+
+func TestTicketsPrintedAndAccepted(t *testing.T) {
+	ctx := context.Background()
+	j := openJournal(t)
+	for _, r := range []journal.Record{
+		{Kind: "credited", Key: "note:67:a", Amount: 10000, Flow: journal.Done},
+		{Kind: "ticket-issued", Key: "cashout:-:b", Amount: 2500, Flow: "printing", Body: []byte("001234567890123456")},
+		{Kind: "ticket-confirmed", Key: "cashout:-:b", Amount: 2500, Flow: journal.Done},
+		{Kind: "credited", Key: "ticket:001234567890123456:c", Amount: 2500, Flow: journal.Done},
+		{Kind: "ticket-issued", Key: "cashout:-:d", Amount: 700, Flow: "printing", Body: []byte("009999999999999999")},
+		{Kind: "handpay", Key: "cashout:-:d", Amount: 700, Flow: journal.Done},
+		{Kind: "ticket-issued", Key: "cashout:-:e", Amount: 300, Flow: "printing", Body: []byte("005555555555555555")},
+	} {
+		if _, err := j.Append(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	printed, accepted, err := recall.Tickets(ctx, j, 35)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		v     string
+		state string
+	}{{"005555555555555555", "printing"}, {"009999999999999999", "handpay"}, {"001234567890123456", "printed"}}
+	if len(printed) != len(want) {
+		t.Fatalf("printed %+v", printed)
+	}
+	for i, w := range want {
+		if printed[i].Validation != w.v || printed[i].State != w.state {
+			t.Errorf("printed[%d] = %+v, want %s %s", i, printed[i], w.v, w.state)
+		}
+	}
+	if len(accepted) != 2 || accepted[0].Validation != "001234567890123456" || accepted[0].State != "ticket" ||
+		accepted[1].State != "note" || accepted[1].Amount != 10000 {
+		t.Errorf("accepted %+v", accepted)
+	}
+	if p, _, _ := recall.Tickets(ctx, j, 1); len(p) != 1 || p[0].Validation != "005555555555555555" {
+		t.Errorf("last 1 printed: %+v", p)
+	}
+}

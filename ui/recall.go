@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/recall"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Recall depths the rules ask for (001 §9.9 and the labs): the current and previous 9 games,
+// the last 35 tickets printed.
+const (
+	recallRounds  = 10
+	recallTickets = 35
+)
+
+// recallView is the last-game recall: each of the last rounds drawn on the layout with the
+// chips that were accepted and the winning number marked, with its figures; and the tickets
+// printed and accepted.
+type recallView struct {
+	rounds []recall.Round
+	i      int
+	felt   *Felt
+	title  *widget.Label
+	detail *widget.Label
+	root   fyne.CanvasObject
+}
+
+func newRecallView(geom *diagrams.Geometry, rounds []recall.Round, printed, accepted []recall.Ticket, onClose func()) *recallView {
+	rv := &recallView{rounds: rounds, felt: NewFelt(geom), title: widget.NewLabel(""), detail: widget.NewLabel("")}
+	rv.title.TextStyle = fyne.TextStyle{Bold: true}
+	rv.detail.Wrapping = fyne.TextWrapWord
+	older := widget.NewButton(T("Previous game"), func() { rv.show(rv.i + 1) })
+	newer := widget.NewButton(T("Next game"), func() { rv.show(rv.i - 1) })
+	games := container.NewBorder(rv.title, container.NewVBox(rv.detail, container.NewHBox(older, newer)), nil, nil, rv.felt)
+	tickets := widget.NewLabel(ticketsText(printed, accepted))
+	tickets.TextStyle = fyne.TextStyle{Monospace: true}
+	tabs := container.NewAppTabs(
+		container.NewTabItem(T("Games"), games),
+		container.NewTabItem(T("Tickets"), container.NewVScroll(tickets)),
+	)
+	closeB := widget.NewButton(T("Close"), onClose)
+	rv.root = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, tabs)
+	rv.show(0)
+	return rv
+}
+
+// show draws round i (0 is the newest).
+func (rv *recallView) show(i int) {
+	if len(rv.rounds) == 0 {
+		rv.title.SetText(T("No games recorded on this terminal"))
+		rv.detail.SetText("")
+		rv.felt.SetStakes(nil)
+		rv.felt.SetWinning(0, false)
+		return
+	}
+	rv.i = max(0, min(i, len(rv.rounds)-1))
+	r := rv.rounds[rv.i]
+	stakes := map[roulette.Spot]int64{}
+	bets, per, err := r.Bets()
+	if err == nil {
+		for k, b := range bets {
+			pieces, err := b.Pieces(r.Layout)
+			if err != nil {
+				continue
+			}
+			for _, p := range pieces {
+				stakes[p.Spot] += per[k] * p.Units
+			}
+		}
+	}
+	rv.felt.SetStakes(stakes)
+	rv.felt.SetWinning(r.Number, r.Settled && r.Recognised)
+	rv.title.SetText(fmt.Sprintf(T("Game %d of %d: round %s"), rv.i+1, len(rv.rounds), r.ID))
+	rv.detail.SetText(roundText(r, err))
+}
+
+func roundText(r recall.Round, betsErr error) string {
+	var lines []string
+	switch {
+	case !r.Settled:
+		lines = append(lines, T("In play: not settled yet"))
+	case !r.Recognised:
+		lines = append(lines, fmt.Sprintf(T("Void: wagers of %s returned"), amount(r.Staked)))
+	default:
+		o := fmt.Sprintf(T("Outcome %s %s"), r.Number, T(r.Number.Colour().String()))
+		if r.Corrected {
+			o += " " + T("(corrected)")
+		}
+		lines = append(lines, o)
+	}
+	lines = append(lines,
+		fmt.Sprintf(T("Wagered %s   Won %s"), amount(r.Staked), amount(r.Returned)),
+		fmt.Sprintf(T("Balance before %s   after %s"), amount(r.BalanceBefore), amount(r.BalanceAfter)),
+		fmt.Sprintf(T("Money in %s   out %s during the game"), amount(r.MoneyIn), amount(r.MoneyOut)))
+	if betsErr != nil {
+		lines = append(lines, betsErr.Error())
+	}
+	return strings.Join(lines, "\n")
+}
+
+func ticketsText(printed, accepted []recall.Ticket) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, T("Last %d tickets printed")+"\n", recallTickets)
+	if len(printed) == 0 {
+		b.WriteString("  -\n")
+	}
+	for _, t := range printed {
+		fmt.Fprintf(&b, "  %s  %s  %12s  %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.Validation, amount(t.Amount), T(t.State))
+	}
+	b.WriteString("\n" + T("Last tickets and notes accepted") + "\n")
+	if len(accepted) == 0 {
+		b.WriteString("  -\n")
+	}
+	for _, t := range accepted {
+		what := t.Validation
+		if what == "" {
+			what = T("note")
+		}
+		fmt.Fprintf(&b, "  %s  %-18s  %12s\n", t.At.Local().Format("2006-01-02 15:04:05"), what, amount(t.Amount))
+	}
+	return b.String()
+}
+
+// AttachRecords adds the game-records button: it opens the last-game recall over the screen,
+// read from the terminal journal.
+func (s *Screen) AttachRecords(j *journal.Journal) {
+	b := widget.NewButton(T("Game records"), nil)
+	b.OnTapped = func() {
+		go func() {
+			ctx := context.Background()
+			rounds, err := recall.Rounds(ctx, j, recallRounds)
+			var printed, accepted []recall.Ticket
+			if err == nil {
+				printed, accepted, err = recall.Tickets(ctx, j, recallTickets)
+			}
+			fyne.Do(func() {
+				if err != nil {
+					s.message.SetText(T("Game records cannot be read: ") + err.Error())
+					return
+				}
+				s.showRecall(rounds, printed, accepted)
+			})
+		}()
+	}
+	s.controls.Add(b)
+}
+
+func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(s.root)
+	if c == nil {
+		return
+	}
+	var pop *widget.PopUp
+	rv := newRecallView(s.geom, rounds, printed, accepted, func() { pop.Hide() })
+	pop = widget.NewModalPopUp(rv.root, c)
+	pop.Resize(fyne.NewSize(c.Size().Width*0.9, c.Size().Height*0.9))
+	pop.Show()
+}

@@ -1,0 +1,98 @@
+//go:build ci
+
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app/recall"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+func TestRecallShowsEachGameOnTheLayout(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	geom, err := diagrams.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s19, _ := l.Inside(roulette.Straight, []roulette.Number{19})
+	red, _ := l.Outside(roulette.Red, 0)
+	rounds := []recall.Round{
+		{ID: "R2", Layout: l, Settled: true, Recognised: true, Number: 2, Staked: 500, BalanceBefore: 5000, BalanceAfter: 4500,
+			Wagers: []recall.Wager{{Bet: roulette.Bet{Spot: red}.Spec(), Tried: 500, Accepted: 500}}},
+		{ID: "R1", Layout: l, Settled: true, Recognised: true, Number: 19, Staked: 600, Returned: 4600, BalanceBefore: 1000,
+			BalanceAfter: 5000, MoneyIn: 1000,
+			Wagers: []recall.Wager{{Bet: roulette.Bet{Spot: s19}.Spec(), Tried: 100, Accepted: 100}, {Bet: roulette.Bet{Spot: red}.Spec(), Tried: 500, Accepted: 500}}},
+	}
+	printed := []recall.Ticket{{At: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), Validation: "001234567890123456", Amount: 4500, State: "printed"}}
+	closed := false
+	rv := newRecallView(geom, rounds, printed, nil, func() { closed = true })
+	w := test.NewWindow(rv.root)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1200, 800))
+
+	if !strings.Contains(rv.title.Text, "Game 1 of 2") || !strings.Contains(rv.detail.Text, "Outcome 2") ||
+		len(rv.felt.stakes) != 1 || rv.felt.stakes[red] != 500 || !rv.felt.hasWin || rv.felt.winning != 2 {
+		t.Fatalf("newest game: %q %q stakes %v", rv.title.Text, rv.detail.Text, rv.felt.stakes)
+	}
+	test.Tap(findButton(t, rv.root, "Previous game"))
+	if !strings.Contains(rv.title.Text, "Game 2 of 2: round R1") || rv.felt.stakes[s19] != 100 || rv.felt.stakes[red] != 500 ||
+		!strings.Contains(rv.detail.Text, "Won 46.00") || !strings.Contains(rv.detail.Text, "Balance before 10.00   after 50.00") ||
+		!strings.Contains(rv.detail.Text, "Money in 10.00") {
+		t.Fatalf("older game: %q %q stakes %v", rv.title.Text, rv.detail.Text, rv.felt.stakes)
+	}
+	test.Tap(findButton(t, rv.root, "Previous game")) // there is none older: stays
+	if !strings.Contains(rv.title.Text, "Game 2 of 2") {
+		t.Errorf("past the oldest: %q", rv.title.Text)
+	}
+	if txt := ticketsText(printed, nil); !strings.Contains(txt, "001234567890123456") || !strings.Contains(txt, "45.00") {
+		t.Errorf("tickets: %q", txt)
+	}
+	test.Tap(findButton(t, rv.root, "Close"))
+	if !closed {
+		t.Error("Close did not close")
+	}
+	empty := newRecallView(geom, nil, nil, nil, func() {})
+	if !strings.Contains(empty.title.Text, "No games") {
+		t.Errorf("no records: %q", empty.title.Text)
+	}
+}
+
+// findButton finds the button with a label in a tree of canvas objects.
+func findButton(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Button:
+			if v.Text == label {
+				found = v
+			}
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case *container.AppTabs:
+			for _, it := range v.Items {
+				walk(it.Content)
+			}
+		case *container.Scroll:
+			walk(v.Content)
+		}
+	}
+	walk(o)
+	if found == nil {
+		t.Fatalf("no %q button", label)
+	}
+	return found
+}
