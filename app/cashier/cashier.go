@@ -293,7 +293,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return err
 	}
 	c.update(func(s *Status) {
-		s.Message, s.Balance = "Credited " + decimal(m.Amount), m.Balance
+		s.Message, s.Balance = "Credited "+decimal(m.Amount), m.Balance
 		if !m.Replayed {
 			s.Credits++
 			s.Credited += m.Amount
@@ -471,7 +471,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 				return err
 			}
 			c.update(func(s *Status) {
-				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay " + decimal(t.Amount) + " by hand"
+				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay "+decimal(t.Amount)+" by hand"
 			})
 			return nil
 		}
