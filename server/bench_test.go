@@ -47,7 +47,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 // BenchmarkSlipRoundTrip: 100 terminals over real loopback mutual TLS update their slips at the
 // same time; each update is acknowledged only once it is durable in the SQLite file
-// (WAL, synchronous=FULL, grouped commit). Reports the round-trip p50/p99 seen by the terminals.
+// (WAL, synchronous=FULL; slips are written by the close of the period). Reports the round-trip p50/p99 seen by the terminals.
 func BenchmarkSlipRoundTrip(b *testing.B) {
 	r, terms, _, round := benchTable(b, benchTerminals)
 	per := max(b.N/len(terms), 1)

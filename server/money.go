@@ -248,7 +248,6 @@ func (t *Table) slipBlocksCashOut(terminal string) (voidRound string, err error)
 	if t.cur == nil {
 		return "", nil
 	}
-	t.cur.inflight.Wait() // the slip to withdraw must be the one on disk
 	if sl := t.cur.slip(terminal); sl == nil || sl.total == 0 {
 		return "", nil
 	}

@@ -191,10 +191,6 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		return failed("no wagering period is open")
 	}
 	r := t.cur
-	// Slips accepted before the deadline but still being written are part of the round. The
-	// round's phase change below is a synchronous=FULL commit: its fsync makes every slip
-	// written before it durable, so from here the acknowledged slips survive a power loss.
-	r.inflight.Wait()
 	r.phase = pb.Phase_PHASE_NO_MORE_BETS
 	if dropping && now.Before(r.deadline) {
 		r.deadline = now
@@ -207,7 +203,22 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 			r.draw.Super, r.draw.HasSuper = c, true
 		}
 	}
-	if err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
+	// Every acknowledged slip and the end of the period in one synchronous commit: from here the
+	// wagers survive a power loss and settle from the ledger (001 §9.8.2).
+	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		for terminal, sl := range r.slips {
+			body, err := json.Marshal(sl.bets)
+			if err != nil {
+				return err
+			}
+			if err := tx.PutSlip(ledger.Slip{Round: r.id, Terminal: terminal, Version: sl.version, Wagers: body, Total: sl.total}); err != nil {
+				return err
+			}
+		}
+		return t.persistRound(tx, r)
+	})
+	if err != nil {
+		r.phase = pb.Phase_PHASE_WAGERING
 		return ledgerErr(err)
 	}
 	t.broadcastPhase(now, dropping)

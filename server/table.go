@@ -17,7 +17,6 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -99,11 +98,6 @@ type slip struct {
 	version uint64
 	bets    []acceptedBet
 	total   int64
-	// prev is the slip this one replaced, and failed is set if its durable write failed: then
-	// it was never acknowledged and prev stands (see round.slip).
-	prev    *slip
-	failed  atomic.Bool
-	durable atomic.Bool // set once its write has committed to the ledger: only then is it acknowledged
 }
 
 type round struct {
@@ -115,22 +109,11 @@ type round struct {
 	outcome  string
 	draw     *roulette.LuckyBallDraw
 	status   string
-	slips    map[string]*slip
-	// inflight counts slip writes not yet in the ledger. Whatever ends the wagering period or
-	// removes a slip waits for them, so nothing is decided on a slip the ledger does not have.
-	inflight sync.WaitGroup
+	slips    map[string]*slip // the acknowledged slip of each terminal
 }
 
-// slip returns a terminal's acknowledged slip: the newest whose write has committed. (Whatever
-// decides on slips waits for inflight first, so then every slip has either committed or failed;
-// a snapshot taken meanwhile shows only what the disk already has.)
-func (r *round) slip(terminal string) *slip {
-	s := r.slips[terminal]
-	for s != nil && !s.durable.Load() {
-		s = s.prev
-	}
-	return s
-}
+// slip returns a terminal's acknowledged slip of the round, nil if none.
+func (r *round) slip(terminal string) *slip { return r.slips[terminal] }
 
 type account struct {
 	balance int64
@@ -292,9 +275,7 @@ func (t *Table) decodeSlip(s ledger.Slip) (*slip, error) {
 		}
 		bets[i].bet, bets[i].pieces = b, p
 	}
-	sl := &slip{version: s.Version, bets: bets, total: s.Total}
-	sl.durable.Store(true) // read from the ledger
-	return sl, nil
+	return &slip{version: s.Version, bets: bets, total: s.Total}, nil
 }
 
 func (t *Table) pushHistory(o *pb.Outcome) {
@@ -412,7 +393,6 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	if t.cur == nil || t.cur.phase != pb.Phase_PHASE_WAGERING || !now.Before(t.cur.deadline) {
 		return
 	}
-	t.cur.inflight.Wait()
 	if t.cur.slip(s.terminal) == nil {
 		return
 	}

@@ -11,7 +11,6 @@ package ledger
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"sync"
@@ -23,13 +22,6 @@ import (
 // Ledger is an open ledger file.
 type Ledger struct {
 	db *sql.DB
-
-	// The group commit of UpdateGrouped.
-	startOnce sync.Once
-	queue     chan groupWrite
-	closed    chan struct{} // closed by Close
-	stopped   chan struct{} // closed when the committer has returned
-	closeOnce sync.Once
 
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
@@ -123,17 +115,11 @@ func Open(path string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	return &Ledger{db: db, queue: make(chan groupWrite, 1024), closed: make(chan struct{}), stopped: make(chan struct{})}, nil
+	return &Ledger{db: db}, nil
 }
 
-// Close stops the group committer (after the batch it is committing) and closes the file.
+// Close closes the file.
 func (l *Ledger) Close() error {
-	l.closeOnce.Do(func() {
-		close(l.closed)
-		// Start the committer if it never ran, so stopped is always closed.
-		l.startOnce.Do(func() { go l.committer() })
-		<-l.stopped
-	})
 	l.stmtMu.Lock()
 	for q, st := range l.stmts {
 		st.Close()
@@ -229,140 +215,6 @@ func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 
 func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	tx, err := l.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("ledger: begin: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // no-op after Commit
-	if err := fn(&Tx{l: l, ctx: ctx, tx: tx, now: now}); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("ledger: commit: %w", err)
-	}
-	return nil
-}
-
-// UpdateGrouped is for the many small writes of slip acknowledgements: concurrent callers
-// share one transaction, committed with synchronous=NORMAL — written to the WAL, in the
-// operating system's hands, but not fsynced. They become durable at the next ordinary
-// (synchronous=FULL) commit, whose fsync of the WAL covers every frame before it; the round
-// engine makes that commit when it closes the wagering period. That is all the rules need: a
-// game-system failure before the period expires voids every wager of the round (001 §9.8.1),
-// so only the slips standing at the deadline must survive, and those are fsynced by the close.
-// Money never goes through here.
-//
-// One committer goroutine takes every write queued while it was committing the last batch.
-// Each write runs in its own savepoint: a write that fails is rolled back alone and only its
-// caller gets the error; if the commit itself fails, every caller of the batch gets that error.
-//
-// If ctx ends or the ledger is closed while the write is queued or being committed, the
-// caller gets an error and must treat the write as not acknowledged (it may still be on disk).
-func (l *Ledger) UpdateGrouped(ctx context.Context, now time.Time, fn func(*Tx) error) error {
-	l.startOnce.Do(func() { go l.committer() })
-	w := groupWrite{fn: fn, now: now, done: make(chan error, 1)}
-	select {
-	case l.queue <- w:
-	case <-l.closed:
-		return errClosed
-	}
-	select {
-	case err := <-w.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-l.stopped:
-		select {
-		case err := <-w.done:
-			return err
-		default:
-			return errClosed
-		}
-	}
-}
-
-var errClosed = errors.New("ledger: closed")
-
-type groupWrite struct {
-	fn   func(*Tx) error
-	now  time.Time
-	done chan error
-}
-
-func (l *Ledger) committer() {
-	defer close(l.stopped)
-	for {
-		var batch []groupWrite
-		select {
-		case w := <-l.queue:
-			batch = append(batch, w)
-		case <-l.closed:
-			// Refuse what is still queued: nothing of it was written.
-			for {
-				select {
-				case w := <-l.queue:
-					w.done <- errClosed
-				default:
-					return
-				}
-			}
-		}
-	drain:
-		for len(batch) < 512 {
-			select {
-			case w := <-l.queue:
-				batch = append(batch, w)
-			default:
-				break drain
-			}
-		}
-		errs := make([]error, len(batch))
-		err := l.updateUnsynced(batch[0].now, func(tx *Tx) error {
-			for i, w := range batch {
-				if _, err := tx.tx.ExecContext(tx.ctx, `SAVEPOINT w`); err != nil {
-					return fmt.Errorf("ledger: savepoint: %w", err)
-				}
-				wtx := &Tx{l: l, ctx: tx.ctx, tx: tx.tx, now: w.now}
-				if errs[i] = w.fn(wtx); errs[i] != nil {
-					if _, err := tx.tx.ExecContext(tx.ctx, `ROLLBACK TO w`); err != nil {
-						return fmt.Errorf("ledger: rollback to savepoint: %w", err)
-					}
-				}
-				if _, err := tx.tx.ExecContext(tx.ctx, `RELEASE w`); err != nil {
-					return fmt.Errorf("ledger: release savepoint: %w", err)
-				}
-			}
-			return nil
-		})
-		for i, w := range batch {
-			if err != nil {
-				w.done <- err
-			} else {
-				w.done <- errs[i]
-			}
-		}
-	}
-}
-
-// updateUnsynced runs fn in one transaction committed with synchronous=NORMAL on a connection
-// held for the whole time, so no other transaction — money — can commit unsynced in between;
-// the connection goes back to synchronous=FULL before anyone else gets it, or is discarded.
-func (l *Ledger) updateUnsynced(now time.Time, fn func(*Tx) error) error {
-	ctx := context.Background()
-	conn, err := l.db.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("ledger: connection: %w", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous=NORMAL`); err != nil {
-		return fmt.Errorf("ledger: synchronous=NORMAL: %w", err)
-	}
-	defer func() {
-		if _, err := conn.ExecContext(ctx, `PRAGMA synchronous=FULL`); err != nil {
-			// Never hand an unsynced connection to a money transaction: drop it.
-			conn.Raw(func(any) error { return driver.ErrBadConn })
-		}
-	}()
-	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("ledger: begin: %w", err)
 	}

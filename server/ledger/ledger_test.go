@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 )
@@ -98,74 +97,3 @@ func TestConservationSeesEveryTable(t *testing.T) {
 	}
 }
 
-// Concurrent grouped writes are all durable when their calls return, whatever batches they
-// shared.
-func TestGroupedWritesAreDurable(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	for i := range 200 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := l.UpdateGrouped(ctx, now, func(tx *Tx) error {
-				return tx.PutSlip(Slip{Round: "R1", Terminal: fmt.Sprintf("T%03d", i), Version: 1, Wagers: []byte("[]"), Total: int64(i)})
-			})
-			if err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	// A bad write fails alone, says so to its caller, and leaves nothing behind; the writes
-	// grouped with it land.
-	var bad, good sync.WaitGroup
-	for i := range 20 {
-		wg := &good
-		fail := i%2 == 0
-		if fail {
-			wg = &bad
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := l.UpdateGrouped(ctx, now, func(tx *Tx) error {
-				if err := tx.PutSlip(Slip{Round: "R1", Terminal: fmt.Sprintf("X%03d", i), Version: 1, Wagers: []byte("[]"), Total: 1}); err != nil {
-					return err
-				}
-				if fail {
-					return errors.New("disk on fire")
-				}
-				return nil
-			})
-			if fail != (err != nil) {
-				t.Errorf("write %d (fail %v): %v", i, fail, err)
-			}
-		}()
-	}
-	bad.Wait()
-	good.Wait()
-	l.Close()
-	l = open(t, path)
-	l.Update(ctx, now, func(tx *Tx) error { return tx.PutRound(Round{ID: "R1", Seq: 1}) })
-	st, err := l.Load(ctx, 5)
-	if err != nil || len(st.Slips) != 210 {
-		t.Fatalf("%d slips after reopening, %v", len(st.Slips), err)
-	}
-}
-
-// A grouped write after Close is refused, never left waiting.
-func TestGroupedWriteAfterClose(t *testing.T) {
-	l, err := Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Close()
-	if err := l.UpdateGrouped(context.Background(), now, func(*Tx) error { return nil }); err == nil {
-		t.Fatal("a write after Close reported success")
-	}
-}
