@@ -178,7 +178,7 @@ func (h *harness) pick(targets []string) (string, time.Duration) {
 func (h *harness) killTerminal() error {
 	target, delay := h.pick(terminalTargets)
 	if target != "" {
-		h.term.waitFor(target, 4*time.Second)
+		h.term.waitFor(target, 1500*time.Millisecond)
 	}
 	time.Sleep(delay)
 	point := h.term.lastEvent()
@@ -201,7 +201,7 @@ var serverTargets = []string{
 func (h *harness) killServer() error {
 	target, delay := h.pick(serverTargets)
 	if target != "" {
-		h.term.waitFor(target, 4*time.Second)
+		h.term.waitFor(target, 1500*time.Millisecond)
 	}
 	time.Sleep(delay)
 	h.points["server after "+h.term.lastEvent()]++
@@ -213,7 +213,7 @@ func (h *harness) killServer() error {
 func (h *harness) cutNetwork() error {
 	target, delay := h.pick(serverTargets)
 	if target != "" {
-		h.term.waitFor(target, 4*time.Second)
+		h.term.waitFor(target, 1500*time.Millisecond)
 	}
 	time.Sleep(delay)
 	h.points["network after "+h.term.lastEvent()]++

@@ -96,4 +96,3 @@ func TestConservationSeesEveryTable(t *testing.T) {
 		t.Fatalf("a lost ticket went unnoticed: %v", c)
 	}
 }
-
