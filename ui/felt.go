@@ -4,9 +4,11 @@ package ui
 
 import (
 	"image/color"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -46,7 +48,25 @@ type Felt struct {
 
 	// OnTapped is called with the region a tap means; taps between regions are ignored.
 	OnTapped func(diagrams.Region)
+	// OnMoved is called when the chips of one region are dragged onto another; OnRemoved when
+	// they are dragged off the layout.
+	OnMoved   func(from, to diagrams.Region)
+	OnRemoved func(from diagrams.Region)
+	// OnHeld is called when a region is touched and held (holdTime): the player asks for its
+	// limits and odds rather than placing a chip.
+	OnHeld func(diagrams.Region)
+
+	dragging bool
+	dragFrom diagrams.Region
+	dragAt   fyne.Position // the dragged chips' position: the press plus every movement since
+	pressAt  fyne.Position
+	pressed  bool
+	hold     *time.Timer
+	held     bool // the touch became a hold: its tap places nothing
 }
+
+// holdTime is how long a touch must stay to count as touch-and-hold.
+const holdTime = 600 * time.Millisecond
 
 // NewFelt returns a felt for the geometry.
 func NewFelt(g *diagrams.Geometry) *Felt {
@@ -92,11 +112,83 @@ func fit(b diagrams.Rect, size fyne.Size) (float32, fyne.Position) {
 
 // Tapped places a chip: it reports the region under the touch.
 func (f *Felt) Tapped(e *fyne.PointEvent) {
+	if f.held {
+		f.held = false
+		return
+	}
 	if f.OnTapped == nil {
 		return
 	}
 	if r, ok := f.geom.Hit(f.toLayout(e.Position)); ok {
 		f.OnTapped(r)
+	}
+}
+
+// Dragged follows a chip being dragged; the drag starts on a region that has chips.
+func (f *Felt) Dragged(e *fyne.DragEvent) {
+	f.cancelHold()
+	if !f.dragging {
+		// Where the touch went down; without a press seen, the first event's position less
+		// its movement.
+		start := e.Position.Subtract(e.Dragged)
+		if f.pressed {
+			start = f.pressAt
+		}
+		r, ok := f.geom.Hit(f.toLayout(start))
+		if !ok || f.stakes[r.Spot] == 0 {
+			return
+		}
+		f.dragging, f.dragFrom, f.dragAt = true, r, start
+	}
+	f.dragAt = f.dragAt.Add(e.Dragged)
+}
+
+// DragEnd drops the dragged chips: on another region they move there, off the layout they are
+// taken back, anywhere else (between regions) nothing happens.
+func (f *Felt) DragEnd() {
+	if !f.dragging {
+		return
+	}
+	f.dragging = false
+	p := f.toLayout(f.dragAt)
+	if to, ok := f.geom.Hit(p); ok {
+		if to.Spot != f.dragFrom.Spot && f.OnMoved != nil {
+			f.OnMoved(f.dragFrom, to)
+		}
+		return
+	}
+	if !f.geom.Bounds.Contains(p) && f.OnRemoved != nil {
+		f.OnRemoved(f.dragFrom)
+	}
+}
+
+// MouseDown starts the hold timer (a touchscreen's touch arrives as a mouse press).
+func (f *Felt) MouseDown(e *desktop.MouseEvent) {
+	f.cancelHold()
+	f.held = false
+	f.pressAt, f.pressed = e.Position, true
+	r, ok := f.geom.Hit(f.toLayout(e.Position))
+	if !ok || f.OnHeld == nil {
+		return
+	}
+	f.hold = time.AfterFunc(holdTime, func() {
+		fyne.Do(func() {
+			f.held = true
+			f.OnHeld(r)
+		})
+	})
+}
+
+// MouseUp ends a touch: before holdTime it is a tap.
+func (f *Felt) MouseUp(*desktop.MouseEvent) {
+	f.cancelHold()
+	f.pressed = false
+}
+
+func (f *Felt) cancelHold() {
+	if f.hold != nil {
+		f.hold.Stop()
+		f.hold = nil
 	}
 }
 

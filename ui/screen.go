@@ -89,6 +89,16 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 			s.message.SetText(fb.Message)
 		}
 	}
+	s.felt.OnMoved = func(from, to diagrams.Region) {
+		fb, err := term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot})
+		if err != nil {
+			s.message.SetText(err.Error())
+		} else if fb.Message != "" {
+			s.message.SetText(fb.Message)
+		}
+	}
+	s.felt.OnRemoved = func(from diagrams.Region) { s.report(term.Remove(roulette.Bet{Spot: from.Spot})) }
+	s.felt.OnHeld = func(r diagrams.Region) { s.message.SetText(spotInfo(r.Spot, term.View().Limits)) }
 	s.balance = text("", 34, panelText)
 	s.bet = text("", 24, panelText)
 	s.countdown = text("", 64, openColour)
@@ -411,4 +421,12 @@ func payoutTable() string {
 		fmt.Fprintf(&b, "%-10v %d\n", k, k.Odds())
 	}
 	return b.String()
+}
+
+// spotInfo is what touch-and-hold on a spot tells the player: the bet, what it pays and its
+// own limits (rule 4.1–4.2).
+func spotInfo(sp roulette.Spot, l roulette.Limits) string {
+	lim := l.For(sp.Kind)
+	return fmt.Sprintf(T("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s"), sp, sp.Kind.Odds(),
+		amount(lim.Min), amount(lim.Max), amount(lim.Unit))
 }

@@ -1,0 +1,99 @@
+//go:build ci
+
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Drag a chip to another spot, drag it off the layout, and touch-and-hold a spot for its odds
+// and limits.
+func TestDragChipsAndHoldForLimits(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	term, _ := terminalAt(t, l)
+	s, err := NewScreen(term, diagrams.DiagramA, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	at := func(n roulette.Number) (roulette.Spot, fyne.Position) {
+		sp, err := l.Inside(roulette.Straight, []roulette.Number{n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := s.geom.Region(sp)
+		return sp, s.felt.ToScreen(r.Centre)
+	}
+	s17, p17 := at(17)
+	s18, p18 := at(18)
+	test.TapAt(s.felt, p17)
+	test.TapAt(s.felt, p17)
+	if got := stakeOn(term.View().Stakes, s17); got != 200 {
+		t.Fatalf("two taps on 17: %d", got)
+	}
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.felt)
+	// A drag as the driver delivers it: press, movement, release.
+	drag := func(from fyne.Position, dx, dy float32) {
+		s.update(term.View()) // the chips the felt shows, as Follow keeps them
+		s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from}})
+		test.Drag(w.Canvas(), origin.Add(from), dx, dy)
+		s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Add(fyne.NewDelta(dx, dy))}})
+	}
+	drag(p17, p18.X-p17.X, p18.Y-p17.Y)
+	if v := term.View(); stakeOn(v.Stakes, s17) != 0 || stakeOn(v.Stakes, s18) != 200 {
+		t.Fatalf("after dragging 17 to 18: %+v (%q) felt at %v size %v", v.Stakes, s.message.Text, origin, s.felt.Size())
+	}
+	// Off the layout: below its bottom edge.
+	drag(p18, 0, s.felt.Size().Height-p18.Y+5)
+	if v := term.View(); len(v.Stakes) != 0 {
+		t.Fatalf("after dragging 18 off the layout: %+v", v.Stakes)
+	}
+	// Dragging from a spot with no chips moves nothing.
+	drag(p17, p18.X-p17.X, 0)
+	if v := term.View(); len(v.Stakes) != 0 {
+		t.Fatalf("a drag from an empty spot placed %+v", v.Stakes)
+	}
+
+	// Touch and hold: the spot's odds and limits, and no chip.
+	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	deadline := time.Now().Add(3 * time.Second)
+	for !strings.Contains(s.message.Text, "pays 35 to 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("holding 17 said %q", s.message.Text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	test.TapAt(s.felt, p17) // the tap that ends the hold
+	if !strings.Contains(s.message.Text, "maximum 25.00") || len(term.View().Stakes) != 0 {
+		t.Fatalf("hold: %q, stakes %+v", s.message.Text, term.View().Stakes)
+	}
+	// A quick touch is a tap again.
+	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	test.TapAt(s.felt, p17)
+	if got := stakeOn(term.View().Stakes, s17); got != 100 {
+		t.Fatalf("a quick touch after a hold: %d", got)
+	}
+}
+
+func stakeOn(stakes []app.Stake, sp roulette.Spot) int64 {
+	for _, st := range stakes {
+		if st.Bet.Spot == sp {
+			return st.Amount
+		}
+	}
+	return 0
+}
