@@ -26,6 +26,14 @@ type Demo struct {
 
 // StartDemo starts a demo table with its ledger in dir, serving terminal id.
 func StartDemo(dir, terminal string, period time.Duration, log *slog.Logger) (*Demo, error) {
+	cfg := DefaultConfig()
+	cfg.Period = period
+	return StartDemoWith(dir, terminal, cfg, log)
+}
+
+// StartDemoWith starts a demo table with a configuration of its own (a faster auto-dealer for
+// measurements, say).
+func StartDemoWith(dir, terminal string, cfg Config, log *slog.Logger) (*Demo, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -33,8 +41,7 @@ func StartDemo(dir, terminal string, period time.Duration, log *slog.Logger) (*D
 	if err != nil {
 		return nil, err
 	}
-	cfg := DefaultConfig()
-	cfg.TableID, cfg.Period = "DEMO", period
+	cfg.TableID = "DEMO"
 	t, err := NewTable(context.Background(), cfg, led, time.Now, log)
 	if err != nil {
 		led.Close()
