@@ -53,6 +53,9 @@ type View struct {
 	AccountOpen bool
 	BuyIn       *client.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
+	Jackpot     int64              // the jackpot meter, when the table has a jackpot
+	JackpotWon  *client.JackpotWon // the latest hit at the table, until the next round
+	JackpotMine bool               // ...and it is this terminal's
 
 	Message string // the last feedback for the player (limits, locks), "" for none
 }
@@ -74,16 +77,17 @@ type Terminal struct {
 	now  func() time.Time
 	log  *slog.Logger
 
-	mu        sync.Mutex
-	view      View
-	slip      Slip
-	lastRound []Stake // the stakes of the last settled round, for Repeat
-	version   uint64  // slip version sent to the server
-	dirty     chan struct{}
-	onChange  func(View)
-	lockTimer *time.Timer
-	gate      Gate
-	records   Recorder
+	mu         sync.Mutex
+	view       View
+	slip       Slip
+	lastRound  []Stake // the stakes of the last settled round, for Repeat
+	version    uint64  // slip version sent to the server
+	dirty      chan struct{}
+	onChange   func(View)
+	lockTimer  *time.Timer
+	gate       Gate
+	records    Recorder
+	terminalID string // this terminal, as the table knows it (from the snapshot)
 }
 
 // Recorder keeps the terminal's durable game records (rules 9.7–9.9): recall.Writer on a real
@@ -248,6 +252,11 @@ func (t *Terminal) apply(ev client.Event) {
 	case client.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
+	case client.JackpotMeter:
+		t.view.Jackpot = e.Amount
+	case client.JackpotWon:
+		w := e
+		t.view.JackpotWon, t.view.JackpotMine = &w, w.TerminalID == t.terminalID
 	}
 	t.changedLocked()
 }
@@ -257,6 +266,7 @@ func (t *Terminal) fromSnapshot(s client.Snapshot) {
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
 	v.Limits, v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Limits, s.Pending, s.Balance, s.AccountOpen, s.Frozen
 	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
+	v.Jackpot, t.terminalID = s.Jackpot, s.TerminalID
 	if len(s.History) > 0 {
 		o := s.History[0]
 		v.LastOutcome = &o
@@ -291,6 +301,9 @@ func (t *Terminal) onPhase(e client.PhaseChanged) {
 		t.slip.reset(nil)
 		t.version = 0
 		v.Void, v.Message, v.Acked, v.LuckyBall = "", "", true, nil
+		if v.JackpotWon != nil && v.JackpotWon.Confirmed {
+			v.JackpotWon, v.JackpotMine = nil, false
+		}
 	}
 	v.Phase, v.RoundID, v.Deadline, v.BallDropping = e.Phase, e.RoundID, e.Deadline, e.BallDropping
 	t.scheduleLockLocked()

@@ -190,6 +190,14 @@ type LuckyBallDrawn struct {
 // JackpotMeter is the jackpot meter's amount.
 type JackpotMeter struct{ Amount int64 }
 
+// JackpotWon is a jackpot hit in a round: Confirmed once the pit boss has confirmed it and the
+// prize is in the winner's chip account.
+type JackpotWon struct {
+	RoundID, TerminalID string
+	Amount              int64
+	Confirmed           bool
+}
+
 func (Connection) isEvent()     {}
 func (Snapshot) isEvent()       {}
 func (PhaseChanged) isEvent()   {}
@@ -203,6 +211,7 @@ func (BuyInOffered) isEvent()   {}
 func (AccountClosed) isEvent()  {}
 func (LuckyBallDrawn) isEvent() {}
 func (JackpotMeter) isEvent()   {}
+func (JackpotWon) isEvent()     {}
 
 // ---- conversion from the wire -----------------------------------------------------------------
 
@@ -410,6 +419,12 @@ func convert(ev *pb.TableEvent, layout roulette.Layout) (Event, error) {
 		return LuckyBallDrawn{RoundID: e.LuckyBall.RoundId, Draw: *d}, nil
 	case *pb.TableEvent_Jackpot:
 		return JackpotMeter{Amount: e.Jackpot.Amount}, nil
+	case *pb.TableEvent_JackpotWon:
+		w := e.JackpotWon
+		if w.Amount <= 0 || w.TerminalId == "" {
+			return nil, fmt.Errorf("jackpot won event: amount %d terminal %q", w.Amount, w.TerminalId)
+		}
+		return JackpotWon{RoundID: w.RoundId, TerminalID: w.TerminalId, Amount: w.Amount, Confirmed: w.Confirmed}, nil
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
 }

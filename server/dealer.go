@@ -30,6 +30,12 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	s := &pb.TableStatus{Config: t.configPB(), Phase: t.phase(), Limits: limitsPB(t.limits), AutoDealer: t.auto,
 		Frozen: t.frozen, History: t.history, MoneyIn: c.MoneyIn, MoneyOut: c.MoneyOut, Balances: c.Balances,
 		OpenTickets: c.OpenTickets, HouseResult: c.HouseResult}
+	if t.jackpot != nil {
+		s.JackpotMeter = t.jackpot.meter
+		if len(t.jackpot.pending) > 0 {
+			s.PendingJackpot = jackpotPB(t.jackpot.pending[0])
+		}
+	}
 	if t.pending != nil {
 		s.PendingLimits = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
 	}

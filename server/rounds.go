@@ -293,17 +293,30 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	}
 	r.outcome, r.phase, r.status = n.String(), pb.Phase_PHASE_RESULT, "settled"
 	var settled []settledFor
+	var jackpot jackpotState
+	var hit *ledger.Jackpot
 	err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}
 		var err error
-		settled, err = t.settle(tx, r, n, 1, false)
+		if settled, err = t.settle(tx, r, n, 1, false); err != nil {
+			return err
+		}
+		if t.jackpot != nil {
+			// The round's wagers qualify once its outcome is confirmed (§3.13); a correction
+			// re-settles but does not contribute again.
+			jackpot, hit, err = t.contribute(tx, r.id, settled)
+		}
 		return err
 	})
 	if err != nil {
 		r.outcome, r.phase, r.status = "", pb.Phase_PHASE_NO_MORE_BETS, ""
 		return ledgerErr(err)
+	}
+	if t.jackpot != nil {
+		*t.jackpot = jackpot
+		defer t.announceJackpot(now, hit)
 	}
 	out := &pb.Outcome{RoundId: r.id, Number: r.outcome, AtUnixNanos: now.UnixNano()}
 	t.pushHistory(out)

@@ -48,16 +48,19 @@ type rig struct {
 	stop   func()
 	dealer pb.DealerServiceClient
 	conns  []*grpc.ClientConn
+	config func(*Config) // changes to the default table, if any
 }
 
-func newRig(t testing.TB) *rig {
+func newRig(t testing.TB) *rig { return newRigWith(t, nil) }
+
+func newRigWith(t testing.TB, config func(*Config)) *rig {
 	t.Helper()
 	m, err := pki.NewMemory()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, clock: &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}, pki: m,
-		dbPath: filepath.Join(t.TempDir(), "table.db")}
+		dbPath: filepath.Join(t.TempDir(), "table.db"), config: config}
 	r.start()
 	t.Cleanup(r.shutdown)
 	return r
@@ -71,6 +74,9 @@ func (r *rig) start() {
 	}
 	cfg := DefaultConfig()
 	cfg.Period = 20 * time.Second
+	if r.config != nil {
+		r.config(&cfg)
+	}
 	var log *slog.Logger // the default logger in tests; benchmarks print only their numbers
 	if _, ok := r.t.(*testing.B); ok {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -250,6 +250,10 @@ func (s *dealerService) Handpay(ctx context.Context, req *pb.HandpayRequest) (*p
 	return s.t.Handpay(callerID(ctx), req)
 }
 
+func (s *dealerService) ConfirmJackpot(_ context.Context, req *pb.ConfirmJackpotRequest) (*pb.TableStatus, error) {
+	return s.t.ConfirmJackpot(req.RoundId)
+}
+
 // Listen is a convenience for tests and the demo: it serves the table on addr and returns the
 // bound address and a stop function.
 func Listen(t *Table, tlsCfg *tls.Config, addr string) (string, func(), error) {

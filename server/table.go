@@ -40,6 +40,7 @@ type Config struct {
 	Chips         []int64
 	LuckyBall     bool
 	LuckyMega     bool
+	Jackpot       *JackpotConfig // nil: no jackpot
 	Venue         string
 	Currency      string
 	TicketExpiry  time.Duration
@@ -151,6 +152,7 @@ type Table struct {
 	nextAuto time.Time
 	seq      uint64
 	wake     chan struct{}
+	jackpot  *jackpotState // nil without a jackpot
 }
 
 // NewTable loads the table's state from the ledger and resumes where it stopped: a round whose
@@ -191,6 +193,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	for _, b := range st.BuyIns {
 		t.buyins[b.ID] = b
+	}
+	if err := t.loadJackpot(ctx, st); err != nil {
+		return nil, err
 	}
 	for i := len(st.History) - 1; i >= 0; i-- {
 		r := st.History[i]
@@ -339,6 +344,9 @@ func (t *Table) snapshot(terminal string) *pb.Snapshot {
 		TerminalId: terminal, Config: t.configPB(), Phase: t.phase(), Limits: limitsPB(t.limits),
 		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal],
 	}
+	if t.jackpot != nil {
+		s.JackpotMeter = t.jackpot.meter
+	}
 	if a != nil {
 		s.Balance, s.AccountOpen = a.balance, a.open
 	}
@@ -431,7 +439,7 @@ func (t *Table) configPB() *pb.TableConfig {
 	return &pb.TableConfig{
 		TableId: t.cfg.TableID, Wheel: w, LayoutProfile: t.cfg.LayoutProfile.String(), RulesProfile: t.cfg.RulesProfile,
 		ChipDenominations: t.cfg.Chips, WageringPeriodMs: t.period.Milliseconds(), WarningMs: t.cfg.Warning.Milliseconds(),
-		LuckyBall: t.cfg.LuckyBall, LuckyBallVersion: version, Racetrack: true, Venue: t.cfg.Venue, Currency: t.cfg.Currency,
+		LuckyBall: t.cfg.LuckyBall, LuckyBallVersion: version, Racetrack: true, Jackpot: t.cfg.Jackpot != nil, Venue: t.cfg.Venue, Currency: t.cfg.Currency,
 	}
 }
 

@@ -47,6 +47,8 @@ type Screen struct {
 	lucky       *fyne.Container
 	buyIn       *fyne.Container
 	controls    *fyne.Container
+	jackpot     *canvas.Text // the meter, when the table has a jackpot
+	jackpotWin  *widget.Label
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -122,6 +124,9 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.hotCold = widget.NewLabel("")
 	s.hotCold.Wrapping = fyne.TextWrapWord
 	s.lucky = container.NewStack()
+	s.jackpot = text("", 24, selectedChip)
+	s.jackpotWin = widget.NewLabel("")
+	s.jackpotWin.Wrapping = fyne.TextWrapWord
 	s.chips = container.NewHBox()
 	s.buyIn = container.NewHBox()
 
@@ -162,6 +167,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		diagrams.ElemDouble: double, diagrams.ElemHelp: help, diagrams.ElemRacetrack: neighbours,
 		diagrams.ElemNoteBuyIn:      widget.NewLabel(T("Insert notes or a ticket to buy in")),
 		diagrams.ElemPendingMinimum: s.pending, diagrams.ElemLuckyBall: s.lucky,
+		diagrams.ElemJackpotMeter: s.jackpot,
 	}
 
 	side := container.NewVBox(
@@ -174,6 +180,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		s.history, s.hotCold,
 		widget.NewSeparator(),
 		s.lucky,
+		s.jackpot, s.jackpotWin,
 		s.limits, s.pending,
 	)
 	s.controls = container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
@@ -271,6 +278,8 @@ func (s *Screen) update(v app.View) {
 		s.bet.Text += " …"
 	}
 	s.bet.Refresh()
+
+	s.showJackpot(v)
 
 	stakes := map[roulette.Spot]int64{}
 	var calls []string
@@ -429,4 +438,30 @@ func spotInfo(sp roulette.Spot, l roulette.Limits) string {
 	lim := l.For(sp.Kind)
 	return fmt.Sprintf(T("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s"), sp, sp.Kind.Odds(),
 		amount(lim.Min), amount(lim.Max), amount(lim.Unit))
+}
+
+// showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the
+// winner is told the prize waits for the pit boss, then that it is credited (§8.3.9).
+func (s *Screen) showJackpot(v app.View) {
+	if !v.Config.Jackpot {
+		s.jackpot.Hide()
+		s.jackpotWin.Hide()
+		return
+	}
+	s.jackpot.Text = T("JACKPOT") + " " + amount(v.Jackpot)
+	s.jackpot.Show()
+	s.jackpot.Refresh()
+	w := v.JackpotWon
+	switch {
+	case w == nil:
+		s.jackpotWin.Hide()
+		return
+	case v.JackpotMine && w.Confirmed:
+		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot %s credited to your account"), amount(w.Amount)))
+	case v.JackpotMine:
+		s.jackpotWin.SetText(fmt.Sprintf(T("JACKPOT! You won %s: the pit boss is confirming it"), amount(w.Amount)))
+	default:
+		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
+	}
+	s.jackpotWin.Show()
 }

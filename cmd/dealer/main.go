@@ -4,7 +4,8 @@
 //
 // Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N,
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
-// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION.
+// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION, jackpot [ROUND]
+// (the pit boss confirms the waiting jackpot hit, or the one of ROUND).
 // Round commands act on the current round.
 package main
 
@@ -170,6 +171,21 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			reason = rest[1]
 		}
 		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: reason})
+	case "jackpot":
+		r := ""
+		if len(rest) > 0 {
+			r = rest[0]
+		} else {
+			st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+			if err != nil {
+				return nil, err
+			}
+			if st.PendingJackpot == nil {
+				return nil, fmt.Errorf("no jackpot hit is waiting")
+			}
+			r = st.PendingJackpot.RoundId
+		}
+		return d.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: r})
 	case "handpay":
 		v, err := arg(0)
 		if err != nil {

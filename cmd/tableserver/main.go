@@ -50,6 +50,9 @@ func run(args []string, stderr io.Writer) int {
 	lucky := fs.Bool("lucky-ball", false, "offer the Lucky Ball side bet")
 	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
 	table := fs.String("table", "T1", "table id")
+	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
+	jackpotCeiling := fs.Int64("jackpot-ceiling", 0, "jackpot: the meter hits by this many cents")
+	jackpotRate := fs.Int64("jackpot-rate", 50, "jackpot: contribution of every valid stake, in basis points")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -66,6 +69,9 @@ func run(args []string, stderr io.Writer) int {
 	}
 	cfg.TableID, cfg.RulesProfile, cfg.Period, cfg.SpinTime, cfg.ResultTime = *table, *rules, *period, *spin, *result
 	cfg.LuckyBall, cfg.LuckyMega = *lucky || *mega, *mega
+	if *jackpotSeed > 0 {
+		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

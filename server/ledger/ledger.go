@@ -85,6 +85,12 @@ CREATE TABLE IF NOT EXISTS settlements (
 	reversed   INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (round, terminal, generation)
 );
+CREATE TABLE IF NOT EXISTS jackpots (
+	round     TEXT PRIMARY KEY,
+	terminal  TEXT NOT NULL,
+	amount    INTEGER NOT NULL,
+	confirmed INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS buyins (
 	id       TEXT PRIMARY KEY,
 	terminal TEXT NOT NULL,
@@ -294,6 +300,11 @@ const (
 	MeterHouseResult = "house_result"
 	MeterTicketSeq   = "ticket_seq"
 	MeterRoundSeq    = "round_seq"
+	// The jackpot (001 §8): its meter in cents, the part of a cent contributed so far (in
+	// 1/10 000 of a cent, so contributions are exact), and the hidden value at which it hits.
+	MeterJackpot        = "jackpot_meter"
+	MeterJackpotFrac    = "jackpot_frac"
+	MeterJackpotTrigger = "jackpot_trigger"
 )
 
 // AddMeter adds delta to a meter and returns its new value.
@@ -530,6 +541,38 @@ type State struct {
 	Slips    []Slip // of the current round
 	BuyIns   []BuyIn
 	Tickets  []Ticket
+	Jackpots []Jackpot // hits not yet confirmed
+}
+
+// Jackpot is a jackpot hit: won by a terminal in a round, credited once the pit boss confirms.
+type Jackpot struct {
+	Round     string
+	Terminal  string
+	Amount    int64
+	Confirmed bool
+}
+
+// PutJackpot inserts or updates a jackpot hit.
+func (t *Tx) PutJackpot(j Jackpot) error {
+	_, err := t.exec(`INSERT INTO jackpots(round, terminal, amount, confirmed) VALUES (?,?,?,?)
+		ON CONFLICT(round) DO UPDATE SET confirmed = excluded.confirmed`, j.Round, j.Terminal, j.Amount, j.Confirmed)
+	if err != nil {
+		return fmt.Errorf("ledger: jackpot %s: %w", j.Round, err)
+	}
+	return nil
+}
+
+// Jackpot reads the jackpot hit of a round.
+func (t *Tx) Jackpot(round string) (Jackpot, bool, error) {
+	j := Jackpot{Round: round}
+	err := t.queryRow(`SELECT terminal, amount, confirmed FROM jackpots WHERE round = ?`, round).Scan(&j.Terminal, &j.Amount, &j.Confirmed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Jackpot{}, false, nil
+	}
+	if err != nil {
+		return Jackpot{}, false, fmt.Errorf("ledger: jackpot %s: %w", round, err)
+	}
+	return j, true, nil
 }
 
 // Account is a chip account.
@@ -615,6 +658,19 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 				return err
 			}
 			st.BuyIns = append(st.BuyIns, b)
+		}
+		rows.Close()
+		rows, err = t.tx.QueryContext(ctx, `SELECT round, terminal, amount FROM jackpots WHERE confirmed = 0 ORDER BY round`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var j Jackpot
+			if err := rows.Scan(&j.Round, &j.Terminal, &j.Amount); err != nil {
+				rows.Close()
+				return err
+			}
+			st.Jackpots = append(st.Jackpots, j)
 		}
 		rows.Close()
 		return nil

@@ -1012,6 +1012,7 @@ type TableEvent struct {
 	//	*TableEvent_AccountClosed
 	//	*TableEvent_LuckyBall
 	//	*TableEvent_Jackpot
+	//	*TableEvent_JackpotWon
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1176,6 +1177,15 @@ func (x *TableEvent) GetJackpot() *JackpotMeter {
 	return nil
 }
 
+func (x *TableEvent) GetJackpotWon() *JackpotWon {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_JackpotWon); ok {
+			return x.JackpotWon
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1228,6 +1238,10 @@ type TableEvent_Jackpot struct {
 	Jackpot *JackpotMeter `protobuf:"bytes,21,opt,name=jackpot,proto3,oneof"`
 }
 
+type TableEvent_JackpotWon struct {
+	JackpotWon *JackpotWon `protobuf:"bytes,22,opt,name=jackpot_won,json=jackpotWon,proto3,oneof"`
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1251,6 +1265,8 @@ func (*TableEvent_AccountClosed) isTableEvent_Event() {}
 func (*TableEvent_LuckyBall) isTableEvent_Event() {}
 
 func (*TableEvent_Jackpot) isTableEvent_Event() {}
+
+func (*TableEvent_JackpotWon) isTableEvent_Event() {}
 
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
@@ -2076,6 +2092,120 @@ func (x *JackpotMeter) GetAmount() int64 {
 	return 0
 }
 
+// A jackpot hit in a round (001 §8.3.9): shown at once, credited to the winner's chip account
+// when the pit boss confirms it (confirmed = true), and never voided after that (§9.10).
+type JackpotWon struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TerminalId    string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	Confirmed     bool                   `protobuf:"varint,4,opt,name=confirmed,proto3" json:"confirmed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JackpotWon) Reset() {
+	*x = JackpotWon{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JackpotWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JackpotWon) ProtoMessage() {}
+
+func (x *JackpotWon) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JackpotWon.ProtoReflect.Descriptor instead.
+func (*JackpotWon) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *JackpotWon) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *JackpotWon) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *JackpotWon) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *JackpotWon) GetConfirmed() bool {
+	if x != nil {
+		return x.Confirmed
+	}
+	return false
+}
+
+type ConfirmJackpotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfirmJackpotRequest) Reset() {
+	*x = ConfirmJackpotRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfirmJackpotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfirmJackpotRequest) ProtoMessage() {}
+
+func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
+func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ConfirmJackpotRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
 type ServerTimeRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	ClientSendUnixNanos int64                  `protobuf:"varint,1,opt,name=client_send_unix_nanos,json=clientSendUnixNanos,proto3" json:"client_send_unix_nanos,omitempty"`
@@ -2085,7 +2215,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2097,7 +2227,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2240,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2131,7 +2261,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2143,7 +2273,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2156,7 +2286,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2191,7 +2321,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2333,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2346,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2250,7 +2380,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2262,7 +2392,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2275,7 +2405,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2303,7 +2433,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2315,7 +2445,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2328,7 +2458,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2363,7 +2493,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2505,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2518,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2422,7 +2552,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2434,7 +2564,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2577,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2473,7 +2603,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2485,7 +2615,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2498,7 +2628,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -2518,7 +2648,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2530,7 +2660,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2543,7 +2673,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -2571,7 +2701,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2583,7 +2713,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2596,7 +2726,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -2636,7 +2766,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2648,7 +2778,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2661,7 +2791,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -2729,7 +2859,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2741,7 +2871,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2754,7 +2884,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -2774,7 +2904,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2786,7 +2916,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2799,7 +2929,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -2827,7 +2957,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2839,7 +2969,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2852,7 +2982,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -2885,7 +3015,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2897,7 +3027,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2910,7 +3040,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -2928,7 +3058,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2940,7 +3070,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2953,7 +3083,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 type GetStatusRequest struct {
@@ -2964,7 +3094,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2976,7 +3106,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2989,7 +3119,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3001,7 +3131,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3013,7 +3143,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3026,7 +3156,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3045,7 +3175,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3057,7 +3187,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3070,7 +3200,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3088,7 +3218,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3100,7 +3230,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3113,7 +3243,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 type RoundRequest struct {
@@ -3125,7 +3255,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3137,7 +3267,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3150,7 +3280,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3170,7 +3300,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3182,7 +3312,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3195,7 +3325,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3222,7 +3352,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3234,7 +3364,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3247,7 +3377,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3274,7 +3404,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3286,7 +3416,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3299,7 +3429,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3327,7 +3457,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3339,7 +3469,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3352,7 +3482,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3385,7 +3515,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3397,7 +3527,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3410,7 +3540,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3431,7 +3561,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3443,7 +3573,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3456,7 +3586,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -3489,7 +3619,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3501,7 +3631,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3514,7 +3644,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -3534,7 +3664,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3546,7 +3676,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3559,7 +3689,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -3585,7 +3715,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3597,7 +3727,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3610,7 +3740,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -3633,7 +3763,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3645,7 +3775,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3658,7 +3788,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -3709,18 +3839,20 @@ type TableStatus struct {
 	History           []*Outcome             `protobuf:"bytes,9,rep,name=history,proto3" json:"history,omitempty"`
 	Terminals         []*TerminalStatus      `protobuf:"bytes,10,rep,name=terminals,proto3" json:"terminals,omitempty"`
 	// Conservation, checked at every instant: money_in - money_out == balances + open_tickets + house_result.
-	MoneyIn       int64 `protobuf:"varint,11,opt,name=money_in,json=moneyIn,proto3" json:"money_in,omitempty"` // notes, tickets redeemed, dealer buy-ins
-	Balances      int64 `protobuf:"varint,12,opt,name=balances,proto3" json:"balances,omitempty"`
-	OpenTickets   int64 `protobuf:"varint,13,opt,name=open_tickets,json=openTickets,proto3" json:"open_tickets,omitempty"` // issued, not yet redeemed elsewhere nor hand-paid
-	HouseResult   int64 `protobuf:"varint,14,opt,name=house_result,json=houseResult,proto3" json:"house_result,omitempty"` // stakes lost less winnings paid
-	MoneyOut      int64 `protobuf:"varint,15,opt,name=money_out,json=moneyOut,proto3" json:"money_out,omitempty"`          // dealer cash-outs, hand-paid tickets
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MoneyIn        int64       `protobuf:"varint,11,opt,name=money_in,json=moneyIn,proto3" json:"money_in,omitempty"` // notes, tickets redeemed, dealer buy-ins
+	Balances       int64       `protobuf:"varint,12,opt,name=balances,proto3" json:"balances,omitempty"`
+	OpenTickets    int64       `protobuf:"varint,13,opt,name=open_tickets,json=openTickets,proto3" json:"open_tickets,omitempty"`         // issued, not yet redeemed elsewhere nor hand-paid
+	HouseResult    int64       `protobuf:"varint,14,opt,name=house_result,json=houseResult,proto3" json:"house_result,omitempty"`         // stakes lost less winnings paid
+	MoneyOut       int64       `protobuf:"varint,15,opt,name=money_out,json=moneyOut,proto3" json:"money_out,omitempty"`                  // dealer cash-outs, hand-paid tickets
+	JackpotMeter   int64       `protobuf:"varint,16,opt,name=jackpot_meter,json=jackpotMeter,proto3" json:"jackpot_meter,omitempty"`      // the jackpot meter, when the table has a jackpot
+	PendingJackpot *JackpotWon `protobuf:"bytes,17,opt,name=pending_jackpot,json=pendingJackpot,proto3" json:"pending_jackpot,omitempty"` // a hit waiting for the pit boss
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3732,7 +3864,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3745,7 +3877,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -3853,6 +3985,20 @@ func (x *TableStatus) GetMoneyOut() int64 {
 	return 0
 }
 
+func (x *TableStatus) GetJackpotMeter() int64 {
+	if x != nil {
+		return x.JackpotMeter
+	}
+	return 0
+}
+
+func (x *TableStatus) GetPendingJackpot() *JackpotWon {
+	if x != nil {
+		return x.PendingJackpot
+	}
+	return nil
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -3922,7 +4068,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\x82\x06\n" +
+	"\fWatchRequest\"\xbf\x06\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -3940,7 +4086,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eaccount_closed\x18\x13 \x01(\v2\x1b.ats.table.v1.AccountClosedH\x00R\raccountClosed\x12=\n" +
 	"\n" +
 	"lucky_ball\x18\x14 \x01(\v2\x1c.ats.table.v1.LuckyBallDrawnH\x00R\tluckyBall\x126\n" +
-	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpotB\a\n" +
+	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
+	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
+	"jackpotWonB\a\n" +
 	"\x05event\"\xd1\x05\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
@@ -4009,7 +4157,16 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12/\n" +
 	"\x04draw\x18\x02 \x01(\v2\x1b.ats.table.v1.LuckyBallDrawR\x04draw\"&\n" +
 	"\fJackpotMeter\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"H\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"~\n" +
+	"\n" +
+	"JackpotWon\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1f\n" +
+	"\vterminal_id\x18\x02 \x01(\tR\n" +
+	"terminalId\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12\x1c\n" +
+	"\tconfirmed\x18\x04 \x01(\bR\tconfirmed\"2\n" +
+	"\x15ConfirmJackpotRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
 	"\x11ServerTimeRequest\x123\n" +
 	"\x16client_send_unix_nanos\x18\x01 \x01(\x03R\x13clientSendUnixNanos\"\xb9\x01\n" +
 	"\x12ServerTimeResponse\x123\n" +
@@ -4109,7 +4266,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xe8\x04\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd0\x05\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -4127,7 +4284,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bbalances\x18\f \x01(\x03R\bbalances\x12!\n" +
 	"\fopen_tickets\x18\r \x01(\x03R\vopenTickets\x12!\n" +
 	"\fhouse_result\x18\x0e \x01(\x03R\vhouseResult\x12\x1b\n" +
-	"\tmoney_out\x18\x0f \x01(\x03R\bmoneyOut*~\n" +
+	"\tmoney_out\x18\x0f \x01(\x03R\bmoneyOut\x12#\n" +
+	"\rjackpot_meter\x18\x10 \x01(\x03R\fjackpotMeter\x12A\n" +
+	"\x0fpending_jackpot\x18\x11 \x01(\v2\x18.ats.table.v1.JackpotWonR\x0ependingJackpot*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -4177,7 +4336,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\aCashOut\x12\x1c.ats.table.v1.CashOutRequest\x1a\x1d.ats.table.v1.CashOutResponse\x12I\n" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
-	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse2\x9d\t\n" +
+	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse2\xef\t\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -4195,7 +4354,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fInvalidateRound\x12$.ats.table.v1.InvalidateRoundRequest\x1a\x19.ats.table.v1.TableStatus\x12U\n" +
 	"\fCreditPlayer\x12!.ats.table.v1.CreditPlayerRequest\x1a\".ats.table.v1.CreditPlayerResponse\x12g\n" +
 	"\x12ClosePlayerAccount\x12'.ats.table.v1.ClosePlayerAccountRequest\x1a(.ats.table.v1.ClosePlayerAccountResponse\x12F\n" +
-	"\aHandpay\x12\x1c.ats.table.v1.HandpayRequest\x1a\x1d.ats.table.v1.HandpayResponseB=Z;github.com/tablegames/ats/client/proto/ats/table/v1;tablev1b\x06proto3"
+	"\aHandpay\x12\x1c.ats.table.v1.HandpayRequest\x1a\x1d.ats.table.v1.HandpayResponse\x12P\n" +
+	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatusB=Z;github.com/tablegames/ats/client/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -4210,7 +4370,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                         // 0: ats.table.v1.Phase
 	(Wheel)(0),                         // 1: ats.table.v1.Wheel
@@ -4238,44 +4398,46 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*AccountClosed)(nil),              // 23: ats.table.v1.AccountClosed
 	(*LuckyBallDrawn)(nil),             // 24: ats.table.v1.LuckyBallDrawn
 	(*JackpotMeter)(nil),               // 25: ats.table.v1.JackpotMeter
-	(*ServerTimeRequest)(nil),          // 26: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),         // 27: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),          // 28: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),         // 29: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),              // 30: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),          // 31: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),        // 32: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),       // 33: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),              // 34: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),   // 35: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                     // 36: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),             // 37: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),            // 38: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),        // 39: ats.table.v1.ConfirmBuyInRequest
-	(*OpenTableRequest)(nil),           // 40: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),          // 41: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),           // 42: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),   // 43: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),           // 44: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),          // 45: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),               // 46: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),        // 47: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),      // 48: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),     // 49: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),        // 50: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),       // 51: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),  // 52: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil), // 53: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),             // 54: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),            // 55: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),             // 56: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                // 57: ats.table.v1.TableStatus
-	nil,                                // 58: ats.table.v1.Limits.PerBetEntry
+	(*JackpotWon)(nil),                 // 26: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),      // 27: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),          // 28: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),         // 29: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),          // 30: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),         // 31: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),              // 32: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),          // 33: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),        // 34: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),       // 35: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),              // 36: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),   // 37: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                     // 38: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),             // 39: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),            // 40: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),        // 41: ats.table.v1.ConfirmBuyInRequest
+	(*OpenTableRequest)(nil),           // 42: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),          // 43: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),           // 44: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),   // 45: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),           // 46: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),          // 47: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),               // 48: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),        // 49: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),      // 50: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),     // 51: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),        // 52: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),       // 53: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),  // 54: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil), // 55: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),             // 56: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),            // 57: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),             // 58: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                // 59: ats.table.v1.TableStatus
+	nil,                                // 60: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	58, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	60, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -4292,90 +4454,94 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	23, // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
 	24, // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	25, // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	7,  // 19: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,  // 20: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,  // 21: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,  // 22: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 23: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11, // 24: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,  // 25: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	22, // 26: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	17, // 27: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	0,  // 28: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,  // 29: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,  // 30: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,  // 31: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	36, // 32: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,  // 33: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,  // 34: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11, // 35: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	36, // 36: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	5,  // 37: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	36, // 38: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,  // 39: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,  // 40: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,  // 41: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,  // 42: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 43: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	56, // 44: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	4,  // 45: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 46: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	26, // 47: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	28, // 48: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	31, // 49: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	32, // 50: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	34, // 51: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	34, // 52: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	37, // 53: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	34, // 54: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	35, // 55: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	39, // 56: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	40, // 57: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	41, // 58: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	42, // 59: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	43, // 60: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	44, // 61: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	45, // 62: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	46, // 63: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	46, // 64: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	47, // 65: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	46, // 66: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	48, // 67: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	49, // 68: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	50, // 69: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	52, // 70: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	54, // 71: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	13, // 72: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	27, // 73: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	29, // 74: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	30, // 75: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	33, // 76: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	30, // 77: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	30, // 78: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	38, // 79: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	30, // 80: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	30, // 81: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	30, // 82: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	57, // 83: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	57, // 84: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	57, // 85: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	57, // 86: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	57, // 87: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	57, // 88: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	57, // 89: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	57, // 90: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	57, // 91: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	57, // 92: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	57, // 93: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	57, // 94: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	51, // 95: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	53, // 96: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	55, // 97: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	72, // [72:98] is the sub-list for method output_type
-	46, // [46:72] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	26, // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	7,  // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,  // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	5,  // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	6,  // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,  // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	11, // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	8,  // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	22, // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	17, // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	0,  // 29: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	9,  // 30: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,  // 31: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,  // 32: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	38, // 33: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	8,  // 34: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	3,  // 35: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	11, // 36: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	38, // 37: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	5,  // 38: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	38, // 39: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,  // 40: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,  // 41: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,  // 42: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,  // 43: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,  // 44: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	58, // 45: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26, // 46: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	4,  // 47: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 48: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 49: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 50: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 51: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 52: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 53: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 54: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 55: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 56: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 57: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 58: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 59: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	43, // 60: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	44, // 61: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	45, // 62: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	46, // 63: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	47, // 64: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	48, // 65: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	48, // 66: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	49, // 67: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	48, // 68: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	50, // 69: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	51, // 70: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	52, // 71: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	54, // 72: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	56, // 73: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 74: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	13, // 75: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 76: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 77: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 78: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 79: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 80: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 81: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 82: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 83: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 84: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 85: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	59, // 86: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	59, // 87: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	59, // 88: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	59, // 89: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	59, // 90: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	59, // 91: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	59, // 92: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	59, // 93: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	59, // 94: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	59, // 95: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	59, // 96: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	59, // 97: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	53, // 98: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	55, // 99: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	57, // 100: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	59, // 101: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	75, // [75:102] is the sub-list for method output_type
+	48, // [48:75] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -4396,6 +4562,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_AccountClosed)(nil),
 		(*TableEvent_LuckyBall)(nil),
 		(*TableEvent_Jackpot)(nil),
+		(*TableEvent_JackpotWon)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -4403,7 +4570,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   56,
+			NumMessages:   58,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

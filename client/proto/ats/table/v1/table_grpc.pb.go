@@ -561,6 +561,7 @@ const (
 	DealerService_CreditPlayer_FullMethodName       = "/ats.table.v1.DealerService/CreditPlayer"
 	DealerService_ClosePlayerAccount_FullMethodName = "/ats.table.v1.DealerService/ClosePlayerAccount"
 	DealerService_Handpay_FullMethodName            = "/ats.table.v1.DealerService/Handpay"
+	DealerService_ConfirmJackpot_FullMethodName     = "/ats.table.v1.DealerService/ConfirmJackpot"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -596,6 +597,8 @@ type DealerServiceClient interface {
 	ClosePlayerAccount(ctx context.Context, in *ClosePlayerAccountRequest, opts ...grpc.CallOption) (*ClosePlayerAccountResponse, error)
 	// Handpay pays a ticket that could not be printed by hand; the ticket can then never be redeemed.
 	Handpay(ctx context.Context, in *HandpayRequest, opts ...grpc.CallOption) (*HandpayResponse, error)
+	// The pit boss confirms a jackpot hit: the prize is credited to the winner's chip account.
+	ConfirmJackpot(ctx context.Context, in *ConfirmJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -756,6 +759,16 @@ func (c *dealerServiceClient) Handpay(ctx context.Context, in *HandpayRequest, o
 	return out, nil
 }
 
+func (c *dealerServiceClient) ConfirmJackpot(ctx context.Context, in *ConfirmJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_ConfirmJackpot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -789,6 +802,8 @@ type DealerServiceServer interface {
 	ClosePlayerAccount(context.Context, *ClosePlayerAccountRequest) (*ClosePlayerAccountResponse, error)
 	// Handpay pays a ticket that could not be printed by hand; the ticket can then never be redeemed.
 	Handpay(context.Context, *HandpayRequest) (*HandpayResponse, error)
+	// The pit boss confirms a jackpot hit: the prize is credited to the winner's chip account.
+	ConfirmJackpot(context.Context, *ConfirmJackpotRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -843,6 +858,9 @@ func (UnimplementedDealerServiceServer) ClosePlayerAccount(context.Context, *Clo
 }
 func (UnimplementedDealerServiceServer) Handpay(context.Context, *HandpayRequest) (*HandpayResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Handpay not implemented")
+}
+func (UnimplementedDealerServiceServer) ConfirmJackpot(context.Context, *ConfirmJackpotRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method ConfirmJackpot not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1135,6 +1153,24 @@ func _DealerService_Handpay_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_ConfirmJackpot_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConfirmJackpotRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ConfirmJackpot(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ConfirmJackpot_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ConfirmJackpot(ctx, req.(*ConfirmJackpotRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1201,6 +1237,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Handpay",
 			Handler:    _DealerService_Handpay_Handler,
+		},
+		{
+			MethodName: "ConfirmJackpot",
+			Handler:    _DealerService_ConfirmJackpot_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
