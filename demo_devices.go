@@ -17,15 +17,17 @@ import (
 // demoDevices is the demo's money hardware: the emulated note acceptor and printer, each on a
 // pseudo-terminal whose other end the station's real drivers open through tarm/serial.
 type demoDevices struct {
-	acceptor *emulator.NoteAcceptor
-	printer  *emulator.Printer
-	ap, pp   *serialport.PTY
+	acceptor   *emulator.NoteAcceptor
+	printer    *emulator.Printer
+	pad        *emulator.IDPad
+	ap, pp, ip *serialport.PTY
 }
 
 func startDemoDevices(ctx context.Context) (*demoDevices, error) {
 	d := &demoDevices{
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
 		printer:  emulator.NewPrinter(emulator.PrinterConfig{}),
+		pad:      emulator.NewIDPad(emulator.IDPadConfig{}),
 	}
 	var err error
 	if d.ap, err = serialport.NewPTY(); err != nil {
@@ -35,12 +37,18 @@ func startDemoDevices(ctx context.Context) (*demoDevices, error) {
 		d.ap.Close()
 		return nil, err
 	}
+	if d.ip, err = serialport.NewPTY(); err != nil {
+		d.ap.Close()
+		d.pp.Close()
+		return nil, err
+	}
 	go d.acceptor.Serve(ctx, d.ap.Device)
 	go d.printer.Serve(ctx, d.pp.Device)
+	go d.pad.Serve(ctx, d.ip.Device)
 	return d, nil
 }
 
-func (d *demoDevices) close() { d.ap.Close(); d.pp.Close() }
+func (d *demoDevices) close() { d.ap.Close(); d.pp.Close(); d.ip.Close() }
 
 // buyIn inserts notes into the emulated acceptor, as a player would.
 func (d *demoDevices) buyIn(cents ...int64) {
@@ -52,7 +60,7 @@ func (d *demoDevices) buyIn(cents ...int64) {
 }
 
 // commands lets whoever started the demo play the devices from stdin: "note 2000",
-// "ticket 001234567890123456", "printer paper-out"…
+// "ticket 001234567890123456", "printer paper-out", "pad card 1234567 1", "pad touch on 1"…
 func (d *demoDevices) commands(log *slog.Logger) {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -64,6 +72,8 @@ func (d *demoDevices) commands(log *slog.Logger) {
 		var err error
 		if rest, ok := strings.CutPrefix(line, "printer "); ok {
 			msg, err = d.printer.Command(rest)
+		} else if rest, ok := strings.CutPrefix(line, "pad "); ok {
+			msg, err = d.pad.Command(rest)
 		} else {
 			msg, err = d.acceptor.Command(line)
 		}

@@ -33,6 +33,8 @@ func main() {
 	windowed := flag.Bool("windowed", false, "a window instead of the full-screen kiosk")
 	acceptor := flag.String("acceptor", "", "note acceptor serial device (with -server)")
 	printerDev := flag.String("printer", "", "ticket printer serial device (with -server)")
+	padDev := flag.String("idpad", "", "player-ID pad line (with -server)")
+	seat := flag.Int("seat", 1, "this terminal's pad on the ID pad line")
 	demoPeriod := flag.Duration("demo-period", 20*time.Second, "demo table: wagering period")
 	demoSpin := flag.Duration("demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
 	flag.Parse()
@@ -69,7 +71,7 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	scfg := station.Config{ID: *id, Journal: filepath.Join(stateDir, "terminal-"+*id+".db"), Client: cfg,
-		Acceptor: *acceptor, Printer: *printerDev, Log: log}
+		Acceptor: *acceptor, Printer: *printerDev, IDPad: *padDev, Seat: *seat, Log: log}
 	var devices *demoDevices
 	if demo {
 		if devices, err = startDemoDevices(ctx); err != nil {
@@ -78,8 +80,8 @@ func main() {
 		defer devices.close()
 		go devices.commands(log)
 		go devices.saveTickets(ctx, filepath.Join(stateDir, "tickets"), log)
-		scfg.Acceptor, scfg.Printer = devices.ap.Path, devices.pp.Path
-		log.Info("demo devices", "note acceptor", devices.ap.Path, "printer", devices.pp.Path)
+		scfg.Acceptor, scfg.Printer, scfg.IDPad, scfg.Seat = devices.ap.Path, devices.pp.Path, devices.ip.Path, 1
+		log.Info("demo devices", "note acceptor", devices.ap.Path, "printer", devices.pp.Path, "ID pad", devices.ip.Path)
 	}
 	st, err := station.Start(ctx, scfg)
 	if err != nil {

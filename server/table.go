@@ -41,10 +41,12 @@ type Config struct {
 	LuckyBall     bool
 	LuckyMega     bool
 	Jackpot       *JackpotConfig // nil: no jackpot
-	Venue         string
-	Currency      string
-	TicketExpiry  time.Duration
-	History       int
+	// The player must touch their ID pad, or have a player card in its reader, to wager.
+	IDPadRequired, PlayerCardRequired bool
+	Venue                             string
+	Currency                          string
+	TicketExpiry                      time.Duration
+	History                           int
 
 	// Auto-dealer timing: the pause from the deadline to the outcome, and the time the result
 	// stays on screen before the next round opens.
@@ -439,7 +441,8 @@ func (t *Table) configPB() *pb.TableConfig {
 	return &pb.TableConfig{
 		TableId: t.cfg.TableID, Wheel: w, LayoutProfile: t.cfg.LayoutProfile.String(), RulesProfile: t.cfg.RulesProfile,
 		ChipDenominations: t.cfg.Chips, WageringPeriodMs: t.period.Milliseconds(), WarningMs: t.cfg.Warning.Milliseconds(),
-		LuckyBall: t.cfg.LuckyBall, LuckyBallVersion: version, Racetrack: true, Jackpot: t.cfg.Jackpot != nil, Venue: t.cfg.Venue, Currency: t.cfg.Currency,
+		LuckyBall: t.cfg.LuckyBall, LuckyBallVersion: version, Racetrack: true, Jackpot: t.cfg.Jackpot != nil,
+		IdPadRequired: t.cfg.IDPadRequired, PlayerCardRequired: t.cfg.PlayerCardRequired, Venue: t.cfg.Venue, Currency: t.cfg.Currency,
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
@@ -29,6 +30,8 @@ type Config struct {
 	Client   client.Config // the table server
 	Acceptor string        // note acceptor serial device; "" for none
 	Printer  string        // ticket printer serial device; "" for none
+	IDPad    string        // player-ID pad line; "" for none
+	Seat     int           // this terminal's pad on that line (1–16)
 
 	AcceptorPoll time.Duration // 0: the driver's default
 	PrinterPoll  time.Duration
@@ -44,6 +47,7 @@ type Station struct {
 	Journal  *journal.Journal
 	Cashier  *cashier.Cashier       // nil without a printer
 	Acceptor *noteacceptor.Acceptor // nil without one
+	Pad      *idpad.Pad             // nil without one
 
 	cancel    context.CancelFunc
 	recovered chan struct{}
@@ -84,6 +88,31 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	s.close = append(s.close, s.Client.Close)
 	s.Terminal = app.New(s.Client, time.Now, cfg.Log)
 	s.Terminal.SetRecorder(recall.Writer{J: s.Journal})
+	if cfg.IDPad != "" {
+		// The pad gates wagers when the table's profile asks for a touch or a player card.
+		port, err := serialport.Open(idpad.Line(cfg.IDPad))
+		if err != nil {
+			return nil, err
+		}
+		s.close = append(s.close, port.Close)
+		s.Pad = idpad.New(port, idpad.Config{Log: cfg.Log})
+		s.Terminal.SetGate(s.Pad.Seat(max(cfg.Seat, 1)))
+		s.run(func() {
+			if err := s.Pad.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				cfg.Log.Error("ID pad", "err", err)
+			}
+		})
+		s.run(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case e := <-s.Pad.Events():
+					cfg.Log.Info("ID pad", "event", e.String())
+				}
+			}
+		})
+	}
 	s.run(func() { s.Terminal.Run(ctx) })
 
 	if cfg.Printer == "" {
