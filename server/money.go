@@ -136,15 +136,23 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if err != nil {
 				return nil, nil, err
 			}
+			// Only a ticket confirmed printed is money its bearer holds. One still printing may
+			// yet be reported unprintable, and one reported unprintable is paid by hand: a copy
+			// that came out anyway must not be paid a second time.
 			switch tk.State {
+			case ledger.TicketPrinted:
 			case ledger.TicketRedeemed:
 				return nil, nil, failed("ticket %s has already been redeemed", tk.Validation)
-			case ledger.TicketHandpaid:
-				return nil, nil, failed("ticket %s has been paid by hand", tk.Validation)
+			case ledger.TicketHandpaid, ledger.TicketPrintFailed:
+				return nil, nil, failed("ticket %s could not be printed and is paid by hand: this copy is void", tk.Validation)
+			case ledger.TicketIssued:
+				return nil, nil, failed("ticket %s is not confirmed printed", tk.Validation)
 			case ledger.TicketRedeeming:
 				if tk.Holder != terminal {
 					return nil, nil, failed("ticket %s is being redeemed at another terminal", tk.Validation)
 				}
+			default:
+				return nil, nil, failed("ticket %s is %s", tk.Validation, tk.State)
 			}
 			if now.After(tk.Expires) {
 				return nil, nil, failed("ticket %s expired on %s", tk.Validation, tk.Expires.Format(time.DateOnly))

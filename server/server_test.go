@@ -471,6 +471,10 @@ func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
 	}
 	r.conserved()
 	vn := co.Ticket.ValidationNumber
+	// Not redeemable until the terminal confirms it printed: it may yet be reported unprintable.
+	if _, err := t2.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "r0", ValidationNumber: vn}); code(err) != codes.FailedPrecondition {
+		t.Fatalf("a ticket not confirmed printed was redeemed: %v", err)
+	}
 	if _, err := t1.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: "p1", ValidationNumber: vn}); err != nil {
 		t.Fatal(err)
 	}
@@ -511,6 +515,10 @@ func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
 	vn2 := co2.Ticket.ValidationNumber
 	if _, err := t2.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "f1", ValidationNumber: vn2, Fault: "paper out"}); err != nil {
 		t.Fatal(err)
+	}
+	// A copy that came out of the printer anyway is void: the ticket is paid by hand.
+	if _, err := t1.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "r5", ValidationNumber: vn2}); code(err) != codes.FailedPrecondition {
+		t.Fatalf("a ticket reported unprintable was redeemed before its handpay: %v", err)
 	}
 	hp, err := r.dealer.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "h1", ValidationNumber: vn2})
 	if err != nil || hp.Ticket.State != ledger.TicketHandpaid {

@@ -216,12 +216,21 @@ func (c *Cashier) Credit(e noteacceptor.Escrow) error {
 	ctx := context.Background()
 	key := c.takePending()
 	if key == "" {
-		// VEND VALID after a restart: the journal knows which escrow went to the stacker.
-		k, err := c.lastStacking(ctx)
+		// VEND VALID after a restart: the acceptor takes one note at a time, so it is the note
+		// or ticket of the newest money-in flow.
+		f, ok, err := c.newestMoneyIn(ctx)
 		if err != nil {
 			return err
 		}
-		key = k
+		switch {
+		case ok && f.State == Stacking:
+			key = f.Key
+		case ok && (f.State == CreditDue || f.State == journal.Done):
+			// Its credit point was journalled before the restart and the acceptor, never
+			// acknowledged, says it again: already counted, acknowledge it and count nothing.
+			_, err := c.j.Append(ctx, journal.Record{Kind: "credit-point-repeated", Key: f.Key})
+			return err
+		}
 	}
 	if key == "" {
 		c.update(func(s *Status) { s.Fault = "A note was stacked without a record: call an attendant" })
@@ -235,19 +244,10 @@ func (c *Cashier) Credit(e noteacceptor.Escrow) error {
 	return nil
 }
 
-// lastStacking is the newest flow in Stacking state.
-func (c *Cashier) lastStacking(ctx context.Context) (string, error) {
-	fs, err := c.j.Pending(ctx)
-	if err != nil {
-		return "", err
-	}
-	key := ""
-	for _, f := range fs {
-		if f.State == Stacking {
-			key = f.Key
-		}
-	}
-	return key, nil
+// newestMoneyIn is the newest note or ticket flow: the only one the acceptor can still be
+// holding, since it takes one at a time.
+func (c *Cashier) newestMoneyIn(ctx context.Context) (journal.Flow, bool, error) {
+	return c.j.NewestFlow(ctx, "note-escrow", "ticket-escrow")
 }
 
 // settle tells the server about a credit point until it answers.
@@ -336,7 +336,11 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 		// The note reached the stacker while the power was off: that is its credit point.
 		key := c.takePending()
 		if key == "" {
-			key, _ = c.lastStacking(ctx)
+			// Only the newest flow can be in the stacker; if it already reached its credit
+			// point, this is that note, counted once already.
+			if f, ok, err := c.newestMoneyIn(ctx); err == nil && ok && f.State == Stacking {
+				key = f.Key
+			}
 		}
 		if key != "" {
 			if err := c.append(ctx, "credit-point-at-power-up", key, 0, CreditDue); err == nil {

@@ -324,3 +324,37 @@ func (w *watch) Event(ev noteacceptor.Event) {
 		w.once.Do(func() { close(w.enabled) })
 	}
 }
+
+// The terminal died after journalling a credit point but before acknowledging the acceptor, so
+// after the restart the acceptor reports the same VEND VALID again. It is that note, counted
+// once: not an older escrow that never reached the stacker, and not an unrecorded note.
+func TestRepeatedCreditPointAfterRestart(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	r.stop()
+	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older, newest := "note:63:0000000000000001", "note:65:0000000000000002"
+	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: older, Amount: 500, Flow: cashier.Stacking})
+	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: newest, Amount: 2000, Flow: cashier.Stacking})
+	j.Append(ctx, journal.Record{Kind: "credit-point", Key: newest, Flow: cashier.CreditDue})
+	j.Close()
+	r.start(t)
+	r.eventually(t, "the owed credit", func() bool { return r.balance(t) == 2000 })
+	if err := r.c.Credit(noteacceptor.Escrow{Recovered: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.c.Wait()
+	if b := r.balance(t); b != 2000 {
+		t.Fatalf("balance %d after the repeated VEND VALID, want 2000", b)
+	}
+	rs, err := r.j.Last(ctx, "credit-point-repeated", 5)
+	if err != nil || len(rs) != 1 || rs[0].Key != newest {
+		t.Fatalf("repeat records %+v %v", rs, err)
+	}
+	if rs, _ := r.j.Last(ctx, "unrecorded-credit-point", 5); len(rs) != 0 {
+		t.Fatalf("counted as an unrecorded note: %+v", rs)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -248,6 +249,30 @@ func (j *Journal) FlowOf(ctx context.Context, key string) (Flow, bool, error) {
 	}
 	if err != nil {
 		return Flow{}, false, fmt.Errorf("journal: flow %s: %w", key, err)
+	}
+	f.State = FlowState(state)
+	return f, true, nil
+}
+
+// NewestFlow is the most recently opened flow whose opening record is of one of the kinds, in
+// whatever state it is now.
+func (j *Journal) NewestFlow(ctx context.Context, kinds ...string) (Flow, bool, error) {
+	if len(kinds) == 0 {
+		return Flow{}, false, nil
+	}
+	q := `SELECT key, kind, state, amount, opened, updated FROM flows WHERE kind IN (?` + strings.Repeat(",?", len(kinds)-1) + `) ORDER BY opened DESC LIMIT 1`
+	args := make([]any, len(kinds))
+	for i, k := range kinds {
+		args[i] = k
+	}
+	var f Flow
+	var state string
+	err := j.db.QueryRowContext(ctx, q, args...).Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Flow{}, false, nil
+	}
+	if err != nil {
+		return Flow{}, false, fmt.Errorf("journal: newest flow: %w", err)
 	}
 	f.State = FlowState(state)
 	return f, true, nil

@@ -152,10 +152,10 @@ func Rounds(ctx context.Context, j *journal.Journal, n int) ([]Round, error) {
 			if err != nil {
 				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
 			}
+			// The latest record is the slip that stands, whatever its version: after a restart
+			// that voided the round's wagers the terminal's versions begin again from 1.
 			r := get(rec.Round, rec.Seq)
-			if b.Version >= r.SlipVersion {
-				r.Layout, r.Wagers, r.SlipVersion = l, b.Wagers, b.Version
-			}
+			r.Layout, r.Wagers, r.SlipVersion = l, b.Wagers, b.Version
 		case rec.Kind == KindSettled:
 			var b settledBody
 			if err := json.Unmarshal(rec.Body, &b); err != nil {
