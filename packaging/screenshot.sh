@@ -5,24 +5,17 @@
 set -euo pipefail
 bin=${1:?binary}
 out=${2:?output png}
-size=${SCREEN_SIZE:-1920x1080}
-display=:$((90 + RANDOM % 100))
-
-Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/tmp/xvfb.log 2>&1 &
-xvfb=$!
-app=""
-cleanup() { [ -n "$app" ] && kill "$app" 2>/dev/null; kill "$xvfb" 2>/dev/null; wait 2>/dev/null || true; }
-trap cleanup EXIT
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/xvfb.sh"
+start_xvfb "${SCREEN_SIZE:-1920x1080}"
 
 state=$(mktemp -d)
-DISPLAY=$display ATS_STATE_DIR=$state "$bin" >/tmp/ats-screenshot.log 2>&1 &
+ATS_STATE_DIR=$state "$bin" >/tmp/ats-screenshot.log 2>&1 &
 app=$!
 sleep "${SCREENSHOT_WAIT:-6}"
 if ! kill -0 "$app" 2>/dev/null; then
 	echo "the kiosk exited early:"; cat /tmp/ats-screenshot.log; exit 1
 fi
-import -display "$display" -window root "$out"
+import -window root "$out"
 colours=$(identify -format '%k' "$out")
 echo "screenshot $out: $(identify -format '%wx%h' "$out"), $colours colours"
 if [ "$colours" -lt 16 ]; then

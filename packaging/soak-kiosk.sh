@@ -6,16 +6,11 @@
 set -euo pipefail
 bin=${1:?binary}
 rounds=${2:-100}
-display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >/tmp/xvfb-soak.log 2>&1 &
-xvfb=$!
-app=""
-cleanup() { [ -n "$app" ] && kill "$app" 2>/dev/null; kill "$xvfb" 2>/dev/null; wait 2>/dev/null || true; }
-trap cleanup EXIT
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/xvfb.sh"
+start_xvfb 1920x1080
 state=$(mktemp -d)
 log=$state/kiosk.log
-DISPLAY=$display ATS_STATE_DIR=$state "$bin" -demo-period 1s -demo-spin 300ms >"$log" 2>&1 &
+ATS_STATE_DIR=$state "$bin" -demo-period 1s -demo-spin 300ms >"$log" 2>&1 &
 app=$!
 deadline=$((SECONDS + rounds * 4 + 60))
 while ! grep -q "rounds=$rounds " "$log"; do

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
@@ -293,7 +294,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return err
 	}
 	c.update(func(s *Status) {
-		s.Message, s.Balance = "Credited "+decimal(m.Amount), m.Balance
+		s.Message, s.Balance = "Credited "+money.Decimal(m.Amount), m.Balance
 		if !m.Replayed {
 			s.Credits++
 			s.Credited += m.Amount
@@ -475,7 +476,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 				return err
 			}
 			c.update(func(s *Status) {
-				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay "+decimal(t.Amount)+" by hand"
+				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay "+money.Decimal(t.Amount)+" by hand"
 			})
 			return nil
 		}
@@ -492,13 +493,4 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	}
 	c.update(func(s *Status) { s.TakeTicket, s.Message = true, "Please take your ticket" })
 	return nil
-}
-
-// decimal writes cents for the player: 10000 → "100.00" (never through floating point).
-func decimal(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/recall"
 )
 
@@ -137,7 +138,7 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 			fmt.Fprintf(stdout, "%-12s %-7s %6d %10s %10s %12s %12s %10s %10s\n", r.ID, outcome, len(r.Wagers),
-				money(r.Staked), money(r.Returned), money(r.BalanceBefore), money(r.BalanceAfter), money(r.MoneyIn), money(r.MoneyOut))
+				money.Decimal(r.Staked), money.Decimal(r.Returned), money.Decimal(r.BalanceBefore), money.Decimal(r.BalanceAfter), money.Decimal(r.MoneyIn), money.Decimal(r.MoneyOut))
 		}
 		return 0
 	case "list", "export", "meters":
@@ -268,14 +269,6 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func money(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
-}
-
 // showRound prints one round: each wager as the table accepted it, and the settlement.
 func showRound(stdout, stderr io.Writer, r recall.Round) int {
 	fmt.Fprintf(stdout, "round %s  (%s %s)  slip version %d\n", r.ID, r.Layout.Wheel, r.Layout.Profile, r.SlipVersion)
@@ -285,21 +278,21 @@ func showRound(stdout, stderr io.Writer, r recall.Round) int {
 		return 1
 	}
 	for i, b := range bets {
-		fmt.Fprintf(stdout, "  %-40s %10s per unit, %10s accepted (tried %s)\n", b, money(per[i]), money(r.Wagers[i].Accepted), money(r.Wagers[i].Tried))
+		fmt.Fprintf(stdout, "  %-40s %10s per unit, %10s accepted (tried %s)\n", b, money.Decimal(per[i]), money.Decimal(r.Wagers[i].Accepted), money.Decimal(r.Wagers[i].Tried))
 	}
 	switch {
 	case !r.Settled:
 		fmt.Fprintln(stdout, "  not settled (yet)")
 	case !r.Recognised:
-		fmt.Fprintf(stdout, "  void: stakes %s returned\n", money(r.Staked))
+		fmt.Fprintf(stdout, "  void: stakes %s returned\n", money.Decimal(r.Staked))
 	default:
 		corrected := ""
 		if r.Corrected {
 			corrected = " (after a correction)"
 		}
 		fmt.Fprintf(stdout, "  outcome %s %s%s: staked %s, won %s; balance %s -> %s; in %s, out %s during the round\n",
-			r.Number, r.Number.Colour(), corrected, money(r.Staked), money(r.Returned), money(r.BalanceBefore), money(r.BalanceAfter),
-			money(r.MoneyIn), money(r.MoneyOut))
+			r.Number, r.Number.Colour(), corrected, money.Decimal(r.Staked), money.Decimal(r.Returned), money.Decimal(r.BalanceBefore), money.Decimal(r.BalanceAfter),
+			money.Decimal(r.MoneyIn), money.Decimal(r.MoneyOut))
 	}
 	return 0
 }

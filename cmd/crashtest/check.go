@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/devices/id003"
 	"github.com/tablegames/ats/server/ledger"
@@ -66,13 +67,7 @@ func (b Books) String() string {
 	return s.String()
 }
 
-func cents(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s$%d.%02d", sign, c/100, c%100)
-}
+func cents(c int64) string { return "$" + money.Decimal(c) }
 
 func (h *harness) check() (*Report, error) {
 	ctx := context.Background()

@@ -167,21 +167,21 @@ var terminalTargets = []string{
 	"rec ticket-printed", "rec ticket-confirmed", "rec returned", "", "", "",
 }
 
-func (h *harness) pick(targets []string) (string, time.Duration) {
+// await waits for the kill point: one of targets (the terminal says it did that step) and a few
+// milliseconds more, or a random moment; it returns what the terminal did last.
+func (h *harness) await(targets []string) string {
 	t := targets[h.rng.IntN(len(targets))]
-	if t == "" {
-		return "", time.Duration(h.rng.IntN(1500)) * time.Millisecond
+	delay := time.Duration(h.rng.IntN(1500)) * time.Millisecond
+	if t != "" {
+		h.term.waitFor(t, 1500*time.Millisecond)
+		delay = time.Duration(h.rng.IntN(40)) * time.Millisecond
 	}
-	return t, time.Duration(h.rng.IntN(40)) * time.Millisecond
+	time.Sleep(delay)
+	return h.term.lastEvent()
 }
 
 func (h *harness) killTerminal() error {
-	target, delay := h.pick(terminalTargets)
-	if target != "" {
-		h.term.waitFor(target, 1500*time.Millisecond)
-	}
-	time.Sleep(delay)
-	point := h.term.lastEvent()
+	point := h.await(terminalTargets)
 	h.term.kill()
 	if h.rng.IntN(4) == 0 {
 		// The whole cabinet lost power: the devices reset too.
@@ -199,24 +199,14 @@ var serverTargets = []string{
 }
 
 func (h *harness) killServer() error {
-	target, delay := h.pick(serverTargets)
-	if target != "" {
-		h.term.waitFor(target, 1500*time.Millisecond)
-	}
-	time.Sleep(delay)
-	h.points["server after "+h.term.lastEvent()]++
+	h.points["server after "+h.await(serverTargets)]++
 	h.server.kill()
 	time.Sleep(time.Duration(h.rng.IntN(800)) * time.Millisecond)
 	return h.startServer()
 }
 
 func (h *harness) cutNetwork() error {
-	target, delay := h.pick(serverTargets)
-	if target != "" {
-		h.term.waitFor(target, 1500*time.Millisecond)
-	}
-	time.Sleep(delay)
-	h.points["network after "+h.term.lastEvent()]++
+	h.points["network after "+h.await(serverTargets)]++
 	h.proxy.cut()
 	time.Sleep(time.Duration(100+h.rng.IntN(2000)) * time.Millisecond)
 	h.proxy.restore()

@@ -1,0 +1,15 @@
+// Package money writes amounts of money, held everywhere as int64 cents, for people: the
+// player's messages, the audit tools. It never goes through floating point.
+package money
+
+import "fmt"
+
+// Decimal writes cents as units and two decimals: 10000 → "100.00", -5 → "-0.05".
+func Decimal(cents int64) string {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign, u = "-", uint64(-(cents+1))+1 // the most negative int64 too
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
+}
