@@ -190,7 +190,10 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	}
 	bottom.Add(s.buyIn)
 	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
-	s.root = container.NewBorder(nil, bottom, nil, container.NewGridWrap(fyne.NewSize(300, 700), panel), s.felt)
+	// The panel runs the full height on the right and the controls sit under the layout, so the
+	// screen fits 1280×800 as well as 1920×1080.
+	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: 300}, panel),
+		container.NewBorder(nil, bottom, nil, nil, s.felt))
 	s.update(term.View())
 	return s, nil
 }
@@ -464,4 +467,22 @@ func (s *Screen) showJackpot(v app.View) {
 		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
 	}
 	s.jackpotWin.Show()
+}
+
+// sidePanel lays out its objects in a column of a fixed width and of the height it is given.
+type sidePanel struct{ width float32 }
+
+func (p sidePanel) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (p sidePanel) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(p.width, h)
 }

@@ -51,25 +51,38 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	return term, link
 }
 
-// Every design shows every element its diagram requires, on screen.
+// Every design shows every element its diagram requires, on screen, inside the screen, at both
+// kiosk sizes (1920×1080 and 1280×800).
 func TestDesignsShowTheirElements(t *testing.T) {
 	test.NewTempApp(t)
-	for _, d := range diagrams.Designs {
-		term, _ := terminalAt(t, roulette.Layout{Wheel: roulette.SingleZero})
-		s, err := NewScreen(term, d, roulette.Layout{Wheel: roulette.SingleZero})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := test.NewTempWindow(t, s.Content())
-		w.Resize(fyne.NewSize(1920, 1080))
-		shown := map[fyne.CanvasObject]bool{}
-		for _, o := range test.LaidOutObjects(s.Content()) {
-			shown[o] = o.Visible()
-		}
-		for _, e := range d.Elements {
-			o, ok := s.Elements[e]
-			if !ok || !shown[o] {
-				t.Errorf("Diagram %s: element %s is not on the screen", d.Name, e)
+	for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
+		for _, d := range diagrams.Designs {
+			term, _ := terminalAt(t, roulette.Layout{Wheel: roulette.SingleZero})
+			s, err := NewScreen(term, d, roulette.Layout{Wheel: roulette.SingleZero})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := test.NewTempWindow(t, s.Content())
+			w.SetPadded(false)
+			w.Resize(size)
+			shown := map[fyne.CanvasObject]bool{}
+			for _, o := range test.LaidOutObjects(s.Content()) {
+				shown[o] = o.Visible()
+			}
+			for _, e := range d.Elements {
+				o, ok := s.Elements[e]
+				if !ok || !shown[o] {
+					t.Errorf("Diagram %s at %v: element %s is not on the screen", d.Name, size, e)
+					continue
+				}
+				pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+				end := pos.Add(o.Size())
+				if pos.X < -4 || pos.Y < -4 || end.X > size.Width+4 || end.Y > size.Height+4 || o.Size().IsZero() {
+					t.Errorf("Diagram %s at %v: element %s at %v size %v is not inside the screen", d.Name, size, e, pos, o.Size())
+				}
+			}
+			if c := w.Canvas().Content().MinSize(); c.Width > size.Width || c.Height > size.Height {
+				t.Errorf("Diagram %s needs %v, more than %v", d.Name, c, size)
 			}
 		}
 	}
