@@ -34,8 +34,9 @@ step "cgo build of the kiosk"
 mkdir -p build
 CGO_ENABLED=1 go build -o build/ats .
 
-step "the kiosk draws under Xvfb"
+step "the kiosk draws under Xvfb (1920x1080 and 1280x800)"
 bash packaging/screenshot.sh build/ats build/screenshot.png
+SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
 
 echo
 echo "all checks passed"
