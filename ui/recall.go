@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/journal"
@@ -35,7 +34,7 @@ type recallView struct {
 	root   fyne.CanvasObject
 }
 
-func newRecallView(geom *diagrams.Geometry, rounds []recall.Round, printed, accepted []recall.Ticket, onClose func()) *recallView {
+func newRecallView(geom *diagrams.Geometry, rounds []recall.Round, printed, accepted []recall.Ticket) *recallView {
 	rv := &recallView{rounds: rounds, felt: NewFelt(geom), title: widget.NewLabel(""), detail: widget.NewLabel("")}
 	rv.title.TextStyle = fyne.TextStyle{Bold: true}
 	rv.detail.Wrapping = fyne.TextWrapWord
@@ -48,8 +47,7 @@ func newRecallView(geom *diagrams.Geometry, rounds []recall.Round, printed, acce
 		container.NewTabItem(T("Games"), games),
 		container.NewTabItem(T("Tickets"), container.NewVScroll(tickets)),
 	)
-	closeB := widget.NewButton(T("Close"), onClose)
-	rv.root = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, tabs)
+	rv.root = tabs
 	rv.show(0)
 	return rv
 }
@@ -156,13 +154,5 @@ func (s *Screen) AttachRecords(j *journal.Journal) {
 }
 
 func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {
-	c := fyne.CurrentApp().Driver().CanvasForObject(s.root)
-	if c == nil {
-		return
-	}
-	var pop *widget.PopUp
-	rv := newRecallView(s.geom, rounds, printed, accepted, func() { pop.Hide() })
-	pop = widget.NewModalPopUp(rv.root, c)
-	pop.Resize(fyne.NewSize(c.Size().Width*0.9, c.Size().Height*0.9))
-	pop.Show()
+	s.showModal(newRecallView(s.geom, rounds, printed, accepted).root)
 }

@@ -135,7 +135,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	repeat := widget.NewButton(T("Repeat"), func() { s.report(term.Repeat()) })
 	double := widget.NewButton(T("Double"), func() { s.report(term.Double()) })
 	cashOut := widget.NewButton(T("Cash out"), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
-	help := widget.NewButton(T("Help"), func() { s.message.SetText(payoutTable()) })
+	help := widget.NewButton(T("Help"), func() { s.showHelp(term.View()) })
 	track, err := diagrams.NewRacetrack(l.Wheel)
 	if err != nil {
 		return nil, err
@@ -425,14 +425,66 @@ func limitSign(l roulette.Limits) string {
 	return strings.Join(lines, "\n")
 }
 
-// payoutTable is the help screen's payout table, generated from the rules engine.
-func payoutTable() string {
+// helpText is the help screen (000 §11.2): how to play, the payouts generated from the rules
+// engine, this table's limits for every kind of bet, and what happens when something fails.
+func helpText(v app.View) string {
 	var b strings.Builder
-	b.WriteString(T("Payouts (to 1):") + "\n")
+	b.WriteString(T("HOW TO PLAY") + "\n")
+	for _, l := range []string{
+		"Choose a chip, then touch a spot on the layout to place it; touch again to add another.",
+		"Drag a chip to move it; drag it off the layout to take it back. Remove last and Remove all undo.",
+		"Touch and hold a spot to see what it pays and its limits.",
+		"Bets can be placed, changed or removed until the countdown ends: then no more bets.",
+		"A chip shows … until the table has accepted it. Winnings are added to your balance.",
+		"Cash out prints a ticket for your whole balance.",
+	} {
+		b.WriteString("  " + T(l) + "\n")
+	}
+	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
 	for k := roulette.Straight; k <= roulette.Black; k++ {
-		fmt.Fprintf(&b, "%-10v %d\n", k, k.Odds())
+		fmt.Fprintf(&b, "  %-10v %3d\n", k, k.Odds())
+	}
+	if v.Config.LuckyBall {
+		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
+	}
+	b.WriteString("\n" + T("LIMITS") + "\n")
+	for k := roulette.Straight; k <= roulette.Black; k++ {
+		l := v.Limits.For(k)
+		fmt.Fprintf(&b, "  %-10v %s – %s, %s %s\n", k, amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
+	}
+	if v.Limits.AggregateMin > 0 {
+		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", amount(v.Limits.AggregateMin))
+	}
+	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
+	for _, l := range []string{
+		"If this terminal or the table fails before betting ends, the round's wagers are void and returned.",
+		"After betting ends, wagers are settled from the table's records.",
+		"A spin that does not count changes nothing: wagers stay for the next spin.",
+		"Money and tickets are recorded before they are acted on: call an attendant for any question.",
+	} {
+		b.WriteString("  " + T(l) + "\n")
 	}
 	return b.String()
+}
+
+// showHelp opens the help screen over the layout.
+func (s *Screen) showHelp(v app.View) {
+	txt := widget.NewLabel(helpText(v))
+	txt.TextStyle = fyne.TextStyle{Monospace: true}
+	s.showModal(container.NewVScroll(txt))
+}
+
+// showModal shows content over the whole screen with a Close button.
+func (s *Screen) showModal(content fyne.CanvasObject) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(s.root)
+	if c == nil {
+		return
+	}
+	var pop *widget.PopUp
+	closeB := widget.NewButton(T("Close"), func() { pop.Hide() })
+	pop = widget.NewModalPopUp(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, content), c)
+	pop.Resize(fyne.NewSize(c.Size().Width*0.9, c.Size().Height*0.9))
+	pop.Show()
 }
 
 // spotInfo is what touch-and-hold on a spot tells the player: the bet, what it pays and its

@@ -1,0 +1,50 @@
+//go:build ci
+
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Help opens over the layout with the payouts from the rules engine and this table's limits.
+func TestHelpScreen(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	term, _ := terminalAt(t, l)
+	s, err := NewScreen(term, diagrams.DiagramU, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	txt := helpText(term.View())
+	for k := roulette.Straight; k <= roulette.Black; k++ {
+		if !strings.Contains(txt, k.String()) {
+			t.Errorf("help has no line for %v", k)
+		}
+	}
+	for _, want := range []string{"straight    35", "split       17", "dozen        2", "red          1",
+		"straight   1.00 – 25.00, in steps of 1.00", "red        1.00 – 500.00", "Table minimum per spin 5.00", "void and returned"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("help lacks %q:\n%s", want, txt)
+		}
+	}
+	if strings.Contains(txt, "Lucky Ball") {
+		t.Error("Lucky Ball help on a table without it")
+	}
+	test.Tap(findButton(t, s.Content(), "Help"))
+	if w.Canvas().Overlays().Top() == nil {
+		t.Fatal("Help opened nothing")
+	}
+	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Close"))
+	if w.Canvas().Overlays().Top() != nil {
+		t.Error("Close left the help open")
+	}
+}
