@@ -185,11 +185,11 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 	case client.Snapshot:
 		s = e.LastSettled
 	case client.AccountClosed:
-		key := "dealer-cashout:" + t.View().RoundID
 		if e.Ticket != nil {
-			key = "dealer-cashout:" + e.Ticket.Validation
+			return // the player's own cash-out to a ticket: the cashier records that
 		}
-		if err := rec.DealerMoney(ctx, "dealer-cashout", key, e.Amount); err != nil {
+		// The dealer closed the account and paid the balance at the table.
+		if err := rec.DealerMoney(ctx, "dealer-cashout", "dealer-cashout:"+t.View().RoundID, e.Amount); err != nil {
 			t.log.Error("game records: dealer cash-out not recorded", "amount", e.Amount, "err", err)
 		}
 	}

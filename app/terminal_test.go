@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -303,5 +304,66 @@ func TestPadAndCardGateWagers(t *testing.T) {
 	g.mu.Unlock()
 	if fb, err := h.term.Place(s17); err != nil || fb.Accepted != 100 {
 		t.Fatalf("pad touched, card in: %+v %v", fb, err)
+	}
+}
+
+// recorder is a fake Recorder that keeps what it is told.
+type recorder struct {
+	mu      sync.Mutex
+	slips   []client.SlipAck
+	settled []client.Settled
+	dealer  []string
+}
+
+func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a client.SlipAck) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.slips = append(r.slips, a)
+	return nil
+}
+
+func (r *recorder) Settled(_ context.Context, s client.Settled) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settled = append(r.settled, s)
+	return nil
+}
+
+func (r *recorder) DealerMoney(_ context.Context, kind, _ string, amount int64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dealer = append(r.dealer, fmt.Sprintf("%s %d", kind, amount))
+	return nil
+}
+
+// The game records get the acknowledged slip before the screen shows it accepted, each
+// settlement, and the dealer's cash-out — not the player's own cash-out to a ticket, which the
+// cashier records.
+func TestGameRecords(t *testing.T) {
+	h := newHarness(t)
+	rec := &recorder{}
+	h.term.SetRecorder(rec)
+	h.term.SelectChip(500)
+	if _, err := h.term.Place(outside(t, roulette.Red, 0)); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor(func(v View) bool { return v.Acked && v.SlipTotal == 500 })
+	rec.mu.Lock()
+	if len(rec.slips) != 1 || rec.slips[0].Total != 500 {
+		t.Errorf("slips recorded: %+v", rec.slips)
+	}
+	rec.mu.Unlock()
+	h.link.Push(client.Settled{RoundID: "R1", Number: 1, Recognised: true, Staked: 500, Returned: 1000, Balance: 10500, SlipVersion: 1})
+	h.link.Push(client.AccountClosed{Reason: "cash-out", Amount: 10500, Ticket: &client.Ticket{Validation: "001234567890123456", Amount: 10500}})
+	h.link.Push(client.AccountClosed{Reason: "directed to leave", Amount: 700})
+	h.link.Push(client.BalanceChanged{Balance: 4242}) // a last event: once shown, all before it were handled
+	h.waitFor(func(v View) bool { return v.Balance == 4242 })
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.settled) != 1 || rec.settled[0].Returned != 1000 {
+		t.Errorf("settlements recorded: %+v", rec.settled)
+	}
+	if len(rec.dealer) != 1 || rec.dealer[0] != "dealer-cashout 700" {
+		t.Errorf("dealer money recorded: %v", rec.dealer)
 	}
 }
