@@ -19,4 +19,4 @@ while ! grep -q "rounds=$rounds " "$log"; do
 	sleep 2
 done
 grep -o 'msg="first frame" after=[^ ]*' "$log" | head -1
-grep -E "rounds=(1|25|50|75|$rounds) " "$log" | grep -o 'rounds=[0-9]* rss_mb=[0-9]*'
+grep -E "rounds=(1|25|50|75|$rounds) " "$log" | grep -o "rounds=[0-9]* rss_mb=[0-9]* go_heap_mb=[0-9]* go_sys_mb=[0-9]*"
