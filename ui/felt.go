@@ -61,16 +61,22 @@ type Felt struct {
 	dragAt   fyne.Position // the dragged chips' position: the press plus every movement since
 	pressAt  fyne.Position
 	pressed  bool
-	hold     *time.Timer
-	held     bool // the touch became a hold: its tap places nothing
+	hold     func() bool // stops the pending hold timer
+	held     bool        // the touch became a hold: its tap places nothing
+	// afterFunc starts the hold timer. Tests replace it to fire the hold on their own
+	// goroutine: Fyne's test driver runs fyne.Do on the caller, so a real timer would race.
+	afterFunc func(time.Duration, func()) (stop func() bool)
 }
+
+// realAfterFunc is time.AfterFunc as afterFunc wants it.
+func realAfterFunc(d time.Duration, fn func()) func() bool { return time.AfterFunc(d, fn).Stop }
 
 // holdTime is how long a touch must stay to count as touch-and-hold.
 const holdTime = 600 * time.Millisecond
 
 // NewFelt returns a felt for the geometry.
 func NewFelt(g *diagrams.Geometry) *Felt {
-	f := &Felt{geom: g}
+	f := &Felt{geom: g, afterFunc: realAfterFunc}
 	f.ExtendBaseWidget(f)
 	return f
 }
@@ -171,7 +177,7 @@ func (f *Felt) MouseDown(e *desktop.MouseEvent) {
 	if !ok || f.OnHeld == nil {
 		return
 	}
-	f.hold = time.AfterFunc(holdTime, func() {
+	f.hold = f.afterFunc(holdTime, func() {
 		fyne.Do(func() {
 			f.held = true
 			f.OnHeld(r)
@@ -187,7 +193,7 @@ func (f *Felt) MouseUp(*desktop.MouseEvent) {
 
 func (f *Felt) cancelHold() {
 	if f.hold != nil {
-		f.hold.Stop()
+		f.hold()
 		f.hold = nil
 	}
 }

@@ -66,23 +66,33 @@ func TestDragChipsAndHoldForLimits(t *testing.T) {
 		t.Fatalf("a drag from an empty spot placed %+v", v.Stakes)
 	}
 
-	// Touch and hold: the spot's odds and limits, and no chip.
+	// Touch and hold: the spot's odds and limits, and no chip. The hold timer fires here, on
+	// the test's goroutine, when the test says the time has passed.
+	var fire func()
+	var waited time.Duration
+	s.felt.afterFunc = func(d time.Duration, fn func()) func() bool {
+		fire, waited = fn, d
+		return func() bool { fire = nil; return true }
+	}
 	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
-	deadline := time.Now().Add(3 * time.Second)
-	for !strings.Contains(s.message.Text, "pays 35 to 1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("holding 17 said %q", s.message.Text)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if fire == nil || waited != holdTime {
+		t.Fatalf("a touch started no hold timer (waited %v)", waited)
+	}
+	fire()
+	if !strings.Contains(s.message.Text, "pays 35 to 1") {
+		t.Fatalf("holding 17 said %q", s.message.Text)
 	}
 	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
 	test.TapAt(s.felt, p17) // the tap that ends the hold
 	if !strings.Contains(s.message.Text, "maximum 25.00") || len(term.View().Stakes) != 0 {
 		t.Fatalf("hold: %q, stakes %+v", s.message.Text, term.View().Stakes)
 	}
-	// A quick touch is a tap again.
+	// A quick touch is a tap again: the release stops the timer before it fires.
 	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
 	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	if fire != nil {
+		t.Fatal("releasing the touch left the hold timer running")
+	}
 	test.TapAt(s.felt, p17)
 	if got := stakeOn(term.View().Stakes, s17); got != 100 {
 		t.Fatalf("a quick touch after a hold: %d", got)
