@@ -2,7 +2,8 @@
 # test.sh runs every test of the project from a fresh Debian machine: it installs what is
 # missing (packaging/setup.sh), then checks formatting and vet, runs the unit and integration
 # tests with the race detector (headless Fyne tests use -tags ci), runs every fuzz target
-# briefly, builds the real cgo kiosk binary, and checks it draws a window under Xvfb.
+# briefly, runs the README's grpcurl walkthrough as written, builds the real cgo kiosk binary,
+# and checks it draws a window under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup.sh
@@ -29,6 +30,10 @@ for pkg in $(go list ./...); do
 		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/fuzz.log 2>&1 || { cat /tmp/fuzz.log; exit 1; }
 	done
 done
+
+step "the README's table walkthrough (tableserver + grpcurl), as written"
+bash packaging/readme-walkthrough.sh >/tmp/walkthrough.log 2>&1 || { cat /tmp/walkthrough.log; exit 1; }
+tail -1 /tmp/walkthrough.log
 
 step "cgo build of the kiosk"
 mkdir -p build
