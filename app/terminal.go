@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
 )
@@ -87,7 +88,8 @@ type Terminal struct {
 	lockTimer  *time.Timer
 	gate       Gate
 	records    Recorder
-	terminalID string // this terminal, as the table knows it (from the snapshot)
+	terminalID string        // this terminal, as the table knows it (from the snapshot)
+	restarted  *recordedSlip // until the first snapshot: the last slip recorded before the start
 }
 
 // Recorder keeps the terminal's durable game records (rules 9.7–9.9): recall.Writer on a real
@@ -151,8 +153,36 @@ func (t *Terminal) changedLocked() {
 	t.mu.Lock()
 }
 
+// SlipHistory is a Recorder that can say which slip it recorded last (recall.Writer can): a
+// terminal that restarts reads it to tell the player what became of wagers it had shown.
+type SlipHistory interface {
+	// LastSlip is the round and total of the last acknowledged slip recorded; ok is false if
+	// none was.
+	LastSlip(ctx context.Context) (round string, total int64, ok bool, err error)
+}
+
+// recordedSlip is the last slip the terminal recorded before it (re)started.
+type recordedSlip struct {
+	round string
+	total int64
+}
+
 // Run follows the table's events and keeps the server's copy of the slip current, until ctx ends.
 func (t *Terminal) Run(ctx context.Context) {
+	t.mu.Lock()
+	rec := t.records
+	t.mu.Unlock()
+	if h, ok := rec.(SlipHistory); ok {
+		round, total, ok, err := h.LastSlip(ctx)
+		switch {
+		case err != nil:
+			t.log.Error("game records: last slip not readable", "err", err)
+		case ok:
+			t.mu.Lock()
+			t.restarted = &recordedSlip{round: round, total: total}
+			t.mu.Unlock()
+		}
+	}
 	go t.syncLoop(ctx)
 	events := t.link.Events()
 	for {
@@ -249,6 +279,11 @@ func (t *Terminal) apply(ev client.Event) {
 	case client.AccountClosed:
 		t.view.AccountOpen, t.view.Balance = false, 0
 		t.slip.reset(nil)
+		if e.Ticket == nil {
+			// Closed at the console (001 §6.5.2): the money is paid at the table, not by a
+			// ticket from this terminal, so the screen must say where it went.
+			t.view.Message = "The dealer closed your account: " + money.Decimal(e.Amount) + " paid at the table"
+		}
 	case client.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
@@ -288,6 +323,25 @@ func (t *Terminal) fromSnapshot(s client.Snapshot) {
 			if amount > 0 {
 				stakes = append(stakes, Stake{Bet: b.Bet, Amount: amount})
 			}
+		}
+	}
+	if s.LastSettled != nil && s.LastSettled.RoundID == s.RoundID {
+		// The slip has settled (the server keeps it until the next round): as after a Settled
+		// event, its chips are off the layout — the balance already counts them — and are
+		// what Repeat puts back.
+		if len(stakes) > 0 {
+			t.lastRound = stakes
+		}
+		stakes = nil
+	}
+	if r := t.restarted; r != nil {
+		// The first snapshot since the terminal started. If its journal holds wagers on this
+		// round that the server no longer holds, the terminal went down before the deadline
+		// and the server voided them (rule 9.7.1): say so, as when the link is lost.
+		t.restarted = nil
+		settled := s.LastSettled != nil && s.LastSettled.RoundID == s.RoundID
+		if r.round == s.RoundID && r.total > 0 && stakes == nil && !settled && s.AccountOpen {
+			v.Void = "the terminal restarted before the end of betting: its wagers on this spin are void"
 		}
 	}
 	t.slip.reset(stakes)

@@ -323,6 +323,9 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	ev := t.newEvent(now)
 	ev.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: out}}
 	t.send("", ev)
+	// The round is in its result phase now: say so, or a terminal that watched the round shows
+	// "no more bets" until the next one while a terminal that (re)started now shows the result.
+	t.broadcastPhase(now, false)
 	t.applySettled(now, settled)
 	return nil
 }

@@ -88,6 +88,15 @@ func (w Writer) Settled(ctx context.Context, s client.Settled) error {
 	return err
 }
 
+// LastSlip is the round and total of the last acknowledged slip recorded (app.SlipHistory).
+func (w Writer) LastSlip(ctx context.Context) (round string, total int64, ok bool, err error) {
+	rs, err := w.J.Last(ctx, KindSlip, 1)
+	if err != nil || len(rs) == 0 {
+		return "", 0, false, err
+	}
+	return rs[0].Round, rs[0].Amount, true, nil
+}
+
 // DealerMoney records money the dealer moved at the table for this terminal: a buy-in the
 // player confirmed, or the account closed by the dealer.
 func (w Writer) DealerMoney(ctx context.Context, kind, key string, amount int64) error {

@@ -1,0 +1,193 @@
+package station_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/client"
+)
+
+// The table server lost mid-round (rule 9.8). Before the deadline the wagers are void: the screen
+// says so at once and takes the chips off, and the server, which saw the terminal go, holds no
+// slip for it. After the deadline they stand and settle from the server's records (9.8.2): the
+// terminal, back on the table, shows and journals the settlement it missed.
+func TestWagersWhenTheTableIsLost(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		afterDeadline bool
+		balance       int64 // after the round, from 5000 with 500 on red and 1 drawn
+	}{
+		{"before the deadline: void", false, 5000},
+		{"after the deadline: settled from the records", true, 5500},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, rigOptions{manual: true})
+			r.ready()
+			rid := r.round()
+			r.buyIn(5000)
+			r.place(500)
+			if tc.afterDeadline {
+				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+					t.Fatal(err)
+				}
+				r.waitView("no more bets", func(v app.View) bool { return v.Phase == client.PhaseNoMoreBets && v.Locked })
+			}
+			r.net.cut()
+			v := r.waitView("the link down", func(v app.View) bool { return !v.Connected })
+			if tc.afterDeadline {
+				if v.Void != "" || v.SlipTotal != 500 {
+					t.Fatalf("after the deadline the wagers stand: void %q, slip %d", v.Void, v.SlipTotal)
+				}
+			} else {
+				if v.Void == "" || len(v.Stakes) != 0 || !v.Locked {
+					t.Fatalf("before the deadline: void %q, stakes %v, locked %v", v.Void, v.Stakes, v.Locked)
+				}
+				r.eventually("the server voiding the slip", func() bool { return !r.server().Connected && r.server().SlipTotal == 0 })
+				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := r.demo.Table.EnterOutcome(rid, "1"); err != nil { // red
+				t.Fatal(err)
+			}
+			r.net.restore()
+			v = r.waitView("back on the table with the round's result", func(v app.View) bool {
+				return v.Connected && v.Phase == client.PhaseResult && v.RoundID == rid
+			})
+			if v.Balance != tc.balance || r.conserved() != tc.balance {
+				t.Fatalf("balance %d on the screen, %d on the ledger, want %d", v.Balance, r.conserved(), tc.balance)
+			}
+			settled := r.records("settled")
+			if tc.afterDeadline {
+				if v.LastWin == nil || v.LastWin.RoundID != rid || v.LastWin.Returned != 1000 {
+					t.Fatalf("the settlement missed while away: %+v", v.LastWin)
+				}
+				if len(settled) != 1 || settled[0].Round != rid || settled[0].Amount != 1000 {
+					t.Fatalf("settlements journalled: %+v", settled)
+				}
+			} else {
+				if v.Void == "" || (v.LastWin != nil && v.LastWin.RoundID == rid) {
+					t.Fatalf("a void round: void %q, settlement %+v", v.Void, v.LastWin)
+				}
+				if len(settled) != 0 {
+					t.Fatalf("settlements journalled for a void round: %+v", settled)
+				}
+			}
+		})
+	}
+}
+
+// shown is what the player sees of the round on the screen: a restart must bring back all of it.
+type shown struct {
+	Round     string
+	Phase     client.Phase
+	Locked    bool
+	Balance   int64
+	Stakes    []app.Stake
+	SlipTotal int64
+	Available int64
+	Acked     bool
+	LastWin   string
+	Open      bool
+}
+
+func shownOf(v app.View) shown {
+	s := shown{Round: v.RoundID, Phase: v.Phase, Locked: v.Locked, Balance: v.Balance, Stakes: slices.Clone(v.Stakes),
+		SlipTotal: v.SlipTotal, Available: v.Available, Acked: v.Acked, Open: v.AccountOpen}
+	if v.LastWin != nil {
+		s.LastWin = v.LastWin.RoundID
+	}
+	return s
+}
+
+// A terminal restart mid-round (the station closed and started again on the same journal, the
+// same server, the same devices). From the deadline on, the screen comes back exactly as it
+// was — the slip the server will settle, the lock, the balance, the result — because the
+// server's records are what settles (rule 9.7.2) and the snapshot carries them. Before the
+// deadline the rules void the terminal's wagers for the spin (9.7.1: the server drops the slip
+// of a terminal whose last stream ends while betting is open), so the screen comes back with
+// everything but the chips, and says why they went.
+func TestRestartMidRound(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		at   client.Phase
+	}{
+		{"before the deadline", client.PhaseWagering},
+		{"after the deadline", client.PhaseNoMoreBets},
+		{"after the result", client.PhaseResult},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, rigOptions{manual: true})
+			r.ready()
+			rid := r.round()
+			r.buyIn(5000)
+			r.place(500)
+			r.place(100)
+			if tc.at >= client.PhaseNoMoreBets {
+				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.at == client.PhaseResult {
+				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil { // black: 600 lost
+					t.Fatal(err)
+				}
+			}
+			before := shownOf(r.waitView("the round where the test wants it", func(v app.View) bool {
+				return v.Phase == tc.at && (tc.at != client.PhaseResult || v.LastWin != nil && v.LastWin.RoundID == rid)
+			}))
+
+			r.restart()
+			after := r.waitView("the screen back", func(v app.View) bool { return v.Connected && v.RoundID == rid })
+			want := before
+			if tc.at == client.PhaseWagering {
+				// Rule 9.7.1: the chips are void; the rest of the screen is as it was.
+				want.Stakes, want.SlipTotal, want.Available = nil, 0, before.Balance
+				if after.Void == "" {
+					t.Errorf("the screen does not say why the wagers went")
+				}
+				if s := r.server().SlipTotal; s != 0 {
+					t.Errorf("the server still holds a slip of %d", s)
+				}
+			} else if after.Void != "" {
+				t.Errorf("wagers past the deadline shown void: %q", after.Void)
+			}
+			if got := shownOf(after); !equalShown(got, want) {
+				t.Fatalf("after the restart\n got %+v\nwant %+v", got, want)
+			}
+
+			// The round plays on from there, and the player keeps playing.
+			switch tc.at {
+			case client.PhaseWagering:
+				r.place(500) // betting is still open: the player may bet on this spin again
+				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+					t.Fatal(err)
+				}
+				fallthrough
+			case client.PhaseNoMoreBets:
+				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lost := map[client.Phase]int64{client.PhaseWagering: 500, client.PhaseNoMoreBets: 600, client.PhaseResult: 600}[tc.at]
+			v := r.waitView("the result", func(v app.View) bool { return v.LastWin != nil && v.LastWin.RoundID == rid })
+			if v.Balance != 5000-lost || r.conserved() != 5000-lost || len(v.Stakes) != 0 {
+				t.Fatalf("after the result: balance %d (ledger %d), stakes %v; want %d and none", v.Balance, r.conserved(), v.Stakes, 5000-lost)
+			}
+			// Repeat puts the settled round's bets back, as it would have without the restart.
+			r.round()
+			if err := r.st.Terminal.Repeat(); err != nil {
+				t.Fatalf("repeat after a restart: %v", err)
+			}
+			wantRepeat := map[client.Phase]int64{client.PhaseWagering: 500, client.PhaseNoMoreBets: 600, client.PhaseResult: 600}[tc.at]
+			r.waitView("the repeated bets acknowledged", func(v app.View) bool { return v.Acked && v.SlipTotal == wantRepeat })
+		})
+	}
+}
+
+func equalShown(a, b shown) bool {
+	return a.Round == b.Round && a.Phase == b.Phase && a.Locked == b.Locked && a.Balance == b.Balance &&
+		slices.Equal(a.Stakes, b.Stakes) && a.SlipTotal == b.SlipTotal && a.Available == b.Available &&
+		a.Acked == b.Acked && a.LastWin == b.LastWin && a.Open == b.Open
+}

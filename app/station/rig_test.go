@@ -1,0 +1,332 @@
+package station_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/id003"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/server"
+)
+
+// rig is one station on the casino floor, headless: the real table server in-process (its
+// ledger in a temporary directory, gRPC with mutual TLS on loopback), a cuttable network
+// between them (a TCP proxy), and the note acceptor and printer emulators on pseudo-terminals,
+// driven by the real drivers the station opens. The station can be stopped and started again
+// on the same journal and the same devices — a terminal restart — while the server and the
+// devices keep running, as they would.
+type rig struct {
+	t    *testing.T
+	dir  string
+	demo *server.Demo
+	net  *proxy
+	acc  *emulator.NoteAcceptor
+	prn  *emulator.Printer
+	st   *station.Station
+	stop func()
+}
+
+// rigOptions shape a rig. manual: the test deals (StartRound, BallDropping, EnterOutcome)
+// instead of the auto-dealer, so every phase is where the test puts it.
+type rigOptions struct {
+	manual bool
+	cfg    func(*server.Config)
+}
+
+func newRig(t *testing.T, o rigOptions) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := server.DefaultConfig()
+	cfg.Period = 30 * time.Second
+	if o.cfg != nil {
+		o.cfg(&cfg)
+	}
+	demo, err := server.StartDemoWith(dir, "T01", cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(demo.Stop)
+	if o.manual {
+		st, err := demo.Table.OpenTable(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The demo opened with the auto-dealer, which may have started a round already: finish
+		// it (no terminal is connected yet) so the test starts between rounds.
+		if st.Phase == pb.Phase_PHASE_WAGERING {
+			if _, err := demo.Table.BallDropping(st.RoundId); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := demo.Table.EnterOutcome(st.RoundId, "0"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p, err := newProxy(demo.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	r := &rig{t: t, dir: dir, demo: demo, net: p,
+		acc: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond,
+			Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond}),
+		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
+	}
+	r.start()
+	return r
+}
+
+// start starts the station (again) on the rig's journal, with the devices on fresh
+// pseudo-terminals (a restarted terminal opens its serial lines anew; the devices kept power).
+func (r *rig) start() {
+	t := r.t
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ap, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served sync.WaitGroup
+	served.Add(2)
+	go func() { defer served.Done(); r.acc.Serve(ctx, ap.Device) }()
+	go func() { defer served.Done(); r.prn.Serve(ctx, pp.Device) }()
+	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
+		Client:   client.Config{Addr: r.net.addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
+		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
+		PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	r.st = st
+	stopped := false
+	r.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		st.Close()
+		cancel()
+		ap.Close()
+		pp.Close()
+		served.Wait()
+	}
+	t.Cleanup(r.stop)
+	select {
+	case <-st.Recovered():
+	case <-time.After(10 * time.Second):
+		t.Fatal("start-up recovery never finished")
+	}
+}
+
+// restart is a terminal restart: the process goes, the server and the devices stay.
+func (r *rig) restart() {
+	r.t.Helper()
+	r.stop()
+	r.start()
+}
+
+func (r *rig) view() app.View { return r.st.Terminal.View() }
+
+// waitView waits for the station's screen to satisfy ok and returns that view.
+func (r *rig) waitView(what string, ok func(app.View) bool) app.View {
+	r.t.Helper()
+	var v app.View
+	r.eventually(what, func() bool { v = r.view(); return ok(v) })
+	return v
+}
+
+func (r *rig) eventually(what string, ok func() bool) {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			st, data := r.acc.Status()
+			v := r.view()
+			r.t.Fatalf("never: %s\n  view: phase %v round %s connected %v balance %d stakes %v void %q message %q\n  cashier: %+v\n  acceptor: %s % X",
+				what, v.Phase, v.RoundID, v.Connected, v.Balance, v.Stakes, v.Void, v.Message, r.st.Cashier.Status(), id003.StatusName(st), data)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ready waits for the table's snapshot and the acceptor enabled.
+func (r *rig) ready() app.View {
+	r.t.Helper()
+	v := r.waitView("connected to the table", func(v app.View) bool { return v.Connected && v.Config.Layout.Wheel != 0 })
+	r.eventually("the acceptor taking notes", r.acceptorEnabled)
+	return v
+}
+
+func (r *rig) acceptorEnabled() bool { st, _ := r.acc.Status(); return st == id003.StEnable }
+
+func (r *rig) acceptorInhibited() bool { st, _ := r.acc.Status(); return st == id003.StDisable }
+
+// buyIn puts a note in and waits for the screen to show it credited.
+func (r *rig) buyIn(cents int64) {
+	r.t.Helper()
+	before := r.view().Balance
+	r.eventually("the acceptor taking notes", r.acceptorEnabled)
+	if err := r.acc.InsertNote(cents); err != nil {
+		r.t.Fatal(err)
+	}
+	r.waitView(fmt.Sprintf("%d cents credited", cents), func(v app.View) bool { return v.Balance == before+cents })
+	r.noPending()
+}
+
+func (r *rig) noPending() {
+	r.t.Helper()
+	r.eventually("no money flow left open in the journal", func() bool {
+		fs, err := r.st.Journal.Pending(context.Background())
+		return err == nil && len(fs) == 0
+	})
+}
+
+// conserved checks the table's money identity and returns this terminal's balance on the ledger.
+func (r *rig) conserved() int64 {
+	r.t.Helper()
+	c, err := r.demo.Table.Conservation()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if !c.Holds() {
+		r.t.Fatalf("the table's ledger does not conserve: %v", c)
+	}
+	return c.Balances
+}
+
+// records is the journal's records of one kind, oldest first.
+func (r *rig) records(kind string) []journal.Record {
+	r.t.Helper()
+	rs, err := r.st.Journal.Records(context.Background(), 0, 0)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []journal.Record
+	for _, rec := range rs {
+		if rec.Kind == kind {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// round starts a round by the dealer (manual rigs) and waits for the screen to open it.
+func (r *rig) round() string {
+	r.t.Helper()
+	st, err := r.demo.Table.StartRound()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	id := st.GetRoundId()
+	r.waitView("round "+id+" open for wagers", func(v app.View) bool {
+		return v.RoundID == id && v.Phase == client.PhaseWagering && !v.Locked && v.Connected
+	})
+	return id
+}
+
+// server is what the table server holds for this terminal (balance, slip total, connected).
+func (r *rig) server() *pb.TerminalStatus {
+	r.t.Helper()
+	st, err := r.demo.Table.Status()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, ts := range st.Terminals {
+		if ts.TerminalId == "T01" {
+			return ts
+		}
+	}
+	return &pb.TerminalStatus{TerminalId: "T01"}
+}
+
+// proxy stands for the network between the station and the table server: cut drops every
+// connection and refuses new ones until restore.
+type proxy struct {
+	lis    net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  map[net.Conn]bool
+}
+
+func newProxy(target string) (*proxy, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &proxy{lis: l, target: target, conns: map[net.Conn]bool{}}
+	go p.serve()
+	return p, nil
+}
+
+func (p *proxy) addr() string { return p.lis.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		in, err := p.lis.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			in.Close()
+			continue
+		}
+		out, err := net.Dial("tcp", p.target)
+		if err != nil {
+			in.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[in], p.conns[out] = true, true
+		p.mu.Unlock()
+		pipe := func(dst, src net.Conn) {
+			io.Copy(dst, src)
+			dst.Close()
+			src.Close()
+		}
+		go pipe(in, out)
+		go pipe(out, in)
+	}
+}
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *proxy) restore() {
+	p.mu.Lock()
+	p.down = false
+	p.mu.Unlock()
+}
+
+func (p *proxy) close() { p.cut(); p.lis.Close() }
+
+func contains(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
