@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/cashier"
@@ -20,7 +19,7 @@ func (s *Screen) AttachCashier(c *cashier.Cashier) {
 			go func() {
 				err := c.CashOut(context.Background())
 				if err != nil && !errors.Is(err, cashier.ErrBusy) {
-					fyne.Do(func() { s.message.SetText(err.Error()) })
+					s.do(func() { s.message.SetText(err.Error()) })
 				}
 			}()
 		}
@@ -30,6 +29,6 @@ func (s *Screen) AttachCashier(c *cashier.Cashier) {
 		if st.Fault != "" {
 			msg = st.Fault
 		}
-		fyne.Do(func() { s.message.SetText(msg) })
+		s.do(func() { s.message.SetText(msg) })
 	})
 }

@@ -141,7 +141,7 @@ func (s *Screen) AttachRecords(j *journal.Journal) {
 			if err == nil {
 				printed, accepted, err = recall.Tickets(ctx, j, recallTickets)
 			}
-			fyne.Do(func() {
+			s.do(func() {
 				if err != nil {
 					s.message.SetText(T("Game records cannot be read: ") + err.Error())
 					return

@@ -34,6 +34,7 @@ type Screen struct {
 	bet         *canvas.Text
 	countdown   *canvas.Text
 	status      *canvas.Text
+	explain     *widget.Label // what a state the player cannot act in means (frozen)
 	outcome     *canvas.Text
 	outcomeBg   *canvas.Rectangle // the winning number sits on a tile of its colour
 	outcomeMark fyne.CanvasObject
@@ -54,6 +55,10 @@ type Screen struct {
 	Elements map[diagrams.Element]fyne.CanvasObject
 	root     fyne.CanvasObject
 	last     app.View
+
+	// do runs a UI change on the Fyne thread: fyne.Do. A headless test sets its own Fyne
+	// thread here, since the test driver runs fyne.Do on the caller's goroutine.
+	do func(func())
 }
 
 // Status colours: the period states must read at a glance (000 §10.6.2).
@@ -81,7 +86,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &Screen{term: term, design: design, geom: geom, Elements: map[diagrams.Element]fyne.CanvasObject{}}
+	s := &Screen{term: term, design: design, geom: geom, Elements: map[diagrams.Element]fyne.CanvasObject{}, do: fyne.Do}
 	s.felt = NewFelt(geom)
 	s.felt.OnTapped = func(r diagrams.Region) {
 		fb, err := term.Place(roulette.Bet{Spot: r.Spot})
@@ -105,8 +110,11 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.bet = text("", 24, panelText)
 	s.countdown = text("", 64, openColour)
 	s.countdown.Alignment = fyne.TextAlignCenter
-	s.status = text("", 28, openColour)
+	s.status = text("", statusSize, openColour)
 	s.status.Alignment = fyne.TextAlignCenter
+	s.explain = widget.NewLabel("")
+	s.explain.Wrapping, s.explain.Alignment = fyne.TextWrapWord, fyne.TextAlignCenter
+	s.explain.Hide()
 	s.outcome = text("", 72, textColour)
 	s.outcome.Alignment = fyne.TextAlignCenter
 	s.outcomeBg = canvas.NewRectangle(color.Transparent)
@@ -141,8 +149,15 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		return nil, err
 	}
 	spread := roulette.DefaultSpread
-	spreadSel := widget.NewSelect([]string{"1", "2", "3", "4"}, func(v string) { spread = int(v[0] - '0') })
-	spreadSel.SetSelected("2")
+	// Radio buttons rather than a drop-down: a Select's list is a pop-up overlay, which would
+	// bring the pointer back in the kiosk (see Kiosk), and is fiddly under a finger.
+	spreadSel := widget.NewRadioGroup([]string{"1", "2", "3", "4"}, func(v string) {
+		if v != "" {
+			spread = int(v[0] - '0')
+		}
+	})
+	spreadSel.Horizontal, spreadSel.Required = true, true
+	spreadSel.SetSelected(fmt.Sprint(spread))
 	s.track = NewRacetrack(track)
 	s.track.OnTapped = func(r diagrams.TrackRegion) {
 		b := roulette.Bet{Call: r.Target.Call}
@@ -171,7 +186,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	}
 
 	side := container.NewVBox(
-		s.status, s.countdown,
+		s.status, s.explain, s.countdown,
 		widget.NewSeparator(),
 		text(T("BALANCE"), 16, panelDimText), s.balance,
 		text(T("BET"), 16, panelDimText), s.bet,
@@ -192,7 +207,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
-	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: 300}, panel),
+	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth}, panel),
 		container.NewBorder(nil, bottom, nil, nil, s.felt))
 	s.update(term.View())
 	return s, nil
@@ -219,7 +234,7 @@ func (s *Screen) Content() fyne.CanvasObject { return s.root }
 // Follow keeps the screen current: every view change and a countdown tick, each applied on the
 // Fyne thread through fyne.Do, until ctx ends.
 func (s *Screen) Follow(ctx context.Context) {
-	s.term.OnChange(func(v app.View) { fyne.Do(func() { s.update(v) }) })
+	s.term.OnChange(func(v app.View) { s.do(func() { s.update(v) }) })
 	go func() {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
@@ -228,7 +243,7 @@ func (s *Screen) Follow(ctx context.Context) {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				fyne.Do(s.tick)
+				s.do(s.tick)
 			}
 		}
 	}()
@@ -239,13 +254,15 @@ func (s *Screen) tick() {
 	v := s.last
 	rem := s.term.Remaining()
 	switch {
-	case v.Phase != client.PhaseWagering:
+	case v.Phase != client.PhaseWagering || !v.Connected:
+		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
 		s.countdown.Text = ""
 	default:
 		s.countdown.Text = fmt.Sprintf("%d", int((rem+999*time.Millisecond)/time.Second))
 	}
 	status, c := periodStatus(v, rem)
 	s.status.Text, s.status.Color, s.countdown.Color = status, c, c
+	s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
 	s.countdown.Refresh()
 	s.status.Refresh()
 }
@@ -254,6 +271,8 @@ func (s *Screen) tick() {
 // no more bets, plus the table's other states.
 func periodStatus(v app.View, rem time.Duration) (string, color.Color) {
 	switch {
+	case !v.Connected && v.Phase == client.PhaseUnknown:
+		return T("WAITING FOR THE TABLE"), panelDimText // not connected yet since start-up
 	case !v.Connected:
 		return T("RECONNECTING…"), closedColour
 	case v.Frozen:
@@ -283,6 +302,13 @@ func (s *Screen) update(v app.View) {
 	s.bet.Refresh()
 
 	s.showJackpot(v)
+	if v.Frozen {
+		// The status says frozen; this says why, and that it ends (001 §9.4).
+		s.explain.SetText(T("A result is being corrected: accounts are frozen until it is done"))
+		s.explain.Show()
+	} else {
+		s.explain.Hide()
+	}
 
 	stakes := map[roulette.Spot]int64{}
 	var calls []string
@@ -296,7 +322,10 @@ func (s *Screen) update(v app.View) {
 	s.felt.SetStakes(stakes)
 	s.calls.SetText(strings.Join(calls, "   "))
 
-	if o := v.LastOutcome; o != nil && v.Phase != client.PhaseWagering {
+	// The last outcome and win are the result until the next round opens; while the ball
+	// spins (no more bets) they are the previous round's, so they are not shown as a result.
+	showResult := v.Phase != client.PhaseWagering && v.Phase != client.PhaseNoMoreBets
+	if o := v.LastOutcome; o != nil && showResult {
 		// White on a tile of the number's colour, with a light edge: black reads on the dark
 		// panel, and red is also told by the diamond.
 		s.outcome.Text = o.Number.String()
@@ -319,7 +348,7 @@ func (s *Screen) update(v app.View) {
 	s.outcomeBg.Refresh()
 	s.outcomeMark.Refresh()
 	s.won.Text = ""
-	if w := v.LastWin; w != nil && v.Phase != client.PhaseWagering {
+	if w := v.LastWin; w != nil && showResult {
 		s.won.Text = T("WON") + " " + amount(w.Returned)
 	}
 	s.won.Refresh()
@@ -359,8 +388,8 @@ func (s *Screen) update(v app.View) {
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
 		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), amount(b.Amount))))
-		s.buyIn.Add(widget.NewButton(T("Accept"), func() { s.report(s.term.ConfirmBuyIn(context.Background(), true)) }))
-		s.buyIn.Add(widget.NewButton(T("Decline"), func() { s.report(s.term.ConfirmBuyIn(context.Background(), false)) }))
+		s.buyIn.Add(widget.NewButton(T("Accept"), func() { s.confirmBuyIn(true) }))
+		s.buyIn.Add(widget.NewButton(T("Decline"), func() { s.confirmBuyIn(false) }))
 	}
 	switch {
 	case v.Void != "":
@@ -369,6 +398,16 @@ func (s *Screen) update(v app.View) {
 		s.message.SetText(v.Message)
 	}
 	s.tick()
+}
+
+// confirmBuyIn answers the dealer's buy-in offer. The answer goes to the table server off the
+// Fyne thread, so the screen never waits on the network; a refusal is reported back on it.
+func (s *Screen) confirmBuyIn(accept bool) {
+	go func() {
+		if err := s.term.ConfirmBuyIn(context.Background(), accept); err != nil {
+			s.do(func() { s.message.SetText(err.Error()) })
+		}
+	}()
 }
 
 // redMark is the diamond beside a red number: red is told by shape as well as by colour. It is
@@ -474,19 +513,6 @@ func (s *Screen) showHelp(v app.View) {
 	s.showModal(container.NewVScroll(txt))
 }
 
-// showModal shows content over the whole screen with a Close button.
-func (s *Screen) showModal(content fyne.CanvasObject) {
-	c := fyne.CurrentApp().Driver().CanvasForObject(s.root)
-	if c == nil {
-		return
-	}
-	var pop *widget.PopUp
-	closeB := widget.NewButton(T("Close"), func() { pop.Hide() })
-	pop = widget.NewModalPopUp(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, content), c)
-	pop.Resize(fyne.NewSize(c.Size().Width*0.9, c.Size().Height*0.9))
-	pop.Show()
-}
-
 // spotInfo is what touch-and-hold on a spot tells the player: the bet, what it pays and its
 // own limits (rule 4.1–4.2).
 func spotInfo(sp roulette.Spot, l roulette.Limits) string {
@@ -519,6 +545,22 @@ func (s *Screen) showJackpot(v app.View) {
 		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
 	}
 	s.jackpotWin.Show()
+}
+
+// sidePanelWidth is the width of the panel on the right; statusSize the size of the period
+// status in it, where it fits.
+const (
+	sidePanelWidth = 300
+	statusSize     = 28
+)
+
+// fitText is the text size, at most size, at which s fits in width: the longer states
+// ("WAITING FOR THE TABLE", and translations) shrink rather than run off the panel.
+func fitText(s string, size, width float32, style fyne.TextStyle) float32 {
+	if w := fyne.MeasureText(s, size, style).Width; w > width {
+		return max(size*width/w, 12)
+	}
+	return size
 }
 
 // sidePanel lays out its objects in a column of a fixed width and of the height it is given.

@@ -126,7 +126,7 @@ func TestDiagramAWagering(t *testing.T) {
 		t.Fatalf("stakes after two taps: %+v", v.Stakes)
 	}
 	s.update(term.View())
-	test.AssertRendersToMarkup(t, "diagram_a_wagering.xml", w.Canvas())
+	assertMarkup(t, "diagram_a_wagering.xml", w.Canvas())
 }
 
 // The period states read at a glance: open, closing (the warning), no more bets, and the table's
@@ -144,6 +144,8 @@ func TestPeriodStatus(t *testing.T) {
 		{func(v *app.View) { v.Locked = true }, 0, "NO MORE BETS"},
 		{func(v *app.View) { v.Phase = client.PhaseNoMoreBets }, 0, "NO MORE BETS"},
 		{func(v *app.View) { v.Connected = false }, 12 * time.Second, "RECONNECTING…"},
+		{func(v *app.View) { v.Connected, v.Phase = false, client.PhaseUnknown }, 0, "WAITING FOR THE TABLE"}, // at start-up
+		{func(v *app.View) { v.Phase = client.PhaseIdle }, 0, "WAITING FOR THE TABLE"},
 		{func(v *app.View) { v.Frozen = true }, 12 * time.Second, "ACCOUNTS FROZEN"},
 		{func(v *app.View) { v.Phase = client.PhaseClosed }, 0, "TABLE CLOSED"},
 	}
