@@ -42,9 +42,10 @@ type Bank interface {
 	TicketPrintFailed(ctx context.Context, key, validation, fault string) (client.Money, error)
 }
 
-// Printer prints a cash-out ticket; *printer.Printer is the real one.
+// Printer prints a cash-out ticket and reports its status; *printer.Printer is the real one.
 type Printer interface {
 	Print(ctx context.Context, t printer.Ticket) error
+	Status() (printer.Status, error)
 }
 
 // Flow states.
@@ -60,7 +61,7 @@ const (
 // Status is what the player and the attendant are told about money at this terminal.
 type Status struct {
 	Message    string // the latest money event, in words
-	Fault      string // a device fault stopping money in or out; "" when none
+	Fault      string // the device faults stopping money in or out, in words; "" when none
 	CashingOut bool
 	TakeTicket bool // a ticket was printed: take it
 	Handpay    bool // the ticket could not be printed: an attendant pays by hand
@@ -87,8 +88,31 @@ type Cashier struct {
 	mu       sync.Mutex
 	status   Status
 	onChange func(Status)
-	pending  string // key of the escrow sent to the stacker, not yet at its credit point
+	pending  string    // key of the escrow sent to the stacker, not yet at its credit point
+	faults   [2]string // each device's fault (acceptor, printer); Status.Fault joins them
 	wg       sync.WaitGroup
+
+	prnMu sync.Mutex // one conversation with the printer at a time: a job, or a status check
+}
+
+// The devices whose faults the cashier keeps apart: one clearing must not hide the other's.
+const (
+	acceptorFault = iota
+	printerFault
+)
+
+// setFault records (or with "" clears) one device's fault and recomposes Status.Fault.
+func (c *Cashier) setFault(device int, msg string) {
+	c.update(func(s *Status) {
+		c.faults[device] = msg
+		var parts []string
+		for _, f := range c.faults {
+			if f != "" {
+				parts = append(parts, f)
+			}
+		}
+		s.Fault = strings.Join(parts, "; ")
+	})
 }
 
 // New returns a cashier. Call Recover before the acceptor starts.
@@ -234,7 +258,7 @@ func (c *Cashier) Credit(e noteacceptor.Escrow) error {
 		}
 	}
 	if key == "" {
-		c.update(func(s *Status) { s.Fault = "A note was stacked without a record: call an attendant" })
+		c.setFault(acceptorFault, "A note was stacked without a record: call an attendant")
 		_, err := c.j.Append(ctx, journal.Record{Kind: "unrecorded-credit-point", Amount: e.Cents})
 		return err // recorded for the attendant; acknowledge so the acceptor is not stuck
 	}
@@ -351,14 +375,13 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 	case noteacceptor.Ready:
 		// Whatever was sent to the stacker and has not reached its credit point by now went back.
 		c.reverseStacking(ctx)
-		c.update(func(s *Status) { s.Fault = "" })
-	case noteacceptor.Fault, noteacceptor.CommLost, noteacceptor.Unresolved:
-		c.update(func(s *Status) { s.Fault = "Note acceptor: " + ev.Detail + " — call an attendant" })
-		if ev.Kind == noteacceptor.CommLost {
-			c.update(func(s *Status) { s.Fault = "Note acceptor not answering — call an attendant" })
-		}
+		c.setFault(acceptorFault, "")
+	case noteacceptor.Fault, noteacceptor.Unresolved:
+		c.setFault(acceptorFault, "Note acceptor: "+ev.Detail+" — call an attendant")
+	case noteacceptor.CommLost:
+		c.setFault(acceptorFault, "Note acceptor not answering — call an attendant")
 	case noteacceptor.FaultCleared, noteacceptor.CommRestored:
-		c.update(func(s *Status) { s.Fault = "" })
+		c.setFault(acceptorFault, "")
 	}
 }
 
@@ -454,10 +477,13 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 		var perr error
 		for attempt := range c.cfg.PrintRetries {
 			// Printing the same validation number again is safe: a ticket redeems once, ever.
-			if perr = c.prn.Print(ctx, tk); perr == nil {
+			c.prnMu.Lock()
+			perr = c.prn.Print(ctx, tk)
+			c.prnMu.Unlock()
+			if perr == nil {
 				break
 			}
-			c.update(func(s *Status) { s.Fault = "Printer: " + reason(perr) })
+			c.setFault(printerFault, "Printer: "+reason(perr))
 			if attempt+1 < c.cfg.PrintRetries {
 				select {
 				case <-ctx.Done():
@@ -483,7 +509,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 		if err := c.append(ctx, "ticket-printed", key, t.Amount, Confirming); err != nil {
 			return err
 		}
-		c.update(func(s *Status) { s.Fault = "" })
+		c.setFault(printerFault, "")
 	}
 	if _, err := c.bank.TicketPrinted(ctx, key+"/printed", t.Validation); err != nil {
 		return fmt.Errorf("cashier: confirm printed ticket: %w", err)
@@ -493,4 +519,36 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	}
 	c.update(func(s *Status) { s.TakeTicket, s.Message = true, "Please take your ticket" })
 	return nil
+}
+
+// printerStops are the printer conditions that keep the terminal from taking money: while it
+// cannot print, a player could buy in and not cash out. (Paper low is not one; a template
+// lost at power-up is put right by the next job.)
+var printerStops = []printer.Flag{printer.FlagPaperOut, printer.FlagHeadUp, printer.FlagChassisOpen, printer.FlagJam,
+	printer.FlagCutterError, printer.FlagSystemError, printer.FlagHeadError, printer.FlagVoltageError,
+	printer.FlagTemperature, printer.FlagOffline}
+
+// CheckPrinter asks the printer for its status between jobs and keeps Status.Fault up to date
+// with it, so a printer fault is told (and money in stops) before a player tries to cash out,
+// and a cleared fault is seen without a ticket having to print. During a job it does nothing:
+// the job reports.
+func (c *Cashier) CheckPrinter() {
+	if !c.prnMu.TryLock() {
+		return
+	}
+	st, err := c.prn.Status()
+	c.prnMu.Unlock()
+	msg := ""
+	if err != nil {
+		msg = "Printer not answering — call an attendant"
+	} else {
+		var stops printer.Status
+		for _, f := range printerStops {
+			stops.Set(f, st.Has(f))
+		}
+		if why := stops.Faults(); len(why) > 0 {
+			msg = "Printer: " + strings.Join(why, ", ") + " — call an attendant"
+		}
+	}
+	c.setFault(printerFault, msg)
 }

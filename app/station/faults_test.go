@@ -191,3 +191,41 @@ func equalShown(a, b shown) bool {
 		slices.Equal(a.Stakes, b.Stakes) && a.SlipTotal == b.SlipTotal && a.Available == b.Available &&
 		a.Acked == b.Acked && a.LastWin == b.LastWin && a.Open == b.Open
 }
+
+// A note acceptor fault is told to the player (the cashier's status, which the screen shows in
+// its message line) and money stops — the station does not take a note until the fault clears;
+// then it takes them again.
+func TestAcceptorFaultStopsMoney(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.ready()
+	for _, tc := range []struct{ command, told string }{
+		{"jam", "jam"},
+		{"jam-stacker", "jam"},
+		{"stacker-full", "stacker full"},
+		{"stacker-open", "stacker open"},
+		{"cheat", "cheat"},
+		{"pause", "pause"},
+		{"failure A6", "failure"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			r.t = t
+			before := r.view().Balance
+			if _, err := r.acc.Command(tc.command); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault, tc.told) })
+			r.eventually("money stopped", func() bool { return !r.st.MayTakeMoney() })
+			if err := r.acc.InsertNote(1000); err == nil {
+				t.Fatal("a faulted acceptor took a note")
+			}
+			if _, err := r.acc.Command("clear"); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault == "" && r.st.MayTakeMoney() })
+			r.buyIn(1000)
+			if b := r.view().Balance; b != before+1000 {
+				t.Fatalf("balance %d, want %d", b, before+1000)
+			}
+		})
+	}
+}

@@ -1,12 +1,15 @@
 package station_test
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
@@ -169,5 +172,189 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	}
 	if n := len(r.records("credited")); n != 3 {
 		t.Fatalf("%d credits journalled, want 3", n)
+	}
+}
+
+// A printer fault is told to the player before any cash-out is tried, and stops money in until
+// it clears: a player must not buy in at a terminal that cannot print their ticket.
+func TestPrinterFaultStopsMoney(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.ready()
+	for _, tc := range []struct{ command, told, clear string }{
+		{"paper-out", "paper out", "paper"},
+		{"head-up", "head up", "clear"},
+		{"jam", "jam", "clear"},
+		{"chassis-open", "chassis open", "clear"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			r.t = t
+			if _, err := r.prn.Command(tc.command); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault, tc.told) })
+			r.eventually("money stopped", func() bool { return !r.st.MayTakeMoney() && r.acceptorInhibited() })
+			if err := r.acc.InsertNote(1000); err == nil {
+				t.Fatal("a note taken while the printer is at fault")
+			}
+			if _, err := r.prn.Command(tc.clear); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault == "" && r.st.MayTakeMoney() })
+			r.buyIn(1000)
+		})
+	}
+}
+
+// The ticket cannot be printed: the cash-out goes to handpay (the player is told an attendant
+// pays), the dealer pays it at the console once, and the ticket — should a copy have come out —
+// never redeems.
+func TestHandpayAtTheDealerConsole(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.ready()
+	r.buyIn(2000)
+	if _, err := r.prn.Command("paper-out"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.st.Cashier.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := r.st.Cashier.Status()
+	if !st.Handpay || st.TakeTicket || !contains(st.Message, "by hand") || !contains(st.Message, "20.00") {
+		t.Fatalf("cashier status %+v", st)
+	}
+	if n := len(r.prn.Printed()); n != 0 {
+		t.Fatalf("%d tickets came out of a printer without paper", n)
+	}
+	r.waitView("the account closed", func(v app.View) bool { return !v.AccountOpen && v.Balance == 0 })
+	issued, hp := r.records("ticket-issued"), r.records("handpay")
+	if len(issued) != 1 || len(hp) != 1 || hp[0].Amount != 2000 || len(r.records("ticket-confirmed")) != 0 {
+		t.Fatalf("journal: issued %+v, handpay %+v", issued, hp)
+	}
+	validation := string(issued[0].Body)
+	r.noPending()
+
+	res, err := r.demo.Table.Handpay("D1", &pb.HandpayRequest{IdempotencyKey: "hp-1", ValidationNumber: validation})
+	if err != nil || res.Ticket.GetAmount() != 2000 || res.Ticket.GetState() != "handpaid" {
+		t.Fatalf("handpay at the console: %+v %v", res, err)
+	}
+	if _, err := r.demo.Table.Handpay("D1", &pb.HandpayRequest{IdempotencyKey: "hp-1", ValidationNumber: validation}); err != nil {
+		t.Fatalf("the console retrying the same handpay: %v", err)
+	}
+	if _, err := r.demo.Table.Handpay("D2", &pb.HandpayRequest{IdempotencyKey: "hp-2", ValidationNumber: validation}); err == nil {
+		t.Fatal("a ticket hand-paid twice")
+	}
+
+	// Paper back in; the player tries the ticket's barcode anyway.
+	if _, err := r.prn.Command("paper"); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the acceptor taking money again", func() bool { return r.st.MayTakeMoney() && r.acceptorEnabled() })
+	back := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the hand-paid ticket handed back", func() bool { return len(r.acc.Returned()) == back+1 })
+	if !contains(r.st.Cashier.Status().Message, "refused") {
+		t.Fatalf("message %q", r.st.Cashier.Status().Message)
+	}
+	r.noPending()
+	c, err := r.demo.Table.Conservation()
+	if err != nil || !c.Holds() || c.Balances != 0 || c.OpenTickets != 0 || c.MoneyOut != 2000 {
+		t.Fatalf("ledger after the handpay: %v %v", c, err)
+	}
+}
+
+// The terminal went down in the middle of a cash-out, its ticket issued by the server and
+// maybe printed. Start-up recovery carries it on with the same validation number: reprinted
+// (it redeems once), or — if the printer cannot — paid by hand, and then a copy that came out
+// before the crash is void. Never both. Once the printer said printed, it is not printed again.
+func TestCashOutRecoveredAfterRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		printed     bool   // the crash came after the printer said printed
+		printer     string // the printer's state at the restart
+		wantPrinted int
+		handpay     bool
+	}{
+		{"reprinted", false, "", 1, false},
+		{"hand-paid", false, "paper-out", 0, true},
+		{"printed, not yet confirmed", true, "", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, rigOptions{})
+			r.ready()
+			r.buyIn(5000)
+			r.stop()
+
+			// What the cashier had done when the terminal went: journalled the request, had the
+			// server issue the ticket, journalled it (and perhaps that it printed).
+			ctx := context.Background()
+			j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key := "cashout:-:00000000000000c1"
+			if _, err := j.Append(ctx, journal.Record{Kind: "cashout-requested", Key: key, Flow: cashier.Requested}); err != nil {
+				t.Fatal(err)
+			}
+			cli, err := client.Dial(client.Config{Addr: r.demo.Addr, TLS: r.demo.ClientTLS})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tk, err := cli.CashOut(ctx, key)
+			cli.Close()
+			if err != nil || tk.Amount != 5000 {
+				t.Fatalf("cash-out on the server: %+v %v", tk, err)
+			}
+			if _, err := j.Append(ctx, journal.Record{Kind: "ticket-issued", Key: key, Amount: tk.Amount, Flow: cashier.Printing,
+				Body: []byte(tk.Validation)}); err != nil {
+				t.Fatal(err)
+			}
+			if tc.printed {
+				if _, err := j.Append(ctx, journal.Record{Kind: "ticket-printed", Key: key, Amount: tk.Amount, Flow: cashier.Confirming}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			j.Close()
+			if tc.printer != "" {
+				r.prn.Command(tc.printer)
+			}
+
+			r.start() // returns once start-up recovery has finished
+			r.noPending()
+			printed := r.prn.Printed()
+			if len(printed) != tc.wantPrinted || (len(printed) == 1 && printed[0].Fields[6] != tk.Validation) {
+				t.Fatalf("printed %d tickets, want %d with validation %s", len(printed), tc.wantPrinted, tk.Validation)
+			}
+			st := r.st.Cashier.Status()
+			if st.Handpay != tc.handpay || len(r.records("handpay")) != map[bool]int{true: 1}[tc.handpay] ||
+				len(r.records("ticket-confirmed")) != map[bool]int{false: 1}[tc.handpay] {
+				t.Fatalf("status %+v; handpays %v, confirmed %v", st, r.records("handpay"), r.records("ticket-confirmed"))
+			}
+			if tc.printer != "" {
+				r.prn.Command("paper")
+			}
+
+			// The ticket (reprinted, or a copy from before the crash) goes into the acceptor,
+			// twice.
+			want := int64(5000)
+			if tc.handpay {
+				want = 0
+			}
+			r.ready()
+			for range 2 {
+				back := len(r.acc.Returned())
+				if err := r.acc.InsertTicket(tk.Validation); err != nil {
+					t.Fatal(err)
+				}
+				r.eventually("the ticket credited or handed back", func() bool {
+					return len(r.acc.Returned()) == back+1 || r.view().Balance == want && want > 0 && len(r.acc.Returned()) == back
+				})
+				r.noPending()
+			}
+			if b := r.conserved(); b != want || r.view().Balance != want {
+				t.Fatalf("balance %d (screen %d), want %d", b, r.view().Balance, want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@
 package station
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -36,6 +37,7 @@ type Config struct {
 	AcceptorPoll time.Duration // 0: the driver's default
 	PrinterPoll  time.Duration
 	PrintRetries int           // 0: the cashier's default
+	PrinterCheck time.Duration // between printer status checks when idle; 0: 1 s
 	RetryEvery   time.Duration // 0: the cashier's default
 	Log          *slog.Logger
 }
@@ -55,9 +57,13 @@ type Station struct {
 	close     []func() error
 }
 
-// MayTakeMoney says whether the station may take money now: not without the table server and
-// not while the table is closed.
+// MayTakeMoney says whether the station may take money now: not without the table server, not
+// while the table is closed, and not while a device is at fault (the cashier tells the player
+// which) — the acceptor's own faults, and the printer's: a player must be able to cash out.
 func (s *Station) MayTakeMoney() bool {
+	if s.Cashier != nil && s.Cashier.Status().Fault != "" {
+		return false
+	}
 	return s.Client.Connected() && s.Terminal.View().Phase != client.PhaseClosed
 }
 
@@ -152,6 +158,17 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 			case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
 			}
 		}
+		s.run(func() {
+			every := cmp.Or(cfg.PrinterCheck, time.Second)
+			for {
+				s.Cashier.CheckPrinter()
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(every):
+				}
+			}
+		})
 		if s.Acceptor != nil {
 			s.run(func() {
 				if err := s.Acceptor.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
