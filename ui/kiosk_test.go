@@ -8,9 +8,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -156,5 +158,61 @@ func TestKioskHasNoPointerAndStays(t *testing.T) {
 	}
 	if w.MainMenu() != nil {
 		t.Error("the kiosk has a main menu, whose Quit a shortcut reaches")
+	}
+}
+
+// On the kiosk's whole screen, at both sizes and on every layout, a touch at the centre of each
+// bet spot reaches that spot through everything drawn over the felt (the pointer hider among
+// them), and the four Lucky Ball areas of a Lucky Ball table each take a bet on their colour.
+func TestEverySpotByTouchOnTheKiosk(t *testing.T) {
+	test.NewTempApp(t)
+	for _, l := range []roulette.Layout{
+		{Wheel: roulette.SingleZero},
+		{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid},
+		{Wheel: roulette.DoubleZero, Profile: roulette.Star},
+	} {
+		for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
+			term, _ := terminalAt(t, l)
+			s, err := NewScreen(term, diagrams.DiagramA, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := test.NewTempWindow(t, s.Content())
+			Kiosk(w)
+			w.Resize(size)
+			var got []diagrams.Region
+			s.felt.OnTapped = func(r diagrams.Region) { got = append(got, r) }
+			origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.felt)
+			for _, r := range s.geom.Regions {
+				got = got[:0]
+				test.TapCanvas(w.Canvas(), origin.Add(s.felt.ToScreen(r.Centre)))
+				if len(got) != 1 || got[0].Spot != r.Spot {
+					t.Errorf("%v at %v: a touch at the centre of %v reached %v", l, size, r.Spot, got)
+				}
+			}
+		}
+	}
+
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	snap := tableSnap(l, client.PhaseWagering)
+	snap.Config.LuckyBall, snap.Config.LuckyBallVersion = true, roulette.LuckyMega
+	s, w := stateScreen(t, stateCase{design: diagrams.DiagramL, layout: l,
+		events: func(*testing.T, roulette.Layout) []client.Event { return []client.Event{up, snap} }})
+	Kiosk(w)
+	var bets []*widget.Button
+	for _, o := range test.LaidOutObjects(s.lucky) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Bet" {
+			bets = append(bets, b)
+		}
+	}
+	if len(bets) != 4 {
+		t.Fatalf("%d Lucky Ball areas to bet on", len(bets))
+	}
+	for i, b := range bets {
+		test.TapCanvas(w.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(b.Size().Width/2, b.Size().Height/2)))
+		c := roulette.BallColour(i)
+		if got := stakeOn(s.term.View().Stakes, roulette.LuckyBallSpot(c)); got != 100 {
+			t.Errorf("the Lucky Ball area %v took %d", c, got)
+		}
 	}
 }
