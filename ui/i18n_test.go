@@ -1,0 +1,221 @@
+//go:build ci
+
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"image"
+	"image/color"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"github.com/go-text/typesetting/font"
+
+	"github.com/tablegames/ats/assets"
+)
+
+// translations reads one embedded translation file.
+func translations(t *testing.T, name string) map[string]string {
+	t.Helper()
+	b, err := assets.Translations.ReadFile("translations/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return m
+}
+
+// uiStrings is every string the screens pass to T: literal arguments, and the literals of a
+// []string that a range loop passes to T (the help screen's lines).
+func uiStrings(t *testing.T) map[string]token.Position {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]token.Position{}
+	add := func(e ast.Expr) {
+		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found[s] = fset.Position(lit.Pos())
+		}
+	}
+	isT := func(n ast.Node) (*ast.CallExpr, bool) {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return nil, false
+		}
+		id, ok := c.Fun.(*ast.Ident)
+		return c, ok && id.Name == "T"
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := isT(n); ok {
+				add(c.Args[0])
+			}
+			// for _, l := range []string{"…", …} { … T(l) … }
+			if r, ok := n.(*ast.RangeStmt); ok {
+				lits, ok := r.X.(*ast.CompositeLit)
+				v, vok := r.Value.(*ast.Ident)
+				if !ok || !vok {
+					return true
+				}
+				passed := false
+				ast.Inspect(r.Body, func(n ast.Node) bool {
+					if c, ok := isT(n); ok {
+						if id, ok := c.Args[0].(*ast.Ident); ok && id.Name == v.Name {
+							passed = true
+						}
+					}
+					return true
+				})
+				if passed {
+					for _, e := range lits.Elts {
+						add(e)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// Every string the screens translate is in the English file, and English and simplified
+// Chinese have the same keys: a string missing from a language shows up in English there.
+func TestTranslationsCoverEveryString(t *testing.T) {
+	en, zh := translations(t, "en.json"), translations(t, "zh_Hans.json")
+	strs := uiStrings(t)
+	if len(strs) < 40 {
+		t.Fatalf("found only %d translated strings in ui/: the scan is broken", len(strs))
+	}
+	for s, pos := range strs {
+		if _, ok := en[s]; !ok {
+			t.Errorf("%v: %q is not in en.json", pos, s)
+		}
+	}
+	for k := range en {
+		if _, ok := zh[k]; !ok {
+			t.Errorf("%q is in en.json but not in zh_Hans.json", k)
+		}
+	}
+	for k, v := range zh {
+		if _, ok := en[k]; !ok {
+			t.Errorf("%q is in zh_Hans.json but not in en.json", k)
+		}
+		if v == "" || v == k {
+			t.Errorf("%q is not translated in zh_Hans.json", k)
+		}
+	}
+}
+
+// A player at a terminal whose system locale is simplified Chinese (zh_CN, as set on the
+// cabinet) gets the Chinese screen, drawn with real glyphs. The locale is read when the
+// process starts, so the check runs in a child process with that locale.
+func TestChineseLocale(t *testing.T) {
+	if os.Getenv("ATS_ZH_CHILD") == "1" {
+		chineseChild(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChineseLocale$", "-test.v")
+	cmd.Env = append(os.Environ(), "ATS_ZH_CHILD=1", "LANG=zh_CN.UTF-8", "LC_ALL=zh_CN.UTF-8", "LANGUAGE=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("in a zh_CN locale: %v\n%s", err, out)
+	}
+}
+
+func chineseChild(t *testing.T) {
+	zh := translations(t, "zh_Hans.json")
+	for k, v := range zh {
+		if got := T(k); got != v {
+			t.Errorf("T(%q) = %q in zh_CN, want %q", k, got, v)
+		}
+	}
+	// Every character of the translation has a glyph, in the embedded Chinese font or in
+	// Fyne's Latin one (packaging/gen-fonts.sh cuts the font to the translation).
+	th := Theme()
+	if _, ok := th.(chineseTheme); !ok {
+		t.Fatalf("the theme in a zh_CN locale is %T, not the Chinese one", th)
+	}
+	faces := []*font.Face{}
+	for _, r := range []fyne.Resource{assets.ChineseRegular, assets.ChineseBold, theme.DefaultTextFont(), theme.DefaultTextBoldFont()} {
+		f, err := font.ParseTTF(bytes.NewReader(r.Content()))
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name(), err)
+		}
+		faces = append(faces, f)
+	}
+	for _, v := range zh {
+		for _, r := range v {
+			// regular and bold alike: a string may be drawn in either
+			if _, ok := faces[0].NominalGlyph(r); !ok && !hasGlyph(faces[2], r) {
+				t.Errorf("%q (in %q) has no regular glyph: run packaging/gen-fonts.sh", r, v)
+			}
+			if _, ok := faces[1].NominalGlyph(r); !ok && !hasGlyph(faces[3], r) {
+				t.Errorf("%q (in %q) has no bold glyph: run packaging/gen-fonts.sh", r, v)
+			}
+		}
+	}
+	// And they draw: two different characters look different, where a missing glyph would
+	// draw the same box (tofu) for both.
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(th)
+	draw := func(s string) image.Image {
+		txt := canvas.NewText(s, color.White)
+		txt.TextSize = 40
+		w := test.NewTempWindow(t, txt)
+		w.SetPadded(false)
+		w.Resize(fyne.NewSize(60, 60))
+		return w.Canvas().Capture()
+	}
+	a, b, missing := draw("余"), draw("额"), draw("\U000F0000") // a private-use rune no font draws
+	if sameImage(a, b) || sameImage(a, missing) {
+		t.Fatal("Chinese characters draw as the missing-glyph box")
+	}
+}
+
+func hasGlyph(f *font.Face, r rune) bool {
+	_, ok := f.NominalGlyph(r)
+	return ok || r == '\n'
+}
+
+func sameImage(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
