@@ -50,6 +50,7 @@ type Screen struct {
 	controls    *fyne.Container
 	jackpot     *canvas.Text // the meter, when the table has a jackpot
 	jackpotWin  *widget.Label
+	favourites  *favouritesRow
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -136,6 +137,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.jackpotWin = widget.NewLabel("")
 	s.jackpotWin.Wrapping = fyne.TextWrapWord
 	s.chips = container.NewHBox()
+	s.favourites = newFavouritesRow(term, func(m string) { s.message.SetText(m) })
 	s.buyIn = container.NewHBox()
 
 	undo := widget.NewButton(T("Remove last"), func() { s.report(term.Undo()) })
@@ -199,7 +201,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		s.limits, s.pending,
 	)
 	s.controls = container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
-	bottom := container.NewVBox(neighbours, s.chips, s.controls, s.calls, s.message)
+	bottom := container.NewVBox(neighbours, container.NewHBox(s.chips, layout.NewSpacer(), s.favourites.box), s.controls, s.calls, s.message)
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		bottom.Add(s.Elements[diagrams.ElemNoteBuyIn])
 	}
@@ -302,6 +304,7 @@ func (s *Screen) update(v app.View) {
 	s.bet.Refresh()
 
 	s.showJackpot(v)
+	s.favourites.seen(v)
 	if v.Frozen {
 		// The status says frozen; this says why, and that it ends (001 §9.4).
 		s.explain.SetText(T("A result is being corrected: accounts are frozen until it is done"))

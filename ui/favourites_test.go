@@ -1,0 +1,60 @@
+//go:build ci
+
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// On the screen: Save favourite keeps the chips on the layout, a button for it appears beside
+// the chips, and a touch on it after Remove all puts the same chips back.
+func TestFavouritesOnTheScreen(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	term, _ := terminalAt(t, l)
+	s, err := NewScreen(term, diagrams.DiagramU, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1280, 800))
+	test.Tap(findButton(t, s.Content(), "Save favourite"))
+	if !strings.Contains(s.message.Text, "place some bets first") {
+		t.Errorf("saving an empty slip said %q", s.message.Text)
+	}
+
+	s17, err := l.Inside(roulette.Straight, []roulette.Number{17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := l.Outside(roulette.Red, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(findButton(t, s.Content(), "5"))
+	for _, sp := range []roulette.Spot{s17, red} {
+		r, _ := s.geom.Region(sp)
+		test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
+	}
+	test.Tap(findButton(t, s.Content(), "Save favourite"))
+	if s.message.Text != "Saved as a favourite: 10.00" {
+		t.Errorf("saving said %q", s.message.Text)
+	}
+	test.Tap(findButton(t, s.Content(), "Remove all"))
+	s.update(term.View())
+	if chips := feltChips(s); len(chips) != 0 {
+		t.Fatalf("after Remove all: %v", chips)
+	}
+	test.Tap(findButton(t, s.Content(), "Favourite 10.00"))
+	s.update(term.View())
+	if chips := feltChips(s); len(chips) != 2 || chips[s17] != "5" || chips[red] != "5" {
+		t.Errorf("the favourite placed %v", chips)
+	}
+}
