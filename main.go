@@ -17,6 +17,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/station"
@@ -29,10 +30,10 @@ import (
 func main() {
 	start := time.Now()
 	if os.Getenv("GOMEMLIMIT") == "" {
-		// The kiosk's live heap is ~25 MB; without a limit the collector lets it double before
-		// it runs. A soft limit keeps the resident size flat over a long session (issue 4:
-		// measured 203 MB → 183 MB after 25 rounds under Xvfb).
-		debug.SetMemoryLimit(48 << 20)
+		// The kiosk's live heap is ~15–20 MB (built with no_emoji; Fyne's colour emoji font
+		// alone held 10 MB of it); without a limit the collector lets it double before it runs.
+		// A soft limit keeps the resident size flat over a long session (issue 4).
+		debug.SetMemoryLimit(32 << 20)
 	}
 	addr := flag.String("server", "", "table server address; empty runs the demo table")
 	pkiDir := flag.String("pki", "pki", "PKI directory with this terminal's certificate (with -server)")
@@ -109,7 +110,9 @@ func main() {
 	a.Lifecycle().SetOnStopped(cancel)
 	// Start-up time is a target (issue 4): log it where the test command's screenshot run keeps it.
 	a.Lifecycle().SetOnEnteredForeground(func() { log.Info("first frame", "after", time.Since(start).Round(time.Millisecond)) })
+	a.Settings().SetTheme(ui.Theme())
 	w := a.NewWindow("ATS")
+	noDepthBuffer()
 	screen, err := ui.NewScreen(st.Terminal, designOf(*design), view.Config.Layout)
 	if err != nil {
 		fail(log, err)
@@ -125,6 +128,15 @@ func main() {
 		ui.Kiosk(w)
 	}
 	w.ShowAndRun()
+}
+
+// noDepthBuffer asks GLFW for a window without depth and stencil buffers: Fyne's painter uses
+// neither, and at 1920×1080 they are 8 MB the GL driver allocates and clears every frame for
+// nothing. GLFW's hints apply to the next window it creates; NewWindow has initialised GLFW
+// and Show creates the window, both on this (the main) thread.
+func noDepthBuffer() {
+	glfw.WindowHint(glfw.DepthBits, 0)
+	glfw.WindowHint(glfw.StencilBits, 0)
 }
 
 func designOf(name string) diagrams.Design {

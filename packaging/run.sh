@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup.sh
 mkdir -p build
-go build -o build/ats .
+bash packaging/build-kiosk.sh build/ats
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
 	display=:77
 	Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >/tmp/xvfb-run.log 2>&1 &
