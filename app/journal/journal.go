@@ -23,7 +23,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite" // and database/sql driver "sqlite"
 )
 
 // Record is one journal entry. Amount is in cents; Body is the caller's JSON (or any bytes).
@@ -122,7 +122,7 @@ func Open(path string, now func() time.Time) (*Journal, error) {
 	db.SetMaxOpenConns(1)
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("journal: %s: schema: %w", path, err)
+		return nil, fmt.Errorf("journal: %s: schema: %w", path, damaged(err))
 	}
 	j := &Journal{db: db, now: now}
 	if err := j.Verify(context.Background()); err != nil {
@@ -227,12 +227,10 @@ func (j *Journal) Pending(ctx context.Context) ([]Flow, error) {
 	defer rows.Close()
 	var out []Flow
 	for rows.Next() {
-		var f Flow
-		var state string
-		if err := rows.Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated); err != nil {
+		f, err := scanFlow(rows)
+		if err != nil {
 			return nil, fmt.Errorf("journal: pending: %w", err)
 		}
-		f.State = FlowState(state)
 		out = append(out, f)
 	}
 	return out, rows.Err()
@@ -240,17 +238,13 @@ func (j *Journal) Pending(ctx context.Context) ([]Flow, error) {
 
 // FlowOf returns the flow of key, and false if no record ever opened it.
 func (j *Journal) FlowOf(ctx context.Context, key string) (Flow, bool, error) {
-	var f Flow
-	var state string
-	err := j.db.QueryRowContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows WHERE key = ?`, key).
-		Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated)
+	f, err := scanFlow(j.db.QueryRowContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows WHERE key = ?`, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Flow{}, false, nil
 	}
 	if err != nil {
 		return Flow{}, false, fmt.Errorf("journal: flow %s: %w", key, err)
 	}
-	f.State = FlowState(state)
 	return f, true, nil
 }
 
@@ -265,16 +259,13 @@ func (j *Journal) NewestFlow(ctx context.Context, kinds ...string) (Flow, bool, 
 	for i, k := range kinds {
 		args[i] = k
 	}
-	var f Flow
-	var state string
-	err := j.db.QueryRowContext(ctx, q, args...).Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated)
+	f, err := scanFlow(j.db.QueryRowContext(ctx, q, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Flow{}, false, nil
 	}
 	if err != nil {
 		return Flow{}, false, fmt.Errorf("journal: newest flow: %w", err)
 	}
-	f.State = FlowState(state)
 	return f, true, nil
 }
 
@@ -308,12 +299,47 @@ func (j *Journal) Last(ctx context.Context, kind string, n int) ([]Record, error
 type scanner interface{ Scan(dest ...any) error }
 
 func scanRecord(s scanner) (Record, error) {
+	var v [9]any
+	if err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]); err != nil {
+		return Record{}, fmt.Errorf("journal: read record: %w", err) // *any takes every value
+	}
 	var r Record
 	var at int64
 	var flow string
 	var hash []byte
-	if err := s.Scan(&r.Seq, &at, &r.Kind, &r.Key, &r.Round, &r.Amount, &r.Body, &flow, &hash); err != nil {
-		return Record{}, fmt.Errorf("journal: read record: %w", err)
+	var bad []string
+	ints := map[int]*int64{0: &r.Seq, 1: &at, 5: &r.Amount}
+	texts := map[int]*string{2: &r.Kind, 3: &r.Key, 4: &r.Round, 7: &flow}
+	blobs := map[int]*[]byte{6: &r.Body, 8: &hash}
+	names := [9]string{"seq", "at", "kind", "key", "round", "amount", "body", "flow", "hash"}
+	for i, x := range v {
+		ok := false
+		switch {
+		case ints[i] != nil:
+			var n int64
+			if n, ok = x.(int64); ok {
+				*ints[i] = n
+			}
+		case texts[i] != nil:
+			var t string
+			if t, ok = x.(string); ok {
+				*texts[i] = t
+			}
+		default:
+			var b []byte
+			if b, ok = x.([]byte); ok {
+				*blobs[i] = bytes.Clone(b)
+			}
+		}
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s holds %T", names[i], x))
+		}
+	}
+	if len(bad) > 0 {
+		// Append writes each column with one type; a value of another — only damage to the file
+		// puts it there — would read back as the same content yet not be found by the queries
+		// that select on it (a BLOB 'credited' is not the TEXT 'credited').
+		return Record{}, fmt.Errorf("journal: record %d: %w: %s", r.Seq, ErrCorrupt, strings.Join(bad, ", "))
 	}
 	if len(hash) != len(r.Hash) {
 		return Record{}, fmt.Errorf("journal: record %d: %w: hash is %d bytes", r.Seq, ErrCorrupt, len(hash))
@@ -324,13 +350,43 @@ func scanRecord(s scanner) (Record, error) {
 	return r, nil
 }
 
+// scanFlow reads a row of the flow table. Each value is checked for the type Append writes
+// rather than left to database/sql's conversions, so a value of another type — which only
+// damage to the file can put there — is ErrCorrupt, not a conversion error or a silent
+// reinterpretation (a REAL amount rounded, a BLOB 'done' that the query for open flows,
+// comparing with the TEXT 'done', takes for open).
+func scanFlow(s scanner) (Flow, error) {
+	var v [6]any
+	if err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]); err != nil {
+		return Flow{}, err // no row, or the query failed: *any takes every value
+	}
+	names := [6]string{"key", "kind", "state", "amount", "opened", "updated"}
+	var text [3]string
+	for i := range 3 {
+		x, ok := v[i].(string)
+		if !ok {
+			return Flow{}, fmt.Errorf("flow row: %w: %s holds %T", ErrCorrupt, names[i], v[i])
+		}
+		text[i] = x
+	}
+	var ints [3]int64
+	for i := range 3 {
+		x, ok := v[3+i].(int64)
+		if !ok {
+			return Flow{}, fmt.Errorf("flow %s: %w: %s holds %T", text[0], ErrCorrupt, names[3+i], v[3+i])
+		}
+		ints[i] = x
+	}
+	return Flow{Key: text[0], Kind: text[1], State: FlowState(text[2]), Amount: ints[0], Opened: ints[1], Updated: ints[2]}, nil
+}
+
 // scan walks the records after seq `after`, recomputing the chain from the start so a record
 // is only handed out once everything before it has been checked.
 func (j *Journal) scan(ctx context.Context, after int64, limit int, fn func(Record) error) error {
 	rows, err := j.db.QueryContext(ctx,
 		`SELECT seq, at, kind, key, round, amount, body, flow, hash FROM records ORDER BY seq`)
 	if err != nil {
-		return fmt.Errorf("journal: read: %w", err)
+		return fmt.Errorf("journal: read: %w", damaged(err))
 	}
 	defer rows.Close()
 	var prev [32]byte
@@ -360,7 +416,24 @@ func (j *Journal) scan(ctx context.Context, after int64, limit int, fn func(Reco
 		}
 		n++
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("journal: read: %w", damaged(err))
+	}
+	return nil
+}
+
+// damaged makes SQLite's own finding that the file is damaged (SQLITE_CORRUPT and its
+// extended codes, SQLITE_NOTADB) an ErrCorrupt, like a record that fails the chain: either
+// way the journal cannot be trusted and an attendant must be called.
+func damaged(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+	}
+	return err
 }
 
 // Verify checks the whole chain and that the flow table agrees with the records, and sets the
@@ -387,24 +460,22 @@ func (j *Journal) Verify(ctx context.Context) error {
 	}
 	rows, err := j.db.QueryContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows`)
 	if err != nil {
-		return fmt.Errorf("journal: verify flows: %w", err)
+		return fmt.Errorf("journal: verify flows: %w", damaged(err))
 	}
 	defer rows.Close()
 	stored := 0
 	for rows.Next() {
-		var f Flow
-		var state string
-		if err := rows.Scan(&f.Key, &f.Kind, &state, &f.Amount, &f.Opened, &f.Updated); err != nil {
-			return fmt.Errorf("journal: verify flows: %w", err)
+		f, err := scanFlow(rows)
+		if err != nil {
+			return fmt.Errorf("journal: verify flows: %w", damaged(err))
 		}
-		f.State = FlowState(state)
 		if flows[f.Key] != f {
 			return fmt.Errorf("journal: flow %s: %w: table says %+v, records say %+v", f.Key, ErrCorrupt, f, flows[f.Key])
 		}
 		stored++
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("journal: verify flows: %w", err)
+		return fmt.Errorf("journal: verify flows: %w", damaged(err))
 	}
 	if stored != len(flows) {
 		return fmt.Errorf("journal: %w: %d flows in the records, %d in the flow table", ErrCorrupt, len(flows), stored)

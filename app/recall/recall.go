@@ -133,6 +133,12 @@ func Rounds(ctx context.Context, j *journal.Journal, n int) ([]Round, error) {
 	if err != nil {
 		return nil, err
 	}
+	return roundsOf(rs, n)
+}
+
+// roundsOf reads rounds from records already checked against the chain. Their bodies are
+// still only bytes from a file: anything that does not parse is an error naming the record.
+func roundsOf(rs []journal.Record, n int) ([]Round, error) {
 	var order []string
 	byID := map[string]*Round{}
 	var in, out int64 // money since the last settlement
@@ -284,12 +290,17 @@ type Ticket struct {
 }
 
 // Tickets reads the last n tickets printed (newest first, with whether each was confirmed
-// printed or went to handpay) and the last n tickets and notes accepted.
+// printed or went to handpay) and the last n tickets and notes accepted (n <= 0: all).
 func Tickets(ctx context.Context, j *journal.Journal, n int) (printed, accepted []Ticket, err error) {
 	rs, err := j.Records(ctx, 0, 0)
 	if err != nil {
 		return nil, nil, err
 	}
+	printed, accepted = ticketsOf(rs, n)
+	return printed, accepted, nil
+}
+
+func ticketsOf(rs []journal.Record, n int) (printed, accepted []Ticket) {
 	issued := map[string]int{} // cash-out key → index in printed
 	for _, r := range rs {
 		switch r.Kind {
@@ -309,11 +320,15 @@ func Tickets(ctx context.Context, j *journal.Journal, n int) (printed, accepted 
 			accepted = append(accepted, t)
 		}
 	}
-	return lastN(printed, n), lastN(accepted, n), nil
+	return lastN(printed, n), lastN(accepted, n)
 }
 
-// lastN is the last n of ts, newest first.
+// lastN is the last n of ts, newest first (n <= 0: all, as for Rounds; a negative n once
+// made a negative capacity and panicked).
 func lastN(ts []Ticket, n int) []Ticket {
+	if n <= 0 {
+		n = len(ts)
+	}
 	out := make([]Ticket, 0, min(n, len(ts)))
 	for i := len(ts) - 1; i >= 0 && len(out) < n; i-- {
 		out = append(out, ts[i])
