@@ -98,7 +98,7 @@ func (s *stats) String() string {
 	}
 	slices.Sort(s.d)
 	q := func(p float64) time.Duration { return s.d[min(len(s.d)-1, int(p*float64(len(s.d))))] }
-	return fmt.Sprintf("n=%d p50=%v p95=%v p99=%v max=%v", len(s.d), q(0.50), q(0.95), q(0.99), s.d[len(s.d)-1])
+	return fmt.Sprintf("n=%d min=%v p50=%v p95=%v p99=%v max=%v", len(s.d), s.d[0], q(0.50), q(0.95), q(0.99), s.d[len(s.d)-1])
 }
 
 type terminal struct {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// A short run of the load tool works end to end on loopback: terminals connect over mutual TLS,
+// buy in, send slips through a wagering period, every one is settled, a short auto-dealt soak
+// runs, and the ledger is conserved with no errors. It checks the report's figures are there
+// and sane, not their values (those are measured on an idle machine, see the README).
+func TestShortRun(t *testing.T) {
+	var out bytes.Buffer
+	o := options{terminals: 5, rate: 20, period: 1500 * time.Millisecond, rounds: 1, soak: 3,
+		soakPeriod: 300 * time.Millisecond, jitter: 2 * time.Millisecond}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, line := range []string{"slip round-trip:", "outcome to settled balance:", "lock before the server deadline:"} {
+		m := regexp.MustCompile(regexp.QuoteMeta(line) + ` +n=(\d+) `).FindStringSubmatch(report)
+		if m == nil {
+			t.Fatalf("no %q figures in\n%s", line, report)
+		}
+		if n, _ := strconv.Atoi(m[1]); n < 5 {
+			t.Errorf("%s only %d samples", line, n)
+		}
+	}
+	// With jitter on every link the lock still comes before the server's deadline (the
+	// figure is how early: never negative).
+	m := regexp.MustCompile(`lock before the server deadline: +n=\d+ min=(\S+) `).FindStringSubmatch(report)
+	if m == nil {
+		t.Fatalf("no lock figure in\n%s", report)
+	}
+	if early, err := time.ParseDuration(m[1]); err != nil || early <= 0 {
+		t.Errorf("a terminal locked %s before the deadline (%v): after it", m[1], err)
+	}
+	for _, want := range []string{"soak: 3 auto-dealt rounds with 5 terminals", "conserved: true", "errors: 0"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+}
