@@ -332,7 +332,8 @@ func slipFrom(in *pb.Slip, layout roulette.Layout) (*SlipAck, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := &SlipAck{RoundID: in.RoundId, Version: in.Version, Total: in.Total}
+	out := &SlipAck{RoundID: in.RoundId, Version: in.Version, Total: in.Total,
+		Bets: make([]SlipBet, 0, len(in.Wagers)), Results: make([]BetResult, 0, len(in.Results))}
 	for i, w := range in.Wagers {
 		b, err := betFrom(w, layout)
 		if err != nil {

@@ -57,7 +57,7 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	if t.limits.TableMax > 0 {
 		tableRoom = t.limits.TableMax
 	}
-	sl := &slip{version: version}
+	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	for i, w := range wagers {
 		spec, err := pb.SpecOf(w)
 		if err != nil {

@@ -147,7 +147,9 @@ func (b Bet) Spec() BetSpec {
 	s := BetSpec{Name: b.Spot.Kind.String()}
 	switch {
 	case b.Spot.Kind.Inside():
-		for _, n := range b.Spot.Mask.Numbers() {
+		ns := b.Spot.Mask.Numbers()
+		s.Numbers = make([]string, 0, len(ns))
+		for _, n := range ns {
 			s.Numbers = append(s.Numbers, n.String())
 		}
 	case b.Spot.Kind == Column || b.Spot.Kind == Dozen:
