@@ -290,10 +290,12 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 		if r.status == "invalidated" {
 			return failed("round %s is already invalidated", r.id)
 		}
+		prevStatus := r.status
 		if r.phase == pb.Phase_PHASE_WAGERING {
 			return failed("round %s is still open for wagering", r.id)
 		}
 		var sets []ledger.Settlement
+		was := r.phase
 		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
 			var err error
 			if sets, err = tx.Settlements(r.id); err != nil {
@@ -309,6 +311,7 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			return tx.Event("invalidated", "", r.id, 0, reason)
 		})
 		if err != nil {
+			r.status, r.phase = prevStatus, was // the ledger kept the round as it was
 			return ledgerErr(err)
 		}
 		refunded := map[string]int64{}
@@ -327,6 +330,12 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			ev.Event = &pb.TableEvent_Voided{Voided: &pb.RoundVoided{RoundId: r.id, Reason: "invalidated: " + reason,
 				Refunded: refunded[id], Balance: t.account(id).balance}}
 			t.send(id, ev)
+		}
+		if was != r.phase {
+			// Voided from "no more bets" (after a no-spin, or before any outcome): the round
+			// is over, so say so, as enterOutcome does, or every terminal that watched it keeps
+			// showing NO MORE BETS until the next round opens.
+			t.broadcastPhase(now, false)
 		}
 		return nil
 	})

@@ -808,3 +808,63 @@ func TestConcurrentSlipsRacingTheClose(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// A round voided by the pit boss while waiting for the outcome (after a no-spin, say) is over:
+// every watching terminal is told its phase moved on to the result, as after an outcome, so
+// none keeps showing NO MORE BETS. A no-spin itself leaves the round waiting for a valid spin.
+func TestInvalidateFromNoMoreBetsEndsTheRound(t *testing.T) {
+	r := newRig(t)
+	t1 := r.terminal("T1")
+	if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
+		t.Fatal(err)
+	}
+	w1 := r.watch(t1)
+	defer w1.cancel()
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	round := st.RoundId
+	if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: round, Version: 1, Wagers: []*pb.Wager{straight("5", 1000)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(20 * time.Second)
+	r.table.Advance(r.clock.Now())
+	isPhase := func(ev *pb.TableEvent) bool { return ev.GetPhase() != nil }
+	for ph := w1.until(t, isPhase).GetPhase(); ph.Phase != pb.Phase_PHASE_NO_MORE_BETS; ph = w1.until(t, isPhase).GetPhase() {
+	}
+
+	if _, err := r.dealer.NoSpin(ctx, &pb.RoundRequest{RoundId: round}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{}); err != nil || st.Phase != pb.Phase_PHASE_NO_MORE_BETS {
+		t.Fatalf("after a no-spin the round waits for a valid spin: %v %v", st.GetPhase(), err)
+	}
+	if _, err := r.dealer.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: round, Reason: "no valid spin"}); err != nil {
+		t.Fatal(err)
+	}
+	v := w1.until(t, func(ev *pb.TableEvent) bool { return ev.GetVoided() != nil }).GetVoided()
+	if v.RoundId != round || v.Balance != 10000 {
+		t.Fatalf("voided: %v", v)
+	}
+	// The next phase event (none came for the no-spin) says the round is over.
+	ph := w1.until(t, isPhase).GetPhase()
+	if ph.Phase != pb.Phase_PHASE_RESULT || ph.RoundId != round {
+		t.Fatalf("phase after the invalidation: %v", ph)
+	}
+	st, err = r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+	if err != nil || st.Phase != pb.Phase_PHASE_RESULT || st.Balances != 10000 || st.HouseResult != 0 {
+		t.Fatalf("status after the invalidation: %v %v", st, err)
+	}
+	r.conserved()
+	// The table goes on: the next round opens.
+	if _, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if ph := w1.until(t, isPhase).GetPhase(); ph.Phase != pb.Phase_PHASE_WAGERING || ph.RoundId == round {
+		t.Fatalf("next round: %v", ph)
+	}
+}
