@@ -97,10 +97,31 @@ type Terminal struct {
 type Recorder interface {
 	SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error
 	Settled(ctx context.Context, s client.Settled) error
-	// DealerMoney records a dealer buy-in the player confirmed ("buy-in-confirmed") or an
-	// account the dealer closed ("dealer-cashout"); key identifies it.
+	// BuyInAccepted journals the player's acceptance of a dealer buy-in, with the idempotency
+	// key of the request that tells the table, before the table is told; BuyInDone records the
+	// table's answer. A crash between the two leaves the buy-in open (OpenBuyIns) and the next
+	// start asks again with the same key: the table credits it once and answers the same,
+	// and the journal counts it once.
+	BuyInAccepted(ctx context.Context, b AcceptedBuyIn) error
+	// BuyInDone closes an accepted buy-in: credited is what the table credited, or refused
+	// says why the table would not (then nothing was credited).
+	BuyInDone(ctx context.Context, b AcceptedBuyIn, credited int64, refused string) error
+	// OpenBuyIns are the buy-ins accepted and not yet done, oldest first.
+	OpenBuyIns(ctx context.Context) ([]AcceptedBuyIn, error)
+	// DealerMoney records an account the dealer closed ("dealer-cashout"); key identifies it.
 	DealerMoney(ctx context.Context, kind, key string, amount int64) error
 }
+
+// AcceptedBuyIn is a dealer buy-in the player accepted on the screen.
+type AcceptedBuyIn struct {
+	ID     string // the table's buy-in id
+	Key    string // the idempotency key of the ConfirmBuyIn request, the same on every retry
+	Amount int64  // as offered
+}
+
+// buyInKey is the idempotency key of the answer to buy-in id: derived from the id alone, so a
+// second touch, a retry and a restart all send the same one.
+func buyInKey(id string) string { return "buy-in-" + id }
 
 // SetRecorder sets where acknowledged slips and settlements are recorded. Call before Run.
 func (t *Terminal) SetRecorder(r Recorder) {
@@ -182,6 +203,9 @@ func (t *Terminal) Run(ctx context.Context) {
 			t.restarted = &recordedSlip{round: round, total: total}
 			t.mu.Unlock()
 		}
+	}
+	if rec != nil {
+		go t.recoverBuyIns(ctx, rec)
 	}
 	go t.syncLoop(ctx)
 	events := t.link.Events()
@@ -697,29 +721,87 @@ func (t *Terminal) adoptAckLocked(ack *client.SlipAck) {
 	t.view.Acked = true
 }
 
-// ConfirmBuyIn answers a dealer buy-in offer.
+// ConfirmBuyIn answers a dealer buy-in offer. An acceptance is journalled (with the key the
+// table is asked with) before the table is asked, and the table's answer after: money the table
+// credits is never missing from the terminal's records, nor counted twice.
 func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
 	t.mu.Lock()
-	b := t.view.BuyIn
+	b, rec := t.view.BuyIn, t.records
 	t.mu.Unlock()
 	if b == nil {
 		return errors.New("no buy-in to confirm")
 	}
-	m, err := t.link.ConfirmBuyIn(ctx, "buy-in-"+b.ID, b.ID, accept)
-	if err != nil {
-		return err
+	if !accept {
+		// Declining moves no money: there is nothing to journal.
+		if _, err := t.link.ConfirmBuyIn(ctx, buyInKey(b.ID), b.ID, false); err != nil {
+			return err
+		}
+		t.buyInAnswered(b.ID)
+		return nil
 	}
-	t.mu.Lock()
-	rec := t.records
-	t.mu.Unlock()
-	if rec != nil && accept {
-		if err := rec.DealerMoney(ctx, "buy-in-confirmed", "buy-in:"+b.ID, m.Amount); err != nil {
-			t.log.Error("game records: dealer buy-in not recorded", "buy-in", b.ID, "err", err)
+	a := AcceptedBuyIn{ID: b.ID, Key: buyInKey(b.ID), Amount: b.Amount}
+	if rec != nil {
+		if err := rec.BuyInAccepted(ctx, a); err != nil {
+			t.log.Error("game records: dealer buy-in acceptance not recorded", "buy-in", b.ID, "err", err)
+			return fmt.Errorf("the terminal could not record the buy-in: %w", err)
 		}
 	}
+	return t.finishBuyIn(ctx, rec, a)
+}
+
+// finishBuyIn asks the table to credit an accepted buy-in and records its answer. An error
+// that is not the table's refusal leaves the buy-in open, to be asked again with the same key.
+func (t *Terminal) finishBuyIn(ctx context.Context, rec Recorder, a AcceptedBuyIn) error {
+	m, err := t.link.ConfirmBuyIn(ctx, a.Key, a.ID, true)
+	if err != nil && !client.Refused(err) {
+		return err
+	}
+	if rec != nil {
+		credited, why := m.Amount, ""
+		if err != nil {
+			credited, why = 0, err.Error()
+		}
+		if rerr := rec.BuyInDone(ctx, a, credited, why); rerr != nil {
+			// The table has answered; the journal still holds the acceptance open, so the next
+			// start asks again with the same key, gets the same answer and records it then.
+			t.log.Error("game records: dealer buy-in outcome not recorded", "buy-in", a.ID, "err", rerr)
+		}
+	}
+	t.buyInAnswered(a.ID)
+	return err
+}
+
+// buyInAnswered takes the offer off the screen once the table has its answer.
+func (t *Terminal) buyInAnswered(id string) {
 	t.mu.Lock()
-	t.view.BuyIn = nil
-	t.changedLocked()
-	t.mu.Unlock()
-	return nil
+	defer t.mu.Unlock()
+	if t.view.BuyIn != nil && t.view.BuyIn.ID == id {
+		t.view.BuyIn = nil
+		t.changedLocked()
+	}
+}
+
+// recoverBuyIns finishes the buy-ins the player accepted before the terminal went down and
+// whose answer from the table was never recorded: each is asked for again with its own key,
+// until the table answers or ctx ends.
+func (t *Terminal) recoverBuyIns(ctx context.Context, rec Recorder) {
+	open, err := rec.OpenBuyIns(ctx)
+	if err != nil {
+		t.log.Error("game records: open dealer buy-ins not readable", "err", err)
+		return
+	}
+	for _, a := range open {
+		for attempt := 0; ; attempt++ {
+			err := t.finishBuyIn(ctx, rec, a)
+			if err == nil || client.Refused(err) {
+				break
+			}
+			t.log.Warn("dealer buy-in accepted before the restart: the table has not answered yet", "buy-in", a.ID, "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
+			}
+		}
+	}
 }

@@ -329,6 +329,17 @@ func (r *recorder) Settled(_ context.Context, s client.Settled) error {
 	return nil
 }
 
+func (r *recorder) BuyInAccepted(context.Context, AcceptedBuyIn) error { return nil }
+
+func (r *recorder) BuyInDone(_ context.Context, b AcceptedBuyIn, credited int64, _ string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dealer = append(r.dealer, fmt.Sprintf("buy-in-confirmed %d", credited))
+	return nil
+}
+
+func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) { return nil, nil }
+
 func (r *recorder) DealerMoney(_ context.Context, kind, _ string, amount int64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -289,6 +289,19 @@ func retryable(err error) bool {
 	return false
 }
 
+// Refused reports whether err is the table's final answer to a request: asking again with the
+// same request cannot succeed (no such buy-in, already declined, invalid). Any other error — no
+// answer, a timeout, the server's own trouble — may be overcome by asking again with the same
+// idempotency key, so a money step that met one stays open rather than being written off.
+func Refused(err error) bool {
+	switch status.Code(err) {
+	case codes.InvalidArgument, codes.NotFound, codes.AlreadyExists, codes.PermissionDenied,
+		codes.FailedPrecondition, codes.OutOfRange:
+		return true
+	}
+	return false
+}
+
 // retry runs call until it succeeds, fails for good, or ctx ends.
 func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R, error)) (R, error) {
 	for attempt := 0; ; attempt++ {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
@@ -97,11 +98,89 @@ func (w Writer) LastSlip(ctx context.Context) (round string, total int64, ok boo
 	return rs[0].Round, rs[0].Amount, true, nil
 }
 
-// DealerMoney records money the dealer moved at the table for this terminal: a buy-in the
-// player confirmed, or the account closed by the dealer.
+// DealerMoney records money the dealer moved at the table for this terminal: the account
+// closed by the dealer.
 func (w Writer) DealerMoney(ctx context.Context, kind, key string, amount int64) error {
 	_, err := w.J.Append(ctx, journal.Record{Kind: kind, Key: key, Amount: amount})
 	return err
+}
+
+// Dealer buy-in records: the player's acceptance opens a flow (its body is the idempotency key
+// the table is asked with), the table's answer closes it — confirmed with the amount credited
+// (the money in that meters and rounds count), or refused.
+const (
+	KindBuyInAccepted  = "buy-in-accepted"
+	KindBuyInConfirmed = "buy-in-confirmed"
+	KindBuyInRefused   = "buy-in-refused"
+	// BuyInOpen is the state of an accepted buy-in whose answer is not yet recorded. The name
+	// is its own: the cashier's recovery acts on its own states only.
+	BuyInOpen journal.FlowState = "buy-in-accepted"
+)
+
+func buyInFlow(id string) string { return "buy-in:" + id }
+
+// BuyInAccepted journals the player's acceptance before the table is told (app.Recorder). A
+// second acceptance of a buy-in still open (a second touch, a retry) is the same flow.
+func (w Writer) BuyInAccepted(ctx context.Context, b app.AcceptedBuyIn) error {
+	if b.ID == "" || b.Key == "" {
+		return errors.New("recall: a buy-in without an id or an idempotency key")
+	}
+	f, ok, err := w.J.FlowOf(ctx, buyInFlow(b.ID))
+	switch {
+	case err != nil:
+		return err
+	case ok && f.State == BuyInOpen:
+		return nil
+	case ok:
+		return fmt.Errorf("recall: buy-in %s is already %s", b.ID, f.State)
+	}
+	_, err = w.J.Append(ctx, journal.Record{Kind: KindBuyInAccepted, Key: buyInFlow(b.ID), Amount: b.Amount,
+		Body: []byte(b.Key), Flow: BuyInOpen})
+	return err
+}
+
+// BuyInDone records the table's answer to an accepted buy-in, once (app.Recorder): the journal
+// refuses to close a flow twice, and an answer already recorded is not an error.
+func (w Writer) BuyInDone(ctx context.Context, b app.AcceptedBuyIn, credited int64, refused string) error {
+	f, ok, err := w.J.FlowOf(ctx, buyInFlow(b.ID))
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fmt.Errorf("recall: buy-in %s was never recorded as accepted", b.ID)
+	case f.State == journal.Done || f.State == journal.Reversed:
+		return nil // recorded already (the player's touch and the start-up recovery both asked)
+	}
+	r := journal.Record{Kind: KindBuyInConfirmed, Key: buyInFlow(b.ID), Amount: credited, Flow: journal.Done}
+	if refused != "" {
+		r = journal.Record{Kind: KindBuyInRefused, Key: buyInFlow(b.ID), Body: []byte(refused), Flow: journal.Reversed}
+	}
+	_, err = w.J.Append(ctx, r)
+	return err
+}
+
+// OpenBuyIns are the accepted buy-ins whose answer was never recorded (app.Recorder), each with
+// the idempotency key its acceptance recorded.
+func (w Writer) OpenBuyIns(ctx context.Context) ([]app.AcceptedBuyIn, error) {
+	fs, err := w.J.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []app.AcceptedBuyIn
+	for _, f := range fs {
+		if f.State != BuyInOpen {
+			continue
+		}
+		rs, err := w.J.Records(ctx, f.Opened-1, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) != 1 || rs[0].Kind != KindBuyInAccepted || len(rs[0].Body) == 0 {
+			return nil, fmt.Errorf("recall: record %d does not open buy-in flow %s", f.Opened, f.Key)
+		}
+		out = append(out, app.AcceptedBuyIn{ID: strings.TrimPrefix(f.Key, "buy-in:"), Key: string(rs[0].Body), Amount: f.Amount})
+	}
+	return out, nil
 }
 
 // Round is one round as the terminal recorded it.
