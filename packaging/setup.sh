@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
-	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick)
+	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick
+	shellcheck systemd) # shellcheck and systemd-analyze: for packaging/check-deb.sh
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -43,5 +43,11 @@ step "the kiosk draws under Xvfb (1920x1080 and 1280x800)"
 bash packaging/screenshot.sh build/ats build/screenshot.png
 SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
 
+step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
+# Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts
+# (with dpkg, in a throwaway overlay) and kiosk session script, then runs the packaged table
+# server and kiosk.
+bash packaging/check-deb.sh
+
 echo
 echo "all checks passed"
