@@ -23,5 +23,8 @@ func LoadTLS(dir, id string) (*tls.Config, error) {
 	if !pool.AppendCertsFromPEM(caPEM) {
 		return nil, errors.New("client: no CA certificate in " + dir)
 	}
-	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, ServerName: "localhost", MinVersion: tls.VersionTLS13}, nil
+	// No ServerName: gRPC's TLS credentials check the server's certificate against the host of
+	// the address dialled, so a table server elsewhere needs its name or address in its
+	// certificate (`tableserver pki init -hosts`).
+	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, MinVersion: tls.VersionTLS13}, nil
 }

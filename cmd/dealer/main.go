@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
 	}
-	tlsCfg, err := pki.ClientTLS(caPEM, pair, "localhost")
+	tlsCfg, err := pki.ClientTLS(caPEM, pair, "") // gRPC checks the certificate against -addr's host
 	if err != nil {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
