@@ -108,8 +108,9 @@ type Recorder interface {
 	BuyInDone(ctx context.Context, b AcceptedBuyIn, credited int64, refused string) error
 	// OpenBuyIns are the buy-ins accepted and not yet done, oldest first.
 	OpenBuyIns(ctx context.Context) ([]AcceptedBuyIn, error)
-	// DealerMoney records an account the dealer closed ("dealer-cashout"); key identifies it.
-	DealerMoney(ctx context.Context, kind, key string, amount int64) error
+	// DealerCashOut records an account the dealer closed and paid at the table, once per
+	// close (c.ID) however often it is told: live, and again in every snapshot after it.
+	DealerCashOut(ctx context.Context, c client.AccountClosed) error
 }
 
 // AcceptedBuyIn is a dealer buy-in the player accepted on the screen.
@@ -238,14 +239,18 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 		s = &e
 	case client.Snapshot:
 		s = e.LastSettled
+		// Closes at the console the terminal may have missed (it was down, or off the stream,
+		// when they were made): the money left through the dealer all the same. Oldest first,
+		// as they happened; each one already recorded is recorded no more.
+		for i := len(e.DealerCloses) - 1; i >= 0; i-- {
+			t.recordDealerCashOut(ctx, rec, e.DealerCloses[i])
+		}
 	case client.AccountClosed:
 		if e.Ticket != nil {
 			return // the player's own cash-out to a ticket: the cashier records that
 		}
 		// The dealer closed the account and paid the balance at the table.
-		if err := rec.DealerMoney(ctx, "dealer-cashout", "dealer-cashout:"+t.View().RoundID, e.Amount); err != nil {
-			t.log.Error("game records: dealer cash-out not recorded", "amount", e.Amount, "err", err)
-		}
+		t.recordDealerCashOut(ctx, rec, e)
 	}
 	if s == nil {
 		return
@@ -254,6 +259,13 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 		// The server's ledger holds the settlement; the terminal's copy is missing, which an
 		// auditor must learn of, but the player is still shown what the server paid.
 		t.log.Error("game records: settlement not recorded", "round", s.RoundID, "err", err)
+	}
+}
+
+func (t *Terminal) recordDealerCashOut(ctx context.Context, rec Recorder, c client.AccountClosed) {
+	if err := rec.DealerCashOut(ctx, c); err != nil {
+		// The server's ledger holds the close; the next snapshot offers it again.
+		t.log.Error("game records: dealer cash-out not recorded", "close", c.ID, "amount", c.Amount, "err", err)
 	}
 }
 

@@ -340,10 +340,10 @@ func (r *recorder) BuyInDone(_ context.Context, b AcceptedBuyIn, credited int64,
 
 func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) { return nil, nil }
 
-func (r *recorder) DealerMoney(_ context.Context, kind, _ string, amount int64) error {
+func (r *recorder) DealerCashOut(_ context.Context, c client.AccountClosed) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.dealer = append(r.dealer, fmt.Sprintf("%s %d", kind, amount))
+	r.dealer = append(r.dealer, fmt.Sprintf("dealer-cashout %s %d", c.ID, c.Amount))
 	return nil
 }
 
@@ -366,7 +366,7 @@ func TestGameRecords(t *testing.T) {
 	rec.mu.Unlock()
 	h.link.Push(client.Settled{RoundID: "R1", Number: 1, Recognised: true, Staked: 500, Returned: 1000, Balance: 10500, SlipVersion: 1})
 	h.link.Push(client.AccountClosed{Reason: "cash-out", Amount: 10500, Ticket: &client.Ticket{Validation: "001234567890123456", Amount: 10500}})
-	h.link.Push(client.AccountClosed{Reason: "directed to leave", Amount: 700})
+	h.link.Push(client.AccountClosed{Reason: "directed to leave", Amount: 700, ID: "C1"})
 	h.link.Push(client.BalanceChanged{Balance: 4242}) // a last event: once shown, all before it were handled
 	h.waitFor(func(v View) bool { return v.Balance == 4242 })
 	rec.mu.Lock()
@@ -374,7 +374,7 @@ func TestGameRecords(t *testing.T) {
 	if len(rec.settled) != 1 || rec.settled[0].Returned != 1000 {
 		t.Errorf("settlements recorded: %+v", rec.settled)
 	}
-	if len(rec.dealer) != 1 || rec.dealer[0] != "dealer-cashout 700" {
+	if len(rec.dealer) != 1 || rec.dealer[0] != "dealer-cashout C1 700" {
 		t.Errorf("dealer money recorded: %v", rec.dealer)
 	}
 }

@@ -107,6 +107,9 @@ type Snapshot struct {
 	Jackpot      int64
 	PendingBuyIn *BuyInOffered
 	LastSettled  *Settled
+	// DealerCloses are this terminal's latest account closes at the dealer's console, newest
+	// first: what a terminal that was down when one was made records, once each by its ID.
+	DealerCloses []AccountClosed
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).
@@ -174,11 +177,13 @@ type Ticket struct {
 	State      string
 }
 
-// AccountClosed: the account was cashed out or closed by the dealer.
+// AccountClosed: the account was cashed out (Ticket set) or closed by the dealer (ID set).
 type AccountClosed struct {
 	Reason string
 	Amount int64
 	Ticket *Ticket
+	ID     string    // a close at the dealer's console: unique, the same in every snapshot
+	At     time.Time // server time, for a dealer close
 }
 
 // LuckyBallDrawn is the draw of the round, and at no more bets its Super or Mega colour.
@@ -383,6 +388,14 @@ func convert(ev *pb.TableEvent, layout roulette.Layout) (Event, error) {
 		if out.LastSettled, err = settledFrom(s.LastSettled); err != nil {
 			return nil, err
 		}
+		for _, c := range s.DealerCloses {
+			// Each is recorded by its id, as money out: one without an id could be recorded
+			// again from every snapshot, and a negative one is no payment.
+			if c.GetCloseId() == "" || c.GetAmount() < 0 {
+				return nil, fmt.Errorf("client: snapshot: dealer close %q of %d cents: want an id and an amount of at least 0", c.GetCloseId(), c.GetAmount())
+			}
+			out.DealerCloses = append(out.DealerCloses, closedFrom(c))
+		}
 		return out, nil
 	case *pb.TableEvent_Phase:
 		return PhaseChanged{Phase: Phase(e.Phase.Phase), RoundID: e.Phase.RoundId, Deadline: nanos(e.Phase.DeadlineUnixNanos), BallDropping: e.Phase.BallDropping}, nil
@@ -411,7 +424,7 @@ func convert(ev *pb.TableEvent, layout roulette.Layout) (Event, error) {
 	case *pb.TableEvent_BuyIn:
 		return BuyInOffered{ID: e.BuyIn.BuyInId, Amount: e.BuyIn.Amount}, nil
 	case *pb.TableEvent_AccountClosed:
-		return AccountClosed{Reason: e.AccountClosed.Reason, Amount: e.AccountClosed.Amount, Ticket: ticketFrom(e.AccountClosed.Ticket)}, nil
+		return closedFrom(e.AccountClosed), nil
 	case *pb.TableEvent_LuckyBall:
 		d, err := drawFrom(e.LuckyBall.Draw)
 		if err != nil || d == nil {
@@ -428,4 +441,9 @@ func convert(ev *pb.TableEvent, layout roulette.Layout) (Event, error) {
 		return JackpotWon{RoundID: w.RoundId, TerminalID: w.TerminalId, Amount: w.Amount, Confirmed: w.Confirmed}, nil
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
+}
+
+func closedFrom(c *pb.AccountClosed) AccountClosed {
+	return AccountClosed{Reason: c.GetReason(), Amount: c.GetAmount(), Ticket: ticketFrom(c.GetTicket()), ID: c.GetCloseId(),
+		At: nanos(c.GetAtUnixNanos())}
 }

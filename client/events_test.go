@@ -26,3 +26,28 @@ func TestJackpotEvents(t *testing.T) {
 		}
 	}
 }
+
+// The dealer closes in a snapshot become typed closes, newest first as sent; one without an id
+// (it could not be recorded once) or with a negative amount is an error naming it.
+func TestSnapshotDealerCloses(t *testing.T) {
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	snap := func(cs ...*pb.AccountClosed) *pb.TableEvent {
+		return &pb.TableEvent{Event: &pb.TableEvent_Snapshot{Snapshot: &pb.Snapshot{
+			Config: &pb.TableConfig{Wheel: pb.Wheel_WHEEL_SINGLE_ZERO}, DealerCloses: cs}}}
+	}
+	ev, err := convert(snap(&pb.AccountClosed{CloseId: "C2", Amount: 1500, Reason: "directed-to-leave", AtUnixNanos: 2e18},
+		&pb.AccountClosed{CloseId: "C1", Amount: 0, Reason: "dealer"}), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := ev.(Snapshot).DealerCloses
+	if len(cs) != 2 || cs[0].ID != "C2" || cs[0].Amount != 1500 || cs[0].Reason != "directed-to-leave" || cs[0].At.UnixNano() != 2e18 ||
+		cs[1].ID != "C1" || !cs[1].At.IsZero() {
+		t.Fatalf("dealer closes: %+v", cs)
+	}
+	for _, bad := range []*pb.AccountClosed{{Amount: 100}, {CloseId: "C3", Amount: -1}} {
+		if ev, err := convert(snap(bad), l); err == nil {
+			t.Errorf("%v converted to %#v", bad, ev)
+		}
+	}
+}

@@ -407,14 +407,21 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 			if err := tx.Event("account-closed", req.TerminalId, "", bal, reason); err != nil {
 				return nil, nil, err
 			}
+			// Kept apart from the audit log so the terminal's snapshot can carry it: a terminal
+			// down at this moment records the dealer's cash-out when it comes back.
+			c := ledger.Close{ID: newID("C"), Terminal: req.TerminalId, Amount: bal, Reason: reason, At: now}
+			if err := tx.PutClose(c); err != nil {
+				return nil, nil, err
+			}
 			return &pb.ClosePlayerAccountResponse{Amount: bal}, func() {
 				a := t.account(req.TerminalId)
 				a.balance, a.open = 0, false
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, req.TerminalId)
 				}
+				t.rememberClose(req.TerminalId, closePB(c))
 				ev := t.newEvent(now)
-				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: &pb.AccountClosed{Reason: reason, Amount: bal}}
+				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: closePB(c)}
 				t.send(req.TerminalId, ev)
 			}, nil
 		})

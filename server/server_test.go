@@ -868,3 +868,65 @@ func TestInvalidateFromNoMoreBetsEndsTheRound(t *testing.T) {
 		t.Fatalf("next round: %v", ph)
 	}
 }
+
+// snapshotOf is the snapshot a terminal's Watch starts with.
+func (r *rig) snapshotOf(id string) *pb.Snapshot {
+	r.t.Helper()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := r.terminal(id).Watch(wctx, &pb.WatchRequest{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	ev, err := stream.Recv()
+	if err != nil || ev.GetSnapshot() == nil {
+		r.t.Fatalf("watch: %v %v", ev, err)
+	}
+	return ev.GetSnapshot()
+}
+
+// An account closed at the dealer's console is in its terminal's snapshot from then on — with
+// an id that does not change, across a server restart — so a terminal that was down when it
+// was closed learns of it; the live event carries the same id. The console retrying the close
+// adds none.
+func TestDealerClosesInTheSnapshot(t *testing.T) {
+	r := newRig(t)
+	t1 := r.terminal("T1")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n1", Amount: 4000}); err != nil {
+		t.Fatal(err)
+	}
+	w := r.watch(t1)
+	defer w.cancel()
+	for range 2 { // the console retries: one close
+		if res, err := r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: "c1", TerminalId: "T1"}); err != nil || res.Amount != 4000 {
+			t.Fatalf("close: %v %v", res, err)
+		}
+	}
+	live := w.until(t, func(ev *pb.TableEvent) bool { return ev.GetAccountClosed() != nil }).GetAccountClosed()
+	if live.CloseId == "" || live.Amount != 4000 || live.Ticket != nil || live.AtUnixNanos != r.clock.Now().UnixNano() {
+		t.Fatalf("live close: %v", live)
+	}
+	if s := r.snapshotOf("T1"); len(s.DealerCloses) != 1 || s.DealerCloses[0].CloseId != live.CloseId || s.DealerCloses[0].Amount != 4000 {
+		t.Fatalf("snapshot's dealer closes: %v", s.DealerCloses)
+	}
+	if s := r.snapshotOf("T2"); len(s.DealerCloses) != 0 {
+		t.Fatalf("another terminal's snapshot lists T1's close: %v", s.DealerCloses)
+	}
+	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 1500}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(time.Minute)
+	if _, err := r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: "c2", TerminalId: "T1", Reason: "directed-to-leave"}); err != nil {
+		t.Fatal(err)
+	}
+	w.cancel()
+	r.shutdown()
+	r.start()
+	s := r.snapshotOf("T1")
+	if len(s.DealerCloses) != 2 || s.DealerCloses[0].Amount != 1500 || s.DealerCloses[0].Reason != "directed-to-leave" ||
+		s.DealerCloses[1].CloseId != live.CloseId || s.DealerCloses[1].Amount != 4000 {
+		t.Fatalf("dealer closes after a restart, newest first: %v", s.DealerCloses)
+	}
+	r.conserved()
+}

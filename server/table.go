@@ -151,6 +151,7 @@ type Table struct {
 	buyins   map[string]ledger.BuyIn
 	subs     map[string]map[*subscriber]bool
 	lastSet  map[string]*pb.Settled
+	closes   map[string][]*pb.AccountClosed // each terminal's latest dealer closes, newest first
 	nextAuto time.Time
 	seq      uint64
 	wake     chan struct{}
@@ -178,7 +179,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		limits: cfg.Limits, period: cfg.Period,
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*pb.Settled{},
-		wake: make(chan struct{}, 1),
+		closes: map[string][]*pb.AccountClosed{}, wake: make(chan struct{}, 1),
 	}
 	if !t.layout.Valid() {
 		return nil, fmt.Errorf("server: invalid layout %v/%v", cfg.Wheel, cfg.LayoutProfile)
@@ -195,6 +196,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	for _, b := range st.BuyIns {
 		t.buyins[b.ID] = b
+	}
+	for _, c := range st.Closes { // oldest first
+		t.rememberClose(c.Terminal, closePB(c))
 	}
 	if err := t.loadJackpot(ctx, st); err != nil {
 		return nil, err
@@ -369,7 +373,24 @@ func (t *Table) snapshot(terminal string) *pb.Snapshot {
 			s.PendingBuyIn = &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}
 		}
 	}
+	s.DealerCloses = t.closes[terminal]
 	return s
+}
+
+// closePB is a dealer close as the terminal is told of it.
+func closePB(c ledger.Close) *pb.AccountClosed {
+	return &pb.AccountClosed{Reason: c.Reason, Amount: c.Amount, CloseId: c.ID, AtUnixNanos: c.At.UnixNano()}
+}
+
+// rememberClose keeps a dealer close for the snapshots of its terminal: a terminal that was
+// down when its account was closed records the close from there. The slice is replaced, never
+// changed in place: snapshots already handed to streams share it.
+func (t *Table) rememberClose(terminal string, c *pb.AccountClosed) {
+	old := t.closes[terminal]
+	next := make([]*pb.AccountClosed, 0, min(len(old)+1, ledger.RecentCloses))
+	next = append(next, c)
+	next = append(next, old[:min(len(old), ledger.RecentCloses-1)]...)
+	t.closes[terminal] = next
 }
 
 // Subscribe registers a Watch stream for a terminal and returns it with the snapshot that

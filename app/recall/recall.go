@@ -28,8 +28,8 @@ const (
 
 // Money record kinds (written by app/cashier) counted as money in or out of a round.
 var (
-	moneyIn  = map[string]bool{"credited": true, "buy-in-confirmed": true}
-	moneyOut = map[string]bool{"ticket-confirmed": true, "handpay": true, "dealer-cashout": true}
+	moneyIn  = map[string]bool{"credited": true, KindBuyInConfirmed: true}
+	moneyOut = map[string]bool{"ticket-confirmed": true, "handpay": true, KindDealerCashOut: true}
 )
 
 // Wager is one recorded wager: the bet as written (so a reader needs no Go types) and the
@@ -98,10 +98,25 @@ func (w Writer) LastSlip(ctx context.Context) (round string, total int64, ok boo
 	return rs[0].Round, rs[0].Amount, true, nil
 }
 
-// DealerMoney records money the dealer moved at the table for this terminal: the account
-// closed by the dealer.
-func (w Writer) DealerMoney(ctx context.Context, kind, key string, amount int64) error {
-	_, err := w.J.Append(ctx, journal.Record{Kind: kind, Key: key, Amount: amount})
+// KindDealerCashOut records an account the dealer closed and paid at the table.
+const KindDealerCashOut = "dealer-cashout"
+
+// DealerCashOut records an account the dealer closed, once per close (app.Recorder): the close
+// is told live and then again in every snapshot, and its id keys a flow opened and closed by
+// the one record, which the journal will not write twice. A close without an id (a server that
+// names none) is recorded as told.
+func (w Writer) DealerCashOut(ctx context.Context, c client.AccountClosed) error {
+	if c.Amount < 0 {
+		return fmt.Errorf("recall: dealer cash-out of %d cents", c.Amount)
+	}
+	r := journal.Record{Kind: KindDealerCashOut, Amount: c.Amount, Body: []byte(c.Reason)}
+	if c.ID != "" {
+		r.Key, r.Flow = "dealer-cashout:"+c.ID, journal.Done
+		if _, ok, err := w.J.FlowOf(ctx, r.Key); err != nil || ok {
+			return err // recorded already, or the journal cannot say
+		}
+	}
+	_, err := w.J.Append(ctx, r)
 	return err
 }
 

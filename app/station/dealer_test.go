@@ -116,3 +116,43 @@ func TestDealerBuyInJournalledBeforeTheTable(t *testing.T) {
 		}
 	})
 }
+
+// The dealer closes the account while the terminal is down (001 §6.5.2): the terminal never saw
+// the close, but when it comes back the table's snapshot says so and the terminal journals the
+// dealer cash-out — once, however often it restarts or the snapshot repeats it, and alongside
+// the closes it saw live.
+func TestDealerCloseWhileTheTerminalIsDown(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true})
+	r.ready()
+	r.buyIn(5000)
+	r.stop()
+	if res, err := r.closeAccount("close-1"); err != nil || res.Amount != 5000 {
+		t.Fatalf("close while the terminal is down: %+v %v", res, err)
+	}
+	r.start()
+	r.waitView("the account shown closed", func(v app.View) bool { return v.Connected && !v.AccountOpen && v.Balance == 0 })
+	r.eventually("the dealer cash-out journalled", func() bool { return len(r.records(recall.KindDealerCashOut)) == 1 })
+	if out := r.records(recall.KindDealerCashOut); out[0].Amount != 5000 {
+		t.Fatalf("dealer cash-out journalled: %+v", out)
+	}
+
+	// Up again: a note, and a close the terminal sees live.
+	r.ready()
+	r.buyIn(2000)
+	if res, err := r.closeAccount("close-2"); err != nil || res.Amount != 2000 {
+		t.Fatalf("close with the terminal up: %+v %v", res, err)
+	}
+	r.eventually("the live close journalled", func() bool { return len(r.records(recall.KindDealerCashOut)) == 2 })
+	// Restarts replay both closes in the snapshot: nothing is journalled again.
+	for range 2 {
+		r.restart()
+		r.ready()
+		r.buyIn(100) // a barrier: the snapshot has been handled
+	}
+	if out := r.records(recall.KindDealerCashOut); len(out) != 2 || sum(out) != 7000 {
+		t.Fatalf("dealer cash-outs journalled: %+v, want 5000 and 2000 once each", out)
+	}
+	if b := r.conserved(); b != 200 {
+		t.Fatalf("ledger balance %d, want 200", b)
+	}
+}

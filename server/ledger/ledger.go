@@ -97,6 +97,14 @@ CREATE TABLE IF NOT EXISTS buyins (
 	amount   INTEGER NOT NULL,
 	state    TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS closes (
+	id       TEXT PRIMARY KEY,
+	terminal TEXT NOT NULL,
+	amount   INTEGER NOT NULL,
+	reason   TEXT NOT NULL,
+	at       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS closes_terminal ON closes(terminal, at);
 CREATE TABLE IF NOT EXISTS events (
 	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
 	at       INTEGER NOT NULL,
@@ -532,6 +540,28 @@ func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
 	return b, true, nil
 }
 
+// Close is an account closed at the dealer's console: the balance paid at the table.
+type Close struct {
+	ID       string
+	Terminal string
+	Amount   int64
+	Reason   string
+	At       time.Time
+}
+
+// PutClose records an account close.
+func (t *Tx) PutClose(c Close) error {
+	_, err := t.exec(`INSERT INTO closes(id, terminal, amount, reason, at) VALUES (?,?,?,?,?)`,
+		c.ID, c.Terminal, c.Amount, c.Reason, c.At.UnixNano())
+	if err != nil {
+		return fmt.Errorf("ledger: close %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// RecentCloses is how many of each terminal's latest account closes Load returns.
+const RecentCloses = 10
+
 // State is everything the engine reloads on start.
 type State struct {
 	Accounts map[string]Account
@@ -542,6 +572,7 @@ type State struct {
 	BuyIns   []BuyIn
 	Tickets  []Ticket
 	Jackpots []Jackpot // hits not yet confirmed
+	Closes   []Close   // each terminal's latest RecentCloses account closes, oldest first
 }
 
 // Jackpot is a jackpot hit: won by a terminal in a round, credited once the pit boss confirms.
@@ -658,6 +689,24 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 				return err
 			}
 			st.BuyIns = append(st.BuyIns, b)
+		}
+		rows.Close()
+		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, reason, at FROM (
+			SELECT id, terminal, amount, reason, at, rowid AS r,
+				ROW_NUMBER() OVER (PARTITION BY terminal ORDER BY at DESC, rowid DESC) AS n FROM closes)
+			WHERE n <= ? ORDER BY at, r`, RecentCloses)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var c Close
+			var at int64
+			if err := rows.Scan(&c.ID, &c.Terminal, &c.Amount, &c.Reason, &at); err != nil {
+				rows.Close()
+				return err
+			}
+			c.At = time.Unix(0, at)
+			st.Closes = append(st.Closes, c)
 		}
 		rows.Close()
 		rows, err = t.tx.QueryContext(ctx, `SELECT round, terminal, amount FROM jackpots WHERE confirmed = 0 ORDER BY round`)

@@ -1286,8 +1286,12 @@ type Snapshot struct {
 	PendingBuyIn      *BuyInOffered          `protobuf:"bytes,14,opt,name=pending_buy_in,json=pendingBuyIn,proto3" json:"pending_buy_in,omitempty"`
 	LastSettled       *Settled               `protobuf:"bytes,15,opt,name=last_settled,json=lastSettled,proto3" json:"last_settled,omitempty"` // this terminal's settlement of the most recent round
 	AccountOpen       bool                   `protobuf:"varint,16,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// This terminal's most recent account closes at the dealer's console (ClosePlayerAccount),
+	// newest first, at most 10: a terminal that was down (or off the stream) when one was made
+	// learns of it here, and records each once by its close_id.
+	DealerCloses  []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
@@ -1430,6 +1434,13 @@ func (x *Snapshot) GetAccountOpen() bool {
 		return x.AccountOpen
 	}
 	return false
+}
+
+func (x *Snapshot) GetDealerCloses() []*AccountClosed {
+	if x != nil {
+		return x.DealerCloses
+	}
+	return nil
 }
 
 type PhaseChanged struct {
@@ -1941,6 +1952,8 @@ type AccountClosed struct {
 	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"` // "cash-out", "dealer", "directed-to-leave"
 	Amount        int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
 	Ticket        *Ticket                `protobuf:"bytes,3,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	CloseId       string                 `protobuf:"bytes,4,opt,name=close_id,json=closeId,proto3" json:"close_id,omitempty"`                // a close at the dealer's console: unique, the same in every snapshot
+	AtUnixNanos   int64                  `protobuf:"varint,5,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"` // when the account was closed
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1994,6 +2007,20 @@ func (x *AccountClosed) GetTicket() *Ticket {
 		return x.Ticket
 	}
 	return nil
+}
+
+func (x *AccountClosed) GetCloseId() string {
+	if x != nil {
+		return x.CloseId
+	}
+	return ""
+}
+
+func (x *AccountClosed) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
 }
 
 type LuckyBallDrawn struct {
@@ -4089,7 +4116,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
 	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
 	"jackpotWonB\a\n" +
-	"\x05event\"\xd1\x05\n" +
+	"\x05event\"\x93\x06\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -4109,7 +4136,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rjackpot_meter\x18\r \x01(\x03R\fjackpotMeter\x12@\n" +
 	"\x0epending_buy_in\x18\x0e \x01(\v2\x1a.ats.table.v1.BuyInOfferedR\fpendingBuyIn\x128\n" +
 	"\flast_settled\x18\x0f \x01(\v2\x15.ats.table.v1.SettledR\vlastSettled\x12!\n" +
-	"\faccount_open\x18\x10 \x01(\bR\vaccountOpen\"\xa9\x01\n" +
+	"\faccount_open\x18\x10 \x01(\bR\vaccountOpen\x12@\n" +
+	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\"\xa9\x01\n" +
 	"\fPhaseChanged\x12)\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12.\n" +
@@ -4148,11 +4176,13 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x04 \x01(\x03R\abalance\"B\n" +
 	"\fBuyInOffered\x12\x1a\n" +
 	"\tbuy_in_id\x18\x01 \x01(\tR\abuyInId\x12\x16\n" +
-	"\x06amount\x18\x02 \x01(\x03R\x06amount\"m\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\"\xac\x01\n" +
 	"\rAccountClosed\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12,\n" +
-	"\x06ticket\x18\x03 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\\\n" +
+	"\x06ticket\x18\x03 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12\x19\n" +
+	"\bclose_id\x18\x04 \x01(\tR\acloseId\x12\"\n" +
+	"\rat_unix_nanos\x18\x05 \x01(\x03R\vatUnixNanos\"\\\n" +
 	"\x0eLuckyBallDrawn\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12/\n" +
 	"\x04draw\x18\x02 \x01(\v2\x1b.ats.table.v1.LuckyBallDrawR\x04draw\"&\n" +
@@ -4464,84 +4494,85 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	8,  // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
 	22, // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
 	17, // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	0,  // 29: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,  // 30: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,  // 31: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,  // 32: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	38, // 33: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,  // 34: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,  // 35: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11, // 36: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	38, // 37: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	5,  // 38: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38, // 39: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,  // 40: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,  // 41: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,  // 42: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,  // 43: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 44: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	58, // 45: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26, // 46: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	4,  // 47: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 48: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 49: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 50: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 51: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 52: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 53: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 54: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 55: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 56: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 57: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 58: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 59: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	43, // 60: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	44, // 61: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	45, // 62: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	46, // 63: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	47, // 64: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	48, // 65: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	48, // 66: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	49, // 67: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	48, // 68: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	50, // 69: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	51, // 70: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	52, // 71: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	54, // 72: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	56, // 73: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 74: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	13, // 75: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 76: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 77: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 78: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 79: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 80: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 81: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 82: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 83: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 84: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 85: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	59, // 86: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	59, // 87: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	59, // 88: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	59, // 89: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	59, // 90: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	59, // 91: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	59, // 92: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	59, // 93: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	59, // 94: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	59, // 95: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	59, // 96: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	59, // 97: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	53, // 98: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	55, // 99: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	57, // 100: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	59, // 101: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	75, // [75:102] is the sub-list for method output_type
-	48, // [48:75] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	23, // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	0,  // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	9,  // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,  // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,  // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	38, // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	8,  // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	3,  // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	11, // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	38, // 38: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	5,  // 39: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	38, // 40: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,  // 41: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,  // 42: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,  // 43: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,  // 44: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	58, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	4,  // 48: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 49: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 50: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 51: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 52: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 53: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 54: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 55: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 56: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 57: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 58: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 59: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 60: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	43, // 61: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	44, // 62: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	45, // 63: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	46, // 64: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	47, // 65: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	48, // 66: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	48, // 67: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	49, // 68: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	48, // 69: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	50, // 70: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	51, // 71: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	52, // 72: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	54, // 73: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	56, // 74: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 75: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	13, // 76: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 77: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 78: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 79: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 80: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 81: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 82: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 83: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 84: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 85: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 86: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	59, // 87: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	59, // 88: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	59, // 89: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	59, // 90: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	59, // 91: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	59, // 92: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	59, // 93: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	59, // 94: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	59, // 95: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	59, // 96: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	59, // 97: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	59, // 98: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	53, // 99: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	55, // 100: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	57, // 101: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	59, // 102: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	76, // [76:103] is the sub-list for method output_type
+	49, // [49:76] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
