@@ -234,9 +234,9 @@ func meters(rs []journal.Record) meterSet {
 		case "handpay":
 			m.handpays += r.Amount
 			m.handpayN++
-		case "buy-in-confirmed":
+		case recall.KindBuyInConfirmed: // the table's credit, not the player's acceptance
 			m.dealerIn += r.Amount
-		case "dealer-cashout":
+		case recall.KindDealerCashOut:
 			m.dealerOut += r.Amount
 		}
 	}

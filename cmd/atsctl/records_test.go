@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/roulette"
@@ -123,7 +124,55 @@ func writeRounds(t *testing.T, path string, bad bool) {
 		returned = 4600
 	}
 	must(w.Settled(ctx, client.Settled{RoundID: "R2", Number: 2, Recognised: true, Staked: 600, Returned: returned, Balance: 5400 + returned, SlipVersion: 1}))
-	must(w.DealerMoney(ctx, "buy-in-confirmed", "buy-in:b1", 5000))
+	b1 := app.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
+	must(w.BuyInAccepted(ctx, b1))
+	must(w.BuyInDone(ctx, b1, 5000, ""))
+}
+
+// The meters' dealer in and out are read from what the terminal now writes: a buy-in counts
+// once its table credited it — once, however often its answer is told — and not while it is
+// only accepted nor when refused; a close at the console counts once per close id, though every
+// snapshot tells it again.
+func TestRecordsMetersDealerMoney(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terminal.db")
+	j, err := journal.Open(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	w := recall.Writer{J: j}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	credited := app.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
+	must(w.BuyInAccepted(ctx, credited))
+	must(w.BuyInAccepted(ctx, credited)) // a second touch: the same acceptance
+	must(w.BuyInDone(ctx, credited, 5000, ""))
+	must(w.BuyInDone(ctx, credited, 5000, "")) // the touch and the start-up recovery both answered
+	refused := app.AcceptedBuyIn{ID: "B2", Key: "buy-in-B2", Amount: 700}
+	must(w.BuyInAccepted(ctx, refused))
+	must(w.BuyInDone(ctx, refused, 0, "buy-in B2 is already declined"))
+	open := app.AcceptedBuyIn{ID: "B3", Key: "buy-in-B3", Amount: 300}
+	must(w.BuyInAccepted(ctx, open)) // the terminal went down before the table answered
+	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000}))
+	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000})) // the next snapshot
+	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C2", Reason: "directed-to-leave", Amount: 1200}))
+	if err := w.DealerCashOut(ctx, client.AccountClosed{ID: "C3", Amount: -1}); err == nil {
+		t.Fatal("a negative dealer cash-out was recorded")
+	}
+	j.Close()
+
+	code, out, errs := atsctl("records", "-journal", path, "meters")
+	if code != 0 || !strings.Contains(out, "dealer in                 5000 cents") || !strings.Contains(out, "dealer out                5200 cents") {
+		t.Fatalf("meters: %d %q %q", code, out, errs)
+	}
+	code, out, _ = atsctl("records", "-journal", path, "pending")
+	if code != 0 || !strings.Contains(out, "buy-in:B3") || strings.Contains(out, "buy-in:B1") || strings.Contains(out, "buy-in:B2") {
+		t.Fatalf("pending: %d %q", code, out)
+	}
 }
 
 func TestRecordsRoundsShowAndRecompute(t *testing.T) {
