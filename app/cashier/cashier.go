@@ -8,7 +8,8 @@
 //
 // The flows and their journal states:
 //
-//	note:    stacking → credit (the credit point) → done;  stacking → reversed (returned)
+//	note:    stacking → credit (the credit point) → done;  stacking → reversed (returned);
+//	         stacking → unresolved (no credit point, not returned: the attendant's) [→ credit]
 //	ticket:  redeeming → stacking (server holds it) → credit → done;  → reversed (cancelled)
 //	cashout: requested → printing → confirming → done;  printing → handpay → done
 package cashier
@@ -56,6 +57,10 @@ const (
 	Requested  journal.FlowState = "requested"
 	Printing   journal.FlowState = "printing"
 	Confirming journal.FlowState = "confirming"
+	// Unresolved: a note sent to the stacker whose fate the acceptor never told (no credit
+	// point, not returned): it may be in the cash box. Kept open, neither credited nor reversed,
+	// for the attendant — or credited if the acceptor later finds it in the stacker.
+	Unresolved journal.FlowState = "unresolved"
 )
 
 // Status is what the player and the attendant are told about money at this terminal.
@@ -362,8 +367,9 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 		key := c.takePending()
 		if key == "" {
 			// Only the newest flow can be in the stacker; if it already reached its credit
-			// point, this is that note, counted once already.
-			if f, ok, err := c.newestMoneyIn(ctx); err == nil && ok && f.State == Stacking {
+			// point, this is that note, counted once already. One left unresolved is the note
+			// nobody could place: found in the stacker now, it is credited now.
+			if f, ok, err := c.newestMoneyIn(ctx); err == nil && ok && (f.State == Stacking || f.State == Unresolved) {
 				key = f.Key
 			}
 		}
@@ -376,7 +382,17 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 		// Whatever was sent to the stacker and has not reached its credit point by now went back.
 		c.reverseStacking(ctx)
 		c.setFault(acceptorFault, "")
-	case noteacceptor.Fault, noteacceptor.Unresolved:
+	case noteacceptor.Unresolved:
+		// Never reversed (the note may be in the cash box) and not credited (it may be back in
+		// a hand): the flow stays open, listed as pending, for the attendant to settle from
+		// the cash box count.
+		if key := c.takePending(); key != "" {
+			if err := c.append(ctx, "note-unresolved", key, 0, Unresolved); err != nil {
+				c.cfg.Log.Error("cashier: journal", "err", err)
+			}
+		}
+		c.say("A note may be in the cash box without a credit: call an attendant")
+	case noteacceptor.Fault:
 		c.setFault(acceptorFault, "Note acceptor: "+ev.Detail+" — call an attendant")
 	case noteacceptor.CommLost:
 		c.setFault(acceptorFault, "Note acceptor not answering — call an attendant")

@@ -1,11 +1,16 @@
 package station_test
 
 import (
+	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/id003"
 )
 
 // The table server lost mid-round (rule 9.8). Before the deadline the wagers are void: the screen
@@ -227,5 +232,101 @@ func TestAcceptorFaultStopsMoney(t *testing.T) {
 				t.Fatalf("balance %d, want %d", b, before+1000)
 			}
 		})
+	}
+}
+
+// The stacker jams while a note is going into it. The attendant clears the jam leaving the note
+// in the stacker's path: the acceptor restarts, stacks it with no credit point, and the station
+// credits it once — from its journal's record of the note it sent there — never as returned.
+// If the attendant takes the note out instead, nobody can tell the station where it went: the
+// note stays an open flow for the attendant, neither credited nor reversed.
+func TestStackerJamWhileStacking(t *testing.T) {
+	for _, tc := range []struct {
+		clear    string
+		credited int64
+	}{
+		{"clear", 2000},
+		{"clear-out", 0},
+	} {
+		t.Run(tc.clear, func(t *testing.T) {
+			r := newRig(t, rigOptions{acceptor: func(c *emulator.NoteAcceptorConfig) { c.Stack = 2 * time.Second }})
+			r.ready()
+			r.buyIn(1000)
+			if err := r.acc.InsertNote(2000); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the note stacking", func() bool { st, _ := r.acc.Status(); return st == id003.StStacking })
+			if _, err := r.acc.Command("jam-stacker"); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+			if _, err := r.acc.Command(tc.clear); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("the acceptor back in service", func() bool { return r.st.Cashier.Status().Fault == "" && r.acceptorEnabled() })
+			if tc.credited > 0 {
+				r.waitView("the jammed note credited", func(v app.View) bool { return v.Balance == 1000+tc.credited })
+				r.noPending()
+				if n := len(r.records("credit-point-at-power-up")); n != 1 {
+					t.Fatalf("%d credit points at power-up, want 1", n)
+				}
+			} else {
+				r.eventually("the note left open for the attendant", func() bool {
+					fs, err := r.st.Journal.Pending(context.Background())
+					return err == nil && len(fs) == 1 && fs[0].State == cashier.Unresolved && fs[0].Amount == 2000
+				})
+				if !contains(r.st.Cashier.Status().Message, "attendant") {
+					t.Fatalf("message %q", r.st.Cashier.Status().Message)
+				}
+			}
+			if n := len(r.records("returned")) + len(r.records("returned-at-start")); n != 0 {
+				t.Fatalf("a note sent to the stacker was journalled as returned (%d records)", n)
+			}
+			// The station goes on taking notes; the books agree with the cash box. (Not
+			// r.buyIn: an unresolved note is meant to stay open.)
+			if err := r.acc.InsertNote(500); err != nil {
+				t.Fatal(err)
+			}
+			r.waitView("the next note credited", func(v app.View) bool { return v.Balance == 1500+tc.credited })
+			if b := r.conserved(); b != 1500+tc.credited || r.view().Balance != b {
+				t.Fatalf("ledger balance %d, screen %d, want %d", b, r.view().Balance, 1500+tc.credited)
+			}
+			if box := r.acc.CashboxCents(); box != 1500+tc.credited {
+				t.Fatalf("cash box %d, credited %d", box, 1500+tc.credited)
+			}
+			if n := len(r.records("credited")); n != map[bool]int{true: 3, false: 2}[tc.credited > 0] {
+				t.Fatalf("%d credits journalled", n)
+			}
+		})
+	}
+}
+
+// The terminal restarts while the stacker is jammed on a note it sent there: the restarted
+// driver does not reset the acceptor (the reset would stack the note with no credit point and
+// the start-up would take it for returned); once the attendant clears the jam the acceptor
+// reports the note in its stacker and the station credits it once, from its journal.
+func TestStackerJamAcrossATerminalRestart(t *testing.T) {
+	r := newRig(t, rigOptions{acceptor: func(c *emulator.NoteAcceptorConfig) { c.Stack = 2 * time.Second }})
+	r.ready()
+	if err := r.acc.InsertNote(2000); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the note stacking", func() bool { st, _ := r.acc.Status(); return st == id003.StStacking })
+	if _, err := r.acc.Command("jam-stacker"); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+	r.restart()
+	r.eventually("the jam told after the restart", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+	if _, err := r.acc.Command("clear"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("the jammed note credited", func(v app.View) bool { return v.Balance == 2000 })
+	r.noPending()
+	// The station credits on the acceptor's word that the note is in its stacker; the acceptor
+	// finishes stacking it while it initialises.
+	r.eventually("the note in the cash box", func() bool { return r.acc.CashboxCents() == 2000 })
+	if b := r.conserved(); b != 2000 || len(r.records("credited")) != 1 {
+		t.Fatalf("ledger %d, cash box %d, credits %v", b, r.acc.CashboxCents(), r.records("credited"))
 	}
 }

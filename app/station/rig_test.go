@@ -43,8 +43,9 @@ type rig struct {
 // rigOptions shape a rig. manual: the test deals (StartRound, BallDropping, EnterOutcome)
 // instead of the auto-dealer, so every phase is where the test puts it.
 type rigOptions struct {
-	manual bool
-	cfg    func(*server.Config)
+	manual   bool
+	cfg      func(*server.Config)
+	acceptor func(*emulator.NoteAcceptorConfig) // the emulated acceptor's timing, if not the rig's
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -81,9 +82,13 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.close)
+	acc := emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond,
+		Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond}
+	if o.acceptor != nil {
+		o.acceptor(&acc)
+	}
 	r := &rig{t: t, dir: dir, demo: demo, net: p,
-		acc: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond,
-			Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond}),
+		acc: emulator.NewNoteAcceptor(acc),
 		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
 	}
 	r.start()

@@ -70,6 +70,7 @@ type NoteAcceptor struct {
 	afterBill byte     // what initialising does with a bill found at power-up: 'A' return, 'S' stack
 	fault     byte     // a fault status that persists until cleared
 	faultData []byte
+	stuck     bool // the fault is a stacker jam holding cur in the stacker's path
 	unplugged bool
 	cashbox   []id003.Escrow
 	returned  []id003.Escrow
@@ -244,17 +245,17 @@ func (n *NoteAcceptor) answer(f id003.Frame) *id003.Frame {
 		}
 		return r
 	case id003.CmdReset:
-		switch n.st {
-		case id003.StPowerUpBillA:
+		switch {
+		case n.st == id003.StPowerUpBillA:
 			n.afterBill = 'A'
-		case id003.StPowerUpBillS:
+		case n.st == id003.StPowerUpBillS, n.cur != nil && n.inStackerPath():
+			// A note past the escrow is on its way into the cash box: the transport cannot
+			// take it back, and the reset's initialisation stacks it, without a credit point.
 			n.afterBill = 'S'
-		default:
-			if n.cur != nil {
-				n.afterBill = 'A'
-			}
+		case n.cur != nil:
+			n.afterBill = 'A'
 		}
-		n.fault, n.faultData = 0, nil
+		n.fault, n.faultData, n.stuck = 0, nil, false
 		n.set(id003.StInitialize, nil)
 		return ack
 	case id003.CmdStack1, id003.CmdStack2:
@@ -415,30 +416,53 @@ func (n *NoteAcceptor) insert(in insert) error {
 	return nil
 }
 
+// inStackerPath says whether the note in the acceptor is past the escrow, on its way into the
+// cash box: stacking, at its credit point, or stuck there in a stacker jam.
+func (n *NoteAcceptor) inStackerPath() bool {
+	return n.st == id003.StStacking || n.st == id003.StVendValid || n.st == id003.StJamStacker && n.stuck
+}
+
 // Fault puts the acceptor in a fault status that lasts until Clear. A jam in the stacker while
-// a note is stacking leaves that note in limbo: Clear puts it in the cash box (an attendant
-// pushed it through), without a credit point.
+// a note is stacking (or waiting at its credit point) stops the note in the stacker's path,
+// with no credit point: see Clear for what an attendant's clearing does with it.
 func (n *NoteAcceptor) Fault(st byte, data ...byte) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.advance(time.Now())
+	n.stuck = st == id003.StJamStacker && n.cur != nil && n.inStackerPath()
 	n.fault, n.faultData = st, data
 	n.set(st, data)
 }
 
-// Clear ends a fault.
-func (n *NoteAcceptor) Clear() {
+// Clear ends a fault. A stacker jam holding a note is cleared as on the real acceptor: the
+// attendant opens it, frees the note and leaves it in the stacker's path (ClearTakingNote takes
+// it out instead), and the acceptor restarts — it reports power up with a bill in the stacker,
+// and the host's reset stacks the note with no credit point, as after a power cut mid-stack.
+func (n *NoteAcceptor) Clear() { n.clear(false) }
+
+// ClearTakingNote clears a stacker jam by taking out the note it held and handing it back to
+// the player; the acceptor restarts empty (power up). Without such a note it is Clear.
+func (n *NoteAcceptor) ClearTakingNote() { n.clear(true) }
+
+func (n *NoteAcceptor) clear(takeNote bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.fault == 0 {
 		return
 	}
-	if n.cur != nil {
-		if n.fault == id003.StJamStacker {
-			n.cashbox = append(n.cashbox, n.cur.e)
-		} else {
+	if n.stuck {
+		st := byte(id003.StPowerUpBillS)
+		if takeNote {
 			n.returned = append(n.returned, n.cur.e)
+			n.trace(fmt.Sprintf("%s taken out of the stacker jam by hand", describe(n.cur.e, n.cfg.Currency)))
+			n.cur, st = nil, id003.StPowerUp
 		}
+		n.stuck, n.fault, n.faultData, n.queue = false, 0, nil, nil
+		n.powerUp(st)
+		return
+	}
+	if n.cur != nil {
+		n.returned = append(n.returned, n.cur.e)
 		n.cur = nil
 	}
 	if n.fault == id003.StStackerOpen || n.fault == id003.StStackerFull {
@@ -457,14 +481,12 @@ func (n *NoteAcceptor) PowerCycle() {
 	n.advance(time.Now())
 	st := byte(id003.StPowerUp)
 	if n.cur != nil {
-		switch n.st {
-		case id003.StStacking, id003.StVendValid, id003.StJamStacker:
+		st = id003.StPowerUpBillA
+		if n.inStackerPath() {
 			st = id003.StPowerUpBillS
-		default:
-			st = id003.StPowerUpBillA
 		}
 	}
-	n.fault, n.faultData, n.queue = 0, nil, nil
+	n.fault, n.faultData, n.queue, n.stuck = 0, nil, nil, false
 	n.powerUp(st)
 }
 
@@ -554,6 +576,9 @@ func (n *NoteAcceptor) Command(line string) (string, error) {
 	case "clear":
 		n.Clear()
 		return "fault cleared", nil
+	case "clear-out":
+		n.ClearTakingNote()
+		return "fault cleared, the jammed note handed back", nil
 	case "power-cycle":
 		n.PowerCycle()
 		return "power cycled", nil
@@ -571,5 +596,5 @@ func (n *NoteAcceptor) Command(line string) (string, error) {
 		n.Fault(st)
 		return id003.StatusName(st), nil
 	}
-	return "", fmt.Errorf("unknown command %q; try note <cents>, ticket <18 digits>, bad-note, jam, jam-stacker, stacker-full, stacker-open, cheat, pause, failure [hex], clear, power-cycle, unplug, replug, status", cmd)
+	return "", fmt.Errorf("unknown command %q; try note <cents>, ticket <18 digits>, bad-note, jam, jam-stacker, stacker-full, stacker-open, cheat, pause, failure [hex], clear, clear-out, power-cycle, unplug, replug, status", cmd)
 }

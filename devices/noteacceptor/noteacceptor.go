@@ -9,7 +9,11 @@
 // between the two leaves the acceptor repeating VEND VALID, never a credit the journal lacks. A
 // power cut mid-stack comes back as "power up with bill in stacker": the driver reports it and
 // the app settles it from its journal — credit the note it sent to the stacker if it has not
-// already — so a stacked note is credited exactly once.
+// already — so a stacked note is credited exactly once. A jam in the stacker is cleared by an
+// attendant, and the acceptor comes back the same way, the note still in the stacker's path.
+// A note sent to the stacker whose fate the acceptor never says (no credit point, no
+// returning, back to idle or powered up empty) is never reported returned: it is Unresolved,
+// for the app to keep open and the attendant to settle from the cash box.
 package noteacceptor
 
 import (
@@ -175,6 +179,7 @@ type Acceptor struct {
 	lost      bool
 	escrow    *Escrow
 	stackSent bool
+	toStacker bool // the acceptor took STACK for escrow: from here it may end in the cash box
 	credited  bool // Credit returned nil for escrow: a repeated VEND VALID is only acknowledged again
 	decision  chan bool
 	cancel    context.CancelFunc
@@ -441,6 +446,13 @@ func (a *Acceptor) handle(ctx context.Context, st id003.Frame) error {
 		if a.escrow != nil {
 			e := *a.escrow
 			ev.Escrow = &e
+			if st.Cmd == id003.StPowerUp && a.toStacker && !a.credited {
+				// Sent to the stacker, no credit point, and no note found at power-up: it may
+				// have reached the cash box before the power went, or been taken out by hand.
+				a.h.Event(Event{Kind: Unresolved, Status: st.Cmd, Escrow: &e,
+					Detail: "a note sent to the stacker was not found at power-up and had no credit point: it may be in the cash box"})
+				ev.Escrow = nil
+			}
 		}
 		a.dropEscrow()
 		a.started = false
@@ -461,6 +473,15 @@ func (a *Acceptor) handle(ctx context.Context, st id003.Frame) error {
 			return a.vend()
 		case id003.StStacking, id003.StStacked:
 			return nil
+		case id003.StJamStacker:
+			// A note is stuck on its way into the cash box (the one the app's journal last sent
+			// there). A reset now would settle it with no credit point: leave the acceptor to
+			// the attendant, who clears the jam; it then powers up reporting where the note is.
+			if changed || !a.fault {
+				a.fault = true
+				a.h.Event(Event{Kind: Fault, Status: st.Cmd, Detail: id003.StatusName(st.Cmd)})
+			}
+			return nil
 		}
 		a.dropEscrow()
 		return a.startup(ctx)
@@ -469,11 +490,23 @@ func (a *Acceptor) handle(ctx context.Context, st id003.Frame) error {
 	case id003.StEnable, id003.StDisable:
 		a.clearFault()
 		if a.escrow != nil {
-			// The escrow left without STACKED: it was rejected or returned, and the reply that
-			// said so was lost between polls.
+			// The escrow left without STACKED, and the reply that said what became of it was
+			// lost between polls — or a fault came in between.
 			e := *a.escrow
+			ev := Event{Kind: Returned, Escrow: &e, Detail: "back to idle without being stacked"}
+			switch {
+			case a.credited:
+				// Past its credit point (VEND VALID acknowledged): it is in the cash box.
+				ev = Event{Kind: Stacked, Escrow: &e, Detail: "back to idle after its credit point"}
+			case a.toStacker:
+				// The acceptor took it towards the cash box and never reached the credit point
+				// (a stacker jam cleared, say): it may be in the cash box or back in a hand.
+				// Never say returned: the app keeps it open for the attendant.
+				ev = Event{Kind: Unresolved, Status: st.Cmd, Escrow: &e,
+					Detail: "a note sent to the stacker came back to idle without a credit point: it may be in the cash box"}
+			}
 			a.dropEscrow()
-			a.h.Event(Event{Kind: Returned, Escrow: &e, Detail: "back to idle without being stacked"})
+			a.h.Event(ev)
 		}
 		return a.followInhibit(st.Cmd == id003.StEnable)
 	case id003.StAccepting:
@@ -485,6 +518,9 @@ func (a *Acceptor) handle(ctx context.Context, st id003.Frame) error {
 	case id003.StHolding:
 		return a.onEscrow(st)
 	case id003.StStacking:
+		if a.escrow != nil {
+			a.toStacker = true // however the STACK command's ACK fared, the acceptor is stacking
+		}
 		if changed {
 			a.h.Event(Event{Kind: Stacking, Escrow: a.escrowCopy()})
 		}
@@ -556,7 +592,7 @@ func (a *Acceptor) dropEscrow() {
 	if a.cancel != nil {
 		a.cancel()
 	}
-	a.escrow, a.stackSent, a.credited, a.decision, a.cancel, a.decided = nil, false, false, nil, nil, nil
+	a.escrow, a.stackSent, a.toStacker, a.credited, a.decision, a.cancel, a.decided = nil, false, false, false, nil, nil, nil
 }
 
 func (a *Acceptor) followInhibit(enabled bool) error {
@@ -642,7 +678,7 @@ func (a *Acceptor) onEscrow(st id003.Frame) error {
 		if err := a.operate(id003.CmdStack1); err != nil {
 			return err
 		}
-		a.stackSent = true
+		a.stackSent, a.toStacker = true, true
 		return nil
 	default:
 		if err := a.operate(id003.CmdReturn); err != nil {

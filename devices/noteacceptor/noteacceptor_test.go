@@ -3,6 +3,7 @@ package noteacceptor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,9 @@ type wallet struct {
 	pending *Escrow // sent to the stacker, not yet credited
 	credits []Escrow
 	events  []Event
-	notify  chan Event
+	// unresolved were sent to the stacker and never credited nor returned: the attendant's
+	unresolved []Escrow
+	notify     chan Event
 }
 
 func newWallet() *wallet {
@@ -75,6 +78,12 @@ func (w *wallet) Event(ev Event) {
 		}
 	case PowerUpInAcceptor, Returned, Rejected:
 		w.pending = nil
+	case Unresolved:
+		// Not credited, not forgotten: the journal keeps it open for the attendant.
+		if w.pending != nil {
+			w.unresolved = append(w.unresolved, *w.pending)
+			w.pending = nil
+		}
 	}
 	w.mu.Unlock()
 	w.notify <- ev
@@ -415,4 +424,143 @@ func TestPowerCycleMidStack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kinds lists the kinds of the events the wallet was told, in order.
+func (w *wallet) kinds() []Kind {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []Kind
+	for _, ev := range w.events {
+		out = append(out, ev.Kind)
+	}
+	return out
+}
+
+// A note going into the stacker when the stacker jams: the attendant clears the jam and the
+// acceptor restarts with the note still in the stacker's path — power up with a bill in the
+// stacker — and stacks it on the driver's reset, with no credit point. The note is credited
+// once, from the app's record of what it sent to the stacker, and never reported returned. If
+// the attendant takes the note out instead, the acceptor comes back empty and the note, sent to
+// the stacker without a credit point, is unresolved: not credited, not reported returned.
+func TestStackerJamWhileStackingOverPTY(t *testing.T) {
+	for _, tc := range []struct {
+		clear    string
+		want     Kind
+		credited int64
+		box      int64
+	}{
+		{"clear", PowerUpInStacker, 2000, 2000},
+		{"clear-out", Unresolved, 0, 0},
+	} {
+		t.Run(tc.clear, func(t *testing.T) {
+			r := newRig(t, emulator.NoteAcceptorConfig{Init: 20 * time.Millisecond, Accept: 20 * time.Millisecond,
+				Stack: time.Second, Reject: 20 * time.Millisecond})
+			r.enable(t)
+			if err := r.emu.InsertNote(2000); err != nil {
+				t.Fatal(err)
+			}
+			r.w.waitFor(t, Stacking, 2*time.Second)
+			if _, err := r.emu.Command("jam-stacker"); err != nil {
+				t.Fatal(err)
+			}
+			if ev := r.w.waitFor(t, Fault, 2*time.Second); !strings.Contains(ev.Detail, "jam in stacker") {
+				t.Fatalf("fault %v", ev)
+			}
+			if _, err := r.emu.Command(tc.clear); err != nil {
+				t.Fatal(err)
+			}
+			ev := r.w.waitFor(t, tc.want, 2*time.Second)
+			if ev.Escrow == nil || ev.Escrow.Cents != 2000 {
+				t.Fatalf("%v names no note of 2000 cents", ev)
+			}
+			r.w.waitFor(t, Ready, 2*time.Second)
+			r.w.waitFor(t, Enabled, 2*time.Second)
+			// A note after it goes in and is credited as usual: the acceptor works again.
+			if err := r.emu.InsertNote(100); err != nil {
+				t.Fatal(err)
+			}
+			r.w.waitFor(t, Stacked, 2*time.Second)
+			if sum, _ := r.w.total(); sum != tc.credited+100 || r.emu.CashboxCents() != tc.box+100 {
+				t.Fatalf("credited %d, cash box %d; want %d and %d", sum, r.emu.CashboxCents(), tc.credited+100, tc.box+100)
+			}
+			if slices.Contains(r.w.kinds(), Returned) {
+				t.Fatalf("a note that went to the stacker was reported returned: %v", r.w.kinds())
+			}
+			r.w.mu.Lock()
+			unresolved := len(r.w.unresolved)
+			r.w.mu.Unlock()
+			if want := map[Kind]int{Unresolved: 1}[tc.want]; unresolved != want {
+				t.Fatalf("%d notes left unresolved, want %d", unresolved, want)
+			}
+		})
+	}
+}
+
+// An acceptor that leaves a stacker jam straight back to idle (or through its own
+// initialisation) without saying what became of the note: the driver cannot know whether it is
+// in the cash box, so it reports the note unresolved — never returned. One whose STACKED reply
+// was lost after its credit point is reported stacked.
+func TestTranscriptStackerJamBackToIdle(t *testing.T) {
+	for _, via := range []string{"idle", "initialize"} {
+		t.Run(via, func(t *testing.T) {
+			p := porttest.New(20 * time.Millisecond)
+			w := newWallet()
+			a := New(p, w, Config{Poll: time.Millisecond, ReplyTimeout: 50 * time.Millisecond})
+			a.started, a.enabled = true, 1
+			a.inhibit.Store(false)
+			a.currency = map[byte]id003.Denomination{0x65: {Code: 0x65, Base: 2, Exponent: 1}}
+			p.Expect("status", frame(0x11)).Reply("escrow $20", frame(0x13, 0x65)).
+				Expect("stack-1", frame(0x41)).Reply("ack", frame(0x50)).
+				Expect("status", frame(0x11)).Reply("stacking", frame(0x14)).
+				Expect("status", frame(0x11)).Reply("jam in stacker", frame(0x46))
+			polls := 4
+			if via == "initialize" {
+				p.Expect("status", frame(0x11)).Reply("initialize", frame(0x1B))
+				polls++
+			}
+			p.Expect("status", frame(0x11)).Reply("enable", frame(0x11))
+			for range polls {
+				if err := a.poll(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := p.WaitDone(time.Second); err != nil {
+				t.Fatal(err)
+			}
+			kinds := w.kinds()
+			if slices.Contains(kinds, Returned) || !slices.Contains(kinds, Unresolved) {
+				t.Fatalf("events %v: want the note unresolved, not returned", kinds)
+			}
+			if _, n := w.total(); n != 0 || len(w.unresolved) != 1 || w.unresolved[0].Cents != 2000 {
+				t.Fatalf("credits %v, unresolved %v", w.credits, w.unresolved)
+			}
+		})
+	}
+	t.Run("stacked reply lost", func(t *testing.T) {
+		p := porttest.New(20 * time.Millisecond)
+		w := newWallet()
+		a := New(p, w, Config{Poll: time.Millisecond, ReplyTimeout: 50 * time.Millisecond})
+		a.started, a.enabled = true, 1
+		a.inhibit.Store(false)
+		a.escrow, a.stackSent, a.toStacker = &Escrow{Seq: 1, Code: 0x61, Cents: 100}, true, true
+		w.pending = a.escrow
+		p.Expect("status", frame(0x11)).Reply("vend valid", frame(0x15)).
+			Expect("ack", frame(0x50)).
+			Expect("status", frame(0x11)).Reply("enable: STACKED came and went between polls", frame(0x11))
+		for range 2 {
+			if err := a.poll(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.WaitDone(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if kinds := w.kinds(); slices.Contains(kinds, Returned) || !slices.Contains(kinds, Stacked) {
+			t.Fatalf("events %v", kinds)
+		}
+		if sum, n := w.total(); sum != 100 || n != 1 {
+			t.Fatalf("credited %d in %d", sum, n)
+		}
+	})
 }
