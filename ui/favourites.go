@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app"
@@ -17,10 +18,16 @@ type favouritesRow struct {
 	favs app.Favourites
 	say  func(string) // the message line
 	box  *fyne.Container
+	flow *flow
+	view *container.ThemeOverride // the box at the controls' size
+	// changed is called when the buttons changed, which may take the row another line.
+	changed func()
 }
 
-func newFavouritesRow(term *app.Terminal, say func(string)) *favouritesRow {
-	r := &favouritesRow{term: term, say: say, box: container.NewHBox()}
+func newFavouritesRow(term *app.Terminal, say func(string), sizing *touchSizing) *favouritesRow {
+	r := &favouritesRow{term: term, say: say, flow: &flow{}}
+	r.box = container.New(r.flow)
+	r.view = sizing.sized(r.box, nil, nil)
 	r.refresh()
 	return r
 }
@@ -28,7 +35,7 @@ func newFavouritesRow(term *app.Terminal, say func(string)) *favouritesRow {
 // refresh rebuilds the buttons from the favourites.
 func (r *favouritesRow) refresh() {
 	r.box.RemoveAll()
-	r.box.Add(widget.NewButton(T("Save favourite"), r.save))
+	r.box.Add(widget.NewButtonWithIcon(T("Save favourite"), theme.DocumentSaveIcon(), r.save))
 	for _, f := range r.favs.List() {
 		f := f
 		r.box.Add(widget.NewButton(T("Favourite")+" "+amount(f.Total), func() {
@@ -36,6 +43,10 @@ func (r *favouritesRow) refresh() {
 				r.say(err.Error())
 			}
 		}))
+	}
+	restyle(r.view)
+	if r.changed != nil {
+		r.changed()
 	}
 }
 

@@ -38,7 +38,7 @@ func TestFavouritesOnTheScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	test.Tap(findButton(t, s.Content(), "5"))
+	test.Tap(findChip(t, s.Content(), "5"))
 	for _, sp := range []roulette.Spot{s17, red} {
 		r, _ := s.geom.Region(sp)
 		test.TapAt(s.felt, s.felt.ToScreen(r.Centre))

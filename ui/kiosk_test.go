@@ -117,7 +117,7 @@ func TestKioskHasNoPointerAndStays(t *testing.T) {
 	}
 	r, _ := s.geom.Region(sp)
 	felt := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.felt)
-	chip := findButton(t, s.Content(), "5")
+	chip := findChip(t, s.Content(), "5")
 	test.TapCanvas(w.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(chip).Add(fyne.NewPos(5, 5)))
 	test.TapCanvas(w.Canvas(), felt.Add(s.felt.ToScreen(r.Centre)))
 	if got := stakeOn(term.View().Stakes, sp); got != 500 {

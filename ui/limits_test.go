@@ -67,7 +67,7 @@ func TestLimitFeedbackOnTheLayout(t *testing.T) {
 			snap.Limits, snap.Balance, snap.Config.Chips = c.limits, c.balance, []int64{100, c.chip}
 			s, _ := stateScreen(t, stateCase{design: diagrams.DiagramA, layout: l,
 				events: func(*testing.T, roulette.Layout) []client.Event { return []client.Event{up, snap} }})
-			test.Tap(findButton(t, s.Content(), money(c.chip)))
+			test.Tap(findChip(t, s.Content(), money(c.chip)))
 			s.update(s.term.View())
 			r, _ := s.geom.Region(c.spot)
 			for range c.taps {

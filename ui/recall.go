@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/journal"
@@ -132,7 +133,7 @@ func ticketsText(printed, accepted []recall.Ticket) string {
 // AttachRecords adds the game-records button: it opens the last-game recall over the screen,
 // read from the terminal journal.
 func (s *Screen) AttachRecords(j *journal.Journal) {
-	b := widget.NewButton(T("Game records"), nil)
+	b := widget.NewButtonWithIcon(T("Game records"), theme.HistoryIcon(), nil)
 	b.OnTapped = func() {
 		go func() {
 			ctx := context.Background()
@@ -150,7 +151,9 @@ func (s *Screen) AttachRecords(j *journal.Journal) {
 			})
 		}()
 	}
-	s.controls.Add(b)
+	// Beside Help, before Cash out, which stays at the end of the row.
+	s.controls.Objects = append(s.controls.Objects[:1:1], append([]fyne.CanvasObject{b}, s.controls.Objects[1:]...)...)
+	restyle(s.controlsRow)
 }
 
 func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {

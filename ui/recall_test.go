@@ -66,13 +66,41 @@ func TestRecallShowsEachGameOnTheLayout(t *testing.T) {
 func findButton(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
+	walkObjects(o, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == label {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q button", label)
+	}
+	return found
+}
+
+// findChip finds the chip of the tray with a value printed on it.
+func findChip(t *testing.T, o fyne.CanvasObject, label string) *Chip {
+	t.Helper()
+	var found *Chip
+	walkObjects(o, func(o fyne.CanvasObject) {
+		if c, ok := o.(*Chip); ok && c.Label() == label {
+			found = c
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q chip", label)
+	}
+	return found
+}
+
+// walkObjects calls visit on every object of a tree of canvas objects, through the
+// containers a screen nests them in.
+func walkObjects(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 	var walk func(fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
+		visit(o)
 		switch v := o.(type) {
-		case *widget.Button:
-			if v.Text == label {
-				found = v
-			}
+		case *container.ThemeOverride:
+			walk(v.Content)
 		case *fyne.Container:
 			for _, c := range v.Objects {
 				walk(c)
@@ -88,8 +116,4 @@ func findButton(t *testing.T, o fyne.CanvasObject, label string) *widget.Button 
 		}
 	}
 	walk(o)
-	if found == nil {
-		t.Fatalf("no %q button", label)
-	}
-	return found
 }

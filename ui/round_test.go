@@ -198,7 +198,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 			chip string
 			spot roulette.Spot
 		}{{"25", s17}, {"5", split}, {"10", red}} {
-			test.Tap(findButton(t, s.Content(), tap.chip))
+			test.Tap(findChip(t, s.Content(), tap.chip))
 			r, _ := s.geom.Region(tap.spot)
 			test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
 		}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app"
@@ -39,7 +40,7 @@ type Screen struct {
 	outcomeBg   *canvas.Rectangle // the winning number sits on a tile of its colour
 	outcomeMark fyne.CanvasObject
 	won         *canvas.Text
-	message     *widget.Label
+	message     *messageLine
 	history     *fyne.Container
 	limits      *widget.Label
 	pending     *widget.Label
@@ -47,10 +48,14 @@ type Screen struct {
 	hotCold     *widget.Label
 	lucky       *fyne.Container
 	buyIn       *fyne.Container
+	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
 	controls    *fyne.Container
 	jackpot     *canvas.Text // the meter, when the table has a jackpot
 	jackpotWin  *widget.Label
 	favourites  *favouritesRow
+	left        *fyne.Container // the play area: the felt and the rows under it
+	sizing      *touchSizing
+	controlsRow *container.ThemeOverride
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -71,7 +76,6 @@ var (
 	panelDimText = color.NRGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}
 	panelBg      = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
 	selectedChip = color.NRGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
-	unselectChip = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
 )
 
 func text(s string, size float32, c color.Color) *canvas.Text {
@@ -124,8 +128,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.outcomeMark.Hide()
 	outcome := container.NewStack(s.outcomeBg, container.NewBorder(nil, container.NewCenter(s.outcomeMark), nil, nil, s.outcome))
 	s.won = text("", 26, panelText)
-	s.message = widget.NewLabel("")
-	s.message.Wrapping = fyne.TextWrapWord
+	s.message = newMessageLine()
 	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
 	s.limits = widget.NewLabel("")
 	s.pending = widget.NewLabel("")
@@ -136,30 +139,29 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.jackpot = text("", 24, selectedChip)
 	s.jackpotWin = widget.NewLabel("")
 	s.jackpotWin.Wrapping = fyne.TextWrapWord
-	s.chips = container.NewHBox()
-	s.favourites = newFavouritesRow(term, func(m string) { s.message.SetText(m) })
+	s.chips = container.New(chipTray{})
+	s.sizing = &touchSizing{}
+	s.favourites = newFavouritesRow(term, func(m string) { s.message.SetText(m) }, s.sizing)
 	s.buyIn = container.NewHBox()
 
+	// The betting controls carry no icons: on a 1280-pixel screen the row has room for their
+	// words at a size read from the seat, not for both.
 	undo := widget.NewButton(T("Remove last"), func() { s.report(term.Undo()) })
 	clear := widget.NewButton(T("Remove all"), func() { s.report(term.Clear()) })
 	repeat := widget.NewButton(T("Repeat"), func() { s.report(term.Repeat()) })
 	double := widget.NewButton(T("Double"), func() { s.report(term.Double()) })
-	cashOut := widget.NewButton(T("Cash out"), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
-	help := widget.NewButton(T("Help"), func() { s.showHelp(term.View()) })
+	// Cash out and Help stand apart from the betting controls, at the right end, each with an
+	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
+	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
+	cashOut.Importance = widget.WarningImportance
+	help := widget.NewButtonWithIcon(T("Help"), theme.HelpIcon(), func() { s.showHelp(term.View()) })
+	help.Importance = widget.HighImportance
 	track, err := diagrams.NewRacetrack(l.Wheel)
 	if err != nil {
 		return nil, err
 	}
 	spread := roulette.DefaultSpread
-	// Radio buttons rather than a drop-down: a Select's list is a pop-up overlay, which would
-	// bring the pointer back in the kiosk (see Kiosk), and is fiddly under a finger.
-	spreadSel := widget.NewRadioGroup([]string{"1", "2", "3", "4"}, func(v string) {
-		if v != "" {
-			spread = int(v[0] - '0')
-		}
-	})
-	spreadSel.Horizontal, spreadSel.Required = true, true
-	spreadSel.SetSelected(fmt.Sprint(spread))
+	spreadSel := newSegmented([]string{"1", "2", "3", "4"}, spread-1, func(i int) { spread = i + 1 })
 	s.track = NewRacetrack(track)
 	s.track.OnTapped = func(r diagrams.TrackRegion) {
 		b := roulette.Bet{Call: r.Target.Call}
@@ -173,7 +175,12 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 			s.message.SetText(fb.Message)
 		}
 	}
-	neighbours := container.NewBorder(nil, nil, container.NewVBox(widget.NewLabel(T("Neighbours")), spreadSel), nil, s.track)
+	s.calls.Truncation = fyne.TextTruncateEllipsis
+	s.calls.Hide()
+	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
+	rb := track.Bounds
+	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y)}, spreadCol, s.track)
+	noteBuyIn := text(T("Insert notes or a ticket to buy in"), 18, panelDimText)
 
 	s.Elements = map[diagrams.Element]fyne.CanvasObject{
 		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
@@ -182,7 +189,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		diagrams.ElemCashOut: cashOut, diagrams.ElemHistory: s.history, diagrams.ElemGameStatus: s.status,
 		diagrams.ElemRemoveAll: clear, diagrams.ElemRemoveLast: undo, diagrams.ElemRepeat: repeat,
 		diagrams.ElemDouble: double, diagrams.ElemHelp: help, diagrams.ElemRacetrack: neighbours,
-		diagrams.ElemNoteBuyIn:      widget.NewLabel(T("Insert notes or a ticket to buy in")),
+		diagrams.ElemNoteBuyIn:      noteBuyIn,
 		diagrams.ElemPendingMinimum: s.pending, diagrams.ElemLuckyBall: s.lucky,
 		diagrams.ElemJackpotMeter: s.jackpot,
 	}
@@ -200,19 +207,41 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		s.jackpot, s.jackpotWin,
 		s.limits, s.pending,
 	)
-	s.controls = container.NewHBox(undo, clear, repeat, double, layout.NewSpacer(), help, cashOut)
-	bottom := container.NewVBox(neighbours, container.NewHBox(s.chips, layout.NewSpacer(), s.favourites.box), s.controls, s.calls, s.message)
+	// The betting controls on the left, what ends or explains the session on the right;
+	// AttachRecords adds Game records there, before Cash out.
+	s.controls = container.NewHBox(help, cashOut)
+	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, container.NewHBox(undo, clear, repeat, double), s.controls), nil, nil)
+	trayL := &trayRow{favs: s.favourites.flow, box: s.favourites.box}
+	tray := container.New(trayL, s.chips, s.favourites.view)
+	s.buyInRow = s.sizing.sized(s.buyIn, nil, nil)
+	s.buyInRow.Hide()
+	message := s.message.view(s.sizing)
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
-		bottom.Add(s.Elements[diagrams.ElemNoteBuyIn])
+		// The note acceptor's prompt stands at the end of the message line, where the player
+		// looks to learn what the terminal wants; the side panel has no room left for it on a
+		// Lucky Ball table at 1280×800.
+		message = container.NewBorder(nil, nil, nil, container.NewCenter(noteBuyIn), message)
 	}
-	bottom.Add(s.buyIn)
+	fb := s.geom.Bounds
+	play := &playArea{feltAspect: (fb.Max.X - fb.Min.X) / (fb.Max.Y - fb.Min.Y), track: neighbours.Layout.(*trackRow),
+		tray: trayL, sizing: s.sizing}
+	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, s.buyInRow, message)
+	s.favourites.changed, s.message.changed = s.relayout, s.relayout
 	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
 	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth}, panel),
-		container.NewBorder(nil, bottom, nil, nil, s.felt))
+		container.NewStack(canvas.NewRectangle(panelBg), container.New(inset{rowGap}, s.left)))
 	s.update(term.View())
 	return s, nil
+}
+
+// relayout lays the play area out again after a row changed its height or appeared: the GL
+// driver would find that on its next frame, the test driver would not.
+func (s *Screen) relayout() {
+	if s.left != nil {
+		s.left.Refresh()
+	}
 }
 
 func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
@@ -323,7 +352,12 @@ func (s *Screen) update(v app.View) {
 		}
 	}
 	s.felt.SetStakes(stakes)
-	s.calls.SetText(strings.Join(calls, "   "))
+	// One call bet a line, beside the racetrack they were placed on.
+	if t := strings.Join(calls, "\n"); t != s.calls.Text {
+		s.calls.SetText(t)
+		s.calls.Hidden = t == ""
+		s.relayout()
+	}
 
 	// The last outcome and win are the result until the next round opens; while the ball
 	// spins (no more bets) they are the previous round's, so they are not shown as a result.
@@ -366,6 +400,7 @@ func (s *Screen) update(v app.View) {
 	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
 		s.hotCold.SetText(fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
 	}
+	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
 	s.lucky.RemoveAll()
 	if v.Config.LuckyBall {
 		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
@@ -376,23 +411,29 @@ func (s *Screen) update(v app.View) {
 	}
 	s.limits.SetText(limitSign(v.Limits))
 	s.pending.SetText("")
+	// An empty label still takes a line: the pending minimum takes its place in the side
+	// panel only while there is one, which leaves a Lucky Ball table room at 1280×800.
+	s.pending.Hide()
 	if p := v.Pending; p != nil {
 		s.pending.SetText(fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits)))
+		s.pending.Show()
 	}
-	s.chips.RemoveAll()
-	for _, c := range v.Config.Chips {
-		c := c
-		b := widget.NewButton(money(c), func() { s.term.SelectChip(c) })
-		if c == v.Chip {
-			b.Importance = widget.HighImportance
-		}
-		s.chips.Add(b)
-	}
+	s.showChips(v)
+	offered := s.buyInRow.Visible()
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
 		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), amount(b.Amount))))
-		s.buyIn.Add(widget.NewButton(T("Accept"), func() { s.confirmBuyIn(true) }))
-		s.buyIn.Add(widget.NewButton(T("Decline"), func() { s.confirmBuyIn(false) }))
+		accept := widget.NewButtonWithIcon(T("Accept"), theme.ConfirmIcon(), func() { s.confirmBuyIn(true) })
+		accept.Importance = widget.HighImportance
+		s.buyIn.Add(accept)
+		s.buyIn.Add(widget.NewButtonWithIcon(T("Decline"), theme.CancelIcon(), func() { s.confirmBuyIn(false) }))
+		s.buyInRow.Show()
+		restyle(s.buyInRow)
+	} else {
+		s.buyInRow.Hide()
+	}
+	if offered != s.buyInRow.Visible() {
+		s.relayout()
 	}
 	switch {
 	case v.Void != "":
@@ -401,6 +442,27 @@ func (s *Screen) update(v app.View) {
 		s.message.SetText(v.Message)
 	}
 	s.tick()
+}
+
+// showChips keeps the tray to the table's denominations, the chosen one raised. The chips are
+// made again only when the denominations change: a tap on the felt updates the screen, and
+// must not rebuild the tray each time.
+func (s *Screen) showChips(v app.View) {
+	same := len(s.chips.Objects) == len(v.Config.Chips)
+	for i := 0; same && i < len(v.Config.Chips); i++ {
+		same = s.chips.Objects[i].(*Chip).Value == v.Config.Chips[i]
+	}
+	if !same {
+		objs := make([]fyne.CanvasObject, len(v.Config.Chips))
+		for i, c := range v.Config.Chips {
+			objs[i] = NewChip(c, func() { s.term.SelectChip(c) })
+		}
+		s.chips.Objects = objs
+		s.chips.Refresh()
+	}
+	for _, o := range s.chips.Objects {
+		o.(*Chip).SetSelected(o.(*Chip).Value == v.Chip)
+	}
 }
 
 // confirmBuyIn answers the dealer's buy-in offer. The answer goes to the table server off the
