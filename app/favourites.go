@@ -1,9 +1,10 @@
 package app
 
 import (
-	"errors"
 	"slices"
 	"sync"
+
+	"github.com/tablegames/ats/app/msg"
 )
 
 // Favourites are the slips a player saved to place again with one touch (issue 4: "saved
@@ -26,7 +27,7 @@ type Favourite struct {
 const MaxFavourites = 4
 
 // ErrNothingToSave refuses to save an empty slip.
-var ErrNothingToSave = errors.New("place some bets first, then save them as a favourite")
+var ErrNothingToSave = msg.Err("place some bets first, then save them as a favourite")
 
 // Save keeps the slip shown in v as a favourite, the newest last. A slip already saved is not
 // saved twice: it becomes the newest.
@@ -69,7 +70,7 @@ func (f *Favourites) Seen(v View) bool {
 // the balance covers, in the order it was placed, as one undo step (as Repeat does).
 func (t *Terminal) PlaceFavourite(fav Favourite) error {
 	if len(fav.Stakes) == 0 {
-		return errors.New("nothing to place")
+		return ErrNothingToPlace
 	}
 	return t.rebuild(func(s Stake) int64 { return s.Amount }, fav.Stakes)
 }

@@ -50,7 +50,7 @@ func TestFavourites(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := h.term.View()
-	if len(v.Stakes) != 2 || v.Stakes[0].Amount != 1000 || v.Stakes[1].Amount != 200 || v.Message == "" {
+	if len(v.Stakes) != 2 || v.Stakes[0].Amount != 1000 || v.Stakes[1].Amount != 200 || v.Message.IsZero() {
 		t.Fatalf("with 12.00: %+v, %q", v.Stakes, v.Message)
 	}
 

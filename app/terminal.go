@@ -6,14 +6,13 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
 )
@@ -50,7 +49,7 @@ type View struct {
 	LastOutcome *client.Outcome
 	LastWin     *client.Settled
 	Frozen      bool
-	Void        string // why the round's wagers are void, if they are
+	Void        msg.Msg // why the round's wagers are void, if they are
 	AccountOpen bool
 	BuyIn       *client.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
@@ -58,18 +57,28 @@ type View struct {
 	JackpotWon  *client.JackpotWon // the latest hit at the table, until the next round
 	JackpotMine bool               // ...and it is this terminal's
 
-	Message string // the last feedback for the player (limits, locks), "" for none
+	Message msg.Msg // the last feedback for the player (limits, locks); zero for none
 }
 
 // Feedback is the answer to a touch on the layout.
 type Feedback struct {
 	Accepted int64           // the stake on the bet now (per piece for a call bet)
 	Reason   roulette.Reason // why it differs from what was tried
-	Message  string
+	Message  msg.Msg
 }
 
 // ErrLocked refuses a change after the period (rule 3.7).
-var ErrLocked = errors.New("no more bets")
+var ErrLocked = msg.Err("no more bets")
+
+// Other refusals of a change to the slip.
+var (
+	ErrNotConnected   = msg.Err("not connected to the table")
+	ErrFrozen         = msg.Err("accounts are frozen while a result is corrected")
+	ErrNothingToPlace = msg.Err("nothing to place")
+)
+
+// reasonMsg is rule 4.3's reason for a changed wager, as the player is told it.
+func reasonMsg(r roulette.Reason) msg.Msg { return msg.New(r.Message()) }
 
 // Terminal is one player terminal. Its methods are safe for concurrent use; OnChange is called
 // after every change, from whichever goroutine made it.
@@ -278,7 +287,7 @@ func (t *Terminal) apply(ev client.Event) {
 		if !e.Up && t.view.Phase == client.PhaseWagering && !t.view.Locked {
 			// Lost the table before the deadline: the server voids this terminal's wagers
 			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
-			t.view.Void = "connection to the table lost before the end of betting: wagers void"
+			t.view.Void = msg.New("connection to the table lost before the end of betting: wagers void")
 			t.slip.reset(nil)
 			t.view.Locked = true
 		}
@@ -308,7 +317,8 @@ func (t *Terminal) apply(ev client.Event) {
 	case client.FrozenChanged:
 		t.view.Frozen = e.Frozen
 	case client.RoundVoided:
-		t.view.Void, t.view.Balance = e.Reason, e.Balance
+		// The table's reason is its own words (the pit boss's, for an invalidation).
+		t.view.Void, t.view.Balance = msg.New("Wagers void and refunded: %s", e.Reason), e.Balance
 	case client.BuyInOffered:
 		b := e
 		t.view.BuyIn = &b
@@ -318,7 +328,7 @@ func (t *Terminal) apply(ev client.Event) {
 		if e.Ticket == nil {
 			// Closed at the console (001 §6.5.2): the money is paid at the table, not by a
 			// ticket from this terminal, so the screen must say where it went.
-			t.view.Message = "The dealer closed your account: " + money.Decimal(e.Amount) + " paid at the table"
+			t.view.Message = msg.New("The dealer closed your account: %s paid at the table", money.Decimal(e.Amount))
 		}
 	case client.LuckyBallDrawn:
 		d := e.Draw
@@ -377,7 +387,7 @@ func (t *Terminal) fromSnapshot(s client.Snapshot) {
 		t.restarted = nil
 		settled := s.LastSettled != nil && s.LastSettled.RoundID == s.RoundID
 		if r.round == s.RoundID && r.total > 0 && stakes == nil && !settled && s.AccountOpen {
-			v.Void = "the terminal restarted before the end of betting: its wagers on this spin are void"
+			v.Void = msg.New("the terminal restarted before the end of betting: its wagers on this spin are void")
 		}
 	}
 	t.slip.reset(stakes)
@@ -390,7 +400,7 @@ func (t *Terminal) onPhase(e client.PhaseChanged) {
 	if e.Phase == client.PhaseWagering && e.RoundID != v.RoundID {
 		t.slip.reset(nil)
 		t.version = 0
-		v.Void, v.Message, v.Acked, v.LuckyBall = "", "", true, nil
+		v.Void, v.Message, v.Acked, v.LuckyBall = msg.Msg{}, msg.Msg{}, true, nil
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {
 			v.JackpotWon, v.JackpotMine = nil, false
 		}
@@ -450,9 +460,9 @@ func (t *Terminal) SelectChip(amount int64) {
 func (t *Terminal) canChangeLocked() error {
 	switch {
 	case !t.view.Connected:
-		return errors.New("not connected to the table")
+		return ErrNotConnected
 	case t.view.Frozen:
-		return errors.New("accounts are frozen while a result is corrected")
+		return ErrFrozen
 	case t.view.Phase != client.PhaseWagering || t.view.Locked || !t.now().Before(t.link.LockAt(t.view.Deadline)):
 		t.view.Locked = t.view.Phase == client.PhaseWagering || t.view.Locked
 		return ErrLocked
@@ -472,8 +482,8 @@ type Gate interface {
 
 // Refusals when the table's profile requires the pad or a player card (000 §11.4.2(a), 003 §3.4).
 var (
-	ErrPadNotTouched = errors.New("touch your player pad to bet")
-	ErrNoPlayerCard  = errors.New("insert your player card to bet")
+	ErrPadNotTouched = msg.Err("touch your player pad to bet")
+	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
 )
 
 // SetGate connects the seat's ID pad; without one, a table that requires the pad takes no wager.
@@ -504,7 +514,7 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	got, _, why := t.view.Limits.PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
 	if why != roulette.ReasonNone {
-		fb.Message = fmt.Sprintf("%v: %s", b, why.Message())
+		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
 	}
 	return fb, nil
 }
@@ -515,9 +525,9 @@ func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.canChangeLocked(); err != nil {
-		t.view.Message = err.Error()
+		t.view.Message = msg.Of(err)
 		t.changedLocked()
-		return Feedback{Message: err.Error()}, err
+		return Feedback{Message: msg.Of(err)}, err
 	}
 	current := t.slip.On(b)
 	fb, err := t.placeLocked(b, current+t.view.Chip)
@@ -557,7 +567,7 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.canChangeLocked(); err != nil {
-		return Feedback{Message: err.Error()}, err
+		return Feedback{Message: msg.Of(err)}, err
 	}
 	amount := t.slip.On(from)
 	if amount == 0 || from == to {
@@ -568,7 +578,7 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	if err != nil || fb.Accepted == 0 {
 		t.slip.Undo()
 		if err == nil {
-			err = errors.New(fb.Message)
+			err = &msg.Error{Msg: fb.Message}
 		}
 		return fb, err
 	}
@@ -618,11 +628,11 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 		from = t.slip.Stakes()
 	}
 	if len(from) == 0 {
-		return errors.New("nothing to place")
+		return ErrNothingToPlace
 	}
 	old := slices.Clone(t.slip.Stakes())
 	t.slip.stakes = nil // price each stake as if the layout were empty; history untouched
-	var msg string
+	var said msg.Msg
 	for _, s := range from {
 		fb, err := t.placeLocked(s.Bet, amount(s))
 		if err != nil {
@@ -631,14 +641,14 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 		if fb.Accepted > 0 {
 			t.slip.stakes = append(t.slip.stakes, Stake{Bet: s.Bet, Amount: fb.Accepted})
 		}
-		if fb.Message != "" {
-			msg = fb.Message
+		if !fb.Message.IsZero() {
+			said = fb.Message
 		}
 	}
 	newStakes := t.slip.stakes
 	t.slip.stakes = old
 	t.slip.replace(newStakes)
-	t.view.Message = msg
+	t.view.Message = said
 	t.touchedLocked()
 	t.changedLocked()
 	return nil
@@ -651,7 +661,7 @@ func (t *Terminal) edit(change func() bool) error {
 		return err
 	}
 	if change() {
-		t.view.Message = ""
+		t.view.Message = msg.Msg{}
 		t.touchedLocked()
 		t.changedLocked()
 	}
@@ -695,13 +705,13 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 			// player is told the wagers are not confirmed on this terminal.
 			if rerr := rec.SlipAcked(ctx, layout, *ack); rerr != nil {
 				t.log.Error("game records: slip not recorded", "round", round, "version", version, "err", rerr)
-				err = fmt.Errorf("the terminal could not record it: %w", rerr)
+				err = &msg.Error{Msg: msg.New("the terminal could not record it: %s", rerr.Error())}
 			}
 		}
 		t.mu.Lock()
 		if t.view.RoundID == round && t.version == version {
 			if err != nil {
-				t.view.Message = "the table did not accept the last change: " + err.Error()
+				t.view.Message = msg.New("the table did not accept the last change: %s", msg.Of(err))
 				t.log.Warn("slip update", "round", round, "version", version, "err", err)
 			} else {
 				t.adoptAckLocked(ack)
@@ -728,7 +738,7 @@ func (t *Terminal) adoptAckLocked(ack *client.SlipAck) {
 	}
 	if !slices.Equal(stakes, t.slip.Stakes()) {
 		t.slip.stakes = stakes
-		t.view.Message = "the table adjusted your wagers to its limits"
+		t.view.Message = msg.New("the table adjusted your wagers to its limits")
 	}
 	t.view.Acked = true
 }
@@ -741,7 +751,7 @@ func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
 	b, rec := t.view.BuyIn, t.records
 	t.mu.Unlock()
 	if b == nil {
-		return errors.New("no buy-in to confirm")
+		return msg.Err("no buy-in to confirm")
 	}
 	if !accept {
 		// Declining moves no money: there is nothing to journal.
@@ -755,7 +765,7 @@ func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
 	if rec != nil {
 		if err := rec.BuyInAccepted(ctx, a); err != nil {
 			t.log.Error("game records: dealer buy-in acceptance not recorded", "buy-in", b.ID, "err", err)
-			return fmt.Errorf("the terminal could not record the buy-in: %w", err)
+			return msg.Err("the terminal could not record the buy-in: %s", err.Error())
 		}
 	}
 	return t.finishBuyIn(ctx, rec, a)

@@ -106,7 +106,7 @@ func TestLimitsAtTheTouch(t *testing.T) {
 	}
 	h.term.SelectChip(2500)
 	fb, _ = h.term.Place(s17)
-	if fb.Accepted != 2500 || fb.Reason != roulette.ReasonAboveMaximum || fb.Message == "" {
+	if fb.Accepted != 2500 || fb.Reason != roulette.ReasonAboveMaximum || fb.Message.IsZero() {
 		t.Fatalf("over the straight maximum: %+v", fb)
 	}
 	h.term.SelectChip(50) // a chip below the minimum on an empty spot: no chips appear
@@ -214,7 +214,7 @@ func TestLostTableAndRestore(t *testing.T) {
 	h.link.WaitSlip(time.Second)
 	h.link.Push(client.Connection{Up: false})
 	v := h.waitFor(func(v View) bool { return !v.Connected })
-	if v.Void == "" || len(v.Stakes) != 0 || !v.Locked {
+	if v.Void.IsZero() || len(v.Stakes) != 0 || !v.Locked {
 		t.Fatalf("after losing the table: %+v", v)
 	}
 	// A restart mid-round: the server's acknowledged slip comes back on the screen.
@@ -239,7 +239,7 @@ func TestServerAdjustsTheSlip(t *testing.T) {
 	h.term.SelectChip(500)
 	h.term.Place(outside(t, roulette.Odd, 0))
 	v := h.waitFor(func(v View) bool { return v.Acked && len(v.Stakes) == 1 })
-	if v.Stakes[0].Amount != 300 || v.Message == "" {
+	if v.Stakes[0].Amount != 300 || v.Message.IsZero() {
 		t.Fatalf("after the server's ack: %+v", v)
 	}
 }

@@ -40,7 +40,7 @@ func (r *favouritesRow) refresh() {
 		f := f
 		r.box.Add(widget.NewButton(T("Favourite")+" "+amount(f.Total), func() {
 			if err := r.term.PlaceFavourite(f); err != nil {
-				r.say(err.Error())
+				r.say(sayErr(err))
 			}
 		}))
 	}
@@ -53,7 +53,7 @@ func (r *favouritesRow) refresh() {
 func (r *favouritesRow) save() {
 	f, err := r.favs.Save(r.term.View())
 	if err != nil {
-		r.say(err.Error())
+		r.say(sayErr(err))
 		return
 	}
 	r.say(fmt.Sprintf(T("Saved as a favourite: %s"), amount(f.Total)))

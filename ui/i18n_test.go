@@ -23,6 +23,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/go-text/typesetting/font"
 
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/assets"
 )
 
@@ -40,32 +43,48 @@ func translations(t *testing.T, name string) map[string]string {
 	return m
 }
 
-// uiStrings is every string the screens pass to T: literal arguments, and the literals of a
-// []string that a range loop passes to T (the help screen's lines).
-func uiStrings(t *testing.T) map[string]token.Position {
+// saidStrings is every string the screen translates: the literals ui/ passes to T (and those of
+// a []string a range loop passes to T, the help screen's lines), the message keys the
+// terminal's logic says to the player (msg.New, msg.Err, the cashier's say), and the names of
+// bets, colours and rule 4.3's reasons the screen shows.
+func saidStrings(t *testing.T) map[string]string {
 	t.Helper()
+	found := map[string]string{}
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := map[string]token.Position{}
 	add := func(e ast.Expr) {
 		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			s, err := strconv.Unquote(lit.Value)
 			if err != nil {
 				t.Fatal(err)
 			}
-			found[s] = fset.Position(lit.Pos())
+			found[s] = fset.Position(lit.Pos()).String()
 		}
 	}
-	isT := func(n ast.Node) (*ast.CallExpr, bool) {
+	// says reports whether a call says its first argument: T(…) in ui/, msg.New(…) and
+	// msg.Err(…) anywhere, the cashier's c.say(…).
+	says := func(n ast.Node) (*ast.CallExpr, bool) {
 		c, ok := n.(*ast.CallExpr)
-		if !ok || len(c.Args) != 1 {
+		if !ok || len(c.Args) == 0 {
 			return nil, false
 		}
-		id, ok := c.Fun.(*ast.Ident)
-		return c, ok && id.Name == "T"
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			return c, f.Name == "T" && len(c.Args) == 1
+		case *ast.SelectorExpr:
+			if x, ok := f.X.(*ast.Ident); ok && x.Name == "msg" {
+				return c, f.Sel.Name == "New" || f.Sel.Name == "Err"
+			}
+			return c, f.Sel.Name == "say"
+		}
+		return nil, false
+	}
+	var files []string
+	for _, pattern := range []string{"*.go", "../app/*.go", "../app/cashier/*.go", "../app/msg/*.go"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -76,7 +95,7 @@ func uiStrings(t *testing.T) map[string]token.Position {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := isT(n); ok {
+			if c, ok := says(n); ok {
 				add(c.Args[0])
 			}
 			// for _, l := range []string{"…", …} { … T(l) … }
@@ -88,7 +107,7 @@ func uiStrings(t *testing.T) map[string]token.Position {
 				}
 				passed := false
 				ast.Inspect(r.Body, func(n ast.Node) bool {
-					if c, ok := isT(n); ok {
+					if c, ok := says(n); ok {
 						if id, ok := c.Args[0].(*ast.Ident); ok && id.Name == v.Name {
 							passed = true
 						}
@@ -104,6 +123,24 @@ func uiStrings(t *testing.T) map[string]token.Position {
 			return true
 		})
 	}
+	for k := roulette.Straight; int(k) < roulette.NumKinds; k++ {
+		found[k.String()] = "roulette.Kind"
+	}
+	for c := roulette.Tier; c < roulette.Neighbours; c++ {
+		found[c.String()] = "roulette.Call"
+	}
+	for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
+		found[c.String()] = "roulette.BallColour"
+	}
+	for _, c := range []roulette.Colour{roulette.ColourRed, roulette.ColourBlack, roulette.ColourGreen} {
+		found[c.String()] = "roulette.Colour (game records)"
+	}
+	for r := roulette.ReasonBelowMinimum; r.String() != r.Message(); r++ {
+		found[r.Message()] = "roulette.Reason"
+	}
+	for _, st := range []string{"printed", "handpay", "printing", "ticket", "note"} {
+		found[st] = "recall.Ticket.State (game records)"
+	}
 	return found
 }
 
@@ -111,13 +148,13 @@ func uiStrings(t *testing.T) map[string]token.Position {
 // Chinese have the same keys: a string missing from a language shows up in English there.
 func TestTranslationsCoverEveryString(t *testing.T) {
 	en, zh := translations(t, "en.json"), translations(t, "zh_Hans.json")
-	strs := uiStrings(t)
-	if len(strs) < 40 {
-		t.Fatalf("found only %d translated strings in ui/: the scan is broken", len(strs))
+	strs := saidStrings(t)
+	if len(strs) < 100 {
+		t.Fatalf("found only %d strings the screen says: the scan is broken", len(strs))
 	}
 	for s, pos := range strs {
 		if _, ok := en[s]; !ok {
-			t.Errorf("%v: %q is not in en.json", pos, s)
+			t.Errorf("%s: %q is not in en.json", pos, s)
 		}
 	}
 	for k := range en {
@@ -158,6 +195,20 @@ func chineseChild(t *testing.T) {
 			t.Errorf("T(%q) = %q in zh_CN, want %q", k, got, v)
 		}
 	}
+	// The terminal's own messages are said in Chinese too, bets named in it.
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	sp, err := l.Inside(roulette.Straight, []roulette.Number{17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := say(msg.New("%v: %s", roulette.Bet{Spot: sp}, msg.New(roulette.ReasonBelowMinimum.Message())))
+	if want := "直注 17：低于此注最低限额：未下注"; said != want {
+		t.Errorf("a refused straight-up is said %q, want %q", said, want)
+	}
+	if said := sayErr(app.ErrLocked); said != "停止下注" {
+		t.Errorf("no more bets is said %q", said)
+	}
+
 	// Every character of the translation has a glyph, in the embedded Chinese font or in
 	// Fyne's Latin one (packaging/gen-fonts.sh cuts the font to the translation).
 	th := Theme()

@@ -19,16 +19,16 @@ func (s *Screen) AttachCashier(c *cashier.Cashier) {
 			go func() {
 				err := c.CashOut(context.Background())
 				if err != nil && !errors.Is(err, cashier.ErrBusy) {
-					s.do(func() { s.message.SetText(err.Error()) })
+					s.do(func() { s.message.SetText(sayErr(err)) })
 				}
 			}()
 		}
 	}
 	c.OnChange(func(st cashier.Status) {
-		msg := st.Message
-		if st.Fault != "" {
-			msg = st.Fault
+		m := st.Message
+		if !st.Fault.IsZero() {
+			m = st.Fault
 		}
-		s.do(func() { s.message.SetText(msg) })
+		s.do(func() { s.message.SetText(say(m)) })
 	})
 }

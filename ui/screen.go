@@ -96,17 +96,17 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.felt.OnTapped = func(r diagrams.Region) {
 		fb, err := term.Place(roulette.Bet{Spot: r.Spot})
 		if err != nil {
-			s.message.SetText(err.Error())
-		} else if fb.Message != "" {
-			s.message.SetText(fb.Message)
+			s.message.SetText(sayErr(err))
+		} else if !fb.Message.IsZero() {
+			s.message.SetText(say(fb.Message))
 		}
 	}
 	s.felt.OnMoved = func(from, to diagrams.Region) {
 		fb, err := term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot})
 		if err != nil {
-			s.message.SetText(err.Error())
-		} else if fb.Message != "" {
-			s.message.SetText(fb.Message)
+			s.message.SetText(sayErr(err))
+		} else if !fb.Message.IsZero() {
+			s.message.SetText(say(fb.Message))
 		}
 	}
 	s.felt.OnRemoved = func(from diagrams.Region) { s.report(term.Remove(roulette.Bet{Spot: from.Spot})) }
@@ -170,9 +170,9 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		}
 		fb, err := term.Place(b)
 		if err != nil {
-			s.message.SetText(err.Error())
-		} else if fb.Message != "" {
-			s.message.SetText(fb.Message)
+			s.message.SetText(sayErr(err))
+		} else if !fb.Message.IsZero() {
+			s.message.SetText(say(fb.Message))
 		}
 	}
 	s.calls.Truncation = fyne.TextTruncateEllipsis
@@ -255,7 +255,7 @@ func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
 
 func (s *Screen) report(err error) {
 	if err != nil {
-		s.message.SetText(err.Error())
+		s.message.SetText(sayErr(err))
 	}
 }
 
@@ -405,7 +405,7 @@ func (s *Screen) update(v app.View) {
 	if v.Config.LuckyBall {
 		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
 			if _, err := s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}); err != nil {
-				s.message.SetText(err.Error())
+				s.message.SetText(sayErr(err))
 			}
 		}))
 	}
@@ -436,10 +436,10 @@ func (s *Screen) update(v app.View) {
 		s.relayout()
 	}
 	switch {
-	case v.Void != "":
-		s.message.SetText(v.Void)
-	case v.Message != "":
-		s.message.SetText(v.Message)
+	case !v.Void.IsZero():
+		s.message.SetText(say(v.Void))
+	case !v.Message.IsZero():
+		s.message.SetText(say(v.Message))
 	}
 	s.tick()
 }
@@ -470,7 +470,7 @@ func (s *Screen) showChips(v app.View) {
 func (s *Screen) confirmBuyIn(accept bool) {
 	go func() {
 		if err := s.term.ConfirmBuyIn(context.Background(), accept); err != nil {
-			s.do(func() { s.message.SetText(err.Error()) })
+			s.do(func() { s.message.SetText(sayErr(err)) })
 		}
 	}()
 }
@@ -520,7 +520,7 @@ func limitSign(l roulette.Limits) string {
 	for _, k := range kinds {
 		pk := l.PerKind[k]
 		if pk != d {
-			lines = append(lines, fmt.Sprintf("%v: %s – %s by %s", k, amount(pk.Min), amount(pk.Max), amount(pk.Unit)))
+			lines = append(lines, fmt.Sprintf(T("%s: %s – %s by %s"), T(k.String()), amount(pk.Min), amount(pk.Max), amount(pk.Unit)))
 		}
 	}
 	if l.AggregateMin > 0 {
@@ -546,7 +546,7 @@ func helpText(v app.View) string {
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
 	for k := roulette.Straight; k <= roulette.Black; k++ {
-		fmt.Fprintf(&b, "  %-10v %3d\n", k, k.Odds())
+		fmt.Fprintf(&b, "  %-10s %3d\n", T(k.String()), k.Odds())
 	}
 	if v.Config.LuckyBall {
 		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
@@ -554,7 +554,7 @@ func helpText(v app.View) string {
 	b.WriteString("\n" + T("LIMITS") + "\n")
 	for k := roulette.Straight; k <= roulette.Black; k++ {
 		l := v.Limits.For(k)
-		fmt.Fprintf(&b, "  %-10v %s – %s, %s %s\n", k, amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
+		fmt.Fprintf(&b, "  %-10s %s – %s, %s %s\n", T(k.String()), amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
 	}
 	if v.Limits.AggregateMin > 0 {
 		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", amount(v.Limits.AggregateMin))
@@ -582,7 +582,7 @@ func (s *Screen) showHelp(v app.View) {
 // own limits (rule 4.1–4.2).
 func spotInfo(sp roulette.Spot, l roulette.Limits) string {
 	lim := l.For(sp.Kind)
-	return fmt.Sprintf(T("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s"), sp, sp.Kind.Odds(),
+	return fmt.Sprintf(T("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s"), spotName(sp), sp.Kind.Odds(),
 		amount(lim.Min), amount(lim.Max), amount(lim.Unit))
 }
 

@@ -27,6 +27,7 @@ import (
 
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
@@ -65,8 +66,8 @@ const (
 
 // Status is what the player and the attendant are told about money at this terminal.
 type Status struct {
-	Message    string // the latest money event, in words
-	Fault      string // the device faults stopping money in or out, in words; "" when none
+	Message    msg.Msg // the latest money event, to tell the player
+	Fault      msg.Msg // the device faults stopping money in or out; zero when none
 	CashingOut bool
 	TakeTicket bool // a ticket was printed: take it
 	Handpay    bool // the ticket could not be printed: an attendant pays by hand
@@ -93,8 +94,8 @@ type Cashier struct {
 	mu       sync.Mutex
 	status   Status
 	onChange func(Status)
-	pending  string    // key of the escrow sent to the stacker, not yet at its credit point
-	faults   [2]string // each device's fault (acceptor, printer); Status.Fault joins them
+	pending  string     // key of the escrow sent to the stacker, not yet at its credit point
+	faults   [2]msg.Msg // each device's fault (acceptor, printer); Status.Fault joins them
 	wg       sync.WaitGroup
 
 	prnMu sync.Mutex // one conversation with the printer at a time: a job, or a status check
@@ -106,17 +107,20 @@ const (
 	printerFault
 )
 
-// setFault records (or with "" clears) one device's fault and recomposes Status.Fault.
-func (c *Cashier) setFault(device int, msg string) {
+// setFault records (or with the zero Msg clears) one device's fault and recomposes Status.Fault.
+func (c *Cashier) setFault(device int, m msg.Msg) {
 	c.update(func(s *Status) {
-		c.faults[device] = msg
-		var parts []string
+		c.faults[device] = m
+		s.Fault = msg.Msg{}
 		for _, f := range c.faults {
-			if f != "" {
-				parts = append(parts, f)
+			switch {
+			case f.IsZero():
+			case s.Fault.IsZero():
+				s.Fault = f
+			default:
+				s.Fault = msg.New("%s; %s", s.Fault, f)
 			}
 		}
-		s.Fault = strings.Join(parts, "; ")
 	})
 }
 
@@ -158,7 +162,10 @@ func (c *Cashier) update(fn func(*Status)) {
 	}
 }
 
-func (c *Cashier) say(msg string) { c.update(func(s *Status) { s.Message = msg }) }
+func (c *Cashier) say(key string, args ...any) {
+	m := msg.New(key, args...)
+	c.update(func(s *Status) { s.Message = m })
+}
 
 // Wait waits for background settlement of credits to finish (tests, shutdown).
 func (c *Cashier) Wait() { c.wg.Wait() }
@@ -204,7 +211,7 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 	amount, err := c.bank.RedeemTicket(ctx, key+"/redeem", e.Ticket)
 	if err != nil {
 		c.reverse(context.Background(), key, "ticket-refused")
-		c.say("Ticket refused: " + reason(err))
+		c.say("Ticket refused: %s", reason(err))
 		return false
 	}
 	if err := c.append(ctx, "ticket-held", key, amount, Stacking); err != nil {
@@ -263,7 +270,7 @@ func (c *Cashier) Credit(e noteacceptor.Escrow) error {
 		}
 	}
 	if key == "" {
-		c.setFault(acceptorFault, "A note was stacked without a record: call an attendant")
+		c.setFault(acceptorFault, msg.New("A note was stacked without a record: call an attendant"))
 		_, err := c.j.Append(ctx, journal.Record{Kind: "unrecorded-credit-point", Amount: e.Cents})
 		return err // recorded for the attendant; acknowledge so the acceptor is not stuck
 	}
@@ -323,7 +330,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return err
 	}
 	c.update(func(s *Status) {
-		s.Message, s.Balance = "Credited "+money.Decimal(m.Amount), m.Balance
+		s.Message, s.Balance = msg.New("Credited %s", money.Decimal(m.Amount)), m.Balance
 		if !m.Replayed {
 			s.Credits++
 			s.Credited += m.Amount
@@ -360,7 +367,7 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 		}
 		// A return the cashier asked for keeps the message that said why.
 		if ev.Kind == noteacceptor.Rejected {
-			c.say("Not accepted: " + ev.Detail)
+			c.say("Not accepted: %s", ev.Detail)
 		}
 	case noteacceptor.PowerUpInStacker:
 		// The note reached the stacker while the power was off: that is its credit point.
@@ -381,7 +388,7 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 	case noteacceptor.Ready:
 		// Whatever was sent to the stacker and has not reached its credit point by now went back.
 		c.reverseStacking(ctx)
-		c.setFault(acceptorFault, "")
+		c.setFault(acceptorFault, msg.Msg{})
 	case noteacceptor.Unresolved:
 		// Never reversed (the note may be in the cash box) and not credited (it may be back in
 		// a hand): the flow stays open, listed as pending, for the attendant to settle from
@@ -393,11 +400,11 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 		}
 		c.say("A note may be in the cash box without a credit: call an attendant")
 	case noteacceptor.Fault:
-		c.setFault(acceptorFault, "Note acceptor: "+ev.Detail+" — call an attendant")
+		c.setFault(acceptorFault, msg.New("Note acceptor: %s — call an attendant", ev.Detail))
 	case noteacceptor.CommLost:
-		c.setFault(acceptorFault, "Note acceptor not answering — call an attendant")
+		c.setFault(acceptorFault, msg.New("Note acceptor not answering — call an attendant"))
 	case noteacceptor.FaultCleared, noteacceptor.CommRestored:
-		c.setFault(acceptorFault, "")
+		c.setFault(acceptorFault, msg.Msg{})
 	}
 }
 
@@ -472,7 +479,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	if err != nil {
 		if f.State == Requested {
 			c.append(ctx, "cashout-refused", key, 0, journal.Reversed)
-			c.say("Cash-out refused: " + reason(err))
+			c.say("Cash-out refused: %s", reason(err))
 		}
 		return fmt.Errorf("cashier: cash-out: %w", err)
 	}
@@ -499,7 +506,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 			if perr == nil {
 				break
 			}
-			c.setFault(printerFault, "Printer: "+reason(perr))
+			c.setFault(printerFault, msg.New("Printer: %s", reason(perr)))
 			if attempt+1 < c.cfg.PrintRetries {
 				select {
 				case <-ctx.Done():
@@ -518,14 +525,14 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 				return err
 			}
 			c.update(func(s *Status) {
-				s.Handpay, s.Message = true, "The ticket could not be printed: an attendant will pay "+money.Decimal(t.Amount)+" by hand"
+				s.Handpay, s.Message = true, msg.New("The ticket could not be printed: an attendant will pay %s by hand", money.Decimal(t.Amount))
 			})
 			return nil
 		}
 		if err := c.append(ctx, "ticket-printed", key, t.Amount, Confirming); err != nil {
 			return err
 		}
-		c.setFault(printerFault, "")
+		c.setFault(printerFault, msg.Msg{})
 	}
 	if _, err := c.bank.TicketPrinted(ctx, key+"/printed", t.Validation); err != nil {
 		return fmt.Errorf("cashier: confirm printed ticket: %w", err)
@@ -533,7 +540,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	if err := c.append(ctx, "ticket-confirmed", key, t.Amount, journal.Done); err != nil {
 		return err
 	}
-	c.update(func(s *Status) { s.TakeTicket, s.Message = true, "Please take your ticket" })
+	c.update(func(s *Status) { s.TakeTicket, s.Message = true, msg.New("Please take your ticket") })
 	return nil
 }
 
@@ -554,17 +561,17 @@ func (c *Cashier) CheckPrinter() {
 	}
 	st, err := c.prn.Status()
 	c.prnMu.Unlock()
-	msg := ""
+	var fault msg.Msg
 	if err != nil {
-		msg = "Printer not answering — call an attendant"
+		fault = msg.New("Printer not answering — call an attendant")
 	} else {
 		var stops printer.Status
 		for _, f := range printerStops {
 			stops.Set(f, st.Has(f))
 		}
 		if why := stops.Faults(); len(why) > 0 {
-			msg = "Printer: " + strings.Join(why, ", ") + " — call an attendant"
+			fault = msg.New("Printer: %s — call an attendant", strings.Join(why, ", "))
 		}
 	}
-	c.setFault(printerFault, msg)
+	c.setFault(printerFault, fault)
 }

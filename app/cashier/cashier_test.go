@@ -177,7 +177,7 @@ func TestNoteCashOutTicketIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.eventually(t, "replayed ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
-	if !strings.Contains(r.c.Status().Message, "refused") {
+	if !strings.Contains(r.c.Status().Message.String(), "refused") {
 		t.Fatalf("message %q", r.c.Status().Message)
 	}
 	r.noPending(t)
@@ -199,7 +199,7 @@ func TestPrinterFaultGoesToHandpay(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := r.c.Status()
-	if !st.Handpay || st.TakeTicket || !strings.Contains(st.Fault, "paper out") {
+	if !st.Handpay || st.TakeTicket || !strings.Contains(st.Fault.String(), "paper out") {
 		t.Fatalf("status %+v", st)
 	}
 	if n := len(r.prn.Printed()); n != 0 {

@@ -41,11 +41,11 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 			r.net.cut()
 			v := r.waitView("the link down", func(v app.View) bool { return !v.Connected })
 			if tc.afterDeadline {
-				if v.Void != "" || v.SlipTotal != 500 {
+				if !v.Void.IsZero() || v.SlipTotal != 500 {
 					t.Fatalf("after the deadline the wagers stand: void %q, slip %d", v.Void, v.SlipTotal)
 				}
 			} else {
-				if v.Void == "" || len(v.Stakes) != 0 || !v.Locked {
+				if v.Void.IsZero() || len(v.Stakes) != 0 || !v.Locked {
 					t.Fatalf("before the deadline: void %q, stakes %v, locked %v", v.Void, v.Stakes, v.Locked)
 				}
 				r.eventually("the server voiding the slip", func() bool { return !r.server().Connected && r.server().SlipTotal == 0 })
@@ -72,7 +72,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 					t.Fatalf("settlements journalled: %+v", settled)
 				}
 			} else {
-				if v.Void == "" || (v.LastWin != nil && v.LastWin.RoundID == rid) {
+				if v.Void.IsZero() || (v.LastWin != nil && v.LastWin.RoundID == rid) {
 					t.Fatalf("a void round: void %q, settlement %+v", v.Void, v.LastWin)
 				}
 				if len(settled) != 0 {
@@ -149,13 +149,13 @@ func TestRestartMidRound(t *testing.T) {
 			if tc.at == client.PhaseWagering {
 				// Rule 9.7.1: the chips are void; the rest of the screen is as it was.
 				want.Stakes, want.SlipTotal, want.Available = nil, 0, before.Balance
-				if after.Void == "" {
+				if after.Void.IsZero() {
 					t.Errorf("the screen does not say why the wagers went")
 				}
 				if s := r.server().SlipTotal; s != 0 {
 					t.Errorf("the server still holds a slip of %d", s)
 				}
-			} else if after.Void != "" {
+			} else if !after.Void.IsZero() {
 				t.Errorf("wagers past the deadline shown void: %q", after.Void)
 			}
 			if got := shownOf(after); !equalShown(got, want) {
@@ -218,7 +218,7 @@ func TestAcceptorFaultStopsMoney(t *testing.T) {
 			if _, err := r.acc.Command(tc.command); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault, tc.told) })
+			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), tc.told) })
 			r.eventually("money stopped", func() bool { return !r.st.MayTakeMoney() })
 			if err := r.acc.InsertNote(1000); err == nil {
 				t.Fatal("a faulted acceptor took a note")
@@ -226,7 +226,7 @@ func TestAcceptorFaultStopsMoney(t *testing.T) {
 			if _, err := r.acc.Command("clear"); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault == "" && r.st.MayTakeMoney() })
+			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault.IsZero() && r.st.MayTakeMoney() })
 			r.buyIn(1000)
 			if b := r.view().Balance; b != before+1000 {
 				t.Fatalf("balance %d, want %d", b, before+1000)
@@ -259,11 +259,11 @@ func TestStackerJamWhileStacking(t *testing.T) {
 			if _, err := r.acc.Command("jam-stacker"); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+			r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
 			if _, err := r.acc.Command(tc.clear); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the acceptor back in service", func() bool { return r.st.Cashier.Status().Fault == "" && r.acceptorEnabled() })
+			r.eventually("the acceptor back in service", func() bool { return r.st.Cashier.Status().Fault.IsZero() && r.acceptorEnabled() })
 			if tc.credited > 0 {
 				r.waitView("the jammed note credited", func(v app.View) bool { return v.Balance == 1000+tc.credited })
 				r.noPending()
@@ -275,7 +275,7 @@ func TestStackerJamWhileStacking(t *testing.T) {
 					fs, err := r.st.Journal.Pending(context.Background())
 					return err == nil && len(fs) == 1 && fs[0].State == cashier.Unresolved && fs[0].Amount == 2000
 				})
-				if !contains(r.st.Cashier.Status().Message, "attendant") {
+				if !contains(r.st.Cashier.Status().Message.String(), "attendant") {
 					t.Fatalf("message %q", r.st.Cashier.Status().Message)
 				}
 			}
@@ -315,9 +315,9 @@ func TestStackerJamAcrossATerminalRestart(t *testing.T) {
 	if _, err := r.acc.Command("jam-stacker"); err != nil {
 		t.Fatal(err)
 	}
-	r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+	r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
 	r.restart()
-	r.eventually("the jam told after the restart", func() bool { return contains(r.st.Cashier.Status().Fault, "jam") })
+	r.eventually("the jam told after the restart", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
 	if _, err := r.acc.Command("clear"); err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func TestDealerClosesTheAccount(t *testing.T) {
 		t.Fatalf("close after the result: %+v %v", res, err)
 	}
 	v := r.waitView("the account closed", func(v app.View) bool { return !v.AccountOpen && v.Balance == 0 })
-	if len(v.Stakes) != 0 || v.Available != 0 || !contains(v.Message, "dealer") || !contains(v.Message, "45.00") {
+	if len(v.Stakes) != 0 || v.Available != 0 || !contains(v.Message.String(), "dealer") || !contains(v.Message.String(), "45.00") {
 		t.Fatalf("screen after the dealer closed the account: stakes %v available %d message %q", v.Stakes, v.Available, v.Message)
 	}
 	// The console retries with the same key: the same answer, nothing paid or journalled again.
@@ -191,7 +191,7 @@ func TestPrinterFaultStopsMoney(t *testing.T) {
 			if _, err := r.prn.Command(tc.command); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault, tc.told) })
+			r.eventually("the fault told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), tc.told) })
 			r.eventually("money stopped", func() bool { return !r.st.MayTakeMoney() && r.acceptorInhibited() })
 			if err := r.acc.InsertNote(1000); err == nil {
 				t.Fatal("a note taken while the printer is at fault")
@@ -199,7 +199,7 @@ func TestPrinterFaultStopsMoney(t *testing.T) {
 			if _, err := r.prn.Command(tc.clear); err != nil {
 				t.Fatal(err)
 			}
-			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault == "" && r.st.MayTakeMoney() })
+			r.eventually("the fault cleared", func() bool { return r.st.Cashier.Status().Fault.IsZero() && r.st.MayTakeMoney() })
 			r.buyIn(1000)
 		})
 	}
@@ -219,7 +219,7 @@ func TestHandpayAtTheDealerConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := r.st.Cashier.Status()
-	if !st.Handpay || st.TakeTicket || !contains(st.Message, "by hand") || !contains(st.Message, "20.00") {
+	if !st.Handpay || st.TakeTicket || !contains(st.Message.String(), "by hand") || !contains(st.Message.String(), "20.00") {
 		t.Fatalf("cashier status %+v", st)
 	}
 	if n := len(r.prn.Printed()); n != 0 {
@@ -254,7 +254,7 @@ func TestHandpayAtTheDealerConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.eventually("the hand-paid ticket handed back", func() bool { return len(r.acc.Returned()) == back+1 })
-	if !contains(r.st.Cashier.Status().Message, "refused") {
+	if !contains(r.st.Cashier.Status().Message.String(), "refused") {
 		t.Fatalf("message %q", r.st.Cashier.Status().Message)
 	}
 	r.noPending()

@@ -61,7 +61,7 @@ type Station struct {
 // while the table is closed, and not while a device is at fault (the cashier tells the player
 // which) — the acceptor's own faults, and the printer's: a player must be able to cash out.
 func (s *Station) MayTakeMoney() bool {
-	if s.Cashier != nil && s.Cashier.Status().Fault != "" {
+	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() {
 		return false
 	}
 	return s.Client.Connected() && s.Terminal.View().Phase != client.PhaseClosed
