@@ -22,13 +22,15 @@ fi
 
 out=assets/fonts
 mkdir -p "$out"
-# Every non-ASCII character of the translation (ASCII comes from Fyne's own Noto Sans).
+# Every character of the translation and all of printable ASCII: Fyne's text shaper keeps a
+# space, digit or bracket in the run of the Chinese text around it, drawn with this font, so
+# the font needs them too (a space it lacked drew as a missing-glyph box).
 chars=$(mktemp)
 trap 'rm -f "$chars"' EXIT
 /usr/bin/python3 - assets/translations/zh_Hans.json >"$chars" <<'EOF'
 import json, sys
 text = "".join(json.load(open(sys.argv[1], encoding="utf-8")).values())
-print("".join(sorted({c for c in text if ord(c) > 127})))
+print("".join(sorted(set(text) | {chr(c) for c in range(0x20, 0x7f)})))
 EOF
 
 # Face 2 of Noto's collections is Noto Sans CJK SC (simplified Chinese forms).
