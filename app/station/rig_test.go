@@ -3,8 +3,6 @@ package station_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +18,7 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/id003"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/server"
 )
 
@@ -33,7 +32,7 @@ type rig struct {
 	t    *testing.T
 	dir  string
 	demo *server.Demo
-	net  *proxy
+	net  *netcut.Proxy
 	acc  *emulator.NoteAcceptor
 	prn  *emulator.Printer
 	st   *station.Station
@@ -77,11 +76,11 @@ func newRig(t *testing.T, o rigOptions) *rig {
 			}
 		}
 	}
-	p, err := newProxy(demo.Addr)
+	p, err := netcut.New(demo.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(p.close)
+	t.Cleanup(p.Close)
 	acc := emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond,
 		Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond}
 	if o.acceptor != nil {
@@ -114,7 +113,7 @@ func (r *rig) start() {
 	go func() { defer served.Done(); r.acc.Serve(ctx, ap.Device) }()
 	go func() { defer served.Done(); r.prn.Serve(ctx, pp.Device) }()
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
-		Client:   client.Config{Addr: r.net.addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
+		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
 	if err != nil {
@@ -262,76 +261,5 @@ func (r *rig) server() *pb.TerminalStatus {
 	}
 	return &pb.TerminalStatus{TerminalId: "T01"}
 }
-
-// proxy stands for the network between the station and the table server: cut drops every
-// connection and refuses new ones until restore.
-type proxy struct {
-	lis    net.Listener
-	target string
-	mu     sync.Mutex
-	down   bool
-	conns  map[net.Conn]bool
-}
-
-func newProxy(target string) (*proxy, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	p := &proxy{lis: l, target: target, conns: map[net.Conn]bool{}}
-	go p.serve()
-	return p, nil
-}
-
-func (p *proxy) addr() string { return p.lis.Addr().String() }
-
-func (p *proxy) serve() {
-	for {
-		in, err := p.lis.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		down := p.down
-		p.mu.Unlock()
-		if down {
-			in.Close()
-			continue
-		}
-		out, err := net.Dial("tcp", p.target)
-		if err != nil {
-			in.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns[in], p.conns[out] = true, true
-		p.mu.Unlock()
-		pipe := func(dst, src net.Conn) {
-			io.Copy(dst, src)
-			dst.Close()
-			src.Close()
-		}
-		go pipe(in, out)
-		go pipe(out, in)
-	}
-}
-
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *proxy) restore() {
-	p.mu.Lock()
-	p.down = false
-	p.mu.Unlock()
-}
-
-func (p *proxy) close() { p.cut(); p.lis.Close() }
 
 func contains(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -44,7 +45,7 @@ type harness struct {
 
 	srvAddr  string // the server's fixed address (it restarts on it)
 	termAddr string // what the terminal dials: the server, or the proxy in front of it
-	proxy    *proxy
+	proxy    *netcut.Proxy
 	server   *child
 	term     *child
 	points   map[string]int
@@ -118,11 +119,11 @@ func (h *harness) run() (*Report, error) {
 	}
 	h.termAddr = h.srvAddr
 	if h.o.Kill == "network" {
-		if h.proxy, err = newProxy(h.srvAddr); err != nil {
+		if h.proxy, err = netcut.New(h.srvAddr); err != nil {
 			return nil, err
 		}
-		defer h.proxy.close()
-		h.termAddr = h.proxy.addr()
+		defer h.proxy.Close()
+		h.termAddr = h.proxy.Addr()
 	}
 	if err := h.startServer(); err != nil {
 		return nil, err
@@ -207,9 +208,9 @@ func (h *harness) killServer() error {
 
 func (h *harness) cutNetwork() error {
 	h.points["network after "+h.await(serverTargets)]++
-	h.proxy.cut()
+	h.proxy.Cut()
 	time.Sleep(time.Duration(100+h.rng.IntN(2000)) * time.Millisecond)
-	h.proxy.restore()
+	h.proxy.Restore()
 	return h.term.exitedErr()
 }
 
@@ -460,77 +461,6 @@ func freeAddr() (string, error) {
 	defer l.Close()
 	return l.Addr().String(), nil
 }
-
-// proxy stands for the network between terminal and server: cut drops every connection and
-// refuses new ones until restore.
-type proxy struct {
-	lis    net.Listener
-	target string
-	mu     sync.Mutex
-	down   bool
-	conns  map[net.Conn]bool
-}
-
-func newProxy(target string) (*proxy, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	p := &proxy{lis: l, target: target, conns: map[net.Conn]bool{}}
-	go p.serve()
-	return p, nil
-}
-
-func (p *proxy) addr() string { return p.lis.Addr().String() }
-
-func (p *proxy) serve() {
-	for {
-		in, err := p.lis.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		down := p.down
-		p.mu.Unlock()
-		if down {
-			in.Close()
-			continue
-		}
-		out, err := net.Dial("tcp", p.target)
-		if err != nil {
-			in.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns[in], p.conns[out] = true, true
-		p.mu.Unlock()
-		pipe := func(dst, src net.Conn) {
-			io.Copy(dst, src)
-			dst.Close()
-			src.Close()
-		}
-		go pipe(in, out)
-		go pipe(out, in)
-	}
-}
-
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *proxy) restore() {
-	p.mu.Lock()
-	p.down = false
-	p.mu.Unlock()
-}
-
-func (p *proxy) close() { p.cut(); p.lis.Close() }
 
 // Report is what a run did and found.
 type Report struct {
