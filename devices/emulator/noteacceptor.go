@@ -417,9 +417,19 @@ func (n *NoteAcceptor) insert(in insert) error {
 }
 
 // inStackerPath says whether the note in the acceptor is past the escrow, on its way into the
-// cash box: stacking, at its credit point, or stuck there in a stacker jam.
+// cash box: stacking, at its credit point, stuck there in a stacker jam — or found there at
+// power-up and not yet stacked by the host's reset. A note does not move without power: one
+// in the stacker's path is still there at the next power-up, however often the power goes.
 func (n *NoteAcceptor) inStackerPath() bool {
-	return n.st == id003.StStacking || n.st == id003.StVendValid || n.st == id003.StJamStacker && n.stuck
+	switch n.st {
+	case id003.StStacking, id003.StVendValid, id003.StPowerUpBillS:
+		return true
+	case id003.StJamStacker:
+		return n.stuck
+	case id003.StInitialize:
+		return n.afterBill == 'S' // the reset is stacking the note it found there
+	}
+	return false
 }
 
 // Fault puts the acceptor in a fault status that lasts until Clear. A jam in the stacker while
@@ -473,8 +483,9 @@ func (n *NoteAcceptor) clear(takeNote bool) {
 }
 
 // PowerCycle cuts the power and restores it: a note being drawn in or in escrow is in the
-// acceptor (returned after the reset), one stacking or at vend valid is in the stacker (stacked
-// after the reset, without a credit point).
+// acceptor (returned after the reset), one in the stacker's path (stacking, at vend valid, or
+// found there at an earlier power-up) is in the stacker (stacked after the reset, without a
+// credit point).
 func (n *NoteAcceptor) PowerCycle() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
