@@ -40,7 +40,7 @@ func TestDealerBuyInJournalledBeforeTheTable(t *testing.T) {
 		// The link goes the moment the acceptance is on disk: the table never hears of it.
 		r.st.Journal.Observe(func(rec journal.Record) {
 			if rec.Kind == recall.KindBuyInAccepted {
-				r.net.cut()
+				r.net.Cut()
 			}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -58,7 +58,7 @@ func TestDealerBuyInJournalledBeforeTheTable(t *testing.T) {
 			t.Fatalf("the table credited %d it was never told of", c)
 		}
 		r.stop() // the terminal goes down with the acceptance open
-		r.net.restore()
+		r.net.Restore()
 		r.start()
 		r.waitView("the buy-in credited after the restart", func(v app.View) bool { return v.Balance == 5000 && v.BuyIn == nil })
 		r.noPending()

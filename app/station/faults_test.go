@@ -38,7 +38,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 				}
 				r.waitView("no more bets", func(v app.View) bool { return v.Phase == client.PhaseNoMoreBets && v.Locked })
 			}
-			r.net.cut()
+			r.net.Cut()
 			v := r.waitView("the link down", func(v app.View) bool { return !v.Connected })
 			if tc.afterDeadline {
 				if !v.Void.IsZero() || v.SlipTotal != 500 {
@@ -56,7 +56,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 			if _, err := r.demo.Table.EnterOutcome(rid, "1"); err != nil { // red
 				t.Fatal(err)
 			}
-			r.net.restore()
+			r.net.Restore()
 			v = r.waitView("back on the table with the round's result", func(v app.View) bool {
 				return v.Connected && v.Phase == client.PhaseResult && v.RoundID == rid
 			})

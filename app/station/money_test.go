@@ -130,10 +130,10 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 		}
 	}
 
-	r.net.cut()
+	r.net.Cut()
 	r.waitView("the link down on the screen", func(v app.View) bool { return !v.Connected })
 	refused("table server lost")
-	r.net.restore()
+	r.net.Restore()
 	r.ready()
 	r.buyIn(2000)
 
@@ -152,7 +152,7 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	points := len(r.records("credit-point"))
 	r.st.Journal.Observe(func(rec journal.Record) {
 		if rec.Kind == "credit-point" {
-			r.net.cut()
+			r.net.Cut()
 		}
 	})
 	if err := r.acc.InsertNote(1000); err != nil {
@@ -164,7 +164,7 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	if b := r.conserved(); b != 2500 {
 		t.Fatalf("credited while the table was away: ledger balance %d", b)
 	}
-	r.net.restore()
+	r.net.Restore()
 	r.waitView("the owed credit", func(v app.View) bool { return v.Connected && v.Balance == 3500 })
 	r.noPending()
 	if b := r.conserved(); b != 3500 {
