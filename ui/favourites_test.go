@@ -18,13 +18,7 @@ import (
 func TestFavouritesOnTheScreen(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	term, _ := terminalAt(t, l)
-	s, err := NewScreen(term, diagrams.DiagramU, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1280, 800))
+	s, term, _, _ := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1280, 800))
 	test.Tap(findButton(t, s.Content(), "Save favourite"))
 	if !strings.Contains(s.message.Text, "place some bets first") {
 		t.Errorf("saving an empty slip said %q", s.message.Text)

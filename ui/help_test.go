@@ -17,13 +17,7 @@ import (
 func TestHelpScreen(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	term, _ := terminalAt(t, l)
-	s, err := NewScreen(term, diagrams.DiagramU, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1920, 1080))
+	s, term, _, w := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1920, 1080))
 	txt := helpText(term.View())
 	for k := roulette.Straight; k <= roulette.Black; k++ {
 		if !strings.Contains(txt, k.String()) {

@@ -51,6 +51,20 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	return term, link
 }
 
+// screenAt builds a design's screen for a terminal on layout l (terminalAt's table, 12 s left)
+// in a test window of the given size.
+func screenAt(t *testing.T, d diagrams.Design, l roulette.Layout, size fyne.Size) (*Screen, *app.Terminal, *apptest.Link, fyne.Window) {
+	t.Helper()
+	term, link := terminalAt(t, l)
+	s, err := NewScreen(term, d, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(size)
+	return s, term, link, w
+}
+
 // Every design shows every element its diagram requires, on screen, inside the screen, at both
 // kiosk sizes (1920×1080 and 1280×800).
 func TestDesignsShowTheirElements(t *testing.T) {
@@ -92,13 +106,7 @@ func TestDesignsShowTheirElements(t *testing.T) {
 func TestDiagramAWagering(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	term, link := terminalAt(t, l)
-	s, err := NewScreen(term, diagrams.DiagramA, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1920, 1080))
+	s, term, link, w := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
 	// A tap at the centre of the split 17/20 and one on the corner 1/2/4/5, through the felt.
 	for _, ns := range [][]roulette.Number{{17, 20}, {1, 2, 4, 5}} {
 		kind := roulette.Split

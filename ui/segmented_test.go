@@ -36,13 +36,7 @@ func TestSegmented(t *testing.T) {
 func TestNeighboursSpreadOnTheScreen(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	term, _ := terminalAt(t, l)
-	s, err := NewScreen(term, diagrams.DiagramU, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1280, 800))
+	s, term, _, _ := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1280, 800))
 	var seg *segmented
 	walkObjects(s.Content(), func(o fyne.CanvasObject) {
 		if v, ok := o.(*segmented); ok {

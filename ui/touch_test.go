@@ -21,13 +21,7 @@ import (
 func TestDragChipsAndHoldForLimits(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	term, _ := terminalAt(t, l)
-	s, err := NewScreen(term, diagrams.DiagramA, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1920, 1080))
+	s, term, _, w := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
 	at := func(n roulette.Number) (roulette.Spot, fyne.Position) {
 		sp, err := l.Inside(roulette.Straight, []roulette.Number{n})
 		if err != nil {
