@@ -252,14 +252,7 @@ func TestStackerJamWhileStacking(t *testing.T) {
 			r := newRig(t, rigOptions{acceptor: func(c *emulator.NoteAcceptorConfig) { c.Stack = 2 * time.Second }})
 			r.ready()
 			r.buyIn(1000)
-			if err := r.acc.InsertNote(2000); err != nil {
-				t.Fatal(err)
-			}
-			r.eventually("the note stacking", func() bool { st, _ := r.acc.Status(); return st == id003.StStacking })
-			if _, err := r.acc.Command("jam-stacker"); err != nil {
-				t.Fatal(err)
-			}
-			r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
+			r.jamWhileStacking(2000)
 			if _, err := r.acc.Command(tc.clear); err != nil {
 				t.Fatal(err)
 			}
@@ -308,14 +301,7 @@ func TestStackerJamWhileStacking(t *testing.T) {
 func TestStackerJamAcrossATerminalRestart(t *testing.T) {
 	r := newRig(t, rigOptions{acceptor: func(c *emulator.NoteAcceptorConfig) { c.Stack = 2 * time.Second }})
 	r.ready()
-	if err := r.acc.InsertNote(2000); err != nil {
-		t.Fatal(err)
-	}
-	r.eventually("the note stacking", func() bool { st, _ := r.acc.Status(); return st == id003.StStacking })
-	if _, err := r.acc.Command("jam-stacker"); err != nil {
-		t.Fatal(err)
-	}
-	r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
+	r.jamWhileStacking(2000)
 	r.restart()
 	r.eventually("the jam told after the restart", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
 	if _, err := r.acc.Command("clear"); err != nil {
@@ -329,4 +315,18 @@ func TestStackerJamAcrossATerminalRestart(t *testing.T) {
 	if b := r.conserved(); b != 2000 || len(r.records("credited")) != 1 {
 		t.Fatalf("ledger %d, cash box %d, credits %v", b, r.acc.CashboxCents(), r.records("credited"))
 	}
+}
+
+// jamWhileStacking puts a note in and jams the stacker while it is stacking, and waits for the
+// player to be told of the jam.
+func (r *rig) jamWhileStacking(cents int64) {
+	r.t.Helper()
+	if err := r.acc.InsertNote(cents); err != nil {
+		r.t.Fatal(err)
+	}
+	r.eventually("the note stacking", func() bool { st, _ := r.acc.Status(); return st == id003.StStacking })
+	if _, err := r.acc.Command("jam-stacker"); err != nil {
+		r.t.Fatal(err)
+	}
+	r.eventually("the jam told", func() bool { return contains(r.st.Cashier.Status().Fault.String(), "jam") })
 }
