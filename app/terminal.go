@@ -24,6 +24,8 @@ type Link interface {
 	LockAt(deadline time.Time) time.Time
 	ServerNow() time.Time
 	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (client.Money, error)
+	// AckDealerClose tells the table a dealer close is recorded here, so it stops telling it.
+	AckDealerClose(ctx context.Context, closeID string) error
 }
 
 // View is everything the screen shows, as one immutable value.
@@ -275,8 +277,25 @@ func (t *Terminal) recordDealerCashOut(ctx context.Context, rec Recorder, c clie
 	if err := rec.DealerCashOut(ctx, c); err != nil {
 		// The server's ledger holds the close; the next snapshot offers it again.
 		t.log.Error("game records: dealer cash-out not recorded", "close", c.ID, "amount", c.Amount, "err", err)
+		return
 	}
+	if c.ID == "" {
+		return
+	}
+	// Recorded (now or before): the table may stop telling it. Off the event loop, which must
+	// not wait on a link that may be down; an acknowledgement lost is only a close told again,
+	// which the records drop as a repeat, and acknowledged at the next snapshot.
+	go func() {
+		actx, cancel := context.WithTimeout(ctx, ackTimeout)
+		defer cancel()
+		if err := t.link.AckDealerClose(actx, c.ID); err != nil && ctx.Err() == nil {
+			t.log.Warn("dealer close not acknowledged to the table; it will be told again", "close", c.ID, "err", err)
+		}
+	}()
 }
+
+// ackTimeout bounds one acknowledgement of a dealer close, retries included.
+const ackTimeout = 10 * time.Second
 
 func (t *Terminal) apply(ev client.Event) {
 	t.mu.Lock()

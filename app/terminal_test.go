@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -313,6 +314,7 @@ type recorder struct {
 	slips   []client.SlipAck
 	settled []client.Settled
 	dealer  []string
+	fail    string // DealerCashOut of this close id fails
 }
 
 func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a client.SlipAck) error {
@@ -343,6 +345,9 @@ func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) { return
 func (r *recorder) DealerCashOut(_ context.Context, c client.AccountClosed) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if c.ID == r.fail {
+		return errors.New("disk full")
+	}
 	r.dealer = append(r.dealer, fmt.Sprintf("dealer-cashout %s %d", c.ID, c.Amount))
 	return nil
 }
@@ -376,5 +381,27 @@ func TestGameRecords(t *testing.T) {
 	}
 	if len(rec.dealer) != 1 || rec.dealer[0] != "dealer-cashout C1 700" {
 		t.Errorf("dealer money recorded: %v", rec.dealer)
+	}
+}
+
+// A dealer close is acknowledged to the table once it is in the records, and only then: one the
+// records could not take is left for the table to tell again.
+func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
+	h := newHarness(t)
+	rec := &recorder{fail: "C2"}
+	h.term.SetRecorder(rec)
+	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 700, ID: "C1"})
+	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 300, ID: "C2"})
+	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 0, ID: "C3"})
+	h.link.Push(client.BalanceChanged{Balance: 4242})
+	h.waitFor(func(v View) bool { return v.Balance == 4242 })
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.link.AckedCloses()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	got := h.link.AckedCloses()
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"C1", "C3"}) {
+		t.Fatalf("acknowledged %v, want C1 and C3 (C2 was not recorded)", got)
 	}
 }

@@ -441,6 +441,15 @@ func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault s
 	return moneyFrom(r), nil
 }
 
+// AckDealerClose tells the table the terminal has recorded a dealer close, so its snapshots
+// stop carrying it. Retried like a money call; an unacknowledged close is only told again.
+func (c *Client) AckDealerClose(ctx context.Context, closeID string) error {
+	_, err := retry(ctx, c, func(ctx context.Context) (*pb.AckDealerCloseResponse, error) {
+		return c.tc.AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: closeID})
+	})
+	return err
+}
+
 // ConfirmBuyIn accepts or declines a dealer buy-in.
 func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {

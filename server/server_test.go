@@ -930,3 +930,59 @@ func TestDealerClosesInTheSnapshot(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// A close the terminal acknowledges (it has recorded it) leaves its snapshots, and stays gone
+// after a server restart: a terminal starting on a new journal is not told of closes an earlier
+// journal recorded. Unacknowledged ones are still told. Acknowledging twice is harmless; a
+// close of another terminal, or none, is refused.
+func TestAcknowledgedDealerClosesLeaveTheSnapshot(t *testing.T) {
+	r := newRig(t)
+	t1, t2 := r.terminal("T1"), r.terminal("T2")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	var ids []string
+	for i, amount := range []int64{4000, 1500} {
+		if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: amount}); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(time.Minute)
+		if _, err := r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: fmt.Sprint("c", i), TerminalId: "T1"}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.snapshotOf("T1").DealerCloses[0].CloseId)
+	}
+	for range 2 {
+		if _, err := t1.AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: ids[0]}); err != nil {
+			t.Fatalf("ack: %v", err)
+		}
+	}
+	for _, tc := range []struct {
+		who  pb.TerminalServiceClient
+		id   string
+		code codes.Code
+	}{
+		{t2, ids[1], codes.NotFound},
+		{t1, "C-none", codes.NotFound},
+		{t1, "", codes.InvalidArgument},
+	} {
+		if _, err := tc.who.AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: tc.id}); status.Code(err) != tc.code {
+			t.Fatalf("ack %q: %v, want %v", tc.id, err, tc.code)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		if s := r.snapshotOf("T1"); len(s.DealerCloses) != 1 || s.DealerCloses[0].CloseId != ids[1] || s.DealerCloses[0].Amount != 1500 {
+			t.Fatalf("%s: snapshot's dealer closes %v, want only %s", when, s.DealerCloses, ids[1])
+		}
+	}
+	check("acknowledged")
+	r.shutdown()
+	r.start()
+	check("after a restart")
+	if _, err := r.terminal("T1").AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: ids[1]}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.snapshotOf("T1"); len(s.DealerCloses) != 0 {
+		t.Fatalf("all acknowledged, snapshot still tells %v", s.DealerCloses)
+	}
+	r.conserved()
+}

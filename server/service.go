@@ -179,6 +179,16 @@ func (s *terminalService) ConfirmBuyIn(ctx context.Context, req *pb.ConfirmBuyIn
 	return s.t.ConfirmBuyIn(callerID(ctx), req)
 }
 
+func (s *terminalService) AckDealerClose(ctx context.Context, req *pb.AckDealerCloseRequest) (*pb.AckDealerCloseResponse, error) {
+	if req.CloseId == "" {
+		return nil, status.Error(codes.InvalidArgument, "close_id is required")
+	}
+	if err := s.t.AckDealerClose(callerID(ctx), req.CloseId); err != nil {
+		return nil, err
+	}
+	return &pb.AckDealerCloseResponse{}, nil
+}
+
 // ---- dealer service ---------------------------------------------------------------------------
 
 type dealerService struct {

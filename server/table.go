@@ -382,15 +382,47 @@ func closePB(c ledger.Close) *pb.AccountClosed {
 	return &pb.AccountClosed{Reason: c.Reason, Amount: c.Amount, CloseId: c.ID, AtUnixNanos: c.At.UnixNano()}
 }
 
-// rememberClose keeps a dealer close for the snapshots of its terminal: a terminal that was
-// down when its account was closed records the close from there. The slice is replaced, never
-// changed in place: snapshots already handed to streams share it.
+// rememberClose keeps a dealer close for the snapshots of its terminal until the terminal
+// acknowledges it: a terminal that was down when its account was closed records the close from
+// there. The slice is replaced, never changed in place: snapshots already handed to streams
+// share it.
 func (t *Table) rememberClose(terminal string, c *pb.AccountClosed) {
 	old := t.closes[terminal]
-	next := make([]*pb.AccountClosed, 0, min(len(old)+1, ledger.RecentCloses))
+	next := make([]*pb.AccountClosed, 0, len(old)+1)
 	next = append(next, c)
-	next = append(next, old[:min(len(old), ledger.RecentCloses-1)]...)
-	t.closes[terminal] = next
+	t.closes[terminal] = append(next, old...)
+}
+
+// AckDealerClose records that a terminal has journalled one of its dealer closes, so its later
+// snapshots leave it out (and a terminal starting on a new journal is not told of it again).
+func (t *Table) AckDealerClose(terminal, id string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	found := false
+	err := t.led.Update(context.Background(), t.now(), func(tx *ledger.Tx) error {
+		var err error
+		found, err = tx.AckClose(terminal, id)
+		return err
+	})
+	if err != nil {
+		return status.Errorf(codes.Internal, "acknowledging close %s: %v", id, err)
+	}
+	if !found {
+		return status.Errorf(codes.NotFound, "no dealer close %s for this terminal", id)
+	}
+	old := t.closes[terminal]
+	next := make([]*pb.AccountClosed, 0, len(old))
+	for _, c := range old {
+		if c.CloseId != id {
+			next = append(next, c)
+		}
+	}
+	if len(next) == 0 {
+		delete(t.closes, terminal)
+	} else {
+		t.closes[terminal] = next
+	}
+	return nil
 }
 
 // Subscribe registers a Watch stream for a terminal and returns it with the snapshot that

@@ -28,6 +28,7 @@ type Link struct {
 	Refuse error
 	// BuyIns records ConfirmBuyIn calls.
 	BuyIns []string
+	acked  []string // AckDealerClose calls
 	sent   chan struct{}
 }
 
@@ -115,4 +116,19 @@ func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (cli
 	defer l.mu.Unlock()
 	l.BuyIns = append(l.BuyIns, id)
 	return client.Money{}, nil
+}
+
+// AckDealerClose implements app.Link.
+func (l *Link) AckDealerClose(_ context.Context, closeID string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.acked = append(l.acked, closeID)
+	return nil
+}
+
+// AckedCloses returns the close ids acknowledged so far.
+func (l *Link) AckedCloses() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.acked...)
 }

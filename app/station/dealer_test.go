@@ -2,6 +2,7 @@ package station_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -154,5 +155,29 @@ func TestDealerCloseWhileTheTerminalIsDown(t *testing.T) {
 	}
 	if b := r.conserved(); b != 200 {
 		t.Fatalf("ledger balance %d, want 200", b)
+	}
+
+	// Both recorded, both acknowledged: the table tells them no more. A terminal starting on a
+	// new journal (a replaced disk, a RAM clear) does not book closes an old journal holds.
+	r.eventually("the table told of both acknowledgements", func() bool {
+		sub, ev := r.demo.Table.Subscribe("T01")
+		r.demo.Table.Unsubscribe(sub)
+		return len(ev.GetSnapshot().GetDealerCloses()) == 0
+	})
+	r.stop()
+	old, err := filepath.Glob(filepath.Join(r.dir, "terminal.db*"))
+	if err != nil || len(old) == 0 {
+		t.Fatalf("the journal's files: %v %v", old, err)
+	}
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.start()
+	r.ready()
+	r.buyIn(100)
+	if out := r.records(recall.KindDealerCashOut); len(out) != 0 {
+		t.Fatalf("a new journal booked old dealer closes: %+v", out)
 	}
 }

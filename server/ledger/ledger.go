@@ -102,7 +102,8 @@ CREATE TABLE IF NOT EXISTS closes (
 	terminal TEXT NOT NULL,
 	amount   INTEGER NOT NULL,
 	reason   TEXT NOT NULL,
-	at       INTEGER NOT NULL
+	at       INTEGER NOT NULL,
+	acked    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS closes_terminal ON closes(terminal, at);
 CREATE TABLE IF NOT EXISTS events (
@@ -129,7 +130,29 @@ func Open(path string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
 	return &Ledger{db: db}, nil
+}
+
+// migrate brings a ledger written by an earlier version up to the schema: CREATE TABLE IF NOT
+// EXISTS leaves an existing table as it was.
+func migrate(db *sql.DB) error {
+	// closes.acked (the terminal has recorded the close): a close from before the column
+	// existed counts as not acknowledged, so its terminal is told of it once more and its
+	// journal, which knows it by id, records it no more.
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('closes') WHERE name = 'acked'`).Scan(&n); err != nil {
+		return fmt.Errorf("schema of closes: %w", err)
+	}
+	if n == 0 {
+		if _, err := db.Exec(`ALTER TABLE closes ADD COLUMN acked INTEGER NOT NULL DEFAULT 0`); err != nil {
+			return fmt.Errorf("adding closes.acked: %w", err)
+		}
+	}
+	return nil
 }
 
 // Close closes the file.
@@ -559,8 +582,19 @@ func (t *Tx) PutClose(c Close) error {
 	return nil
 }
 
-// RecentCloses is how many of each terminal's latest account closes Load returns.
-const RecentCloses = 10
+// AckClose marks a terminal's close as recorded by the terminal. It reports false when there is
+// no such close of that terminal; acknowledging twice is not an error.
+func (t *Tx) AckClose(terminal, id string) (bool, error) {
+	res, err := t.exec(`UPDATE closes SET acked = 1 WHERE id = ? AND terminal = ?`, id, terminal)
+	if err != nil {
+		return false, fmt.Errorf("ledger: acknowledging close %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("ledger: acknowledging close %s: %w", id, err)
+	}
+	return n == 1, nil
+}
 
 // State is everything the engine reloads on start.
 type State struct {
@@ -572,7 +606,7 @@ type State struct {
 	BuyIns   []BuyIn
 	Tickets  []Ticket
 	Jackpots []Jackpot // hits not yet confirmed
-	Closes   []Close   // each terminal's latest RecentCloses account closes, oldest first
+	Closes   []Close   // the account closes their terminals have not acknowledged, oldest first
 }
 
 // Jackpot is a jackpot hit: won by a terminal in a round, credited once the pit boss confirms.
@@ -691,10 +725,8 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 			st.BuyIns = append(st.BuyIns, b)
 		}
 		rows.Close()
-		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, reason, at FROM (
-			SELECT id, terminal, amount, reason, at, rowid AS r,
-				ROW_NUMBER() OVER (PARTITION BY terminal ORDER BY at DESC, rowid DESC) AS n FROM closes)
-			WHERE n <= ? ORDER BY at, r`, RecentCloses)
+		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, reason, at FROM closes
+			WHERE acked = 0 ORDER BY at, rowid`)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -94,5 +95,60 @@ func TestConservationSeesEveryTable(t *testing.T) {
 	}
 	if c, _ := l.Conserve(ctx); c.Holds() {
 		t.Fatalf("a lost ticket went unnoticed: %v", c)
+	}
+}
+
+// A ledger written before closes had an acked column opens: the column is added, its closes
+// count as not acknowledged (their terminals are told once more), and an acknowledgement
+// then holds across a reopen.
+func TestClosesFromAnOlderLedger(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE closes (id TEXT PRIMARY KEY, terminal TEXT NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL);
+		INSERT INTO closes VALUES ('C1', 'T1', 4000, 'dealer', 1), ('C2', 'T1', 1500, 'dealer', 2), ('C3', 'T2', 700, 'dealer', 3)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ids := func(l *Ledger) []string {
+		t.Helper()
+		st, err := l.Load(context.Background(), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range st.Closes {
+			out = append(out, c.ID)
+		}
+		return out
+	}
+	l, err := Open(path)
+	if err != nil {
+		t.Fatalf("an older ledger does not open: %v", err)
+	}
+	if got := fmt.Sprint(ids(l)); got != "[C1 C2 C3]" {
+		t.Fatalf("closes from the older ledger: %s", got)
+	}
+	var found [3]bool
+	if err := l.Update(context.Background(), now, func(tx *Tx) error {
+		var err error
+		for i, id := range []string{"C1", "C3", "C2"} {
+			if found[i], err = tx.AckClose("T1", id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if found != [3]bool{true, false, true} {
+		t.Fatalf("acknowledged by T1 (C1, T2's C3, C2): %v", found)
+	}
+	l.Close()
+	l = open(t, path)
+	if got := fmt.Sprint(ids(l)); got != "[C3]" {
+		t.Fatalf("closes left after T1 acknowledged its own: %s", got)
 	}
 }

@@ -1286,9 +1286,10 @@ type Snapshot struct {
 	PendingBuyIn      *BuyInOffered          `protobuf:"bytes,14,opt,name=pending_buy_in,json=pendingBuyIn,proto3" json:"pending_buy_in,omitempty"`
 	LastSettled       *Settled               `protobuf:"bytes,15,opt,name=last_settled,json=lastSettled,proto3" json:"last_settled,omitempty"` // this terminal's settlement of the most recent round
 	AccountOpen       bool                   `protobuf:"varint,16,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
-	// This terminal's most recent account closes at the dealer's console (ClosePlayerAccount),
-	// newest first, at most 10: a terminal that was down (or off the stream) when one was made
-	// learns of it here, and records each once by its close_id.
+	// This terminal's account closes at the dealer's console (ClosePlayerAccount) that it has not
+	// acknowledged (AckDealerClose), newest first: a terminal that was down (or off the stream)
+	// when one was made learns of it here, and records each once by its close_id. A terminal
+	// starting with a new journal is not told of closes an earlier journal recorded.
 	DealerCloses  []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3033,6 +3034,86 @@ func (x *ConfirmBuyInRequest) GetAccept() bool {
 	return false
 }
 
+type AckDealerCloseRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CloseId       string                 `protobuf:"bytes,1,opt,name=close_id,json=closeId,proto3" json:"close_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AckDealerCloseRequest) Reset() {
+	*x = AckDealerCloseRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckDealerCloseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckDealerCloseRequest) ProtoMessage() {}
+
+func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
+func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *AckDealerCloseRequest) GetCloseId() string {
+	if x != nil {
+		return x.CloseId
+	}
+	return ""
+}
+
+type AckDealerCloseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AckDealerCloseResponse) Reset() {
+	*x = AckDealerCloseResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckDealerCloseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckDealerCloseResponse) ProtoMessage() {}
+
+func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
+func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+}
+
 type OpenTableRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AutoDealer    bool                   `protobuf:"varint,1,opt,name=auto_dealer,json=autoDealer,proto3" json:"auto_dealer,omitempty"` // random outcomes from crypto/rand on a timer
@@ -3042,7 +3123,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3054,7 +3135,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3067,7 +3148,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3085,7 +3166,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3097,7 +3178,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3110,7 +3191,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 type GetStatusRequest struct {
@@ -3121,7 +3202,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3133,7 +3214,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3146,7 +3227,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3158,7 +3239,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3170,7 +3251,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3183,7 +3264,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3202,7 +3283,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3214,7 +3295,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3227,7 +3308,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3245,7 +3326,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3257,7 +3338,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3270,7 +3351,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 type RoundRequest struct {
@@ -3282,7 +3363,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3294,7 +3375,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3307,7 +3388,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3327,7 +3408,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3339,7 +3420,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3352,7 +3433,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3379,7 +3460,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3391,7 +3472,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3404,7 +3485,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3431,7 +3512,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3443,7 +3524,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3456,7 +3537,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3484,7 +3565,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3496,7 +3577,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3509,7 +3590,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3542,7 +3623,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3554,7 +3635,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3567,7 +3648,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3588,7 +3669,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3600,7 +3681,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3613,7 +3694,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -3646,7 +3727,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3658,7 +3739,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3671,7 +3752,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -3691,7 +3772,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3703,7 +3784,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3716,7 +3797,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -3742,7 +3823,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3754,7 +3835,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3767,7 +3848,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -3790,7 +3871,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3802,7 +3883,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3815,7 +3896,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -3879,7 +3960,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3891,7 +3972,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3904,7 +3985,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4248,7 +4329,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x13ConfirmBuyInRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1a\n" +
 	"\tbuy_in_id\x18\x02 \x01(\tR\abuyInId\x12\x16\n" +
-	"\x06accept\x18\x03 \x01(\bR\x06accept\"3\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\"2\n" +
+	"\x15AckDealerCloseRequest\x12\x19\n" +
+	"\bclose_id\x18\x01 \x01(\tR\acloseId\"\x18\n" +
+	"\x16AckDealerCloseResponse\"3\n" +
 	"\x10OpenTableRequest\x12\x1f\n" +
 	"\vauto_dealer\x18\x01 \x01(\bR\n" +
 	"autoDealer\"\x13\n" +
@@ -4351,7 +4435,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe8\x06\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xc5\a\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -4366,7 +4450,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\aCashOut\x12\x1c.ats.table.v1.CashOutRequest\x1a\x1d.ats.table.v1.CashOutResponse\x12I\n" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
-	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse2\xef\t\n" +
+	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xef\t\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -4400,7 +4485,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                         // 0: ats.table.v1.Phase
 	(Wheel)(0),                         // 1: ats.table.v1.Wheel
@@ -4444,30 +4529,32 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*CashOutRequest)(nil),             // 39: ats.table.v1.CashOutRequest
 	(*CashOutResponse)(nil),            // 40: ats.table.v1.CashOutResponse
 	(*ConfirmBuyInRequest)(nil),        // 41: ats.table.v1.ConfirmBuyInRequest
-	(*OpenTableRequest)(nil),           // 42: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),          // 43: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),           // 44: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),   // 45: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),           // 46: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),          // 47: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),               // 48: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),        // 49: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),      // 50: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),     // 51: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),        // 52: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),       // 53: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),  // 54: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil), // 55: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),             // 56: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),            // 57: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),             // 58: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                // 59: ats.table.v1.TableStatus
-	nil,                                // 60: ats.table.v1.Limits.PerBetEntry
+	(*AckDealerCloseRequest)(nil),      // 42: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),     // 43: ats.table.v1.AckDealerCloseResponse
+	(*OpenTableRequest)(nil),           // 44: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),          // 45: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),           // 46: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),   // 47: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),           // 48: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),          // 49: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),               // 50: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),        // 51: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),      // 52: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),     // 53: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),        // 54: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),       // 55: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),  // 56: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil), // 57: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),             // 58: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),            // 59: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),             // 60: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                // 61: ats.table.v1.TableStatus
+	nil,                                // 62: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	60, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	62, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -4511,7 +4598,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	5,  // 43: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
 	6,  // 44: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
 	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	58, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	60, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
 	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
 	4,  // 48: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	12, // 49: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
@@ -4525,51 +4612,53 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	36, // 57: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
 	37, // 58: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
 	41, // 59: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 60: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	43, // 61: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	44, // 62: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	45, // 63: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	46, // 64: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	47, // 65: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	48, // 66: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	48, // 67: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	49, // 68: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	48, // 69: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	50, // 70: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	51, // 71: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	52, // 72: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	54, // 73: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	56, // 74: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 75: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	13, // 76: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 77: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 78: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 79: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 80: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 81: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 82: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 83: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 84: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 85: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 86: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	59, // 87: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	59, // 88: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	59, // 89: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	59, // 90: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	59, // 91: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	59, // 92: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	59, // 93: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	59, // 94: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	59, // 95: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	59, // 96: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	59, // 97: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	59, // 98: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	53, // 99: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	55, // 100: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	57, // 101: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	59, // 102: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	76, // [76:103] is the sub-list for method output_type
-	49, // [49:76] is the sub-list for method input_type
+	42, // 60: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	44, // 61: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	45, // 62: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	46, // 63: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	47, // 64: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	48, // 65: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	49, // 66: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	50, // 67: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	50, // 68: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	51, // 69: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	50, // 70: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	52, // 71: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	53, // 72: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	54, // 73: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	56, // 74: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	58, // 75: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 76: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	13, // 77: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 78: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 79: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 80: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 81: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 82: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 83: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 84: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 85: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 86: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 87: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43, // 88: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	61, // 89: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	61, // 90: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	61, // 91: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	61, // 92: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	61, // 93: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	61, // 94: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	61, // 95: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	61, // 96: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	61, // 97: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 98: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	61, // 99: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 100: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	55, // 101: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	57, // 102: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	59, // 103: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	61, // 104: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	77, // [77:105] is the sub-list for method output_type
+	49, // [49:77] is the sub-list for method input_type
 	49, // [49:49] is the sub-list for extension type_name
 	49, // [49:49] is the sub-list for extension extendee
 	0,  // [0:49] is the sub-list for field type_name
@@ -4601,7 +4690,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   58,
+			NumMessages:   60,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

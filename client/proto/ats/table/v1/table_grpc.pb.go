@@ -37,6 +37,7 @@ const (
 	TerminalService_TicketPrinted_FullMethodName     = "/ats.table.v1.TerminalService/TicketPrinted"
 	TerminalService_TicketPrintFailed_FullMethodName = "/ats.table.v1.TerminalService/TicketPrintFailed"
 	TerminalService_ConfirmBuyIn_FullMethodName      = "/ats.table.v1.TerminalService/ConfirmBuyIn"
+	TerminalService_AckDealerClose_FullMethodName    = "/ats.table.v1.TerminalService/AckDealerClose"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -71,6 +72,10 @@ type TerminalServiceClient interface {
 	TicketPrintFailed(ctx context.Context, in *TicketPrintFailedRequest, opts ...grpc.CallOption) (*MoneyResponse, error)
 	// ConfirmBuyIn accepts (or declines) a dealer-initiated buy-in (rule 004 §6.3(c)).
 	ConfirmBuyIn(ctx context.Context, in *ConfirmBuyInRequest, opts ...grpc.CallOption) (*MoneyResponse, error)
+	// AckDealerClose says the terminal has recorded a dealer close (told on the stream or in a
+	// snapshot) in its own journal: later snapshots leave it out. Acknowledging one twice is
+	// harmless; a close of another terminal, or none, is NOT_FOUND. It moves no money.
+	AckDealerClose(ctx context.Context, in *AckDealerCloseRequest, opts ...grpc.CallOption) (*AckDealerCloseResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -200,6 +205,16 @@ func (c *terminalServiceClient) ConfirmBuyIn(ctx context.Context, in *ConfirmBuy
 	return out, nil
 }
 
+func (c *terminalServiceClient) AckDealerClose(ctx context.Context, in *AckDealerCloseRequest, opts ...grpc.CallOption) (*AckDealerCloseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AckDealerCloseResponse)
+	err := c.cc.Invoke(ctx, TerminalService_AckDealerClose_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -232,6 +247,10 @@ type TerminalServiceServer interface {
 	TicketPrintFailed(context.Context, *TicketPrintFailedRequest) (*MoneyResponse, error)
 	// ConfirmBuyIn accepts (or declines) a dealer-initiated buy-in (rule 004 §6.3(c)).
 	ConfirmBuyIn(context.Context, *ConfirmBuyInRequest) (*MoneyResponse, error)
+	// AckDealerClose says the terminal has recorded a dealer close (told on the stream or in a
+	// snapshot) in its own journal: later snapshots leave it out. Acknowledging one twice is
+	// harmless; a close of another terminal, or none, is NOT_FOUND. It moves no money.
+	AckDealerClose(context.Context, *AckDealerCloseRequest) (*AckDealerCloseResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -274,6 +293,9 @@ func (UnimplementedTerminalServiceServer) TicketPrintFailed(context.Context, *Ti
 }
 func (UnimplementedTerminalServiceServer) ConfirmBuyIn(context.Context, *ConfirmBuyInRequest) (*MoneyResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ConfirmBuyIn not implemented")
+}
+func (UnimplementedTerminalServiceServer) AckDealerClose(context.Context, *AckDealerCloseRequest) (*AckDealerCloseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AckDealerClose not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -487,6 +509,24 @@ func _TerminalService_ConfirmBuyIn_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_AckDealerClose_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AckDealerCloseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).AckDealerClose(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_AckDealerClose_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).AckDealerClose(ctx, req.(*AckDealerCloseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -533,6 +573,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ConfirmBuyIn",
 			Handler:    _TerminalService_ConfirmBuyIn_Handler,
+		},
+		{
+			MethodName: "AckDealerClose",
+			Handler:    _TerminalService_AckDealerClose_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
