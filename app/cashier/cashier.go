@@ -9,7 +9,8 @@
 // The flows and their journal states:
 //
 //	note:    stacking → credit (the credit point) → done;  stacking → reversed (returned);
-//	         stacking → unresolved (no credit point, not returned: the attendant's) [→ credit]
+//	         stacking → unresolved (no credit point, not returned: the attendant's)
+//	         → credit (found in the stacker, or counted in the cash box) | reversed (not in it)
 //	ticket:  redeeming → stacking (server holds it) → credit → done;  → reversed (cancelled)
 //	cashout: requested → printing → confirming → done;  printing → handpay → done
 package cashier
@@ -60,7 +61,8 @@ const (
 	Confirming journal.FlowState = "confirming"
 	// Unresolved: a note sent to the stacker whose fate the acceptor never told (no credit
 	// point, not returned): it may be in the cash box. Kept open, neither credited nor reversed,
-	// for the attendant — or credited if the acceptor later finds it in the stacker.
+	// for the attendant to settle from the cash box count (ResolveUnresolved) — or credited if
+	// the acceptor later finds it in the stacker.
 	Unresolved journal.FlowState = "unresolved"
 )
 
@@ -408,6 +410,47 @@ func (c *Cashier) Event(ev noteacceptor.Event) {
 	}
 }
 
+// ErrNotUnresolved is wrapped by ResolveUnresolved's refusals: the key is not a note left
+// unresolved, so there is nothing for the attendant to settle (and crediting it could pay twice).
+var ErrNotUnresolved = errors.New("not a note left unresolved")
+
+// ResolveUnresolved settles a note flow left Unresolved from the attendant's count of the cash
+// box. It is meant for a stopped terminal (atsctl records resolve: the journal's writer lock
+// refuses it while the terminal runs), so the credit is asked for by the next start. In the box
+// (inBox): the player is owed the note, and the flow moves to CreditDue for the terminal's
+// start-up Recover to ask the table for the credit with the flow's own key — so however often
+// it is asked, the table credits it once. Not in the box: it went back to the player, and the
+// flow is reversed. Anything but a note flow in state Unresolved is refused, and the check and
+// the move are one journal transaction. It returns the flow as it now is.
+func ResolveUnresolved(ctx context.Context, j *journal.Journal, key string, inBox bool) (journal.Flow, error) {
+	f, ok, err := j.FlowOf(ctx, key)
+	switch {
+	case err != nil:
+		return journal.Flow{}, err
+	case !ok:
+		return journal.Flow{}, fmt.Errorf("cashier: no money flow %q in the journal: %w", key, ErrNotUnresolved)
+	case f.Kind != "note-escrow":
+		return journal.Flow{}, fmt.Errorf("cashier: flow %s is a %s, not a note: %w", key, f.Kind, ErrNotUnresolved)
+	case f.State != Unresolved:
+		return journal.Flow{}, fmt.Errorf("cashier: note flow %s is %s, nothing to resolve: %w", key, f.State, ErrNotUnresolved)
+	}
+	// The record carries the note's value for the audit trail; the credit itself is the
+	// "credited" record Recover writes once the table has answered, so the meters count it once.
+	r := journal.Record{Kind: "note-resolved-not-in-box", Key: key, Amount: f.Amount, Flow: journal.Reversed}
+	if inBox {
+		r.Kind, r.Flow = "note-resolved-in-box", CreditDue
+	}
+	rec, err := j.AppendIf(ctx, r, Unresolved)
+	if errors.Is(err, journal.ErrFlowState) {
+		return journal.Flow{}, fmt.Errorf("cashier: note flow %s moved while it was being resolved: %w: %w", key, ErrNotUnresolved, err)
+	}
+	if err != nil {
+		return journal.Flow{}, err
+	}
+	f.State, f.Updated = rec.Flow, rec.Seq
+	return f, nil
+}
+
 func (c *Cashier) reverseStacking(ctx context.Context) {
 	fs, err := c.j.Pending(ctx)
 	if err != nil {
@@ -431,6 +474,8 @@ func (c *Cashier) Recover(ctx context.Context) error {
 	for _, f := range fs {
 		switch f.State {
 		case CreditDue:
+			// A credit point journalled, or a lost note the attendant found in the cash box:
+			// asked for with the flow's key, which the table credits once however often asked.
 			if err := c.finishCredit(ctx, f.Key); err != nil {
 				return err
 			}

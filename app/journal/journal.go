@@ -19,10 +19,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
 	"modernc.org/sqlite" // and database/sql driver "sqlite"
 )
 
@@ -62,9 +64,25 @@ type Flow struct {
 // ErrCorrupt is wrapped by every error about a record that fails its hash chain.
 var ErrCorrupt = errors.New("journal corrupt")
 
+// ErrInUse is wrapped by Open's error when another Journal — in another process, or this one —
+// has the file open for writing. The chain head lives in the writer's memory, so a second
+// writer would fork the chain; a technician reads a running terminal's journal with
+// OpenReadOnly instead.
+var ErrInUse = errors.New("journal in use by another process: stop the terminal first")
+
+// ErrReadOnly is returned by Append on a journal opened with OpenReadOnly.
+var ErrReadOnly = errors.New("journal opened read-only")
+
+// ErrFlowState is wrapped by AppendIf's error when the flow is not in the state the caller
+// checked it was in: someone else moved it first.
+var ErrFlowState = errors.New("flow not in the expected state")
+
 // Journal is an open journal file. It is safe for concurrent use.
 type Journal struct {
-	db *sql.DB
+	db       *sql.DB
+	lock     *os.File // the held lock file; nil when read-only
+	readOnly bool
+	unlock   sync.Once
 
 	mu   sync.Mutex // serialises Append and Verify, which move the chain head
 	last [32]byte
@@ -106,25 +124,56 @@ CREATE INDEX IF NOT EXISTS records_kind ON records(kind, seq);
 CREATE INDEX IF NOT EXISTS flows_open ON flows(state) WHERE state NOT IN ('done', 'reversed');
 `
 
-// Open opens (creating if needed) the journal at path and verifies its whole hash chain.
-// now stamps new records; nil means time.Now.
+// Open opens (creating if needed) the journal at path for writing and verifies its whole hash
+// chain. now stamps new records; nil means time.Now.
+//
+// Only one writer at a time: Open holds an exclusive lock on path+".lock" until Close, and
+// fails with ErrInUse while another holds it. The lock is flock(2)'s, so the kernel drops it
+// when the holder dies however it dies (a SIGKILL, a power cut): it never needs clearing by
+// hand, and the file is left in place (removing it could let two writers lock two files).
 func Open(path string, now func() time.Time) (*Journal, error) {
 	if now == nil {
 		now = time.Now
+	}
+	// The lock comes before SQLite touches the file: the schema and the WAL recovery write.
+	lock, err := lockFile(path)
+	if err != nil {
+		return nil, err
 	}
 	// One connection: SQLite serialises writers anyway, and a single connection keeps the
 	// in-memory chain head consistent with the file without cross-connection races.
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(5000)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
+		lock.Close()
 		return nil, fmt.Errorf("journal: open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
+	j := &Journal{db: db, lock: lock, now: now}
 	if _, err := db.Exec(schema); err != nil {
-		db.Close()
+		j.Close()
 		return nil, fmt.Errorf("journal: %s: schema: %w", path, damaged(err))
 	}
-	j := &Journal{db: db, now: now}
+	if err := j.Verify(context.Background()); err != nil {
+		j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// OpenReadOnly opens an existing journal for reading, without the writer's lock, so a
+// technician can read (and verify) the journal of a terminal that is running; it verifies the
+// whole chain like Open. Append on it returns ErrReadOnly, and SQLite itself refuses writes
+// (mode=ro). WAL mode gives each query a consistent snapshot while the terminal appends.
+func OpenReadOnly(path string) (*Journal, error) {
+	// No journal_mode: setting it is a write. The file is in WAL mode already, written so by
+	// Open; mode=ro also refuses to create a missing file.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	j := &Journal{db: db, readOnly: true, now: time.Now}
 	if err := j.Verify(context.Background()); err != nil {
 		db.Close()
 		return nil, err
@@ -132,8 +181,46 @@ func Open(path string, now func() time.Time) (*Journal, error) {
 	return j, nil
 }
 
-// Close closes the file.
-func (j *Journal) Close() error { return j.db.Close() }
+// lockFile takes the writer's lock for the journal at path, or fails with ErrInUse.
+func lockFile(path string) (*os.File, error) {
+	// Read-only is enough for flock, and lets a lock file made by another user (root running
+	// atsctl) be opened by the terminal's own.
+	f, err := os.OpenFile(path+".lock", os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("journal: lock %s: %w", path, err)
+	}
+	for {
+		// flock locks belong to the open file description, so a second Open in this process
+		// (its own descriptor) is refused like another process. Go opens files close-on-exec:
+		// a child process never inherits the lock.
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("journal: %s: %w", path, ErrInUse)
+		}
+		return nil, fmt.Errorf("journal: lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Close closes the file and then releases the writer's lock (after the last write, the
+// checkpoint SQLite makes on close included). Closing twice is harmless.
+func (j *Journal) Close() error {
+	err := j.db.Close()
+	j.unlock.Do(func() {
+		if j.lock != nil {
+			if e := j.lock.Close(); err == nil {
+				err = e
+			}
+		}
+	})
+	return err
+}
 
 // hashOf computes a record's chain hash from the previous hash and its content. Every field is
 // length-prefixed so no two different records can encode to the same bytes.
@@ -161,6 +248,23 @@ func hashOf(prev [32]byte, r *Record) [32]byte {
 // Moving a closed flow is an error: a flow that finished cannot be finished again, which is
 // what stops a retried step from paying twice.
 func (j *Journal) Append(ctx context.Context, r Record) (Record, error) {
+	return j.append(ctx, r, "")
+}
+
+// AppendIf is Append only if r.Key's flow is in state from now, checked in the same
+// transaction as the write: a decision taken on the flow's state (an attendant's) cannot act on
+// a state another writer has just changed. Otherwise it fails with ErrFlowState.
+func (j *Journal) AppendIf(ctx context.Context, r Record, from FlowState) (Record, error) {
+	if from == "" || r.Key == "" {
+		return Record{}, fmt.Errorf("journal: %s: AppendIf needs a key and a state to move from", r.Kind)
+	}
+	return j.append(ctx, r, from)
+}
+
+func (j *Journal) append(ctx context.Context, r Record, from FlowState) (Record, error) {
+	if j.readOnly {
+		return Record{}, fmt.Errorf("journal: %s: %w", r.Kind, ErrReadOnly)
+	}
 	if r.Kind == "" {
 		return Record{}, errors.New("journal: record without a kind")
 	}
@@ -178,14 +282,18 @@ func (j *Journal) Append(ctx context.Context, r Record) (Record, error) {
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
 
-	if r.Flow != "" {
+	if r.Flow != "" || from != "" {
 		var state string
 		err := tx.QueryRowContext(ctx, `SELECT state FROM flows WHERE key = ?`, r.Key).Scan(&state)
 		switch {
+		case errors.Is(err, sql.ErrNoRows) && from != "":
+			return Record{}, fmt.Errorf("journal: no flow %s: %w (want %s); %s refused", r.Key, ErrFlowState, from, r.Kind)
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
 			return Record{}, fmt.Errorf("journal: flow %s: %w", r.Key, err)
-		case FlowState(state) == Done || FlowState(state) == Reversed:
+		case from != "" && FlowState(state) != from:
+			return Record{}, fmt.Errorf("journal: flow %s is %s: %w (want %s); %s refused", r.Key, state, ErrFlowState, from, r.Kind)
+		case r.Flow != "" && (FlowState(state) == Done || FlowState(state) == Reversed):
 			return Record{}, fmt.Errorf("journal: flow %s is already %s; %s refused", r.Key, state, r.Kind)
 		}
 	}
@@ -273,7 +381,7 @@ func (j *Journal) NewestFlow(ctx context.Context, kinds ...string) (Flow, bool, 
 // each against the chain as it goes.
 func (j *Journal) Records(ctx context.Context, after int64, limit int) ([]Record, error) {
 	var out []Record
-	err := j.scan(ctx, after, limit, func(r Record) error { out = append(out, r); return nil })
+	err := j.scan(ctx, j.db, after, limit, func(r Record) error { out = append(out, r); return nil })
 	return out, err
 }
 
@@ -297,6 +405,11 @@ func (j *Journal) Last(ctx context.Context, kind string, n int) ([]Record, error
 }
 
 type scanner interface{ Scan(dest ...any) error }
+
+// querier is the database or one transaction on it.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
 
 func scanRecord(s scanner) (Record, error) {
 	var v [9]any
@@ -382,8 +495,8 @@ func scanFlow(s scanner) (Flow, error) {
 
 // scan walks the records after seq `after`, recomputing the chain from the start so a record
 // is only handed out once everything before it has been checked.
-func (j *Journal) scan(ctx context.Context, after int64, limit int, fn func(Record) error) error {
-	rows, err := j.db.QueryContext(ctx,
+func (j *Journal) scan(ctx context.Context, q querier, after int64, limit int, fn func(Record) error) error {
+	rows, err := q.QueryContext(ctx,
 		`SELECT seq, at, kind, key, round, amount, body, flow, hash FROM records ORDER BY seq`)
 	if err != nil {
 		return fmt.Errorf("journal: read: %w", damaged(err))
@@ -441,9 +554,16 @@ func damaged(err error) error {
 func (j *Journal) Verify(ctx context.Context) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	// One read transaction: the records and the flow table from the same snapshot, though the
+	// terminal appends to a journal opened read-only as it is verified.
+	tx, err := j.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("journal: verify: %w", damaged(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // read only: nothing to keep
 	var last Record
 	flows := map[string]Flow{}
-	err := j.scan(ctx, 0, 0, func(r Record) error {
+	err = j.scan(ctx, tx, 0, 0, func(r Record) error {
 		last = r
 		if r.Flow != "" {
 			f, ok := flows[r.Key]
@@ -458,7 +578,7 @@ func (j *Journal) Verify(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := j.db.QueryContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows`)
+	rows, err := tx.QueryContext(ctx, `SELECT key, kind, state, amount, opened, updated FROM flows`)
 	if err != nil {
 		return fmt.Errorf("journal: verify flows: %w", damaged(err))
 	}

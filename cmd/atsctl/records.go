@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/recall"
@@ -19,7 +20,7 @@ import (
 
 func init() {
 	register("records", command{
-		summary: "read a terminal's journal: list, pending, meters, verify, export",
+		summary: "read a terminal's journal: list, pending, meters, verify, export; resolve a lost note",
 		run:     runRecords,
 	})
 }
@@ -34,7 +35,13 @@ const recordsUsage = `usage: atsctl records -journal PATH [-n N] <action>
   show ROUND    one round's wagers, as accepted by the table, and its settlement
   verify        check the whole hash chain and the flow table, and recompute every recorded
                 settlement with the rules engine; exit 1 on the first disagreement
-  export        every record as JSON`
+  export        every record as JSON
+  resolve KEY in-box|not-in-box
+                settle a note left unresolved (pending, state unresolved) from the count of
+                the cash box: in-box, the player is owed it and the terminal asks the table
+                for the credit when it starts; not-in-box, it went back to the player. Only
+                with the terminal stopped; every other action reads a running terminal's
+                journal without disturbing it`
 
 type recordJSON struct {
 	Seq    int64  `json:"seq"`
@@ -56,7 +63,16 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *path == "" || fs.NArg() < 1 || (fs.Arg(0) == "show") != (fs.NArg() == 2) || fs.NArg() > 2 {
+	if *path == "" || fs.NArg() < 1 {
+		fmt.Fprintln(stderr, recordsUsage)
+		return 2
+	}
+	nargs, known := recordsActions[fs.Arg(0)]
+	if !known {
+		fmt.Fprintf(stderr, "atsctl records: unknown action %q\n%s\n", fs.Arg(0), recordsUsage)
+		return 2
+	}
+	if fs.NArg() != nargs {
 		fmt.Fprintln(stderr, recordsUsage)
 		return 2
 	}
@@ -65,7 +81,11 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	ctx := context.Background()
-	j, err := journal.Open(*path, time.Now) // verifies the whole chain
+	if fs.Arg(0) == "resolve" {
+		return resolve(ctx, *path, fs.Arg(1), fs.Arg(2), stdout, stderr)
+	}
+	// Reading takes no lock: the terminal may be running and appending.
+	j, err := journal.OpenReadOnly(*path) // verifies the whole chain
 	if err != nil {
 		fmt.Fprintln(stderr, "atsctl records: journal does not verify:", err)
 		return 1
@@ -198,8 +218,48 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	// An action listed in recordsActions that the switch above does not handle.
 	fmt.Fprintf(stderr, "atsctl records: unknown action %q\n%s\n", fs.Arg(0), recordsUsage)
 	return 2
+}
+
+// recordsActions are the actions and how many arguments each takes, the action included.
+var recordsActions = map[string]int{"list": 1, "pending": 1, "meters": 1, "rounds": 1, "show": 2, "verify": 1, "export": 1, "resolve": 3}
+
+// resolve settles a note left unresolved from the attendant's count of the cash box. It opens
+// the journal for writing, which the journal refuses while the terminal runs (the terminal
+// keeps the chain head in memory, and its cashier could be moving the same flow).
+func resolve(ctx context.Context, path, key, count string, stdout, stderr io.Writer) int {
+	var inBox bool
+	switch count {
+	case "in-box":
+		inBox = true
+	case "not-in-box":
+	default:
+		fmt.Fprintf(stderr, "atsctl records: resolve: %q is neither in-box nor not-in-box\n%s\n", count, recordsUsage)
+		return 2
+	}
+	// Open, not OpenReadOnly: it fails with ErrInUse while the terminal runs, and verifies the
+	// chain before anything is added to it.
+	j, err := journal.Open(path, time.Now)
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl records: resolve:", err)
+		return 1
+	}
+	defer j.Close()
+	f, err := cashier.ResolveUnresolved(ctx, j, key, inBox)
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl records: resolve:", err)
+		return 1
+	}
+	if inBox {
+		fmt.Fprintf(stdout, "%s: in the cash box: %s owed to the player (flow %s, record %d); the terminal asks the table for the credit when it starts\n",
+			f.Key, money.Decimal(f.Amount), f.State, f.Updated)
+	} else {
+		fmt.Fprintf(stdout, "%s: not in the cash box: %s went back to the player, nothing credited (flow %s, record %d)\n",
+			f.Key, money.Decimal(f.Amount), f.State, f.Updated)
+	}
+	return 0
 }
 
 // meterSet is what the records say went in and out (the cashier's record kinds).

@@ -209,3 +209,94 @@ func TestRecordsVerifyRecomputesSettlements(t *testing.T) {
 		t.Fatalf("verify of a wrong settlement: %d %q", code, errs)
 	}
 }
+
+// The attendant resolves a lost note at a stopped terminal: refused while the terminal (another
+// journal handle) holds the journal, done once it is stopped, and the note is no longer pending.
+// The read-only actions go on working while the terminal runs.
+func TestRecordsResolve(t *testing.T) {
+	path := writeJournal(t) // note:67:c left stacking
+	ctx := context.Background()
+	term, err := journal.Open(path, time.Now) // the running terminal
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	for _, r := range []journal.Record{
+		{Kind: "note-unresolved", Key: "note:67:c", Flow: "unresolved"},
+		{Kind: "note-escrow", Key: "note:63:d", Amount: 500, Flow: "stacking"},
+		{Kind: "note-unresolved", Key: "note:63:d", Flow: "unresolved"},
+	} {
+		if _, err := term.Append(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	code, out, errs := atsctl("records", "-journal", path, "pending")
+	if code != 0 || !strings.Contains(out, "note:67:c") || !strings.Contains(out, "unresolved") {
+		t.Fatalf("pending while the terminal runs: %d %q %q", code, out, errs)
+	}
+	if code, out, errs = atsctl("records", "-journal", path, "verify"); code != 0 || !strings.Contains(out, "11 records") {
+		t.Fatalf("verify while the terminal runs: %d %q %q", code, out, errs)
+	}
+	code, out, errs = atsctl("records", "-journal", path, "resolve", "note:67:c", "in-box")
+	if code != 1 || !strings.Contains(errs, "stop the terminal first") || out != "" {
+		t.Fatalf("resolve while the terminal runs: %d %q %q", code, out, errs)
+	}
+	if f, _, err := term.FlowOf(ctx, "note:67:c"); err != nil || f.State != "unresolved" {
+		t.Fatalf("flow after the refusal: %+v %v", f, err)
+	}
+	term.Close() // the terminal is stopped
+
+	code, out, errs = atsctl("records", "-journal", path, "resolve", "note:67:c", "in-box")
+	if code != 0 || !strings.Contains(out, "note:67:c") || !strings.Contains(out, "100.00 owed") {
+		t.Fatalf("resolve in-box: %d %q %q", code, out, errs)
+	}
+	code, out, errs = atsctl("records", "-journal", path, "resolve", "note:63:d", "not-in-box")
+	if code != 0 || !strings.Contains(out, "note:63:d: not in the cash box") {
+		t.Fatalf("resolve not-in-box: %d %q %q", code, out, errs)
+	}
+	// The in-box note waits for the terminal to ask for its credit; the other is closed.
+	code, out, _ = atsctl("records", "-journal", path, "pending")
+	if code != 0 || strings.Contains(out, "unresolved") || !strings.Contains(out, "note:67:c") || !strings.Contains(out, " credit ") ||
+		strings.Contains(out, "note:63:d") {
+		t.Fatalf("pending after resolving: %d %q", code, out)
+	}
+
+	// Never twice, never anything else, and the arguments are checked.
+	for _, c := range []struct {
+		args []string
+		code int
+		errs string
+	}{
+		{[]string{"note:67:c", "in-box"}, 1, "is credit, nothing to resolve"},
+		{[]string{"note:63:d", "in-box"}, 1, "is reversed"},
+		{[]string{"note:65:a", "not-in-box"}, 1, "is done"},
+		{[]string{"cashout:-:b", "in-box"}, 1, "not a note"},
+		{[]string{"note:99:zz", "in-box"}, 1, "no money flow"},
+		{[]string{"note:67:c", "maybe"}, 2, "neither in-box nor not-in-box"},
+		{[]string{"note:67:c"}, 2, "usage"},
+	} {
+		code, out, errs := atsctl(append([]string{"records", "-journal", path, "resolve"}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.errs) || out != "" {
+			t.Errorf("resolve %v: %d %q %q, want exit %d naming %q", c.args, code, out, errs, c.code, c.errs)
+		}
+	}
+	code, out, _ = atsctl("records", "-journal", path, "list")
+	if code != 0 || strings.Count(out, "note-resolved-in-box") != 1 || strings.Count(out, "note-resolved-not-in-box") != 1 {
+		t.Fatalf("list after resolving: %d %q", code, out)
+	}
+	if code, _, errs := atsctl("records", "-journal", path, "verify"); code != 0 {
+		t.Fatalf("verify after resolving: %d %q", code, errs)
+	}
+}
+
+// An action that is not one is refused before the journal is opened.
+func TestRecordsUnknownAction(t *testing.T) {
+	path := writeJournal(t)
+	if code, _, errs := atsctl("records", "-journal", path, "fix"); code != 2 || !strings.Contains(errs, `unknown action "fix"`) {
+		t.Fatalf("unknown action: %d %q", code, errs)
+	}
+	if code, _, _ := atsctl("records", "-journal", path, "list", "extra"); code != 2 {
+		t.Fatalf("list with an argument: exit %d", code)
+	}
+}
