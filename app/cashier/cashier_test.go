@@ -63,6 +63,18 @@ func newRig(t *testing.T) *rig {
 }
 
 // start opens the journal and the drivers (again, after a simulated crash) and recovers.
+// offline opens the stopped terminal's journal for fn, as a tool beside the terminal would, and
+// closes it after: the terminal's own start takes the journal's one writer lock.
+func (r *rig) offline(t *testing.T, fn func(j *journal.Journal)) {
+	t.Helper()
+	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	fn(j)
+}
+
 func (r *rig) start(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -233,14 +245,11 @@ func TestCrashAfterCreditPoint(t *testing.T) {
 	ctx := context.Background()
 	// Play the money path up to the credit point by hand, then "crash" (stop without settling).
 	r.stop()
-	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
 	key := "note:65:deadbeefdeadbeef"
-	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: key, Amount: 2000, Flow: cashier.Stacking})
-	j.Append(ctx, journal.Record{Kind: "credit-point", Key: key, Flow: cashier.CreditDue})
-	j.Close()
+	r.offline(t, func(j *journal.Journal) {
+		j.Append(ctx, journal.Record{Kind: "note-escrow", Key: key, Amount: 2000, Flow: cashier.Stacking})
+		j.Append(ctx, journal.Record{Kind: "credit-point", Key: key, Flow: cashier.CreditDue})
+	})
 	r.start(t)
 	r.noPending(t)
 	if b := r.balance(t); b != 2000 {
@@ -285,15 +294,12 @@ func TestCrashDuringRedemption(t *testing.T) {
 	r.stop()
 	// What the cashier had done when the power went: journalled the escrow, asked the server
 	// to hold the ticket.
-	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
 	key := "ticket:" + validation + ":0123456789abcdef"
-	if _, err := j.Append(ctx, journal.Record{Kind: "ticket-escrow", Key: key, Flow: cashier.Redeeming}); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
+	r.offline(t, func(j *journal.Journal) {
+		if _, err := j.Append(ctx, journal.Record{Kind: "ticket-escrow", Key: key, Flow: cashier.Redeeming}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if _, err := r.cli.RedeemTicket(ctx, key+"/redeem", validation); err != nil {
 		t.Fatal(err)
 	}
@@ -332,15 +338,12 @@ func TestRepeatedCreditPointAfterRestart(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
 	r.stop()
-	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
 	older, newest := "note:63:0000000000000001", "note:65:0000000000000002"
-	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: older, Amount: 500, Flow: cashier.Stacking})
-	j.Append(ctx, journal.Record{Kind: "note-escrow", Key: newest, Amount: 2000, Flow: cashier.Stacking})
-	j.Append(ctx, journal.Record{Kind: "credit-point", Key: newest, Flow: cashier.CreditDue})
-	j.Close()
+	r.offline(t, func(j *journal.Journal) {
+		j.Append(ctx, journal.Record{Kind: "note-escrow", Key: older, Amount: 500, Flow: cashier.Stacking})
+		j.Append(ctx, journal.Record{Kind: "note-escrow", Key: newest, Amount: 2000, Flow: cashier.Stacking})
+		j.Append(ctx, journal.Record{Kind: "credit-point", Key: newest, Flow: cashier.CreditDue})
+	})
 	r.start(t)
 	r.eventually(t, "the owed credit", func() bool { return r.balance(t) == 2000 })
 	if err := r.c.Credit(noteacceptor.Escrow{Recovered: true}); err != nil {

@@ -32,15 +32,13 @@ func leaveUnresolved(t *testing.T, j *journal.Journal, cents int64) string {
 // resolve opens the stopped terminal's journal as atsctl does, resolves key and closes it.
 func (r *rig) resolve(t *testing.T, key string, inBox bool) journal.Flow {
 	t.Helper()
-	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	f, err := cashier.ResolveUnresolved(context.Background(), j, key, inBox)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var f journal.Flow
+	r.offline(t, func(j *journal.Journal) {
+		var err error
+		if f, err = cashier.ResolveUnresolved(context.Background(), j, key, inBox); err != nil {
+			t.Fatal(err)
+		}
+	})
 	return f
 }
 
@@ -77,12 +75,8 @@ func TestResolveInBoxCreditsOnce(t *testing.T) {
 			r := newRig(t)
 			ctx := context.Background()
 			r.stop()
-			j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			key := leaveUnresolved(t, j, 2000)
-			j.Close()
+			var key string
+			r.offline(t, func(j *journal.Journal) { key = leaveUnresolved(t, j, 2000) })
 
 			f := r.resolve(t, key, true)
 			if f.State != cashier.CreditDue || f.Amount != 2000 || f.Key != key {
@@ -126,14 +120,11 @@ func TestResolveInBoxCreditsOnce(t *testing.T) {
 			}
 			// Resolving it again is refused: it is done.
 			r.stop()
-			j, err = journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer j.Close()
-			if _, err := cashier.ResolveUnresolved(ctx, j, key, true); !errors.Is(err, cashier.ErrNotUnresolved) {
-				t.Fatalf("resolving a credited note again: %v, want ErrNotUnresolved", err)
-			}
+			r.offline(t, func(j *journal.Journal) {
+				if _, err := cashier.ResolveUnresolved(ctx, j, key, true); !errors.Is(err, cashier.ErrNotUnresolved) {
+					t.Fatalf("resolving a credited note again: %v, want ErrNotUnresolved", err)
+				}
+			})
 		})
 	}
 }
@@ -143,12 +134,8 @@ func TestResolveInBoxCreditsOnce(t *testing.T) {
 func TestResolveNotInBoxCreditsNothing(t *testing.T) {
 	r := newRig(t)
 	r.stop()
-	j, err := journal.Open(filepath.Join(r.dir, "terminal.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := leaveUnresolved(t, j, 2000)
-	j.Close()
+	var key string
+	r.offline(t, func(j *journal.Journal) { key = leaveUnresolved(t, j, 2000) })
 
 	if f := r.resolve(t, key, false); f.State != journal.Reversed {
 		t.Fatalf("resolved flow %+v, want reversed", f)
