@@ -16,7 +16,9 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
 	sleep 1
 	export DISPLAY=$display
 	echo "no display: running under Xvfb on $display; screenshots at build/screenshot.png"
-	( while sleep 5; do import -display "$display" -window root build/screenshot.png 2>/dev/null || true; done ) &
+	# Written aside and renamed: stopping the kiosk mid-capture never leaves a truncated screenshot.
+	( while sleep 5; do import -display "$display" -window root png:build/screenshot.png.part 2>/dev/null &&
+		mv build/screenshot.png.part build/screenshot.png || true; done ) &
 	shot=$!
 	trap 'kill $shot $xvfb 2>/dev/null' EXIT
 fi
