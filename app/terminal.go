@@ -101,6 +101,10 @@ type Terminal struct {
 	records    Recorder
 	terminalID string        // this terminal, as the table knows it (from the snapshot)
 	restarted  *recordedSlip // until the first snapshot: the last slip recorded before the start
+	// answered holds the dealer buy-ins the player has answered here (or accepted before a
+	// restart, still being finished): a snapshot taken before the table had the answer still
+	// offers one, and must not put it back on the screen.
+	answered map[string]bool
 }
 
 // Recorder keeps the terminal's durable game records (rules 9.7–9.9): recall.Writer on a real
@@ -150,7 +154,7 @@ func New(link Link, now func() time.Time, log *slog.Logger) *Terminal {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Terminal{link: link, now: now, log: log, dirty: make(chan struct{}, 1)}
+	return &Terminal{link: link, now: now, log: log, dirty: make(chan struct{}, 1), answered: map[string]bool{}}
 }
 
 // OnChange registers the function told about every new View.
@@ -217,7 +221,18 @@ func (t *Terminal) Run(ctx context.Context) {
 		}
 	}
 	if rec != nil {
-		go t.recoverBuyIns(ctx, rec)
+		// Read before the first snapshot is applied: an offer the player accepted before the
+		// restart is not offered again while it is being finished.
+		open, err := rec.OpenBuyIns(ctx)
+		if err != nil {
+			t.log.Error("game records: open dealer buy-ins not readable", "err", err)
+		}
+		t.mu.Lock()
+		for _, a := range open {
+			t.answered[a.ID] = true
+		}
+		t.mu.Unlock()
+		go t.recoverBuyIns(ctx, rec, open)
 	}
 	go t.syncLoop(ctx)
 	events := t.link.Events()
@@ -339,8 +354,10 @@ func (t *Terminal) apply(ev client.Event) {
 		// The table's reason is its own words (the pit boss's, for an invalidation).
 		t.view.Void, t.view.Balance = msg.New("Wagers void and refunded: %s", e.Reason), e.Balance
 	case client.BuyInOffered:
-		b := e
-		t.view.BuyIn = &b
+		if !t.answered[e.ID] {
+			b := e
+			t.view.BuyIn = &b
+		}
 	case client.AccountClosed:
 		t.view.AccountOpen, t.view.Balance = false, 0
 		t.slip.reset(nil)
@@ -366,6 +383,9 @@ func (t *Terminal) fromSnapshot(s client.Snapshot) {
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
 	v.Limits, v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Limits, s.Pending, s.Balance, s.AccountOpen, s.Frozen
 	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
+	if v.BuyIn != nil && t.answered[v.BuyIn.ID] {
+		v.BuyIn = nil // the snapshot was taken before the table had this terminal's answer
+	}
 	v.Jackpot, t.terminalID = s.Jackpot, s.TerminalID
 	if len(s.History) > 0 {
 		o := s.History[0]
@@ -812,10 +832,11 @@ func (t *Terminal) finishBuyIn(ctx context.Context, rec Recorder, a AcceptedBuyI
 	return err
 }
 
-// buyInAnswered takes the offer off the screen once the table has its answer.
+// buyInAnswered takes the offer off the screen once the table has its answer, for good.
 func (t *Terminal) buyInAnswered(id string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.answered[id] = true
 	if t.view.BuyIn != nil && t.view.BuyIn.ID == id {
 		t.view.BuyIn = nil
 		t.changedLocked()
@@ -823,14 +844,9 @@ func (t *Terminal) buyInAnswered(id string) {
 }
 
 // recoverBuyIns finishes the buy-ins the player accepted before the terminal went down and
-// whose answer from the table was never recorded: each is asked for again with its own key,
-// until the table answers or ctx ends.
-func (t *Terminal) recoverBuyIns(ctx context.Context, rec Recorder) {
-	open, err := rec.OpenBuyIns(ctx)
-	if err != nil {
-		t.log.Error("game records: open dealer buy-ins not readable", "err", err)
-		return
-	}
+// whose answer from the table was never recorded (open): each is asked for again with its own
+// key, until the table answers or ctx ends.
+func (t *Terminal) recoverBuyIns(ctx context.Context, rec Recorder, open []AcceptedBuyIn) {
 	for _, a := range open {
 		for attempt := 0; ; attempt++ {
 			err := t.finishBuyIn(ctx, rec, a)

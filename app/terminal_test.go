@@ -314,7 +314,8 @@ type recorder struct {
 	slips   []client.SlipAck
 	settled []client.Settled
 	dealer  []string
-	fail    string // DealerCashOut of this close id fails
+	fail    string          // DealerCashOut of this close id fails
+	open    []AcceptedBuyIn // what OpenBuyIns returns: accepted before a restart, not done
 }
 
 func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a client.SlipAck) error {
@@ -340,7 +341,11 @@ func (r *recorder) BuyInDone(_ context.Context, b AcceptedBuyIn, credited int64,
 	return nil
 }
 
-func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) { return nil, nil }
+func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.open), nil
+}
 
 func (r *recorder) DealerCashOut(_ context.Context, c client.AccountClosed) error {
 	r.mu.Lock()
@@ -403,5 +408,63 @@ func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"C1", "C3"}) {
 		t.Fatalf("acknowledged %v, want C1 and C3 (C2 was not recorded)", got)
+	}
+}
+
+// A dealer buy-in the player has answered stays off the screen when a snapshot taken before the
+// table had the answer, or a repeat of the offer, arrives after it: the player is never asked
+// twice for the same money.
+func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
+	h := newHarness(t)
+	h.link.Push(client.BuyInOffered{ID: "B1", Amount: 5000})
+	h.waitFor(func(v View) bool { return v.BuyIn != nil && v.BuyIn.ID == "B1" })
+	if err := h.term.ConfirmBuyIn(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	if v := h.term.View(); v.BuyIn != nil {
+		t.Fatalf("offer still shown after the answer: %+v", v.BuyIn)
+	}
+	stale := client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
+		Phase: client.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
+		Limits: limits, Balance: 15000, AccountOpen: true, PendingBuyIn: &client.BuyInOffered{ID: "B1", Amount: 5000}}
+	h.link.Push(stale)
+	h.link.Push(client.BuyInOffered{ID: "B1", Amount: 5000})
+	h.link.Push(client.BalanceChanged{Balance: 15001}) // a barrier: all before it were handled
+	if v := h.waitFor(func(v View) bool { return v.Balance == 15001 }); v.BuyIn != nil {
+		t.Fatalf("answered offer shown again: %+v", v.BuyIn)
+	}
+	h.link.Push(client.BuyInOffered{ID: "B2", Amount: 700})
+	h.waitFor(func(v View) bool { return v.BuyIn != nil && v.BuyIn.ID == "B2" })
+}
+
+// A buy-in accepted before a restart, and not yet finished, is finished in the background with
+// its own key and never offered to the player again, even by the table's first snapshot.
+func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	link := apptest.NewLink(clk.now, 2*time.Second, 3*time.Millisecond, layout, limits)
+	term := New(link, clk.now, nil)
+	term.SetRecorder(&recorder{open: []AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
+	h := &harness{t: t, clk: clk, link: link, term: term, views: make(chan View, 1024)}
+	term.OnChange(func(v View) { h.views <- v })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go term.Run(ctx)
+	link.Push(client.Connection{Up: true})
+	link.Push(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}},
+		Phase: client.PhaseWagering, RoundID: "R1", Deadline: clk.now().Add(32 * time.Second),
+		Limits: limits, Balance: 0, AccountOpen: true, PendingBuyIn: &client.BuyInOffered{ID: "B1", Amount: 5000}})
+	if v := h.waitFor(func(v View) bool { return v.RoundID == "R1" }); v.BuyIn != nil {
+		t.Fatalf("a buy-in accepted before the restart offered again: %+v", v.BuyIn)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		asked := link.AskedBuyIns()
+		if slices.Equal(asked, []string{"B1"}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the table asked for %v, want B1 once", asked)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

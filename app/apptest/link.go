@@ -26,8 +26,7 @@ type Link struct {
 	Slips []SentSlip
 	// Refuse, if set, makes UpdateSlip fail with this error.
 	Refuse error
-	// BuyIns records ConfirmBuyIn calls.
-	BuyIns []string
+	buyIns []string // ConfirmBuyIn calls: the buy-in ids
 	acked  []string // AckDealerClose calls
 	sent   chan struct{}
 }
@@ -114,7 +113,7 @@ func (l *Link) LastSlip() (SentSlip, bool) {
 func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (client.Money, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.BuyIns = append(l.BuyIns, id)
+	l.buyIns = append(l.buyIns, id)
 	return client.Money{}, nil
 }
 
@@ -124,6 +123,13 @@ func (l *Link) AckDealerClose(_ context.Context, closeID string) error {
 	defer l.mu.Unlock()
 	l.acked = append(l.acked, closeID)
 	return nil
+}
+
+// AskedBuyIns returns the buy-in ids ConfirmBuyIn was called with so far, in order.
+func (l *Link) AskedBuyIns() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.buyIns...)
 }
 
 // AckedCloses returns the close ids acknowledged so far.

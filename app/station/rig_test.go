@@ -165,8 +165,8 @@ func (r *rig) eventually(what string, ok func() bool) {
 		if time.Now().After(deadline) {
 			st, data := r.acc.Status()
 			v := r.view()
-			r.t.Fatalf("never: %s\n  view: phase %v round %s connected %v balance %d stakes %v void %q message %q\n  cashier: %+v\n  acceptor: %s % X",
-				what, v.Phase, v.RoundID, v.Connected, v.Balance, v.Stakes, v.Void, v.Message, r.st.Cashier.Status(), id003.StatusName(st), data)
+			r.t.Fatalf("never: %s\n  view: phase %v round %s connected %v balance %d stakes %v void %q message %q buy-in offered %+v\n  cashier: %+v\n  acceptor: %s % X",
+				what, v.Phase, v.RoundID, v.Connected, v.Balance, v.Stakes, v.Void, v.Message, v.BuyIn, r.st.Cashier.Status(), id003.StatusName(st), data)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
