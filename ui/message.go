@@ -26,6 +26,9 @@ type messageLine struct {
 	strip *canvas.Rectangle
 	// changed is called when a message takes more or fewer lines than the one before.
 	changed func()
+	// money is what the money devices last said here ("" for nothing): when they fall silent
+	// they take back their own words, never the player's last refusal or the table's message.
+	money string
 }
 
 func newMessageLine() *messageLine {
@@ -58,4 +61,17 @@ func (m *messageLine) SetText(s string) {
 func (m *messageLine) view(sizing *touchSizing) fyne.CanvasObject {
 	return sizing.sized(container.NewStack(m.strip, container.NewPadded(m)), messageSizes,
 		map[fyne.ThemeColorName]color.Color{theme.ColorNameForeground: messageInk})
+}
+
+// SetMoney shows what the money devices say now (the cashier's status, a fault): their words
+// replace whatever the line says; their silence ("") empties the line only if it still shows
+// what they said before.
+func (m *messageLine) SetMoney(s string) {
+	switch {
+	case s != "":
+		m.SetText(s)
+	case m.Text == m.money:
+		m.SetText("")
+	}
+	m.money = s
 }

@@ -15,7 +15,7 @@ import (
 func (s *Screen) AttachCashier(c *cashier.Cashier) {
 	if b, ok := s.Elements[diagrams.ElemCashOut].(*widget.Button); ok {
 		b.OnTapped = func() {
-			s.message.SetText(T("Printing your ticket"))
+			s.message.SetMoney(T("Printing your ticket"))
 			go func() {
 				err := c.CashOut(context.Background())
 				if err != nil && !errors.Is(err, cashier.ErrBusy) {
@@ -29,6 +29,6 @@ func (s *Screen) AttachCashier(c *cashier.Cashier) {
 		if !st.Fault.IsZero() {
 			m = st.Fault
 		}
-		s.do(func() { s.message.SetText(say(m)) })
+		s.do(func() { s.message.SetMoney(say(m)) })
 	})
 }

@@ -91,8 +91,8 @@ func terminalOnTable(t *testing.T, tbl *server.Table) *pb.TerminalStatus {
 
 // screenSays is what the screen shows, for a failure message. On the Fyne thread.
 func screenSays(s *Screen) string {
-	return fmt.Sprintf("status %q, balance %q, bet %q, outcome %q, %q, message %q, chips %v",
-		s.status.Text, s.balance.Text, s.bet.Text, s.outcome.Text, s.won.Text, s.message.Text, feltChips(s))
+	return fmt.Sprintf("status %q, balance %q, bet %q, outcome %q, %q, message %q, chips %v, buy-in offered %+v",
+		s.status.Text, s.balance.Text, s.bet.Text, s.outcome.Text, s.won.Text, s.message.Text, feltChips(s), s.last.BuyIn)
 }
 
 // A full round driven through the screen against a real table server on loopback: the kiosk's
