@@ -96,6 +96,8 @@ type Terminal struct {
 	version    uint64  // slip version sent to the server
 	dirty      chan struct{}
 	onChange   func(View)
+	told       []View // views not yet told to onChange, oldest first
+	telling    bool   // a goroutine is telling views to onChange (changedLocked)
 	lockTimer  *time.Timer
 	gate       Gate
 	records    Recorder
@@ -179,15 +181,29 @@ func (t *Terminal) snapshotLocked() View {
 	return v
 }
 
-// changed publishes the view; called with t.mu held, it releases it first.
+// changedLocked publishes the view to onChange. Called with t.mu held; it may release the lock
+// and take it again before it returns.
 func (t *Terminal) changedLocked() {
-	v := t.snapshotLocked()
-	fn := t.onChange
-	t.mu.Unlock()
-	if fn != nil {
-		fn(v)
+	t.told = append(t.told, t.snapshotLocked())
+	if t.telling {
+		return // the goroutine telling now tells this view too, after the ones before it
 	}
-	t.mu.Lock()
+	// The function is called without the lock (it may call back into the terminal), so two
+	// goroutines that each changed the view would race to tell theirs: the screen could be
+	// left showing the older one. One goroutine at a time tells every view, in order.
+	t.telling = true
+	for len(t.told) > 0 {
+		views, fn := t.told, t.onChange
+		t.told = nil
+		t.mu.Unlock()
+		if fn != nil {
+			for _, v := range views {
+				fn(v)
+			}
+		}
+		t.mu.Lock()
+	}
+	t.telling = false
 }
 
 // SlipHistory is a Recorder that can say which slip it recorded last (recall.Writer can): a

@@ -468,3 +468,48 @@ func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Views reach OnChange in the order they were made, even when two goroutines change the view
+// at once: the screen ends on the newest view. (Told without the lock and each by its own
+// goroutine, a balance update could overtake the answered buy-in and leave the offer shown.)
+func TestViewsToldInOrder(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	term := New(apptest.NewLink(clk.now, 0, time.Millisecond, layout, limits), clk.now, nil)
+	var mu sync.Mutex
+	var told []int64
+	entered, release := make(chan struct{}), make(chan struct{})
+	term.OnChange(func(v View) {
+		if v.Chip == 500 {
+			close(entered)
+			<-release // the first goroutine is slow to tell its view
+		}
+		mu.Lock()
+		told = append(told, v.Chip)
+		mu.Unlock()
+	})
+	first := make(chan struct{})
+	go func() { term.SelectChip(500); close(first) }()
+	<-entered
+	term.SelectChip(2500) // a newer view, made while the older one is being told
+	close(release)
+	<-first
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		mu.Lock()
+		got := slices.Clone(told)
+		mu.Unlock()
+		if len(got) == 2 {
+			if got[0] != 500 || got[1] != 2500 {
+				t.Fatalf("views told %v: the newest (2500) must come last", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("views told %v, want 500 then 2500", got)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if v := term.View(); v.Chip != 2500 {
+		t.Fatalf("view %d", v.Chip)
+	}
+}
