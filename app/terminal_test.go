@@ -62,23 +62,43 @@ type harness struct {
 }
 
 func newHarness(t *testing.T) *harness {
+	h := startHarness(t, nil)
+	h.link.Push(client.Snapshot{
+		Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
+		Phase:  client.PhaseWagering, RoundID: "R1",
+		Deadline: h.clk.now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
+		Limits:   limits, Balance: 10000, AccountOpen: true,
+	})
+	h.waitFor(func(v View) bool { return v.RoundID == "R1" && v.Connected })
+	return h
+}
+
+// startHarness starts a terminal with the game records rec (nil for none) on a fake table that
+// is connected and has sent no snapshot yet.
+func startHarness(t *testing.T, rec Recorder) *harness {
 	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
 	link := apptest.NewLink(clk.now, 2*time.Second, 3*time.Millisecond, layout, limits)
 	term := New(link, clk.now, nil)
+	if rec != nil {
+		term.SetRecorder(rec) // before Run, which reads what a restart left open
+	}
 	h := &harness{t: t, clk: clk, link: link, term: term, views: make(chan View, 1024)}
 	term.OnChange(func(v View) { h.views <- v })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
 	link.Push(client.Connection{Up: true})
-	link.Push(client.Snapshot{
-		Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
-		Phase:  client.PhaseWagering, RoundID: "R1",
-		Deadline: clk.now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
-		Limits:   limits, Balance: 10000, AccountOpen: true,
-	})
-	h.waitFor(func(v View) bool { return v.RoundID == "R1" && v.Connected })
 	return h
+}
+
+// eventually waits for ok, failing the test after a few seconds.
+func eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+	}
 }
 
 func (h *harness) waitFor(pred func(View) bool) View {
@@ -400,10 +420,7 @@ func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
 	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 0, ID: "C3"})
 	h.link.Push(client.BalanceChanged{Balance: 4242})
 	h.waitFor(func(v View) bool { return v.Balance == 4242 })
-	deadline := time.Now().Add(5 * time.Second)
-	for len(h.link.AckedCloses()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, "two closes acknowledged", func() bool { return len(h.link.AckedCloses()) >= 2 })
 	got := h.link.AckedCloses()
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"C1", "C3"}) {
@@ -440,33 +457,14 @@ func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 // A buy-in accepted before a restart, and not yet finished, is finished in the background with
 // its own key and never offered to the player again, even by the table's first snapshot.
 func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	link := apptest.NewLink(clk.now, 2*time.Second, 3*time.Millisecond, layout, limits)
-	term := New(link, clk.now, nil)
-	term.SetRecorder(&recorder{open: []AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
-	h := &harness{t: t, clk: clk, link: link, term: term, views: make(chan View, 1024)}
-	term.OnChange(func(v View) { h.views <- v })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go term.Run(ctx)
-	link.Push(client.Connection{Up: true})
-	link.Push(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}},
-		Phase: client.PhaseWagering, RoundID: "R1", Deadline: clk.now().Add(32 * time.Second),
+	h := startHarness(t, &recorder{open: []AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
+	h.link.Push(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}},
+		Phase: client.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
 		Limits: limits, Balance: 0, AccountOpen: true, PendingBuyIn: &client.BuyInOffered{ID: "B1", Amount: 5000}})
 	if v := h.waitFor(func(v View) bool { return v.RoundID == "R1" }); v.BuyIn != nil {
 		t.Fatalf("a buy-in accepted before the restart offered again: %+v", v.BuyIn)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		asked := link.AskedBuyIns()
-		if slices.Equal(asked, []string{"B1"}) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the table asked for %v, want B1 once", asked)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, "the table asked for B1, once", func() bool { return slices.Equal(h.link.AskedBuyIns(), []string{"B1"}) })
 }
 
 // Views reach OnChange in the order they were made, even when two goroutines change the view
@@ -493,21 +491,15 @@ func TestViewsToldInOrder(t *testing.T) {
 	term.SelectChip(2500) // a newer view, made while the older one is being told
 	close(release)
 	<-first
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	var got []int64
+	eventually(t, "both views told", func() bool {
 		mu.Lock()
-		got := slices.Clone(told)
-		mu.Unlock()
-		if len(got) == 2 {
-			if got[0] != 500 || got[1] != 2500 {
-				t.Fatalf("views told %v: the newest (2500) must come last", got)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("views told %v, want 500 then 2500", got)
-		}
-		time.Sleep(time.Millisecond)
+		defer mu.Unlock()
+		got = slices.Clone(told)
+		return len(got) == 2
+	})
+	if got[0] != 500 || got[1] != 2500 {
+		t.Fatalf("views told %v: the newest (2500) must come last", got)
 	}
 	if v := term.View(); v.Chip != 2500 {
 		t.Fatalf("view %d", v.Chip)

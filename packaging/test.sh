@@ -28,8 +28,8 @@ go test -race -tags ci -count=1 -timeout 20m ./...
 # The fuzz budget is a count of executions, not a duration: with a duration, Go 1.26's fuzz
 # coordinator can report "context deadline exceeded" as a failure when the time runs out while
 # a worker is mid-input (go.dev/issue/75804, fixed in Go 1.27), and a count has no deadline to
-# race. 10,000 inputs each take about two minutes in all here (the journal's targets open a
-# SQLite file per input). Set FUZZTIME=1000000x, or a duration on Go 1.27, for a longer run.
+# race. At 10,000 inputs each, all the targets take about two minutes here (the journal's open
+# a SQLite file per input). Set FUZZTIME=1000000x, or a duration on Go 1.27, for a longer run.
 step "fuzz targets (${FUZZTIME:=10000x} each)"
 for pkg in $(go list ./...); do
 	for target in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
