@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 // A player saves the slip as a favourite and places it again later: as it was, through the
@@ -44,7 +45,7 @@ func TestFavourites(t *testing.T) {
 	}
 
 	// Less money now: the favourite goes through what the balance covers (rule 4.3).
-	h.link.Push(client.BalanceChanged{Balance: 1200})
+	h.link.Push(table.BalanceChanged{Balance: 1200})
 	h.waitFor(func(v View) bool { return v.Balance == 1200 })
 	if err := h.term.PlaceFavourite(fav); err != nil {
 		t.Fatal(err)
@@ -74,8 +75,8 @@ func TestFavourites(t *testing.T) {
 	}
 
 	// No more bets: a favourite is refused like any touch.
-	h.link.Push(client.PhaseChanged{Phase: client.PhaseNoMoreBets, RoundID: "R1"})
-	h.waitFor(func(v View) bool { return v.Phase == client.PhaseNoMoreBets })
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R1"})
+	h.waitFor(func(v View) bool { return v.Phase == table.PhaseNoMoreBets })
 	if err := h.term.PlaceFavourite(fav); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a favourite after the deadline: %v", err)
 	}
@@ -84,7 +85,7 @@ func TestFavourites(t *testing.T) {
 	if favs.Seen(h.term.View()) || len(favs.List()) != MaxFavourites {
 		t.Fatal("favourites forgotten while the account is open")
 	}
-	h.link.Push(client.AccountClosed{Reason: "cash-out", Amount: 1200, Ticket: &client.Ticket{Validation: "001234567890123456", Amount: 1200}})
+	h.link.Push(table.AccountClosed{Reason: "cash-out", Amount: 1200, Ticket: &table.Ticket{Validation: "001234567890123456", Amount: 1200}})
 	v = h.waitFor(func(v View) bool { return !v.AccountOpen })
 	if !favs.Seen(v) || len(favs.List()) != 0 {
 		t.Fatalf("after the cash-out: %+v", favs.List())

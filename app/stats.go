@@ -3,8 +3,9 @@ package app
 import (
 	"sort"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 // NumberCount is how often a number came up in a sample of recent outcomes.
@@ -17,7 +18,7 @@ type NumberCount struct {
 // invalidated) outcomes of history, and the sample size, which the screen shows with them so a
 // player sees how little a short history says. Ties go to the lower number, so the screen is
 // stable.
-func HotCold(history []client.Outcome, w roulette.Wheel, n int) (hot, cold []NumberCount, sample int) {
+func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []NumberCount, sample int) {
 	counts := map[roulette.Number]int{}
 	for _, o := range history {
 		if o.Invalidated || !w.Has(o.Number) {

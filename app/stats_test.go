@@ -3,16 +3,17 @@ package app
 import (
 	"testing"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 func TestHotCold(t *testing.T) {
-	var h []client.Outcome
+	var h []table.Outcome
 	for _, n := range []roulette.Number{17, 17, 17, 5, 5, 0, 32} {
-		h = append(h, client.Outcome{Number: n})
+		h = append(h, table.Outcome{Number: n})
 	}
-	h = append(h, client.Outcome{Number: 36, Invalidated: true}, client.Outcome{Number: roulette.DoubleZeroNumber})
+	h = append(h, table.Outcome{Number: 36, Invalidated: true}, table.Outcome{Number: roulette.DoubleZeroNumber})
 	hot, cold, sample := HotCold(h, roulette.SingleZero, 3)
 	if sample != 7 {
 		t.Fatalf("sample %d: invalidated rounds and numbers off the wheel must not count", sample)

@@ -11,19 +11,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 // Link is what the terminal needs of its table. client.Client is the real one; tests use a fake.
 type Link interface {
-	Events() <-chan client.Event
-	UpdateSlip(ctx context.Context, roundID string, version uint64, bets []client.SlipBet) (*client.SlipAck, error)
+	Events() <-chan table.Event
+	UpdateSlip(ctx context.Context, roundID string, version uint64, bets []table.SlipBet) (*table.SlipAck, error)
 	LockAt(deadline time.Time) time.Time
 	ServerNow() time.Time
-	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (client.Money, error)
+	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error)
 	// AckDealerClose tells the table a dealer close is recorded here, so it stops telling it.
 	AckDealerClose(ctx context.Context, closeID string) error
 }
@@ -31,14 +32,14 @@ type Link interface {
 // View is everything the screen shows, as one immutable value.
 type View struct {
 	Connected    bool
-	Config       client.TableConfig
-	Phase        client.Phase
+	Config       table.TableConfig
+	Phase        table.Phase
 	RoundID      string
 	Deadline     time.Time // server time
 	Locked       bool      // no more bets on this terminal (rule 3.7)
 	BallDropping bool
 	Limits       roulette.Limits
-	Pending      *client.PendingLimits
+	Pending      *table.PendingLimits
 
 	Balance   int64 // the chip account
 	SlipTotal int64
@@ -47,17 +48,17 @@ type View struct {
 	Acked     bool // the server has acknowledged the slip as shown
 	Chip      int64
 
-	History     []client.Outcome
-	LastOutcome *client.Outcome
-	LastWin     *client.Settled
+	History     []table.Outcome
+	LastOutcome *table.Outcome
+	LastWin     *table.Settled
 	Frozen      bool
 	Void        msg.Msg // why the round's wagers are void, if they are
 	AccountOpen bool
-	BuyIn       *client.BuyInOffered
+	BuyIn       *table.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
-	Jackpot     int64              // the jackpot meter, when the table has a jackpot
-	JackpotWon  *client.JackpotWon // the latest hit at the table, until the next round
-	JackpotMine bool               // ...and it is this terminal's
+	Jackpot     int64             // the jackpot meter, when the table has a jackpot
+	JackpotWon  *table.JackpotWon // the latest hit at the table, until the next round
+	JackpotMine bool              // ...and it is this terminal's
 
 	Message msg.Msg // the last feedback for the player (limits, locks); zero for none
 }
@@ -112,8 +113,8 @@ type Terminal struct {
 // Recorder keeps the terminal's durable game records (rules 9.7–9.9): recall.Writer on a real
 // terminal. A slip acknowledgement and a settlement are written before the screen shows them.
 type Recorder interface {
-	SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error
-	Settled(ctx context.Context, s client.Settled) error
+	SlipAcked(ctx context.Context, layout roulette.Layout, ack table.SlipAck) error
+	Settled(ctx context.Context, s table.Settled) error
 	// BuyInAccepted journals the player's acceptance of a dealer buy-in, with the idempotency
 	// key of the request that tells the table, before the table is told; BuyInDone records the
 	// table's answer. A crash between the two leaves the buy-in open (OpenBuyIns) and the next
@@ -127,7 +128,7 @@ type Recorder interface {
 	OpenBuyIns(ctx context.Context) ([]AcceptedBuyIn, error)
 	// DealerCashOut records an account the dealer closed and paid at the table, once per
 	// close (c.ID) however often it is told: live, and again in every snapshot after it.
-	DealerCashOut(ctx context.Context, c client.AccountClosed) error
+	DealerCashOut(ctx context.Context, c table.AccountClosed) error
 }
 
 // AcceptedBuyIn is a dealer buy-in the player accepted on the screen.
@@ -268,18 +269,18 @@ func (t *Terminal) Run(ctx context.Context) {
 
 // record writes a settlement to the game records before the screen shows it; a snapshot's last
 // settlement too, in case the terminal was down when it was told (the reader drops repeats).
-func (t *Terminal) record(ctx context.Context, ev client.Event) {
+func (t *Terminal) record(ctx context.Context, ev table.Event) {
 	t.mu.Lock()
 	rec := t.records
 	t.mu.Unlock()
 	if rec == nil {
 		return
 	}
-	var s *client.Settled
+	var s *table.Settled
 	switch e := ev.(type) {
-	case client.Settled:
+	case table.Settled:
 		s = &e
-	case client.Snapshot:
+	case table.Snapshot:
 		s = e.LastSettled
 		// Closes at the console the terminal may have missed (it was down, or off the stream,
 		// when they were made): the money left through the dealer all the same. Oldest first,
@@ -287,7 +288,7 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 		for i := len(e.DealerCloses) - 1; i >= 0; i-- {
 			t.recordDealerCashOut(ctx, rec, e.DealerCloses[i])
 		}
-	case client.AccountClosed:
+	case table.AccountClosed:
 		if e.Ticket != nil {
 			return // the player's own cash-out to a ticket: the cashier records that
 		}
@@ -304,7 +305,7 @@ func (t *Terminal) record(ctx context.Context, ev client.Event) {
 	}
 }
 
-func (t *Terminal) recordDealerCashOut(ctx context.Context, rec Recorder, c client.AccountClosed) {
+func (t *Terminal) recordDealerCashOut(ctx context.Context, rec Recorder, c table.AccountClosed) {
 	if err := rec.DealerCashOut(ctx, c); err != nil {
 		// The server's ledger holds the close; the next snapshot offers it again.
 		t.log.Error("game records: dealer cash-out not recorded", "close", c.ID, "amount", c.Amount, "err", err)
@@ -328,53 +329,53 @@ func (t *Terminal) recordDealerCashOut(ctx context.Context, rec Recorder, c clie
 // ackTimeout bounds one acknowledgement of a dealer close, retries included.
 const ackTimeout = 10 * time.Second
 
-func (t *Terminal) apply(ev client.Event) {
+func (t *Terminal) apply(ev table.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch e := ev.(type) {
-	case client.Connection:
+	case table.Connection:
 		t.view.Connected = e.Up
-		if !e.Up && t.view.Phase == client.PhaseWagering && !t.view.Locked {
+		if !e.Up && t.view.Phase == table.PhaseWagering && !t.view.Locked {
 			// Lost the table before the deadline: the server voids this terminal's wagers
 			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
 			t.view.Void = msg.New("connection to the table lost before the end of betting: wagers void")
 			t.slip.reset(nil)
 			t.view.Locked = true
 		}
-	case client.Snapshot:
+	case table.Snapshot:
 		t.fromSnapshot(e)
-	case client.PhaseChanged:
+	case table.PhaseChanged:
 		t.onPhase(e)
-	case client.OutcomeEntered:
+	case table.OutcomeEntered:
 		o := e.Outcome
 		t.view.LastOutcome = &o
-		t.view.History = append([]client.Outcome{o}, t.view.History...)
+		t.view.History = append([]table.Outcome{o}, t.view.History...)
 		if len(t.view.History) > 50 {
 			t.view.History = t.view.History[:50]
 		}
-	case client.Settled:
+	case table.Settled:
 		s := e
 		t.view.LastWin, t.view.Balance = &s, e.Balance
 		if !e.Correction {
 			t.lastRound = slices.Clone(t.slip.Stakes())
 		}
 		t.slip.reset(nil)
-	case client.BalanceChanged:
+	case table.BalanceChanged:
 		t.view.Balance = e.Balance
 		t.view.AccountOpen = true
-	case client.LimitsChanged:
+	case table.LimitsChanged:
 		t.view.Limits, t.view.Pending = e.Limits, e.Pending
-	case client.FrozenChanged:
+	case table.FrozenChanged:
 		t.view.Frozen = e.Frozen
-	case client.RoundVoided:
+	case table.RoundVoided:
 		// The table's reason is its own words (the pit boss's, for an invalidation).
 		t.view.Void, t.view.Balance = msg.New("Wagers void and refunded: %s", e.Reason), e.Balance
-	case client.BuyInOffered:
+	case table.BuyInOffered:
 		if !t.answered[e.ID] {
 			b := e
 			t.view.BuyIn = &b
 		}
-	case client.AccountClosed:
+	case table.AccountClosed:
 		t.view.AccountOpen, t.view.Balance = false, 0
 		t.slip.reset(nil)
 		if e.Ticket == nil {
@@ -382,19 +383,19 @@ func (t *Terminal) apply(ev client.Event) {
 			// ticket from this terminal, so the screen must say where it went.
 			t.view.Message = msg.New("The dealer closed your account: %s paid at the table", money.Decimal(e.Amount))
 		}
-	case client.LuckyBallDrawn:
+	case table.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
-	case client.JackpotMeter:
+	case table.JackpotMeter:
 		t.view.Jackpot = e.Amount
-	case client.JackpotWon:
+	case table.JackpotWon:
 		w := e
 		t.view.JackpotWon, t.view.JackpotMine = &w, w.TerminalID == t.terminalID
 	}
 	t.changedLocked()
 }
 
-func (t *Terminal) fromSnapshot(s client.Snapshot) {
+func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	v := &t.view
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
 	v.Limits, v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Limits, s.Pending, s.Balance, s.AccountOpen, s.Frozen
@@ -450,9 +451,9 @@ func (t *Terminal) fromSnapshot(s client.Snapshot) {
 	t.scheduleLockLocked()
 }
 
-func (t *Terminal) onPhase(e client.PhaseChanged) {
+func (t *Terminal) onPhase(e table.PhaseChanged) {
 	v := &t.view
-	if e.Phase == client.PhaseWagering && e.RoundID != v.RoundID {
+	if e.Phase == table.PhaseWagering && e.RoundID != v.RoundID {
 		t.slip.reset(nil)
 		t.version = 0
 		v.Void, v.Message, v.Acked, v.LuckyBall = msg.Msg{}, msg.Msg{}, true, nil
@@ -471,7 +472,7 @@ func (t *Terminal) scheduleLockLocked() {
 		t.lockTimer.Stop()
 		t.lockTimer = nil
 	}
-	if t.view.Phase != client.PhaseWagering {
+	if t.view.Phase != table.PhaseWagering {
 		t.view.Locked = true
 		return
 	}
@@ -498,7 +499,7 @@ func (t *Terminal) Remaining() time.Duration {
 	t.mu.Lock()
 	deadline, phase := t.view.Deadline, t.view.Phase
 	t.mu.Unlock()
-	if phase != client.PhaseWagering {
+	if phase != table.PhaseWagering {
 		return 0
 	}
 	return max(deadline.Sub(t.link.ServerNow()), 0)
@@ -518,8 +519,8 @@ func (t *Terminal) canChangeLocked() error {
 		return ErrNotConnected
 	case t.view.Frozen:
 		return ErrFrozen
-	case t.view.Phase != client.PhaseWagering || t.view.Locked || !t.now().Before(t.link.LockAt(t.view.Deadline)):
-		t.view.Locked = t.view.Phase == client.PhaseWagering || t.view.Locked
+	case t.view.Phase != table.PhaseWagering || t.view.Locked || !t.now().Before(t.link.LockAt(t.view.Deadline)):
+		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
 		return ErrLocked
 	case t.view.Config.IDPadRequired && (t.gate == nil || !t.gate.Touched()):
 		return ErrPadNotTouched
@@ -747,9 +748,9 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 		round, version := t.view.RoundID, t.version
 		stakes := slices.Clone(t.slip.Stakes())
 		t.mu.Unlock()
-		bets := make([]client.SlipBet, len(stakes))
+		bets := make([]table.SlipBet, len(stakes))
 		for i, s := range stakes {
-			bets[i] = client.SlipBet{Bet: s.Bet, Amount: s.Amount}
+			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount}
 		}
 		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
 		t.mu.Lock()
@@ -779,7 +780,7 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 
 // adoptAckLocked takes the server's accepted amounts: the server is authoritative, and if it
 // accepted less (limits changed under the player) the screen must show what will settle.
-func (t *Terminal) adoptAckLocked(ack *client.SlipAck) {
+func (t *Terminal) adoptAckLocked(ack *table.SlipAck) {
 	layout := t.view.Config.Layout
 	var stakes []Stake
 	for i, b := range ack.Bets {
@@ -830,7 +831,7 @@ func (t *Terminal) ConfirmBuyIn(ctx context.Context, accept bool) error {
 // that is not the table's refusal leaves the buy-in open, to be asked again with the same key.
 func (t *Terminal) finishBuyIn(ctx context.Context, rec Recorder, a AcceptedBuyIn) error {
 	m, err := t.link.ConfirmBuyIn(ctx, a.Key, a.ID, true)
-	if err != nil && !client.Refused(err) {
+	if err != nil && !table.Refused(err) {
 		return err
 	}
 	if rec != nil {
@@ -866,7 +867,7 @@ func (t *Terminal) recoverBuyIns(ctx context.Context, rec Recorder, open []Accep
 	for _, a := range open {
 		for attempt := 0; ; attempt++ {
 			err := t.finishBuyIn(ctx, rec, a)
-			if err == nil || client.Refused(err) {
+			if err == nil || table.Refused(err) {
 				break
 			}
 			t.log.Warn("dealer buy-in accepted before the restart: the table has not answered yet", "buy-in", a.ID, "err", err)

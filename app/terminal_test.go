@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 type clock struct {
@@ -63,9 +64,9 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	h := startHarness(t, nil)
-	h.link.Push(client.Snapshot{
-		Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
-		Phase:  client.PhaseWagering, RoundID: "R1",
+	h.link.Push(table.Snapshot{
+		Config: table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
+		Phase:  table.PhaseWagering, RoundID: "R1",
 		Deadline: h.clk.now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
 		Limits:   limits, Balance: 10000, AccountOpen: true,
 	})
@@ -87,7 +88,7 @@ func startHarness(t *testing.T, rec Recorder) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
-	link.Push(client.Connection{Up: true})
+	link.Push(table.Connection{Up: true})
 	return h
 }
 
@@ -196,9 +197,9 @@ func TestUndoClearDoubleRepeat(t *testing.T) {
 		t.Fatal("clear is not undoable")
 	}
 	// Settle the round; the next round can repeat it.
-	h.link.Push(client.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 1000, Returned: 9000, Balance: 18000})
+	h.link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 1000, Returned: 9000, Balance: 18000})
 	h.waitFor(func(v View) bool { return v.LastWin != nil && len(v.Stakes) == 0 })
-	h.link.Push(client.PhaseChanged{Phase: client.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
 	h.waitFor(func(v View) bool { return v.RoundID == "R2" && !v.Locked })
 	if err := h.term.Repeat(); err != nil {
 		t.Fatal(err)
@@ -233,21 +234,21 @@ func TestLostTableAndRestore(t *testing.T) {
 	h := newHarness(t)
 	h.term.Place(spot(t, roulette.Straight, 9))
 	h.link.WaitSlip(time.Second)
-	h.link.Push(client.Connection{Up: false})
+	h.link.Push(table.Connection{Up: false})
 	v := h.waitFor(func(v View) bool { return !v.Connected })
 	if v.Void.IsZero() || len(v.Stakes) != 0 || !v.Locked {
 		t.Fatalf("after losing the table: %+v", v)
 	}
 	// A restart mid-round: the server's acknowledged slip comes back on the screen.
-	h.link.Push(client.Connection{Up: true})
-	h.link.Push(client.Snapshot{
-		Config: client.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: client.PhaseNoMoreBets, RoundID: "R1",
+	h.link.Push(table.Connection{Up: true})
+	h.link.Push(table.Snapshot{
+		Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseNoMoreBets, RoundID: "R1",
 		Limits: limits, Balance: 10000, AccountOpen: true,
-		Slip: &client.SlipAck{RoundID: "R1", Version: 3,
-			Bets:    []client.SlipBet{{Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100}},
-			Results: []client.BetResult{{Accepted: 900}}},
+		Slip: &table.SlipAck{RoundID: "R1", Version: 3,
+			Bets:    []table.SlipBet{{Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100}},
+			Results: []table.BetResult{{Accepted: 900}}},
 	})
-	v = h.waitFor(func(v View) bool { return v.Connected && v.Phase == client.PhaseNoMoreBets })
+	v = h.waitFor(func(v View) bool { return v.Connected && v.Phase == table.PhaseNoMoreBets })
 	if len(v.Stakes) != 1 || v.Stakes[0].Amount != 100 || v.SlipTotal != 900 || !v.Locked {
 		t.Fatalf("restored: %+v", v)
 	}
@@ -269,8 +270,8 @@ func BenchmarkPlace(b *testing.B) {
 	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
 	link := apptest.NewLink(clk.now, 0, time.Millisecond, layout, limits)
 	term := New(link, clk.now, nil)
-	term.apply(client.Connection{Up: true})
-	term.apply(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: client.PhaseWagering,
+	term.apply(table.Connection{Up: true})
+	term.apply(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseWagering,
 		RoundID: "R1", Deadline: clk.now().Add(time.Hour), Limits: limits, Balance: 1 << 40, AccountOpen: true})
 	spots := layout.Spots()
 	i := 0
@@ -302,8 +303,8 @@ func (g *fakeGate) Card() (string, bool) {
 func TestPadAndCardGateWagers(t *testing.T) {
 	h := newHarness(t)
 	s17 := spot(t, roulette.Straight, 17)
-	cfg := client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}, IDPadRequired: true, PlayerCardRequired: true}
-	h.link.Push(client.Snapshot{Config: cfg, Phase: client.PhaseWagering, RoundID: "R1",
+	cfg := table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}, IDPadRequired: true, PlayerCardRequired: true}
+	h.link.Push(table.Snapshot{Config: cfg, Phase: table.PhaseWagering, RoundID: "R1",
 		Deadline: h.clk.now().Add(32 * time.Second), Limits: limits, Balance: 10000, AccountOpen: true})
 	h.waitFor(func(v View) bool { return v.Config.IDPadRequired })
 	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
@@ -331,21 +332,21 @@ func TestPadAndCardGateWagers(t *testing.T) {
 // recorder is a fake Recorder that keeps what it is told.
 type recorder struct {
 	mu      sync.Mutex
-	slips   []client.SlipAck
-	settled []client.Settled
+	slips   []table.SlipAck
+	settled []table.Settled
 	dealer  []string
 	fail    string          // DealerCashOut of this close id fails
 	open    []AcceptedBuyIn // what OpenBuyIns returns: accepted before a restart, not done
 }
 
-func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a client.SlipAck) error {
+func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a table.SlipAck) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.slips = append(r.slips, a)
 	return nil
 }
 
-func (r *recorder) Settled(_ context.Context, s client.Settled) error {
+func (r *recorder) Settled(_ context.Context, s table.Settled) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.settled = append(r.settled, s)
@@ -367,7 +368,7 @@ func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) {
 	return slices.Clone(r.open), nil
 }
 
-func (r *recorder) DealerCashOut(_ context.Context, c client.AccountClosed) error {
+func (r *recorder) DealerCashOut(_ context.Context, c table.AccountClosed) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if c.ID == r.fail {
@@ -394,10 +395,10 @@ func TestGameRecords(t *testing.T) {
 		t.Errorf("slips recorded: %+v", rec.slips)
 	}
 	rec.mu.Unlock()
-	h.link.Push(client.Settled{RoundID: "R1", Number: 1, Recognised: true, Staked: 500, Returned: 1000, Balance: 10500, SlipVersion: 1})
-	h.link.Push(client.AccountClosed{Reason: "cash-out", Amount: 10500, Ticket: &client.Ticket{Validation: "001234567890123456", Amount: 10500}})
-	h.link.Push(client.AccountClosed{Reason: "directed to leave", Amount: 700, ID: "C1"})
-	h.link.Push(client.BalanceChanged{Balance: 4242}) // a last event: once shown, all before it were handled
+	h.link.Push(table.Settled{RoundID: "R1", Number: 1, Recognised: true, Staked: 500, Returned: 1000, Balance: 10500, SlipVersion: 1})
+	h.link.Push(table.AccountClosed{Reason: "cash-out", Amount: 10500, Ticket: &table.Ticket{Validation: "001234567890123456", Amount: 10500}})
+	h.link.Push(table.AccountClosed{Reason: "directed to leave", Amount: 700, ID: "C1"})
+	h.link.Push(table.BalanceChanged{Balance: 4242}) // a last event: once shown, all before it were handled
 	h.waitFor(func(v View) bool { return v.Balance == 4242 })
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
@@ -415,10 +416,10 @@ func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
 	h := newHarness(t)
 	rec := &recorder{fail: "C2"}
 	h.term.SetRecorder(rec)
-	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 700, ID: "C1"})
-	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 300, ID: "C2"})
-	h.link.Push(client.AccountClosed{Reason: "dealer", Amount: 0, ID: "C3"})
-	h.link.Push(client.BalanceChanged{Balance: 4242})
+	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 700, ID: "C1"})
+	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 300, ID: "C2"})
+	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 0, ID: "C3"})
+	h.link.Push(table.BalanceChanged{Balance: 4242})
 	h.waitFor(func(v View) bool { return v.Balance == 4242 })
 	eventually(t, "two closes acknowledged", func() bool { return len(h.link.AckedCloses()) >= 2 })
 	got := h.link.AckedCloses()
@@ -433,7 +434,7 @@ func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
 // twice for the same money.
 func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 	h := newHarness(t)
-	h.link.Push(client.BuyInOffered{ID: "B1", Amount: 5000})
+	h.link.Push(table.BuyInOffered{ID: "B1", Amount: 5000})
 	h.waitFor(func(v View) bool { return v.BuyIn != nil && v.BuyIn.ID == "B1" })
 	if err := h.term.ConfirmBuyIn(context.Background(), true); err != nil {
 		t.Fatal(err)
@@ -441,16 +442,16 @@ func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 	if v := h.term.View(); v.BuyIn != nil {
 		t.Fatalf("offer still shown after the answer: %+v", v.BuyIn)
 	}
-	stale := client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
-		Phase: client.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
-		Limits: limits, Balance: 15000, AccountOpen: true, PendingBuyIn: &client.BuyInOffered{ID: "B1", Amount: 5000}}
+	stale := table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
+		Limits: limits, Balance: 15000, AccountOpen: true, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000}}
 	h.link.Push(stale)
-	h.link.Push(client.BuyInOffered{ID: "B1", Amount: 5000})
-	h.link.Push(client.BalanceChanged{Balance: 15001}) // a barrier: all before it were handled
+	h.link.Push(table.BuyInOffered{ID: "B1", Amount: 5000})
+	h.link.Push(table.BalanceChanged{Balance: 15001}) // a barrier: all before it were handled
 	if v := h.waitFor(func(v View) bool { return v.Balance == 15001 }); v.BuyIn != nil {
 		t.Fatalf("answered offer shown again: %+v", v.BuyIn)
 	}
-	h.link.Push(client.BuyInOffered{ID: "B2", Amount: 700})
+	h.link.Push(table.BuyInOffered{ID: "B2", Amount: 700})
 	h.waitFor(func(v View) bool { return v.BuyIn != nil && v.BuyIn.ID == "B2" })
 }
 
@@ -458,9 +459,9 @@ func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 // its own key and never offered to the player again, even by the table's first snapshot.
 func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
 	h := startHarness(t, &recorder{open: []AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
-	h.link.Push(client.Snapshot{Config: client.TableConfig{Layout: layout, Chips: []int64{100}},
-		Phase: client.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
-		Limits: limits, Balance: 0, AccountOpen: true, PendingBuyIn: &client.BuyInOffered{ID: "B1", Amount: 5000}})
+	h.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}},
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
+		Limits: limits, Balance: 0, AccountOpen: true, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000}})
 	if v := h.waitFor(func(v View) bool { return v.RoundID == "R1" }); v.BuyIn != nil {
 		t.Fatalf("a buy-in accepted before the restart offered again: %+v", v.BuyIn)
 	}

@@ -17,13 +17,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/proto/wire"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client/clocksync"
@@ -55,7 +58,7 @@ type Client struct {
 	conn   *grpc.ClientConn
 	tc     pb.TerminalServiceClient
 	clock  *clocksync.Estimator
-	events chan Event
+	events chan table.Event
 	log    *slog.Logger
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -102,7 +105,7 @@ func Dial(cfg Config) (*Client, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Client{cfg: cfg, conn: conn, tc: pb.NewTerminalServiceClient(conn), clock: clocksync.New(0),
-		events: make(chan Event, 256), log: cfg.Logger, cancel: cancel, done: make(chan struct{})}
+		events: make(chan table.Event, 256), log: cfg.Logger, cancel: cancel, done: make(chan struct{})}
 	go c.watchLoop(ctx)
 	return c, nil
 }
@@ -110,7 +113,7 @@ func Dial(cfg Config) (*Client, error) {
 // Events delivers the table's events in order. The consumer must keep reading: the client
 // waits for it rather than drop a money event, and if it waits too long the server cuts the
 // stream and the client restarts from a snapshot.
-func (c *Client) Events() <-chan Event { return c.events }
+func (c *Client) Events() <-chan table.Event { return c.events }
 
 // Close stops the client.
 func (c *Client) Close() error {
@@ -139,7 +142,7 @@ func (c *Client) ClockError() (time.Duration, bool) {
 	return b, ok
 }
 
-func (c *Client) emit(ctx context.Context, ev Event) bool {
+func (c *Client) emit(ctx context.Context, ev table.Event) bool {
 	select {
 	case c.events <- ev:
 		return true
@@ -176,7 +179,7 @@ func (c *Client) watchLoop(ctx context.Context) {
 		if c.Connected() {
 			c.setUp(false)
 		}
-		if !c.emit(ctx, Connection{Up: false, Err: err}) {
+		if !c.emit(ctx, table.Connection{Up: false, Err: err}) {
 			return
 		}
 		// A stream that lived a while was a good connection: start the backoff over.
@@ -214,15 +217,15 @@ func (c *Client) watchOnce(ctx context.Context) error {
 	if err := c.syncClock(sctx, 5); err != nil {
 		return fmt.Errorf("clock sync: %w", err)
 	}
-	ev, err := convert(first, roulette.Layout{})
+	ev, err := wire.EventOf(first, roulette.Layout{})
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	snap := ev.(Snapshot)
+	snap := ev.(table.Snapshot)
 	c.mu.Lock()
 	c.layout, c.up = snap.Config.Layout, true
 	c.mu.Unlock()
-	if !c.emit(ctx, Connection{Up: true}) || !c.emit(ctx, snap) {
+	if !c.emit(ctx, table.Connection{Up: true}) || !c.emit(ctx, snap) {
 		return ctx.Err()
 	}
 	go c.syncPeriodically(sctx)
@@ -234,7 +237,7 @@ func (c *Client) watchOnce(ctx context.Context) error {
 		c.mu.Lock()
 		layout := c.layout
 		c.mu.Unlock()
-		ev, err := convert(msg, layout)
+		ev, err := wire.EventOf(msg, layout)
 		if err != nil {
 			// A malformed event is an error of the server or the link: say so and resync from
 			// a fresh snapshot rather than guess.
@@ -272,7 +275,7 @@ func (c *Client) syncClock(ctx context.Context, n int) error {
 		if err != nil {
 			return err
 		}
-		c.clock.Add(clocksync.Sample{T0: t0, T1: nanos(res.ServerReceiveUnixNanos), T2: nanos(res.ServerSendUnixNanos), T3: t3})
+		c.clock.Add(clocksync.Sample{T0: t0, T1: wire.Time(res.ServerReceiveUnixNanos), T2: wire.Time(res.ServerSendUnixNanos), T3: t3})
 	}
 	return nil
 }
@@ -289,17 +292,15 @@ func retryable(err error) bool {
 	return false
 }
 
-// Refused reports whether err is the table's final answer to a request: asking again with the
-// same request cannot succeed (no such buy-in, already declined, invalid). Any other error — no
-// answer, a timeout, the server's own trouble — may be overcome by asking again with the same
-// idempotency key, so a money step that met one stays open rather than being written off.
-func Refused(err error) bool {
+// refusal marks the table's final answers (table.Refusal): asking again with the same request
+// cannot succeed. Any other error may be overcome by asking again with the same key.
+func refusal(err error) error {
 	switch status.Code(err) {
 	case codes.InvalidArgument, codes.NotFound, codes.AlreadyExists, codes.PermissionDenied,
 		codes.FailedPrecondition, codes.OutOfRange:
-		return true
+		return &table.Refusal{Err: err}
 	}
-	return false
+	return err
 }
 
 // retry runs call until it succeeds, fails for good, or ctx ends.
@@ -309,7 +310,7 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 		res, err := call(actx)
 		cancel()
 		if err == nil || !retryable(err) || ctx.Err() != nil {
-			return res, err
+			return res, refusal(err)
 		}
 		select {
 		case <-ctx.Done():
@@ -319,33 +320,23 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 	}
 }
 
-func betToPB(b SlipBet) *pb.Wager { return pb.WagerOf(b.Bet.Spec(), b.Amount) }
-
-func betFrom(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
-	s, err := pb.SpecOf(w)
-	if err != nil {
-		return roulette.Bet{}, err
-	}
-	return roulette.ParseBet(layout, s)
-}
-
 // UpdateSlip sends a whole slip version for the round. It is not retried: a slip is only worth
 // sending while the period is open, and the terminal sends a newer version anyway.
-func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64, bets []SlipBet) (*SlipAck, error) {
+func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64, bets []table.SlipBet) (*table.SlipAck, error) {
 	req := &pb.UpdateSlipRequest{RoundId: roundID, Version: version}
 	for _, b := range bets {
-		req.Wagers = append(req.Wagers, betToPB(b))
+		req.Wagers = append(req.Wagers, wire.WagerOfBet(b))
 	}
 	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 	defer cancel()
 	res, err := c.tc.UpdateSlip(cctx, req)
 	if err != nil {
-		return nil, err
+		return nil, refusal(err)
 	}
 	c.mu.Lock()
 	layout := c.layout
 	c.mu.Unlock()
-	ack, err := slipFrom(res.Slip, layout)
+	ack, err := wire.SlipOf(res.Slip, layout)
 	if err != nil {
 		return nil, err
 	}
@@ -353,26 +344,15 @@ func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64,
 	return ack, nil
 }
 
-// Money is the reply to a money call.
-type Money struct {
-	Balance  int64
-	Amount   int64
-	Replayed bool // the server had seen this key: nothing moved this time
-}
-
-func moneyFrom(r *pb.MoneyResponse) Money {
-	return Money{Balance: r.Balance, Amount: r.Amount, Replayed: r.Replayed}
-}
-
 // CreditNote credits a stacked note. key must be the same on every retry, across restarts.
-func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteCode string) (Money, error) {
+func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteCode string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: noteCode})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }
 
 // RedeemTicket holds a ticket in escrow and returns its amount.
@@ -387,58 +367,58 @@ func (c *Client) RedeemTicket(ctx context.Context, key, validation string) (int6
 }
 
 // CommitRedeem credits a held ticket once stacked.
-func (c *Client) CommitRedeem(ctx context.Context, key, validation string) (Money, error) {
+func (c *Client) CommitRedeem(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }
 
 // CancelRedeem releases a held ticket the acceptor returned.
-func (c *Client) CancelRedeem(ctx context.Context, key, validation string) (Money, error) {
+func (c *Client) CancelRedeem(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }
 
 // CashOut debits the whole balance and returns the ticket to print.
-func (c *Client) CashOut(ctx context.Context, key string) (*Ticket, error) {
+func (c *Client) CashOut(ctx context.Context, key string) (*table.Ticket, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.CashOutResponse, error) {
 		return c.tc.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key})
 	})
 	if err != nil {
 		return nil, err
 	}
-	return ticketFrom(r.Ticket), nil
+	return wire.TicketOf(r.Ticket), nil
 }
 
 // TicketPrinted reports the printer's confirmation.
-func (c *Client) TicketPrinted(ctx context.Context, key, validation string) (Money, error) {
+func (c *Client) TicketPrinted(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }
 
 // TicketPrintFailed reports a ticket that could not be printed.
-func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault string) (Money, error) {
+func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: key, ValidationNumber: validation, Fault: fault})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }
 
 // AckDealerClose tells the table the terminal has recorded a dealer close, so its snapshots
@@ -451,12 +431,12 @@ func (c *Client) AckDealerClose(ctx context.Context, closeID string) error {
 }
 
 // ConfirmBuyIn accepts or declines a dealer buy-in.
-func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (Money, error) {
+func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
 		return c.tc.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: key, BuyInId: buyInID, Accept: accept})
 	})
 	if err != nil {
-		return Money{}, err
+		return table.Money{}, err
 	}
-	return moneyFrom(r), nil
+	return wire.MoneyOf(r), nil
 }

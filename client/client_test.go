@@ -14,16 +14,17 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
-// table is a real table server on TCP loopback with mutual TLS and a SQLite ledger.
-type table struct {
+// realTable is a real table server on TCP loopback with mutual TLS and a SQLite ledger.
+type realTable struct {
 	t      *testing.T
 	pki    *pki.Memory
 	db     string
@@ -34,18 +35,18 @@ type table struct {
 	cancel context.CancelFunc
 }
 
-func startTable(t *testing.T, period time.Duration) *table {
+func startTable(t *testing.T, period time.Duration) *realTable {
 	m, err := pki.NewMemory()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := &table{t: t, pki: m, db: filepath.Join(t.TempDir(), "table.db"), addr: "127.0.0.1:0"}
+	tt := &realTable{t: t, pki: m, db: filepath.Join(t.TempDir(), "table.db"), addr: "127.0.0.1:0"}
 	tt.start(period)
 	t.Cleanup(tt.shutdown)
 	return tt
 }
 
-func (tt *table) start(period time.Duration) {
+func (tt *realTable) start(period time.Duration) {
 	led, err := ledger.Open(tt.db)
 	if err != nil {
 		tt.t.Fatal(err)
@@ -69,7 +70,7 @@ func (tt *table) start(period time.Duration) {
 	tt.addr, tt.led, tt.tb, tt.stop, tt.cancel = addr, led, tb, stop, cancel
 }
 
-func (tt *table) shutdown() {
+func (tt *realTable) shutdown() {
 	if tt.stop == nil {
 		return
 	}
@@ -79,7 +80,7 @@ func (tt *table) shutdown() {
 	tt.stop = nil
 }
 
-func (tt *table) dial(id string) *Client {
+func (tt *realTable) dial(id string) *Client {
 	tt.t.Helper()
 	cfg, err := tt.pki.ClientTLS(pki.RoleTerminal, id)
 	if err != nil {
@@ -94,7 +95,7 @@ func (tt *table) dial(id string) *Client {
 }
 
 // next waits for the first event of type E.
-func next[E Event](t *testing.T, c *Client) E {
+func next[E table.Event](t *testing.T, c *Client) E {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
@@ -120,8 +121,8 @@ func TestRoundThroughTheClient(t *testing.T) {
 	}
 	clients := []*Client{tt.dial("T1"), tt.dial("T2"), tt.dial("T3")}
 	for i, c := range clients {
-		snap := next[Snapshot](t, c)
-		if snap.Config.Layout.Wheel != roulette.SingleZero || snap.Phase != PhaseIdle || snap.Limits.AggregateMin != 500 {
+		snap := next[table.Snapshot](t, c)
+		if snap.Config.Layout.Wheel != roulette.SingleZero || snap.Phase != table.PhaseIdle || snap.Limits.AggregateMin != 500 {
 			t.Fatalf("snapshot %d: %+v", i, snap)
 		}
 		m, err := c.CreditNote(context.Background(), "note-1", 10000, "AUD100")
@@ -140,8 +141,8 @@ func TestRoundThroughTheClient(t *testing.T) {
 	s17, _ := layout.Inside(roulette.Straight, []roulette.Number{17})
 	red, _ := layout.Outside(roulette.Red, 0)
 	for i, c := range clients {
-		ph := next[PhaseChanged](t, c)
-		if ph.Phase != PhaseWagering || ph.RoundID != st.RoundId {
+		ph := next[table.PhaseChanged](t, c)
+		if ph.Phase != table.PhaseWagering || ph.RoundID != st.RoundId {
 			t.Fatalf("phase: %+v", ph)
 		}
 		// The lock comes before the server's deadline, and not long before it.
@@ -150,7 +151,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 		if serverAtLock.After(ph.Deadline) || ph.Deadline.Sub(serverAtLock) > 50*time.Millisecond {
 			t.Fatalf("lock %v before the deadline", ph.Deadline.Sub(serverAtLock))
 		}
-		bets := []SlipBet{{Bet: roulette.Bet{Spot: s17}, Amount: int64(100 * (i + 1))}, {Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100}, {Bet: roulette.Bet{Spot: red}, Amount: 500}}
+		bets := []table.SlipBet{{Bet: roulette.Bet{Spot: s17}, Amount: int64(100 * (i + 1))}, {Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100}, {Bet: roulette.Bet{Spot: red}, Amount: 500}}
 		ack, err := c.UpdateSlip(context.Background(), ph.RoundID, 1, bets)
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +162,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 		}
 	}
 	for _, c := range clients {
-		next[PhaseChanged](t, c) // no more bets, from the server's own deadline
+		next[table.PhaseChanged](t, c) // no more bets, from the server's own deadline
 	}
 	if _, err := clients[0].UpdateSlip(context.Background(), st.RoundId, 2, nil); status.Code(err) != codes.FailedPrecondition {
 		t.Fatalf("a late slip: %v", err)
@@ -170,8 +171,8 @@ func TestRoundThroughTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range clients {
-		o := next[OutcomeEntered](t, c)
-		s := next[Settled](t, c)
+		o := next[table.OutcomeEntered](t, c)
+		s := next[table.Settled](t, c)
 		stake := int64(100 * (i + 1))
 		if o.Outcome.Number != 17 || s.Returned != stake*36 || s.Balance != 10000-stake-1400+stake*36 {
 			t.Fatalf("terminal %d settled: %+v", i, s)
@@ -185,19 +186,19 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	tt := startTable(t, time.Second)
 	tt.tb.OpenTable(false)
 	c := tt.dial("T1")
-	next[Snapshot](t, c)
+	next[table.Snapshot](t, c)
 	if _, err := c.CreditNote(context.Background(), "n1", 4200, ""); err != nil {
 		t.Fatal(err)
 	}
 	tt.shutdown()
-	if down := next[Connection](t, c); down.Up {
+	if down := next[table.Connection](t, c); down.Up {
 		t.Fatalf("expected the link down, got %+v", down)
 	}
 	tt.start(time.Second)
-	for up := next[Connection](t, c); !up.Up; up = next[Connection](t, c) {
+	for up := next[table.Connection](t, c); !up.Up; up = next[table.Connection](t, c) {
 		// attempts while the server was still down
 	}
-	snap := next[Snapshot](t, c)
+	snap := next[table.Snapshot](t, c)
 	if snap.Balance != 4200 || !snap.AccountOpen {
 		t.Fatalf("snapshot after reconnect: %+v", snap)
 	}
@@ -233,7 +234,7 @@ func (f *flaky) CashOut(context.Context, *pb.CashOutRequest) (*pb.CashOutRespons
 	return nil, status.Error(codes.FailedPrecondition, "nothing to cash out")
 }
 
-// Money calls retry a lost attempt with the same key, and do not retry a refusal.
+// table.Money calls retry a lost attempt with the same key, and do not retry a refusal.
 func TestMoneyRetriesKeepTheKey(t *testing.T) {
 	lis := bufconn.Listen(1 << 20)
 	s := grpc.NewServer()

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
 
 // benchTerminals is the load: 100 terminals on one table.

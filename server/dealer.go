@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/server/ledger"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server/ledger"
 )

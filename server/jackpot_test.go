@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
 
 // Every recognised wager feeds the meter exactly; the round that takes it to its hidden trigger

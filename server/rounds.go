@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/server/ledger"
@@ -169,7 +171,7 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 				}
 			}
 			if won {
-				specs = append(specs, pb.WagerOf(b.Spec, b.PerPiece))
+				specs = append(specs, wire.WagerOf(b.Spec, b.PerPiece))
 			}
 		}
 		if len(specs) == 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/proto/wire"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -17,7 +19,7 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server/pki"
 )
@@ -213,7 +215,7 @@ func (s *dealerService) SetWageringPeriod(_ context.Context, req *pb.SetWagering
 }
 
 func (s *dealerService) SetLimits(_ context.Context, req *pb.SetLimitsRequest) (*pb.TableStatus, error) {
-	l, err := pb.LimitsOf(req.Limits)
+	l, err := wire.LimitsOf(req.Limits)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

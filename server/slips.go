@@ -3,7 +3,9 @@ package server
 import (
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 )
@@ -59,7 +61,7 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	for i, w := range wagers {
-		spec, err := pb.SpecOf(w)
+		spec, err := wire.SpecOf(w)
 		if err != nil {
 			return nil, invalid("wager %d: %v", i, err)
 		}

@@ -19,10 +19,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/proto/wire"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/server/ledger"
@@ -511,7 +513,7 @@ func limitsPB(l roulette.Limits) *pb.Limits {
 func slipPB(roundID string, s *slip) *pb.Slip {
 	out := &pb.Slip{RoundId: roundID, Version: s.version, Total: s.total}
 	for _, b := range s.bets {
-		out.Wagers = append(out.Wagers, pb.WagerOf(b.Spec, b.Attempt))
+		out.Wagers = append(out.Wagers, wire.WagerOf(b.Spec, b.Attempt))
 		out.Results = append(out.Results, &pb.WagerResult{Accepted: b.Total, Reason: b.Reason})
 	}
 	return out

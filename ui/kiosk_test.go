@@ -5,6 +5,8 @@ package ui
 import (
 	"testing"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -194,10 +195,10 @@ func TestEverySpotByTouchOnTheKiosk(t *testing.T) {
 	}
 
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	snap := tableSnap(l, client.PhaseWagering)
+	snap := tableSnap(l, table.PhaseWagering)
 	snap.Config.LuckyBall, snap.Config.LuckyBallVersion = true, roulette.LuckyMega
 	s, w := stateScreen(t, stateCase{design: diagrams.DiagramL, layout: l,
-		events: func(*testing.T, roulette.Layout) []client.Event { return []client.Event{up, snap} }})
+		events: func(*testing.T, roulette.Layout) []table.Event { return []table.Event{up, snap} }})
 	Kiosk(w)
 	var bets []*widget.Button
 	for _, o := range test.LaidOutObjects(s.lucky) {

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -63,10 +64,10 @@ func TestLimitFeedbackOnTheLayout(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			snap := tableSnap(l, client.PhaseWagering)
+			snap := tableSnap(l, table.PhaseWagering)
 			snap.Limits, snap.Balance, snap.Config.Chips = c.limits, c.balance, []int64{100, c.chip}
 			s, _ := stateScreen(t, stateCase{design: diagrams.DiagramA, layout: l,
-				events: func(*testing.T, roulette.Layout) []client.Event { return []client.Event{up, snap} }})
+				events: func(*testing.T, roulette.Layout) []table.Event { return []table.Event{up, snap} }})
 			test.Tap(findChip(t, s.Content(), money(c.chip)))
 			s.update(s.term.View())
 			r, _ := s.geom.Region(c.spot)

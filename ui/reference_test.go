@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -22,7 +24,6 @@ import (
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -51,102 +52,102 @@ func (d darkTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color
 }
 
 // referenceHistory is a fixed run of outcomes, most recent first, with a zero in it.
-func referenceHistory(w roulette.Wheel) []client.Outcome {
+func referenceHistory(w roulette.Wheel) []table.Outcome {
 	nums := []roulette.Number{17, 32, 0, 5, 26, 11, 17, 36, 2, 19, 8, 23}
 	if w == roulette.DoubleZero {
 		nums[5] = roulette.DoubleZeroNumber
 	}
-	h := make([]client.Outcome, len(nums))
+	h := make([]table.Outcome, len(nums))
 	for i, n := range nums {
-		h[i] = client.Outcome{RoundID: fmt.Sprintf("R%d", 41-i), Number: n, At: t0.Add(-time.Duration(i+1) * time.Minute)}
+		h[i] = table.Outcome{RoundID: fmt.Sprintf("R%d", 41-i), Number: n, At: t0.Add(-time.Duration(i+1) * time.Minute)}
 	}
 	return h
 }
 
 // slipOf is an acknowledged slip of straight-up and outside bets.
-func slipOf(round string, bets ...client.SlipBet) *client.SlipAck {
-	ack := &client.SlipAck{RoundID: round, Version: 1, Bets: bets}
+func slipOf(round string, bets ...table.SlipBet) *table.SlipAck {
+	ack := &table.SlipAck{RoundID: round, Version: 1, Bets: bets}
 	for _, b := range bets {
-		ack.Results = append(ack.Results, client.BetResult{Accepted: b.Amount})
+		ack.Results = append(ack.Results, table.BetResult{Accepted: b.Amount})
 		ack.Total += b.Amount
 	}
 	return ack
 }
 
-func inside(t *testing.T, l roulette.Layout, k roulette.Kind, amount int64, ns ...roulette.Number) client.SlipBet {
+func inside(t *testing.T, l roulette.Layout, k roulette.Kind, amount int64, ns ...roulette.Number) table.SlipBet {
 	t.Helper()
 	sp, err := l.Inside(k, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return client.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
+	return table.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
 }
 
-func outside(t *testing.T, l roulette.Layout, k roulette.Kind, which int, amount int64) client.SlipBet {
+func outside(t *testing.T, l roulette.Layout, k roulette.Kind, which int, amount int64) table.SlipBet {
 	t.Helper()
 	sp, err := l.Outside(k, which)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return client.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
+	return table.SlipBet{Bet: roulette.Bet{Spot: sp}, Amount: amount}
 }
 
 type referenceCase struct {
 	file   string
 	design diagrams.Design
 	layout roulette.Layout
-	snap   func(t *testing.T, l roulette.Layout) client.Snapshot
+	snap   func(t *testing.T, l roulette.Layout) table.Snapshot
 }
 
 func referenceCases() []referenceCase {
 	single := roulette.Layout{Wheel: roulette.SingleZero}
 	crown := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid}
 	star := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
-	wagering := func(left time.Duration, bets func(*testing.T, roulette.Layout) []client.SlipBet) func(*testing.T, roulette.Layout) client.Snapshot {
-		return func(t *testing.T, l roulette.Layout) client.Snapshot {
-			return client.Snapshot{
-				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
-				Phase:  client.PhaseWagering, RoundID: "R42", Deadline: t0.Add(left),
+	wagering := func(left time.Duration, bets func(*testing.T, roulette.Layout) []table.SlipBet) func(*testing.T, roulette.Layout) table.Snapshot {
+		return func(t *testing.T, l roulette.Layout) table.Snapshot {
+			return table.Snapshot{
+				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+				Phase:  table.PhaseWagering, RoundID: "R42", Deadline: t0.Add(left),
 				Limits: testLimits, Balance: 100000, AccountOpen: true, History: referenceHistory(l.Wheel),
 				Slip: slipOf("R42", bets(t, l)...),
 			}
 		}
 	}
 	return []referenceCase{
-		{"a_single_zero_wagering.png", diagrams.DiagramA, single, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
-			return []client.SlipBet{
+		{"a_single_zero_wagering.png", diagrams.DiagramA, single, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{
 				inside(t, l, roulette.Straight, 2500, 17), inside(t, l, roulette.Split, 100, 17, 20),
 				inside(t, l, roulette.Corner, 500, 1, 2, 4, 5), inside(t, l, roulette.Straight, 100, 0),
 				outside(t, l, roulette.Red, 0, 10000), outside(t, l, roulette.Dozen, 2, 500),
 			}
 		})},
-		{"a_double_zero_wagering.png", diagrams.DiagramA, crown, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
-			return []client.SlipBet{
+		{"a_double_zero_wagering.png", diagrams.DiagramA, crown, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{
 				inside(t, l, roulette.Straight, 100, roulette.DoubleZeroNumber), inside(t, l, roulette.Split, 500, 0, roulette.DoubleZeroNumber),
 				inside(t, l, roulette.Straight, 2500, 28), outside(t, l, roulette.Column, 3, 1000),
 			}
 		})},
-		{"a_double_zero_star_closing.png", diagrams.DiagramA, star, wagering(4*time.Second, func(t *testing.T, l roulette.Layout) []client.SlipBet {
-			return []client.SlipBet{inside(t, l, roulette.Straight, 500, roulette.DoubleZeroNumber), outside(t, l, roulette.Black, 0, 2500)}
+		{"a_double_zero_star_closing.png", diagrams.DiagramA, star, wagering(4*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{inside(t, l, roulette.Straight, 500, roulette.DoubleZeroNumber), outside(t, l, roulette.Black, 0, 2500)}
 		})},
-		{"l_lucky_ball.png", diagrams.DiagramL, single, func(t *testing.T, l roulette.Layout) client.Snapshot {
-			return client.Snapshot{
-				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second,
+		{"l_lucky_ball.png", diagrams.DiagramL, single, func(t *testing.T, l roulette.Layout) table.Snapshot {
+			return table.Snapshot{
+				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second,
 					LuckyBall: true, LuckyBallVersion: roulette.LuckyMega},
-				Phase: client.PhaseNoMoreBets, RoundID: "R42", Limits: testLimits, Balance: 100000, AccountOpen: true,
+				Phase: table.PhaseNoMoreBets, RoundID: "R42", Limits: testLimits, Balance: 100000, AccountOpen: true,
 				History: referenceHistory(l.Wheel),
 				Slip: slipOf("R42", inside(t, l, roulette.Straight, 500, 23), outside(t, l, roulette.Odd, 0, 1000),
-					client.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500}),
+					table.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500}),
 				LuckyBall: &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
 					Mega: roulette.BallBlue, HasMega: true},
 			}
 		}},
-		{"u_result.png", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) client.Snapshot {
-			return client.Snapshot{
-				Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
-				Phase:  client.PhaseResult, RoundID: "R41", Limits: testLimits, Balance: 163500, AccountOpen: true,
+		{"u_result.png", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) table.Snapshot {
+			return table.Snapshot{
+				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+				Phase:  table.PhaseResult, RoundID: "R41", Limits: testLimits, Balance: 163500, AccountOpen: true,
 				History:     referenceHistory(l.Wheel),
-				LastSettled: &client.Settled{RoundID: "R41", Number: 17, Recognised: true, Staked: 3500, Returned: 67000, Balance: 163500},
+				LastSettled: &table.Settled{RoundID: "R41", Number: 17, Recognised: true, Staked: 3500, Returned: 67000, Balance: 163500},
 			}
 		}},
 	}
@@ -162,7 +163,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
-	link.Push(client.Connection{Up: true})
+	link.Push(table.Connection{Up: true})
 	link.Push(snap)
 	for i := 0; ; i++ {
 		if v := term.View(); v.Connected && v.RoundID == snap.RoundID {

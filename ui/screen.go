@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -17,7 +19,6 @@ import (
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -285,7 +286,7 @@ func (s *Screen) tick() {
 	v := s.last
 	rem := s.term.Remaining()
 	switch {
-	case v.Phase != client.PhaseWagering || !v.Connected:
+	case v.Phase != table.PhaseWagering || !v.Connected:
 		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
 		s.countdown.Text = ""
 	default:
@@ -302,21 +303,21 @@ func (s *Screen) tick() {
 // no more bets, plus the table's other states.
 func periodStatus(v app.View, rem time.Duration) (string, color.Color) {
 	switch {
-	case !v.Connected && v.Phase == client.PhaseUnknown:
+	case !v.Connected && v.Phase == table.PhaseUnknown:
 		return T("WAITING FOR THE TABLE"), panelDimText // not connected yet since start-up
 	case !v.Connected:
 		return T("RECONNECTING…"), closedColour
 	case v.Frozen:
 		return T("ACCOUNTS FROZEN"), warnColour
-	case v.Phase == client.PhaseClosed:
+	case v.Phase == table.PhaseClosed:
 		return T("TABLE CLOSED"), closedColour
-	case v.Phase == client.PhaseWagering && !v.Locked && rem > v.Config.Warning:
+	case v.Phase == table.PhaseWagering && !v.Locked && rem > v.Config.Warning:
 		return T("PLACE YOUR BETS"), openColour
-	case v.Phase == client.PhaseWagering && !v.Locked:
+	case v.Phase == table.PhaseWagering && !v.Locked:
 		return T("CLOSING"), warnColour
-	case v.Phase == client.PhaseWagering, v.Phase == client.PhaseNoMoreBets:
+	case v.Phase == table.PhaseWagering, v.Phase == table.PhaseNoMoreBets:
 		return T("NO MORE BETS"), closedColour
-	case v.Phase == client.PhaseResult:
+	case v.Phase == table.PhaseResult:
 		return T("RESULT"), panelText
 	}
 	return T("WAITING FOR THE TABLE"), panelDimText
@@ -361,7 +362,7 @@ func (s *Screen) update(v app.View) {
 
 	// The last outcome and win are the result until the next round opens; while the ball
 	// spins (no more bets) they are the previous round's, so they are not shown as a result.
-	showResult := v.Phase != client.PhaseWagering && v.Phase != client.PhaseNoMoreBets
+	showResult := v.Phase != table.PhaseWagering && v.Phase != table.PhaseNoMoreBets
 	if o := v.LastOutcome; o != nil && showResult {
 		// White on a tile of the number's colour, with a light edge: black reads on the dark
 		// panel, and red is also told by the diamond.

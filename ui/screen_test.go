@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
@@ -15,7 +17,6 @@ import (
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -35,12 +36,12 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
-	link.Push(client.Connection{Up: true})
-	link.Push(client.Snapshot{
-		Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
-		Phase:  client.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
+	link.Push(table.Connection{Up: true})
+	link.Push(table.Snapshot{
+		Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+		Phase:  table.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
 		Limits: testLimits, Balance: 100000, AccountOpen: true,
-		History: []client.Outcome{{RoundID: "R6", Number: 17}, {RoundID: "R5", Number: 0}, {RoundID: "R4", Number: 32}},
+		History: []table.Outcome{{RoundID: "R6", Number: 17}, {RoundID: "R5", Number: 0}, {RoundID: "R4", Number: 32}},
 	})
 	for i := 0; term.View().RoundID != "R7"; i++ {
 		if i > 200 {
@@ -141,7 +142,7 @@ func TestDiagramAWagering(t *testing.T) {
 // other states.
 func TestPeriodStatus(t *testing.T) {
 	test.NewTempApp(t)
-	base := app.View{Connected: true, Phase: client.PhaseWagering, Config: client.TableConfig{Warning: 5 * time.Second}}
+	base := app.View{Connected: true, Phase: table.PhaseWagering, Config: table.TableConfig{Warning: 5 * time.Second}}
 	cases := []struct {
 		mod  func(*app.View)
 		rem  time.Duration
@@ -150,12 +151,12 @@ func TestPeriodStatus(t *testing.T) {
 		{func(*app.View) {}, 12 * time.Second, "PLACE YOUR BETS"},
 		{func(*app.View) {}, 4 * time.Second, "CLOSING"},
 		{func(v *app.View) { v.Locked = true }, 0, "NO MORE BETS"},
-		{func(v *app.View) { v.Phase = client.PhaseNoMoreBets }, 0, "NO MORE BETS"},
+		{func(v *app.View) { v.Phase = table.PhaseNoMoreBets }, 0, "NO MORE BETS"},
 		{func(v *app.View) { v.Connected = false }, 12 * time.Second, "RECONNECTING…"},
-		{func(v *app.View) { v.Connected, v.Phase = false, client.PhaseUnknown }, 0, "WAITING FOR THE TABLE"}, // at start-up
-		{func(v *app.View) { v.Phase = client.PhaseIdle }, 0, "WAITING FOR THE TABLE"},
+		{func(v *app.View) { v.Connected, v.Phase = false, table.PhaseUnknown }, 0, "WAITING FOR THE TABLE"}, // at start-up
+		{func(v *app.View) { v.Phase = table.PhaseIdle }, 0, "WAITING FOR THE TABLE"},
 		{func(v *app.View) { v.Frozen = true }, 12 * time.Second, "ACCOUNTS FROZEN"},
-		{func(v *app.View) { v.Phase = client.PhaseClosed }, 0, "TABLE CLOSED"},
+		{func(v *app.View) { v.Phase = table.PhaseClosed }, 0, "TABLE CLOSED"},
 	}
 	for _, c := range cases {
 		v := base
@@ -185,8 +186,8 @@ func BenchmarkTapToSlip(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go term.Run(ctx)
-	link.Push(client.Connection{Up: true})
-	link.Push(client.Snapshot{Config: client.TableConfig{Layout: l, Chips: []int64{100}}, Phase: client.PhaseWagering,
+	link.Push(table.Connection{Up: true})
+	link.Push(table.Snapshot{Config: table.TableConfig{Layout: l, Chips: []int64{100}}, Phase: table.PhaseWagering,
 		RoundID: "R1", Deadline: t0.Add(time.Hour), Limits: testLimits, Balance: 1 << 40, AccountOpen: true})
 	for term.View().RoundID != "R1" {
 		time.Sleep(time.Millisecond)

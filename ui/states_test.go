@@ -13,13 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -52,60 +53,60 @@ type stateCase struct {
 	file   string // under testdata/screens
 	design diagrams.Design
 	layout roulette.Layout
-	events func(t *testing.T, l roulette.Layout) []client.Event
+	events func(t *testing.T, l roulette.Layout) []table.Event
 }
 
 // tableSnap is the table as a terminal joining it sees it: round R42 in the given phase, with
 // 12 s left while wagering, a balance of 1,000.00 and a run of outcomes.
-func tableSnap(l roulette.Layout, phase client.Phase) client.Snapshot {
-	s := client.Snapshot{TerminalID: "T01",
-		Config: client.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
+func tableSnap(l roulette.Layout, phase table.Phase) table.Snapshot {
+	s := table.Snapshot{TerminalID: "T01",
+		Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
 		Phase:  phase, RoundID: "R42", Limits: testLimits, Balance: 100000, AccountOpen: true,
 		History: referenceHistory(l.Wheel)}
-	if phase == client.PhaseWagering {
+	if phase == table.PhaseWagering {
 		s.Deadline = t0.Add(12 * time.Second)
 	}
-	if phase == client.PhaseClosed || phase == client.PhaseIdle {
+	if phase == table.PhaseClosed || phase == table.PhaseIdle {
 		s.RoundID = ""
 	}
 	return s
 }
 
 // ackedSlip is the table's acknowledgement of bets as placed (a call bet's amount is per piece).
-func ackedSlip(t *testing.T, l roulette.Layout, round string, bets ...client.SlipBet) *client.SlipAck {
+func ackedSlip(t *testing.T, l roulette.Layout, round string, bets ...table.SlipBet) *table.SlipAck {
 	t.Helper()
-	ack := &client.SlipAck{RoundID: round, Version: 1, Bets: bets}
+	ack := &table.SlipAck{RoundID: round, Version: 1, Bets: bets}
 	for _, b := range bets {
 		pieces, err := b.Bet.Pieces(l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		total := b.Amount * roulette.Units(pieces)
-		ack.Results = append(ack.Results, client.BetResult{Accepted: total})
+		ack.Results = append(ack.Results, table.BetResult{Accepted: total})
 		ack.Total += total
 	}
 	return ack
 }
 
-var up = client.Connection{Up: true}
+var up = table.Connection{Up: true}
 
 func stateCases() []stateCase {
 	single := roulette.Layout{Wheel: roulette.SingleZero}
 	// The same bets in every state of Diagram A: 25 on 17, 1 on the split 17/20, 100 on red.
-	aBets := func(t *testing.T, l roulette.Layout) *client.SlipAck {
+	aBets := func(t *testing.T, l roulette.Layout) *table.SlipAck {
 		return ackedSlip(t, l, "R42", inside(t, l, roulette.Straight, 2500, 17), inside(t, l, roulette.Split, 100, 17, 20),
 			outside(t, l, roulette.Red, 0, 10000))
 	}
 	// 17 wins: 25 × 36 + 1 × 18 back, the 100 on red lost.
-	aWin := client.Settled{RoundID: "R42", Number: 17, Recognised: true, Staked: 12600, Returned: 91800, Balance: 179200}
-	result := func(s client.Settled) []client.Event {
-		return []client.Event{client.OutcomeEntered{Outcome: client.Outcome{RoundID: "R42", Number: s.Number, At: t0}}, s,
-			client.PhaseChanged{Phase: client.PhaseResult, RoundID: "R42"}}
+	aWin := table.Settled{RoundID: "R42", Number: 17, Recognised: true, Staked: 12600, Returned: 91800, Balance: 179200}
+	result := func(s table.Settled) []table.Event {
+		return []table.Event{table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R42", Number: s.Number, At: t0}}, s,
+			table.PhaseChanged{Phase: table.PhaseResult, RoundID: "R42"}}
 	}
-	with := func(phase client.Phase, left time.Duration, slip func(*testing.T, roulette.Layout) *client.SlipAck) func(*testing.T, roulette.Layout) client.Snapshot {
-		return func(t *testing.T, l roulette.Layout) client.Snapshot {
+	with := func(phase table.Phase, left time.Duration, slip func(*testing.T, roulette.Layout) *table.SlipAck) func(*testing.T, roulette.Layout) table.Snapshot {
+		return func(t *testing.T, l roulette.Layout) table.Snapshot {
 			s := tableSnap(l, phase)
-			if phase == client.PhaseWagering {
+			if phase == table.PhaseWagering {
 				s.Deadline = t0.Add(left)
 			}
 			if slip != nil {
@@ -115,10 +116,10 @@ func stateCases() []stateCase {
 		}
 	}
 	// period is a design's four period states: open, closing (the warning), ended, result.
-	period := func(prefix string, d diagrams.Design, l roulette.Layout, bets func(*testing.T, roulette.Layout) *client.SlipAck,
-		win client.Settled, lucky func(*client.Snapshot)) []stateCase {
-		snap := func(phase client.Phase, left time.Duration, draw bool) func(*testing.T, roulette.Layout) client.Snapshot {
-			return func(t *testing.T, l roulette.Layout) client.Snapshot {
+	period := func(prefix string, d diagrams.Design, l roulette.Layout, bets func(*testing.T, roulette.Layout) *table.SlipAck,
+		win table.Settled, lucky func(*table.Snapshot)) []stateCase {
+		snap := func(phase table.Phase, left time.Duration, draw bool) func(*testing.T, roulette.Layout) table.Snapshot {
+			return func(t *testing.T, l roulette.Layout) table.Snapshot {
 				s := with(phase, left, bets)(t, l)
 				if lucky != nil {
 					lucky(&s)
@@ -131,31 +132,31 @@ func stateCases() []stateCase {
 		}
 		var cases []stateCase
 		if prefix != "a" { // Diagram A wagering is TestDiagramAWagering's, placed by taps
-			cases = append(cases, stateCase{prefix + "_open.xml", d, l, func(t *testing.T, l roulette.Layout) []client.Event {
-				return []client.Event{up, snap(client.PhaseWagering, 12*time.Second, false)(t, l)}
+			cases = append(cases, stateCase{prefix + "_open.xml", d, l, func(t *testing.T, l roulette.Layout) []table.Event {
+				return []table.Event{up, snap(table.PhaseWagering, 12*time.Second, false)(t, l)}
 			}})
 		}
 		return append(cases,
-			stateCase{prefix + "_closing.xml", d, l, func(t *testing.T, l roulette.Layout) []client.Event {
-				return []client.Event{up, snap(client.PhaseWagering, 4*time.Second, true)(t, l)}
+			stateCase{prefix + "_closing.xml", d, l, func(t *testing.T, l roulette.Layout) []table.Event {
+				return []table.Event{up, snap(table.PhaseWagering, 4*time.Second, true)(t, l)}
 			}},
-			stateCase{prefix + "_no_more_bets.xml", d, l, func(t *testing.T, l roulette.Layout) []client.Event {
-				return []client.Event{up, snap(client.PhaseNoMoreBets, 0, true)(t, l)}
+			stateCase{prefix + "_no_more_bets.xml", d, l, func(t *testing.T, l roulette.Layout) []table.Event {
+				return []table.Event{up, snap(table.PhaseNoMoreBets, 0, true)(t, l)}
 			}},
-			stateCase{prefix + "_result.xml", d, l, func(t *testing.T, l roulette.Layout) []client.Event {
-				return append([]client.Event{up, snap(client.PhaseNoMoreBets, 0, true)(t, l)}, result(win)...)
+			stateCase{prefix + "_result.xml", d, l, func(t *testing.T, l roulette.Layout) []table.Event {
+				return append([]table.Event{up, snap(table.PhaseNoMoreBets, 0, true)(t, l)}, result(win)...)
 			}},
 		)
 	}
 
-	lucky := func(s *client.Snapshot) {
+	lucky := func(s *table.Snapshot) {
 		s.Config.LuckyBall, s.Config.LuckyBallVersion = true, roulette.LuckyMega
 		s.LuckyBall = &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
 			Mega: roulette.BallBlue, HasMega: true}
 	}
-	lBets := func(t *testing.T, l roulette.Layout) *client.SlipAck {
+	lBets := func(t *testing.T, l roulette.Layout) *table.SlipAck {
 		return ackedSlip(t, l, "R42", inside(t, l, roulette.Straight, 500, 14), outside(t, l, roulette.Odd, 0, 1000),
-			client.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500})
+			table.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500})
 	}
 	// 14 is the blue ball, Mega: the straight, and the Lucky Ball bet at its Mega odds.
 	var mega int64
@@ -163,55 +164,55 @@ func stateCases() []stateCase {
 		d := roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}, Mega: roulette.BallBlue, HasMega: true}
 		mega = 500 * (d.Odds(roulette.BallBlue) + 1)
 	}
-	lWin := client.Settled{RoundID: "R42", Number: 14, Recognised: true, Staked: 2000, Returned: 500*36 + mega,
+	lWin := table.Settled{RoundID: "R42", Number: 14, Recognised: true, Staked: 2000, Returned: 500*36 + mega,
 		Balance: 100000 - 2000 + 500*36 + mega}
-	uBets := func(t *testing.T, l roulette.Layout) *client.SlipAck {
+	uBets := func(t *testing.T, l roulette.Layout) *table.SlipAck {
 		return ackedSlip(t, l, "R42", inside(t, l, roulette.Straight, 500, 32), outside(t, l, roulette.Black, 0, 2500),
-			client.SlipBet{Bet: roulette.Bet{Call: roulette.Neighbours, Centre: 17, Spread: 2}, Amount: 100})
+			table.SlipBet{Bet: roulette.Bet{Call: roulette.Neighbours, Centre: 17, Spread: 2}, Amount: 100})
 	}
 	// 32 wins the straight; it is red, so black loses, and it is not among the neighbours of 17
 	// (2, 25, 17, 34, 6).
-	uWin := client.Settled{RoundID: "R42", Number: 32, Recognised: true, Staked: 3500, Returned: 500 * 36, Balance: 100000 - 3500 + 500*36}
+	uWin := table.Settled{RoundID: "R42", Number: 32, Recognised: true, Staked: 3500, Returned: 500 * 36, Balance: 100000 - 3500 + 500*36}
 
 	cases := period("a", diagrams.DiagramA, single, aBets, aWin, nil)
 	cases = append(cases, period("l", diagrams.DiagramL, single, lBets, lWin, lucky)...)
 	cases = append(cases, period("u", diagrams.DiagramU, single, uBets, uWin, nil)...)
 
 	// The states a player must understand, on Diagram A.
-	a := func(file string, events func(*testing.T, roulette.Layout) []client.Event) stateCase {
+	a := func(file string, events func(*testing.T, roulette.Layout) []table.Event) stateCase {
 		return stateCase{file, diagrams.DiagramA, single, events}
 	}
 	return append(cases,
-		a("a_waiting_for_table.xml", func(t *testing.T, l roulette.Layout) []client.Event {
-			return []client.Event{up, tableSnap(l, client.PhaseIdle)}
+		a("a_waiting_for_table.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			return []table.Event{up, tableSnap(l, table.PhaseIdle)}
 		}),
-		a("a_frozen.xml", func(t *testing.T, l roulette.Layout) []client.Event {
+		a("a_frozen.xml", func(t *testing.T, l roulette.Layout) []table.Event {
 			// The dealer corrects the outcome of R42: every account is frozen meanwhile.
-			return append(append([]client.Event{up, with(client.PhaseNoMoreBets, 0, aBets)(t, l)}, result(aWin)...),
-				client.FrozenChanged{Frozen: true, Reason: "correcting the result of R42"})
+			return append(append([]table.Event{up, with(table.PhaseNoMoreBets, 0, aBets)(t, l)}, result(aWin)...),
+				table.FrozenChanged{Frozen: true, Reason: "correcting the result of R42"})
 		}),
-		a("a_reconnecting.xml", func(t *testing.T, l roulette.Layout) []client.Event {
+		a("a_reconnecting.xml", func(t *testing.T, l roulette.Layout) []table.Event {
 			// Lost before the deadline: the chips go, and the screen says the wagers are void.
-			return []client.Event{up, with(client.PhaseWagering, 12*time.Second, aBets)(t, l), client.Connection{Up: false}}
+			return []table.Event{up, with(table.PhaseWagering, 12*time.Second, aBets)(t, l), table.Connection{Up: false}}
 		}),
-		a("a_wagers_void.xml", func(t *testing.T, l roulette.Layout) []client.Event {
+		a("a_wagers_void.xml", func(t *testing.T, l roulette.Layout) []table.Event {
 			// ...and back, after the deadline: the table has no slip of this terminal's.
-			return []client.Event{up, with(client.PhaseWagering, 12*time.Second, aBets)(t, l), client.Connection{Up: false},
-				up, with(client.PhaseNoMoreBets, 0, nil)(t, l)}
+			return []table.Event{up, with(table.PhaseWagering, 12*time.Second, aBets)(t, l), table.Connection{Up: false},
+				up, with(table.PhaseNoMoreBets, 0, nil)(t, l)}
 		}),
-		a("a_table_closed.xml", func(t *testing.T, l roulette.Layout) []client.Event {
-			return []client.Event{up, tableSnap(l, client.PhaseClosed)}
+		a("a_table_closed.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			return []table.Event{up, tableSnap(l, table.PhaseClosed)}
 		}),
-		a("a_dealer_buy_in.xml", func(t *testing.T, l roulette.Layout) []client.Event {
-			s := tableSnap(l, client.PhaseWagering)
-			s.Balance, s.PendingBuyIn = 0, &client.BuyInOffered{ID: "B7", Amount: 50000}
-			return []client.Event{up, s}
+		a("a_dealer_buy_in.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			s := tableSnap(l, table.PhaseWagering)
+			s.Balance, s.PendingBuyIn = 0, &table.BuyInOffered{ID: "B7", Amount: 50000}
+			return []table.Event{up, s}
 		}),
-		a("a_jackpot_won.xml", func(t *testing.T, l roulette.Layout) []client.Event {
-			s := with(client.PhaseNoMoreBets, 0, aBets)(t, l)
+		a("a_jackpot_won.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			s := with(table.PhaseNoMoreBets, 0, aBets)(t, l)
 			s.Config.Jackpot, s.Jackpot = true, 1234500
-			return append(append([]client.Event{up, s}, result(aWin)...),
-				client.JackpotWon{RoundID: "R42", TerminalID: "T01", Amount: 1234500}, client.JackpotMeter{Amount: 100000})
+			return append(append([]table.Event{up, s}, result(aWin)...),
+				table.JackpotWon{RoundID: "R42", TerminalID: "T01", Amount: 1234500}, table.JackpotMeter{Amount: 100000})
 		}),
 	)
 }

@@ -8,13 +8,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 // Link is a fake table link. Its zero value is not usable; use NewLink.
 type Link struct {
-	events chan client.Event
+	events chan table.Event
 	now    func() time.Time
 
 	mu     sync.Mutex
@@ -35,20 +36,20 @@ type Link struct {
 type SentSlip struct {
 	Round   string
 	Version uint64
-	Bets    []client.SlipBet
+	Bets    []table.SlipBet
 }
 
 // NewLink returns a fake link whose server clock is the local clock plus offset, known to within
 // bound, and which prices slips with limits like the server does.
 func NewLink(now func() time.Time, offset, bound time.Duration, layout roulette.Layout, limits roulette.Limits) *Link {
-	return &Link{events: make(chan client.Event, 64), now: now, offset: offset, bound: bound, layout: layout, limits: limits, sent: make(chan struct{}, 64)}
+	return &Link{events: make(chan table.Event, 64), now: now, offset: offset, bound: bound, layout: layout, limits: limits, sent: make(chan struct{}, 64)}
 }
 
 // Push delivers an event to the terminal.
-func (l *Link) Push(ev client.Event) { l.events <- ev }
+func (l *Link) Push(ev table.Event) { l.events <- ev }
 
 // Events implements app.Link.
-func (l *Link) Events() <-chan client.Event { return l.events }
+func (l *Link) Events() <-chan table.Event { return l.events }
 
 // ServerNow implements app.Link.
 func (l *Link) ServerNow() time.Time { return l.now().Add(l.offset) }
@@ -59,7 +60,7 @@ func (l *Link) LockAt(deadline time.Time) time.Time {
 }
 
 // UpdateSlip implements app.Link: it records the slip and acknowledges what the limits accept.
-func (l *Link) UpdateSlip(_ context.Context, round string, version uint64, bets []client.SlipBet) (*client.SlipAck, error) {
+func (l *Link) UpdateSlip(_ context.Context, round string, version uint64, bets []table.SlipBet) (*table.SlipAck, error) {
 	l.mu.Lock()
 	defer func() {
 		l.mu.Unlock()
@@ -69,14 +70,14 @@ func (l *Link) UpdateSlip(_ context.Context, round string, version uint64, bets 
 	if l.Refuse != nil {
 		return nil, l.Refuse
 	}
-	ack := &client.SlipAck{RoundID: round, Version: version, Bets: bets}
+	ack := &table.SlipAck{RoundID: round, Version: version, Bets: bets}
 	for _, b := range bets {
 		pieces, err := b.Bet.Pieces(l.layout)
 		if err != nil {
 			return nil, err
 		}
 		_, total, why := l.limits.PlaceBet(pieces, b.Bet.IsCall(), b.Amount, roulette.Unlimited)
-		ack.Results = append(ack.Results, client.BetResult{Accepted: total, Reason: why.String()})
+		ack.Results = append(ack.Results, table.BetResult{Accepted: total, Reason: why.String()})
 		ack.Total += total
 	}
 	return ack, nil
@@ -110,11 +111,11 @@ func (l *Link) LastSlip() (SentSlip, bool) {
 }
 
 // ConfirmBuyIn implements app.Link.
-func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (client.Money, error) {
+func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (table.Money, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buyIns = append(l.buyIns, id)
-	return client.Money{}, nil
+	return table.Money{}, nil
 }
 
 // AckDealerClose implements app.Link.

@@ -26,23 +26,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
 )
 
 // Bank is the table server's side of the money paths; client.Client is the real one.
 type Bank interface {
-	CreditNote(ctx context.Context, key string, amount int64, noteCode string) (client.Money, error)
+	CreditNote(ctx context.Context, key string, amount int64, noteCode string) (table.Money, error)
 	RedeemTicket(ctx context.Context, key, validation string) (int64, error)
-	CommitRedeem(ctx context.Context, key, validation string) (client.Money, error)
-	CancelRedeem(ctx context.Context, key, validation string) (client.Money, error)
-	CashOut(ctx context.Context, key string) (*client.Ticket, error)
-	TicketPrinted(ctx context.Context, key, validation string) (client.Money, error)
-	TicketPrintFailed(ctx context.Context, key, validation, fault string) (client.Money, error)
+	CommitRedeem(ctx context.Context, key, validation string) (table.Money, error)
+	CancelRedeem(ctx context.Context, key, validation string) (table.Money, error)
+	CashOut(ctx context.Context, key string) (*table.Ticket, error)
+	TicketPrinted(ctx context.Context, key, validation string) (table.Money, error)
+	TicketPrintFailed(ctx context.Context, key, validation, fault string) (table.Money, error)
 }
 
 // Printer prints a cash-out ticket and reports its status; *printer.Printer is the real one.
@@ -306,7 +307,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return fmt.Errorf("cashier: flow %s: %v", key, err)
 	}
 	kind, detail := keyParts(key)
-	var m client.Money
+	var m table.Money
 	for attempt := 0; ; attempt++ {
 		switch kind {
 		case "note":

@@ -14,10 +14,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 // Record kinds this package writes.
@@ -61,7 +62,7 @@ type settledBody struct {
 type Writer struct{ J *journal.Journal }
 
 // SlipAcked records a slip the server acknowledged, before the screen shows it as accepted.
-func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack client.SlipAck) error {
+func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack table.SlipAck) error {
 	b := slipBody{Wheel: layout.Wheel.String(), Profile: layout.Profile.String(), Version: ack.Version}
 	for i, sb := range ack.Bets {
 		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount}
@@ -79,7 +80,7 @@ func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack clien
 }
 
 // Settled records this terminal's settlement of a round, before the screen shows it.
-func (w Writer) Settled(ctx context.Context, s client.Settled) error {
+func (w Writer) Settled(ctx context.Context, s table.Settled) error {
 	body, err := json.Marshal(settledBody{Number: s.Number.String(), Recognised: s.Recognised, Staked: s.Staked,
 		Returned: s.Returned, Balance: s.Balance, Correction: s.Correction, Version: s.SlipVersion})
 	if err != nil {
@@ -105,7 +106,7 @@ const KindDealerCashOut = "dealer-cashout"
 // is told live and then again in every snapshot, and its id keys a flow opened and closed by
 // the one record, which the journal will not write twice. A close without an id (a server that
 // names none) is recorded as told.
-func (w Writer) DealerCashOut(ctx context.Context, c client.AccountClosed) error {
+func (w Writer) DealerCashOut(ctx context.Context, c table.AccountClosed) error {
 	if c.Amount < 0 {
 		return fmt.Errorf("recall: dealer cash-out of %d cents", c.Amount)
 	}

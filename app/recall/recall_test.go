@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 var single = roulette.Layout{Wheel: roulette.SingleZero}
@@ -44,10 +45,10 @@ func red(t *testing.T) roulette.Bet {
 }
 
 // ack is a slip acknowledged in full.
-func ack(round string, version uint64, bets ...client.SlipBet) client.SlipAck {
-	a := client.SlipAck{RoundID: round, Version: version, Bets: bets}
+func ack(round string, version uint64, bets ...table.SlipBet) table.SlipAck {
+	a := table.SlipAck{RoundID: round, Version: version, Bets: bets}
 	for _, b := range bets {
-		a.Results = append(a.Results, client.BetResult{Accepted: b.Amount})
+		a.Results = append(a.Results, table.BetResult{Accepted: b.Amount})
 		a.Total += b.Amount
 	}
 	return a
@@ -66,16 +67,16 @@ func TestRoundsRecallWagersOutcomeBalancesAndMoney(t *testing.T) {
 	// Round 1: 10 000 bought in; 100 on 19 and 500 on red; 19 (red) comes: 3600 + 1000 back.
 	_, err := j.Append(ctx, journal.Record{Kind: "credited", Key: "note:67:1", Amount: 10000, Flow: journal.Done})
 	must(err)
-	must(w.SlipAcked(ctx, single, ack("R1", 1, client.SlipBet{Bet: straight(t, 19), Amount: 100})))
-	must(w.SlipAcked(ctx, single, ack("R1", 2, client.SlipBet{Bet: straight(t, 19), Amount: 100}, client.SlipBet{Bet: red(t), Amount: 500})))
-	s1 := client.Settled{RoundID: "R1", Number: 19, Recognised: true, Staked: 600, Returned: 4600, Balance: 14000, SlipVersion: 2}
+	must(w.SlipAcked(ctx, single, ack("R1", 1, table.SlipBet{Bet: straight(t, 19), Amount: 100})))
+	must(w.SlipAcked(ctx, single, ack("R1", 2, table.SlipBet{Bet: straight(t, 19), Amount: 100}, table.SlipBet{Bet: red(t), Amount: 500})))
+	s1 := table.Settled{RoundID: "R1", Number: 19, Recognised: true, Staked: 600, Returned: 4600, Balance: 14000, SlipVersion: 2}
 	must(w.Settled(ctx, s1))
 	must(w.Settled(ctx, s1)) // told again after a resubscription
 	// Round 2: 200 on 5; 0 comes; then a ticket of 13 800 is cashed out.
-	must(w.SlipAcked(ctx, single, ack("R2", 1, client.SlipBet{Bet: straight(t, 5), Amount: 200})))
+	must(w.SlipAcked(ctx, single, ack("R2", 1, table.SlipBet{Bet: straight(t, 5), Amount: 200})))
 	_, err = j.Append(ctx, journal.Record{Kind: "ticket-confirmed", Key: "cashout:-:1", Amount: 13800, Flow: journal.Done})
 	must(err)
-	must(w.Settled(ctx, client.Settled{RoundID: "R2", Number: 0, Recognised: true, Staked: 200, Returned: 0, Balance: 13800, SlipVersion: 1}))
+	must(w.Settled(ctx, table.Settled{RoundID: "R2", Number: 0, Recognised: true, Staked: 200, Returned: 0, Balance: 13800, SlipVersion: 1}))
 
 	rounds, err := recall.Rounds(ctx, j, 10)
 	must(err)
@@ -109,11 +110,11 @@ func TestVerifyFindsASettlementTheRulesDisagreeWith(t *testing.T) {
 	ctx := context.Background()
 	j := openJournal(t)
 	w := recall.Writer{J: j}
-	if err := w.SlipAcked(ctx, single, ack("R1", 1, client.SlipBet{Bet: straight(t, 17), Amount: 100})); err != nil {
+	if err := w.SlipAcked(ctx, single, ack("R1", 1, table.SlipBet{Bet: straight(t, 17), Amount: 100})); err != nil {
 		t.Fatal(err)
 	}
 	// Paid as if 17 had won, but 18 came.
-	if err := w.Settled(ctx, client.Settled{RoundID: "R1", Number: 18, Recognised: true, Staked: 100, Returned: 3600, Balance: 3500, SlipVersion: 1}); err != nil {
+	if err := w.Settled(ctx, table.Settled{RoundID: "R1", Number: 18, Recognised: true, Staked: 100, Returned: 3600, Balance: 3500, SlipVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	rounds, err := recall.Rounds(ctx, j, 0)
@@ -130,9 +131,9 @@ func TestCorrectionReplacesTheSettlement(t *testing.T) {
 	ctx := context.Background()
 	j := openJournal(t)
 	w := recall.Writer{J: j}
-	w.SlipAcked(ctx, single, ack("R1", 1, client.SlipBet{Bet: straight(t, 17), Amount: 100}))
-	w.Settled(ctx, client.Settled{RoundID: "R1", Number: 18, Recognised: true, Staked: 100, Balance: 900, SlipVersion: 1})
-	w.Settled(ctx, client.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 100, Returned: 3600, Balance: 4500, SlipVersion: 1, Correction: true})
+	w.SlipAcked(ctx, single, ack("R1", 1, table.SlipBet{Bet: straight(t, 17), Amount: 100}))
+	w.Settled(ctx, table.Settled{RoundID: "R1", Number: 18, Recognised: true, Staked: 100, Balance: 900, SlipVersion: 1})
+	w.Settled(ctx, table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 100, Returned: 3600, Balance: 4500, SlipVersion: 1, Correction: true})
 	rounds, err := recall.Rounds(ctx, j, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -166,8 +167,8 @@ func TestMalformedRecordIsAnErrorNamingIt(t *testing.T) {
 	}
 	// A wager that names a spot the layout does not have is refused by Bets and Verify.
 	w := recall.Writer{J: j}
-	w.SlipAcked(ctx, single, ack("R1", 1, client.SlipBet{Bet: straight(t, 17), Amount: 100}))
-	w.Settled(ctx, client.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 100, Returned: 3600, Balance: 3500, SlipVersion: 1})
+	w.SlipAcked(ctx, single, ack("R1", 1, table.SlipBet{Bet: straight(t, 17), Amount: 100}))
+	w.Settled(ctx, table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 100, Returned: 3600, Balance: 3500, SlipVersion: 1})
 	rounds, _ := recall.Rounds(ctx, j, 0)
 	r := rounds[0]
 	r.Wagers[0].Bet.Numbers = []string{"37"}

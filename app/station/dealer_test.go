@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
@@ -14,7 +16,7 @@ import (
 )
 
 // offerBuyIn has the dealer offer a buy-in to T01 and waits for the screen to show it.
-func (r *rig) offerBuyIn(cents int64) *client.BuyInOffered {
+func (r *rig) offerBuyIn(cents int64) *table.BuyInOffered {
 	r.t.Helper()
 	res, err := r.demo.Table.CreditPlayer("D1", creditReq("T01", cents))
 	if err != nil {

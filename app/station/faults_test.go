@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/cashier"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/id003"
 )
@@ -37,7 +38,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 				if _, err := r.demo.Table.BallDropping(rid); err != nil {
 					t.Fatal(err)
 				}
-				r.waitView("no more bets", func(v app.View) bool { return v.Phase == client.PhaseNoMoreBets && v.Locked })
+				r.waitView("no more bets", func(v app.View) bool { return v.Phase == table.PhaseNoMoreBets && v.Locked })
 			}
 			r.net.Cut()
 			v := r.waitView("the link down", func(v app.View) bool { return !v.Connected })
@@ -59,7 +60,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 			}
 			r.net.Restore()
 			v = r.waitView("back on the table with the round's result", func(v app.View) bool {
-				return v.Connected && v.Phase == client.PhaseResult && v.RoundID == rid
+				return v.Connected && v.Phase == table.PhaseResult && v.RoundID == rid
 			})
 			if v.Balance != tc.balance || r.conserved() != tc.balance {
 				t.Fatalf("balance %d on the screen, %d on the ledger, want %d", v.Balance, r.conserved(), tc.balance)
@@ -87,7 +88,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 // shown is what the player sees of the round on the screen: a restart must bring back all of it.
 type shown struct {
 	Round     string
-	Phase     client.Phase
+	Phase     table.Phase
 	Locked    bool
 	Balance   int64
 	Stakes    []app.Stake
@@ -117,11 +118,11 @@ func shownOf(v app.View) shown {
 func TestRestartMidRound(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		at   client.Phase
+		at   table.Phase
 	}{
-		{"before the deadline", client.PhaseWagering},
-		{"after the deadline", client.PhaseNoMoreBets},
-		{"after the result", client.PhaseResult},
+		{"before the deadline", table.PhaseWagering},
+		{"after the deadline", table.PhaseNoMoreBets},
+		{"after the result", table.PhaseResult},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, rigOptions{manual: true})
@@ -130,24 +131,24 @@ func TestRestartMidRound(t *testing.T) {
 			r.buyIn(5000)
 			r.place(500)
 			r.place(100)
-			if tc.at >= client.PhaseNoMoreBets {
+			if tc.at >= table.PhaseNoMoreBets {
 				if _, err := r.demo.Table.BallDropping(rid); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if tc.at == client.PhaseResult {
+			if tc.at == table.PhaseResult {
 				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil { // black: 600 lost
 					t.Fatal(err)
 				}
 			}
 			before := shownOf(r.waitView("the round where the test wants it", func(v app.View) bool {
-				return v.Phase == tc.at && (tc.at != client.PhaseResult || v.LastWin != nil && v.LastWin.RoundID == rid)
+				return v.Phase == tc.at && (tc.at != table.PhaseResult || v.LastWin != nil && v.LastWin.RoundID == rid)
 			}))
 
 			r.restart()
 			after := r.waitView("the screen back", func(v app.View) bool { return v.Connected && v.RoundID == rid })
 			want := before
-			if tc.at == client.PhaseWagering {
+			if tc.at == table.PhaseWagering {
 				// Rule 9.7.1: the chips are void; the rest of the screen is as it was.
 				want.Stakes, want.SlipTotal, want.Available = nil, 0, before.Balance
 				if after.Void.IsZero() {
@@ -165,18 +166,18 @@ func TestRestartMidRound(t *testing.T) {
 
 			// The round plays on from there, and the player keeps playing.
 			switch tc.at {
-			case client.PhaseWagering:
+			case table.PhaseWagering:
 				r.place(500) // betting is still open: the player may bet on this spin again
 				if _, err := r.demo.Table.BallDropping(rid); err != nil {
 					t.Fatal(err)
 				}
 				fallthrough
-			case client.PhaseNoMoreBets:
+			case table.PhaseNoMoreBets:
 				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil {
 					t.Fatal(err)
 				}
 			}
-			lost := map[client.Phase]int64{client.PhaseWagering: 500, client.PhaseNoMoreBets: 600, client.PhaseResult: 600}[tc.at]
+			lost := map[table.Phase]int64{table.PhaseWagering: 500, table.PhaseNoMoreBets: 600, table.PhaseResult: 600}[tc.at]
 			v := r.waitView("the result", func(v app.View) bool { return v.LastWin != nil && v.LastWin.RoundID == rid })
 			if v.Balance != 5000-lost || r.conserved() != 5000-lost || len(v.Stakes) != 0 {
 				t.Fatalf("after the result: balance %d (ledger %d), stakes %v; want %d and none", v.Balance, r.conserved(), v.Stakes, 5000-lost)
@@ -186,7 +187,7 @@ func TestRestartMidRound(t *testing.T) {
 			if err := r.st.Terminal.Repeat(); err != nil {
 				t.Fatalf("repeat after a restart: %v", err)
 			}
-			wantRepeat := map[client.Phase]int64{client.PhaseWagering: 500, client.PhaseNoMoreBets: 600, client.PhaseResult: 600}[tc.at]
+			wantRepeat := map[table.Phase]int64{table.PhaseWagering: 500, table.PhaseNoMoreBets: 600, table.PhaseResult: 600}[tc.at]
 			r.waitView("the repeated bets acknowledged", func(v app.View) bool { return v.Acked && v.SlipTotal == wantRepeat })
 		})
 	}

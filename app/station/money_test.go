@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	"github.com/tablegames/ats/app/table"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/cashier"
@@ -59,7 +61,7 @@ func TestDealerClosesTheAccount(t *testing.T) {
 	if _, err := r.demo.Table.BallDropping(rid); err != nil {
 		t.Fatal(err)
 	}
-	r.waitView("no more bets", func(v app.View) bool { return v.Phase == client.PhaseNoMoreBets && v.Locked && v.RoundID == rid })
+	r.waitView("no more bets", func(v app.View) bool { return v.Phase == table.PhaseNoMoreBets && v.Locked && v.RoundID == rid })
 	if _, err := r.closeAccount("close-1"); err == nil || !strings.Contains(err.Error(), "settled") {
 		t.Fatalf("closing an account while its wagers are being settled: %v", err)
 	}
@@ -140,7 +142,7 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	if _, err := r.demo.Table.CloseTable(); err != nil {
 		t.Fatal(err)
 	}
-	r.waitView("the table closed", func(v app.View) bool { return v.Phase == client.PhaseClosed })
+	r.waitView("the table closed", func(v app.View) bool { return v.Phase == table.PhaseClosed })
 	refused("table closed")
 	if _, err := r.demo.Table.OpenTable(false); err != nil {
 		t.Fatal(err)

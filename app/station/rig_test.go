@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	"github.com/tablegames/ats/app/table"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
@@ -242,7 +244,7 @@ func (r *rig) round() string {
 	}
 	id := st.GetRoundId()
 	r.waitView("round "+id+" open for wagers", func(v app.View) bool {
-		return v.RoundID == id && v.Phase == client.PhaseWagering && !v.Locked && v.Connected
+		return v.RoundID == id && v.Phase == table.PhaseWagering && !v.Locked && v.Connected
 	})
 	return id
 }

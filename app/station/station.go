@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
@@ -64,7 +66,7 @@ func (s *Station) MayTakeMoney() bool {
 	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() {
 		return false
 	}
-	return s.Client.Connected() && s.Terminal.View().Phase != client.PhaseClosed
+	return s.Client.Connected() && s.Terminal.View().Phase != table.PhaseClosed
 }
 
 // Start opens the journal (verifying its chain), connects to the table, recovers the money

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/tablegames/ats/client/proto/ats/table/v1"
+	"github.com/tablegames/ats/app/table"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -52,7 +54,7 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 	<-st.Recovered()
 	eventually(t, "the table's snapshot with the buy-in offered", func() bool {
 		v := st.Terminal.View()
-		return v.Phase == client.PhaseWagering && v.BuyIn != nil
+		return v.Phase == table.PhaseWagering && v.BuyIn != nil
 	})
 	if err := st.Terminal.ConfirmBuyIn(ctx, true); err != nil {
 		t.Fatal(err)

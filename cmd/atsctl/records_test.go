@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
 )
 
 func writeJournal(t *testing.T) string {
@@ -107,23 +108,23 @@ func writeRounds(t *testing.T, path string, bad bool) {
 	s19, _ := l.Inside(roulette.Straight, []roulette.Number{19})
 	red, _ := l.Outside(roulette.Red, 0)
 	w := recall.Writer{J: j}
-	ack := client.SlipAck{RoundID: "R1", Version: 2, Total: 600,
-		Bets:    []client.SlipBet{{Bet: roulette.Bet{Spot: s19}, Amount: 100}, {Bet: roulette.Bet{Spot: red}, Amount: 500}},
-		Results: []client.BetResult{{Accepted: 100}, {Accepted: 500}}}
+	ack := table.SlipAck{RoundID: "R1", Version: 2, Total: 600,
+		Bets:    []table.SlipBet{{Bet: roulette.Bet{Spot: s19}, Amount: 100}, {Bet: roulette.Bet{Spot: red}, Amount: 500}},
+		Results: []table.BetResult{{Accepted: 100}, {Accepted: 500}}}
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	must(w.SlipAcked(ctx, l, ack))
-	must(w.Settled(ctx, client.Settled{RoundID: "R1", Number: 19, Recognised: true, Staked: 600, Returned: 4600, Balance: 6000, SlipVersion: 2}))
+	must(w.Settled(ctx, table.Settled{RoundID: "R1", Number: 19, Recognised: true, Staked: 600, Returned: 4600, Balance: 6000, SlipVersion: 2}))
 	ack.RoundID, ack.Version = "R2", 1
 	must(w.SlipAcked(ctx, l, ack))
 	returned := int64(0) // 2 is black: both lose
 	if bad {
 		returned = 4600
 	}
-	must(w.Settled(ctx, client.Settled{RoundID: "R2", Number: 2, Recognised: true, Staked: 600, Returned: returned, Balance: 5400 + returned, SlipVersion: 1}))
+	must(w.Settled(ctx, table.Settled{RoundID: "R2", Number: 2, Recognised: true, Staked: 600, Returned: returned, Balance: 5400 + returned, SlipVersion: 1}))
 	b1 := app.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
 	must(w.BuyInAccepted(ctx, b1))
 	must(w.BuyInDone(ctx, b1, 5000, ""))
@@ -157,10 +158,10 @@ func TestRecordsMetersDealerMoney(t *testing.T) {
 	must(w.BuyInDone(ctx, refused, 0, "buy-in B2 is already declined"))
 	open := app.AcceptedBuyIn{ID: "B3", Key: "buy-in-B3", Amount: 300}
 	must(w.BuyInAccepted(ctx, open)) // the terminal went down before the table answered
-	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000}))
-	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000})) // the next snapshot
-	must(w.DealerCashOut(ctx, client.AccountClosed{ID: "C2", Reason: "directed-to-leave", Amount: 1200}))
-	if err := w.DealerCashOut(ctx, client.AccountClosed{ID: "C3", Amount: -1}); err == nil {
+	must(w.DealerCashOut(ctx, table.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000}))
+	must(w.DealerCashOut(ctx, table.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000})) // the next snapshot
+	must(w.DealerCashOut(ctx, table.AccountClosed{ID: "C2", Reason: "directed-to-leave", Amount: 1200}))
+	if err := w.DealerCashOut(ctx, table.AccountClosed{ID: "C3", Amount: -1}); err == nil {
 		t.Fatal("a negative dealer cash-out was recorded")
 	}
 	j.Close()

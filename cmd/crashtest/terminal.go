@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/station"
@@ -115,7 +117,7 @@ func (b *bot) step(ctx context.Context) {
 			b.cashOut(ctx)
 		}
 	}
-	if v.Phase != client.PhaseWagering || v.Locked || v.RoundID == b.betRound || v.Config.Layout.Wheel == 0 {
+	if v.Phase != table.PhaseWagering || v.Locked || v.RoundID == b.betRound || v.Config.Layout.Wheel == 0 {
 		return
 	}
 	if v.Available < 1000 || b.busy() {

@@ -26,6 +26,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
+
 	"google.golang.org/grpc"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -120,7 +122,7 @@ type terminal struct {
 	c  *client.Client
 	// settled is signalled with the receive time of each Settled event.
 	settled chan time.Time
-	phases  chan client.PhaseChanged
+	phases  chan table.PhaseChanged
 }
 
 func run(o options, out io.Writer) error {
@@ -185,14 +187,14 @@ func run(o options, out io.Writer) error {
 			return err
 		}
 		defer c.Close()
-		t := &terminal{id: fmt.Sprintf("T%03d", i+1), c: c, settled: make(chan time.Time, 4096), phases: make(chan client.PhaseChanged, 4096)}
+		t := &terminal{id: fmt.Sprintf("T%03d", i+1), c: c, settled: make(chan time.Time, 4096), phases: make(chan table.PhaseChanged, 4096)}
 		terms[i] = t
 		go func() {
 			for ev := range c.Events() {
 				switch e := ev.(type) {
-				case client.Settled:
+				case table.Settled:
 					t.settled <- time.Now()
-				case client.PhaseChanged:
+				case table.PhaseChanged:
 					t.phases <- e
 				}
 			}
@@ -221,7 +223,7 @@ func run(o options, out io.Writer) error {
 			go func() {
 				defer wg.Done()
 				ph := <-t.phases
-				for ph.Phase != client.PhaseWagering || ph.RoundID != st.RoundId {
+				for ph.Phase != table.PhaseWagering || ph.RoundID != st.RoundId {
 					ph = <-t.phases
 				}
 				lock := t.c.LockAt(ph.Deadline)
@@ -229,14 +231,14 @@ func run(o options, out io.Writer) error {
 				lockEarly.add(deadline.Sub(lock))
 				interval := time.Duration(float64(time.Second) / o.rate)
 				next := time.Now().Add(time.Duration(rand.Int64N(int64(interval))))
-				var bets []client.SlipBet
+				var bets []table.SlipBet
 				for version := uint64(1); ; version++ {
 					time.Sleep(time.Until(next))
 					next = next.Add(interval)
 					if !time.Now().Before(lock) {
 						break
 					}
-					bets = append(bets, client.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100})
+					bets = append(bets, table.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100})
 					if len(bets) > 20 {
 						bets = bets[1:]
 					}
@@ -255,7 +257,7 @@ func run(o options, out io.Writer) error {
 		}
 		wg.Wait()
 		for _, t := range terms {
-			for ph := <-t.phases; ph.Phase != client.PhaseNoMoreBets; ph = <-t.phases {
+			for ph := <-t.phases; ph.Phase != table.PhaseNoMoreBets; ph = <-t.phases {
 			}
 		}
 		n := layout.Wheel.Order()[rand.IntN(37)]
@@ -319,10 +321,10 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 			for done < o.soak {
 				select {
 				case ph := <-t.phases:
-					if ph.Phase != client.PhaseWagering {
+					if ph.Phase != table.PhaseWagering {
 						continue
 					}
-					bets := []client.SlipBet{{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100},
+					bets := []table.SlipBet{{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100},
 						{Bet: roulette.Bet{Call: roulette.Tier}, Amount: 100}}
 					if _, err := t.c.UpdateSlip(ctx, ph.RoundID, 1, bets); err != nil {
 						errs.Add(1)

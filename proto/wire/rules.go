@@ -1,8 +1,10 @@
-package tablev1
+package wire
 
 import (
 	"errors"
 	"fmt"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 )
@@ -12,7 +14,7 @@ import (
 // the other files.
 
 // SpecOf converts a wire wager to the rules engine's written form (checked by roulette.ParseBet).
-func SpecOf(w *Wager) (roulette.BetSpec, error) {
+func SpecOf(w *pb.Wager) (roulette.BetSpec, error) {
 	name, ok := BetName(w.Kind)
 	if !ok {
 		return roulette.BetSpec{}, fmt.Errorf("unknown bet kind %v", w.Kind)
@@ -32,9 +34,9 @@ func SpecOf(w *Wager) (roulette.BetSpec, error) {
 }
 
 // WagerOf writes a bet spec and an amount as a wire wager.
-func WagerOf(s roulette.BetSpec, amount int64) *Wager {
+func WagerOf(s roulette.BetSpec, amount int64) *pb.Wager {
 	kind, _ := BetKindOf(s.Name)
-	w := &Wager{Kind: kind, Numbers: s.Numbers, Colour: s.Colour, Amount: amount}
+	w := &pb.Wager{Kind: kind, Numbers: s.Numbers, Colour: s.Colour, Amount: amount}
 	if s.Which != nil {
 		w.Which = int32(*s.Which)
 	}
@@ -45,7 +47,7 @@ func WagerOf(s roulette.BetSpec, amount int64) *Wager {
 }
 
 // LimitsOf converts wire limits, checking them. nil is an error: a table always has limits.
-func LimitsOf(in *Limits) (roulette.Limits, error) {
+func LimitsOf(in *pb.Limits) (roulette.Limits, error) {
 	if in == nil {
 		return roulette.Limits{}, errors.New("limits are required")
 	}

@@ -4470,7 +4470,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fCreditPlayer\x12!.ats.table.v1.CreditPlayerRequest\x1a\".ats.table.v1.CreditPlayerResponse\x12g\n" +
 	"\x12ClosePlayerAccount\x12'.ats.table.v1.ClosePlayerAccountRequest\x1a(.ats.table.v1.ClosePlayerAccountResponse\x12F\n" +
 	"\aHandpay\x12\x1c.ats.table.v1.HandpayRequest\x1a\x1d.ats.table.v1.HandpayResponse\x12P\n" +
-	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatusB=Z;github.com/tablegames/ats/client/proto/ats/table/v1;tablev1b\x06proto3"
+	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatusB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once

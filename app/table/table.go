@@ -1,0 +1,247 @@
+// Package table is the table's data model as every part of the system speaks it: the phase of
+// the round, the table's configuration and limits, a terminal's snapshot of the table, the
+// events that change it, settlements, money replies and the table's refusals. The client
+// returns these, the server keeps its state in them, the terminal and the screen read them.
+//
+// It holds no I/O and no protobuf: proto/wire converts these to and from the wire, so the
+// generated code stays at the edge and a rule (the limits of app/roulette, the phase names
+// here) has one home that a newcomer finds in one hop.
+package table
+
+import (
+	"errors"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+)
+
+// Phase is where the table's round is.
+type Phase int
+
+// The phases, as the server reports them.
+const (
+	PhaseUnknown Phase = iota
+	PhaseClosed
+	PhaseIdle
+	PhaseWagering
+	PhaseNoMoreBets
+	PhaseResult
+)
+
+func (p Phase) String() string {
+	return [...]string{"unknown", "closed", "idle", "wagering", "no-more-bets", "result"}[min(int(p), 5)]
+}
+
+// Event is something the table told this terminal. Events arrive in the server's order; after
+// a reconnect a Snapshot restates everything, and the consumer rebuilds its state from it.
+type Event interface{ isEvent() }
+
+// Connection reports the link going up (after its snapshot) or down.
+type Connection struct {
+	Up  bool
+	Err error
+}
+
+// TableConfig is the game in force at the table.
+type TableConfig struct {
+	TableID            string
+	Layout             roulette.Layout
+	RulesProfile       string
+	Chips              []int64
+	WageringPeriod     time.Duration
+	Warning            time.Duration
+	LuckyBall          bool
+	LuckyBallVersion   roulette.LuckyBallVersion
+	Jackpot            bool
+	PlayerCardRequired bool
+	IDPadRequired      bool
+	Venue, Currency    string
+}
+
+// PendingLimits is an announced change and when it takes effect.
+type PendingLimits struct {
+	Limits roulette.Limits
+	At     time.Time
+}
+
+// Outcome is a winning number of a round.
+type Outcome struct {
+	RoundID     string
+	Number      roulette.Number
+	At          time.Time
+	Corrected   bool
+	Invalidated bool
+}
+
+// SlipBet is one wager of a slip: a bet and the amount attempted (per piece for a call bet).
+type SlipBet struct {
+	Bet    roulette.Bet
+	Amount int64
+}
+
+// BetResult is what the server accepted of one wager (rule 4.3), total over pieces.
+type BetResult struct {
+	Accepted int64
+	Reason   string
+}
+
+// SlipAck is the server's acknowledgement of a slip version.
+type SlipAck struct {
+	RoundID   string
+	Version   uint64
+	Bets      []SlipBet
+	Results   []BetResult
+	Total     int64
+	Available int64 // balance less the slip (only in replies to UpdateSlip)
+}
+
+// Snapshot is the whole state of the table for this terminal.
+type Snapshot struct {
+	TerminalID   string
+	Config       TableConfig
+	Phase        Phase
+	RoundID      string
+	Deadline     time.Time // server time
+	Limits       roulette.Limits
+	Pending      *PendingLimits
+	Balance      int64
+	AccountOpen  bool
+	Frozen       bool
+	History      []Outcome // most recent first
+	Slip         *SlipAck
+	LuckyBall    *roulette.LuckyBallDraw
+	Jackpot      int64
+	PendingBuyIn *BuyInOffered
+	LastSettled  *Settled
+	// DealerCloses are this terminal's latest account closes at the dealer's console, newest
+	// first: what a terminal that was down when one was made records, once each by its ID.
+	DealerCloses []AccountClosed
+}
+
+// PhaseChanged is a new phase; Deadline is set while wagering (server time).
+type PhaseChanged struct {
+	Phase        Phase
+	RoundID      string
+	Deadline     time.Time
+	BallDropping bool
+}
+
+// OutcomeEntered is a winning number shown on every terminal (001 §5.5.1).
+type OutcomeEntered struct{ Outcome Outcome }
+
+// Settled is this terminal's settlement of a round.
+type Settled struct {
+	RoundID          string
+	Number           roulette.Number
+	Recognised       bool
+	Staked, Returned int64
+	Balance          int64
+	ReturnedPerBet   []int64
+	Correction       bool
+	SlipVersion      uint64
+}
+
+// BalanceChanged is money in or out.
+type BalanceChanged struct {
+	Balance, Delta int64
+	Reason         string
+}
+
+// LimitsChanged carries the limits in force and any announced change.
+type LimitsChanged struct {
+	Limits  roulette.Limits
+	Pending *PendingLimits
+}
+
+// FrozenChanged: accounts frozen while a result is corrected (rule 9.4), or unfrozen.
+type FrozenChanged struct {
+	Frozen bool
+	Reason string
+}
+
+// RoundVoided: this terminal's wagers of a round were refunded.
+type RoundVoided struct {
+	RoundID, Reason   string
+	Refunded, Balance int64
+}
+
+// BuyInOffered is a dealer buy-in the player must confirm (004 §6.3(c)).
+type BuyInOffered struct {
+	ID     string
+	Amount int64
+}
+
+// Ticket is a cash-out ticket.
+type Ticket struct {
+	Validation string
+	Amount     int64
+	Number     int64
+	Issued     time.Time
+	Expires    time.Time
+	TerminalID string
+	Venue      string
+	State      string
+}
+
+// AccountClosed: the account was cashed out (Ticket set) or closed by the dealer (ID set).
+type AccountClosed struct {
+	Reason string
+	Amount int64
+	Ticket *Ticket
+	ID     string    // a close at the dealer's console: unique, the same in every snapshot
+	At     time.Time // server time, for a dealer close
+}
+
+// LuckyBallDrawn is the draw of the round, and at no more bets its Super or Mega colour.
+type LuckyBallDrawn struct {
+	RoundID string
+	Draw    roulette.LuckyBallDraw
+}
+
+// JackpotMeter is the jackpot meter's amount.
+type JackpotMeter struct{ Amount int64 }
+
+// JackpotWon is a jackpot hit in a round: Confirmed once the pit boss has confirmed it and the
+// prize is in the winner's chip account.
+type JackpotWon struct {
+	RoundID, TerminalID string
+	Amount              int64
+	Confirmed           bool
+}
+
+func (Connection) isEvent()     {}
+func (Snapshot) isEvent()       {}
+func (PhaseChanged) isEvent()   {}
+func (OutcomeEntered) isEvent() {}
+func (Settled) isEvent()        {}
+func (BalanceChanged) isEvent() {}
+func (LimitsChanged) isEvent()  {}
+func (FrozenChanged) isEvent()  {}
+func (RoundVoided) isEvent()    {}
+func (BuyInOffered) isEvent()   {}
+func (AccountClosed) isEvent()  {}
+func (LuckyBallDrawn) isEvent() {}
+func (JackpotMeter) isEvent()   {}
+func (JackpotWon) isEvent()     {}
+
+// Money is the table's reply to a money call.
+type Money struct {
+	Balance  int64
+	Amount   int64
+	Replayed bool // the table had seen this idempotency key: nothing moved this time
+}
+
+// Refusal is the table's final answer to a request: asking again with the same request cannot
+// succeed (no such buy-in, already declined, invalid). Any other error — no answer, a timeout,
+// the server's own trouble — may be overcome by asking again with the same idempotency key, so
+// a money step that met one stays open rather than being written off.
+type Refusal struct{ Err error }
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// Refused reports whether err is, or wraps, the table's refusal.
+func Refused(err error) bool {
+	var r *Refusal
+	return errors.As(err, &r)
+}
