@@ -118,10 +118,6 @@ func main() {
 		fail(log, err)
 	}
 	screen.Follow(ctx)
-	if st.Cashier != nil {
-		screen.AttachCashier(st.Cashier)
-	}
-	screen.AttachRecords(st.Journal)
 	w.SetContent(screen.Content())
 	w.Resize(fyne.NewSize(1920, 1080))
 	if !*windowed {

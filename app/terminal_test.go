@@ -5,27 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/app/table"
 
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
 )
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 var layout = roulette.Layout{Wheel: roulette.SingleZero}
 
@@ -56,38 +46,42 @@ func outside(t *testing.T, k roulette.Kind, which int) roulette.Bet {
 // harness is a terminal on a fake table, in the wagering period of round R1, with 10,000 cents.
 type harness struct {
 	t     *testing.T
-	clk   *clock
+	clk   *clocktest.Fake
 	link  *apptest.Link
 	term  *Terminal
 	views chan View
 }
 
-func newHarness(t *testing.T) *harness {
-	h := startHarness(t, nil)
+// start is the fake table's first moment.
+var start = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+
+func newHarness(t *testing.T, opts ...func(*Config)) *harness {
+	h := startHarness(t, nil, opts...)
 	h.link.Push(table.Snapshot{
 		Config: table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
 		Phase:  table.PhaseWagering, RoundID: "R1",
-		Deadline: h.clk.now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
+		Deadline: h.clk.Now().Add(2 * time.Second).Add(30 * time.Second), // server time: 30 s left
 		Limits:   limits, Balance: 10000, AccountOpen: true,
 	})
 	h.waitFor(func(v View) bool { return v.RoundID == "R1" && v.Connected })
 	return h
 }
 
-// startHarness starts a terminal with the game records rec (nil for none) on a fake table that
-// is connected and has sent no snapshot yet.
-func startHarness(t *testing.T, rec Recorder) *harness {
-	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	link := apptest.NewLink(clk.now, 2*time.Second, 3*time.Millisecond, layout, limits)
-	term := New(link, clk.now, nil)
-	if rec != nil {
-		term.SetRecorder(rec) // before Run, which reads what a restart left open
+// startHarness starts a terminal with the game records rec (nil for none) and the options on a
+// fake table that is connected and has sent no snapshot yet.
+func startHarness(t *testing.T, rec Recorder, opts ...func(*Config)) *harness {
+	clk := clocktest.New(start)
+	link := apptest.NewLink(clk.Now, 2*time.Second, 3*time.Millisecond, layout, limits)
+	cfg := Config{Link: link, Clock: clk, Records: rec}
+	for _, o := range opts {
+		o(&cfg)
 	}
+	term := New(cfg)
 	h := &harness{t: t, clk: clk, link: link, term: term, views: make(chan View, 1024)}
 	term.OnChange(func(v View) { h.views <- v })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go term.Run(ctx)
+	ran := make(chan struct{})
+	go func() { term.Run(context.Background()); close(ran) }()
+	t.Cleanup(func() { term.Close(); <-ran })
 	link.Push(table.Connection{Up: true})
 	return h
 }
@@ -215,11 +209,11 @@ func TestLockOnTime(t *testing.T) {
 	s := spot(t, roulette.Straight, 5)
 	// The fake link knows the server clock to 3 ms; with the 5 ms margin the lock comes 8 ms
 	// before the server's deadline.
-	h.clk.add(30*time.Second - 20*time.Millisecond)
+	h.clk.Advance(30*time.Second - 20*time.Millisecond)
 	if _, err := h.term.Place(s); err != nil {
 		t.Fatalf("a chip 20 ms before the deadline: %v", err)
 	}
-	h.clk.add(15 * time.Millisecond) // 5 ms before the deadline
+	h.clk.Advance(15 * time.Millisecond) // 5 ms before the deadline
 	if _, err := h.term.Place(s); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a chip placed 5 ms before the deadline with an 8 ms lock lead: %v", err)
 	}
@@ -267,12 +261,12 @@ func TestServerAdjustsTheSlip(t *testing.T) {
 }
 
 func BenchmarkPlace(b *testing.B) {
-	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	link := apptest.NewLink(clk.now, 0, time.Millisecond, layout, limits)
-	term := New(link, clk.now, nil)
+	clk := clocktest.New(start)
+	link := apptest.NewLink(clk.Now, 0, time.Millisecond, layout, limits)
+	term := New(Config{Link: link, Clock: clk})
 	term.apply(table.Connection{Up: true})
 	term.apply(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseWagering,
-		RoundID: "R1", Deadline: clk.now().Add(time.Hour), Limits: limits, Balance: 1 << 40, AccountOpen: true})
+		RoundID: "R1", Deadline: clk.Now().Add(time.Hour), Limits: limits, Balance: 1 << 40, AccountOpen: true})
 	spots := layout.Spots()
 	i := 0
 	for b.Loop() {
@@ -301,19 +295,26 @@ func (g *fakeGate) Card() (string, bool) {
 // When the profile requires the ID pad, a touch on the layout counts only while the pad is
 // touched; when it requires a player card, only with the card in.
 func TestPadAndCardGateWagers(t *testing.T) {
-	h := newHarness(t)
 	s17 := spot(t, roulette.Straight, 17)
 	cfg := table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}, IDPadRequired: true, PlayerCardRequired: true}
-	h.link.Push(table.Snapshot{Config: cfg, Phase: table.PhaseWagering, RoundID: "R1",
-		Deadline: h.clk.now().Add(32 * time.Second), Limits: limits, Balance: 10000, AccountOpen: true})
-	h.waitFor(func(v View) bool { return v.Config.IDPadRequired })
+	requiring := func(h *harness) {
+		h.link.Push(table.Snapshot{Config: cfg, Phase: table.PhaseWagering, RoundID: "R1",
+			Deadline: h.clk.Now().Add(32 * time.Second), Limits: limits, Balance: 10000, AccountOpen: true})
+		h.waitFor(func(v View) bool { return v.Config.IDPadRequired })
+	}
+	h := newHarness(t)
+	requiring(h)
 	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
 		t.Fatalf("no pad connected: %v", err)
 	}
 	g := &fakeGate{}
-	h.term.SetGate(g)
+	h = newHarness(t, func(c *Config) { c.Gate = g })
+	requiring(h)
 	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
 		t.Fatalf("pad not touched: %v", err)
+	}
+	if v := h.term.View(); v.Message.Priority != Answer || !strings.Contains(v.Message.String(), "touch your player pad") {
+		t.Fatalf("the refusal is not told: %+v", v.Message)
 	}
 	g.mu.Lock()
 	g.touched = true
@@ -335,8 +336,8 @@ type recorder struct {
 	slips   []table.SlipAck
 	settled []table.Settled
 	dealer  []string
-	fail    string          // DealerCashOut of this close id fails
-	open    []AcceptedBuyIn // what OpenBuyIns returns: accepted before a restart, not done
+	fail    string                // DealerCashOut of this close id fails
+	open    []table.AcceptedBuyIn // what OpenBuyIns returns: accepted before a restart, not done
 }
 
 func (r *recorder) SlipAcked(_ context.Context, _ roulette.Layout, a table.SlipAck) error {
@@ -353,16 +354,16 @@ func (r *recorder) Settled(_ context.Context, s table.Settled) error {
 	return nil
 }
 
-func (r *recorder) BuyInAccepted(context.Context, AcceptedBuyIn) error { return nil }
+func (r *recorder) BuyInAccepted(context.Context, table.AcceptedBuyIn) error { return nil }
 
-func (r *recorder) BuyInDone(_ context.Context, b AcceptedBuyIn, credited int64, _ string) error {
+func (r *recorder) BuyInDone(_ context.Context, b table.AcceptedBuyIn, credited int64, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dealer = append(r.dealer, fmt.Sprintf("buy-in-confirmed %d", credited))
 	return nil
 }
 
-func (r *recorder) OpenBuyIns(context.Context) ([]AcceptedBuyIn, error) {
+func (r *recorder) OpenBuyIns(context.Context) ([]table.AcceptedBuyIn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.open), nil
@@ -382,9 +383,8 @@ func (r *recorder) DealerCashOut(_ context.Context, c table.AccountClosed) error
 // settlement, and the dealer's cash-out — not the player's own cash-out to a ticket, which the
 // cashier records.
 func TestGameRecords(t *testing.T) {
-	h := newHarness(t)
 	rec := &recorder{}
-	h.term.SetRecorder(rec)
+	h := newHarness(t, func(c *Config) { c.Records = rec })
 	h.term.SelectChip(500)
 	if _, err := h.term.Place(outside(t, roulette.Red, 0)); err != nil {
 		t.Fatal(err)
@@ -413,9 +413,8 @@ func TestGameRecords(t *testing.T) {
 // A dealer close is acknowledged to the table once it is in the records, and only then: one the
 // records could not take is left for the table to tell again.
 func TestDealerClosesAcknowledgedOnceRecorded(t *testing.T) {
-	h := newHarness(t)
 	rec := &recorder{fail: "C2"}
-	h.term.SetRecorder(rec)
+	h := newHarness(t, func(c *Config) { c.Records = rec })
 	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 700, ID: "C1"})
 	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 300, ID: "C2"})
 	h.link.Push(table.AccountClosed{Reason: "dealer", Amount: 0, ID: "C3"})
@@ -443,7 +442,7 @@ func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 		t.Fatalf("offer still shown after the answer: %+v", v.BuyIn)
 	}
 	stale := table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100, 500, 2500}},
-		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.Now().Add(32 * time.Second),
 		Limits: limits, Balance: 15000, AccountOpen: true, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000}}
 	h.link.Push(stale)
 	h.link.Push(table.BuyInOffered{ID: "B1", Amount: 5000})
@@ -458,9 +457,9 @@ func TestAnsweredBuyInNotOfferedAgain(t *testing.T) {
 // A buy-in accepted before a restart, and not yet finished, is finished in the background with
 // its own key and never offered to the player again, even by the table's first snapshot.
 func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
-	h := startHarness(t, &recorder{open: []AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
+	h := startHarness(t, &recorder{open: []table.AcceptedBuyIn{{ID: "B1", Key: buyInKey("B1"), Amount: 5000}}})
 	h.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}},
-		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.now().Add(32 * time.Second),
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h.clk.Now().Add(32 * time.Second),
 		Limits: limits, Balance: 0, AccountOpen: true, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000}})
 	if v := h.waitFor(func(v View) bool { return v.RoundID == "R1" }); v.BuyIn != nil {
 		t.Fatalf("a buy-in accepted before the restart offered again: %+v", v.BuyIn)
@@ -472,8 +471,8 @@ func TestBuyInAcceptedBeforeRestartNotOfferedAgain(t *testing.T) {
 // at once: the screen ends on the newest view. (Told without the lock and each by its own
 // goroutine, a balance update could overtake the answered buy-in and leave the offer shown.)
 func TestViewsToldInOrder(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	term := New(apptest.NewLink(clk.now, 0, time.Millisecond, layout, limits), clk.now, nil)
+	clk := clocktest.New(start)
+	term := New(Config{Link: apptest.NewLink(clk.Now, 0, time.Millisecond, layout, limits), Clock: clk})
 	var mu sync.Mutex
 	var told []int64
 	entered, release := make(chan struct{}), make(chan struct{})

@@ -13,11 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/backoff"
 	"github.com/tablegames/ats/proto/wire"
 
 	"google.golang.org/grpc"
@@ -157,15 +157,6 @@ func (c *Client) setUp(up bool) {
 	c.mu.Unlock()
 }
 
-// backoff returns the wait before reconnect attempt n (from 0), with full jitter.
-func backoff(base, maxWait time.Duration, n int) time.Duration {
-	ceiling := maxWait
-	if n < 30 && base<<n < maxWait {
-		ceiling = base << n
-	}
-	return time.Duration(rand.Int64N(int64(ceiling) + 1))
-}
-
 func (c *Client) watchLoop(ctx context.Context) {
 	defer close(c.done)
 	defer close(c.events)
@@ -186,7 +177,7 @@ func (c *Client) watchLoop(ctx context.Context) {
 		if time.Since(started) > 10*time.Second {
 			attempt = 0
 		}
-		wait := backoff(c.cfg.BaseBackoff, c.cfg.MaxBackoff, attempt)
+		wait := backoff.Policy{Base: c.cfg.BaseBackoff, Max: c.cfg.MaxBackoff}.Delay(attempt)
 		attempt++
 		c.log.Info("table link down; reconnecting", "err", err, "in", wait)
 		select {
@@ -315,7 +306,7 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 		select {
 		case <-ctx.Done():
 			return res, err
-		case <-time.After(backoff(c.cfg.BaseBackoff, c.cfg.MaxBackoff, attempt)):
+		case <-time.After(backoff.Policy{Base: c.cfg.BaseBackoff, Max: c.cfg.MaxBackoff}.Delay(attempt)):
 		}
 	}
 }

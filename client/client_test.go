@@ -263,16 +263,3 @@ func TestMoneyRetriesKeepTheKey(t *testing.T) {
 	}
 }
 
-func TestBackoffHasJitterAndCap(t *testing.T) {
-	seen := map[time.Duration]bool{}
-	for n := range 40 {
-		d := backoff(100*time.Millisecond, 2*time.Second, n)
-		if d < 0 || d > 2*time.Second || (n < 4 && d > 100*time.Millisecond<<n) {
-			t.Fatalf("attempt %d waits %v", n, d)
-		}
-		seen[d] = true
-	}
-	if len(seen) < 30 {
-		t.Fatalf("backoff is not jittered: %d distinct waits in 40", len(seen))
-	}
-}

@@ -19,16 +19,14 @@ var (
 	messageEmpty = color.NRGBA{R: 0x1c, G: 0x33, B: 0x24, A: 0xff}
 )
 
-// messageLine is the line that tells the player why a chip was refused or reduced (001 §4.3),
-// and what the money devices are doing: a label whose strip lights up while it has a message.
+// messageLine is the line that shows the one message the terminal chose for the player (why a
+// chip was refused or reduced, 001 §4.3, what the money devices are doing): a label whose strip
+// lights up while it has a message. Which message, and for how long, is app's decision.
 type messageLine struct {
 	widget.Label
 	strip *canvas.Rectangle
 	// changed is called when a message takes more or fewer lines than the one before.
 	changed func()
-	// money is what the money devices last said here ("" for nothing): when they fall silent
-	// they take back their own words, never the player's last refusal or the table's message.
-	money string
 }
 
 func newMessageLine() *messageLine {
@@ -63,15 +61,3 @@ func (m *messageLine) view(sizing *touchSizing) fyne.CanvasObject {
 		map[fyne.ThemeColorName]color.Color{theme.ColorNameForeground: messageInk})
 }
 
-// SetMoney shows what the money devices say now (the cashier's status, a fault): their words
-// replace whatever the line says; their silence ("") empties the line only if it still shows
-// what they said before.
-func (m *messageLine) SetMoney(s string) {
-	switch {
-	case s != "":
-		m.SetText(s)
-	case m.Text == m.money:
-		m.SetText("")
-	}
-	m.money = s
-}

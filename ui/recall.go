@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
@@ -130,30 +129,18 @@ func ticketsText(printed, accepted []recall.Ticket) string {
 	return b.String()
 }
 
-// AttachRecords adds the game-records button: it opens the last-game recall over the screen,
-// read from the terminal journal.
-func (s *Screen) AttachRecords(j *journal.Journal) {
-	b := widget.NewButtonWithIcon(T("Game records"), theme.HistoryIcon(), nil)
-	b.OnTapped = func() {
+// recordsButton is Game records: it opens the last-game recall over the screen, read from the
+// terminal's records off the Fyne thread.
+func (s *Screen) recordsButton() fyne.CanvasObject {
+	return widget.NewButtonWithIcon(T("Game records"), theme.HistoryIcon(), func() {
 		go func() {
-			ctx := context.Background()
-			rounds, err := recall.Rounds(ctx, j, recallRounds)
-			var printed, accepted []recall.Ticket
-			if err == nil {
-				printed, accepted, err = recall.Tickets(ctx, j, recallTickets)
+			g, err := s.term.GameRecords(context.Background(), recallRounds, recallTickets)
+			if err != nil {
+				return // the terminal says why on the message line
 			}
-			s.do(func() {
-				if err != nil {
-					s.message.SetText(T("Game records cannot be read: ") + err.Error())
-					return
-				}
-				s.showRecall(rounds, printed, accepted)
-			})
+			s.do(func() { s.showRecall(g.Rounds, g.Printed, g.Accepted) })
 		}()
-	}
-	// Beside Help, before Cash out, which stays at the end of the row.
-	s.controls.Objects = append(s.controls.Objects[:1:1], append([]fyne.CanvasObject{b}, s.controls.Objects[1:]...)...)
-	restyle(s.controlsRow)
+	})
 }
 
 func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/clock/clocktest"
+
 	"github.com/tablegames/ats/app/table"
 
 	"fyne.io/fyne/v2"
@@ -157,9 +159,9 @@ func referenceCases() []referenceCase {
 // it at 1920×1080 with the software painter.
 func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	snap := c.snap(t, c.layout)
-	now := func() time.Time { return t0 }
-	link := apptest.NewLink(now, 0, time.Millisecond, c.layout, testLimits)
-	term := app.New(link, now, nil)
+	clk := clocktest.New(t0)
+	link := apptest.NewLink(clk.Now, 0, time.Millisecond, c.layout, testLimits)
+	term := app.New(app.Config{Link: link, Clock: clk})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)

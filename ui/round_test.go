@@ -141,7 +141,6 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 			return
 		}
 		s.do = ui.Do
-		s.AttachCashier(st.Cashier)
 		w = test.NewWindow(s.Content())
 		w.Resize(fyne.NewSize(1920, 1080))
 		s.Follow(ctx)

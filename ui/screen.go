@@ -23,9 +23,9 @@ import (
 )
 
 // Screen is the player's screen of one design (Diagram A, L or U): the felt with its chips and
-// the panels around it, following a Terminal.
+// the panels around it, following a Model.
 type Screen struct {
-	term   *app.Terminal
+	term   Model
 	design diagrams.Design
 	geom   *diagrams.Geometry
 
@@ -87,31 +87,19 @@ func text(s string, size float32, c color.Color) *canvas.Text {
 }
 
 // NewScreen builds the screen of a design for a terminal on a layout.
-func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*Screen, error) {
+func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, error) {
 	geom, err := diagrams.New(l)
 	if err != nil {
 		return nil, err
 	}
 	s := &Screen{term: term, design: design, geom: geom, Elements: map[diagrams.Element]fyne.CanvasObject{}, do: fyne.Do}
 	s.felt = NewFelt(geom)
-	s.felt.OnTapped = func(r diagrams.Region) {
-		fb, err := term.Place(roulette.Bet{Spot: r.Spot})
-		if err != nil {
-			s.message.SetText(sayErr(err))
-		} else if !fb.Message.IsZero() {
-			s.message.SetText(say(fb.Message))
-		}
-	}
-	s.felt.OnMoved = func(from, to diagrams.Region) {
-		fb, err := term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot})
-		if err != nil {
-			s.message.SetText(sayErr(err))
-		} else if !fb.Message.IsZero() {
-			s.message.SetText(say(fb.Message))
-		}
-	}
-	s.felt.OnRemoved = func(from diagrams.Region) { s.report(term.Remove(roulette.Bet{Spot: from.Spot})) }
-	s.felt.OnHeld = func(r diagrams.Region) { s.message.SetText(spotInfo(r.Spot, term.View().Limits)) }
+	// Every answer to a touch — a chip reduced to the limits, a refusal — comes back in the
+	// view's message, chosen by the terminal: the screen only draws it.
+	s.felt.OnTapped = func(r diagrams.Region) { term.Place(roulette.Bet{Spot: r.Spot}) }
+	s.felt.OnMoved = func(from, to diagrams.Region) { term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot}) }
+	s.felt.OnRemoved = func(from diagrams.Region) { term.Remove(roulette.Bet{Spot: from.Spot}) }
+	s.felt.OnHeld = func(r diagrams.Region) { term.Explain(roulette.Bet{Spot: r.Spot}) }
 	s.balance = text("", 34, panelText)
 	s.bet = text("", 24, panelText)
 	s.countdown = text("", 64, openColour)
@@ -142,18 +130,18 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 	s.jackpotWin.Wrapping = fyne.TextWrapWord
 	s.chips = container.New(chipTray{})
 	s.sizing = &touchSizing{}
-	s.favourites = newFavouritesRow(term, func(m string) { s.message.SetText(m) }, s.sizing)
+	s.favourites = newFavouritesRow(term, s.sizing)
 	s.buyIn = container.NewHBox()
 
 	// The betting controls carry no icons: on a 1280-pixel screen the row has room for their
 	// words at a size read from the seat, not for both.
-	undo := widget.NewButton(T("Remove last"), func() { s.report(term.Undo()) })
-	clear := widget.NewButton(T("Remove all"), func() { s.report(term.Clear()) })
-	repeat := widget.NewButton(T("Repeat"), func() { s.report(term.Repeat()) })
-	double := widget.NewButton(T("Double"), func() { s.report(term.Double()) })
+	undo := widget.NewButton(T("Remove last"), func() { term.Undo() })
+	clear := widget.NewButton(T("Remove all"), func() { term.Clear() })
+	repeat := widget.NewButton(T("Repeat"), func() { term.Repeat() })
+	double := widget.NewButton(T("Double"), func() { term.Double() })
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
-	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() { s.message.SetText(T("Cash-out prints a ticket at the printer.")) })
+	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), term.CashOut)
 	cashOut.Importance = widget.WarningImportance
 	help := widget.NewButtonWithIcon(T("Help"), theme.HelpIcon(), func() { s.showHelp(term.View()) })
 	help.Importance = widget.HighImportance
@@ -169,12 +157,7 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		if r.Target.Call == roulette.Neighbours {
 			b.Centre, b.Spread = r.Target.Centre, spread
 		}
-		fb, err := term.Place(b)
-		if err != nil {
-			s.message.SetText(sayErr(err))
-		} else if !fb.Message.IsZero() {
-			s.message.SetText(say(fb.Message))
-		}
+		term.Place(b)
 	}
 	s.calls.Truncation = fyne.TextTruncateEllipsis
 	s.calls.Hide()
@@ -208,9 +191,9 @@ func NewScreen(term *app.Terminal, design diagrams.Design, l roulette.Layout) (*
 		s.jackpot, s.jackpotWin,
 		s.limits, s.pending,
 	)
-	// The betting controls on the left, what ends or explains the session on the right;
-	// AttachRecords adds Game records there, before Cash out.
-	s.controls = container.NewHBox(help, cashOut)
+	// The betting controls on the left, what ends or explains the session on the right:
+	// Help, Game records, and Cash out at the end of the row.
+	s.controls = container.NewHBox(help, s.recordsButton(), cashOut)
 	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, container.NewHBox(undo, clear, repeat, double), s.controls), nil, nil)
 	trayL := &trayRow{favs: s.favourites.flow, box: s.favourites.box}
 	tray := container.New(trayL, s.chips, s.favourites.view)
@@ -254,12 +237,6 @@ func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
 	return false
 }
 
-func (s *Screen) report(err error) {
-	if err != nil {
-		s.message.SetText(sayErr(err))
-	}
-}
-
 // Content is the screen's canvas object.
 func (s *Screen) Content() fyne.CanvasObject { return s.root }
 
@@ -292,32 +269,29 @@ func (s *Screen) tick() {
 	default:
 		s.countdown.Text = fmt.Sprintf("%d", int((rem+999*time.Millisecond)/time.Second))
 	}
-	status, c := periodStatus(v, rem)
+	status, c := periodStatus(v.Period)
 	s.status.Text, s.status.Color, s.countdown.Color = status, c, c
 	s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
 	s.countdown.Refresh()
 	s.status.Refresh()
 }
 
-// periodStatus is the period state as the player must see it: open, closing (the warning) or
-// no more bets, plus the table's other states.
-func periodStatus(v app.View, rem time.Duration) (string, color.Color) {
-	switch {
-	case !v.Connected && v.Phase == table.PhaseUnknown:
-		return T("WAITING FOR THE TABLE"), panelDimText // not connected yet since start-up
-	case !v.Connected:
+// periodStatus is the words and colour of a period state (the terminal decides which holds).
+func periodStatus(p app.Period) (string, color.Color) {
+	switch p {
+	case app.PeriodReconnecting:
 		return T("RECONNECTING…"), closedColour
-	case v.Frozen:
+	case app.PeriodFrozen:
 		return T("ACCOUNTS FROZEN"), warnColour
-	case v.Phase == table.PhaseClosed:
+	case app.PeriodClosed:
 		return T("TABLE CLOSED"), closedColour
-	case v.Phase == table.PhaseWagering && !v.Locked && rem > v.Config.Warning:
+	case app.PeriodOpen:
 		return T("PLACE YOUR BETS"), openColour
-	case v.Phase == table.PhaseWagering && !v.Locked:
+	case app.PeriodWarning:
 		return T("CLOSING"), warnColour
-	case v.Phase == table.PhaseWagering, v.Phase == table.PhaseNoMoreBets:
+	case app.PeriodNoMoreBets:
 		return T("NO MORE BETS"), closedColour
-	case v.Phase == table.PhaseResult:
+	case app.PeriodResult:
 		return T("RESULT"), panelText
 	}
 	return T("WAITING FOR THE TABLE"), panelDimText
@@ -405,9 +379,7 @@ func (s *Screen) update(v app.View) {
 	s.lucky.RemoveAll()
 	if v.Config.LuckyBall {
 		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
-			if _, err := s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}); err != nil {
-				s.message.SetText(sayErr(err))
-			}
+			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
 		}))
 	}
 	s.limits.SetText(limitSign(v.Limits))
@@ -436,11 +408,9 @@ func (s *Screen) update(v app.View) {
 	if offered != s.buyInRow.Visible() {
 		s.relayout()
 	}
-	switch {
-	case !v.Void.IsZero():
-		s.message.SetText(say(v.Void))
-	case !v.Message.IsZero():
-		s.message.SetText(say(v.Message))
+	// The one message the terminal chose for the player, or none.
+	if said := say(v.Message.Msg); said != s.message.Text {
+		s.message.SetText(said)
 	}
 	s.tick()
 }
@@ -469,11 +439,7 @@ func (s *Screen) showChips(v app.View) {
 // confirmBuyIn answers the dealer's buy-in offer. The answer goes to the table server off the
 // Fyne thread, so the screen never waits on the network; a refusal is reported back on it.
 func (s *Screen) confirmBuyIn(accept bool) {
-	go func() {
-		if err := s.term.ConfirmBuyIn(context.Background(), accept); err != nil {
-			s.do(func() { s.message.SetText(sayErr(err)) })
-		}
-	}()
+	go s.term.ConfirmBuyIn(context.Background(), accept)
 }
 
 // redMark is the diamond beside a red number: red is told by shape as well as by colour. It is
@@ -577,14 +543,6 @@ func (s *Screen) showHelp(v app.View) {
 	txt := widget.NewLabel(helpText(v))
 	txt.TextStyle = fyne.TextStyle{Monospace: true}
 	s.showModal(container.NewVScroll(txt))
-}
-
-// spotInfo is what touch-and-hold on a spot tells the player: the bet, what it pays and its
-// own limits (rule 4.1–4.2).
-func spotInfo(sp roulette.Spot, l roulette.Limits) string {
-	lim := l.For(sp.Kind)
-	return fmt.Sprintf(T("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s"), spotName(sp), sp.Kind.Odds(),
-		amount(lim.Min), amount(lim.Max), amount(lim.Unit))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/clock/clocktest"
+
 	"github.com/tablegames/ats/app/table"
 
 	"fyne.io/fyne/v2"
@@ -30,9 +32,9 @@ var testLimits = roulette.Limits{
 
 // terminalAt returns a terminal on a fake table in the wagering period with 12 s left.
 func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) {
-	now := func() time.Time { return t0 }
-	link := apptest.NewLink(now, 0, time.Millisecond, l, testLimits)
-	term := app.New(link, now, nil)
+	clk := clocktest.New(t0)
+	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
+	term := app.New(app.Config{Link: link, Clock: clk})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
@@ -138,31 +140,16 @@ func TestDiagramAWagering(t *testing.T) {
 	assertMarkup(t, "diagram_a_wagering.xml", w.Canvas())
 }
 
-// The period states read at a glance: open, closing (the warning), no more bets, and the table's
-// other states.
+// The period states read at a glance: each state the terminal decides has its own words.
 func TestPeriodStatus(t *testing.T) {
 	test.NewTempApp(t)
-	base := app.View{Connected: true, Phase: table.PhaseWagering, Config: table.TableConfig{Warning: 5 * time.Second}}
-	cases := []struct {
-		mod  func(*app.View)
-		rem  time.Duration
-		want string
-	}{
-		{func(*app.View) {}, 12 * time.Second, "PLACE YOUR BETS"},
-		{func(*app.View) {}, 4 * time.Second, "CLOSING"},
-		{func(v *app.View) { v.Locked = true }, 0, "NO MORE BETS"},
-		{func(v *app.View) { v.Phase = table.PhaseNoMoreBets }, 0, "NO MORE BETS"},
-		{func(v *app.View) { v.Connected = false }, 12 * time.Second, "RECONNECTING…"},
-		{func(v *app.View) { v.Connected, v.Phase = false, table.PhaseUnknown }, 0, "WAITING FOR THE TABLE"}, // at start-up
-		{func(v *app.View) { v.Phase = table.PhaseIdle }, 0, "WAITING FOR THE TABLE"},
-		{func(v *app.View) { v.Frozen = true }, 12 * time.Second, "ACCOUNTS FROZEN"},
-		{func(v *app.View) { v.Phase = table.PhaseClosed }, 0, "TABLE CLOSED"},
-	}
-	for _, c := range cases {
-		v := base
-		c.mod(&v)
-		if got, _ := periodStatus(v, c.rem); got != c.want {
-			t.Errorf("%+v with %v left: %q, want %q", v, c.rem, got, c.want)
+	for p, want := range map[app.Period]string{
+		app.PeriodOpen: "PLACE YOUR BETS", app.PeriodWarning: "CLOSING", app.PeriodNoMoreBets: "NO MORE BETS",
+		app.PeriodReconnecting: "RECONNECTING…", app.PeriodWaiting: "WAITING FOR THE TABLE",
+		app.PeriodFrozen: "ACCOUNTS FROZEN", app.PeriodClosed: "TABLE CLOSED", app.PeriodResult: "RESULT",
+	} {
+		if got, _ := periodStatus(p); got != want {
+			t.Errorf("%v: %q, want %q", p, got, want)
 		}
 	}
 }
@@ -180,9 +167,9 @@ func TestMoneyFormat(t *testing.T) {
 func BenchmarkTapToSlip(b *testing.B) {
 	test.NewTempApp(b)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	now := func() time.Time { return t0 }
-	link := apptest.NewLink(now, 0, time.Millisecond, l, testLimits)
-	term := app.New(link, now, nil)
+	clk := clocktest.New(t0)
+	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
+	term := app.New(app.Config{Link: link, Clock: clk})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go term.Run(ctx)

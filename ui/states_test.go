@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/clock/clocktest"
+
 	"github.com/tablegames/ats/app/table"
 
 	"fyne.io/fyne/v2"
@@ -221,9 +223,9 @@ func stateCases() []stateCase {
 // terminal has applied every one of them, and lays it out at 1920×1080.
 func stateScreen(t *testing.T, c stateCase) (*Screen, fyne.Window) {
 	t.Helper()
-	now := func() time.Time { return t0 }
-	link := apptest.NewLink(now, 0, time.Millisecond, c.layout, testLimits)
-	term := app.New(link, now, nil)
+	clk := clocktest.New(t0)
+	link := apptest.NewLink(clk.Now, 0, time.Millisecond, c.layout, testLimits)
+	term := app.New(app.Config{Link: link, Clock: clk})
 	var applied atomic.Int64
 	term.OnChange(func(app.View) { applied.Add(1) }) // once per event applied
 	ctx, cancel := context.WithCancel(context.Background())

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/backoff"
 
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/money"
@@ -301,6 +302,9 @@ func (c *Cashier) settle(key string) {
 	}()
 }
 
+// errUnknownFlow is a credit flow of no kind the cashier knows: a corrupt key, never retried.
+var errUnknownFlow = errors.New("unknown kind of flow")
+
 func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	f, ok, err := c.j.FlowOf(ctx, key)
 	if err != nil || !ok {
@@ -308,26 +312,28 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	}
 	kind, detail := keyParts(key)
 	var m table.Money
-	for attempt := 0; ; attempt++ {
+	// The credit point is journalled: the money is owed and the call is idempotent, so keep
+	// asking (the server may be away); Recover asks again after a restart.
+	err = backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+		var err error
 		switch kind {
 		case "note":
 			m, err = c.bank.CreditNote(ctx, key, f.Amount, detail)
 		case "ticket":
 			m, err = c.bank.CommitRedeem(ctx, key+"/commit", detail)
 		default:
-			return fmt.Errorf("cashier: flow %s of unknown kind", key)
+			return errUnknownFlow
 		}
-		if err == nil {
-			break
+		if err != nil {
+			c.say("Credit pending: waiting for the table")
 		}
-		// The credit point is journalled: the money is owed and the call is idempotent, so
-		// keep asking (the server may be away); Recover asks again after a restart.
-		c.say("Credit pending: waiting for the table")
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
-		}
+		return err
+	}, func(err error) bool { return err == nil || errors.Is(err, errUnknownFlow) || ctx.Err() != nil })
+	if errors.Is(err, errUnknownFlow) {
+		return fmt.Errorf("cashier: flow %s of unknown kind", key)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	if err := c.append(ctx, "credited", key, m.Amount, journal.Done); err != nil {
 		return err

@@ -22,6 +22,12 @@ func New(key string, args ...any) Msg { return Msg{Key: key, Args: args} }
 // IsZero reports whether m says nothing.
 func (m Msg) IsZero() bool { return m.Key == "" }
 
+// Equal reports whether m and o say the same: the same key and arguments (compared as fmt
+// prints them, since arguments are values of any type, a Msg among them).
+func (m Msg) Equal(o Msg) bool {
+	return m.Key == o.Key && len(m.Args) == len(o.Args) && fmt.Sprint(m.Args...) == fmt.Sprint(o.Args...)
+}
+
 // String is the message in English.
 func (m Msg) String() string { return m.Format(func(key string) string { return key }, nil) }
 

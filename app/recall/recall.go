@@ -16,7 +16,6 @@ import (
 
 	"github.com/tablegames/ats/app/table"
 
-	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 )
@@ -137,7 +136,7 @@ func buyInFlow(id string) string { return "buy-in:" + id }
 
 // BuyInAccepted journals the player's acceptance before the table is told (app.Recorder). A
 // second acceptance of a buy-in still open (a second touch, a retry) is the same flow.
-func (w Writer) BuyInAccepted(ctx context.Context, b app.AcceptedBuyIn) error {
+func (w Writer) BuyInAccepted(ctx context.Context, b table.AcceptedBuyIn) error {
 	if b.ID == "" || b.Key == "" {
 		return errors.New("recall: a buy-in without an id or an idempotency key")
 	}
@@ -157,7 +156,7 @@ func (w Writer) BuyInAccepted(ctx context.Context, b app.AcceptedBuyIn) error {
 
 // BuyInDone records the table's answer to an accepted buy-in, once (app.Recorder): the journal
 // refuses to close a flow twice, and an answer already recorded is not an error.
-func (w Writer) BuyInDone(ctx context.Context, b app.AcceptedBuyIn, credited int64, refused string) error {
+func (w Writer) BuyInDone(ctx context.Context, b table.AcceptedBuyIn, credited int64, refused string) error {
 	f, ok, err := w.J.FlowOf(ctx, buyInFlow(b.ID))
 	switch {
 	case err != nil:
@@ -177,12 +176,12 @@ func (w Writer) BuyInDone(ctx context.Context, b app.AcceptedBuyIn, credited int
 
 // OpenBuyIns are the accepted buy-ins whose answer was never recorded (app.Recorder), each with
 // the idempotency key its acceptance recorded.
-func (w Writer) OpenBuyIns(ctx context.Context) ([]app.AcceptedBuyIn, error) {
+func (w Writer) OpenBuyIns(ctx context.Context) ([]table.AcceptedBuyIn, error) {
 	fs, err := w.J.Pending(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []app.AcceptedBuyIn
+	var out []table.AcceptedBuyIn
 	for _, f := range fs {
 		if f.State != BuyInOpen {
 			continue
@@ -194,7 +193,7 @@ func (w Writer) OpenBuyIns(ctx context.Context) ([]app.AcceptedBuyIn, error) {
 		if len(rs) != 1 || rs[0].Kind != KindBuyInAccepted || len(rs[0].Body) == 0 {
 			return nil, fmt.Errorf("recall: record %d does not open buy-in flow %s", f.Opened, f.Key)
 		}
-		out = append(out, app.AcceptedBuyIn{ID: strings.TrimPrefix(f.Key, "buy-in:"), Key: string(rs[0].Body), Amount: f.Amount})
+		out = append(out, table.AcceptedBuyIn{ID: strings.TrimPrefix(f.Key, "buy-in:"), Key: string(rs[0].Body), Amount: f.Amount})
 	}
 	return out, nil
 }
@@ -429,4 +428,15 @@ func lastN(ts []Ticket, n int) []Ticket {
 		out = append(out, ts[i])
 	}
 	return out
+}
+
+// Reader reads the game records back for the screen (app.Recall).
+type Reader struct{ J *journal.Journal }
+
+// Rounds is the last n games, newest first (Rounds).
+func (r Reader) Rounds(ctx context.Context, n int) ([]Round, error) { return Rounds(ctx, r.J, n) }
+
+// Tickets is the last n tickets printed and accepted (Tickets).
+func (r Reader) Tickets(ctx context.Context, n int) (printed, accepted []Ticket, err error) {
+	return Tickets(ctx, r.J, n)
 }

@@ -85,7 +85,7 @@ func TestDealerBuyInJournalledBeforeTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := app.AcceptedBuyIn{ID: b.ID, Key: "buy-in-" + b.ID, Amount: b.Amount}
+		a := table.AcceptedBuyIn{ID: b.ID, Key: "buy-in-" + b.ID, Amount: b.Amount}
 		if err := (recall.Writer{J: j}).BuyInAccepted(ctx, a); err != nil {
 			t.Fatal(err)
 		}

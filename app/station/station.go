@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/backoff"
 )
 
 // Config says where a station's parts are.
@@ -94,8 +96,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		return nil, err
 	}
 	s.close = append(s.close, s.Client.Close)
-	s.Terminal = app.New(s.Client, time.Now, cfg.Log)
-	s.Terminal.SetRecorder(recall.Writer{J: s.Journal})
+	var gate app.Gate
 	if cfg.IDPad != "" {
 		// The pad gates wagers when the table's profile asks for a touch or a player card.
 		port, err := serialport.Open(idpad.Line(cfg.IDPad))
@@ -104,7 +105,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		}
 		s.close = append(s.close, port.Close)
 		s.Pad = idpad.New(port, idpad.Config{Log: cfg.Log})
-		s.Terminal.SetGate(s.Pad.Seat(max(cfg.Seat, 1)))
+		gate = s.Pad.Seat(max(cfg.Seat, 1))
 		s.run(func() {
 			if err := s.Pad.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				cfg.Log.Error("ID pad", "err", err)
@@ -121,19 +122,30 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 			}
 		})
 	}
+	var desk app.Cashier
+	if cfg.Printer != "" {
+		pport, err := serialport.Open(printer.Line(cfg.Printer))
+		if err != nil {
+			return nil, err
+		}
+		s.close = append(s.close, pport.Close)
+		s.Cashier = cashier.New(s.Journal, s.Client, printer.New(pport, printer.Config{Poll: cfg.PrinterPoll, Log: cfg.Log}),
+			cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log})
+		desk = cashDesk{s.Cashier}
+	}
+	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Records: recall.Writer{J: s.Journal},
+		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}})
+	s.close = append(s.close, func() error { s.Terminal.Close(); return nil })
+	if s.Cashier != nil {
+		// The screen hears of money through the terminal, which chooses what the player reads.
+		s.Cashier.OnChange(func(st cashier.Status) { s.Terminal.MoneyChanged(moneyStatus(st)) })
+	}
 	s.run(func() { s.Terminal.Run(ctx) })
 
-	if cfg.Printer == "" {
+	if s.Cashier == nil {
 		close(s.recovered)
 		return s, nil
 	}
-	pport, err := serialport.Open(printer.Line(cfg.Printer))
-	if err != nil {
-		return nil, err
-	}
-	s.close = append(s.close, pport.Close)
-	s.Cashier = cashier.New(s.Journal, s.Client, printer.New(pport, printer.Config{Poll: cfg.PrinterPoll, Log: cfg.Log}),
-		cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log})
 	var aport serialport.Port
 	if cfg.Acceptor != "" {
 		if aport, err = serialport.Open(noteacceptor.Line(cfg.Acceptor)); err != nil {
@@ -148,17 +160,15 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	// for the table server, so it runs beside the screen rather than before it.
 	s.run(func() {
 		defer close(s.recovered)
-		for attempt := 0; ; attempt++ {
+		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
 			err := s.Cashier.Recover(ctx)
-			if err == nil {
-				break
+			if err != nil && ctx.Err() == nil {
+				cfg.Log.Warn("station: recovery incomplete, trying again", "err", err)
 			}
-			cfg.Log.Warn("station: recovery incomplete, trying again", "err", err)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(min(time.Duration(attempt+1)*500*time.Millisecond, 5*time.Second)):
-			}
+			return err
+		}, func(err error) bool { return err == nil || ctx.Err() != nil })
+		if ctx.Err() != nil {
+			return
 		}
 		s.run(func() {
 			every := cmp.Or(cfg.PrinterCheck, time.Second)
@@ -211,4 +221,21 @@ func (s *Station) Close() {
 		s.close[i]()
 	}
 	s.close = nil
+}
+
+// cashDesk is the cashier as the terminal asks it to cash out.
+type cashDesk struct{ c *cashier.Cashier }
+
+func (d cashDesk) CashOut(ctx context.Context) error {
+	err := d.c.CashOut(ctx)
+	if errors.Is(err, cashier.ErrBusy) {
+		return fmt.Errorf("%w: %w", app.ErrCashOutBusy, err)
+	}
+	return err
+}
+
+// moneyStatus is the cashier's status as the screen reads it.
+func moneyStatus(st cashier.Status) app.MoneyStatus {
+	return app.MoneyStatus{Cashier: true, Message: st.Message, Fault: st.Fault, CashingOut: st.CashingOut,
+		TakeTicket: st.TakeTicket, Handpay: st.Handpay}
 }

@@ -245,3 +245,11 @@ func Refused(err error) bool {
 	var r *Refusal
 	return errors.As(err, &r)
 }
+
+// AcceptedBuyIn is a dealer buy-in the player accepted on the screen: the terminal journals it, with the
+// idempotency key of the request that tells the table, before the table is told.
+type AcceptedBuyIn struct {
+	ID     string // the table's buy-in id
+	Key    string // the idempotency key of the ConfirmBuyIn request, the same on every retry
+	Amount int64  // as offered
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tablegames/ats/app/table"
 
-	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/roulette"
@@ -125,7 +124,7 @@ func writeRounds(t *testing.T, path string, bad bool) {
 		returned = 4600
 	}
 	must(w.Settled(ctx, table.Settled{RoundID: "R2", Number: 2, Recognised: true, Staked: 600, Returned: returned, Balance: 5400 + returned, SlipVersion: 1}))
-	b1 := app.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
+	b1 := table.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
 	must(w.BuyInAccepted(ctx, b1))
 	must(w.BuyInDone(ctx, b1, 5000, ""))
 }
@@ -148,15 +147,15 @@ func TestRecordsMetersDealerMoney(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	credited := app.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
+	credited := table.AcceptedBuyIn{ID: "B1", Key: "buy-in-B1", Amount: 5000}
 	must(w.BuyInAccepted(ctx, credited))
 	must(w.BuyInAccepted(ctx, credited)) // a second touch: the same acceptance
 	must(w.BuyInDone(ctx, credited, 5000, ""))
 	must(w.BuyInDone(ctx, credited, 5000, "")) // the touch and the start-up recovery both answered
-	refused := app.AcceptedBuyIn{ID: "B2", Key: "buy-in-B2", Amount: 700}
+	refused := table.AcceptedBuyIn{ID: "B2", Key: "buy-in-B2", Amount: 700}
 	must(w.BuyInAccepted(ctx, refused))
 	must(w.BuyInDone(ctx, refused, 0, "buy-in B2 is already declined"))
-	open := app.AcceptedBuyIn{ID: "B3", Key: "buy-in-B3", Amount: 300}
+	open := table.AcceptedBuyIn{ID: "B3", Key: "buy-in-B3", Amount: 300}
 	must(w.BuyInAccepted(ctx, open)) // the terminal went down before the table answered
 	must(w.DealerCashOut(ctx, table.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000}))
 	must(w.DealerCashOut(ctx, table.AccountClosed{ID: "C1", Reason: "dealer", Amount: 4000})) // the next snapshot

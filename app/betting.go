@@ -1,0 +1,350 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// The bet slip at the touch: every change goes through rule 4.3 here, at once, so the screen
+// reacts on the touch; the table checks the same rules again (app/roulette) when the newest
+// slip version reaches it. Every refusal is told to the player through the board, so the
+// screen shows what the terminal says and decides nothing.
+
+// ErrLocked refuses a change after the period (rule 3.7).
+var ErrLocked = msg.Err("no more bets")
+
+// Other refusals of a change to the slip.
+var (
+	ErrNotConnected   = msg.Err("not connected to the table")
+	ErrFrozen         = msg.Err("accounts are frozen while a result is corrected")
+	ErrNothingToPlace = msg.Err("nothing to place")
+)
+
+// reasonMsg is rule 4.3's reason for a changed wager, as the player is told it.
+func reasonMsg(r roulette.Reason) msg.Msg { return msg.New(r.Message()) }
+
+// SelectChip selects the chip value the next touches place.
+func (t *Terminal) SelectChip(amount int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.view.Chip = amount
+	t.changedLocked()
+}
+
+func (t *Terminal) canChangeLocked() error {
+	switch {
+	case !t.view.Connected:
+		return ErrNotConnected
+	case t.view.Frozen:
+		return ErrFrozen
+	case t.view.Phase != table.PhaseWagering || t.view.Locked || !t.clk.Now().Before(t.link.LockAt(t.view.Deadline)):
+		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
+		return ErrLocked
+	case t.view.Config.IDPadRequired && (t.gate == nil || !t.gate.Touched()):
+		return ErrPadNotTouched
+	case t.view.Config.PlayerCardRequired && !t.hasCard():
+		return ErrNoPlayerCard
+	}
+	return nil
+}
+
+// Gate is this seat's player-ID pad and card reader (devices/idpad gives one per seat).
+type Gate interface {
+	Touched() bool
+	Card() (string, bool)
+}
+
+// Refusals when the table's profile requires the pad or a player card (000 §11.4.2(a), 003 §3.4).
+var (
+	ErrPadNotTouched = msg.Err("touch your player pad to bet")
+	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
+)
+
+func (t *Terminal) hasCard() bool {
+	if t.gate == nil {
+		return false
+	}
+	_, ok := t.gate.Card()
+	return ok
+}
+
+// placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
+// other stakes. It returns the amount the screen shows.
+func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
+	layout := t.view.Config.Layout
+	pieces, err := b.Pieces(layout)
+	if err != nil {
+		return Feedback{}, err
+	}
+	current := t.slip.On(b)
+	available := t.view.Balance - t.slip.Total(layout) + current*roulette.Units(pieces)
+	got, _, why := t.view.Limits.PlaceBet(pieces, b.IsCall(), want, available)
+	fb := Feedback{Accepted: got, Reason: why}
+	if why != roulette.ReasonNone {
+		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
+	}
+	return fb, nil
+}
+
+// Place adds the selected chip to bet b. Below the minimum no chip appears (rule 4.3.1); over
+// the maximum or off the unit the stake shows the next lowest permitted amount (4.3.2).
+func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return Feedback{Message: msg.Of(err)}, t.refuseLocked(err)
+	}
+	current := t.slip.On(b)
+	fb, err := t.placeLocked(b, current+t.view.Chip)
+	if err != nil {
+		return Feedback{}, err
+	}
+	if fb.Accepted < current && fb.Reason != roulette.ReasonBelowMinimum {
+		// A touch never takes chips away: keep what was there.
+		fb.Accepted = current
+	}
+	if fb.Reason == roulette.ReasonBelowMinimum && current > 0 {
+		fb.Accepted = current
+	}
+	if fb.Accepted != current {
+		t.slip.set(b, fb.Accepted)
+		t.touchedLocked()
+	}
+	t.sayLocked(fb.Message, Answer)
+	t.changedLocked()
+	return fb, nil
+}
+
+// refuseLocked tells the player why a touch changed nothing, and returns err.
+func (t *Terminal) refuseLocked(err error) error {
+	t.sayLocked(msg.Of(err), Answer)
+	t.changedLocked()
+	return err
+}
+
+// Remove takes the whole stake off bet b (a chip dragged off the layout).
+func (t *Terminal) Remove(b roulette.Bet) error {
+	return t.edit(func() bool {
+		if t.slip.On(b) == 0 {
+			return false
+		}
+		t.slip.set(b, 0)
+		return true
+	})
+}
+
+// Move moves the stake from one bet to another (a chip dragged across the layout); the
+// destination's limits apply.
+func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return Feedback{Message: msg.Of(err)}, t.refuseLocked(err)
+	}
+	amount := t.slip.On(from)
+	if amount == 0 || from == to {
+		return Feedback{Accepted: t.slip.On(to)}, nil
+	}
+	t.slip.set(from, 0)
+	fb, err := t.placeLocked(to, t.slip.On(to)+amount)
+	if err != nil || fb.Accepted == 0 {
+		t.slip.Undo()
+		if err == nil {
+			err = &msg.Error{Msg: fb.Message}
+		}
+		return fb, t.refuseLocked(err)
+	}
+	t.slip.set(to, fb.Accepted)
+	t.slip.undo = t.slip.undo[:len(t.slip.undo)-1] // one move is one undo step
+	t.touchedLocked()
+	t.sayLocked(fb.Message, Answer)
+	t.changedLocked()
+	return fb, nil
+}
+
+// Undo is "remove last": as many steps back as the player likes.
+func (t *Terminal) Undo() error { return t.edit(t.slip.Undo) }
+
+// Clear is "remove all".
+func (t *Terminal) Clear() error {
+	return t.edit(func() bool {
+		if len(t.slip.Stakes()) == 0 {
+			return false
+		}
+		t.slip.replace(nil)
+		return true
+	})
+}
+
+// Repeat puts the last settled round's bets back, each through the limits and the balance.
+func (t *Terminal) Repeat() error {
+	return t.rebuild(func(s Stake) int64 {
+		return s.Amount
+	}, t.lastRound)
+}
+
+// Double doubles every stake, each through the limits and the balance.
+func (t *Terminal) Double() error {
+	return t.rebuild(func(s Stake) int64 { return 2 * s.Amount }, nil)
+}
+
+// rebuild replaces the slip with from (or the current stakes) rescaled by amount, placing each
+// through rule 4.3 in order, as one undo step.
+func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return t.refuseLocked(err)
+	}
+	if from == nil {
+		from = t.slip.Stakes()
+	}
+	if len(from) == 0 {
+		return t.refuseLocked(ErrNothingToPlace)
+	}
+	old := slices.Clone(t.slip.Stakes())
+	t.slip.stakes = nil // price each stake as if the layout were empty; history untouched
+	var said msg.Msg
+	for _, s := range from {
+		fb, err := t.placeLocked(s.Bet, amount(s))
+		if err != nil {
+			continue
+		}
+		if fb.Accepted > 0 {
+			t.slip.stakes = append(t.slip.stakes, Stake{Bet: s.Bet, Amount: fb.Accepted})
+		}
+		if !fb.Message.IsZero() {
+			said = fb.Message
+		}
+	}
+	newStakes := t.slip.stakes
+	t.slip.stakes = old
+	t.slip.replace(newStakes)
+	t.sayLocked(said, Answer)
+	t.touchedLocked()
+	t.changedLocked()
+	return nil
+}
+
+func (t *Terminal) edit(change func() bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return t.refuseLocked(err)
+	}
+	if change() {
+		t.touchedLocked()
+		t.changedLocked()
+	}
+	return nil
+}
+
+// touchedLocked marks the slip changed and wakes the sync loop.
+func (t *Terminal) touchedLocked() {
+	t.version++
+	t.view.Acked = false
+	select {
+	case t.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// syncLoop sends the newest slip version whenever it changes. Versions in between are skipped:
+// the server keeps the last version it acknowledged before the deadline, so only the newest
+// matters (rule 3.6).
+func (t *Terminal) syncLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.dirty:
+		}
+		t.mu.Lock()
+		round, version := t.view.RoundID, t.version
+		stakes := slices.Clone(t.slip.Stakes())
+		t.mu.Unlock()
+		bets := make([]table.SlipBet, len(stakes))
+		for i, s := range stakes {
+			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount}
+		}
+		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
+		t.mu.Lock()
+		rec, layout := t.records, t.view.Config.Layout
+		t.mu.Unlock()
+		if err != nil && ctx.Err() != nil {
+			return // closing: the view is no longer told
+		}
+		if err == nil && rec != nil {
+			// Recorded before the screen shows the slip as accepted; if it cannot be, the
+			// player is told the wagers are not confirmed on this terminal.
+			if rerr := rec.SlipAcked(ctx, layout, *ack); rerr != nil {
+				t.log.Error("game records: slip not recorded", "round", round, "version", version, "err", rerr)
+				err = &msg.Error{Msg: msg.New("the terminal could not record it: %s", rerr.Error())}
+			}
+		}
+		t.mu.Lock()
+		if t.view.RoundID == round && t.version == version {
+			if err != nil {
+				t.sayLocked(msg.New("the table did not accept the last change: %s", msg.Of(err)), TableNews)
+				t.log.Warn("slip update", "round", round, "version", version, "err", err)
+			} else {
+				t.adoptAckLocked(ack)
+			}
+			t.changedLocked()
+		}
+		t.mu.Unlock()
+	}
+}
+
+// adoptAckLocked takes the server's accepted amounts: the server is authoritative, and if it
+// accepted less (limits changed under the player) the screen must show what will settle.
+func (t *Terminal) adoptAckLocked(ack *table.SlipAck) {
+	layout := t.view.Config.Layout
+	var stakes []Stake
+	for i, b := range ack.Bets {
+		if i >= len(ack.Results) {
+			break
+		}
+		per := ack.Results[i].Accepted / max(units(b.Bet, layout), 1)
+		if per > 0 {
+			stakes = append(stakes, Stake{Bet: b.Bet, Amount: per})
+		}
+	}
+	if !slices.Equal(stakes, t.slip.Stakes()) {
+		t.slip.stakes = stakes
+		t.sayLocked(msg.New("the table adjusted your wagers to its limits"), TableNews)
+	}
+	t.view.Acked = true
+}
+
+// Explain is touch and hold on a spot: what it pays and its own limits (rule 4.1–4.2), told to
+// the player as a hint.
+func (t *Terminal) Explain(b roulette.Bet) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if b.IsCall() {
+		return
+	}
+	lim := t.view.Limits.For(b.Spot.Kind)
+	t.sayLocked(msg.New("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s", b.Spot, b.Spot.Kind.Odds(),
+		money.Decimal(lim.Min), money.Decimal(lim.Max), money.Decimal(lim.Unit)), Hint)
+	t.changedLocked()
+}
+
+// SaveFavourite keeps the slip on the layout as a favourite (View.Favourites).
+func (t *Terminal) SaveFavourite() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f, err := t.favs.Save(t.snapshotLocked())
+	if err != nil {
+		return t.refuseLocked(err)
+	}
+	t.sayLocked(msg.New("Saved as a favourite: %s", money.Decimal(f.Total)), Answer)
+	t.changedLocked()
+	return nil
+}

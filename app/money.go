@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/recall"
+)
+
+// Money on the screen: Cash out, what the money devices say, and the game records. The cashier
+// (app/cashier) runs the money paths; the station tells the terminal its status
+// (MoneyChanged), and the terminal chooses how the player hears of it, like everything else.
+
+// Cashier is cash-out as the screen asks for it: app/cashier.Cashier on a terminal.
+type Cashier interface {
+	// CashOut prints a ticket for the whole balance and closes the account (001 §6.6.1(b)).
+	CashOut(ctx context.Context) error
+}
+
+// ErrCashOutBusy is the cashier's answer while a cash-out is already under way: not news.
+var ErrCashOutBusy = errors.New("a cash-out is already under way")
+
+// MoneyStatus is what the money devices are doing, for the screen.
+type MoneyStatus struct {
+	Cashier    bool    // the terminal has a cashier (a printer): Cash out can print
+	Message    msg.Msg // the latest money event (credited, take your ticket, …)
+	Fault      msg.Msg // the device faults stopping money in or out; zero when none
+	CashingOut bool
+	TakeTicket bool // a ticket was printed: take it
+	Handpay    bool // the ticket could not be printed: an attendant pays by hand
+}
+
+// MoneyChanged is the cashier's new status. Its news is told as money news once per change;
+// a fault stands on the message line until it clears.
+func (t *Terminal) MoneyChanged(s MoneyStatus) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old := t.money
+	t.money = s
+	if !s.Message.IsZero() && !s.Message.Equal(old.Message) {
+		t.sayLocked(s.Message, MoneyNews)
+	}
+	t.board.set("money-devices", s.Fault, MoneyNews)
+	t.changedLocked()
+}
+
+// CashOut prints the player's ticket through the cashier, off the caller's goroutine (the
+// screen never waits on a printer); what becomes of it comes back as MoneyChanged.
+func (t *Terminal) CashOut() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cashier == nil {
+		t.sayLocked(msg.New("Cash-out prints a ticket at the printer."), Answer)
+		t.changedLocked()
+		return
+	}
+	t.sayLocked(msg.New("Printing your ticket"), MoneyNews)
+	t.changedLocked()
+	ctx := t.ctx
+	t.goLocked(func() {
+		if err := t.cashier.CashOut(ctx); err != nil && !errors.Is(err, ErrCashOutBusy) && ctx.Err() == nil {
+			t.mu.Lock()
+			t.sayLocked(msg.Of(err), MoneyNews)
+			t.changedLocked()
+			t.mu.Unlock()
+		}
+	})
+}
+
+// Recall reads the game records back (recall.Reader on a terminal).
+type Recall interface {
+	Rounds(ctx context.Context, n int) ([]recall.Round, error)
+	Tickets(ctx context.Context, n int) (printed, accepted []recall.Ticket, err error)
+}
+
+// GameRecords is the last-game recall and the last tickets, for the screen.
+type GameRecords struct {
+	Rounds            []recall.Round
+	Printed, Accepted []recall.Ticket
+}
+
+// ErrNoRecords: the terminal has no game records to read.
+var ErrNoRecords = msg.Err("no game records on this terminal")
+
+// GameRecords reads the last rounds and tickets from the records.
+func (t *Terminal) GameRecords(ctx context.Context, rounds, tickets int) (GameRecords, error) {
+	if t.recall == nil {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return GameRecords{}, t.refuseLocked(ErrNoRecords)
+	}
+	var g GameRecords
+	var err error
+	if g.Rounds, err = t.recall.Rounds(ctx, rounds); err == nil {
+		g.Printed, g.Accepted, err = t.recall.Tickets(ctx, tickets)
+	}
+	if err != nil {
+		t.mu.Lock()
+		t.sayLocked(msg.New("Game records cannot be read: %s", err.Error()), Answer)
+		t.changedLocked()
+		t.mu.Unlock()
+	}
+	return g, err
+}

@@ -1,0 +1,173 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/clock/clocktest"
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// The message rules, through the screen model: one message, chosen by the terminal with a
+// priority and a minimum time on screen.
+func TestMessageRules(t *testing.T) {
+	t.Run("a cap survives 3 s of unrelated events", func(t *testing.T) {
+		h := newHarness(t)
+		h.term.SelectChip(2500)
+		h.term.Place(spot(t, roulette.Straight, 17))
+		h.term.Place(spot(t, roulette.Straight, 17)) // 50.00 on a straight: reduced to its 25.00 maximum
+		capped := h.term.View().Message
+		if capped.Priority != Answer || !strings.Contains(capped.String(), "maximum") {
+			t.Fatalf("the cap is not told: %+v", capped)
+		}
+		// Unrelated events, and a lower-ranked hint, for just under 3 s.
+		for i := range 29 {
+			h.clk.Advance(100 * time.Millisecond)
+			h.link.Push(table.JackpotMeter{Amount: int64(1000 + i)})
+			h.link.Push(table.BalanceChanged{Balance: 10000})
+			h.term.Explain(spot(t, roulette.Straight, 5))
+			h.term.MoneyChanged(MoneyStatus{}) // a printer poll with nothing to say
+		}
+		h.waitFor(func(v View) bool { return v.Jackpot == 1028 })
+		if got := h.term.View().Message; !got.Msg.Equal(capped.Msg) {
+			t.Fatalf("after 2.9 s the line says %q, want the cap %q", got, capped)
+		}
+		// Its 3 s are up: the newest hint, still fresh, takes its place.
+		h.clk.Advance(150 * time.Millisecond)
+		if got := h.term.View().Message; got.Priority != Hint || !strings.Contains(got.String(), "pays 35 to 1") {
+			t.Fatalf("after 3 s: %+v", got)
+		}
+	})
+
+	t.Run("a stale message never returns after a newer one", func(t *testing.T) {
+		h := newHarness(t)
+		h.term.MoneyChanged(MoneyStatus{Message: msg.New("Credited %s", "100.00")})
+		h.term.SelectChip(50)
+		h.term.Place(outside(t, roulette.Red, 0)) // below the minimum, under the money message: waits
+		h.clk.Advance(time.Second)
+		h.term.MoneyChanged(MoneyStatus{Message: msg.New("Please take your ticket")}) // newer money: drops the waiting refusal
+		h.clk.Advance(20 * time.Second)
+		for _, said := range []string{"Credited", "below"} {
+			if strings.Contains(h.term.View().Message.String(), said) {
+				t.Fatalf("a stale message came back: %q", h.term.View().Message)
+			}
+		}
+		// News goes when stale: the line does not say "Credited 100.00" for 13 rounds.
+		if !h.term.View().Message.IsZero() {
+			t.Fatalf("after 21 s the line still says %q", h.term.View().Message)
+		}
+	})
+
+	t.Run("money outranks the rest", func(t *testing.T) {
+		h := newHarness(t)
+		h.term.SelectChip(50)
+		h.term.Place(outside(t, roulette.Red, 0)) // a refusal
+		h.clk.Advance(500 * time.Millisecond)
+		h.term.MoneyChanged(MoneyStatus{Message: msg.New("Credited %s", "50.00")})
+		if got := h.term.View().Message; got.Priority != MoneyNews {
+			t.Fatalf("money arrived over a refusal: %+v", got)
+		}
+		h.clk.Advance(time.Second)
+		h.term.Place(outside(t, roulette.Red, 0)) // a refusal inside the money's 5 s: waits
+		if got := h.term.View().Message; got.Priority != MoneyNews {
+			t.Fatalf("a refusal displaced money inside its minimum time: %+v", got)
+		}
+		h.clk.Advance(4 * time.Second) // the money's 5 s are up: the refusal, still fresh, shows
+		if got := h.term.View().Message; got.Priority != Answer {
+			t.Fatalf("after the money's minimum time: %+v", got)
+		}
+	})
+
+	t.Run("a fault stands until it clears, and comes back after news", func(t *testing.T) {
+		h := newHarness(t)
+		fault := msg.New("Printer: %s", "paper out")
+		h.term.MoneyChanged(MoneyStatus{Fault: fault})
+		h.term.MoneyChanged(MoneyStatus{Fault: fault}) // told again by the next poll: nothing new
+		h.clk.Advance(6 * time.Second)
+		h.term.SelectChip(50)
+		h.term.Place(outside(t, roulette.Red, 0)) // after the fault's minimum time: the refusal shows
+		if got := h.term.View().Message; got.Priority != Answer {
+			t.Fatalf("refusal after the fault's minimum time: %+v", got)
+		}
+		h.clk.Advance(9 * time.Second) // the refusal is stale: the standing fault again
+		if got := h.term.View().Message; !got.Msg.Equal(fault) {
+			t.Fatalf("the fault did not come back: %+v", got)
+		}
+		h.term.MoneyChanged(MoneyStatus{}) // cleared
+		if got := h.term.View().Message; !got.IsZero() {
+			t.Fatalf("a cleared fault still shown: %+v", got)
+		}
+	})
+
+	t.Run("the view is told when a message's time runs out", func(t *testing.T) {
+		h := newHarness(t)
+		h.term.SelectChip(50)
+		h.term.Place(outside(t, roulette.Red, 0))
+		h.waitFor(func(v View) bool { return v.Message.Priority == Answer })
+		h.clk.Advance(maxShown[Answer])
+		h.waitFor(func(v View) bool { return v.Message.IsZero() })
+	})
+}
+
+// The board on its own: the order of arrivals against the clock, as a table.
+func TestBoard(t *testing.T) {
+	news := func(s string) msg.Msg { return msg.New(s) }
+	type step struct {
+		after time.Duration
+		do    func(b *board)
+		want  string
+	}
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"equal rank replaces at once", []step{
+			{0, func(b *board) { b.say(news("a"), Answer) }, "a"},
+			{time.Millisecond, func(b *board) { b.say(news("b"), Answer) }, "b"},
+		}},
+		{"lower rank waits, then shows while fresh", []step{
+			{0, func(b *board) { b.say(news("money"), MoneyNews) }, "money"},
+			{time.Second, func(b *board) { b.say(news("hint"), Hint) }, "money"},
+			{4 * time.Second, nil, "hint"},
+		}},
+		{"news under a condition shows after its minimum time, then the condition again", []step{
+			{0, func(b *board) { b.set("dev", news("fault"), MoneyNews) }, "fault"},
+			{time.Second, func(b *board) { b.say(news("hint"), Hint) }, "fault"},
+			{3 * time.Second, func(b *board) { b.set("dev", news("fault 2"), MoneyNews) }, "fault 2"}, // new words, same standing
+			{time.Second, nil, "hint"},        // the fault's 5 s are up
+			{2 * time.Second, nil, "fault 2"}, // the hint is stale 6 s after it arrived
+		}},
+		{"a newer message drops the one waiting", []step{
+			{0, func(b *board) { b.say(news("credited"), MoneyNews) }, "credited"},
+			{time.Second, func(b *board) { b.say(news("refused"), Answer) }, "credited"},
+			{time.Second, func(b *board) { b.say(news("ticket"), MoneyNews) }, "ticket"},
+			{10 * time.Second, nil, "ticket"}, // never "refused": it waited under "credited", and is older than "ticket"
+			{6 * time.Second, nil, ""},        // money news is stale after 15 s
+		}},
+		{"withdrawn condition shows the next one", []step{
+			{0, func(b *board) { b.set("round", news("void"), TableNews) }, "void"},
+			{time.Second, func(b *board) { b.set("dev", news("fault"), MoneyNews) }, "fault"},
+			{time.Second, func(b *board) { b.set("dev", msg.Msg{}, MoneyNews) }, "void"},
+			{time.Second, func(b *board) { b.set("round", msg.Msg{}, TableNews) }, ""},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clk := clocktest.New(start)
+			var b *board
+			b = newBoard(clk, func() { b.tick() })
+			for i, s := range c.steps {
+				clk.Advance(s.after)
+				if s.do != nil {
+					s.do(b)
+				}
+				if got := b.notice().Msg.Key; got != s.want {
+					t.Fatalf("step %d: shows %q, want %q", i, got, s.want)
+				}
+			}
+		})
+	}
+}
