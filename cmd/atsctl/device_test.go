@@ -76,9 +76,20 @@ func TestDeviceAcceptor(t *testing.T) {
 func TestDevicePrinter(t *testing.T) {
 	emu := emulator.NewPrinter(emulator.PrinterConfig{Print: 400 * time.Millisecond, Feed: 20 * time.Millisecond})
 	path := onPTY(t, func(ctx context.Context, p *serialport.PTY) { emu.Serve(ctx, p.Device) })
-	code, out, errs := atsctl("device", "printer", "-port", path, "test-ticket")
+	// Before any print the printer names no template ("P "): still a status.
+	code, out, errs := atsctl("device", "printer", "-port", path, "status")
+	if code != 0 || !strings.Contains(out, "power up") || !strings.Contains(out, "nothing printed since power up") {
+		t.Fatalf("status: %d %q %q", code, out, errs)
+	}
+	// The ticket completes on validation done, not busy, top of form: in the time it prints,
+	// not after the job timeout.
+	start := time.Now()
+	code, out, errs = atsctl("device", "printer", "-port", path, "test-ticket")
 	if code != 0 || !strings.Contains(out, "test ticket printed") {
 		t.Fatalf("test-ticket: %d %q %q", code, out, errs)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("test-ticket took %v for a 0.4 s print", took)
 	}
 	if p := emu.Printed(); len(p) != 1 || p[0].Fields[0] != "TEST TICKET - VOID" {
 		t.Fatalf("printed %+v", p)

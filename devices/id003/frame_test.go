@@ -188,3 +188,13 @@ func FuzzPayload(f *testing.F) {
 		}
 	})
 }
+
+// Reject codes as public ID-003 host libraries name them, the two TITO-era ones included.
+func TestRejectReasons(t *testing.T) {
+	for code, want := range map[byte]string{0x71: "insertion error", 0x79: "inhibited denomination or direction",
+		0x98: "more than one note inserted", 0x9B: "ticket inserted upside down", 0x99: "reject code 99"} {
+		if got := RejectReason(code); got != want {
+			t.Errorf("%02X: %q, want %q", code, got, want)
+		}
+	}
+}

@@ -91,6 +91,8 @@ var rejectReasons = map[byte]string{
 	0x79: "inhibited denomination or direction", 0x7B: "operation error",
 	0x7C: "residual bill at stacker", 0x7D: "length error", 0x7E: "photo pattern error",
 	0x7F: "true bill feature error",
+	// Named in public ID-003 host libraries; an acceptor sends them though older tables lack them.
+	0x98: "more than one note inserted", 0x9B: "ticket inserted upside down",
 }
 
 // RejectReason explains the data byte of StRejecting.

@@ -6,47 +6,73 @@ import (
 	"time"
 )
 
-// Region is one area of a ticket.
-type Region struct {
-	ID    int
-	Kind  byte // 'T' text, 'B' Interleaved 2 of 5 barcode
-	X, Y  int  // dots from the top-left corner
-	Scale int  // text magnification, or the barcode's narrow bar width in dots
+// CashoutTemplate is the id of the cash-out ticket's template.
+const CashoutTemplate byte = '1'
+
+// text and barcode build the cash-out regions: all in RAM (a power-up forgets them and the
+// driver defines them again), printed along the paper so the ticket reads in landscape.
+func text(id byte, x, y, dx, dy, m1, m2 int) Region {
+	return Region{ID: id, Mem: MemRAM, X: x, Y: y, DX: dx, DY: dy, Rot: RotDown, Just: JustLeft, Object: "2", M1: m1, M2: m2}
 }
 
-// TicketWidth and TicketHeight are the printable area of a ticket, in dots (about 6.5 × 2.2 in at 203 dpi).
-const (
-	TicketWidth  = 1320
-	TicketHeight = 440
-)
-
-// CashoutTemplate is the template number of the cash-out ticket.
-const CashoutTemplate = 1
-
-// CashoutRegions lay out the cash-out ticket, in the order its fields fill them.
+// CashoutRegions lay out the cash-out ticket, in the order its fields fill them. x and dx are
+// across the ticket (its height as read), y and dy along it (its width as read).
 var CashoutRegions = []Region{
-	{1, 'T', 40, 20, 4},    // CASHOUT TICKET
-	{2, 'T', 40, 80, 2},    // venue
-	{3, 'T', 40, 112, 2},   // terminal and asset number
-	{4, 'T', 900, 80, 2},   // date
-	{5, 'T', 900, 112, 2},  // time
-	{6, 'T', 40, 150, 3},   // validation number, formatted
-	{7, 'B', 40, 200, 3},   // barcode of the 18 digits
-	{8, 'T', 900, 150, 4},  // amount in figures
-	{9, 'T', 40, 340, 2},   // amount in words
-	{10, 'T', 900, 230, 2}, // ticket number
-	{11, 'T', 40, 390, 2},  // expiry
+	text('A', 20, 40, 60, 1020, 4, 4),  // CASHOUT TICKET
+	text('B', 90, 40, 30, 640, 2, 2),   // venue
+	text('C', 122, 40, 30, 640, 2, 2),  // terminal and asset number
+	text('D', 90, 760, 30, 300, 2, 2),  // date
+	text('E', 122, 760, 30, 300, 2, 2), // time
+	text('F', 160, 40, 42, 700, 3, 3),  // validation number, formatted
+	{ID: 'G', Mem: MemRAM, X: 210, Y: 40, DX: 110, DY: 700, Rot: RotDown, Just: JustLeft, Object: ObjectI2of5, M1: 3, M2: 9}, // barcode of the 18 digits
+	text('H', 160, 760, 42, 300, 3, 3), // amount in figures
+	text('I', 340, 40, 30, 1020, 1, 2), // amount in words: narrow, to hold large amounts
+	text('J', 230, 760, 30, 300, 2, 2), // ticket number
+	text('K', 390, 40, 30, 1020, 2, 2), // expiry
 }
 
-// TemplateCommands are the commands that define the cash-out template on a printer.
+// CashoutTemplateDef is the cash-out template: the whole printable area, the regions in order.
+func CashoutTemplateDef() Template {
+	t := Template{ID: CashoutTemplate, Mem: MemRAM, DX: TicketAcross, DY: TicketAlong}
+	for _, r := range CashoutRegions {
+		t.Regions = append(t.Regions, r.ID)
+	}
+	return t
+}
+
+// TemplateCommands are the commands that define the cash-out template on a printer: every
+// region, then the template.
 func TemplateCommands() []Command {
 	var cs []Command
-	t := Command{Op: 'T', Fields: []string{fmt.Sprint(CashoutTemplate)}}
 	for _, r := range CashoutRegions {
-		cs = append(cs, Command{Op: 'R', Fields: []string{fmt.Sprint(r.ID), string(r.Kind), fmt.Sprint(r.X), fmt.Sprint(r.Y), fmt.Sprint(r.Scale)}})
-		t.Fields = append(t.Fields, fmt.Sprint(r.ID))
+		cs = append(cs, r.Command())
 	}
-	return append(cs, t)
+	return append(cs, CashoutTemplateDef().Command())
+}
+
+// PrintCommand is the command that prints fields with the cash-out template, one copy. It checks
+// that every field can be sent and fits its region (a printer would truncate it and report a
+// print region data error), and that the barcode is digits.
+func PrintCommand(fields []string) (Command, error) {
+	if len(fields) != len(CashoutRegions) {
+		return Command{}, fmt.Errorf("printer: %d fields for %d regions", len(fields), len(CashoutRegions))
+	}
+	for i, f := range fields {
+		if err := CheckField(f); err != nil {
+			return Command{}, err
+		}
+		r := CashoutRegions[i]
+		if r.Barcode() {
+			if len(f) == 0 || len(f)%2 != 0 || strings.Trim(f, "0123456789") != "" {
+				return Command{}, fmt.Errorf("printer: barcode %q is not an even number of digits", f)
+			}
+			continue
+		}
+		if n := len([]rune(f)); n > r.Holds() {
+			return Command{}, fmt.Errorf("printer: %q is %d characters; region %c holds %d", f, n, r.ID, r.Holds())
+		}
+	}
+	return Command{Op: 'P', Fields: append([]string{string(CashoutTemplate), "1"}, fields...)}, nil
 }
 
 // Ticket is a cash-out ticket.
