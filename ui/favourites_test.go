@@ -20,8 +20,8 @@ func TestFavouritesOnTheScreen(t *testing.T) {
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	s, term, _, _ := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1280, 800))
 	test.Tap(findButton(t, s.Content(), "Save favourite"))
-	if !strings.Contains(s.message.Text, "place some bets first") {
-		t.Errorf("saving an empty slip said %q", s.message.Text)
+	if !strings.Contains(shown(s), "place some bets first") {
+		t.Errorf("saving an empty slip said %q", shown(s))
 	}
 
 	s17, err := l.Inside(roulette.Straight, []roulette.Number{17})
@@ -38,8 +38,8 @@ func TestFavouritesOnTheScreen(t *testing.T) {
 		test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
 	}
 	test.Tap(findButton(t, s.Content(), "Save favourite"))
-	if s.message.Text != "Saved as a favourite: 10.00" {
-		t.Errorf("saving said %q", s.message.Text)
+	if shown(s) != "Saved as a favourite: 10.00" {
+		t.Errorf("saving said %q", shown(s))
 	}
 	test.Tap(findButton(t, s.Content(), "Remove all"))
 	s.update(term.View())

@@ -122,7 +122,7 @@ func TestKioskHasNoPointerAndStays(t *testing.T) {
 	test.TapCanvas(w.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(chip).Add(fyne.NewPos(5, 5)))
 	test.TapCanvas(w.Canvas(), felt.Add(s.felt.ToScreen(r.Centre)))
 	if got := stakeOn(term.View().Stakes, sp); got != 500 {
-		t.Fatalf("a 5 chip touched on 17 through the kiosk: %d on 17 (%q)", got, s.message.Text)
+		t.Fatalf("a 5 chip touched on 17 through the kiosk: %d on 17 (%q)", got, shown(s))
 	}
 
 	// The help screen, an overlay: no pointer over it, the dimmed edge included.

@@ -79,8 +79,8 @@ func TestLimitFeedbackOnTheLayout(t *testing.T) {
 			if chips[c.spot] != c.chipSay || len(chips) > 1 || len(chips) == 1 && c.chipSay == "" {
 				t.Errorf("chips drawn %v, want %q on %v", chips, c.chipSay, c.spot)
 			}
-			if !strings.Contains(s.message.Text, c.says) {
-				t.Errorf("the message says %q, want %q", s.message.Text, c.says)
+			if !strings.Contains(shown(s), c.says) {
+				t.Errorf("the message says %q, want %q", shown(s), c.says)
 			}
 			if want := c.chipSay + ".00"; c.chipSay == "" && s.bet.Text != "0.00" || c.chipSay != "" && !strings.HasPrefix(s.bet.Text, want) {
 				t.Errorf("BET shows %q with the chip %q", s.bet.Text, c.chipSay)

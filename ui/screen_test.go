@@ -54,6 +54,14 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	return term, link
 }
 
+// shown is what the message line says once the screen has drawn the terminal's current view:
+// the terminal tells the screen its views on its own goroutines (Follow), which a headless test
+// does not run, so the test draws the view it reads.
+func shown(s *Screen) string {
+	s.update(s.term.View())
+	return s.message.Text
+}
+
 // screenAt builds a design's screen for a terminal on layout l (terminalAt's table, 12 s left)
 // in a test window of the given size.
 func screenAt(t *testing.T, d diagrams.Design, l roulette.Layout, size fyne.Size) (*Screen, *app.Terminal, *apptest.Link, fyne.Window) {

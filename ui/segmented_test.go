@@ -54,6 +54,6 @@ func TestNeighboursSpreadOnTheScreen(t *testing.T) {
 	}
 	st := term.View().Stakes
 	if len(st) != 1 || st[0].Bet.Call != roulette.Neighbours || st[0].Bet.Centre != 17 || st[0].Bet.Spread != 4 {
-		t.Errorf("a touch on 17 with the spread 4 chosen placed %+v (%q)", st, s.message.Text)
+		t.Errorf("a touch on 17 with the spread 4 chosen placed %+v (%q)", st, shown(s))
 	}
 }

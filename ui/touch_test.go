@@ -47,7 +47,7 @@ func TestDragChipsAndHoldForLimits(t *testing.T) {
 	}
 	drag(p17, p18.X-p17.X, p18.Y-p17.Y)
 	if v := term.View(); stakeOn(v.Stakes, s17) != 0 || stakeOn(v.Stakes, s18) != 200 {
-		t.Fatalf("after dragging 17 to 18: %+v (%q) felt at %v size %v", v.Stakes, s.message.Text, origin, s.felt.Size())
+		t.Fatalf("after dragging 17 to 18: %+v (%q) felt at %v size %v", v.Stakes, shown(s), origin, s.felt.Size())
 	}
 	// Off the layout: below its bottom edge.
 	drag(p18, 0, s.felt.Size().Height-p18.Y+5)
@@ -73,13 +73,13 @@ func TestDragChipsAndHoldForLimits(t *testing.T) {
 		t.Fatalf("a touch started no hold timer (waited %v)", waited)
 	}
 	fire()
-	if !strings.Contains(s.message.Text, "pays 35 to 1") {
-		t.Fatalf("holding 17 said %q", s.message.Text)
+	if !strings.Contains(shown(s), "pays 35 to 1") {
+		t.Fatalf("holding 17 said %q", shown(s))
 	}
 	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
 	test.TapAt(s.felt, p17) // the tap that ends the hold
-	if !strings.Contains(s.message.Text, "maximum 25.00") || len(term.View().Stakes) != 0 {
-		t.Fatalf("hold: %q, stakes %+v", s.message.Text, term.View().Stakes)
+	if !strings.Contains(shown(s), "maximum 25.00") || len(term.View().Stakes) != 0 {
+		t.Fatalf("hold: %q, stakes %+v", shown(s), term.View().Stakes)
 	}
 	// A quick touch is a tap again: the release stops the timer before it fires.
 	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
