@@ -50,8 +50,13 @@ func TestDemoPlaysLikeACabinet(t *testing.T) {
 		if _, err := io.WriteString(typing, "note 2000\n"); err != nil {
 			t.Fatal(err)
 		}
-		r := <-replies.c
-		return strings.HasPrefix(r, "ok:")
+		select {
+		case r := <-replies.c:
+			return strings.HasPrefix(r, "ok:")
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer to a device command")
+			return false
+		}
 	}, 100*time.Millisecond)
 	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 }, 20*time.Millisecond)
 
