@@ -66,7 +66,8 @@ type Demo struct {
 	closeErr error
 }
 
-// Start starts the table and the devices. ctx bounds the demo's life; Close ends it sooner.
+// Start starts the table and the devices. The end of ctx stops the devices (with the kiosk's
+// app); Close stops the table too and waits for everything.
 func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	if cfg.Period <= 0 {
 		cfg.Period = 20 * time.Second
