@@ -16,6 +16,7 @@ import (
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/server"
 )
 
@@ -23,7 +24,7 @@ import (
 // real client, a journal file, and both device drivers over pseudo-terminals to the emulators.
 type rig struct {
 	dir  string
-	demo *server.Demo
+	demo *demo.Table
 	cli  *client.Client
 	j    *journal.Journal
 	acc  *emulator.NoteAcceptor
@@ -45,17 +46,19 @@ func onPTY(t *testing.T, ctx context.Context, serve func(context.Context, *seria
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	demo, err := server.StartDemo(dir, "T01", 30*time.Second, nil)
+	cfg := server.DefaultConfig()
+	cfg.Period = 30 * time.Second
+	tbl, err := demo.StartTable(dir, "T01", cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(demo.Stop)
-	cli, err := client.Dial(client.Config{Addr: demo.Addr, TLS: demo.ClientTLS})
+	t.Cleanup(func() { tbl.Close() })
+	cli, err := client.Dial(client.Config{Addr: tbl.Addr, TLS: tbl.ClientTLS})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
-	r := &rig{dir: dir, demo: demo, cli: cli}
+	r := &rig{dir: dir, demo: tbl, cli: cli}
 	r.acc = emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond, Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond})
 	r.prn = emulator.NewPrinter(emulator.PrinterConfig{Print: 300 * time.Millisecond, Feed: 20 * time.Millisecond})
 	r.start(t)

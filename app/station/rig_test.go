@@ -20,6 +20,7 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/id003"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/server"
 )
@@ -33,7 +34,7 @@ import (
 type rig struct {
 	t    *testing.T
 	dir  string
-	demo *server.Demo
+	demo *demo.Table
 	net  *netcut.Proxy
 	acc  *emulator.NoteAcceptor
 	prn  *emulator.Printer
@@ -57,28 +58,28 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}
-	demo, err := server.StartDemoWith(dir, "T01", cfg, nil)
+	tbl, err := demo.StartTable(dir, "T01", cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(demo.Stop)
+	t.Cleanup(func() { tbl.Close() })
 	if o.manual {
-		st, err := demo.Table.OpenTable(false)
+		st, err := tbl.Table.OpenTable(false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The demo opened with the auto-dealer, which may have started a round already: finish
 		// it (no terminal is connected yet) so the test starts between rounds.
 		if st.Phase == pb.Phase_PHASE_WAGERING {
-			if _, err := demo.Table.BallDropping(st.RoundId); err != nil {
+			if _, err := tbl.Table.BallDropping(st.RoundId); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := demo.Table.EnterOutcome(st.RoundId, "0"); err != nil {
+			if _, err := tbl.Table.EnterOutcome(st.RoundId, "0"); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	p, err := netcut.New(demo.Addr)
+	p, err := netcut.New(tbl.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.acceptor != nil {
 		o.acceptor(&acc)
 	}
-	r := &rig{t: t, dir: dir, demo: demo, net: p,
+	r := &rig{t: t, dir: dir, demo: tbl, net: p,
 		acc: emulator.NewNoteAcceptor(acc),
 		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
 	}

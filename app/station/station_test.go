@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/server"
 )
 
@@ -27,12 +28,12 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
 	cfg.Period, cfg.IDPadRequired, cfg.PlayerCardRequired = 30*time.Second, true, true
-	demo, err := server.StartDemoWith(dir, "T01", cfg, nil)
+	tbl, err := demo.StartTable(dir, "T01", cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer demo.Stop()
-	if _, err := demo.Table.CreditPlayer("D1", creditReq("T01", 10000)); err != nil {
+	defer tbl.Close()
+	if _, err := tbl.Table.CreditPlayer("D1", creditReq("T01", 10000)); err != nil {
 		t.Fatal(err)
 	}
 	pad := emulator.NewIDPad(emulator.IDPadConfig{})
@@ -46,7 +47,7 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 	go pad.Serve(ctx, pty.Device)
 
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal.db"),
-		Client: client.Config{Addr: demo.Addr, TLS: demo.ClientTLS}, IDPad: pty.Path, Seat: 2})
+		Client: client.Config{Addr: tbl.Addr, TLS: tbl.ClientTLS}, IDPad: pty.Path, Seat: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,168 @@
+// Package demo is the kiosk's demo mode: what `go run .` with no -server runs, so that the
+// product can be seen, played and measured on any machine without a casino floor.
+//
+// Nothing here is a shortcut around the product. The table is a real table server (round
+// engine, ledger, auto-dealer) embedded in the process on a loopback port, reached through the
+// same client, mutual TLS and gRPC as a table on the floor, with certificates from a CA made for
+// the process. The money hardware is the device emulators — note acceptor (ID-003), ticket
+// printer (TCL) and player-ID pad — each on a pseudo-terminal whose other end the station's
+// real drivers open through the real serial code. A demo note is escrowed, stacked, journalled
+// and credited by the table exactly as on a cabinet; a demo cash-out prints a ticket whose
+// picture is saved as a PNG.
+//
+// Start returns where the table and the devices are; the caller wires the station to them as
+// it would to a real cabinet's. Close stops everything the demo started and waits for it.
+package demo
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/server"
+)
+
+// Config shapes a demo.
+type Config struct {
+	StateDir   string        // the table's ledger, and the printed tickets under tickets/
+	TerminalID string        // the terminal the table serves (its certificate name)
+	Period     time.Duration // the wagering period; 0: 20 s
+	Spin       time.Duration // from the deadline to the outcome, and the result's time on screen; 0: 4 s
+	Log        *slog.Logger  // the devices' and tickets' log; nil: none (the table's own log is dropped)
+
+	// Commands, if set, is read line by line for device commands ("note 2000", "printer
+	// paper-out", "pad card 1234567 1"…); each answer is written to Replies.
+	Commands io.Reader
+	Replies  io.Writer
+}
+
+// Demo is a running demo: a table and three devices.
+type Demo struct {
+	Addr      string      // the table, on loopback
+	ClientTLS *tls.Config // the terminal's certificate for it
+	Acceptor  string      // the emulated note acceptor's serial line
+	Printer   string      // the emulated printer's serial line
+	IDPad     string      // the emulated ID pad's line
+	Seat      int         // the station's seat on that pad
+
+	table    *Table
+	acceptor *emulator.NoteAcceptor
+	printer  *emulator.Printer
+	pad      *emulator.IDPad
+	ptys     []*serialport.PTY
+	log      *slog.Logger
+	cancel   context.CancelFunc
+	done     <-chan struct{} // closed when the demo is stopping
+	wg       sync.WaitGroup
+	once     sync.Once
+	closeErr error
+}
+
+// Start starts the table and the devices. The end of ctx stops the devices (with the kiosk's
+// app); Close stops the table too and waits for everything.
+func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
+	if cfg.Period <= 0 {
+		cfg.Period = 20 * time.Second
+	}
+	if cfg.Spin <= 0 {
+		cfg.Spin = 4 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	tcfg := server.DefaultConfig()
+	tcfg.Period, tcfg.SpinTime, tcfg.ResultTime = cfg.Period, cfg.Spin, cfg.Spin
+	// The warning of the deadline must come inside the period, which a fast demo shortens.
+	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
+	table, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	d := &Demo{Addr: table.Addr, ClientTLS: table.ClientTLS, Seat: 1, table: table, log: cfg.Log, cancel: cancel, done: ctx.Done(),
+		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
+		printer:  emulator.NewPrinter(emulator.PrinterConfig{}),
+		pad:      emulator.NewIDPad(emulator.IDPadConfig{}),
+	}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
+	for _, dev := range []struct {
+		path  *string
+		serve func(context.Context, io.ReadWriter) error
+	}{{&d.Acceptor, d.acceptor.Serve}, {&d.Printer, d.printer.Serve}, {&d.IDPad, d.pad.Serve}} {
+		p, err := serialport.NewPTY()
+		if err != nil {
+			return nil, err
+		}
+		d.ptys = append(d.ptys, p)
+		*dev.path = p.Path
+		d.run(func() {
+			if err := dev.serve(ctx, p.Device); err != nil && ctx.Err() == nil {
+				cfg.Log.Warn("demo device stopped", "line", p.Path, "err", err)
+			}
+		})
+	}
+	d.run(func() { d.saveTickets(ctx, filepath.Join(cfg.StateDir, "tickets")) })
+	if cfg.Commands != nil {
+		d.commands(ctx, cfg.Commands, cfg.Replies)
+	}
+	cfg.Log.Info("demo devices", "note acceptor", d.Acceptor, "printer", d.Printer, "ID pad", d.IDPad)
+	return d, nil
+}
+
+// FirstBuyIn has a player buy in with five $100 notes through the emulated acceptor when the
+// terminal has no credit (a fresh state directory), so the demo opens with chips to bet. The
+// notes go in as the acceptor is enabled, in the background; balance > 0 does nothing. Call it
+// before Close.
+func (d *Demo) FirstBuyIn(balance int64) {
+	if balance != 0 {
+		return
+	}
+	d.run(func() {
+		for range 5 {
+			for d.acceptor.InsertNote(10000) != nil {
+				// Not enabled yet: the station enables it once recovery is done and the table is up.
+				select {
+				case <-d.done:
+					return
+				case <-time.After(200 * time.Millisecond):
+				}
+			}
+		}
+	})
+}
+
+// Close stops the devices and the table, waits for the demo's goroutines and closes the
+// devices' lines and the table's ledger. Close the station first: its drivers hold the lines'
+// other ends. Later calls return the first call's error.
+func (d *Demo) Close() error {
+	d.once.Do(func() {
+		d.cancel()
+		d.wg.Wait()
+		var errs []error
+		for _, p := range d.ptys {
+			if err := p.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+				errs = append(errs, err)
+			}
+		}
+		errs = append(errs, d.table.Close())
+		d.closeErr = errors.Join(errs...)
+	})
+	return d.closeErr
+}
+
+func (d *Demo) run(fn func()) {
+	d.wg.Add(1)
+	go func() { defer d.wg.Done(); fn() }()
+}

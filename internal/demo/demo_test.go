@@ -1,0 +1,154 @@
+package demo_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/internal/demo"
+)
+
+// The demo plays like a cabinet, headless: the station's real drivers and client reach the
+// embedded table and the emulated devices; a note typed as a device command is credited by
+// the table, a cash-out prints a ticket the demo saves as a PNG, and Close stops everything —
+// a command typed after Close is answered by nobody.
+func TestDemoPlaysLikeACabinet(t *testing.T) {
+	dir := t.TempDir()
+	commands, typing := io.Pipe()
+	replies := &lines{c: make(chan string, 16)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The test's own output: a demo goroutine logging after the test returned would fail it.
+	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Period: 30 * time.Second,
+		Log: slog.New(slog.NewTextHandler(t.Output(), nil)), Commands: commands, Replies: replies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() }) // on a failure; Close is idempotent
+	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal-T01.db"),
+		Client:   client.Config{Addr: d.Addr, TLS: d.ClientTLS},
+		Acceptor: d.Acceptor, Printer: d.Printer, IDPad: d.IDPad, Seat: d.Seat, AcceptorPoll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+
+	if v := st.WaitForTable(ctx, 10*time.Second); v.Config.TableID != "DEMO" || v.Config.WageringPeriod != 30*time.Second {
+		t.Fatalf("no snapshot from the demo table: %+v", v.Config)
+	}
+	d.FirstBuyIn(1) // the terminal has credit: no notes go in
+	// The acceptor takes notes once the station has recovered and enabled it; until then the
+	// emulator refuses the command, as a real one keeps its mouth shut.
+	waitFor(t, "a note accepted", func() bool {
+		if _, err := io.WriteString(typing, "note 2000\n"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r := <-replies.c:
+			return strings.HasPrefix(r, "ok:")
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer to a device command")
+			return false
+		}
+	}, 100*time.Millisecond)
+	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 }, 20*time.Millisecond)
+
+	if err := st.Cashier.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the ticket saved", func() bool {
+		m, _ := filepath.Glob(filepath.Join(dir, "tickets", "ticket-*.png"))
+		return len(m) == 1
+	}, 50*time.Millisecond)
+	if b := st.Terminal.View().Balance; b != 0 {
+		t.Errorf("balance after cash-out: %d", b)
+	}
+
+	st.Close()
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	// The stdin reader may outlive Close (a read cannot be interrupted), but it answers nothing.
+	if _, err := io.WriteString(typing, "note 2000\n"); err != nil {
+		t.Fatal(err)
+	}
+	typing.Close()
+	replies.close()
+	if n := replies.late(); n > 0 {
+		t.Errorf("%d replies written after Close", n)
+	}
+}
+
+// A demo closed before any station uses it stops cleanly, buy-in in progress and all: the
+// notes wait for an acceptor nobody enables, and Close ends the wait.
+func TestDemoClosesWithTheBuyInPending(t *testing.T) {
+	d, err := demo.Start(context.Background(), demo.Config{StateDir: t.TempDir(), TerminalID: "T01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.FirstBuyIn(0)
+	done := make(chan error)
+	go func() { done <- d.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// lines is a Replies writer that hands each line to the test and counts what arrives once it
+// is closed.
+type lines struct {
+	c      chan string
+	mu     sync.Mutex
+	closed bool
+	after  int
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		l.after++
+		return len(p), nil
+	}
+	l.c <- strings.TrimSpace(string(p))
+	return len(p), nil
+}
+
+func (l *lines) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+}
+
+func (l *lines) late() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.after
+}
+
+// waitFor checks ok every poll until it holds, or fails the test after 15 s.
+func waitFor(t *testing.T, what string, ok func() bool, poll time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(poll)
+	}
+}

@@ -1,0 +1,92 @@
+package demo
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+// Table is a table server embedded in the process: the same engine, ledger, mutual TLS and
+// gRPC on a loopback port as a real table, opened with the auto-dealer dealing. The demo runs
+// one; tests that want a real table without its devices start one directly.
+type Table struct {
+	Addr      string      // host:port on loopback
+	ClientTLS *tls.Config // a terminal certificate for the terminal it serves, from a throwaway CA
+	Table     *server.Table
+
+	stop   func() // the gRPC server's
+	led    *ledger.Ledger
+	cancel context.CancelFunc
+	ran    chan struct{} // closed when the table's clock has stopped
+}
+
+// StartTable starts a table with its ledger (demo-table.db) in dir, serving terminal id, and
+// opens it with the auto-dealer. A nil log discards the table's log.
+func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *Table, err error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	led, err := ledger.Open(filepath.Join(dir, "demo-table.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			led.Close()
+		}
+	}()
+	cfg.TableID = "DEMO"
+	t, err := server.NewTable(context.Background(), cfg, led, time.Now, log)
+	if err != nil {
+		return nil, err
+	}
+	// A CA made for this process: the demo needs no PKI directory, and nothing else trusts it.
+	m, err := pki.NewMemory()
+	if err != nil {
+		return nil, err
+	}
+	srvTLS, err := m.ServerTLS()
+	if err != nil {
+		return nil, err
+	}
+	cliTLS, err := m.ClientTLS(pki.RoleTerminal, terminal)
+	if err != nil {
+		return nil, err
+	}
+	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("demo table: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &Table{Addr: addr, ClientTLS: cliTLS, Table: t, stop: stop, led: led, cancel: cancel, ran: make(chan struct{})}
+	go func() { defer close(d.ran); t.Run(ctx) }()
+	if _, err := t.OpenTable(true); err != nil {
+		d.halt()
+		return nil, err
+	}
+	return d, nil
+}
+
+// halt stops the clock and the gRPC server and waits for the clock, so nothing writes to the
+// ledger once it is closed.
+func (d *Table) halt() {
+	d.cancel()
+	d.stop()
+	<-d.ran
+}
+
+// Close stops the table and closes its ledger.
+func (d *Table) Close() error {
+	d.halt()
+	if err := d.led.Close(); err != nil {
+		return fmt.Errorf("demo table: closing the ledger: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+)
+
+// limitMemory sets a soft memory limit unless GOMEMLIMIT sets one. The kiosk's live heap is
+// ~15–20 MB (built with no_emoji; Fyne's colour emoji font alone held 10 MB of it); without a
+// limit the collector lets it double before it runs. A soft limit keeps the resident size flat
+// over a long session (issue 4).
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(32 << 20)
+	}
+}
+
+// stateDir is where the terminal journal (and in demo mode the table's ledger and the printed
+// tickets) live: $ATS_STATE_DIR, or ats-demo in the temporary directory. It is made if missing.
+func stateDir() (string, error) {
+	dir := os.Getenv("ATS_STATE_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "ats-demo")
+	}
+	return dir, os.MkdirAll(dir, 0o700)
+}
+
+// options are the kiosk's command line.
+type options struct {
+	server, pki, id, design  string
+	windowed                 bool
+	acceptor, printer, idpad string
+	seat                     int
+	demoPeriod, demoSpin     time.Duration
+}
+
+func parseFlags() options {
+	var o options
+	flag.StringVar(&o.server, "server", "", "table server address; empty runs the demo table")
+	flag.StringVar(&o.pki, "pki", "pki", "PKI directory with this terminal's certificate (with -server)")
+	flag.StringVar(&o.id, "id", "T01", "terminal id (its certificate name)")
+	flag.StringVar(&o.design, "design", "A", "screen design: A, L or U")
+	flag.BoolVar(&o.windowed, "windowed", false, "a window instead of the full-screen kiosk")
+	flag.StringVar(&o.acceptor, "acceptor", "", "note acceptor serial device (with -server)")
+	flag.StringVar(&o.printer, "printer", "", "ticket printer serial device (with -server)")
+	flag.StringVar(&o.idpad, "idpad", "", "player-ID pad line (with -server)")
+	flag.IntVar(&o.seat, "seat", 1, "this terminal's pad on the ID pad line")
+	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
+	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
+	flag.Parse()
+	return o
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/ui"
+)
+
+// showScreen runs the Fyne app with the station's screen, in design o.design, until the window
+// closes. stopped is called when the app stops and firstFrame when the window first shows.
+func showScreen(ctx context.Context, st *station.Station, view app.View, o options, stopped, firstFrame func()) error {
+	a := fyneapp.NewWithID("com.tablegames.ats")
+	// Stop the background updates with the app, so none reaches a stopped Fyne thread.
+	a.Lifecycle().SetOnStopped(stopped)
+	a.Lifecycle().SetOnEnteredForeground(firstFrame)
+	a.Settings().SetTheme(ui.Theme())
+	w := a.NewWindow("ATS")
+	noDepthBuffer()
+	screen, err := ui.NewScreen(st.Terminal, designOf(o.design), view.Config.Layout)
+	if err != nil {
+		return err
+	}
+	screen.Follow(ctx)
+	w.SetContent(screen.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	if !o.windowed {
+		ui.Kiosk(w)
+	}
+	w.ShowAndRun()
+	return nil
+}
+
+// noDepthBuffer asks GLFW for a window without depth and stencil buffers: Fyne's painter uses
+// neither, and at 1920×1080 they are 8 MB the GL driver allocates and clears every frame for
+// nothing. GLFW's hints apply to the next window it creates; NewWindow has initialised GLFW
+// and Show creates the window, both on this (the main) thread.
+func noDepthBuffer() {
+	glfw.WindowHint(glfw.DepthBits, 0)
+	glfw.WindowHint(glfw.StencilBits, 0)
+}
+
+// designOf maps the -design flag to a screen design; anything unknown is design A.
+func designOf(name string) diagrams.Design {
+	switch name {
+	case "L":
+		return diagrams.DiagramL
+	case "U":
+		return diagrams.DiagramU
+	}
+	return diagrams.DiagramA
+}
