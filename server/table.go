@@ -162,8 +162,9 @@ type Table struct {
 	now    func() time.Time
 	log    *slog.Logger
 
-	// What the engine keeps that a terminal is told is kept as the model tells it, and is
-	// replaced, never changed in place: snapshots and events handed to the streams share it
+	// What a terminal is told is kept as the model tells it. The slices and pointers among it
+	// (history, closes, last settlements, pending limits, the limits' map, the chips) are
+	// replaced, never changed in place: snapshots and events handed to the streams share them
 	// and are written for the wire outside the lock.
 	mu       sync.Mutex
 	config   table.TableConfig // as the terminals see it; the wagering period changes
