@@ -10,10 +10,16 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
+
+// The dealer's calls answer with the table's status as the dealer console reads it, a wire
+// message written here from the engine's model state through proto/wire: Status is also how
+// tests and tools in this process look at a table.
 
 // Status is the dealer's view of the table, conservation included.
 func (t *Table) Status() (*pb.TableStatus, error) {
@@ -27,17 +33,14 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	if err != nil {
 		return nil, ledgerErr(err)
 	}
-	s := &pb.TableStatus{Config: t.configPB(), Phase: t.phase(), Limits: limitsPB(t.limits), AutoDealer: t.auto,
-		Frozen: t.frozen, History: t.history, MoneyIn: c.MoneyIn, MoneyOut: c.MoneyOut, Balances: c.Balances,
+	s := &pb.TableStatus{Config: wire.ConfigPB(t.config), Phase: pb.Phase(t.phase()), Limits: wire.LimitsPB(t.limits),
+		AutoDealer: t.auto, Frozen: t.frozen, History: wire.OutcomesPB(t.history), PendingLimits: wire.PendingPB(t.pending), MoneyIn: c.MoneyIn, MoneyOut: c.MoneyOut, Balances: c.Balances,
 		OpenTickets: c.OpenTickets, HouseResult: c.HouseResult}
 	if t.jackpot != nil {
 		s.JackpotMeter = t.jackpot.meter
 		if len(t.jackpot.pending) > 0 {
-			s.PendingJackpot = jackpotPB(t.jackpot.pending[0])
+			s.PendingJackpot = wire.JackpotWonPB(jackpotWon(t.jackpot.pending[0]))
 		}
-	}
-	if t.pending != nil {
-		s.PendingLimits = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
 	}
 	if t.cur != nil {
 		s.RoundId, s.DeadlineUnixNanos = t.cur.id, t.cur.deadline.UnixNano()
@@ -93,7 +96,7 @@ func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
 // CloseTable closes the table between rounds.
 func (t *Table) CloseTable() (*pb.TableStatus, error) {
 	return t.do(func(now time.Time) error {
-		if ph := t.phase(); ph == pb.Phase_PHASE_WAGERING || ph == pb.Phase_PHASE_NO_MORE_BETS {
+		if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 			return failed("round %s is in play; close the table after its result", t.cur.id)
 		}
 		t.open, t.auto = false, false
@@ -109,7 +112,7 @@ func (t *Table) SetWageringPeriod(d time.Duration) (*pb.TableStatus, error) {
 		if d < 100*time.Millisecond || d > 10*time.Minute {
 			return invalid("wagering period %v: must be 100 ms to 10 min", d)
 		}
-		t.period = d
+		t.config.WageringPeriod = d
 		return nil
 	})
 }
@@ -138,17 +141,11 @@ func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
 		if raisesMinimum(t.limits, l) {
 			at = now.Add(minimumRaiseNotice)
 		}
-		t.pending = &pendingLimits{limits: l, at: at}
-		if t.phase() != pb.Phase_PHASE_WAGERING && !now.Before(at) {
+		t.pending = &table.PendingLimits{Limits: l, At: at}
+		if t.phase() != table.PhaseWagering && !now.Before(at) {
 			t.limits, t.pending = l, nil
 		}
-		ev := t.newEvent(now)
-		lc := &pb.LimitsChanged{Limits: limitsPB(t.limits)}
-		if t.pending != nil {
-			lc.Pending = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
-		}
-		ev.Event = &pb.TableEvent_Limits{Limits: lc}
-		t.send("", ev)
+		t.emit(now, "", table.LimitsChanged{Limits: t.limits, Pending: t.pending})
 		return nil
 	})
 }
@@ -183,7 +180,7 @@ func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
 		if err != nil {
 			return err
 		}
-		if r.phase != pb.Phase_PHASE_NO_MORE_BETS {
+		if r.phase != table.PhaseNoMoreBets {
 			return failed("no spin applies while waiting for the outcome (round %s is %v)", r.id, r.phase)
 		}
 		return ledgerErr(t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
@@ -201,15 +198,15 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 		if err != nil {
 			return err
 		}
-		if r.phase != pb.Phase_PHASE_RESULT || r.status != "settled" {
+		if r.phase != table.PhaseResult || r.status != "settled" {
 			return failed("round %s has no settled outcome to correct (%s)", r.id, r.status)
 		}
 		n, err := roulette.ParseNumber(number)
 		if err != nil || !t.layout.Wheel.Has(n) {
 			return invalid("outcome %q is not on this %v wheel", number, t.layout.Wheel)
 		}
-		if n.String() == r.outcome {
-			return failed("round %s already settled on %s", r.id, r.outcome)
+		if r.decided && n == r.outcome {
+			return failed("round %s already settled on %s", r.id, r.outcomeText())
 		}
 		t.setFrozen(now, true, "correcting the result of "+r.id)
 		defer t.setFrozen(now, false, "")
@@ -219,7 +216,8 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 			if err := t.reverse(tx, r); err != nil {
 				return err
 			}
-			r.outcome, r.status = n.String(), "corrected"
+			r.setOutcome(n, true)
+			r.status = "corrected"
 			if err := t.persistRound(tx, r); err != nil {
 				return err
 			}
@@ -228,20 +226,15 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 			if err != nil {
 				return err
 			}
-			return tx.Event("correction", "", r.id, 0, fmt.Sprintf("%s -> %s", old, r.outcome))
+			return tx.Event("correction", "", r.id, 0, fmt.Sprintf("%s -> %s", old, n))
 		})
 		if err != nil {
-			r.outcome, r.status = old, "settled"
+			r.setOutcome(old, true)
+			r.status = "settled"
 			return ledgerErr(err)
 		}
-		for _, h := range t.history {
-			if h.RoundId == r.id {
-				h.Number, h.Corrected = r.outcome, true
-			}
-		}
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: &pb.Outcome{RoundId: r.id, Number: r.outcome, AtUnixNanos: now.UnixNano(), Corrected: true}}}
-		t.send("", ev)
+		t.markHistory(r.id, func(h *table.Outcome) { h.Number, h.Corrected = n, true })
+		t.emit(now, "", table.OutcomeEntered{Outcome: table.Outcome{RoundID: r.id, Number: n, At: now, Corrected: true}})
 		t.applySettled(now, settled)
 		return nil
 	})
@@ -274,9 +267,7 @@ func (t *Table) reverse(tx *ledger.Tx, r *round) error {
 
 func (t *Table) setFrozen(now time.Time, frozen bool, reason string) {
 	t.frozen = frozen
-	ev := t.newEvent(now)
-	ev.Event = &pb.TableEvent_Frozen{Frozen: &pb.FrozenChanged{Frozen: frozen, Reason: reason}}
-	t.send("", ev)
+	t.emit(now, "", table.FrozenChanged{Frozen: frozen, Reason: reason})
 }
 
 // InvalidateRound refunds every wager of the current round (001 §12.3–12.4): a settled round's
@@ -291,7 +282,7 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			return failed("round %s is already invalidated", r.id)
 		}
 		prevStatus := r.status
-		if r.phase == pb.Phase_PHASE_WAGERING {
+		if r.phase == table.PhaseWagering {
 			return failed("round %s is still open for wagering", r.id)
 		}
 		var sets []ledger.Settlement
@@ -304,7 +295,7 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			if err := t.reverse(tx, r); err != nil {
 				return err
 			}
-			r.status, r.phase = "invalidated", pb.Phase_PHASE_RESULT
+			r.status, r.phase = "invalidated", table.PhaseResult
 			if err := t.persistRound(tx, r); err != nil {
 				return err
 			}
@@ -320,16 +311,10 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			a := t.account(s.Terminal)
 			a.balance -= s.Returned - s.Staked
 		}
-		for _, h := range t.history {
-			if h.RoundId == r.id {
-				h.Invalidated = true
-			}
-		}
+		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {
-			ev := t.newEvent(now)
-			ev.Event = &pb.TableEvent_Voided{Voided: &pb.RoundVoided{RoundId: r.id, Reason: "invalidated: " + reason,
-				Refunded: refunded[id], Balance: t.account(id).balance}}
-			t.send(id, ev)
+			t.emit(now, id, table.RoundVoided{RoundID: r.id, Reason: "invalidated: " + reason,
+				Refunded: refunded[id], Balance: t.account(id).balance})
 		}
 		if was != r.phase {
 			// Voided from "no more bets" (after a no-spin, or before any outcome): the round
@@ -363,9 +348,7 @@ func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.Cr
 			}
 			return &pb.CreditPlayerResponse{BuyInId: b.ID}, func() {
 				t.buyins[b.ID] = b
-				ev := t.newEvent(now)
-				ev.Event = &pb.TableEvent_BuyIn{BuyIn: &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}}
-				t.send(req.TerminalId, ev)
+				t.emit(now, req.TerminalId, table.BuyInOffered{ID: b.ID, Amount: b.Amount})
 			}, tx.Event("buy-in-offered", req.TerminalId, "", req.Amount, b.ID)
 		})
 	return res, err
@@ -419,10 +402,8 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, req.TerminalId)
 				}
-				t.rememberClose(req.TerminalId, closePB(c))
-				ev := t.newEvent(now)
-				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: closePB(c)}
-				t.send(req.TerminalId, ev)
+				t.rememberClose(req.TerminalId, closeOf(c))
+				t.emit(now, req.TerminalId, closeOf(c))
 			}, nil
 		})
 	return res, err
@@ -448,7 +429,7 @@ func (t *Table) Handpay(dealer string, req *pb.HandpayRequest) (*pb.HandpayRespo
 			if _, err := tx.AddMeter(ledger.MeterMoneyOut, tk.Amount); err != nil {
 				return nil, nil, err
 			}
-			return &pb.HandpayResponse{Ticket: ticketPB(tk, t.cfg.Venue)}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
+			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue))}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
 		})
 	return res, err
 }

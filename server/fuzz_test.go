@@ -17,8 +17,8 @@ import (
 	"github.com/tablegames/ats/server/ledger"
 )
 
-// FuzzUpdateSlip feeds arbitrary wagers through the server's slip path (wire wager → rules
-// engine → limits → balance → ledger): it must never panic, refuse bad input with
+// FuzzUpdateSlip feeds arbitrary wagers through the server's slip path (wire wager, read as
+// the gRPC edge reads it → rules engine → limits → balance → ledger): it must never panic, refuse bad input with
 // InvalidArgument, and never accept more than the balance or report totals that disagree.
 func FuzzUpdateSlip(f *testing.F) {
 	f.Add(int32(1), "17", int32(0), int32(0), "", int64(500))
@@ -61,8 +61,7 @@ func FuzzUpdateSlip(f *testing.F) {
 		}
 		w := &pb.Wager{Kind: pb.BetKind(kind), Numbers: nums, Which: which, Spread: spread, Colour: colour, Amount: amount}
 		version++
-		res, err := tbl.UpdateSlip("T1", &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: version,
-			Wagers: []*pb.Wager{w, {Kind: pb.BetKind_BET_KIND_RED, Amount: 19000}}})
+		res, err := tbl.UpdateSlip("T1", st.RoundId, version, slipWagers([]*pb.Wager{w, {Kind: pb.BetKind_BET_KIND_RED, Amount: 19000}}))
 		if err != nil {
 			if c := status.Code(err); c != codes.InvalidArgument {
 				t.Fatalf("%v: %v", w, err)
@@ -70,14 +69,14 @@ func FuzzUpdateSlip(f *testing.F) {
 			return
 		}
 		var sum int64
-		for _, r := range res.Slip.Results {
+		for _, r := range res.Results {
 			if r.Accepted < 0 {
-				t.Fatalf("negative acceptance %v", res.Slip)
+				t.Fatalf("negative acceptance %+v", res)
 			}
 			sum += r.Accepted
 		}
-		if sum != res.Slip.Total || res.Slip.Total > funds || res.Balance != funds-res.Slip.Total {
-			t.Fatalf("%v: slip %v, available %d", w, res.Slip, res.Balance)
+		if sum != res.Total || res.Total > funds || res.Available != funds-res.Total {
+			t.Fatalf("%v: slip %+v, available %d", w, res, res.Available)
 		}
 	})
 }

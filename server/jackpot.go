@@ -7,6 +7,7 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
 
@@ -123,19 +124,16 @@ func (t *Table) contribute(tx *ledger.Tx, roundID string, settled []settledFor) 
 
 // announceJackpot tells every terminal the meter, and the hit if there was one.
 func (t *Table) announceJackpot(now time.Time, hit *ledger.Jackpot) {
-	ev := t.newEvent(now)
-	ev.Event = &pb.TableEvent_Jackpot{Jackpot: &pb.JackpotMeter{Amount: t.jackpot.meter}}
-	t.send("", ev)
+	t.emit(now, "", table.JackpotMeter{Amount: t.jackpot.meter})
 	if hit != nil {
 		t.log.Info("jackpot hit", "round", hit.Round, "terminal", hit.Terminal, "amount", hit.Amount)
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_JackpotWon{JackpotWon: jackpotPB(*hit)}
-		t.send("", ev)
+		t.emit(now, "", jackpotWon(*hit))
 	}
 }
 
-func jackpotPB(j ledger.Jackpot) *pb.JackpotWon {
-	return &pb.JackpotWon{RoundId: j.Round, TerminalId: j.Terminal, Amount: j.Amount, Confirmed: j.Confirmed}
+// jackpotWon is a ledger jackpot as the terminals are told of it.
+func jackpotWon(j ledger.Jackpot) table.JackpotWon {
+	return table.JackpotWon{RoundID: j.Round, TerminalID: j.Terminal, Amount: j.Amount, Confirmed: j.Confirmed}
 }
 
 // ConfirmJackpot is the pit boss confirming a hit (001 §8.3.9(a)): the prize is credited to the
@@ -180,9 +178,7 @@ func (t *Table) ConfirmJackpot(roundID string) (*pb.TableStatus, error) {
 		t.jackpot.pending = append(t.jackpot.pending[:i:i], t.jackpot.pending[i+1:]...)
 		t.account(hit.Terminal).balance = bal
 		t.balanceEvent(now, hit.Terminal, hit.Amount, "jackpot")
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_JackpotWon{JackpotWon: jackpotPB(hit)}
-		t.send("", ev)
+		t.emit(now, "", jackpotWon(hit))
 		return nil
 	})
 }

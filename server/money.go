@@ -10,9 +10,16 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
+
+// The money calls take and answer protobuf messages, unlike the rest of the engine: a reply is
+// stored in the ledger as its wire bytes, in the transaction that moves the money, and a retry
+// with the same idempotency key is answered with exactly those bytes — so the wire form is
+// the record here, not a view of it. Their events are model events like every other.
 
 // moneyCall runs one money movement exactly once per (caller, key). The movement, its audit
 // record and the stored reply commit in one transaction; a retry with the same key gets the
@@ -67,9 +74,7 @@ func (t *Table) account(id string) *account {
 }
 
 func (t *Table) balanceEvent(now time.Time, terminal string, delta int64, reason string) {
-	ev := t.newEvent(now)
-	ev.Event = &pb.TableEvent_Balance{Balance: &pb.BalanceChanged{Balance: t.accounts[terminal].balance, Delta: delta, Reason: reason}}
-	t.send(terminal, ev)
+	t.emit(now, terminal, table.BalanceChanged{Balance: t.accounts[terminal].balance, Delta: delta, Reason: reason})
 }
 
 // moneyInAllowed refuses money in while the table cannot take it (closed, frozen).
@@ -260,9 +265,9 @@ func (t *Table) slipBlocksCashOut(terminal string) (voidRound string, err error)
 		return "", nil
 	}
 	switch t.cur.phase {
-	case pb.Phase_PHASE_WAGERING:
+	case table.PhaseWagering:
 		return t.cur.id, nil
-	case pb.Phase_PHASE_NO_MORE_BETS:
+	case table.PhaseNoMoreBets:
 		return "", failed("wagers are being settled; cash out after the result")
 	}
 	return "", nil
@@ -316,25 +321,23 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 			if err := tx.Event("cash-out", terminal, "", bal, tk.Validation); err != nil {
 				return nil, nil, err
 			}
-			ticket := ticketPB(tk, t.cfg.Venue)
-			return &pb.CashOutResponse{Ticket: ticket, Balance: 0}, func() {
+			ticket := ticketOf(tk, t.cfg.Venue)
+			return &pb.CashOutResponse{Ticket: wire.TicketPB(ticket), Balance: 0}, func() {
 				a := t.account(terminal)
 				a.balance, a.open = 0, false
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, terminal)
 				}
-				ev := t.newEvent(now)
-				ev.Event = &pb.TableEvent_AccountClosed{AccountClosed: &pb.AccountClosed{Reason: "cash-out", Amount: bal, Ticket: ticket}}
-				t.send(terminal, ev)
+				t.emit(now, terminal, table.AccountClosed{Reason: "cash-out", Amount: bal, Ticket: ticket})
 			}, nil
 		})
 	return res, err
 }
 
-func ticketPB(tk ledger.Ticket, venue string) *pb.Ticket {
-	return &pb.Ticket{ValidationNumber: tk.Validation, Amount: tk.Amount, TicketNumber: tk.Number,
-		IssuedUnixNanos: tk.Issued.UnixNano(), ExpiresUnixNanos: tk.Expires.UnixNano(), TerminalId: tk.Terminal,
-		Venue: venue, State: tk.State}
+// ticketOf is a ledger ticket as the terminal is told of it.
+func ticketOf(tk ledger.Ticket, venue string) *table.Ticket {
+	return &table.Ticket{Validation: tk.Validation, Amount: tk.Amount, Number: tk.Number, Issued: tk.Issued,
+		Expires: tk.Expires, TerminalID: tk.Terminal, Venue: venue, State: tk.State}
 }
 
 // ticketState moves a ticket this terminal issued from issued/print-failed to a new print state.

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tablegames/ats/proto/wire"
-
-	pb "github.com/tablegames/ats/proto/ats/table/v1"
-
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
 
@@ -47,7 +44,7 @@ func (t *Table) poke() {
 
 // nextWake is when Advance next has something to do.
 func (t *Table) nextWake() time.Time {
-	if t.cur != nil && t.cur.phase == pb.Phase_PHASE_WAGERING {
+	if t.cur != nil && t.cur.phase == table.PhaseWagering {
 		return t.cur.deadline
 	}
 	if t.auto && t.open {
@@ -61,7 +58,7 @@ func (t *Table) nextWake() time.Time {
 func (t *Table) Advance(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.cur != nil && t.cur.phase == pb.Phase_PHASE_WAGERING && !now.Before(t.cur.deadline) {
+	if t.cur != nil && t.cur.phase == table.PhaseWagering && !now.Before(t.cur.deadline) {
 		if err := t.closeWagering(now, false); err != nil {
 			t.log.Error("closing the wagering period", "err", err)
 		}
@@ -73,13 +70,13 @@ func (t *Table) Advance(now time.Time) {
 		return
 	}
 	switch t.phase() {
-	case pb.Phase_PHASE_NO_MORE_BETS:
+	case table.PhaseNoMoreBets:
 		n := t.layout.Wheel.Order()[randInt(int64(len(t.layout.Wheel.Order())))]
 		if err := t.enterOutcome(now, t.cur.id, n.String()); err != nil {
 			t.log.Error("auto-dealer outcome", "err", err)
 		}
 		t.nextAuto = now.Add(t.cfg.ResultTime)
-	case pb.Phase_PHASE_IDLE, pb.Phase_PHASE_RESULT:
+	case table.PhaseIdle, table.PhaseResult:
 		if err := t.startRound(now); err != nil {
 			t.log.Error("auto-dealer start", "err", err)
 		}
@@ -102,7 +99,7 @@ func (t *Table) persistRound(tx *ledger.Tx, r *round) error {
 		}
 	}
 	return tx.PutRound(ledger.Round{ID: r.id, Seq: r.seq, Phase: int(r.phase), Opened: r.opened,
-		Deadline: r.deadline, Outcome: r.outcome, Draw: draw, Status: r.status})
+		Deadline: r.deadline, Outcome: r.outcomeText(), Draw: draw, Status: r.status})
 }
 
 // startRound opens a wagering period. An announced higher minimum takes effect here once its
@@ -111,14 +108,14 @@ func (t *Table) startRound(now time.Time) error {
 	if !t.open {
 		return failed("the table is closed")
 	}
-	if ph := t.phase(); ph == pb.Phase_PHASE_WAGERING || ph == pb.Phase_PHASE_NO_MORE_BETS {
+	if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 		return failed("round %s is still in play", t.cur.id)
 	}
 	limitsChanged := false
-	if t.pending != nil && !now.Before(t.pending.at) {
-		t.limits, t.pending, limitsChanged = t.pending.limits, nil, true
+	if t.pending != nil && !now.Before(t.pending.At) {
+		t.limits, t.pending, limitsChanged = t.pending.Limits, nil, true
 	}
-	r := &round{phase: pb.Phase_PHASE_WAGERING, opened: now, deadline: now.Add(t.period), slips: map[string]*slip{}}
+	r := &round{phase: table.PhaseWagering, opened: now, deadline: now.Add(t.config.WageringPeriod), slips: map[string]*slip{}}
 	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
 		seq, err := tx.AddMeter(ledger.MeterRoundSeq, 1)
 		if err != nil {
@@ -136,9 +133,7 @@ func (t *Table) startRound(now time.Time) error {
 	}
 	t.cur = r
 	if limitsChanged {
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: limitsPB(t.limits)}}
-		t.send("", ev)
+		t.emit(now, "", table.LimitsChanged{Limits: t.limits})
 	}
 	t.broadcastPhase(now, false)
 	t.poke()
@@ -149,16 +144,12 @@ func (t *Table) startRound(now time.Time) error {
 // far as the balance and limits allow.
 func (t *Table) carryWinners(now time.Time, next *round) {
 	prev := t.cur
-	if prev.outcome == "" {
+	if !prev.decided {
 		return
 	}
-	n, err := roulette.ParseNumber(prev.outcome)
-	if err != nil {
-		return
-	}
-	rd := roulette.Round{Outcome: n, Draw: prev.draw}
+	rd := roulette.Round{Outcome: prev.outcome, Draw: prev.draw}
 	for _, id := range sortedTerminals(prev.slips) {
-		var specs []*pb.Wager
+		var specs []SlipWager
 		sl := prev.slip(id)
 		if sl == nil {
 			continue
@@ -171,7 +162,7 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 				}
 			}
 			if won {
-				specs = append(specs, wire.WagerOf(b.Spec, b.PerPiece))
+				specs = append(specs, SlipWager{Spec: b.Spec, Amount: b.PerPiece})
 			}
 		}
 		if len(specs) == 0 {
@@ -189,11 +180,11 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 // closeWagering ends the wagering period: at the deadline, or at once when the wheel sensor sees
 // the ball about to drop (001 §5.1.3). The acknowledged slips are what settles (rule 3.6).
 func (t *Table) closeWagering(now time.Time, dropping bool) error {
-	if t.cur == nil || t.cur.phase != pb.Phase_PHASE_WAGERING {
+	if t.cur == nil || t.cur.phase != table.PhaseWagering {
 		return failed("no wagering period is open")
 	}
 	r := t.cur
-	r.phase = pb.Phase_PHASE_NO_MORE_BETS
+	r.phase = table.PhaseNoMoreBets
 	if dropping && now.Before(r.deadline) {
 		r.deadline = now
 	}
@@ -220,14 +211,12 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		return t.persistRound(tx, r)
 	})
 	if err != nil {
-		r.phase = pb.Phase_PHASE_WAGERING
+		r.phase = table.PhaseWagering
 		return ledgerErr(err)
 	}
 	t.broadcastPhase(now, dropping)
 	if r.draw != nil {
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{RoundId: r.id, Draw: drawPB(r.draw)}}
-		t.send("", ev)
+		t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *r.draw})
 	}
 	return nil
 }
@@ -261,9 +250,7 @@ func (t *Table) spinStarted(now time.Time, roundID string) error {
 	if err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
 		return ledgerErr(err)
 	}
-	ev := t.newEvent(now)
-	ev.Event = &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{RoundId: r.id, Draw: drawPB(d)}}
-	t.send("", ev)
+	t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *d})
 	return nil
 }
 
@@ -283,17 +270,18 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	if err != nil {
 		return err
 	}
-	if r.phase == pb.Phase_PHASE_WAGERING {
+	if r.phase == table.PhaseWagering {
 		return failed("the wagering period of %s has not ended", r.id)
 	}
-	if r.phase != pb.Phase_PHASE_NO_MORE_BETS {
-		return failed("round %s already has its outcome %s", r.id, r.outcome)
+	if r.phase != table.PhaseNoMoreBets {
+		return failed("round %s already has its outcome %s", r.id, r.outcomeText())
 	}
 	n, err := roulette.ParseNumber(number)
 	if err != nil || !t.layout.Wheel.Has(n) {
 		return invalid("outcome %q is not on this %v wheel", number, t.layout.Wheel)
 	}
-	r.outcome, r.phase, r.status = n.String(), pb.Phase_PHASE_RESULT, "settled"
+	r.setOutcome(n, true)
+	r.phase, r.status = table.PhaseResult, "settled"
 	var settled []settledFor
 	var jackpot jackpotState
 	var hit *ledger.Jackpot
@@ -313,18 +301,17 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 		return err
 	})
 	if err != nil {
-		r.outcome, r.phase, r.status = "", pb.Phase_PHASE_NO_MORE_BETS, ""
+		r.setOutcome(0, false)
+		r.phase, r.status = table.PhaseNoMoreBets, ""
 		return ledgerErr(err)
 	}
 	if t.jackpot != nil {
 		*t.jackpot = jackpot
 		defer t.announceJackpot(now, hit)
 	}
-	out := &pb.Outcome{RoundId: r.id, Number: r.outcome, AtUnixNanos: now.UnixNano()}
+	out := table.Outcome{RoundID: r.id, Number: n, At: now}
 	t.pushHistory(out)
-	ev := t.newEvent(now)
-	ev.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: out}}
-	t.send("", ev)
+	t.emit(now, "", table.OutcomeEntered{Outcome: out})
 	// The round is in its result phase now: say so, or a terminal that watched the round shows
 	// "no more bets" until the next one while a terminal that (re)started now shows the result.
 	t.broadcastPhase(now, false)
@@ -370,8 +357,8 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 			Returned: returned, Recognised: recognised, Outcome: n.String()}); err != nil {
 			return nil, err
 		}
-		out = append(out, settledFor{id, &pb.Settled{RoundId: r.id, Number: n.String(), Recognised: recognised, Staked: staked,
-			Returned: returned, Balance: bal, ReturnedPerWager: per, Correction: correction, SlipVersion: sl.version}})
+		out = append(out, settledFor{id, table.Settled{RoundID: r.id, Number: n, Recognised: recognised, Staked: staked,
+			Returned: returned, Balance: bal, ReturnedPerBet: per, Correction: correction, SlipVersion: sl.version}})
 	}
 	return out, nil
 }
@@ -379,7 +366,7 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 // settledFor is one terminal's settlement, to deliver once its transaction has committed.
 type settledFor struct {
 	terminal string
-	ev       *pb.Settled
+	ev       table.Settled
 }
 
 // applySettled updates the in-memory balances from committed settlements and tells each
@@ -392,9 +379,7 @@ func (t *Table) applySettled(now time.Time, settled []settledFor) {
 			t.accounts[s.terminal] = a
 		}
 		a.balance = s.ev.Balance
-		t.lastSet[s.terminal] = s.ev
-		ev := t.newEvent(now)
-		ev.Event = &pb.TableEvent_Settled{Settled: s.ev}
-		t.send(s.terminal, ev)
+		t.lastSet[s.terminal] = &s.ev
+		t.emit(now, s.terminal, s.ev)
 	}
 }

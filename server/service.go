@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablegames/ats/proto/wire"
@@ -119,12 +120,30 @@ type terminalService struct {
 	t *Table
 }
 
+// encoded is an event's wire form, made once and shared by every stream that sends it: a
+// broadcast to a hundred terminals is converted once, not a hundred times, and by the first
+// stream to reach it rather than under the table's lock. gRPC still marshals it per stream.
+type encoded struct {
+	once sync.Once
+	msg  *pb.TableEvent
+	err  error
+}
+
+// wire is the event as a wire message. Streams only read it, so they may share it.
+func (e *event) wire() (*pb.TableEvent, error) {
+	e.enc.once.Do(func() {
+		e.enc.msg, e.enc.err = wire.EventPB(e.ev)
+		if e.enc.err == nil {
+			e.enc.msg.Seq, e.enc.msg.ServerTimeUnixNanos = e.seq, e.at.UnixNano()
+		}
+	})
+	return e.enc.msg, e.enc.err
+}
+
+// Watch streams the table to a terminal: its snapshot, then the table's events in order.
 func (s *terminalService) Watch(_ *pb.WatchRequest, stream grpc.ServerStreamingServer[pb.TableEvent]) error {
-	sub, first := s.t.Subscribe(callerID(stream.Context()))
+	sub, _ := s.t.Subscribe(callerID(stream.Context()))
 	defer s.t.Unsubscribe(sub)
-	if err := stream.Send(first); err != nil {
-		return err
-	}
 	for {
 		select {
 		case <-stream.Context().Done():
@@ -132,7 +151,11 @@ func (s *terminalService) Watch(_ *pb.WatchRequest, stream grpc.ServerStreamingS
 		case <-sub.dropped:
 			return status.Error(codes.ResourceExhausted, "too far behind the table: resubscribe for a fresh snapshot")
 		case ev := <-sub.ch:
-			if err := stream.Send(ev); err != nil {
+			msg, err := ev.wire()
+			if err != nil {
+				return status.Errorf(codes.Internal, "event %d: %v", ev.seq, err)
+			}
+			if err := stream.Send(msg); err != nil {
 				return err
 			}
 		}
@@ -146,7 +169,22 @@ func (s *terminalService) ServerTime(_ context.Context, req *pb.ServerTimeReques
 }
 
 func (s *terminalService) UpdateSlip(ctx context.Context, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
-	return s.t.UpdateSlip(callerID(ctx), req)
+	ack, err := s.t.UpdateSlip(callerID(ctx), req.RoundId, req.Version, slipWagers(req.Wagers))
+	if err != nil {
+		return nil, err
+	}
+	return &pb.UpdateSlipResponse{Slip: wire.SlipPB(ack), Balance: ack.Available}, nil
+}
+
+// slipWagers reads a slip's wire wagers; one that cannot be read carries why, for the engine
+// to refuse in its place.
+func slipWagers(ws []*pb.Wager) []SlipWager {
+	out := make([]SlipWager, len(ws))
+	for i, w := range ws {
+		spec, err := wire.SpecOf(w)
+		out[i] = SlipWager{Spec: spec, Amount: w.Amount, Err: err}
+	}
+	return out
 }
 
 func (s *terminalService) CreditNote(ctx context.Context, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {

@@ -3,12 +3,30 @@ package server
 import (
 	"time"
 
-	"github.com/tablegames/ats/proto/wire"
-
-	pb "github.com/tablegames/ats/proto/ats/table/v1"
-
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 )
+
+// SlipWager is one wager of a slip update as the terminal wrote it: the bet and the amount
+// attempted (per piece for a call bet). Err is why the edge could not read the bet off the
+// wire; the engine refuses the slip for it in the wager's place, so a slip is refused for the
+// same reason, in the same order of checks, whatever was wrong with it.
+type SlipWager struct {
+	Spec   roulette.BetSpec
+	Amount int64
+	Err    error
+}
+
+// ack is a slip as acknowledged to its terminal: each wager as attempted, what was accepted.
+func (sl *slip) ack(roundID string) *table.SlipAck {
+	a := &table.SlipAck{RoundID: roundID, Version: sl.version, Total: sl.total,
+		Bets: make([]table.SlipBet, len(sl.bets)), Results: make([]table.BetResult, len(sl.bets))}
+	for i, b := range sl.bets {
+		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt}
+		a.Results[i] = table.BetResult{Accepted: b.Total, Reason: b.Reason}
+	}
+	return a
+}
 
 // UpdateSlip replaces a terminal's slip for the current round with a new version. The server
 // applies rule 4.3 to every wager in order against the balance — the same rules engine the
@@ -21,15 +39,17 @@ import (
 // §9.8.1), and recovery voids a round the ledger still has open, so a slip written before the
 // close is never read back. Stakes are not money moved until settlement, which reads the slips
 // the close made durable.
-func (t *Table) UpdateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
+//
+// The acknowledgement's Available is the balance less the slip.
+func (t *Table) UpdateSlip(terminal, roundID string, version uint64, wagers []SlipWager) (*table.SlipAck, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.updateSlip(t.now(), terminal, req.RoundId, req.Version, req.Wagers)
+	return t.updateSlip(t.now(), terminal, roundID, version, wagers)
 }
 
 // updateSlip checks and prices a slip under the table's lock and installs it as the terminal's
 // acknowledged slip of the round.
-func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint64, wagers []*pb.Wager) (*pb.UpdateSlipResponse, error) {
+func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager) (*table.SlipAck, error) {
 	if t.frozen {
 		return nil, failed("accounts are frozen while a result is corrected")
 	}
@@ -39,7 +59,7 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	}
 	// Rule 3.7: nothing placed, changed or withdrawn after the period expires. The server's
 	// clock decides.
-	if r.phase != pb.Phase_PHASE_WAGERING || !now.Before(r.deadline) {
+	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
 		return nil, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
 	prev := r.slips[terminal]
@@ -61,8 +81,8 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	for i, w := range wagers {
-		spec, err := wire.SpecOf(w)
-		if err != nil {
+		spec := w.Spec
+		if err := w.Err; err != nil {
 			return nil, invalid("wager %d: %v", i, err)
 		}
 		if w.Amount <= 0 || w.Amount > roulette.MaxStake {
@@ -96,5 +116,7 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 			Reason: why.String(), bet: bet, pieces: pieces})
 	}
 	r.slips[terminal] = sl
-	return &pb.UpdateSlipResponse{Slip: slipPB(r.id, sl), Balance: balance - sl.total}, nil
+	ack := sl.ack(r.id)
+	ack.Available = balance - sl.total
+	return ack, nil
 }

@@ -4,6 +4,13 @@
 //
 // The server is authoritative: the terminals forecast, the server decides. Every decision that
 // moves money is committed to the ledger before it is acknowledged or broadcast.
+//
+// The engine keeps its state and makes its events in the table model (app/table, app/roulette),
+// the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
+// wire stays at the edge: service.go turns requests into model calls and model events into
+// protobuf through proto/wire, once per event however many streams it goes to. The money calls
+// and the dealer's status still take and give protobuf messages, because the ledger stores each
+// money reply as its wire bytes for an idempotent replay (money.go).
 package server
 
 import (
@@ -19,14 +26,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tablegames/ats/proto/wire"
-
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/tablegames/ats/proto/ats/table/v1"
-
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
 
@@ -84,9 +88,20 @@ const subscriberBuffer = 256
 
 type subscriber struct {
 	terminal string
-	ch       chan *pb.TableEvent
+	ch       chan *event   // the snapshot first, then the table's events in order
 	dropped  chan struct{} // closed when the engine cut the subscriber off
 	once     sync.Once
+}
+
+// event is one event in the table's order, as the engine hands it to the Watch streams: the
+// model event, its sequence number and the server time. A broadcast is one *event shared by
+// every stream, so the edge writes it for the wire once (event.wire in service.go), not once
+// per terminal, and outside the table's lock.
+type event struct {
+	seq uint64
+	at  time.Time
+	ev  table.Event
+	enc encoded // its wire form, made by the first stream to send it
 }
 
 type acceptedBet struct {
@@ -108,10 +123,11 @@ type slip struct {
 type round struct {
 	id       string
 	seq      int64
-	phase    pb.Phase
+	phase    table.Phase // stored in the ledger by its number, which is also the wire's
 	opened   time.Time
 	deadline time.Time
-	outcome  string
+	outcome  roulette.Number // the winning number, once decided
+	decided  bool
 	draw     *roulette.LuckyBallDraw
 	status   string
 	slips    map[string]*slip // the acknowledged slip of each terminal
@@ -120,14 +136,20 @@ type round struct {
 // slip returns a terminal's acknowledged slip of the round, nil if none.
 func (r *round) slip(terminal string) *slip { return r.slips[terminal] }
 
+// outcomeText is the winning number as the ledger keeps it, "" before there is one.
+func (r *round) outcomeText() string {
+	if !r.decided {
+		return ""
+	}
+	return r.outcome.String()
+}
+
+// setOutcome decides (or, with ok false, undecides) the round's winning number.
+func (r *round) setOutcome(n roulette.Number, ok bool) { r.outcome, r.decided = n, ok }
+
 type account struct {
 	balance int64
 	open    bool
-}
-
-type pendingLimits struct {
-	limits roulette.Limits
-	at     time.Time
 }
 
 // Table is one table's round engine. It is safe for concurrent use; every method takes the
@@ -140,20 +162,24 @@ type Table struct {
 	now    func() time.Time
 	log    *slog.Logger
 
+	// What a terminal is told is kept as the model tells it. The slices and pointers among it
+	// (history, closes, last settlements, pending limits, the limits' map, the chips) are
+	// replaced, never changed in place: snapshots and events handed to the streams share them
+	// and are written for the wire outside the lock.
 	mu       sync.Mutex
+	config   table.TableConfig // as the terminals see it; the wagering period changes
 	limits   roulette.Limits
-	pending  *pendingLimits
-	period   time.Duration
+	pending  *table.PendingLimits
 	open     bool
 	auto     bool
 	frozen   bool
 	cur      *round
-	history  []*pb.Outcome
+	history  []table.Outcome // most recent first
 	accounts map[string]*account
 	buyins   map[string]ledger.BuyIn
 	subs     map[string]map[*subscriber]bool
-	lastSet  map[string]*pb.Settled
-	closes   map[string][]*pb.AccountClosed // each terminal's latest dealer closes, newest first
+	lastSet  map[string]*table.Settled
+	closes   map[string][]table.AccountClosed // each terminal's latest dealer closes, newest first
 	nextAuto time.Time
 	seq      uint64
 	wake     chan struct{}
@@ -178,10 +204,16 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	t := &Table{
 		cfg: cfg, layout: roulette.Layout{Wheel: cfg.Wheel, Profile: cfg.LayoutProfile},
 		led: led, now: now, log: log,
-		limits: cfg.Limits, period: cfg.Period,
+		limits:   cfg.Limits,
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
-		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*pb.Settled{},
-		closes: map[string][]*pb.AccountClosed{}, wake: make(chan struct{}, 1),
+		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
+		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
+	}
+	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
+		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
+		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
+	if cfg.LuckyMega {
+		t.config.LuckyBallVersion = roulette.LuckyMega
 	}
 	if !t.layout.Valid() {
 		return nil, fmt.Errorf("server: invalid layout %v/%v", cfg.Wheel, cfg.LayoutProfile)
@@ -200,7 +232,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		t.buyins[b.ID] = b
 	}
 	for _, c := range st.Closes { // oldest first
-		t.rememberClose(c.Terminal, closePB(c))
+		t.rememberClose(c.Terminal, closeOf(c))
 	}
 	if err := t.loadJackpot(ctx, st); err != nil {
 		return nil, err
@@ -208,13 +240,24 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	for i := len(st.History) - 1; i >= 0; i-- {
 		r := st.History[i]
 		if r.Outcome != "" {
-			t.pushHistory(&pb.Outcome{RoundId: r.ID, Number: r.Outcome, AtUnixNanos: r.Deadline.UnixNano(),
+			n, err := roulette.ParseNumber(r.Outcome)
+			if err != nil {
+				return nil, fmt.Errorf("server: round %s: outcome: %w", r.ID, err)
+			}
+			t.pushHistory(table.Outcome{RoundID: r.ID, Number: n, At: r.Deadline,
 				Corrected: r.Status == "corrected", Invalidated: r.Status == "invalidated"})
 		}
 	}
 	if c := st.Current; c != nil {
-		r := &round{id: c.ID, seq: c.Seq, phase: pb.Phase(c.Phase), opened: c.Opened, deadline: c.Deadline,
-			outcome: c.Outcome, status: c.Status, slips: map[string]*slip{}}
+		r := &round{id: c.ID, seq: c.Seq, phase: table.Phase(c.Phase), opened: c.Opened, deadline: c.Deadline,
+			status: c.Status, slips: map[string]*slip{}}
+		if c.Outcome != "" {
+			n, err := roulette.ParseNumber(c.Outcome)
+			if err != nil {
+				return nil, fmt.Errorf("server: round %s: outcome: %w", c.ID, err)
+			}
+			r.setOutcome(n, true)
+		}
 		if len(c.Draw) > 0 {
 			var d roulette.LuckyBallDraw
 			if err := json.Unmarshal(c.Draw, &d); err != nil {
@@ -230,8 +273,8 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 			r.slips[s.Terminal] = sl
 		}
 		t.cur = r
-		t.open = r.phase != pb.Phase_PHASE_CLOSED
-		if r.phase == pb.Phase_PHASE_WAGERING {
+		t.open = r.phase != table.PhaseClosed
+		if r.phase == table.PhaseWagering {
 			// The game system failed before the wagering period expired: every wager of the
 			// round is void (001 §9.8.1). Stakes were never debited, so voiding is a refund.
 			if err := t.voidRound(ctx, r, "void: the table server restarted during the wagering period"); err != nil {
@@ -258,7 +301,7 @@ func (t *Table) voidRound(ctx context.Context, r *round, why string) error {
 				return err
 			}
 		}
-		r.phase, r.status = pb.Phase_PHASE_RESULT, "void"
+		r.phase, r.status = table.PhaseResult, "void"
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}
@@ -291,22 +334,37 @@ func (t *Table) decodeSlip(s ledger.Slip) (*slip, error) {
 	return &slip{version: s.Version, bets: bets, total: s.Total}, nil
 }
 
-func (t *Table) pushHistory(o *pb.Outcome) {
-	t.history = append([]*pb.Outcome{o}, t.history...)
-	if len(t.history) > t.cfg.History {
-		t.history = t.history[:t.cfg.History]
+// pushHistory puts an outcome at the head of the history in a new slice: snapshots handed out
+// share the old one.
+func (t *Table) pushHistory(o table.Outcome) {
+	h := make([]table.Outcome, 0, min(len(t.history)+1, t.cfg.History))
+	h = append(h, o)
+	t.history = append(h, t.history[:min(len(t.history), t.cfg.History-1)]...)
+}
+
+// markHistory changes the history's entry of a round (a correction, an invalidation) in a new
+// slice, for the same reason.
+func (t *Table) markHistory(roundID string, change func(*table.Outcome)) {
+	h := append([]table.Outcome(nil), t.history...)
+	for i := range h {
+		if h[i].RoundID == roundID {
+			change(&h[i])
+		}
 	}
+	t.history = h
 }
 
 // ---- events -----------------------------------------------------------------------------------
 
-func (t *Table) newEvent(now time.Time) *pb.TableEvent {
+// emit gives an event the next place in the table's order and queues it for every stream of
+// one terminal ("" = every terminal).
+func (t *Table) emit(now time.Time, terminal string, ev table.Event) {
 	t.seq++
-	return &pb.TableEvent{Seq: t.seq, ServerTimeUnixNanos: now.UnixNano()}
+	t.send(terminal, &event{seq: t.seq, at: now, ev: ev})
 }
 
 // send queues an event for every stream of one terminal ("" = every terminal).
-func (t *Table) send(terminal string, ev *pb.TableEvent) {
+func (t *Table) send(terminal string, ev *event) {
 	for id, subs := range t.subs {
 		if terminal != "" && id != terminal {
 			continue
@@ -324,73 +382,69 @@ func (t *Table) send(terminal string, ev *pb.TableEvent) {
 }
 
 func (t *Table) broadcastPhase(now time.Time, dropping bool) {
-	ev := t.newEvent(now)
-	ph := &pb.PhaseChanged{Phase: t.phase(), BallDropping: dropping}
+	ph := table.PhaseChanged{Phase: t.phase(), BallDropping: dropping}
 	if t.cur != nil {
-		ph.RoundId = t.cur.id
-		ph.DeadlineUnixNanos = t.cur.deadline.UnixNano()
+		ph.RoundID, ph.Deadline = t.cur.id, t.cur.deadline
 	}
-	ev.Event = &pb.TableEvent_Phase{Phase: ph}
-	t.send("", ev)
+	t.emit(now, "", ph)
 }
 
-func (t *Table) phase() pb.Phase {
+func (t *Table) phase() table.Phase {
 	switch {
 	case !t.open:
-		return pb.Phase_PHASE_CLOSED
+		return table.PhaseClosed
 	case t.cur == nil:
-		return pb.Phase_PHASE_IDLE
+		return table.PhaseIdle
 	}
 	return t.cur.phase
 }
 
 // ---- snapshot and subscription ---------------------------------------------------------------
 
-func (t *Table) snapshot(terminal string) *pb.Snapshot {
+// snapshot is the table as one terminal sees it. It shares the engine's slices (history,
+// closes), which are replaced and never changed in place; the round's draw, which is, is copied.
+func (t *Table) snapshot(terminal string) table.Snapshot {
 	a := t.accounts[terminal]
-	s := &pb.Snapshot{
-		TerminalId: terminal, Config: t.configPB(), Phase: t.phase(), Limits: limitsPB(t.limits),
-		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal],
+	s := table.Snapshot{
+		TerminalID: terminal, Config: t.config, Phase: t.phase(), Limits: t.limits, Pending: t.pending,
+		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal], DealerCloses: t.closes[terminal],
 	}
 	if t.jackpot != nil {
-		s.JackpotMeter = t.jackpot.meter
+		s.Jackpot = t.jackpot.meter
 	}
 	if a != nil {
 		s.Balance, s.AccountOpen = a.balance, a.open
 	}
-	if t.pending != nil {
-		s.PendingLimits = &pb.PendingLimits{Limits: limitsPB(t.pending.limits), EffectiveAtUnixNanos: t.pending.at.UnixNano()}
-	}
 	if t.cur != nil {
-		s.RoundId, s.DeadlineUnixNanos = t.cur.id, t.cur.deadline.UnixNano()
+		s.RoundID, s.Deadline = t.cur.id, t.cur.deadline
 		if sl := t.cur.slip(terminal); sl != nil {
-			s.Slip = slipPB(t.cur.id, sl)
+			s.Slip = sl.ack(t.cur.id)
 		}
 		if t.cur.draw != nil {
-			s.LuckyBall = drawPB(t.cur.draw)
+			d := *t.cur.draw
+			s.LuckyBall = &d
 		}
 	}
 	for _, b := range t.buyins {
 		if b.Terminal == terminal && b.State == "offered" {
-			s.PendingBuyIn = &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}
+			s.PendingBuyIn = &table.BuyInOffered{ID: b.ID, Amount: b.Amount}
 		}
 	}
-	s.DealerCloses = t.closes[terminal]
 	return s
 }
 
-// closePB is a dealer close as the terminal is told of it.
-func closePB(c ledger.Close) *pb.AccountClosed {
-	return &pb.AccountClosed{Reason: c.Reason, Amount: c.Amount, CloseId: c.ID, AtUnixNanos: c.At.UnixNano()}
+// closeOf is a dealer close as the terminal is told of it.
+func closeOf(c ledger.Close) table.AccountClosed {
+	return table.AccountClosed{Reason: c.Reason, Amount: c.Amount, ID: c.ID, At: c.At}
 }
 
 // rememberClose keeps a dealer close for the snapshots of its terminal until the terminal
 // acknowledges it: a terminal that was down when its account was closed records the close from
 // there. The slice is replaced, never changed in place: snapshots already handed to streams
 // share it.
-func (t *Table) rememberClose(terminal string, c *pb.AccountClosed) {
+func (t *Table) rememberClose(terminal string, c table.AccountClosed) {
 	old := t.closes[terminal]
-	next := make([]*pb.AccountClosed, 0, len(old)+1)
+	next := make([]table.AccountClosed, 0, len(old)+1)
 	next = append(next, c)
 	t.closes[terminal] = append(next, old...)
 }
@@ -413,9 +467,9 @@ func (t *Table) AckDealerClose(terminal, id string) error {
 		return status.Errorf(codes.NotFound, "no dealer close %s for this terminal", id)
 	}
 	old := t.closes[terminal]
-	next := make([]*pb.AccountClosed, 0, len(old))
+	next := make([]table.AccountClosed, 0, len(old))
 	for _, c := range old {
-		if c.CloseId != id {
+		if c.ID != id {
 			next = append(next, c)
 		}
 	}
@@ -427,20 +481,22 @@ func (t *Table) AckDealerClose(terminal, id string) error {
 	return nil
 }
 
-// Subscribe registers a Watch stream for a terminal and returns it with the snapshot that
-// starts it; the snapshot and the stream's first event are consistent because both are taken
-// under the lock.
-func (t *Table) Subscribe(terminal string) (*subscriber, *pb.TableEvent) {
+// Subscribe registers a Watch stream for a terminal. The snapshot that starts the stream is
+// the first event queued on it, and is returned too; it and the events after it are consistent
+// because both are taken under the lock.
+func (t *Table) Subscribe(terminal string) (*subscriber, table.Snapshot) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := &subscriber{terminal: terminal, ch: make(chan *pb.TableEvent, subscriberBuffer), dropped: make(chan struct{})}
+	// One more place than the buffer: the snapshot does not count against the stream's lag.
+	s := &subscriber{terminal: terminal, ch: make(chan *event, subscriberBuffer+1), dropped: make(chan struct{})}
 	if t.subs[terminal] == nil {
 		t.subs[terminal] = map[*subscriber]bool{}
 	}
 	t.subs[terminal][s] = true
-	ev := t.newEvent(t.now())
-	ev.Event = &pb.TableEvent_Snapshot{Snapshot: t.snapshot(terminal)}
-	return s, ev
+	snap := t.snapshot(terminal)
+	t.seq++
+	s.ch <- &event{seq: t.seq, at: t.now(), ev: snap}
+	return s, snap
 }
 
 // Unsubscribe ends a Watch stream. When a terminal's last stream ends during the wagering
@@ -455,7 +511,7 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	}
 	delete(t.subs, s.terminal)
 	now := t.now()
-	if t.cur == nil || t.cur.phase != pb.Phase_PHASE_WAGERING || !now.Before(t.cur.deadline) {
+	if t.cur == nil || t.cur.phase != table.PhaseWagering || !now.Before(t.cur.deadline) {
 		return
 	}
 	if t.cur.slip(s.terminal) == nil {
@@ -480,56 +536,6 @@ func (t *Table) Connected(terminal string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.subs[terminal]) > 0
-}
-
-// ---- conversions -------------------------------------------------------------------------------
-
-func (t *Table) configPB() *pb.TableConfig {
-	w := pb.Wheel_WHEEL_SINGLE_ZERO
-	if t.cfg.Wheel == roulette.DoubleZero {
-		w = pb.Wheel_WHEEL_DOUBLE_ZERO
-	}
-	version := "standard"
-	if t.cfg.LuckyMega {
-		version = "mega"
-	}
-	return &pb.TableConfig{
-		TableId: t.cfg.TableID, Wheel: w, LayoutProfile: t.cfg.LayoutProfile.String(), RulesProfile: t.cfg.RulesProfile,
-		ChipDenominations: t.cfg.Chips, WageringPeriodMs: t.period.Milliseconds(), WarningMs: t.cfg.Warning.Milliseconds(),
-		LuckyBall: t.cfg.LuckyBall, LuckyBallVersion: version, Racetrack: true, Jackpot: t.cfg.Jackpot != nil,
-		IdPadRequired: t.cfg.IDPadRequired, PlayerCardRequired: t.cfg.PlayerCardRequired, Venue: t.cfg.Venue, Currency: t.cfg.Currency,
-	}
-}
-
-func limitsPB(l roulette.Limits) *pb.Limits {
-	out := &pb.Limits{Default: &pb.Limit{Min: l.Default.Min, Max: l.Default.Max, Unit: l.Default.Unit},
-		TableMax: l.TableMax, AggregateMin: l.AggregateMin, PerBet: map[string]*pb.Limit{}}
-	for k, v := range l.PerKind {
-		out.PerBet[k.String()] = &pb.Limit{Min: v.Min, Max: v.Max, Unit: v.Unit}
-	}
-	return out
-}
-
-func slipPB(roundID string, s *slip) *pb.Slip {
-	out := &pb.Slip{RoundId: roundID, Version: s.version, Total: s.total}
-	for _, b := range s.bets {
-		out.Wagers = append(out.Wagers, wire.WagerOf(b.Spec, b.Attempt))
-		out.Results = append(out.Results, &pb.WagerResult{Accepted: b.Total, Reason: b.Reason})
-	}
-	return out
-}
-
-func drawPB(d *roulette.LuckyBallDraw) *pb.LuckyBallDraw {
-	out := &pb.LuckyBallDraw{Version: d.Version.String(),
-		Red: d.Numbers[roulette.BallRed].String(), Green: d.Numbers[roulette.BallGreen].String(),
-		Blue: d.Numbers[roulette.BallBlue].String(), Yellow: d.Numbers[roulette.BallYellow].String()}
-	if d.HasSuper {
-		out.Super = d.Super.String()
-	}
-	if d.HasMega {
-		out.Mega = d.Mega.String()
-	}
-	return out
 }
 
 // ---- randomness -------------------------------------------------------------------------------

@@ -162,9 +162,9 @@ func TestDealerCloseWhileTheTerminalIsDown(t *testing.T) {
 	// Both recorded, both acknowledged: the table tells them no more. A terminal starting on a
 	// new journal (a replaced disk, a RAM clear) does not book closes an old journal holds.
 	r.eventually("the table told of both acknowledgements", func() bool {
-		sub, ev := r.demo.Table.Subscribe("T01")
+		sub, snap := r.demo.Table.Subscribe("T01")
 		r.demo.Table.Unsubscribe(sub)
-		return len(ev.GetSnapshot().GetDealerCloses()) == 0
+		return len(snap.DealerCloses) == 0
 	})
 	r.stop()
 	old, err := filepath.Glob(filepath.Join(r.dir, "terminal.db*"))

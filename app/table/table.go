@@ -52,6 +52,7 @@ type TableConfig struct {
 	Warning            time.Duration
 	LuckyBall          bool
 	LuckyBallVersion   roulette.LuckyBallVersion
+	Racetrack          bool // call bets on the racetrack are offered
 	Jackpot            bool
 	PlayerCardRequired bool
 	IDPadRequired      bool

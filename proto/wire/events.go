@@ -105,7 +105,7 @@ func TicketOf(in *pb.Ticket) *table.Ticket {
 func configFrom(in *pb.TableConfig) (table.TableConfig, error) {
 	c := table.TableConfig{TableID: in.GetTableId(), RulesProfile: in.GetRulesProfile(), Chips: in.GetChipDenominations(),
 		WageringPeriod: time.Duration(in.GetWageringPeriodMs()) * time.Millisecond, Warning: time.Duration(in.GetWarningMs()) * time.Millisecond,
-		LuckyBall: in.GetLuckyBall(), Jackpot: in.GetJackpot(), PlayerCardRequired: in.GetPlayerCardRequired(),
+		LuckyBall: in.GetLuckyBall(), Racetrack: in.GetRacetrack(), Jackpot: in.GetJackpot(), PlayerCardRequired: in.GetPlayerCardRequired(),
 		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency()}
 	switch in.GetWheel() {
 	case pb.Wheel_WHEEL_SINGLE_ZERO:
