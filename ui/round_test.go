@@ -32,7 +32,7 @@ import (
 // acknowledgements on a slow, shared machine, short enough to wait for the deadline.
 const roundPeriod = 5 * time.Second
 
-// startTable serves a real table on loopback with mutual TLS, as server.StartDemoWith does, but
+// startTable serves a real table on loopback with mutual TLS, as demo.StartTable does, but
 // with the dealer dealing by hand (no auto-dealer): the test starts the round and enters the
 // outcome. It returns the table and what terminal T01 needs to reach it.
 func startTable(t *testing.T, cfg server.Config) (*server.Table, string, *tls.Config) {
