@@ -5,7 +5,7 @@
 # fallback fonts are neither on every cabinet nor found by Fyne's font matcher reliably, so the
 # kiosk carries the glyphs it draws (a few hundred kB instead of the 90 MB CJK package).
 #
-# Run it after changing the Chinese translation; `go test -tags ci ./ui -run Chinese` fails
+# Run it after changing the Chinese translation; `go test ./ui -run Chinese` fails
 # while a character of the translation is missing from the embedded font. It needs Debian's
 # fonts-noto-cjk and fonttools, which it installs; nothing else (CI, the kiosk) needs them.
 set -euo pipefail

@@ -1,5 +1,3 @@
-//go:build ci
-
 package ui
 
 import (
@@ -32,7 +30,7 @@ import (
 // The reference renders of Diagrams A, L and U live beside the designs' data, in diagrams/, and
 // are regenerated with
 //
-//	go test -tags ci ./ui -run TestReferenceRenders -update     (or UPDATE_REFERENCE=1)
+//	go test ./ui -run TestReferenceRenders -update     (or UPDATE_REFERENCE=1)
 var updateReference = flag.Bool("update", false, "rewrite the reference renders in diagrams/reference")
 
 const referenceDir = "../diagrams/reference"
@@ -205,7 +203,7 @@ func TestReferenceRenders(t *testing.T) {
 			}
 			want, err := readPNG(path)
 			if err != nil {
-				t.Fatalf("%v\nregenerate the reference renders with: go test -tags ci ./ui -run TestReferenceRenders -update", err)
+				t.Fatalf("%v\nregenerate the reference renders with: go test ./ui -run TestReferenceRenders -update", err)
 			}
 			if msg := compareImages(got, want, referenceTolerance); msg != "" {
 				failed := filepath.Join("testdata", "failed", "reference", c.file) // beside Fyne's own failed renders
@@ -215,7 +213,7 @@ func TestReferenceRenders(t *testing.T) {
 				}
 				t.Errorf("%s is stale: %s (this run's render: %s)\n"+
 					"if the change is intended, regenerate the reference renders with:\n"+
-					"\tgo test -tags ci ./ui -run TestReferenceRenders -update", path, msg, failed)
+					"\tgo test ./ui -run TestReferenceRenders -update", path, msg, failed)
 			}
 		})
 	}

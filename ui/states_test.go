@@ -1,5 +1,3 @@
-//go:build ci
-
 package ui
 
 import (
@@ -45,7 +43,7 @@ func assertMarkup(t *testing.T, file string, c fyne.Canvas) {
 		return
 	}
 	if !test.AssertRendersToMarkup(t, file, c) {
-		t.Log("if the change is intended, regenerate the golden markup with: go test -tags ci ./ui -run 'TestScreenStates|TestDiagramAWagering' -update")
+		t.Log("if the change is intended, regenerate the golden markup with: go test ./ui -run 'TestScreenStates|TestDiagramAWagering' -update")
 	}
 }
 
