@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/testwait"
 
 	"github.com/tablegames/ats/app/apptest"
 	"github.com/tablegames/ats/app/roulette"
@@ -89,10 +90,8 @@ func startHarness(t *testing.T, rec Recorder, opts ...func(*Config)) *harness {
 // eventually waits for ok, failing the test after a few seconds.
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
+	if !testwait.For(5*time.Second, ok) {
+		t.Fatalf("never: %s", what)
 	}
 }
 

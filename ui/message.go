@@ -60,4 +60,3 @@ func (m *messageLine) view(sizing *touchSizing) fyne.CanvasObject {
 	return sizing.sized(container.NewStack(m.strip, container.NewPadded(m)), messageSizes,
 		map[fyne.ThemeColorName]color.Color{theme.ColorNameForeground: messageInk})
 }
-

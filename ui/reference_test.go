@@ -165,15 +165,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	go term.Run(ctx)
 	link.Push(table.Connection{Up: true})
 	link.Push(snap)
-	for i := 0; ; i++ {
-		if v := term.View(); v.Connected && v.RoundID == snap.RoundID {
-			break
-		}
-		if i > 400 {
-			t.Fatal("the terminal never took the snapshot")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.Connected && v.RoundID == snap.RoundID })
 	s, err := NewScreen(term, c.design, c.layout)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/internal/testwait"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
@@ -122,11 +123,8 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 	t.Cleanup(st.Close)
 	<-st.Recovered()
-	for deadline := time.Now().Add(20 * time.Second); st.Terminal.View().Config.Layout.Wheel == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the terminal never had the table's snapshot")
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testwait.For(20*time.Second, func() bool { return st.Terminal.View().Config.Layout.Wheel != 0 }) {
+		t.Fatal("the terminal never had the table's snapshot")
 	}
 	l := st.Terminal.View().Config.Layout
 

@@ -43,13 +43,30 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 		Limits: testLimits, Balance: 100000, AccountOpen: true,
 		History: []table.Outcome{{RoundID: "R6", Number: 17}, {RoundID: "R5", Number: 0}, {RoundID: "R4", Number: 32}},
 	})
-	for i := 0; term.View().RoundID != "R7"; i++ {
-		if i > 200 {
-			t.Fatal("the terminal never took the snapshot")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R7" })
 	return term, link
+}
+
+// waitView waits until the terminal's view satisfies ok, told by the terminal itself (no
+// polling): the terminal must not be followed by a screen yet, whose OnChange this would take.
+func waitView(tb testing.TB, term *app.Terminal, what string, ok func(app.View) bool) {
+	tb.Helper()
+	changed := make(chan struct{}, 1)
+	term.OnChange(func(app.View) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer term.OnChange(nil)
+	timeout := time.After(5 * time.Second)
+	for !ok(term.View()) {
+		select {
+		case <-changed:
+		case <-timeout:
+			tb.Fatalf("never: %s (view %+v)", what, term.View())
+		}
+	}
 }
 
 // shown is what the message line says once the screen has drawn the terminal's current view:
@@ -132,12 +149,7 @@ func TestDiagramAWagering(t *testing.T) {
 	if err := link.WaitSlip(2 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; !term.View().Acked || term.View().SlipTotal != 200; i++ {
-		if i > 400 {
-			t.Fatal("the slip was never acknowledged")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitView(t, term, "the slip acknowledged", func(v app.View) bool { return v.Acked && v.SlipTotal == 200 })
 	v := term.View()
 	if len(v.Stakes) != 2 || v.SlipTotal != 200 {
 		t.Fatalf("stakes after two taps: %+v", v.Stakes)
@@ -182,9 +194,7 @@ func BenchmarkTapToSlip(b *testing.B) {
 	link.Push(table.Connection{Up: true})
 	link.Push(table.Snapshot{Config: table.TableConfig{Layout: l, Chips: []int64{100}}, Phase: table.PhaseWagering,
 		RoundID: "R1", Deadline: t0.Add(time.Hour), Limits: testLimits, Balance: 1 << 40, AccountOpen: true})
-	for term.View().RoundID != "R1" {
-		time.Sleep(time.Millisecond)
-	}
+	waitView(b, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R1" })
 	s, err := NewScreen(term, diagrams.DiagramA, l)
 	if err != nil {
 		b.Fatal(err)

@@ -225,7 +225,14 @@ func stateScreen(t *testing.T, c stateCase) (*Screen, fyne.Window) {
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, c.layout, testLimits)
 	term := app.New(app.Config{Link: link, Clock: clk})
 	var applied atomic.Int64
-	term.OnChange(func(app.View) { applied.Add(1) }) // once per event applied
+	changed := make(chan struct{}, 1)
+	term.OnChange(func(app.View) { // once per event applied
+		applied.Add(1)
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
@@ -233,11 +240,12 @@ func stateScreen(t *testing.T, c stateCase) (*Screen, fyne.Window) {
 	for _, ev := range events {
 		link.Push(ev)
 	}
-	for deadline := time.Now().Add(5 * time.Second); applied.Load() < int64(len(events)); {
-		if time.Now().After(deadline) {
+	for timeout := time.After(5 * time.Second); applied.Load() < int64(len(events)); {
+		select {
+		case <-changed:
+		case <-timeout:
 			t.Fatalf("the terminal applied %d of %d events", applied.Load(), len(events))
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	term.OnChange(nil)
 	s, err := NewScreen(term, c.design, c.layout)

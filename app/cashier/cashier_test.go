@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/internal/testwait"
 	"github.com/tablegames/ats/server"
 )
 
@@ -130,13 +131,9 @@ func (r *rig) start(t *testing.T) {
 
 func (r *rig) eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			st, data := r.acc.Status()
-			t.Fatalf("%s: not within 10 s (status %+v; acceptor %02X % X, returned %v)", what, r.c.Status(), st, data, r.acc.Returned())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.For(10*time.Second, ok) {
+		st, data := r.acc.Status()
+		t.Fatalf("%s: not within 10 s (status %+v; acceptor %02X % X, returned %v)", what, r.c.Status(), st, data, r.acc.Returned())
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/internal/netcut"
+	"github.com/tablegames/ats/internal/testwait"
 	"github.com/tablegames/ats/server"
 )
 
@@ -163,15 +164,13 @@ func (r *rig) waitView(what string, ok func(app.View) bool) app.View {
 
 func (r *rig) eventually(what string, ok func() bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
+	if !testwait.For(10*time.Second, ok) {
+		{ // what the station shows, to tell why
 			st, data := r.acc.Status()
 			v := r.view()
 			r.t.Fatalf("never: %s\n  view: phase %v round %s connected %v balance %d stakes %v void %q message %q buy-in offered %+v\n  cashier: %+v\n  acceptor: %s % X",
 				what, v.Phase, v.RoundID, v.Connected, v.Balance, v.Stakes, v.Void, v.Message, v.BuyIn, r.st.Cashier.Status(), id003.StatusName(st), data)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

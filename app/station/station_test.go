@@ -18,6 +18,7 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/internal/testwait"
 	"github.com/tablegames/ats/server"
 )
 
@@ -95,12 +96,8 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testwait.For(10*time.Second, ok) {
+		t.Fatalf("never: %s", what)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/devices/id003"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // host drives the emulator with frames, as the driver would over the line.
@@ -25,12 +26,9 @@ func (h host) send(cmd byte, data ...byte) byte {
 // pollUntil polls the status until it is st.
 func (h host) pollUntil(st byte) {
 	h.t.Helper()
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if h.send(id003.CmdStatusRequest) == st {
-			return
-		}
+	if !testwait.For(2*time.Second, func() bool { return h.send(id003.CmdStatusRequest) == st }) {
+		h.t.Fatalf("status never became %s (is %s)", id003.StatusName(st), id003.StatusName(h.send(id003.CmdStatusRequest)))
 	}
-	h.t.Fatalf("status never became %s (is %s)", id003.StatusName(st), id003.StatusName(h.send(id003.CmdStatusRequest)))
 }
 
 // A note is where the power cut leaves it until the host's reset moves it: one in the stacker's

@@ -12,6 +12,7 @@ import (
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/devices/serialport/porttest"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 func enc(t *testing.T, f idpad.Frame) []byte {
@@ -186,11 +187,7 @@ func TestPadsOverPTY(t *testing.T) {
 	}
 	emu.Command("replug")
 	want(idpad.Restored, 0)
-	deadline := time.Now().Add(2 * time.Second)
-	for !pad.Touched(3) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !pad.Touched(3) {
+	if !testwait.For(2*time.Second, func() bool { return pad.Touched(3) }) {
 		t.Fatal("pad 3 not restored from the heartbeat")
 	}
 	// Power cycle: everything released, and new events (sequence numbers from 1 again) arrive.
@@ -199,11 +196,7 @@ func TestPadsOverPTY(t *testing.T) {
 	want(idpad.Released, 3)
 	emu.Command("touch on 1")
 	want(idpad.Touched, 1)
-	deadline = time.Now().Add(2 * time.Second)
-	for emu.Pending() != 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if emu.Pending() != 0 {
+	if !testwait.For(2*time.Second, func() bool { return emu.Pending() == 0 }) {
 		t.Fatalf("%d events unacknowledged", emu.Pending())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // The demo plays like a cabinet, headless: the station's real drivers and client reach the
@@ -57,8 +58,8 @@ func TestDemoPlaysLikeACabinet(t *testing.T) {
 			t.Fatal("no answer to a device command")
 			return false
 		}
-	}, 100*time.Millisecond)
-	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 }, 20*time.Millisecond)
+	})
+	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 })
 
 	if err := st.Cashier.CashOut(ctx); err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestDemoPlaysLikeACabinet(t *testing.T) {
 	waitFor(t, "the ticket saved", func() bool {
 		m, _ := filepath.Glob(filepath.Join(dir, "tickets", "ticket-*.png"))
 		return len(m) == 1
-	}, 50*time.Millisecond)
+	})
 	if b := st.Terminal.View().Balance; b != 0 {
 		t.Errorf("balance after cash-out: %d", b)
 	}
@@ -141,14 +142,10 @@ func (l *lines) late() int {
 	return l.after
 }
 
-// waitFor checks ok every poll until it holds, or fails the test after 15 s.
-func waitFor(t *testing.T, what string, ok func() bool, poll time.Duration) {
+// waitFor checks ok until it holds, or fails the test after 15 s.
+func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
-		time.Sleep(poll)
+	if !testwait.For(15*time.Second, ok) {
+		t.Fatalf("never: %s", what)
 	}
 }
