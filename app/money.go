@@ -29,6 +29,7 @@ type MoneyStatus struct {
 	CashingOut bool
 	TakeTicket bool // a ticket was printed: take it
 	Handpay    bool // the ticket could not be printed: an attendant pays by hand
+	Credits    int  // credits completed since start: a second "Credited 100.00" is news too
 }
 
 // MoneyChanged is the cashier's new status. Its news is told as money news once per change;
@@ -38,7 +39,7 @@ func (t *Terminal) MoneyChanged(s MoneyStatus) {
 	defer t.mu.Unlock()
 	old := t.money
 	t.money = s
-	if !s.Message.IsZero() && !s.Message.Equal(old.Message) {
+	if !s.Message.IsZero() && (!s.Message.Equal(old.Message) || s.Credits != old.Credits) {
 		t.sayLocked(s.Message, MoneyNews)
 	}
 	t.board.set("money-devices", s.Fault, MoneyNews)

@@ -102,6 +102,18 @@ func TestMessageRules(t *testing.T) {
 		}
 	})
 
+	t.Run("a second credit of the same amount is news again", func(t *testing.T) {
+		h := newHarness(t)
+		credited := msg.New("Credited %s", "100.00")
+		h.term.MoneyChanged(MoneyStatus{Message: credited, Credits: 1})
+		h.clk.Advance(14 * time.Second)
+		h.term.MoneyChanged(MoneyStatus{Message: credited, Credits: 2})
+		h.clk.Advance(14 * time.Second) // 28 s after the first: shown only because the second is new
+		if got := h.term.View().Message; !got.Msg.Equal(credited) {
+			t.Fatalf("the second credit was not told: %+v", got)
+		}
+	})
+
 	t.Run("the view is told when a message's time runs out", func(t *testing.T) {
 		h := newHarness(t)
 		h.term.SelectChip(50)

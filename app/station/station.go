@@ -237,5 +237,5 @@ func (d cashDesk) CashOut(ctx context.Context) error {
 // moneyStatus is the cashier's status as the screen reads it.
 func moneyStatus(st cashier.Status) app.MoneyStatus {
 	return app.MoneyStatus{Cashier: true, Message: st.Message, Fault: st.Fault, CashingOut: st.CashingOut,
-		TakeTicket: st.TakeTicket, Handpay: st.Handpay}
+		TakeTicket: st.TakeTicket, Handpay: st.Handpay, Credits: st.Credits}
 }
