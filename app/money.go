@@ -32,12 +32,20 @@ type MoneyStatus struct {
 	Credits    int  // credits completed since start: a second "Credited 100.00" is news too
 }
 
+func (s MoneyStatus) same(o MoneyStatus) bool {
+	return s.Cashier == o.Cashier && s.Message.Equal(o.Message) && s.Fault.Equal(o.Fault) && s.CashingOut == o.CashingOut &&
+		s.TakeTicket == o.TakeTicket && s.Handpay == o.Handpay && s.Credits == o.Credits
+}
+
 // MoneyChanged is the cashier's new status. Its news is told as money news once per change;
 // a fault stands on the message line until it clears.
 func (t *Terminal) MoneyChanged(s MoneyStatus) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	old := t.money
+	if s.same(old) {
+		return // a device poll that changed nothing: no new view, no repaint
+	}
 	t.money = s
 	if !s.Message.IsZero() && (!s.Message.Equal(old.Message) || s.Credits != old.Credits) {
 		t.sayLocked(s.Message, MoneyNews)

@@ -240,40 +240,64 @@ func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
 // Content is the screen's canvas object.
 func (s *Screen) Content() fyne.CanvasObject { return s.root }
 
-// Follow keeps the screen current: every view change and a countdown tick, each applied on the
-// Fyne thread through fyne.Do, until ctx ends.
+// Follow keeps the screen current: every view change, and the countdown each time its second
+// changes, each applied on the Fyne thread through fyne.Do, until ctx ends.
 func (s *Screen) Follow(ctx context.Context) {
-	s.term.OnChange(func(v app.View) { s.do(func() { s.update(v) }) })
+	wake := make(chan struct{}, 1)
+	s.term.OnChange(func(v app.View) {
+		s.do(func() { s.update(v) })
+		select { // the countdown may have started or stopped: time the next tick again
+		case wake <- struct{}{}:
+		default:
+		}
+	})
 	go func() {
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
+		t := time.NewTimer(0)
+		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-tick.C:
+			case <-wake:
+			case <-t.C:
 				s.do(s.tick)
 			}
+			t.Reset(s.untilNextSecond())
 		}
 	}()
+}
+
+// untilNextSecond is the wait until the countdown shows another number: just after the table's
+// clock crosses the next whole second while wagering, otherwise a slow beat that only keeps the
+// status honest (the views bring every other change).
+func (s *Screen) untilNextSecond() time.Duration {
+	rem := s.term.Remaining()
+	if rem <= 0 {
+		return time.Second
+	}
+	return rem%time.Second + 5*time.Millisecond
 }
 
 // tick redraws the countdown from the terminal's estimate of the server clock.
 func (s *Screen) tick() {
 	v := s.last
-	rem := s.term.Remaining()
-	switch {
-	case v.Phase != table.PhaseWagering || !v.Connected:
+	count := ""
+	if v.Phase == table.PhaseWagering && v.Connected {
 		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
-		s.countdown.Text = ""
-	default:
-		s.countdown.Text = fmt.Sprintf("%d", int((rem+999*time.Millisecond)/time.Second))
+		count = fmt.Sprintf("%d", int((s.term.Remaining()+999*time.Millisecond)/time.Second))
 	}
 	status, c := periodStatus(v.Period)
-	s.status.Text, s.status.Color, s.countdown.Color = status, c, c
-	s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
-	s.countdown.Refresh()
-	s.status.Refresh()
+	// Redraw only what changed: the ticker runs ten times a second for a number that changes
+	// once, and every refresh repaints the window (idle cost, issue 18).
+	if count != s.countdown.Text || c != s.countdown.Color {
+		s.countdown.Text, s.countdown.Color = count, c
+		s.countdown.Refresh()
+	}
+	if status != s.status.Text || c != s.status.Color {
+		s.status.Text, s.status.Color = status, c
+		s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
+		s.status.Refresh()
+	}
 }
 
 // periodStatus is the words and colour of a period state (the terminal decides which holds).
