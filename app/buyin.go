@@ -84,6 +84,7 @@ func (t *Terminal) buyInAnswered(id string) {
 	t.answered[id] = true
 	if t.view.BuyIn != nil && t.view.BuyIn.ID == id {
 		t.view.BuyIn = nil
+		t.greetLocked()
 		t.changedLocked()
 	}
 }

@@ -161,6 +161,7 @@ func (t *Terminal) apply(ev table.Event) {
 	}
 	// The favourites are the player's: forgotten when the account closes.
 	t.favs.Seen(t.view)
+	t.greetLocked()
 	t.changedLocked()
 }
 
@@ -233,6 +234,17 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 	}
 	v.Phase, v.RoundID, v.Deadline, v.BallDropping = e.Phase, e.RoundID, e.Deadline, e.BallDropping
 	t.schedulePeriodLocked()
+}
+
+// greetLocked keeps the greeting standing while there is no money on the account and the
+// terminal can take some: what to do first, said where the player looks.
+func (t *Terminal) greetLocked() {
+	var m msg.Msg
+	if t.cashier != nil && t.view.Connected && t.view.Phase != table.PhaseClosed && t.view.BuyIn == nil &&
+		(!t.view.AccountOpen || t.view.Balance == 0) {
+		m = msg.New("Insert notes or a ticket to buy in")
+	}
+	t.board.set("greeting", m, Hint)
 }
 
 // voidLocked sets (or, with a zero m, clears) why the round's wagers are void: a standing

@@ -21,6 +21,9 @@ type Cashier interface {
 // ErrCashOutBusy is the cashier's answer while a cash-out is already under way: not news.
 var ErrCashOutBusy = errors.New("a cash-out is already under way")
 
+// ErrCashOutRefused is the cashier's refusal it has already told the player: not news again.
+var ErrCashOutRefused = errors.New("cash-out refused")
+
 // MoneyStatus is what the money devices are doing, for the screen.
 type MoneyStatus struct {
 	Cashier    bool    // the terminal has a cashier (a printer): Cash out can print
@@ -29,12 +32,14 @@ type MoneyStatus struct {
 	CashingOut bool
 	TakeTicket bool // a ticket was printed: take it
 	Handpay    bool // the ticket could not be printed: an attendant pays by hand
-	Credits    int  // credits completed since start: a second "Credited 100.00" is news too
+	Said       int  // messages said so far: the same words said again (a second "Credited 100.00") are news
+	// PrinterDown: the printer cannot print now, so Cash out is refused before money moves.
+	PrinterDown bool
 }
 
 func (s MoneyStatus) same(o MoneyStatus) bool {
 	return s.Cashier == o.Cashier && s.Message.Equal(o.Message) && s.Fault.Equal(o.Fault) && s.CashingOut == o.CashingOut &&
-		s.TakeTicket == o.TakeTicket && s.Handpay == o.Handpay && s.Credits == o.Credits
+		s.TakeTicket == o.TakeTicket && s.Handpay == o.Handpay && s.Said == o.Said && s.PrinterDown == o.PrinterDown
 }
 
 // MoneyChanged is the cashier's new status. Its news is told as money news once per change;
@@ -47,7 +52,7 @@ func (t *Terminal) MoneyChanged(s MoneyStatus) {
 		return // a device poll that changed nothing: no new view, no repaint
 	}
 	t.money = s
-	if !s.Message.IsZero() && (!s.Message.Equal(old.Message) || s.Credits != old.Credits) {
+	if !s.Message.IsZero() && (!s.Message.Equal(old.Message) || s.Said != old.Said) {
 		t.sayLocked(s.Message, MoneyNews)
 	}
 	t.board.set("money-devices", s.Fault, MoneyNews)
@@ -68,7 +73,7 @@ func (t *Terminal) CashOut() {
 	t.changedLocked()
 	ctx := t.ctx
 	t.goLocked(func() {
-		if err := t.cashier.CashOut(ctx); err != nil && !errors.Is(err, ErrCashOutBusy) && ctx.Err() == nil {
+		if err := t.cashier.CashOut(ctx); err != nil && !errors.Is(err, ErrCashOutBusy) && !errors.Is(err, ErrCashOutRefused) && ctx.Err() == nil {
 			t.mu.Lock()
 			t.sayLocked(msg.Of(err), MoneyNews)
 			t.changedLocked()

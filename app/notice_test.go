@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -105,12 +107,27 @@ func TestMessageRules(t *testing.T) {
 	t.Run("a second credit of the same amount is news again", func(t *testing.T) {
 		h := newHarness(t)
 		credited := msg.New("Credited %s", "100.00")
-		h.term.MoneyChanged(MoneyStatus{Message: credited, Credits: 1})
+		h.term.MoneyChanged(MoneyStatus{Message: credited, Said: 1})
 		h.clk.Advance(14 * time.Second)
-		h.term.MoneyChanged(MoneyStatus{Message: credited, Credits: 2})
+		h.term.MoneyChanged(MoneyStatus{Message: credited, Said: 2})
 		h.clk.Advance(14 * time.Second) // 28 s after the first: shown only because the second is new
 		if got := h.term.View().Message; !got.Msg.Equal(credited) {
 			t.Fatalf("the second credit was not told: %+v", got)
+		}
+	})
+
+	t.Run("at 0.00 the terminal says how to buy in, until money is in", func(t *testing.T) {
+		h := startHarness(t, nil, func(c *Config) { c.Cashier = noCashOut{} })
+		h.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseWagering,
+			RoundID: "R1", Deadline: h.clk.Now().Add(time.Minute), Limits: limits})
+		v := h.waitFor(func(v View) bool { return v.RoundID == "R1" })
+		if v.Message.Priority != Hint || !strings.Contains(v.Message.String(), "Insert notes") || v.CanCashOut {
+			t.Fatalf("at 0.00: %+v, cash out %v", v.Message, v.CanCashOut)
+		}
+		h.link.Push(table.BalanceChanged{Balance: 5000, Delta: 5000})
+		v = h.waitFor(func(v View) bool { return v.Balance == 5000 })
+		if strings.Contains(v.Message.String(), "Insert notes") || !v.CanCashOut {
+			t.Fatalf("with 50.00: %+v, cash out %v", v.Message, v.CanCashOut)
 		}
 	})
 
@@ -183,3 +200,8 @@ func TestBoard(t *testing.T) {
 		})
 	}
 }
+
+// noCashOut is a cashier that is never asked to cash out.
+type noCashOut struct{}
+
+func (noCashOut) CashOut(context.Context) error { return errors.New("not in this test") }

@@ -85,6 +85,7 @@ type View struct {
 	JackpotMine bool              // ...and it is this terminal's
 
 	Money      MoneyStatus // the money devices, when the terminal has them
+	CanCashOut bool        // Cash out would print a ticket now: a printer ready, money to cash
 	Favourites []Favourite // the player's saved slips, oldest first
 
 	Message Notice // the one message for the player, chosen by priority and time (notice.go)
@@ -186,6 +187,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
 	v.Money.Cashier = t.cashier != nil
+	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	return v

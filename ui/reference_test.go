@@ -159,7 +159,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	snap := c.snap(t, c.layout)
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, c.layout, testLimits)
-	term := app.New(app.Config{Link: link, Clock: clk})
+	term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)

@@ -57,6 +57,7 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
+	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -143,6 +144,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), term.CashOut)
 	cashOut.Importance = widget.WarningImportance
+	s.cashOut = cashOut
 	help := widget.NewButtonWithIcon(T("Help"), theme.HelpIcon(), func() { s.showHelp(term.View()) })
 	help.Importance = widget.HighImportance
 	track, err := diagrams.NewRacetrack(l.Wheel)
@@ -331,6 +333,13 @@ func (s *Screen) update(v app.View) {
 	}
 	s.bet.Refresh()
 
+	if v.CanCashOut != !s.cashOut.Disabled() {
+		if v.CanCashOut {
+			s.cashOut.Enable()
+		} else {
+			s.cashOut.Disable()
+		}
+	}
 	s.showJackpot(v)
 	s.favourites.seen(v)
 	if v.Frozen {

@@ -32,7 +32,7 @@ var testLimits = roulette.Limits{
 func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) {
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
-	term := app.New(app.Config{Link: link, Clock: clk})
+	term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go term.Run(ctx)
@@ -46,6 +46,11 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R7" })
 	return term, link
 }
+
+// printerReady is a cashier whose printer is always ready: Cash out is offered as on a cabinet.
+type printerReady struct{}
+
+func (printerReady) CashOut(context.Context) error { return nil }
 
 // waitView waits until the terminal's view satisfies ok, told by the terminal itself (no
 // polling): the terminal must not be followed by a screen yet, whose OnChange this would take.
@@ -187,7 +192,7 @@ func BenchmarkTapToSlip(b *testing.B) {
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
-	term := app.New(app.Config{Link: link, Clock: clk})
+	term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go term.Run(ctx)

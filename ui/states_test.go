@@ -223,7 +223,7 @@ func stateScreen(t *testing.T, c stateCase) (*Screen, fyne.Window) {
 	t.Helper()
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, c.layout, testLimits)
-	term := app.New(app.Config{Link: link, Clock: clk})
+	term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
 	var applied atomic.Int64
 	changed := make(chan struct{}, 1)
 	term.OnChange(func(app.View) { // once per event applied

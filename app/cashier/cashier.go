@@ -71,11 +71,16 @@ const (
 // Status is what the player and the attendant are told about money at this terminal.
 type Status struct {
 	Message    msg.Msg // the latest money event, to tell the player
+	Said       int     // how many messages have been said: the same words said again are news again
 	Fault      msg.Msg // the device faults stopping money in or out; zero when none
 	CashingOut bool
 	TakeTicket bool // a ticket was printed: take it
 	Handpay    bool // the ticket could not be printed: an attendant pays by hand
-	Balance    int64
+	// PrinterDown: the printer reports a fault that stops it printing; Cash out is refused
+	// (before any money moves) until it clears, rather than debiting the account and leaving
+	// the player to watch the retries.
+	PrinterDown bool
+	Balance     int64
 	Credits    int   // credits completed with the server since start
 	Credited   int64 // their total
 }
@@ -115,6 +120,7 @@ const (
 func (c *Cashier) setFault(device int, m msg.Msg) {
 	c.update(func(s *Status) {
 		c.faults[device] = m
+		s.PrinterDown = !c.faults[printerFault].IsZero()
 		s.Fault = msg.Msg{}
 		for _, f := range c.faults {
 			switch {
@@ -168,7 +174,7 @@ func (c *Cashier) update(fn func(*Status)) {
 
 func (c *Cashier) say(key string, args ...any) {
 	m := msg.New(key, args...)
-	c.update(func(s *Status) { s.Message = m })
+	c.update(func(s *Status) { s.Message = m; s.Said++ })
 }
 
 // Wait waits for background settlement of credits to finish (tests, shutdown).
@@ -340,6 +346,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	}
 	c.update(func(s *Status) {
 		s.Message, s.Balance = msg.New("Credited %s", money.Decimal(m.Amount)), m.Balance
+		s.Said++
 		if !m.Replayed {
 			s.Credits++
 			s.Credited += m.Amount
@@ -503,12 +510,21 @@ func (c *Cashier) Recover(ctx context.Context) error {
 // ErrBusy refuses a second cash-out while one is under way.
 var ErrBusy = errors.New("cashier: a cash-out is already under way")
 
+// ErrPrinterDown refuses a cash-out while the printer reports a fault: no money has moved.
+var ErrPrinterDown = errors.New("cashier: the printer cannot print now")
+
 // CashOut prints the whole balance on a ticket.
 func (c *Cashier) CashOut(ctx context.Context) error {
 	c.mu.Lock()
 	if c.status.CashingOut {
 		c.mu.Unlock()
 		return ErrBusy
+	}
+	if down := c.faults[printerFault]; !down.IsZero() {
+		c.mu.Unlock()
+		// Nothing has moved: the balance stays on the account until the printer can print.
+		c.say("Cash out is not possible now (%s): your balance stays on your account", down)
+		return ErrPrinterDown
 	}
 	c.status.CashingOut = true
 	c.status.TakeTicket, c.status.Handpay = false, false
@@ -558,7 +574,8 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 			if perr == nil {
 				break
 			}
-			c.setFault(printerFault, msg.New("Printer: %s", reason(perr)))
+			// The driver's errors begin "printer: "; the message says "Printer:" once.
+			c.setFault(printerFault, msg.New("Printer: %s", strings.TrimPrefix(reason(perr), "printer: ")))
 			if attempt+1 < c.cfg.PrintRetries {
 				select {
 				case <-ctx.Done():
@@ -578,6 +595,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 			}
 			c.update(func(s *Status) {
 				s.Handpay, s.Message = true, msg.New("The ticket could not be printed: an attendant will pay %s by hand", money.Decimal(t.Amount))
+				s.Said++
 			})
 			return nil
 		}
@@ -592,7 +610,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	if err := c.append(ctx, "ticket-confirmed", key, t.Amount, journal.Done); err != nil {
 		return err
 	}
-	c.update(func(s *Status) { s.TakeTicket, s.Message = true, msg.New("Please take your ticket") })
+	c.update(func(s *Status) { s.TakeTicket, s.Message, s.Said = true, msg.New("Please take your ticket"), s.Said+1 })
 	return nil
 }
 

@@ -2,9 +2,11 @@ package station_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablegames/ats/app/table"
 
@@ -207,11 +209,41 @@ func TestPrinterFaultStopsMoney(t *testing.T) {
 	}
 }
 
+// A printer known to be at fault refuses Cash out before any money moves: the balance stays on
+// the account, the screen says why, and Cash out is offered again once the printer can print.
+// (Before, the account was debited and the player watched the retries for 14 s before hearing
+// of a handpay: the money looked gone.)
+func TestCashOutRefusedWhilePrinterDown(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.ready()
+	r.buyIn(2000)
+	r.waitView("Cash out offered", func(v app.View) bool { return v.CanCashOut })
+	if _, err := r.prn.Command("paper-out"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("the printer fault seen", func(v app.View) bool { return v.Money.PrinterDown && !v.CanCashOut })
+	if err := r.st.Cashier.CashOut(context.Background()); !errors.Is(err, cashier.ErrPrinterDown) {
+		t.Fatalf("cash-out with the printer down: %v", err)
+	}
+	v := r.view()
+	if v.Balance != 2000 || !v.AccountOpen || len(r.records("cashout-requested")) != 0 {
+		t.Fatalf("money moved: balance %d open %v requests %d", v.Balance, v.AccountOpen, len(r.records("cashout-requested")))
+	}
+	r.st.Terminal.CashOut() // the screen's button, were it touched: refused and told
+	r.waitView("the refusal told", func(v app.View) bool { return contains(v.Message.String(), "balance stays") })
+	if _, err := r.prn.Command("paper"); err != nil { // paper loaded: the fault clears
+		t.Fatal(err)
+	}
+	r.waitView("Cash out offered again", func(v app.View) bool { return v.CanCashOut })
+}
+
 // The ticket cannot be printed: the cash-out goes to handpay (the player is told an attendant
 // pays), the dealer pays it at the console once, and the ticket — should a copy have come out —
 // never redeems.
 func TestHandpayAtTheDealerConsole(t *testing.T) {
-	r := newRig(t, rigOptions{})
+	// The fault is put there unseen by the idle check, so the print itself finds it (one seen
+	// before refuses the cash-out: TestCashOutRefusedWhilePrinterDown).
+	r := newRig(t, rigOptions{printerCheck: time.Hour})
 	r.ready()
 	r.buyIn(2000)
 	if _, err := r.prn.Command("paper-out"); err != nil {
@@ -250,6 +282,7 @@ func TestHandpayAtTheDealerConsole(t *testing.T) {
 	if _, err := r.prn.Command("paper"); err != nil {
 		t.Fatal(err)
 	}
+	r.st.Cashier.CheckPrinter() // the station's idle check, which this rig runs only at start
 	r.eventually("the acceptor taking money again", func() bool { return r.st.MayTakeMoney() && r.acceptorEnabled() })
 	back := len(r.acc.Returned())
 	if err := r.acc.InsertTicket(validation); err != nil {

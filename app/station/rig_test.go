@@ -41,6 +41,7 @@ type rig struct {
 	prn  *emulator.Printer
 	st   *station.Station
 	stop func()
+	opts rigOptions
 }
 
 // rigOptions shape a rig. manual: the test deals (StartRound, BallDropping, EnterOutcome)
@@ -49,6 +50,9 @@ type rigOptions struct {
 	manual   bool
 	cfg      func(*server.Config)
 	acceptor func(*emulator.NoteAcceptorConfig) // the emulated acceptor's timing, if not the rig's
+	// printerCheck is the station's idle printer check (0: the station's default); a long one
+	// lets a test put the printer at fault unseen, so the fault is found by the print itself.
+	printerCheck time.Duration
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -90,7 +94,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.acceptor != nil {
 		o.acceptor(&acc)
 	}
-	r := &rig{t: t, dir: dir, demo: tbl, net: p,
+	r := &rig{t: t, dir: dir, demo: tbl, net: p, opts: o,
 		acc: emulator.NewNoteAcceptor(acc),
 		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
 	}
@@ -119,7 +123,7 @@ func (r *rig) start() {
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
-		PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
+		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck})
 	if err != nil {
 		cancel()
 		t.Fatal(err)

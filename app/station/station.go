@@ -228,8 +228,11 @@ type cashDesk struct{ c *cashier.Cashier }
 
 func (d cashDesk) CashOut(ctx context.Context) error {
 	err := d.c.CashOut(ctx)
-	if errors.Is(err, cashier.ErrBusy) {
+	switch {
+	case errors.Is(err, cashier.ErrBusy):
 		return fmt.Errorf("%w: %w", app.ErrCashOutBusy, err)
+	case errors.Is(err, cashier.ErrPrinterDown):
+		return fmt.Errorf("%w: %w", app.ErrCashOutRefused, err)
 	}
 	return err
 }
@@ -237,5 +240,5 @@ func (d cashDesk) CashOut(ctx context.Context) error {
 // moneyStatus is the cashier's status as the screen reads it.
 func moneyStatus(st cashier.Status) app.MoneyStatus {
 	return app.MoneyStatus{Cashier: true, Message: st.Message, Fault: st.Fault, CashingOut: st.CashingOut,
-		TakeTicket: st.TakeTicket, Handpay: st.Handpay, Credits: st.Credits}
+		TakeTicket: st.TakeTicket, Handpay: st.Handpay, Said: st.Said, PrinterDown: st.PrinterDown}
 }
