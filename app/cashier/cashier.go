@@ -81,8 +81,8 @@ type Status struct {
 	// the player to watch the retries.
 	PrinterDown bool
 	Balance     int64
-	Credits    int   // credits completed with the server since start
-	Credited   int64 // their total
+	Credits     int   // credits completed with the server since start
+	Credited    int64 // their total
 }
 
 // Config names the terminal on its tickets and tunes retries.
