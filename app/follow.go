@@ -125,6 +125,10 @@ func (t *Terminal) apply(ev table.Event) {
 		if !e.Correction {
 			t.lastRound = slices.Clone(t.slip.Stakes())
 		}
+		t.view.Result = nil
+		if e.Recognised {
+			t.view.Result = resultOf(t.lastRound, t.view.Config.Layout, e.Number, t.view.LuckyBall)
+		}
 		t.slip.reset(nil)
 	case table.BalanceChanged:
 		t.view.Balance = e.Balance
@@ -204,6 +208,10 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 		if len(stakes) > 0 {
 			t.lastRound = stakes
 		}
+		v.Result = nil
+		if s.LastSettled.Recognised {
+			v.Result = resultOf(stakes, s.Config.Layout, s.LastSettled.Number, s.LuckyBall)
+		}
 		stakes = nil
 	}
 	if r := t.restarted; r != nil {
@@ -227,7 +235,7 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		t.slip.reset(nil)
 		t.version = 0
 		t.voidLocked(msg.Msg{})
-		v.Acked, v.LuckyBall = true, nil
+		v.Acked, v.LuckyBall, v.Result = true, nil, nil
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {
 			v.JackpotWon, v.JackpotMine = nil, false
 		}

@@ -205,3 +205,35 @@ func TestBoard(t *testing.T) {
 type noCashOut struct{}
 
 func (noCashOut) CashOut(context.Context) error { return errors.New("not in this test") }
+
+// The result stays on the layout: winning wagers with what they returned, losing ones at 0,
+// until the next round opens; the number is called out.
+func TestResultStaysUntilTheNextRound(t *testing.T) {
+	h := newHarness(t)
+	s17, red := spot(t, roulette.Straight, 17), outside(t, roulette.Red, 0)
+	h.term.SelectChip(500)
+	h.term.Place(s17)
+	h.term.Place(red)
+	h.waitFor(func(v View) bool { return v.Acked && v.SlipTotal == 1000 })
+	h.link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 1000, Returned: 18000, Balance: 27000})
+	v := h.waitFor(func(v View) bool { return v.Balance == 27000 })
+	if len(v.Stakes) != 0 || len(v.Result) != 2 {
+		t.Fatalf("after the settlement: stakes %v result %+v", v.Stakes, v.Result)
+	}
+	if r := v.Result[0]; r.Bet != s17 || r.Staked != 500 || r.Returned != 18000 {
+		t.Fatalf("straight 17: %+v", r)
+	}
+	if r := v.Result[1]; r.Bet != red || r.Staked != 500 || r.Returned != 0 {
+		t.Fatalf("red on black 17: %+v", r)
+	}
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.clk.Now().Add(time.Minute)})
+	if v := h.waitFor(func(v View) bool { return v.RoundID == "R2" }); v.Result != nil {
+		t.Fatalf("the result stayed into the next round: %+v", v.Result)
+	}
+	for n, want := range map[roulette.Number]string{17: "BLACK · ODD · 2nd 12 · 1 to 18", 0: "GREEN", 36: "RED · EVEN · 3rd 12 · 19 to 36",
+		roulette.DoubleZeroNumber: "GREEN", 1: "RED · ODD · 1st 12 · 1 to 18"} {
+		if got := Callout(n).String(); got != want {
+			t.Errorf("%v: %q, want %q", n, got, want)
+		}
+	}
+}

@@ -75,6 +75,7 @@ type View struct {
 	History     []table.Outcome
 	LastOutcome *table.Outcome
 	LastWin     *table.Settled
+	Result      []ResultStake // the last settled round's wagers, until the next round opens
 	Frozen      bool
 	Void        msg.Msg // why the round's wagers are void, if they are
 	AccountOpen bool

@@ -43,8 +43,10 @@ type Felt struct {
 	geom *diagrams.Geometry
 
 	stakes  map[roulette.Spot]int64 // chips on the layout, by spot
+	won     map[roulette.Spot]int64 // after a result: what the chips on a winning spot returned
 	winning roulette.Number
 	hasWin  bool
+	closed  bool // no more bets: the layout is dimmed, so a player sees it takes no chips
 
 	// OnTapped is called with the region a tap means; taps between regions are ignored.
 	OnTapped func(diagrams.Region)
@@ -85,6 +87,20 @@ func NewFelt(g *diagrams.Geometry) *Felt {
 func (f *Felt) SetStakes(stakes map[roulette.Spot]int64) {
 	f.stakes = stakes
 	f.Refresh()
+}
+
+// SetResult shows the winning chips of a settled round, each with what it returned (nil: none).
+func (f *Felt) SetResult(won map[roulette.Spot]int64) {
+	f.won = won
+	f.Refresh()
+}
+
+// SetClosed dims the layout while it takes no chips (no more bets, 001 §3.7).
+func (f *Felt) SetClosed(closed bool) {
+	if f.closed != closed {
+		f.closed = closed
+		f.Refresh()
+	}
 }
 
 // SetWinning marks the winning number's box (ok false clears it).
@@ -210,9 +226,14 @@ func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
 		if b.IsNum || b.Colour != roulette.ColourGreen {
 			fill = numberColour(b.Colour)
 		}
-		boxes = append(boxes, artBox{rect: b.Rect, fill: fill, label: b.Label, em: 0.32, marker: b.Colour == roulette.ColourRed})
+		label := b.Label
+		if !b.IsNum {
+			label = T(label) // 1st 12, RED, 2 to 1… in the player's language
+		}
+		boxes = append(boxes, artBox{rect: b.Rect, fill: fill, label: label, em: 0.32, marker: b.Colour == roulette.ColourRed})
 	}
-	r := &feltRenderer{felt: f, art: newBoxArt(f.geom.Bounds, feltGreen, 2, boxes), win: canvas.NewRectangle(color.Transparent)}
+	r := &feltRenderer{felt: f, art: newBoxArt(f.geom.Bounds, feltGreen, 2, boxes), win: canvas.NewRectangle(color.Transparent),
+		dim: canvas.NewRectangle(closedDim)}
 	r.win.StrokeColor, r.win.StrokeWidth = winOutline, 6
 	return r
 }
@@ -221,6 +242,7 @@ type feltRenderer struct {
 	felt  *Felt
 	art   *boxArt // the felt's boxes, labels and red markers
 	win   *canvas.Rectangle
+	dim   *canvas.Rectangle // over the layout while it is closed
 	chips []fyne.CanvasObject
 	objs  []fyne.CanvasObject
 }
@@ -230,6 +252,8 @@ var (
 	chipEdge   = color.NRGBA{R: 0x6d, G: 0x4c, B: 0x00, A: 0xff}
 	chipText   = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
 	winOutline = color.NRGBA{R: 0xff, G: 0xee, B: 0x58, A: 0xff}
+	closedDim  = color.NRGBA{A: 0x70} // no more bets: the felt under a dark veil, chips still readable
+	wonBadge   = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
 )
 
 // layoutChips rebuilds the chip objects from the felt's stakes.
@@ -253,6 +277,21 @@ func (r *feltRenderer) layoutChips(scale float32) {
 		label.Move(fyne.NewPos(c.X-d/2, c.Y-d/2))
 		label.Resize(fyne.NewSize(d, d))
 		r.chips = append(r.chips, disc, label)
+		if won := r.felt.won[reg.Spot]; won > 0 {
+			// What the chip won, on a green tab under it: the winning spots, marked.
+			disc.StrokeColor = winOutline
+			tab := canvas.NewRectangle(wonBadge)
+			tab.CornerRadius = 4
+			text := canvas.NewText("+"+money(won), color.White)
+			text.TextSize, text.TextStyle, text.Alignment = max(d*0.3, 14), fyne.TextStyle{Bold: true}, fyne.TextAlignCenter
+			w := max(fyne.MeasureText(text.Text, text.TextSize, text.TextStyle).Width+10, d)
+			h := text.TextSize * 1.4
+			tab.Move(fyne.NewPos(c.X-w/2, c.Y+d/2-2))
+			tab.Resize(fyne.NewSize(w, h))
+			text.Move(tab.Position())
+			text.Resize(tab.Size())
+			r.chips = append(r.chips, tab, text)
+		}
 	}
 }
 
@@ -271,7 +310,10 @@ func (r *feltRenderer) Layout(size fyne.Size) {
 		}
 	}
 	r.layoutChips(scale)
+	r.dim.Resize(size)
+	r.dim.Hidden = !r.felt.closed
 	r.objs = append([]fyne.CanvasObject{r.art.raster, r.win}, r.chips...)
+	r.objs = append(r.objs, r.dim)
 }
 
 func (r *feltRenderer) MinSize() fyne.Size { return r.felt.MinSize() }
@@ -282,6 +324,7 @@ func (r *feltRenderer) MinSize() fyne.Size { return r.felt.MinSize() }
 func (r *feltRenderer) Refresh() {
 	r.Layout(r.felt.Size())
 	canvas.Refresh(r.win)
+	canvas.Refresh(r.dim)
 	for _, c := range r.chips {
 		canvas.Refresh(c)
 	}
@@ -289,7 +332,7 @@ func (r *feltRenderer) Refresh() {
 
 func (r *feltRenderer) Objects() []fyne.CanvasObject {
 	if r.objs == nil {
-		r.objs = []fyne.CanvasObject{r.art.raster, r.win}
+		r.objs = []fyne.CanvasObject{r.art.raster, r.win, r.dim}
 	}
 	return r.objs
 }

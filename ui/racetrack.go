@@ -53,7 +53,11 @@ func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: 0.38, marker: reg.Colour == roulette.ColourRed})
 	}
 	for _, reg := range r.track.Sectors {
-		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
+		label := reg.Label
+		if label != "ZERO" { // go-i18n reserves the key "zero" (a plural form): it stays as written
+			label = T(label) // VOISINS, ORPHELINS, TIER in the player's language
+		}
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: label, em: 0.3})
 	}
 	art := newBoxArt(r.track.Bounds, nil, 1.5, boxes)
 	return &trackRenderer{w: r, art: art, objs: []fyne.CanvasObject{art.raster}}

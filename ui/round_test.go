@@ -241,12 +241,16 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 		t.Fatalf("after the deadline the table holds a slip of %d for T01", got)
 	}
 
-	// The dealer enters 17: 25 × 36 + 5 × 18 back, the 10 on red lost.
+	// The dealer enters 17: 25 × 36 + 5 × 18 back, the 10 on red lost. The winning chips stay
+	// with what they returned until the next round; the losing chip is gone (001 §3.8).
 	if _, err := tbl.EnterOutcome(round, "17"); err != nil {
 		t.Fatal(err)
 	}
 	ui.eventually(t, "the result", func() bool {
-		return s.status.Text == "RESULT" && s.outcome.Text == "17" && s.won.Text == "WON 990.00" && len(feltChips(s)) == 0
+		chips := feltChips(s)
+		return s.status.Text == "RESULT" && s.outcome.Text == "17" && s.won.Text == "WON 990.00" &&
+			s.callout.Text == "BLACK · ODD · 2nd 12 · 1 to 18" && chips[s17] == "25" && chips[split] == "5" && chips[red] == "" &&
+			s.felt.won[s17] == 90000 && s.felt.won[split] == 9000 && len(s.felt.won) == 2
 	}, says)
 	onTable := terminalOnTable(t, tbl).Balance
 	if onTable != 50000-4000+99000 {

@@ -41,6 +41,7 @@ type Screen struct {
 	outcomeBg   *canvas.Rectangle // the winning number sits on a tile of its colour
 	outcomeMark fyne.CanvasObject
 	won         *canvas.Text
+	callout     *canvas.Text // what the winning number is: RED · ODD · 2nd 12 · 1 to 18
 	message     *messageLine
 	history     *fyne.Container
 	limits      *widget.Label
@@ -118,6 +119,8 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.outcomeMark.Hide()
 	outcome := container.NewStack(s.outcomeBg, container.NewBorder(nil, container.NewCenter(s.outcomeMark), nil, nil, s.outcome))
 	s.won = text("", 26, panelText)
+	s.callout = text("", 18, panelText)
+	s.callout.Alignment = fyne.TextAlignCenter
 	s.message = newMessageLine()
 	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
 	s.limits = widget.NewLabel("")
@@ -186,7 +189,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		text(T("BALANCE"), 16, panelDimText), s.balance,
 		text(T("BET"), 16, panelDimText), s.bet,
 		widget.NewSeparator(),
-		container.NewCenter(outcome), s.won,
+		container.NewCenter(outcome), s.callout, s.won,
 		s.history, s.hotCold,
 		widget.NewSeparator(),
 		s.lucky,
@@ -350,7 +353,24 @@ func (s *Screen) update(v app.View) {
 		s.explain.Hide()
 	}
 
+	// The last outcome and win are the result until the next round opens; while the ball
+	// spins (no more bets) they are the previous round's, so they are not shown as a result.
+	showResult := v.Phase != table.PhaseWagering && v.Phase != table.PhaseNoMoreBets
 	stakes := map[roulette.Spot]int64{}
+	var won map[roulette.Spot]int64
+	if showResult && len(v.Stakes) == 0 {
+		// Losing chips are gone; winning chips stay with what they returned (001 §3.8).
+		for _, r := range v.Result {
+			if r.Returned > 0 && !r.Bet.IsCall() {
+				if won == nil {
+					won = map[roulette.Spot]int64{}
+				}
+				stakes[r.Bet.Spot], won[r.Bet.Spot] = r.Staked, r.Returned
+			}
+		}
+	}
+	s.felt.SetResult(won)
+	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
 	var calls []string
 	for _, st := range v.Stakes {
 		if st.Bet.IsCall() {
@@ -367,9 +387,6 @@ func (s *Screen) update(v app.View) {
 		s.relayout()
 	}
 
-	// The last outcome and win are the result until the next round opens; while the ball
-	// spins (no more bets) they are the previous round's, so they are not shown as a result.
-	showResult := v.Phase != table.PhaseWagering && v.Phase != table.PhaseNoMoreBets
 	if o := v.LastOutcome; o != nil && showResult {
 		// White on a tile of the number's colour, with a light edge: black reads on the dark
 		// panel, and red is also told by the diamond.
@@ -383,18 +400,26 @@ func (s *Screen) update(v app.View) {
 		s.outcomeBg.StrokeColor, s.outcomeBg.StrokeWidth = feltLine, 2
 		s.outcomeBg.SetMinSize(fyne.NewSize(200, 100))
 		s.felt.SetWinning(o.Number, true)
+		s.callout.Text = say(app.Callout(o.Number))
 	} else {
+		s.callout.Text = ""
 		s.outcome.Text = ""
 		s.outcomeBg.FillColor, s.outcomeBg.StrokeWidth = color.Transparent, 0
 		s.outcomeMark.Hide()
 		s.felt.SetWinning(0, false)
 	}
 	s.outcome.Refresh()
+	s.callout.Refresh()
 	s.outcomeBg.Refresh()
 	s.outcomeMark.Refresh()
 	s.won.Text = ""
 	if w := v.LastWin; w != nil && showResult {
-		s.won.Text = T("WON") + " " + amount(w.Returned)
+		switch {
+		case w.Returned > 0:
+			s.won.Text = T("WON") + " " + amount(w.Returned)
+		case w.Staked > 0:
+			s.won.Text = T("No win") // never "WON 0.00"
+		}
 	}
 	s.won.Refresh()
 
