@@ -2,7 +2,9 @@
 # run.sh runs the product: the kiosk in demo mode, with the embedded table server, an
 # auto-dealer and emulated devices. Extra arguments go to the kiosk (see `go run . -h`).
 # Without a display (an SSH session, a container) it runs under Xvfb and keeps a screenshot
-# of the screen at build/screenshot.png, refreshed every few seconds.
+# of the screen at build/screenshot.png, refreshed every few seconds. On a desktop it opens the
+# kiosk in a window (-windowed): close the window, or Ctrl-C here, to stop it. The packaged
+# cabinet runs it full screen and locked (ats-kiosk.service), where no key leaves it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup.sh
@@ -21,6 +23,10 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
 		mv build/screenshot.png.part build/screenshot.png || true; done ) &
 	shot=$!
 	trap 'kill $shot $xvfb 2>/dev/null' EXIT
+else
+	# A desktop: a window a newcomer can close, not the cabinet's locked full screen.
+	set -- -windowed "$@"
+	echo "running the kiosk in a window: close it, or press Ctrl-C here, to stop"
 fi
 exec_status=0
 ./build/ats "$@" || exec_status=$?

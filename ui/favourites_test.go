@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
@@ -48,5 +49,36 @@ func TestFavouritesOnTheScreen(t *testing.T) {
 	s.update(term.View())
 	if chips := feltChips(s); len(chips) != 2 || chips[s17] != "5" || chips[red] != "5" {
 		t.Errorf("the favourite placed %v", chips)
+	}
+}
+
+// Cash out ends the session, so it asks first, with the amount the ticket will carry: Keep
+// playing changes nothing, Cash out prints.
+func TestCashOutAsksFirst(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, _, _, w := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	test.Tap(findButton(t, s.Content(), "Cash out"))
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Cash out asked nothing")
+	}
+	var asked string
+	walkObjects(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Cash out") {
+			asked = l.Text
+		}
+	})
+	if asked != "Cash out 1,000.00? A ticket is printed for your whole balance." {
+		t.Fatalf("asked %q", asked)
+	}
+	test.Tap(findButton(t, top, "Keep playing"))
+	if w.Canvas().Overlays().Top() != nil || strings.Contains(shown(s), "Printing") {
+		t.Fatalf("Keep playing cashed out: %q", shown(s))
+	}
+	test.Tap(findButton(t, s.Content(), "Cash out"))
+	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Cash out"))
+	if w.Canvas().Overlays().Top() != nil || shown(s) != "Printing your ticket" {
+		t.Fatalf("confirmed: the line says %q", shown(s))
 	}
 }

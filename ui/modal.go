@@ -31,6 +31,32 @@ func (s *Screen) showModal(content fyne.CanvasObject) {
 	c.Overlays().Add(layer)
 }
 
+// confirm asks the player to confirm an action that cannot be taken back (Cash out ends the
+// session): the question large, the action's button beside "Keep playing", over a dimmed
+// screen. Only the action's button acts; anything else keeps the player where they were.
+func (s *Screen) confirm(question, action string, onYes func()) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(s.root)
+	if c == nil {
+		return
+	}
+	var layer *fyne.Container
+	done := func() { c.Overlays().Remove(layer) }
+	yes := widget.NewButton(action, func() { done(); onYes() })
+	yes.Importance = widget.WarningImportance
+	no := widget.NewButton(T("Keep playing"), done)
+	q := widget.NewLabel(question)
+	q.Wrapping, q.Alignment, q.TextStyle = fyne.TextWrapWord, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}
+	buttons := s.sizing.sized(container.NewGridWithColumns(2, no, yes), nil, nil)
+	box := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
+		container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewCenter(q))))
+	layer = container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameShadow)), container.New(centred{0.4}, box))
+	if inKiosk(c) {
+		layer.Add(newCursorHider())
+	}
+	layer.Resize(c.Size())
+	c.Overlays().Add(layer)
+}
+
 // centred lays its objects out in the middle, at a fraction of the size it is given (at least
 // their minimum, at most all of it).
 type centred struct{ fraction float32 }

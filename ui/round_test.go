@@ -259,7 +259,10 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	ui.eventually(t, "the settled balance "+amount(onTable), func() bool { return s.balance.Text == amount(onTable) }, says)
 
 	// Cash out: the ticket for the whole balance, printed, and the player told to take it.
-	ui.DoAndWait(func() { test.Tap(findButton(t, s.Content(), "Cash out")) })
+	ui.DoAndWait(func() {
+		test.Tap(findButton(t, s.Content(), "Cash out"))
+		test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Cash out")) // confirmed
+	})
 	ui.eventually(t, "take your ticket", func() bool {
 		return s.message.Text == "Please take your ticket" && s.balance.Text == "0.00"
 	}, says)

@@ -145,7 +145,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	double := widget.NewButton(T("Double"), func() { term.Double() })
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
-	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), term.CashOut)
+	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
+		// Cash out ends the session: the player confirms it, with the amount the ticket will carry.
+		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), amount(s.last.Balance)),
+			T("Cash out"), term.CashOut)
+	})
 	cashOut.Importance = widget.WarningImportance
 	s.cashOut = cashOut
 	help := widget.NewButtonWithIcon(T("Help"), theme.HelpIcon(), func() { s.showHelp(term.View()) })
