@@ -46,7 +46,10 @@ func FuzzUpdateSlip(f *testing.F) {
 	if _, err := tbl.OpenTable(false); err != nil {
 		f.Fatal(err)
 	}
-	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: funds}); err != nil {
+	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
 	st, err := tbl.StartRound()

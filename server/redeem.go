@@ -97,9 +97,10 @@ func redeemFailure(err error) bool {
 	return c == codes.NotFound || c == codes.InvalidArgument
 }
 
-// holdLapsed reports whether a ticket's hold has run past the table's hold time.
+// holdLapsed reports whether a ticket's hold has run past the table's hold time. A hold with
+// no time was taken before holds had one (an older ledger): it has lapsed.
 func (t *Table) holdLapsed(tk ledger.Ticket, now time.Time) bool {
-	return tk.State == ledger.TicketRedeeming && !tk.HeldAt.IsZero() && !now.Before(tk.HeldAt.Add(t.cfg.TicketHold))
+	return tk.State == ledger.TicketRedeeming && (tk.HeldAt.IsZero() || !now.Before(tk.HeldAt.Add(t.cfg.TicketHold)))
 }
 
 // alarms reads the newest alarms from the audit log.
