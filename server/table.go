@@ -225,7 +225,7 @@ type Table struct {
 	nextAuto time.Time
 	seq      uint64
 	wake     chan struct{}
-	jackpot  *jackpotState // nil without a jackpot
+	jackpot  *jackpotState           // nil without a jackpot
 	redeem   map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
 }
 
