@@ -3,7 +3,11 @@
 // and tickets kept in the ledger, and the gRPC services terminals and the dealer console call.
 //
 // The server is authoritative: the terminals forecast, the server decides. Every decision that
-// moves money is committed to the ledger before it is acknowledged or broadcast.
+// moves money is committed to the ledger before it is acknowledged or broadcast. It trusts
+// nothing it can check: a note is credited only at its value in the currency table, money in is
+// capped per account, every money sum is overflow-checked (app/money), a chip account never goes
+// below zero (a correction's overpayment is recorded for the operator, overpay.go), a ticket
+// hold lapses, and a terminal guessing validation numbers is throttled (redeem.go).
 //
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
