@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"testing"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
@@ -53,4 +52,3 @@ func (r *rig) buyIn(term pb.TerminalServiceClient, terminal, key string, cents i
 	return err
 }
 
-var _ testing.TB = (*testing.T)(nil)
