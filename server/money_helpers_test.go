@@ -51,4 +51,3 @@ func (r *rig) buyIn(term pb.TerminalServiceClient, terminal, key string, cents i
 	_, err = term.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: key, BuyInId: b.BuyInId, Accept: true})
 	return err
 }
-
