@@ -300,7 +300,7 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 		res, err := call(actx)
 		cancel()
-		if err == nil || !retryable(err) || ctx.Err() != nil {
+		if err == nil || !retryable(err) || table.Refused(err) || ctx.Err() != nil {
 			return res, refusal(err)
 		}
 		select {
@@ -346,10 +346,16 @@ func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteC
 	return wire.MoneyOf(r), nil
 }
 
-// RedeemTicket holds a ticket in escrow and returns its amount.
+// RedeemTicket holds a ticket in escrow and returns its amount. A terminal throttled for
+// failed validations (ResourceExhausted) is refused for a cool-down: that is final for this
+// ticket, not worth asking again at once.
 func (c *Client) RedeemTicket(ctx context.Context, key, validation string) (int64, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.RedeemTicketResponse, error) {
-		return c.tc.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		r, err := c.tc.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		if status.Code(err) == codes.ResourceExhausted {
+			return nil, &table.Refusal{Err: err}
+		}
+		return r, err
 	})
 	if err != nil {
 		return 0, err

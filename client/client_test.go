@@ -187,7 +187,7 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	tt.tb.OpenTable(false)
 	c := tt.dial("T1")
 	next[table.Snapshot](t, c)
-	if _, err := c.CreditNote(context.Background(), "n1", 4200, ""); err != nil {
+	if _, err := c.CreditNote(context.Background(), "n1", 5000, "AUD50"); err != nil {
 		t.Fatal(err)
 	}
 	tt.shutdown()
@@ -199,12 +199,12 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 		// attempts while the server was still down
 	}
 	snap := next[table.Snapshot](t, c)
-	if snap.Balance != 4200 || !snap.AccountOpen {
+	if snap.Balance != 5000 || !snap.AccountOpen {
 		t.Fatalf("snapshot after reconnect: %+v", snap)
 	}
 	// A retried credit with the same key after the restart moves nothing.
-	m, err := c.CreditNote(context.Background(), "n1", 4200, "")
-	if err != nil || !m.Replayed || m.Balance != 4200 {
+	m, err := c.CreditNote(context.Background(), "n1", 5000, "AUD50")
+	if err != nil || !m.Replayed || m.Balance != 5000 {
 		t.Fatalf("replay after restart: %+v %v", m, err)
 	}
 }
@@ -228,6 +228,14 @@ func (f *flaky) CreditNote(_ context.Context, req *pb.CreditNoteRequest) (*pb.Mo
 	}
 	f.moved += req.Amount
 	return &pb.MoneyResponse{Balance: f.moved, Amount: req.Amount}, nil
+}
+
+// RedeemTicket: the terminal is throttled for guessing validation numbers.
+func (f *flaky) RedeemTicket(_ context.Context, req *pb.RedeemTicketRequest) (*pb.RedeemTicketResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keys = append(f.keys, req.IdempotencyKey)
+	return nil, status.Error(codes.ResourceExhausted, "too many failed ticket validations")
 }
 
 func (f *flaky) CashOut(context.Context, *pb.CashOutRequest) (*pb.CashOutResponse, error) {
@@ -257,6 +265,14 @@ func TestMoneyRetriesKeepTheKey(t *testing.T) {
 	}
 	if len(f.keys) != 3 || f.keys[0] != "note-7" || f.keys[1] != "note-7" || f.keys[2] != "note-7" {
 		t.Fatalf("attempts: %v", f.keys)
+	}
+	// A throttled redemption is refused for its cool-down: asked once, not hammered.
+	f.keys = nil
+	if _, err := c.RedeemTicket(context.Background(), "r", "000000000000000001"); status.Code(err) != codes.ResourceExhausted || !table.Refused(err) {
+		t.Fatalf("throttled redeem: %v", err)
+	}
+	if len(f.keys) != 1 {
+		t.Fatalf("throttled redeem asked %d times", len(f.keys))
 	}
 	if _, err := c.CashOut(context.Background(), "co"); status.Code(err) != codes.FailedPrecondition {
 		t.Fatalf("a refusal: %v", err)

@@ -12,6 +12,7 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/proto/wire"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
@@ -35,7 +36,20 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	}
 	s := &pb.TableStatus{Config: wire.ConfigPB(t.config), Phase: pb.Phase(t.phase()), Limits: wire.LimitsPB(t.limits),
 		AutoDealer: t.auto, Frozen: t.frozen, History: wire.OutcomesPB(t.history), PendingLimits: wire.PendingPB(t.pending), MoneyIn: c.MoneyIn, MoneyOut: c.MoneyOut, Balances: c.Balances,
-		OpenTickets: c.OpenTickets, HouseResult: c.HouseResult}
+		OpenTickets: c.OpenTickets, HouseResult: c.HouseResult, Overpaid: c.Overpaid, Underpaid: c.Underpaid, Conserved: c.Holds()}
+	ops, err := t.led.Overpayments(context.Background(), true)
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	for _, o := range ops {
+		s.Overpayments = append(s.Overpayments, overpaymentPB(o))
+	}
+	if s.TicketHolds, err = t.ticketHolds(); err != nil {
+		return nil, ledgerErr(err)
+	}
+	if s.Alarms, err = t.alarms(statusAlarms); err != nil {
+		return nil, ledgerErr(err)
+	}
 	if t.jackpot != nil {
 		s.JackpotMeter = t.jackpot.meter
 		if len(t.jackpot.pending) > 0 {
@@ -64,6 +78,9 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	}
 	return s, nil
 }
+
+// statusAlarms is how many of the newest alarms the table status carries.
+const statusAlarms = 10
 
 // Conservation checks the money identity on the ledger.
 func (t *Table) Conservation() (ledger.Conservation, error) {
@@ -212,8 +229,10 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 		defer t.setFrozen(now, false, "")
 		old := r.outcome
 		var settled []settledFor
+		why := fmt.Sprintf("correction %s -> %s", old, n)
 		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
-			if err := t.reverse(tx, r); err != nil {
+			prior, err := t.reverse(tx, r)
+			if err != nil {
 				return err
 			}
 			r.setOutcome(n, true)
@@ -221,8 +240,7 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 			if err := t.persistRound(tx, r); err != nil {
 				return err
 			}
-			var err error
-			settled, err = t.settle(tx, r, n, 2, true)
+			settled, err = t.settle(tx, r, n, 2, true, prior, why)
 			if err != nil {
 				return err
 			}
@@ -240,29 +258,30 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 	})
 }
 
-// reverse undoes the live settlements of a round in tx, marking them reversed.
-func (t *Table) reverse(tx *ledger.Tx, r *round) error {
+// reverse marks the live settlements of a round reversed in tx and takes their result off the
+// house meter. It leaves the accounts to the caller, which charges each the net difference
+// once (adjust), and returns the reversed settlements by terminal.
+func (t *Table) reverse(tx *ledger.Tx, r *round) (map[string]ledger.Settlement, error) {
 	sets, err := tx.Settlements(r.id)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	out := make(map[string]ledger.Settlement, len(sets))
 	for _, s := range sets {
-		bal, open, err := tx.Account(s.Terminal)
+		house, err := money.Sub(s.Returned, s.Staked)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := tx.SetAccount(s.Terminal, bal-(s.Returned-s.Staked), open); err != nil {
-			return err
-		}
-		if _, err := tx.AddMeter(ledger.MeterHouseResult, -(s.Staked - s.Returned)); err != nil {
-			return err
+		if _, err := tx.AddMeter(ledger.MeterHouseResult, house); err != nil {
+			return nil, err
 		}
 		s.Reversed = true
 		if err := tx.PutSettlement(s); err != nil {
-			return err
+			return nil, err
 		}
+		out[s.Terminal] = s
 	}
-	return nil
+	return out, nil
 }
 
 func (t *Table) setFrozen(now time.Time, frozen bool, reason string) {
@@ -285,15 +304,25 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 		if r.phase == table.PhaseWagering {
 			return failed("round %s is still open for wagering", r.id)
 		}
-		var sets []ledger.Settlement
 		was := r.phase
+		refunded := map[string]int64{}
+		balances := map[string]int64{}
 		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
-			var err error
-			if sets, err = tx.Settlements(r.id); err != nil {
+			prior, err := t.reverse(tx, r)
+			if err != nil {
 				return err
 			}
-			if err := t.reverse(tx, r); err != nil {
-				return err
+			for _, id := range sortedKeys(keysOf(prior)) {
+				s := prior[id]
+				refund, err := money.Sub(s.Staked, s.Returned)
+				if err != nil {
+					return err
+				}
+				bal, applied, err := t.adjust(tx, r.id, id, refund, s.Epoch, "invalidated: "+reason)
+				if err != nil {
+					return err
+				}
+				refunded[id], balances[id] = applied, bal
 			}
 			r.status, r.phase = "invalidated", table.PhaseResult
 			if err := t.persistRound(tx, r); err != nil {
@@ -305,11 +334,8 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 			r.status, r.phase = prevStatus, was // the ledger kept the round as it was
 			return ledgerErr(err)
 		}
-		refunded := map[string]int64{}
-		for _, s := range sets {
-			refunded[s.Terminal] = s.Staked - s.Returned
-			a := t.account(s.Terminal)
-			a.balance -= s.Returned - s.Staked
+		for id, bal := range balances {
+			t.account(id).balance = bal
 		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {
@@ -330,8 +356,8 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if req.Amount <= 0 || req.Amount > roulette.MaxStake {
-		return nil, invalid("amount %d: must be positive", req.Amount)
+	if req.Amount <= 0 || req.Amount > roulette.MaxStake || req.Amount > t.cfg.MaxBalance {
+		return nil, invalid("amount %d: must be positive and at most the table's maximum balance %s", req.Amount, money.Decimal(t.cfg.MaxBalance))
 	}
 	if req.TerminalId == "" {
 		return nil, invalid("a terminal id is required")
@@ -382,6 +408,9 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 				}
 			}
 			if err := tx.SetAccount(req.TerminalId, 0, false); err != nil {
+				return nil, nil, err
+			}
+			if err := tx.NextEpoch(req.TerminalId); err != nil { // the player has left (overpay.go)
 				return nil, nil, err
 			}
 			if _, err := tx.AddMeter(ledger.MeterMoneyOut, bal); err != nil {

@@ -46,7 +46,10 @@ func FuzzUpdateSlip(f *testing.F) {
 	if _, err := tbl.OpenTable(false); err != nil {
 		f.Fatal(err)
 	}
-	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: funds}); err != nil {
+	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
 	st, err := tbl.StartRound()
@@ -78,5 +81,162 @@ func FuzzUpdateSlip(f *testing.F) {
 		if sum != res.Total || res.Total > funds || res.Available != funds-res.Total {
 			t.Fatalf("%v: slip %+v, available %d", w, res, res.Available)
 		}
+	})
+}
+
+// fuzzTable is a table for the money fuzz targets, open, with T1 funded, and a printed ticket
+// of T2's to redeem.
+func fuzzTable(f *testing.F) (*Table, *fakeClock, string) {
+	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { led.Close() })
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.OpenTable(false); err != nil {
+		f.Fatal(err)
+	}
+	for _, id := range []string{"T1", "T2"} {
+		if _, err := tbl.CreditNote(id, &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+			f.Fatal(err)
+		}
+	}
+	co, err := tbl.CashOut("T2", &pb.CashOutRequest{IdempotencyKey: "co"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.TicketPrinted("T2", &pb.TicketRequest{IdempotencyKey: "p", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		f.Fatal(err)
+	}
+	return tbl, clock, co.Ticket.ValidationNumber
+}
+
+// moneyCodes are the refusals a money call may give a bad request: never Internal, never a
+// panic.
+var moneyCodes = map[codes.Code]bool{codes.InvalidArgument: true, codes.FailedPrecondition: true, codes.NotFound: true,
+	codes.AlreadyExists: true, codes.ResourceExhausted: true, codes.PermissionDenied: true}
+
+// checkBooks fails the fuzz run when the ledger does not conserve or a balance is negative.
+func checkBooks(t *testing.T, tbl *Table) {
+	t.Helper()
+	c, err := tbl.Conservation()
+	if err != nil || !c.Holds() {
+		t.Fatalf("books: %v %v", c, err)
+	}
+	st, err := tbl.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range st.Terminals {
+		if ts.Balance < 0 || ts.Balance > DefaultMaxBalance {
+			t.Fatalf("balance of %s: %d", ts.TerminalId, ts.Balance)
+		}
+	}
+}
+
+// FuzzCreditNote: any amount and note code. Only a note of the currency table at its value is
+// credited, exactly; anything else is refused with InvalidArgument (or the cap); the books
+// always conserve.
+func FuzzCreditNote(f *testing.F) {
+	f.Add("k", int64(5000), "AUD50")
+	f.Add("k", int64(1), "AUD50")
+	f.Add("k", int64(9_223_372_036_854_765_806), "66")
+	f.Add("", int64(100), "61")
+	f.Add("k", int64(-1<<63), "")
+	tbl, _, _ := fuzzTable(f)
+	f.Fuzz(func(t *testing.T, key string, amount int64, code string) {
+		before, _ := tbl.Status()
+		res, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: code})
+		if err != nil {
+			if !moneyCodes[status.Code(err)] {
+				t.Fatalf("%q %d %q: %v", key, amount, code, err)
+			}
+		} else if !res.Replayed && (DefaultNotes()[code] != amount || res.Amount != amount) {
+			t.Fatalf("credited %d %q: %v", amount, code, res)
+		} else if !res.Replayed {
+			after, _ := tbl.Status()
+			if after.MoneyIn != before.MoneyIn+amount {
+				t.Fatalf("money in %d → %d for a note of %d", before.MoneyIn, after.MoneyIn, amount)
+			}
+		}
+		checkBooks(t, tbl)
+	})
+}
+
+// FuzzTicketCalls: RedeemTicket, CommitRedeem, CancelRedeem and CashOut with any key and
+// validation number, in any order (op picks the call), with time moving. A ticket is paid at
+// most once; the books always conserve.
+func FuzzTicketCalls(f *testing.F) {
+	f.Add(uint8(0), "k1", "", int64(0))
+	f.Add(uint8(1), "k2", "", int64(0))
+	f.Add(uint8(2), "k3", "", int64(3*60))
+	f.Add(uint8(0), "k4", "12345678901234567x", int64(0))
+	f.Add(uint8(3), "k5", "000000000000000000", int64(1))
+	tbl, clock, real := fuzzTable(f)
+	f.Fuzz(func(t *testing.T, op uint8, key, validation string, advance int64) {
+		if validation == "" {
+			validation = real
+		}
+		if advance > 0 && advance < 3600 {
+			clock.Add(time.Duration(advance) * time.Second)
+		}
+		terminal := []string{"T1", "T3"}[op/4%2]
+		var err error
+		switch op % 4 {
+		case 0:
+			_, err = tbl.RedeemTicket(terminal, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		case 1:
+			_, err = tbl.CommitRedeem(terminal, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		case 2:
+			_, err = tbl.CancelRedeem(terminal, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		case 3:
+			_, err = tbl.CashOut(terminal, &pb.CashOutRequest{IdempotencyKey: key})
+		}
+		if err != nil && !moneyCodes[status.Code(err)] {
+			t.Fatalf("op %d %q %q: %v", op, key, validation, err)
+		}
+		checkBooks(t, tbl)
+		c, _ := tbl.Conservation()
+		if c.MoneyIn != 20000 {
+			t.Fatalf("money in %d: a ticket is not money in, and no note was added", c.MoneyIn)
+		}
+	})
+}
+
+// FuzzResolveOverpayment: the dealer's resolution with any id and resolution word.
+func FuzzResolveOverpayment(f *testing.F) {
+	f.Add("k", "P1", "recovered")
+	f.Add("k", "", "written-off")
+	f.Add("", "x", "paid")
+	tbl, _, _ := fuzzTable(f)
+	f.Fuzz(func(t *testing.T, key, id, resolution string) {
+		_, err := tbl.ResolveOverpayment("D1", &pb.ResolveOverpaymentRequest{IdempotencyKey: key, Id: id, Resolution: resolution})
+		if err != nil && !moneyCodes[status.Code(err)] {
+			t.Fatalf("%q %q: %v", id, resolution, err)
+		}
+		checkBooks(t, tbl)
+	})
+}
+
+// FuzzReleaseTicketHold: the dealer's release with any key and validation number.
+func FuzzReleaseTicketHold(f *testing.F) {
+	f.Add("k", "")
+	f.Add("k", "000000000000000000")
+	f.Add("", "1")
+	tbl, _, real := fuzzTable(f)
+	f.Fuzz(func(t *testing.T, key, validation string) {
+		if validation == "" {
+			validation = real
+			tbl.RedeemTicket("T1", &pb.RedeemTicketRequest{IdempotencyKey: key + "/h", ValidationNumber: real})
+		}
+		_, err := tbl.ReleaseTicketHold("D1", &pb.ReleaseTicketHoldRequest{IdempotencyKey: key, ValidationNumber: validation})
+		if err != nil && !moneyCodes[status.Code(err)] {
+			t.Fatalf("%q %q: %v", key, validation, err)
+		}
+		checkBooks(t, tbl)
 	})
 }

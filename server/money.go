@@ -12,6 +12,7 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/proto/wire"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
@@ -88,16 +89,20 @@ func (t *Table) moneyInAllowed() error {
 	return nil
 }
 
-// CreditNote credits a note the acceptor has stacked (001 §6.2.2).
+// CreditNote credits a note the acceptor has stacked (001 §6.2.2). The server checks what the
+// terminal reports: the note code must be one of the table's currency table (Config.Notes) and
+// the amount that code's value, and the new balance must fit the table's maximum. The checks
+// run after the idempotency lookup, so a retry of a note already credited is answered the same
+// even if the table's configuration changed in between.
 func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if req.Amount <= 0 {
-		return nil, invalid("note amount %d: must be positive", req.Amount)
-	}
 	request := fmt.Sprintf("note %d %s", req.Amount, req.NoteCode)
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, request, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			if err := t.checkNote(req.NoteCode, req.Amount); err != nil {
+				return nil, nil, err
+			}
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
 			}
@@ -105,7 +110,9 @@ func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.Mone
 			if err != nil {
 				return nil, nil, err
 			}
-			bal += req.Amount
+			if bal, err = t.moneyInCapped(terminal, bal, req.Amount); err != nil {
+				return nil, nil, err
+			}
 			if err := tx.SetAccount(terminal, bal, true); err != nil {
 				return nil, nil, err
 			}
@@ -127,11 +134,28 @@ func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.Mone
 	return res, err
 }
 
+// checkNote refuses a note the table's currency table does not know at that value.
+func (t *Table) checkNote(code string, amount int64) error {
+	value, ok := t.cfg.Notes[code]
+	switch {
+	case !ok:
+		return invalid("note code %q is not a note this table accepts", code)
+	case amount != value:
+		return invalid("note %s is worth %s, not %s", code, money.Decimal(value), money.Decimal(amount))
+	}
+	return nil
+}
+
 // RedeemTicket holds a ticket for this terminal while the acceptor keeps it in escrow
-// (001 §6.2.3). It is credited only by CommitRedeem, once stacked.
+// (001 §6.2.3). It is credited only by CommitRedeem, once stacked. A hold stands for the
+// table's hold time (Config.TicketHold); after it another terminal may take the ticket. A
+// terminal with too many failed validations is refused for a while (redeem.go).
 func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.RedeemTicketResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.redeemRefused(terminal, t.now()); err != nil {
+		return nil, err
+	}
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "redeem "+req.ValidationNumber, func() *pb.RedeemTicketResponse { return &pb.RedeemTicketResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.RedeemTicketResponse, func(), error) {
 			if err := t.moneyInAllowed(); err != nil {
@@ -144,6 +168,7 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			// Only a ticket confirmed printed is money its bearer holds. One still printing may
 			// yet be reported unprintable, and one reported unprintable is paid by hand: a copy
 			// that came out anyway must not be paid a second time.
+			lapsed := ""
 			switch tk.State {
 			case ledger.TicketPrinted:
 			case ledger.TicketRedeemed:
@@ -154,7 +179,11 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 				return nil, nil, failed("ticket %s is not confirmed printed", tk.Validation)
 			case ledger.TicketRedeeming:
 				if tk.Holder != terminal {
-					return nil, nil, failed("ticket %s is being redeemed at another terminal", tk.Validation)
+					if !t.holdLapsed(tk, now) {
+						return nil, nil, failed("ticket %s is being redeemed at another terminal (its hold lapses at %s)",
+							tk.Validation, tk.HeldAt.Add(t.cfg.TicketHold).Format(time.TimeOnly))
+					}
+					lapsed = tk.Holder
 				}
 			default:
 				return nil, nil, failed("ticket %s is %s", tk.Validation, tk.State)
@@ -162,13 +191,36 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if now.After(tk.Expires) {
 				return nil, nil, failed("ticket %s expired on %s", tk.Validation, tk.Expires.Format(time.DateOnly))
 			}
-			tk.State, tk.Holder = ledger.TicketRedeeming, terminal
+			bal, _, err := tx.Account(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			if _, err := t.moneyInCapped(terminal, bal, tk.Amount); err != nil {
+				return nil, nil, err
+			}
+			if lapsed != "" {
+				if err := tx.Event("ticket-hold-lapsed", lapsed, "", tk.Amount,
+					fmt.Sprintf("%s: held since %s, taken by %s", tk.Validation, tk.HeldAt.Format(time.RFC3339), terminal)); err != nil {
+					return nil, nil, err
+				}
+			}
+			tk.State, tk.Holder, tk.HeldAt = ledger.TicketRedeeming, terminal, now
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
 			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation)
 		})
+	if err != nil && redeemFailure(err) {
+		t.redeemFailed(terminal, req.ValidationNumber, t.now())
+	}
 	return res, err
+}
+
+// heldBy reports whether terminal may commit or cancel a ticket: it holds it, or it held it
+// last and the hold was released or lapsed with nobody else taking it since (its acceptor may
+// have stacked the ticket while the dealer released it, and that must still be credited once).
+func heldBy(tk ledger.Ticket, terminal string) bool {
+	return tk.Holder == terminal && (tk.State == ledger.TicketRedeeming || tk.State == ledger.TicketPrinted)
 }
 
 func (t *Table) ticket(tx *ledger.Tx, validation string) (ledger.Ticket, error) {
@@ -195,10 +247,10 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			if tk.State != ledger.TicketRedeeming || tk.Holder != terminal {
+			if !heldBy(tk, terminal) {
 				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
-			tk.State, tk.Holder = ledger.TicketRedeemed, ""
+			tk.State, tk.Holder, tk.HeldAt = ledger.TicketRedeemed, "", time.Time{}
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
@@ -206,7 +258,11 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			bal += tk.Amount
+			// Stacked already: the cap was checked when the hold was taken, and refusing now
+			// would keep the player's ticket in the cash box uncredited.
+			if bal, err = money.Add(bal, tk.Amount); err != nil {
+				return nil, nil, invalid("ticket %s: %v", tk.Validation, err)
+			}
 			if err := tx.SetAccount(terminal, bal, true); err != nil {
 				return nil, nil, err
 			}
@@ -235,10 +291,10 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			if tk.State != ledger.TicketRedeeming || tk.Holder != terminal {
+			if !heldBy(tk, terminal) {
 				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
-			tk.State, tk.Holder = ledger.TicketPrinted, ""
+			tk.State, tk.Holder, tk.HeldAt = ledger.TicketPrinted, "", time.Time{}
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
@@ -316,6 +372,11 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 				return nil, nil, err
 			}
 			if err := tx.SetAccount(terminal, 0, false); err != nil {
+				return nil, nil, err
+			}
+			// The player has left: a later correction of their rounds is theirs, not the next
+			// player's (overpay.go).
+			if err := tx.NextEpoch(terminal); err != nil {
 				return nil, nil, err
 			}
 			if err := tx.Event("cash-out", terminal, "", bal, tk.Validation); err != nil {
@@ -404,7 +465,9 @@ func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.
 			b.State = "declined"
 			if req.Accept {
 				b.State = "accepted"
-				bal += b.Amount
+				if bal, err = t.moneyInCapped(terminal, bal, b.Amount); err != nil {
+					return nil, nil, err
+				}
 				open = true
 				if err := tx.SetAccount(terminal, bal, open); err != nil {
 					return nil, nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
@@ -290,7 +291,7 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 			return err
 		}
 		var err error
-		if settled, err = t.settle(tx, r, n, 1, false); err != nil {
+		if settled, err = t.settle(tx, r, n, 1, false, nil, ""); err != nil {
 			return err
 		}
 		if t.jackpot != nil {
@@ -322,39 +323,83 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 // settle computes and records every slip's settlement of round r on outcome n, generation gen,
 // moving balances and the house result in tx. It returns the events to send once committed;
 // in-memory balances are updated by applySettled.
-func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, correction bool) ([]settledFor, error) {
+//
+// prior, for a correction, holds the settlements just reversed (reverse): each account is
+// charged the difference between the two once, through adjust, so a correction that finds a
+// player was overpaid never takes the account below zero nor reaches the next player's money.
+// why says what found the difference, for the overpayment records.
+func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, correction bool,
+	prior map[string]ledger.Settlement, why string) ([]settledFor, error) {
 	rd := roulette.Round{Outcome: n, Draw: r.draw}
 	var out []settledFor
-	for _, id := range sortedTerminals(r.slips) {
-		sl := r.slip(id)
-		if sl == nil {
-			continue
+	ids := sortedTerminals(r.slips)
+	for id := range prior {
+		if r.slip(id) == nil {
+			ids = append(ids, id) // settled once, its slip since gone: only the reversal applies
 		}
-		recognised := t.limits.Recognised(sl.total)
+	}
+	for _, id := range ids {
+		sl := r.slip(id)
 		var staked, returned int64
-		per := make([]int64, len(sl.bets))
-		if recognised {
+		var per []int64
+		recognised := false
+		if sl != nil {
+			recognised = t.limits.Recognised(sl.total)
+			per = make([]int64, len(sl.bets))
+		}
+		if sl != nil && recognised {
 			staked = sl.total
 			for i, b := range sl.bets {
 				for _, p := range b.pieces {
-					per[i] += rd.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * b.PerPiece})
+					stake, err := money.Mul(p.Units, b.PerPiece)
+					if err != nil {
+						return nil, fmt.Errorf("settling %s of %s: %w", r.id, id, err)
+					}
+					if per[i], err = money.Add(per[i], rd.Returned(roulette.Wager{Spot: p.Spot, Amount: stake})); err != nil {
+						return nil, fmt.Errorf("settling %s of %s: %w", r.id, id, err)
+					}
 				}
-				returned += per[i]
+				var err error
+				if returned, err = money.Add(returned, per[i]); err != nil {
+					return nil, fmt.Errorf("settling %s of %s: %w", r.id, id, err)
+				}
 			}
 		}
-		bal, open, err := tx.Account(id)
+		delta, err := money.Sub(returned, staked)
+		if err != nil {
+			return nil, fmt.Errorf("settling %s of %s: %w", r.id, id, err)
+		}
+		epoch, err := tx.Epoch(id)
 		if err != nil {
 			return nil, err
 		}
-		bal += returned - staked
-		if err := tx.SetAccount(id, bal, open); err != nil {
+		if p, ok := prior[id]; ok {
+			// The same play settled again: it belongs to the epoch it first settled in.
+			epoch = p.Epoch
+			was, err := money.Sub(p.Returned, p.Staked)
+			if err == nil {
+				delta, err = money.Sub(delta, was)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("correcting %s of %s: %w", r.id, id, err)
+			}
+		}
+		bal, _, err := t.adjust(tx, r.id, id, delta, epoch, why)
+		if err != nil {
 			return nil, err
 		}
-		if _, err := tx.AddMeter(ledger.MeterHouseResult, staked-returned); err != nil {
+		if sl == nil {
+			continue
+		}
+		house, err := money.Sub(staked, returned)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.AddMeter(ledger.MeterHouseResult, house); err != nil {
 			return nil, err
 		}
 		if err := tx.PutSettlement(ledger.Settlement{Round: r.id, Terminal: id, Generation: gen, Staked: staked,
-			Returned: returned, Recognised: recognised, Outcome: n.String()}); err != nil {
+			Returned: returned, Recognised: recognised, Outcome: n.String(), Epoch: epoch}); err != nil {
 			return nil, err
 		}
 		out = append(out, settledFor{id, table.Settled{RoundID: r.id, Number: n, Recognised: recognised, Staked: staked,
@@ -373,12 +418,7 @@ type settledFor struct {
 // terminal its own.
 func (t *Table) applySettled(now time.Time, settled []settledFor) {
 	for _, s := range settled {
-		a := t.accounts[s.terminal]
-		if a == nil {
-			a = &account{}
-			t.accounts[s.terminal] = a
-		}
-		a.balance = s.ev.Balance
+		t.account(s.terminal).balance = s.ev.Balance
 		t.lastSet[s.terminal] = &s.ev
 		t.emit(now, s.terminal, s.ev)
 	}

@@ -304,6 +304,22 @@ func (s *dealerService) ConfirmJackpot(_ context.Context, req *pb.ConfirmJackpot
 	return s.t.ConfirmJackpot(req.RoundId)
 }
 
+func (s *dealerService) ListOverpayments(_ context.Context, req *pb.ListOverpaymentsRequest) (*pb.ListOverpaymentsResponse, error) {
+	return s.t.ListOverpayments(req.OpenOnly)
+}
+
+func (s *dealerService) ResolveOverpayment(ctx context.Context, req *pb.ResolveOverpaymentRequest) (*pb.Overpayment, error) {
+	return s.t.ResolveOverpayment(callerID(ctx), req)
+}
+
+func (s *dealerService) ReleaseTicketHold(ctx context.Context, req *pb.ReleaseTicketHoldRequest) (*pb.ReleaseTicketHoldResponse, error) {
+	return s.t.ReleaseTicketHold(callerID(ctx), req)
+}
+
+func (s *dealerService) ListAlarms(_ context.Context, req *pb.ListAlarmsRequest) (*pb.ListAlarmsResponse, error) {
+	return s.t.ListAlarms(req.Limit)
+}
+
 // Listen is a convenience for tests and the demo: it serves the table on addr and returns the
 // bound address and a stop function.
 func Listen(t *Table, tlsCfg *tls.Config, addr string) (string, func(), error) {

@@ -3,7 +3,11 @@
 // and tickets kept in the ledger, and the gRPC services terminals and the dealer console call.
 //
 // The server is authoritative: the terminals forecast, the server decides. Every decision that
-// moves money is committed to the ledger before it is acknowledged or broadcast.
+// moves money is committed to the ledger before it is acknowledged or broadcast. It trusts
+// nothing it can check: a note is credited only at its value in the currency table, money in is
+// capped per account, every money sum is overflow-checked (app/money), a chip account never goes
+// below zero (a correction's overpayment is recorded for the operator, overpay.go), a ticket
+// hold lapses, and a terminal guessing validation numbers is throttled (redeem.go).
 //
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
@@ -58,6 +62,48 @@ type Config struct {
 	// stays on screen before the next round opens.
 	SpinTime   time.Duration
 	ResultTime time.Duration
+
+	// Money in. The server credits only what it can check: Notes is the note acceptors'
+	// currency table (note code → value in cents, DefaultNotes when nil); a CreditNote whose
+	// code is not in it, or whose amount is not that code's value, is refused. MaxBalance
+	// caps a chip account: a note, ticket or dealer buy-in that would take a balance above it
+	// is refused (DefaultMaxBalance when 0).
+	Notes      map[string]int64
+	MaxBalance int64
+
+	// TicketHold is how long a terminal's hold on a ticket (RedeemTicket) stands without a
+	// commit or cancel; after it another terminal may redeem the ticket. DefaultTicketHold
+	// when 0. The dealer may release a hold at any time (ReleaseTicketHold).
+	TicketHold time.Duration
+
+	// Failed ticket validations (no such ticket, not a validation number) are throttled per
+	// terminal: after RedeemFailures in RedeemWindow, RedeemTicket is refused
+	// (ResourceExhausted) for RedeemCooldown, doubling with each lockout within an hour up to
+	// an hour, and an alarm is raised. Defaults when 0: 5 in 1 min, 30 s.
+	RedeemFailures int
+	RedeemWindow   time.Duration
+	RedeemCooldown time.Duration
+}
+
+// DefaultTicketHold is the default time a ticket hold stands (Config.TicketHold): far longer
+// than any acceptor needs from escrow to stacked, short enough that an abandoned hold does not
+// keep a player from their money.
+const DefaultTicketHold = 2 * time.Minute
+
+// DefaultMaxBalance is the default cap on a chip account (Config.MaxBalance): 100,000.00.
+const DefaultMaxBalance = 10_000_000
+
+// DefaultNotes is the default currency table (Config.Notes): Australian notes, under both the
+// names the acceptors send. The terminal's cashier sends the ID-003 denomination code in hex
+// ("63"), as the emulated acceptor (devices/emulator DefaultCurrency) and the demo use them:
+// 61 = 1.00, 63 = 5.00, 64 = 10.00, 65 = 20.00, 66 = 50.00, 67 = 100.00 (the emulator's table
+// keeps a 1.00 note, code 61, which the tests use; a real AUD acceptor has none and never
+// sends it). grpcurl and the README use the names: AUD5 … AUD100.
+func DefaultNotes() map[string]int64 {
+	return map[string]int64{
+		"61": 100, "63": 500, "64": 1000, "65": 2000, "66": 5000, "67": 10000,
+		"AUD5": 500, "AUD10": 1000, "AUD20": 2000, "AUD50": 5000, "AUD100": 10000,
+	}
 }
 
 // DefaultConfig is a single-zero table with the rules' defaults: a 30 s wagering period
@@ -183,7 +229,8 @@ type Table struct {
 	nextAuto time.Time
 	seq      uint64
 	wake     chan struct{}
-	jackpot  *jackpotState // nil without a jackpot
+	jackpot  *jackpotState           // nil without a jackpot
+	redeem   map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
 }
 
 // NewTable loads the table's state from the ledger and resumes where it stopped: a round whose
@@ -201,6 +248,32 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	if cfg.History <= 0 {
 		cfg.History = 20
 	}
+	if cfg.Notes == nil {
+		cfg.Notes = DefaultNotes()
+	}
+	for code, v := range cfg.Notes {
+		if v <= 0 {
+			return nil, fmt.Errorf("server: note %q: value %d must be positive", code, v)
+		}
+	}
+	if cfg.MaxBalance == 0 {
+		cfg.MaxBalance = DefaultMaxBalance
+	}
+	if cfg.MaxBalance < 0 {
+		return nil, fmt.Errorf("server: maximum balance %d must be positive", cfg.MaxBalance)
+	}
+	if cfg.TicketHold <= 0 {
+		cfg.TicketHold = DefaultTicketHold
+	}
+	if cfg.RedeemFailures <= 0 {
+		cfg.RedeemFailures = 5
+	}
+	if cfg.RedeemWindow <= 0 {
+		cfg.RedeemWindow = time.Minute
+	}
+	if cfg.RedeemCooldown <= 0 {
+		cfg.RedeemCooldown = 30 * time.Second
+	}
 	t := &Table{
 		cfg: cfg, layout: roulette.Layout{Wheel: cfg.Wheel, Profile: cfg.LayoutProfile},
 		led: led, now: now, log: log,
@@ -208,6 +281,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
+		redeem: map[string]*redeemGuard{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,

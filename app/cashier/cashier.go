@@ -11,7 +11,8 @@
 //	note:    stacking → credit (the credit point) → done;  stacking → reversed (returned);
 //	         stacking → unresolved (no credit point, not returned: the attendant's)
 //	         → credit (found in the stacker, or counted in the cash box) | reversed (not in it)
-//	ticket:  redeeming → stacking (server holds it) → credit → done;  → reversed (cancelled)
+//	ticket:  redeeming → stacking (server holds it) → credit → done;  → reversed (cancelled);
+//	         → cancelling (the table did not answer the cancel; asked again) → reversed
 //	cashout: requested → printing → confirming → done;  printing → handpay → done
 package cashier
 
@@ -61,6 +62,11 @@ const (
 	Requested  journal.FlowState = "requested"
 	Printing   journal.FlowState = "printing"
 	Confirming journal.FlowState = "confirming"
+	// Cancelling: a ticket given back to the player whose hold the table has not yet confirmed
+	// released (CancelRedeem unanswered: the table unreachable). Kept open and asked again until
+	// the table answers — after a restart too — so the journal never says a hold was released
+	// that the table still keeps.
+	Cancelling journal.FlowState = "cancelling"
 	// Unresolved: a note sent to the stacker whose fate the acceptor never told (no credit
 	// point, not returned): it may be in the cash box. Kept open, neither credited nor reversed,
 	// for the attendant to settle from the cash box count (ResolveUnresolved) — or credited if
@@ -90,7 +96,10 @@ type Config struct {
 	Asset        string
 	PrintRetries int           // attempts at a ticket before it goes to handpay; 5
 	RetryEvery   time.Duration // between attempts; 2 s
-	Log          *slog.Logger
+	// CancelWait bounds the first attempt at releasing a ticket hold (CancelRedeem) while the
+	// acceptor's handler waits; after it the release is asked for in the background. 5 s.
+	CancelWait time.Duration
+	Log        *slog.Logger
 }
 
 // Cashier runs the money paths of one terminal. It is the note acceptor's Handler.
@@ -141,6 +150,9 @@ func New(j *journal.Journal, bank Bank, prn Printer, cfg Config) *Cashier {
 	}
 	if cfg.RetryEvery <= 0 {
 		cfg.RetryEvery = 2 * time.Second
+	}
+	if cfg.CancelWait <= 0 {
+		cfg.CancelWait = 5 * time.Second
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -355,17 +367,61 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	return nil
 }
 
-// reverse closes a flow whose note or ticket went back to the player.
+// reverse closes a flow whose note or ticket went back to the player. A ticket's hold at the
+// table is released first (CancelRedeem): the flow closes only once the table has answered —
+// released, or it says the ticket is not held (never held, or its hold lapsed) — and until then
+// it stays open as Cancelling and is asked for again in the background.
 func (c *Cashier) reverse(ctx context.Context, key, why string) {
-	kind, detail := keyParts(key)
+	kind, _ := keyParts(key)
 	if kind == "ticket" {
-		if _, err := c.bank.CancelRedeem(ctx, key+"/cancel", detail); err != nil {
-			c.cfg.Log.Warn("cashier: cancel redeem (the server releases it on its own timeout)", "key", key, "err", err)
+		tctx, cancel := context.WithTimeout(ctx, c.cfg.CancelWait)
+		err := c.cancelOnce(tctx, key)
+		cancel()
+		if err != nil {
+			c.cfg.Log.Warn("cashier: cancel redeem unanswered: asked again until the table answers", "key", key, "err", err)
+			if err := c.append(ctx, why, key, 0, Cancelling); err != nil {
+				c.cfg.Log.Error("cashier: journal", "err", err)
+				return
+			}
+			c.cancelInBackground(key)
+			return
 		}
 	}
 	if err := c.append(ctx, why, key, 0, journal.Reversed); err != nil {
 		c.cfg.Log.Error("cashier: journal", "err", err)
 	}
+}
+
+// cancelOnce asks the table to release this flow's ticket hold. Nil when the table answered:
+// released, or a refusal (the ticket is not held by this terminal: nothing to release).
+func (c *Cashier) cancelOnce(ctx context.Context, key string) error {
+	_, detail := keyParts(key)
+	_, err := c.bank.CancelRedeem(ctx, key+"/cancel", detail)
+	if err != nil && !table.Refused(err) {
+		return err
+	}
+	return nil
+}
+
+// cancelInBackground asks for a Cancelling flow's release until the table answers, then
+// closes the flow.
+func (c *Cashier) cancelInBackground(key string) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		ctx := context.Background()
+		err := backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+			tctx, cancel := context.WithTimeout(ctx, c.cfg.CancelWait)
+			defer cancel()
+			return c.cancelOnce(tctx, key)
+		}, func(err error) bool { return err == nil })
+		if err != nil {
+			return
+		}
+		if _, err := c.j.AppendIf(ctx, journal.Record{Kind: "ticket-released", Key: key, Flow: journal.Reversed}, Cancelling); err != nil {
+			c.cfg.Log.Error("cashier: journal", "key", key, "err", err)
+		}
+	}()
 }
 
 // Event follows the acceptor (noteacceptor.Handler).
@@ -495,6 +551,8 @@ func (c *Cashier) Recover(ctx context.Context) error {
 			}
 		case Redeeming:
 			c.reverse(ctx, f.Key, "redeem-abandoned")
+		case Cancelling:
+			c.cancelInBackground(f.Key)
 		case Stacking:
 			// Left for the acceptor to settle: VEND VALID or power up with the note in the
 			// stacker credits it, anything else returns it (see Event, Ready).

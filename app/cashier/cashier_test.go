@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/internal/testwait"
 	"github.com/tablegames/ats/server"
 )
@@ -33,6 +34,7 @@ type rig struct {
 	c    *cashier.Cashier
 	drv  *noteacceptor.Acceptor
 	stop func()
+	link *netcut.Proxy // the terminal's link to the table, when newRigCut made it cuttable
 }
 
 func onPTY(t *testing.T, ctx context.Context, serve func(context.Context, *serialport.PTY)) *serialport.PTY {
@@ -44,7 +46,11 @@ func onPTY(t *testing.T, ctx context.Context, serve func(context.Context, *seria
 	return p
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T) *rig { return newRigCut(t, false) }
+
+// newRigCut is newRig, with the terminal's link to the table through a proxy that can cut it
+// (r.link) when cuttable.
+func newRigCut(t *testing.T, cuttable bool) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
@@ -54,12 +60,21 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tbl.Close() })
-	cli, err := client.Dial(client.Config{Addr: tbl.Addr, TLS: tbl.ClientTLS})
+	addr := tbl.Addr
+	var link *netcut.Proxy
+	if cuttable {
+		if link, err = netcut.New(tbl.Addr); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(link.Close)
+		addr = link.Addr()
+	}
+	cli, err := client.Dial(client.Config{Addr: addr, TLS: tbl.ClientTLS})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
-	r := &rig{dir: dir, demo: tbl, cli: cli}
+	r := &rig{dir: dir, demo: tbl, cli: cli, link: link}
 	r.acc = emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond, Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond})
 	r.prn = emulator.NewPrinter(emulator.PrinterConfig{Print: 300 * time.Millisecond, Feed: 20 * time.Millisecond})
 	r.start(t)
@@ -97,7 +112,7 @@ func (r *rig) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.j = j
-	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, Log: testLog})
+	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, CancelWait: 300 * time.Millisecond, Log: testLog})
 	if err := r.c.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -312,6 +327,63 @@ func TestCrashDuringRedemption(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.eventually(t, "ticket credited after the hold was cancelled", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+}
+
+// Attack 3 (issue 13), the terminal's side: a ticket given back to the player whose release
+// (CancelRedeem) the table never heard, because it was unreachable. Before, the cashier logged
+// the failure and marked the flow reversed, and the table kept the hold. Now the flow stays
+// open (Cancelling) and the release is asked for until the table answers; only then is the
+// flow closed, and the ticket buys in again exactly once.
+func TestCancelRedeemIsRetriedUntilTheTableAnswers(t *testing.T) {
+	r := newRigCut(t, true)
+	ctx := context.Background()
+	r.acc.InsertNote(1000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 1000 })
+	if err := r.c.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	validation := r.prn.Printed()[0].Fields[6]
+	r.stop()
+	key := "ticket:" + validation + ":0123456789abcdef"
+	r.offline(t, func(j *journal.Journal) {
+		if _, err := j.Append(ctx, journal.Record{Kind: "ticket-escrow", Key: key, Flow: cashier.Redeeming}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if _, err := r.cli.RedeemTicket(ctx, key+"/redeem", validation); err != nil {
+		t.Fatal(err)
+	}
+	// The table is unreachable while the restarted terminal gives the ticket back.
+	r.link.Cut()
+	r.start(t)
+	f, ok, err := r.j.FlowOf(ctx, key)
+	if err != nil || !ok || f.State != cashier.Cancelling {
+		t.Fatalf("flow %+v %v %v: want it open as %s while the table is unreachable", f, ok, err, cashier.Cancelling)
+	}
+	held := func() bool {
+		st, err := r.demo.Table.Status()
+		return err == nil && len(st.TicketHolds) == 1
+	}
+	if !held() {
+		t.Fatal("the table should still hold the ticket")
+	}
+	time.Sleep(time.Second) // several background attempts fail meanwhile
+	if f, _, _ := r.j.FlowOf(ctx, key); f.State != cashier.Cancelling {
+		t.Fatalf("flow closed as %s without the table's answer", f.State)
+	}
+	r.link.Restore()
+	r.noPending(t)
+	if held() {
+		t.Fatal("the flow closed but the table still holds the ticket")
+	}
+	if rs, _ := r.j.Last(ctx, "ticket-released", 5); len(rs) != 1 || rs[0].Key != key {
+		t.Fatalf("release records %+v", rs)
+	}
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "ticket credited after the hold was released", func() bool { return r.balance(t) == 1000 })
 	r.noPending(t)
 }
 

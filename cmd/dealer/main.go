@@ -5,7 +5,13 @@
 // Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N,
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
 // handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION, jackpot [ROUND]
-// (the pit boss confirms the waiting jackpot hit, or the one of ROUND).
+// (the pit boss confirms the waiting jackpot hit, or the one of ROUND),
+// overpayments [-all] (the wrong settlements a correction found that an account could not put
+// right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
+// holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
+// alarms [N] (e.g. a terminal throttled for guessing ticket numbers).
+// status shows the conservation identity, the open overpayments, the holds and the latest
+// alarms too. The dealer's certificate identity is recorded with every resolve and release.
 // Round commands act on the current round.
 package main
 
@@ -209,6 +215,47 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			v[3] = n
 		}
 		return d.SetLimits(ctx, &pb.SetLimitsRequest{Limits: &pb.Limits{Default: &pb.Limit{Min: v[0], Max: v[1], Unit: v[2]}, AggregateMin: v[3]}})
+	case "overpayments":
+		return d.ListOverpayments(ctx, &pb.ListOverpaymentsRequest{OpenOnly: len(rest) == 0 || rest[0] != "-all"})
+	case "resolve":
+		id, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		how, err := arg(1)
+		if err != nil {
+			return nil, err
+		}
+		note := ""
+		if len(rest) > 2 {
+			note = rest[2]
+		}
+		return d.ResolveOverpayment(ctx, &pb.ResolveOverpaymentRequest{IdempotencyKey: key(), Id: id, Resolution: how, Note: note})
+	case "holds":
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &pb.TableStatus{TicketHolds: st.TicketHolds}, nil
+	case "release":
+		v, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		reason := "released at the dealer's console"
+		if len(rest) > 1 {
+			reason = rest[1]
+		}
+		return d.ReleaseTicketHold(ctx, &pb.ReleaseTicketHoldRequest{IdempotencyKey: key(), ValidationNumber: v, Reason: reason})
+	case "alarms":
+		n := int64(0)
+		if len(rest) > 0 {
+			var err error
+			if n, err = cents(0); err != nil {
+				return nil, err
+			}
+		}
+		return d.ListAlarms(ctx, &pb.ListAlarmsRequest{Limit: int32(n)})
 	case "period":
 		s, err := arg(0)
 		if err != nil {

@@ -140,6 +140,10 @@ func run(o options, out io.Writer) error {
 	cfg := server.DefaultConfig()
 	cfg.Period, cfg.SpinTime, cfg.ResultTime = o.period, 20*time.Millisecond, 20*time.Millisecond
 	cfg.Limits.AggregateMin = 100
+	// Each load terminal buys in once with one "load" note of 100,000.00: the table credits only
+	// notes of its currency table, so the load test's note is in it.
+	cfg.Notes = server.DefaultNotes()
+	cfg.Notes["load"], cfg.MaxBalance = 10_000_000, 10_000_000
 	tb, err := server.NewTable(context.Background(), cfg, led, time.Now, quiet)
 	if err != nil {
 		return err

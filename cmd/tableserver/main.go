@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -55,11 +56,27 @@ func run(args []string, stderr io.Writer) int {
 	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
 	jackpotCeiling := fs.Int64("jackpot-ceiling", 0, "jackpot: the meter hits by this many cents")
 	jackpotRate := fs.Int64("jackpot-rate", 50, "jackpot: contribution of every valid stake, in basis points")
+	notes := fs.String("notes", "", "note acceptors' currency table, CODE=CENTS,… (default: AUD, codes 61,63–67 and AUD5–AUD100)")
+	maxBalance := fs.Int64("max-balance", server.DefaultMaxBalance, "a chip account's maximum in cents: money in above it is refused")
+	hold := fs.Duration("ticket-hold", server.DefaultTicketHold, "how long a terminal's hold on a ticket stands without a commit or cancel")
+	redeemFailures := fs.Int("redeem-failures", 5, "failed ticket validations per terminal within -redeem-window before it is throttled")
+	redeemWindow := fs.Duration("redeem-window", time.Minute, "window for -redeem-failures")
+	redeemCooldown := fs.Duration("redeem-cooldown", 30*time.Second, "first throttle of a terminal guessing tickets; doubles on each repeat, up to an hour")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := server.DefaultConfig()
+	if *notes != "" {
+		table, err := parseNotes(*notes)
+		if err != nil {
+			fmt.Fprintln(stderr, "tableserver:", err)
+			return 2
+		}
+		cfg.Notes = table
+	}
+	cfg.MaxBalance, cfg.TicketHold = *maxBalance, *hold
+	cfg.RedeemFailures, cfg.RedeemWindow, cfg.RedeemCooldown = *redeemFailures, *redeemWindow, *redeemCooldown
 	var err error
 	if cfg.Wheel, err = roulette.ParseWheel(*wheel); err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
@@ -84,6 +101,20 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseNotes reads a currency table: CODE=CENTS pairs separated by commas.
+func parseNotes(s string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, pair := range strings.Split(s, ",") {
+		code, cents, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		v, err := strconv.ParseInt(cents, 10, 64)
+		if !ok || code == "" || err != nil || v <= 0 {
+			return nil, fmt.Errorf("-notes: %q is not CODE=CENTS", pair)
+		}
+		out[code] = v
+	}
+	return out, nil
 }
 
 func runPKI(args []string, stderr io.Writer) int {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"github.com/tablegames/ats/app/money"
 )
 
 // Ledger is an open ledger file.
@@ -106,6 +108,19 @@ CREATE TABLE IF NOT EXISTS closes (
 	acked    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS closes_terminal ON closes(terminal, at);
+CREATE TABLE IF NOT EXISTS overpayments (
+	id          TEXT PRIMARY KEY,
+	terminal    TEXT NOT NULL,
+	round       TEXT NOT NULL,
+	kind        TEXT NOT NULL,
+	amount      INTEGER NOT NULL CHECK (amount > 0),
+	at          INTEGER NOT NULL,
+	state       TEXT NOT NULL,
+	reason      TEXT NOT NULL,
+	resolved_by TEXT NOT NULL DEFAULT '',
+	resolved_at INTEGER NOT NULL DEFAULT 0,
+	note        TEXT NOT NULL DEFAULT ''
+);
 CREATE TABLE IF NOT EXISTS events (
 	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
 	at       INTEGER NOT NULL,
@@ -115,6 +130,7 @@ CREATE TABLE IF NOT EXISTS events (
 	amount   INTEGER NOT NULL,
 	detail   TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
 `
 
 // Open opens (creating if needed) the ledger at path.
@@ -151,6 +167,34 @@ func migrate(db *sql.DB) error {
 		if _, err := db.Exec(`ALTER TABLE closes ADD COLUMN acked INTEGER NOT NULL DEFAULT 0`); err != nil {
 			return fmt.Errorf("adding closes.acked: %w", err)
 		}
+	}
+	// accounts.epoch counts the closes of an account (cash-out, dealer close): money of one
+	// epoch belongs to the player who sat there then. settlements.epoch is the epoch a round
+	// settled in, so a correction after the player left never reaches the next player's money.
+	// A ledger from before counts every account and settlement as epoch 0: a correction of a
+	// round settled before the upgrade treats the account as not closed since.
+	// tickets.held_at is when a terminal took its hold on the ticket, so a hold can lapse.
+	for _, c := range []struct{ table, column string }{
+		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"},
+	} {
+		if err := addColumn(db, c.table, c.column, "INTEGER NOT NULL DEFAULT 0"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addColumn adds a column to a table unless it has it already.
+func addColumn(db *sql.DB, table, column, decl string) error {
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n); err != nil {
+		return fmt.Errorf("schema of %s: %w", table, err)
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := db.Exec(`ALTER TABLE ` + table + ` ADD COLUMN ` + column + ` ` + decl); err != nil {
+		return fmt.Errorf("adding %s.%s: %w", table, column, err)
 	}
 	return nil
 }
@@ -312,10 +356,13 @@ func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
 	return balance, open, nil
 }
 
-// SetAccount writes a terminal's balance and open flag. The engine keeps balances from going
-// negative through play; only a correction of a wrong outcome (rule 9.4) can leave a debt, and
-// that must be recorded exactly rather than refused.
+// SetAccount writes a terminal's balance and open flag. A balance is never below zero: play
+// cannot take it there, and what a correction of a wrong outcome (rule 9.4) would take beyond
+// it is an overpayment, recorded apart (PutOverpayment) for the operator to recover.
 func (t *Tx) SetAccount(terminal string, balance int64, open bool) error {
+	if balance < 0 {
+		return fmt.Errorf("ledger: account %s: balance %d below zero", terminal, balance)
+	}
 	_, err := t.exec(`INSERT INTO accounts(terminal, balance, open) VALUES (?,?,?)
 		ON CONFLICT(terminal) DO UPDATE SET balance = excluded.balance, open = excluded.open`, terminal, balance, open)
 	if err != nil {
@@ -324,7 +371,35 @@ func (t *Tx) SetAccount(terminal string, balance int64, open bool) error {
 	return nil
 }
 
-// Meters of the conservation identity: money_in − money_out = balances + open tickets + house_result.
+// Epoch is the number of times a terminal's account has been closed: the money on the account
+// now belongs to the player of this epoch.
+func (t *Tx) Epoch(terminal string) (int64, error) {
+	var e int64
+	err := t.queryRow(`SELECT epoch FROM accounts WHERE terminal = ?`, terminal).Scan(&e)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
+	}
+	return e, nil
+}
+
+// NextEpoch starts a new epoch of a terminal's account: call it when the account closes, so
+// whatever a later correction finds of the epoch before is not charged to (or paid to) the next
+// player at that terminal.
+func (t *Tx) NextEpoch(terminal string) error {
+	_, err := t.exec(`INSERT INTO accounts(terminal, balance, open, epoch) VALUES (?, 0, 0, 1)
+		ON CONFLICT(terminal) DO UPDATE SET epoch = epoch + 1`, terminal)
+	if err != nil {
+		return fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
+	}
+	return nil
+}
+
+// Meters of the conservation identity:
+// money_in − money_out = balances + open tickets + house_result + underpaid − overpaid
+// (the last two from the open overpayments, see Conservation).
 const (
 	MeterMoneyIn     = "money_in"
 	MeterMoneyOut    = "money_out"
@@ -338,11 +413,19 @@ const (
 	MeterJackpotTrigger = "jackpot_trigger"
 )
 
-// AddMeter adds delta to a meter and returns its new value.
+// AddMeter adds delta to a meter and returns its new value. The sum is checked: a meter that
+// would leave int64 fails the transaction (SQLite would quietly turn it into a float).
 func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
 	var v int64
-	err := t.queryRow(`INSERT INTO meters(name, value) VALUES (?, ?)
-		ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value`, name, delta).Scan(&v)
+	err := t.queryRow(`SELECT value FROM meters WHERE name = ?`, name).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("ledger: meter %s: %w", name, err)
+	}
+	if v, err = money.Add(v, delta); err != nil {
+		return 0, fmt.Errorf("ledger: meter %s: %w", name, err)
+	}
+	_, err = t.exec(`INSERT INTO meters(name, value) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, v)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: meter %s: %w", name, err)
 	}
@@ -383,40 +466,69 @@ type Ticket struct {
 	Issued     time.Time
 	Expires    time.Time
 	State      string
-	Holder     string // the terminal redeeming it, while State is redeeming
+	Holder     string    // the terminal redeeming it, while State is redeeming
+	HeldAt     time.Time // when Holder took its hold; zero when not held
 }
 
 // Ticket reads a ticket by validation number.
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
-	var tk Ticket
-	var issued, expires int64
-	err := t.queryRow(`SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets WHERE validation = ?`, validation).
-		Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder)
+	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`, validation))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Ticket{}, false, nil
 	}
 	if err != nil {
 		return Ticket{}, false, fmt.Errorf("ledger: ticket: %w", err)
 	}
-	tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
 	return tk, true, nil
+}
+
+const ticketColumns = `validation, number, terminal, amount, issued, expires, state, holder, held_at`
+
+func scanTicket(row interface{ Scan(...any) error }) (Ticket, error) {
+	var tk Ticket
+	var issued, expires, held int64
+	if err := row.Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder, &held); err != nil {
+		return Ticket{}, err
+	}
+	tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
+	if held != 0 {
+		tk.HeldAt = time.Unix(0, held)
+	}
+	return tk, nil
+}
+
+// HeldTickets returns the tickets held for a terminal's acceptor (state redeeming), oldest
+// hold first: what the dealer's console shows, and may release.
+func (l *Ledger) HeldTickets(ctx context.Context) ([]Ticket, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets WHERE state = 'redeeming' ORDER BY held_at, number`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: held tickets: %w", err)
+	}
+	defer rows.Close()
+	var out []Ticket
+	for rows.Next() {
+		tk, err := scanTicket(rows)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: held tickets: %w", err)
+		}
+		out = append(out, tk)
+	}
+	return out, rows.Err()
 }
 
 // Tickets reads every ticket, oldest first (audits and the crash harness).
 func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT validation, number, terminal, amount, issued, expires, state, holder FROM tickets ORDER BY number`)
+	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets ORDER BY number`)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: tickets: %w", err)
 	}
 	defer rows.Close()
 	var out []Ticket
 	for rows.Next() {
-		var tk Ticket
-		var issued, expires int64
-		if err := rows.Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder); err != nil {
+		tk, err := scanTicket(rows)
+		if err != nil {
 			return nil, fmt.Errorf("ledger: tickets: %w", err)
 		}
-		tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
 		out = append(out, tk)
 	}
 	return out, rows.Err()
@@ -424,9 +536,13 @@ func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
 
 // PutTicket inserts or updates a ticket.
 func (t *Tx) PutTicket(tk Ticket) error {
-	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder) VALUES (?,?,?,?,?,?,?,?)
-		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder`,
-		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder)
+	var held int64
+	if !tk.HeldAt.IsZero() {
+		held = tk.HeldAt.UnixNano()
+	}
+	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at) VALUES (?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder, held_at = excluded.held_at`,
+		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder, held)
 	if err != nil {
 		return fmt.Errorf("ledger: ticket %s: %w", tk.Validation, err)
 	}
@@ -500,13 +616,14 @@ type Settlement struct {
 	Recognised bool
 	Outcome    string
 	Reversed   bool
+	Epoch      int64 // the account's epoch when it settled (Tx.Epoch)
 }
 
 // PutSettlement records a settlement.
 func (t *Tx) PutSettlement(s Settlement) error {
-	_, err := t.exec(`INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed) VALUES (?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed, epoch) VALUES (?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(round, terminal, generation) DO UPDATE SET reversed = excluded.reversed`,
-		s.Round, s.Terminal, s.Generation, s.Staked, s.Returned, s.Recognised, s.Outcome, s.Reversed)
+		s.Round, s.Terminal, s.Generation, s.Staked, s.Returned, s.Recognised, s.Outcome, s.Reversed, s.Epoch)
 	if err != nil {
 		return fmt.Errorf("ledger: settlement %s/%s: %w", s.Round, s.Terminal, err)
 	}
@@ -515,7 +632,7 @@ func (t *Tx) PutSettlement(s Settlement) error {
 
 // Settlements returns the live (not reversed) settlements of a round.
 func (t *Tx) Settlements(round string) ([]Settlement, error) {
-	rows, err := t.query(`SELECT round, terminal, generation, staked, returned, recognised, outcome, reversed
+	rows, err := t.query(`SELECT round, terminal, generation, staked, returned, recognised, outcome, reversed, epoch
 		FROM settlements WHERE round = ? AND reversed = 0 ORDER BY terminal`, round)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: settlements %s: %w", round, err)
@@ -524,7 +641,7 @@ func (t *Tx) Settlements(round string) ([]Settlement, error) {
 	var out []Settlement
 	for rows.Next() {
 		var s Settlement
-		if err := rows.Scan(&s.Round, &s.Terminal, &s.Generation, &s.Staked, &s.Returned, &s.Recognised, &s.Outcome, &s.Reversed); err != nil {
+		if err := rows.Scan(&s.Round, &s.Terminal, &s.Generation, &s.Staked, &s.Returned, &s.Recognised, &s.Outcome, &s.Reversed, &s.Epoch); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
@@ -763,22 +880,48 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 }
 
 // Conservation is the money identity of the table at one instant.
+//
+// Overpaid is what players were paid that a correction or invalidation found was not theirs and
+// that their account no longer held (they had cashed out, or it would have taken the account
+// below zero): money out of the table that the operator is to recover from them (003 §8.13–8.15).
+// Underpaid is what a correction found owed to a player who had already left: money the operator
+// is to pay them. Both count while their records are open.
 type Conservation struct {
 	MoneyIn, MoneyOut, Balances, OpenTickets, HouseResult int64
+	Overpaid, Underpaid                                   int64
 }
 
-// Holds reports whether money in − money out = balances + open tickets + house result.
+// Holds reports whether money in − money out = balances + open tickets + house result +
+// underpaid − overpaid. Each side is computed with checked arithmetic: one that leaves int64
+// does not hold (wrapping sums could otherwise balance by accident).
 func (c Conservation) Holds() bool {
-	return c.MoneyIn-c.MoneyOut == c.Balances+c.OpenTickets+c.HouseResult
+	left, right, err := c.sides()
+	return err == nil && left == right
+}
+
+func (c Conservation) sides() (left, right int64, err error) {
+	if left, err = money.Sub(c.MoneyIn, c.MoneyOut); err != nil {
+		return 0, 0, err
+	}
+	if right, err = money.Sum(c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid); err != nil {
+		return 0, 0, err
+	}
+	right, err = money.Sub(right, c.Overpaid)
+	return left, right, err
 }
 
 func (c Conservation) String() string {
-	return fmt.Sprintf("in %d − out %d = %d; balances %d + open tickets %d + house %d = %d",
-		c.MoneyIn, c.MoneyOut, c.MoneyIn-c.MoneyOut, c.Balances, c.OpenTickets, c.HouseResult, c.Balances+c.OpenTickets+c.HouseResult)
+	left, right, err := c.sides()
+	if err != nil {
+		return fmt.Sprintf("in %d, out %d, balances %d, open tickets %d, house %d, underpaid %d, overpaid %d: %v",
+			c.MoneyIn, c.MoneyOut, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, err)
+	}
+	return fmt.Sprintf("in %d − out %d = %d; balances %d + open tickets %d + house %d + underpaid %d − overpaid %d = %d",
+		c.MoneyIn, c.MoneyOut, left, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, right)
 }
 
 // Conserve computes the identity from the ledger's own tables (not the engine's memory), so it
-// checks what is on disk.
+// checks what is on disk. SQLite's SUM fails on integer overflow rather than wrapping.
 func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
 	var c Conservation
 	err := l.db.QueryRowContext(ctx, `SELECT
@@ -786,10 +929,141 @@ func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
 		COALESCE((SELECT value FROM meters WHERE name = 'money_out'), 0),
 		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
 		COALESCE((SELECT SUM(balance) FROM accounts), 0),
-		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')), 0)`).
-		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets)
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')), 0),
+		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'overpayment'), 0),
+		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0)`).
+		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid)
 	if err != nil {
 		return c, fmt.Errorf("ledger: conservation: %w", err)
 	}
 	return c, nil
+}
+
+// Overpayment kinds and states.
+const (
+	// KindOverpayment: a player was paid money a correction found was not theirs, beyond what
+	// their account still held. The operator is to recover it (003 §8.15.1.2).
+	KindOverpayment = "overpayment"
+	// KindUnderpayment: a correction found a player owed money after they had left the
+	// terminal. The operator is to reimburse them (003 §8.15.1.1).
+	KindUnderpayment = "underpayment"
+
+	OverpaymentOpen       = "open"
+	OverpaymentRecovered  = "recovered"   // an overpayment returned by the player: money in
+	OverpaymentPaid       = "paid"        // an underpayment paid to the player: money out
+	OverpaymentWrittenOff = "written-off" // given up: the house result carries it
+)
+
+// Overpayment is a wrong settlement found by a correction or an invalidation that the chip
+// account could not put right: the player had gone, or the account would have gone below zero.
+type Overpayment struct {
+	ID         string
+	Terminal   string
+	Round      string
+	Kind       string // KindOverpayment, KindUnderpayment
+	Amount     int64  // > 0
+	At         time.Time
+	State      string // OverpaymentOpen, …
+	Reason     string // what found it: "correction 17 -> 18", "invalidated: …"
+	ResolvedBy string // the certificate identity that resolved it
+	ResolvedAt time.Time
+	Note       string
+}
+
+const overpaymentColumns = `id, terminal, round, kind, amount, at, state, reason, resolved_by, resolved_at, note`
+
+func scanOverpayment(row interface{ Scan(...any) error }) (Overpayment, error) {
+	var o Overpayment
+	var at, resolved int64
+	if err := row.Scan(&o.ID, &o.Terminal, &o.Round, &o.Kind, &o.Amount, &at, &o.State, &o.Reason, &o.ResolvedBy, &resolved, &o.Note); err != nil {
+		return Overpayment{}, err
+	}
+	o.At = time.Unix(0, at)
+	if resolved != 0 {
+		o.ResolvedAt = time.Unix(0, resolved)
+	}
+	return o, nil
+}
+
+// PutOverpayment inserts or updates (resolves) an overpayment.
+func (t *Tx) PutOverpayment(o Overpayment) error {
+	var resolved int64
+	if !o.ResolvedAt.IsZero() {
+		resolved = o.ResolvedAt.UnixNano()
+	}
+	_, err := t.exec(`INSERT INTO overpayments(`+overpaymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET state = excluded.state, resolved_by = excluded.resolved_by,
+			resolved_at = excluded.resolved_at, note = excluded.note`,
+		o.ID, o.Terminal, o.Round, o.Kind, o.Amount, o.At.UnixNano(), o.State, o.Reason, o.ResolvedBy, resolved, o.Note)
+	if err != nil {
+		return fmt.Errorf("ledger: overpayment %s: %w", o.ID, err)
+	}
+	return nil
+}
+
+// Overpayment reads one overpayment.
+func (t *Tx) Overpayment(id string) (Overpayment, bool, error) {
+	o, err := scanOverpayment(t.queryRow(`SELECT `+overpaymentColumns+` FROM overpayments WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Overpayment{}, false, nil
+	}
+	if err != nil {
+		return Overpayment{}, false, fmt.Errorf("ledger: overpayment %s: %w", id, err)
+	}
+	return o, true, nil
+}
+
+// Overpayments lists overpayments (and underpayments), oldest first; only the open ones when
+// openOnly.
+func (l *Ledger) Overpayments(ctx context.Context, openOnly bool) ([]Overpayment, error) {
+	q := `SELECT ` + overpaymentColumns + ` FROM overpayments`
+	if openOnly {
+		q += ` WHERE state = 'open'`
+	}
+	rows, err := l.db.QueryContext(ctx, q+` ORDER BY at, id`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: overpayments: %w", err)
+	}
+	defer rows.Close()
+	var out []Overpayment
+	for rows.Next() {
+		o, err := scanOverpayment(rows)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: overpayments: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// Event is one entry of the audit log.
+type Event struct {
+	Seq      int64
+	At       time.Time
+	Kind     string
+	Terminal string
+	Round    string
+	Amount   int64
+	Detail   string
+}
+
+// Events returns the newest audit-log entries of one kind, newest first, at most limit.
+func (l *Ledger) Events(ctx context.Context, kind string, limit int) ([]Event, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT seq, at, kind, terminal, round, amount, detail FROM events
+		WHERE kind = ? ORDER BY seq DESC LIMIT ?`, kind, limit)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: events %s: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var at int64
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Terminal, &e.Round, &e.Amount, &e.Detail); err != nil {
+			return nil, fmt.Errorf("ledger: events %s: %w", kind, err)
+		}
+		e.At = time.Unix(0, at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }

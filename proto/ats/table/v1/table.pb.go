@@ -3954,8 +3954,16 @@ type TableStatus struct {
 	MoneyOut       int64       `protobuf:"varint,15,opt,name=money_out,json=moneyOut,proto3" json:"money_out,omitempty"`                  // dealer cash-outs, hand-paid tickets
 	JackpotMeter   int64       `protobuf:"varint,16,opt,name=jackpot_meter,json=jackpotMeter,proto3" json:"jackpot_meter,omitempty"`      // the jackpot meter, when the table has a jackpot
 	PendingJackpot *JackpotWon `protobuf:"bytes,17,opt,name=pending_jackpot,json=pendingJackpot,proto3" json:"pending_jackpot,omitempty"` // a hit waiting for the pit boss
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The open overpayments and underpayments (ListOverpayments) are terms of the identity:
+	// money_in - money_out == balances + open_tickets + house_result + underpaid - overpaid.
+	Overpaid      int64          `protobuf:"varint,18,opt,name=overpaid,proto3" json:"overpaid,omitempty"`
+	Underpaid     int64          `protobuf:"varint,19,opt,name=underpaid,proto3" json:"underpaid,omitempty"`
+	Conserved     bool           `protobuf:"varint,20,opt,name=conserved,proto3" json:"conserved,omitempty"`                       // the identity holds, every sum checked (no int64 wrap)
+	Overpayments  []*Overpayment `protobuf:"bytes,21,rep,name=overpayments,proto3" json:"overpayments,omitempty"`                  // the open ones, oldest first
+	TicketHolds   []*TicketHold  `protobuf:"bytes,22,rep,name=ticket_holds,json=ticketHolds,proto3" json:"ticket_holds,omitempty"` // tickets held by a terminal, oldest hold first
+	Alarms        []*Alarm       `protobuf:"bytes,23,rep,name=alarms,proto3" json:"alarms,omitempty"`                              // the most recent alarms, newest first
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableStatus) Reset() {
@@ -4103,6 +4111,674 @@ func (x *TableStatus) GetJackpotMeter() int64 {
 func (x *TableStatus) GetPendingJackpot() *JackpotWon {
 	if x != nil {
 		return x.PendingJackpot
+	}
+	return nil
+}
+
+func (x *TableStatus) GetOverpaid() int64 {
+	if x != nil {
+		return x.Overpaid
+	}
+	return 0
+}
+
+func (x *TableStatus) GetUnderpaid() int64 {
+	if x != nil {
+		return x.Underpaid
+	}
+	return 0
+}
+
+func (x *TableStatus) GetConserved() bool {
+	if x != nil {
+		return x.Conserved
+	}
+	return false
+}
+
+func (x *TableStatus) GetOverpayments() []*Overpayment {
+	if x != nil {
+		return x.Overpayments
+	}
+	return nil
+}
+
+func (x *TableStatus) GetTicketHolds() []*TicketHold {
+	if x != nil {
+		return x.TicketHolds
+	}
+	return nil
+}
+
+func (x *TableStatus) GetAlarms() []*Alarm {
+	if x != nil {
+		return x.Alarms
+	}
+	return nil
+}
+
+// Overpayment is a wrong settlement a chip account could not put right (003 §8.13–8.15).
+type Overpayment struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Id                  string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	TerminalId          string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	RoundId             string                 `protobuf:"bytes,3,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Kind                string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`      // "overpayment" (to recover) | "underpayment" (to pay)
+	Amount              int64                  `protobuf:"varint,5,opt,name=amount,proto3" json:"amount,omitempty"` // cents, > 0
+	AtUnixNanos         int64                  `protobuf:"varint,6,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	State               string                 `protobuf:"bytes,7,opt,name=state,proto3" json:"state,omitempty"`                             // "open" | "recovered" | "paid" | "written-off"
+	Reason              string                 `protobuf:"bytes,8,opt,name=reason,proto3" json:"reason,omitempty"`                           // what found it: "correction 17 -> 18", "invalidated: …"
+	ResolvedBy          string                 `protobuf:"bytes,9,opt,name=resolved_by,json=resolvedBy,proto3" json:"resolved_by,omitempty"` // the certificate identity that resolved it
+	ResolvedAtUnixNanos int64                  `protobuf:"varint,10,opt,name=resolved_at_unix_nanos,json=resolvedAtUnixNanos,proto3" json:"resolved_at_unix_nanos,omitempty"`
+	Note                string                 `protobuf:"bytes,11,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *Overpayment) Reset() {
+	*x = Overpayment{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Overpayment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Overpayment) ProtoMessage() {}
+
+func (x *Overpayment) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
+func (*Overpayment) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *Overpayment) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Overpayment) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *Overpayment) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *Overpayment) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Overpayment) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *Overpayment) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *Overpayment) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Overpayment) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Overpayment) GetResolvedBy() string {
+	if x != nil {
+		return x.ResolvedBy
+	}
+	return ""
+}
+
+func (x *Overpayment) GetResolvedAtUnixNanos() int64 {
+	if x != nil {
+		return x.ResolvedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *Overpayment) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type ListOverpaymentsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	OpenOnly      bool                   `protobuf:"varint,1,opt,name=open_only,json=openOnly,proto3" json:"open_only,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListOverpaymentsRequest) Reset() {
+	*x = ListOverpaymentsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListOverpaymentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListOverpaymentsRequest) ProtoMessage() {}
+
+func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
+func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
+	if x != nil {
+		return x.OpenOnly
+	}
+	return false
+}
+
+type ListOverpaymentsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Overpayments  []*Overpayment         `protobuf:"bytes,1,rep,name=overpayments,proto3" json:"overpayments,omitempty"` // oldest first
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListOverpaymentsResponse) Reset() {
+	*x = ListOverpaymentsResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListOverpaymentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListOverpaymentsResponse) ProtoMessage() {}
+
+func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
+func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
+	if x != nil {
+		return x.Overpayments
+	}
+	return nil
+}
+
+type ResolveOverpaymentRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	Id             string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	Resolution     string                 `protobuf:"bytes,3,opt,name=resolution,proto3" json:"resolution,omitempty"` // "recovered" (overpayment) | "paid" (underpayment) | "written-off"
+	Note           string                 `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ResolveOverpaymentRequest) Reset() {
+	*x = ResolveOverpaymentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResolveOverpaymentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResolveOverpaymentRequest) ProtoMessage() {}
+
+func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
+func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *ResolveOverpaymentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ResolveOverpaymentRequest) GetResolution() string {
+	if x != nil {
+		return x.Resolution
+	}
+	return ""
+}
+
+func (x *ResolveOverpaymentRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type ReleaseTicketHoldRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"` // 18 digits
+	Reason           string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ReleaseTicketHoldRequest) Reset() {
+	*x = ReleaseTicketHoldRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReleaseTicketHoldRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReleaseTicketHoldRequest) ProtoMessage() {}
+
+func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
+func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *ReleaseTicketHoldRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *ReleaseTicketHoldRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type ReleaseTicketHoldResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ticket        *Ticket                `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	ReleasedFrom  string                 `protobuf:"bytes,2,opt,name=released_from,json=releasedFrom,proto3" json:"released_from,omitempty"` // the terminal that held it
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReleaseTicketHoldResponse) Reset() {
+	*x = ReleaseTicketHoldResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReleaseTicketHoldResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReleaseTicketHoldResponse) ProtoMessage() {}
+
+func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
+func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
+	if x != nil {
+		return x.Ticket
+	}
+	return nil
+}
+
+func (x *ReleaseTicketHoldResponse) GetReleasedFrom() string {
+	if x != nil {
+		return x.ReleasedFrom
+	}
+	return ""
+}
+
+// TicketHold is a ticket held for a terminal's note acceptor (RedeemTicket).
+type TicketHold struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber  string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	TerminalId        string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Amount            int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	HeldAtUnixNanos   int64                  `protobuf:"varint,4,opt,name=held_at_unix_nanos,json=heldAtUnixNanos,proto3" json:"held_at_unix_nanos,omitempty"`
+	LapsesAtUnixNanos int64                  `protobuf:"varint,5,opt,name=lapses_at_unix_nanos,json=lapsesAtUnixNanos,proto3" json:"lapses_at_unix_nanos,omitempty"` // after this another terminal (or the dealer) may take it
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *TicketHold) Reset() {
+	*x = TicketHold{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TicketHold) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TicketHold) ProtoMessage() {}
+
+func (x *TicketHold) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
+func (*TicketHold) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+}
+
+func (x *TicketHold) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *TicketHold) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *TicketHold) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *TicketHold) GetHeldAtUnixNanos() int64 {
+	if x != nil {
+		return x.HeldAtUnixNanos
+	}
+	return 0
+}
+
+func (x *TicketHold) GetLapsesAtUnixNanos() int64 {
+	if x != nil {
+		return x.LapsesAtUnixNanos
+	}
+	return 0
+}
+
+type Alarm struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AtUnixNanos   int64                  `protobuf:"varint,1,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"` // "ticket-guessing"
+	TerminalId    string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Detail        string                 `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Alarm) Reset() {
+	*x = Alarm{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Alarm) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Alarm) ProtoMessage() {}
+
+func (x *Alarm) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
+func (*Alarm) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+}
+
+func (x *Alarm) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *Alarm) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Alarm) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *Alarm) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+type ListAlarmsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // 0: 50
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAlarmsRequest) Reset() {
+	*x = ListAlarmsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAlarmsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAlarmsRequest) ProtoMessage() {}
+
+func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
+func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+}
+
+func (x *ListAlarmsRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type ListAlarmsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Alarms        []*Alarm               `protobuf:"bytes,1,rep,name=alarms,proto3" json:"alarms,omitempty"` // newest first
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAlarmsResponse) Reset() {
+	*x = ListAlarmsResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAlarmsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAlarmsResponse) ProtoMessage() {}
+
+func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
+func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+}
+
+func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
+	if x != nil {
+		return x.Alarms
 	}
 	return nil
 }
@@ -4380,7 +5056,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd0\x05\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd1\a\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -4400,7 +5076,64 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fhouse_result\x18\x0e \x01(\x03R\vhouseResult\x12\x1b\n" +
 	"\tmoney_out\x18\x0f \x01(\x03R\bmoneyOut\x12#\n" +
 	"\rjackpot_meter\x18\x10 \x01(\x03R\fjackpotMeter\x12A\n" +
-	"\x0fpending_jackpot\x18\x11 \x01(\v2\x18.ats.table.v1.JackpotWonR\x0ependingJackpot*~\n" +
+	"\x0fpending_jackpot\x18\x11 \x01(\v2\x18.ats.table.v1.JackpotWonR\x0ependingJackpot\x12\x1a\n" +
+	"\boverpaid\x18\x12 \x01(\x03R\boverpaid\x12\x1c\n" +
+	"\tunderpaid\x18\x13 \x01(\x03R\tunderpaid\x12\x1c\n" +
+	"\tconserved\x18\x14 \x01(\bR\tconserved\x12=\n" +
+	"\foverpayments\x18\x15 \x03(\v2\x19.ats.table.v1.OverpaymentR\foverpayments\x12;\n" +
+	"\fticket_holds\x18\x16 \x03(\v2\x18.ats.table.v1.TicketHoldR\vticketHolds\x12+\n" +
+	"\x06alarms\x18\x17 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"\xc1\x02\n" +
+	"\vOverpayment\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
+	"\vterminal_id\x18\x02 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x03 \x01(\tR\aroundId\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06amount\x18\x05 \x01(\x03R\x06amount\x12\"\n" +
+	"\rat_unix_nanos\x18\x06 \x01(\x03R\vatUnixNanos\x12\x14\n" +
+	"\x05state\x18\a \x01(\tR\x05state\x12\x16\n" +
+	"\x06reason\x18\b \x01(\tR\x06reason\x12\x1f\n" +
+	"\vresolved_by\x18\t \x01(\tR\n" +
+	"resolvedBy\x123\n" +
+	"\x16resolved_at_unix_nanos\x18\n" +
+	" \x01(\x03R\x13resolvedAtUnixNanos\x12\x12\n" +
+	"\x04note\x18\v \x01(\tR\x04note\"6\n" +
+	"\x17ListOverpaymentsRequest\x12\x1b\n" +
+	"\topen_only\x18\x01 \x01(\bR\bopenOnly\"Y\n" +
+	"\x18ListOverpaymentsResponse\x12=\n" +
+	"\foverpayments\x18\x01 \x03(\v2\x19.ats.table.v1.OverpaymentR\foverpayments\"\x88\x01\n" +
+	"\x19ResolveOverpaymentRequest\x12'\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x1e\n" +
+	"\n" +
+	"resolution\x18\x03 \x01(\tR\n" +
+	"resolution\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\"\x88\x01\n" +
+	"\x18ReleaseTicketHoldRequest\x12'\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"n\n" +
+	"\x19ReleaseTicketHoldResponse\x12,\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12#\n" +
+	"\rreleased_from\x18\x02 \x01(\tR\freleasedFrom\"\xd0\x01\n" +
+	"\n" +
+	"TicketHold\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x1f\n" +
+	"\vterminal_id\x18\x02 \x01(\tR\n" +
+	"terminalId\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12+\n" +
+	"\x12held_at_unix_nanos\x18\x04 \x01(\x03R\x0fheldAtUnixNanos\x12/\n" +
+	"\x14lapses_at_unix_nanos\x18\x05 \x01(\x03R\x11lapsesAtUnixNanos\"x\n" +
+	"\x05Alarm\x12\"\n" +
+	"\rat_unix_nanos\x18\x01 \x01(\x03R\vatUnixNanos\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
+	"\vterminal_id\x18\x03 \x01(\tR\n" +
+	"terminalId\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\")\n" +
+	"\x11ListAlarmsRequest\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\"A\n" +
+	"\x12ListAlarmsResponse\x12+\n" +
+	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -4451,7 +5184,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
-	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xef\t\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xe3\f\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -4470,7 +5203,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fCreditPlayer\x12!.ats.table.v1.CreditPlayerRequest\x1a\".ats.table.v1.CreditPlayerResponse\x12g\n" +
 	"\x12ClosePlayerAccount\x12'.ats.table.v1.ClosePlayerAccountRequest\x1a(.ats.table.v1.ClosePlayerAccountResponse\x12F\n" +
 	"\aHandpay\x12\x1c.ats.table.v1.HandpayRequest\x1a\x1d.ats.table.v1.HandpayResponse\x12P\n" +
-	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatusB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatus\x12a\n" +
+	"\x10ListOverpayments\x12%.ats.table.v1.ListOverpaymentsRequest\x1a&.ats.table.v1.ListOverpaymentsResponse\x12X\n" +
+	"\x12ResolveOverpayment\x12'.ats.table.v1.ResolveOverpaymentRequest\x1a\x19.ats.table.v1.Overpayment\x12d\n" +
+	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
+	"\n" +
+	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -4485,7 +5223,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                         // 0: ats.table.v1.Phase
 	(Wheel)(0),                         // 1: ats.table.v1.Wheel
@@ -4549,12 +5287,22 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*HandpayResponse)(nil),            // 59: ats.table.v1.HandpayResponse
 	(*TerminalStatus)(nil),             // 60: ats.table.v1.TerminalStatus
 	(*TableStatus)(nil),                // 61: ats.table.v1.TableStatus
-	nil,                                // 62: ats.table.v1.Limits.PerBetEntry
+	(*Overpayment)(nil),                // 62: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),    // 63: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),   // 64: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),  // 65: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),   // 66: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),  // 67: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                 // 68: ats.table.v1.TicketHold
+	(*Alarm)(nil),                      // 69: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),          // 70: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),         // 71: ats.table.v1.ListAlarmsResponse
+	nil,                                // 72: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	62, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	72, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -4600,68 +5348,82 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
 	60, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
 	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	4,  // 48: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 49: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 50: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 51: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 52: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 53: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 54: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 55: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 56: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 57: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 58: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 59: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 60: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	44, // 61: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	45, // 62: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	46, // 63: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	47, // 64: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	48, // 65: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	49, // 66: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	50, // 67: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	50, // 68: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	51, // 69: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	50, // 70: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	52, // 71: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	53, // 72: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	54, // 73: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	56, // 74: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	58, // 75: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 76: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	13, // 77: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 78: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 79: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 80: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 81: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 82: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 83: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 84: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 85: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 86: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 87: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43, // 88: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	61, // 89: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	61, // 90: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	61, // 91: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	61, // 92: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	61, // 93: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	61, // 94: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	61, // 95: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	61, // 96: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	61, // 97: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 98: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	61, // 99: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 100: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	55, // 101: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	57, // 102: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	59, // 103: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	61, // 104: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	77, // [77:105] is the sub-list for method output_type
-	49, // [49:77] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	62, // 48: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	68, // 49: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	69, // 50: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	62, // 51: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	38, // 52: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	69, // 53: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	4,  // 54: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 55: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 56: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 57: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 58: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 59: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 60: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 61: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 62: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 63: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 64: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 65: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 66: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	44, // 67: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	45, // 68: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	46, // 69: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	47, // 70: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	48, // 71: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	49, // 72: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	50, // 73: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	50, // 74: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	51, // 75: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	50, // 76: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	52, // 77: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	53, // 78: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	54, // 79: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	56, // 80: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	58, // 81: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 82: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	63, // 83: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	65, // 84: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	66, // 85: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	70, // 86: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	13, // 87: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 88: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 89: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 90: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 91: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 92: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 93: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 94: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 95: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 96: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 97: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43, // 98: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	61, // 99: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	61, // 100: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	61, // 101: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	61, // 102: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	61, // 103: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	61, // 104: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	61, // 105: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	61, // 106: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	61, // 107: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 108: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	61, // 109: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 110: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	55, // 111: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	57, // 112: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	59, // 113: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	61, // 114: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	64, // 115: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	62, // 116: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	67, // 117: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	71, // 118: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87, // [87:119] is the sub-list for method output_type
+	55, // [55:87] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -4690,7 +5452,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   60,
+			NumMessages:   70,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

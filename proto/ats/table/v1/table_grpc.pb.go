@@ -606,6 +606,10 @@ const (
 	DealerService_ClosePlayerAccount_FullMethodName = "/ats.table.v1.DealerService/ClosePlayerAccount"
 	DealerService_Handpay_FullMethodName            = "/ats.table.v1.DealerService/Handpay"
 	DealerService_ConfirmJackpot_FullMethodName     = "/ats.table.v1.DealerService/ConfirmJackpot"
+	DealerService_ListOverpayments_FullMethodName   = "/ats.table.v1.DealerService/ListOverpayments"
+	DealerService_ResolveOverpayment_FullMethodName = "/ats.table.v1.DealerService/ResolveOverpayment"
+	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
+	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -643,6 +647,23 @@ type DealerServiceClient interface {
 	Handpay(ctx context.Context, in *HandpayRequest, opts ...grpc.CallOption) (*HandpayResponse, error)
 	// The pit boss confirms a jackpot hit: the prize is credited to the winner's chip account.
 	ConfirmJackpot(ctx context.Context, in *ConfirmJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// ListOverpayments lists the wrong settlements a correction or an invalidation found that a
+	// chip account could not put right (003 §8.13–8.15): an overpayment is money a player was
+	// paid and no longer holds (they cashed out, or it would take the account below zero), for
+	// the operator to recover; an underpayment is money owed to a player who has left. A
+	// player's new money never pays an older debt.
+	ListOverpayments(ctx context.Context, in *ListOverpaymentsRequest, opts ...grpc.CallOption) (*ListOverpaymentsResponse, error)
+	// ResolveOverpayment records how an open overpayment or underpayment was settled: recovered
+	// from the player (money in), paid to the player (money out), or written off (house result).
+	// The caller's certificate identity is recorded.
+	ResolveOverpayment(ctx context.Context, in *ResolveOverpaymentRequest, opts ...grpc.CallOption) (*Overpayment, error)
+	// ReleaseTicketHold ends a terminal's hold on a ticket (RedeemTicket with no commit or
+	// cancel): the ticket is redeemable again anywhere. Holds also lapse on their own after the
+	// table's hold time. The caller's certificate identity is recorded.
+	ReleaseTicketHold(ctx context.Context, in *ReleaseTicketHoldRequest, opts ...grpc.CallOption) (*ReleaseTicketHoldResponse, error)
+	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
+	// many failed ticket validations (someone guessing validation numbers).
+	ListAlarms(ctx context.Context, in *ListAlarmsRequest, opts ...grpc.CallOption) (*ListAlarmsResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -813,6 +834,46 @@ func (c *dealerServiceClient) ConfirmJackpot(ctx context.Context, in *ConfirmJac
 	return out, nil
 }
 
+func (c *dealerServiceClient) ListOverpayments(ctx context.Context, in *ListOverpaymentsRequest, opts ...grpc.CallOption) (*ListOverpaymentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListOverpaymentsResponse)
+	err := c.cc.Invoke(ctx, DealerService_ListOverpayments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) ResolveOverpayment(ctx context.Context, in *ResolveOverpaymentRequest, opts ...grpc.CallOption) (*Overpayment, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Overpayment)
+	err := c.cc.Invoke(ctx, DealerService_ResolveOverpayment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) ReleaseTicketHold(ctx context.Context, in *ReleaseTicketHoldRequest, opts ...grpc.CallOption) (*ReleaseTicketHoldResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReleaseTicketHoldResponse)
+	err := c.cc.Invoke(ctx, DealerService_ReleaseTicketHold_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) ListAlarms(ctx context.Context, in *ListAlarmsRequest, opts ...grpc.CallOption) (*ListAlarmsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListAlarmsResponse)
+	err := c.cc.Invoke(ctx, DealerService_ListAlarms_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -848,6 +909,23 @@ type DealerServiceServer interface {
 	Handpay(context.Context, *HandpayRequest) (*HandpayResponse, error)
 	// The pit boss confirms a jackpot hit: the prize is credited to the winner's chip account.
 	ConfirmJackpot(context.Context, *ConfirmJackpotRequest) (*TableStatus, error)
+	// ListOverpayments lists the wrong settlements a correction or an invalidation found that a
+	// chip account could not put right (003 §8.13–8.15): an overpayment is money a player was
+	// paid and no longer holds (they cashed out, or it would take the account below zero), for
+	// the operator to recover; an underpayment is money owed to a player who has left. A
+	// player's new money never pays an older debt.
+	ListOverpayments(context.Context, *ListOverpaymentsRequest) (*ListOverpaymentsResponse, error)
+	// ResolveOverpayment records how an open overpayment or underpayment was settled: recovered
+	// from the player (money in), paid to the player (money out), or written off (house result).
+	// The caller's certificate identity is recorded.
+	ResolveOverpayment(context.Context, *ResolveOverpaymentRequest) (*Overpayment, error)
+	// ReleaseTicketHold ends a terminal's hold on a ticket (RedeemTicket with no commit or
+	// cancel): the ticket is redeemable again anywhere. Holds also lapse on their own after the
+	// table's hold time. The caller's certificate identity is recorded.
+	ReleaseTicketHold(context.Context, *ReleaseTicketHoldRequest) (*ReleaseTicketHoldResponse, error)
+	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
+	// many failed ticket validations (someone guessing validation numbers).
+	ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -905,6 +983,18 @@ func (UnimplementedDealerServiceServer) Handpay(context.Context, *HandpayRequest
 }
 func (UnimplementedDealerServiceServer) ConfirmJackpot(context.Context, *ConfirmJackpotRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method ConfirmJackpot not implemented")
+}
+func (UnimplementedDealerServiceServer) ListOverpayments(context.Context, *ListOverpaymentsRequest) (*ListOverpaymentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListOverpayments not implemented")
+}
+func (UnimplementedDealerServiceServer) ResolveOverpayment(context.Context, *ResolveOverpaymentRequest) (*Overpayment, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResolveOverpayment not implemented")
+}
+func (UnimplementedDealerServiceServer) ReleaseTicketHold(context.Context, *ReleaseTicketHoldRequest) (*ReleaseTicketHoldResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReleaseTicketHold not implemented")
+}
+func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListAlarms not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1215,6 +1305,78 @@ func _DealerService_ConfirmJackpot_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_ListOverpayments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListOverpaymentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ListOverpayments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ListOverpayments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ListOverpayments(ctx, req.(*ListOverpaymentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_ResolveOverpayment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResolveOverpaymentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ResolveOverpayment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ResolveOverpayment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ResolveOverpayment(ctx, req.(*ResolveOverpaymentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_ReleaseTicketHold_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReleaseTicketHoldRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ReleaseTicketHold(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ReleaseTicketHold_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ReleaseTicketHold(ctx, req.(*ReleaseTicketHoldRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_ListAlarms_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListAlarmsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ListAlarms(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ListAlarms_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ListAlarms(ctx, req.(*ListAlarmsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1285,6 +1447,22 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ConfirmJackpot",
 			Handler:    _DealerService_ConfirmJackpot_Handler,
+		},
+		{
+			MethodName: "ListOverpayments",
+			Handler:    _DealerService_ListOverpayments_Handler,
+		},
+		{
+			MethodName: "ResolveOverpayment",
+			Handler:    _DealerService_ResolveOverpayment_Handler,
+		},
+		{
+			MethodName: "ReleaseTicketHold",
+			Handler:    _DealerService_ReleaseTicketHold_Handler,
+		},
+		{
+			MethodName: "ListAlarms",
+			Handler:    _DealerService_ListAlarms_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,194 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
+
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// A cash-out ticket is a bearer instrument: whoever presents its 18 digits is paid. The digits
+// are drawn from crypto/rand (10^18 of them), so guessing one is hopeless — as long as guesses
+// cost something. Each terminal's failed validations are counted; too many in a window and
+// the terminal's RedeemTicket is refused for a cool-down that doubles each time it is earned
+// again, and an alarm goes to the dealer's console and the log.
+
+// AlarmTicketGuessing is the alarm raised when a terminal is throttled for failed validations.
+const AlarmTicketGuessing = "ticket-guessing"
+
+// maxRedeemCooldown bounds the growing cool-down.
+const maxRedeemCooldown = time.Hour
+
+// redeemGuard is one terminal's record of failed ticket validations. It lives in memory: a
+// server restart forgets it, which costs an attacker a restart of the table server — not
+// something a terminal can cause.
+type redeemGuard struct {
+	failures []time.Time // within the window, oldest first
+	until    time.Time   // RedeemTicket is refused until then
+	lockouts int         // cool-downs earned; doubles the next; forgotten after an hour clear
+	last     time.Time   // when the last cool-down started
+}
+
+// redeemRefused refuses a RedeemTicket from a terminal in its cool-down.
+func (t *Table) redeemRefused(terminal string, now time.Time) error {
+	g := t.redeem[terminal]
+	if g == nil || !now.Before(g.until) {
+		return nil
+	}
+	return status.Errorf(codes.ResourceExhausted, "too many failed ticket validations at %s: ticket redemption refused for %s",
+		terminal, g.until.Sub(now).Round(time.Second))
+}
+
+// redeemFailed counts a failed validation; at the limit it starts a cool-down and raises the
+// alarm.
+func (t *Table) redeemFailed(terminal, validation string, now time.Time) {
+	g := t.redeem[terminal]
+	if g == nil {
+		g = &redeemGuard{}
+		t.redeem[terminal] = g
+	}
+	from := now.Add(-t.cfg.RedeemWindow)
+	kept := g.failures[:0]
+	for _, at := range g.failures {
+		if at.After(from) {
+			kept = append(kept, at)
+		}
+	}
+	g.failures = append(kept, now)
+	if len(g.failures) < t.cfg.RedeemFailures {
+		return
+	}
+	if now.Sub(g.last) > maxRedeemCooldown {
+		g.lockouts = 0 // an hour without a lockout: start again from the base cool-down
+	}
+	cool := t.cfg.RedeemCooldown
+	for range g.lockouts {
+		if cool *= 2; cool >= maxRedeemCooldown {
+			cool = maxRedeemCooldown
+			break
+		}
+	}
+	g.lockouts++
+	g.last, g.until, g.failures = now, now.Add(cool), nil
+	detail := fmt.Sprintf("%d failed ticket validations within %s (the last %q): redemption refused for %s (lockout %d)",
+		t.cfg.RedeemFailures, t.cfg.RedeemWindow, validation, cool, g.lockouts)
+	t.log.Warn("alarm: ticket validation numbers being guessed", "terminal", terminal, "detail", detail)
+	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		return tx.Event("alarm", terminal, "", 0, AlarmTicketGuessing+": "+detail)
+	})
+	if err != nil {
+		t.log.Error("recording an alarm", "terminal", terminal, "err", err)
+	}
+}
+
+// redeemFailure reports whether a RedeemTicket error is a failed validation: a number that is
+// no ticket, or no validation number at all. Refusals of real tickets (redeemed, expired,
+// held elsewhere) are not guesses.
+func redeemFailure(err error) bool {
+	c := status.Code(err)
+	return c == codes.NotFound || c == codes.InvalidArgument
+}
+
+// holdLapsed reports whether a ticket's hold has run past the table's hold time. A hold with
+// no time was taken before holds had one (an older ledger): it has lapsed.
+func (t *Table) holdLapsed(tk ledger.Ticket, now time.Time) bool {
+	return tk.State == ledger.TicketRedeeming && (tk.HeldAt.IsZero() || !now.Before(tk.HeldAt.Add(t.cfg.TicketHold)))
+}
+
+// alarms reads the newest alarms from the audit log.
+func (t *Table) alarms(limit int) ([]*pb.Alarm, error) {
+	evs, err := t.led.Events(context.Background(), "alarm", limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*pb.Alarm, 0, len(evs))
+	for _, e := range evs {
+		kind, detail := e.Detail, ""
+		for i := 0; i+1 < len(e.Detail); i++ {
+			if e.Detail[i] == ':' && e.Detail[i+1] == ' ' {
+				kind, detail = e.Detail[:i], e.Detail[i+2:]
+				break
+			}
+		}
+		out = append(out, &pb.Alarm{AtUnixNanos: e.At.UnixNano(), Kind: kind, TerminalId: e.Terminal, Detail: detail})
+	}
+	return out, nil
+}
+
+// ListAlarms lists the table's alarms, newest first (50 when limit is 0).
+func (t *Table) ListAlarms(limit int32) (*pb.ListAlarmsResponse, error) {
+	if limit < 0 || limit > 1000 {
+		return nil, invalid("limit %d: 0 to 1000", limit)
+	}
+	if limit == 0 {
+		limit = 50
+	}
+	a, err := t.alarms(int(limit))
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	return &pb.ListAlarmsResponse{Alarms: a}, nil
+}
+
+// ticketHolds lists the held tickets for the dealer's status.
+func (t *Table) ticketHolds() ([]*pb.TicketHold, error) {
+	held, err := t.led.HeldTickets(context.Background())
+	var out []*pb.TicketHold
+	for _, tk := range held {
+		h := &pb.TicketHold{ValidationNumber: tk.Validation, TerminalId: tk.Holder, Amount: tk.Amount}
+		if !tk.HeldAt.IsZero() {
+			h.HeldAtUnixNanos, h.LapsesAtUnixNanos = tk.HeldAt.UnixNano(), tk.HeldAt.Add(t.cfg.TicketHold).UnixNano()
+		}
+		out = append(out, h)
+	}
+	return out, err
+}
+
+// ReleaseTicketHold ends a terminal's hold on a ticket at the dealer's (or supervisor's) word,
+// recording who: the ticket is redeemable again. The terminal that held it keeps the right to
+// commit it (its acceptor may have stacked it meanwhile) until another terminal takes a hold.
+func (t *Table) ReleaseTicketHold(who string, req *pb.ReleaseTicketHoldRequest) (*pb.ReleaseTicketHoldResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, _, err := moneyCall(t, "dealer:"+who, req.IdempotencyKey, "release "+req.ValidationNumber, func() *pb.ReleaseTicketHoldResponse { return &pb.ReleaseTicketHoldResponse{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.ReleaseTicketHoldResponse, func(), error) {
+			tk, err := t.ticket(tx, req.ValidationNumber)
+			if err != nil {
+				return nil, nil, err
+			}
+			if tk.State != ledger.TicketRedeeming {
+				return nil, nil, failed("ticket %s is %s, not held", tk.Validation, tk.State)
+			}
+			from := tk.Holder
+			tk.State, tk.HeldAt = ledger.TicketPrinted, time.Time{} // Holder kept: see releaseHold
+			if err := tx.PutTicket(tk); err != nil {
+				return nil, nil, err
+			}
+			detail := fmt.Sprintf("%s: hold of %s released by %s: %s", tk.Validation, from, who, req.Reason)
+			t.log.Info("ticket hold released", "ticket", tk.Validation, "terminal", from, "by", who, "reason", req.Reason)
+			return &pb.ReleaseTicketHoldResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), ReleasedFrom: from}, nil,
+				tx.Event("ticket-hold-released", from, "", tk.Amount, detail)
+		})
+	return res, err
+}
+
+// moneyInCapped refuses a money-in that would take a balance above the table's maximum.
+func (t *Table) moneyInCapped(terminal string, balance, amount int64) (int64, error) {
+	next, err := money.Add(balance, amount)
+	if err != nil {
+		return 0, invalid("amount %d: %v", amount, err)
+	}
+	if next > t.cfg.MaxBalance {
+		return 0, failed("%s would take the balance of %s to %s, above the table's maximum balance of %s",
+			money.Decimal(amount), terminal, money.Decimal(next), money.Decimal(t.cfg.MaxBalance))
+	}
+	return next, nil
+}
