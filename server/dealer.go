@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -29,7 +28,7 @@ func (t *Table) Status() (*pb.TableStatus, error) {
 }
 
 func (t *Table) status() (*pb.TableStatus, error) {
-	c, err := t.led.Conserve(context.Background())
+	c, err := t.led.Conserve(t.bg())
 	if err != nil {
 		return nil, ledgerErr(err)
 	}
@@ -69,13 +68,15 @@ func (t *Table) status() (*pb.TableStatus, error) {
 func (t *Table) Conservation() (ledger.Conservation, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.led.Conserve(context.Background())
+	return t.led.Conserve(t.bg())
 }
 
-// do runs a dealer action under the lock and answers with the table status.
-func (t *Table) do(fn func(now time.Time) error) (*pb.TableStatus, error) {
+// do runs a dealer action for actor under the lock and answers with the table status. Every
+// audit event the action writes records actor (t.bg).
+func (t *Table) do(actor string, fn func(now time.Time) error) (*pb.TableStatus, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	if err := fn(t.now()); err != nil {
 		return nil, err
 	}
@@ -84,8 +85,8 @@ func (t *Table) do(fn func(now time.Time) error) (*pb.TableStatus, error) {
 }
 
 // OpenTable opens the table; with auto the server deals rounds itself.
-func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) OpenTable(actor string, auto bool) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		t.open, t.auto = true, auto
 		t.nextAuto = now
 		t.broadcastPhase(now, false)
@@ -94,8 +95,8 @@ func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
 }
 
 // CloseTable closes the table between rounds.
-func (t *Table) CloseTable() (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) CloseTable(actor string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 			return failed("round %s is in play; close the table after its result", t.cur.id)
 		}
@@ -106,8 +107,8 @@ func (t *Table) CloseTable() (*pb.TableStatus, error) {
 }
 
 // SetWageringPeriod sets the period of the next rounds (001 §5.1.1).
-func (t *Table) SetWageringPeriod(d time.Duration) (*pb.TableStatus, error) {
-	return t.do(func(time.Time) error {
+func (t *Table) SetWageringPeriod(actor string, d time.Duration) (*pb.TableStatus, error) {
+	return t.do(actor, func(time.Time) error {
 		// Short periods are for soak tests of the engine; a casino sets seconds to minutes.
 		if d < 100*time.Millisecond || d > 10*time.Minute {
 			return invalid("wagering period %v: must be 100 ms to 10 min", d)
@@ -132,8 +133,8 @@ func raisesMinimum(cur, next roulette.Limits) bool {
 
 // SetLimits announces new limits. A higher minimum takes effect only after it has been shown for
 // 20 minutes (001 §4.1 fn, s.66(2)); other changes take effect from the next round.
-func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) SetLimits(actor string, l roulette.Limits) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if err := l.Validate(); err != nil {
 			return invalid("%v", err)
 		}
@@ -144,6 +145,7 @@ func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
 		t.pending = &table.PendingLimits{Limits: l, At: at}
 		if t.phase() != table.PhaseWagering && !now.Before(at) {
 			t.limits, t.pending = l, nil
+			t.limitsGen++
 		}
 		t.emit(now, "", table.LimitsChanged{Limits: t.limits, Pending: t.pending})
 		return nil
@@ -151,16 +153,16 @@ func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
 }
 
 // StartRound opens a wagering period.
-func (t *Table) StartRound() (*pb.TableStatus, error) { return t.do(t.startRound) }
+func (t *Table) StartRound(actor string) (*pb.TableStatus, error) { return t.do(actor, t.startRound) }
 
 // SpinStarted: the dealer has spun the ball (Lucky Ball numbers are drawn now).
-func (t *Table) SpinStarted(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error { return t.spinStarted(now, roundID) })
+func (t *Table) SpinStarted(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error { return t.spinStarted(now, roundID) })
 }
 
 // BallDropping ends the wagering period at once (001 §5.1.3).
-func (t *Table) BallDropping(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) BallDropping(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if _, err := t.current(roundID); err != nil {
 			return err
 		}
@@ -169,13 +171,13 @@ func (t *Table) BallDropping(roundID string) (*pb.TableStatus, error) {
 }
 
 // EnterOutcome enters the winning number and settles.
-func (t *Table) EnterOutcome(roundID, number string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
+func (t *Table) EnterOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
 }
 
 // NoSpin: the spin has no effect; wagers stay as they are until a valid spin (001 §9.1–9.2).
-func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) NoSpin(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -183,7 +185,7 @@ func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
 		if r.phase != table.PhaseNoMoreBets {
 			return failed("no spin applies while waiting for the outcome (round %s is %v)", r.id, r.phase)
 		}
-		return ledgerErr(t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		return ledgerErr(t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			return tx.Event("no-spin", "", r.id, 0, "")
 		}))
 	})
@@ -192,8 +194,8 @@ func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
 // CorrectOutcome applies rule 9.4: every account is frozen, the round is re-settled on the true
 // outcome, the earlier settlement reversed — once — and the accounts unfrozen. It applies to
 // the current round (before the next one opens).
-func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) CorrectOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -212,7 +214,7 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 		defer t.setFrozen(now, false, "")
 		old := r.outcome
 		var settled []settledFor
-		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			if err := t.reverse(tx, r); err != nil {
 				return err
 			}
@@ -272,8 +274,8 @@ func (t *Table) setFrozen(now time.Time, frozen bool, reason string) {
 
 // InvalidateRound refunds every wager of the current round (001 §12.3–12.4): a settled round's
 // settlements are reversed; an unsettled round's slips are void.
-func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -287,7 +289,7 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 		}
 		var sets []ledger.Settlement
 		was := r.phase
-		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			var err error
 			if sets, err = tx.Settlements(r.id); err != nil {
 				return err
@@ -327,17 +329,18 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 }
 
 // CreditPlayer offers a dealer buy-in to a terminal; the player confirms it (004 §6.3(c)).
-func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
+func (t *Table) CreditPlayer(actor string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	if req.Amount <= 0 || req.Amount > roulette.MaxStake {
 		return nil, invalid("amount %d: must be positive", req.Amount)
 	}
-	if req.TerminalId == "" {
-		return nil, invalid("a terminal id is required")
+	if err := t.knownTerminal(req.TerminalId); err != nil {
+		return nil, err
 	}
 	request := fmt.Sprintf("credit %s %d", req.TerminalId, req.Amount)
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, request, func() *pb.CreditPlayerResponse { return &pb.CreditPlayerResponse{} },
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, request, func() *pb.CreditPlayerResponse { return &pb.CreditPlayerResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.CreditPlayerResponse, func(), error) {
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
@@ -356,9 +359,10 @@ func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.Cr
 
 // ClosePlayerAccount is a dealer-facilitated cash-out or a player directed to leave (001 §6.5.2):
 // the balance is paid by the dealer and the account closed.
-func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
+func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	reason := req.Reason
 	if reason == "" {
 		reason = "dealer"
@@ -366,7 +370,10 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 	if reason != "dealer" && reason != "directed-to-leave" {
 		return nil, invalid("reason %q: dealer or directed-to-leave", reason)
 	}
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
+	if err := t.knownTerminal(req.TerminalId); err != nil {
+		return nil, err
+	}
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.ClosePlayerAccountResponse, func(), error) {
 			voidRound, err := t.slipBlocksCashOut(req.TerminalId)
 			if err != nil {
@@ -410,10 +417,11 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 }
 
 // Handpay pays a ticket that could not be printed by hand; it can then never be redeemed.
-func (t *Table) Handpay(dealer string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
+func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
+	defer t.actAs(actor)()
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
 			tk, err := t.ticket(tx, req.ValidationNumber)
 			if err != nil {

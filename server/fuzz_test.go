@@ -43,13 +43,13 @@ func FuzzUpdateSlip(f *testing.F) {
 		f.Fatal(err)
 	}
 	const funds = 20000
-	if _, err := tbl.OpenTable(false); err != nil {
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		f.Fatal(err)
 	}
 	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: funds}); err != nil {
 		f.Fatal(err)
 	}
-	st, err := tbl.StartRound()
+	st, err := tbl.StartRound("dealer:test")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func startTable(t *testing.T, cfg server.Config) (*server.Table, string, *tls.Co
 		stop()
 		led.Close()
 	})
-	if _, err := tbl.OpenTable(false); err != nil {
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		t.Fatal(err)
 	}
 	return tbl, addr, cliTLS
@@ -170,7 +170,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 
 	// The dealer opens the round.
-	status, err := tbl.StartRound()
+	status, err := tbl.StartRound("dealer:test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 
 	// The dealer enters 17: 25 × 36 + 5 × 18 back, the 10 on red lost.
-	if _, err := tbl.EnterOutcome(round, "17"); err != nil {
+	if _, err := tbl.EnterOutcome("dealer:test", round, "17"); err != nil {
 		t.Fatal(err)
 	}
 	ui.eventually(t, "the result", func() bool {

@@ -106,6 +106,10 @@ CREATE TABLE IF NOT EXISTS closes (
 	acked    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS closes_terminal ON closes(terminal, at);
+CREATE TABLE IF NOT EXISTS terminals (
+	id         TEXT PRIMARY KEY,
+	first_seen INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
 	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
 	at       INTEGER NOT NULL,
@@ -113,7 +117,8 @@ CREATE TABLE IF NOT EXISTS events (
 	terminal TEXT NOT NULL,
 	round    TEXT NOT NULL,
 	amount   INTEGER NOT NULL,
-	detail   TEXT NOT NULL
+	detail   TEXT NOT NULL,
+	actor    TEXT NOT NULL DEFAULT ''
 );
 `
 
@@ -150,6 +155,15 @@ func migrate(db *sql.DB) error {
 	if n == 0 {
 		if _, err := db.Exec(`ALTER TABLE closes ADD COLUMN acked INTEGER NOT NULL DEFAULT 0`); err != nil {
 			return fmt.Errorf("adding closes.acked: %w", err)
+		}
+	}
+	// events.actor (who did it): events from before the column have "" — not recorded.
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('events') WHERE name = 'actor'`).Scan(&n); err != nil {
+		return fmt.Errorf("schema of events: %w", err)
+	}
+	if n == 0 {
+		if _, err := db.Exec(`ALTER TABLE events ADD COLUMN actor TEXT NOT NULL DEFAULT ''`); err != nil {
+			return fmt.Errorf("adding events.actor: %w", err)
 		}
 	}
 	return nil
@@ -349,14 +363,91 @@ func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
 	return v, nil
 }
 
-// Event appends to the audit log.
+// Event appends to the audit log, recording as its actor the one the transaction's context
+// names (WithActor), "system" when none: every privileged action says who did it.
 func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) error {
-	_, err := t.exec(`INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
-		t.now.UnixNano(), kind, terminal, round, amount, detail)
+	_, err := t.exec(`INSERT INTO events(at, kind, terminal, round, amount, detail, actor) VALUES (?,?,?,?,?,?,?)`,
+		t.now.UnixNano(), kind, terminal, round, amount, detail, ActorOf(t.ctx))
 	if err != nil {
 		return fmt.Errorf("ledger: event %s: %w", kind, err)
 	}
 	return nil
+}
+
+// NoteTerminal records that a terminal presented its certificate to the table (once).
+func (t *Tx) NoteTerminal(id string) error {
+	if _, err := t.exec(`INSERT OR IGNORE INTO terminals(id, first_seen) VALUES (?,?)`, id, t.now.UnixNano()); err != nil {
+		return fmt.Errorf("ledger: terminal %s: %w", id, err)
+	}
+	return nil
+}
+
+// Terminals lists the terminals known to the table: every one that presented its certificate,
+// and every one with a chip account (a ledger from before terminals were recorded).
+func (l *Ledger) Terminals(ctx context.Context) ([]string, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT id FROM terminals UNION SELECT terminal FROM accounts`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: terminals: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("ledger: terminals: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+type actorKey struct{}
+
+// WithActor names who a transaction run with ctx acts for ("dealer:D1", "supervisor:S1",
+// "terminal:T01"); every audit event it writes records it.
+func WithActor(ctx context.Context, actor string) context.Context {
+	return context.WithValue(ctx, actorKey{}, actor)
+}
+
+// ActorOf is the actor ctx names, "system" (the table acting by itself: the auto-dealer, a
+// deadline, a restart) when none.
+func ActorOf(ctx context.Context) string {
+	if a, _ := ctx.Value(actorKey{}).(string); a != "" {
+		return a
+	}
+	return "system"
+}
+
+// AuditEvent is one entry of the audit log.
+type AuditEvent struct {
+	Seq      int64
+	At       time.Time
+	Kind     string
+	Terminal string
+	Round    string
+	Amount   int64
+	Detail   string
+	Actor    string // "" for an event written before actors were recorded
+}
+
+// Events returns the latest n entries of the audit log, newest first.
+func (l *Ledger) Events(ctx context.Context, n int) ([]AuditEvent, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT seq, at, kind, terminal, round, amount, detail, actor FROM events ORDER BY seq DESC LIMIT ?`, n)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: events: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditEvent
+	for rows.Next() {
+		var e AuditEvent
+		var at int64
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Terminal, &e.Round, &e.Amount, &e.Detail, &e.Actor); err != nil {
+			return nil, fmt.Errorf("ledger: events: %w", err)
+		}
+		e.At = time.Unix(0, at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
 
 // Ticket states.

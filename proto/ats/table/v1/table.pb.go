@@ -4107,6 +4107,290 @@ func (x *TableStatus) GetPendingJackpot() *JackpotWon {
 	return nil
 }
 
+type GetAuditLogRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // entries, newest first; 0 = 50; at most 1000
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAuditLogRequest) Reset() {
+	*x = GetAuditLogRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAuditLogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAuditLogRequest) ProtoMessage() {}
+
+func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
+func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *GetAuditLogRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type AuditEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	AtUnixNanos   int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	Kind          string                 `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`                               // "correction", "handpay", "buy-in-offered", "round-open" …
+	TerminalId    string                 `protobuf:"bytes,4,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the terminal concerned, if any
+	RoundId       string                 `protobuf:"bytes,5,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
+	Detail        string                 `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
+	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"` // who did it: "role:id" from the certificate, or "system"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditEntry) Reset() {
+	*x = AuditEntry{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditEntry) ProtoMessage() {}
+
+func (x *AuditEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
+func (*AuditEntry) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *AuditEntry) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+type GetAuditLogResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"` // the identity this call was made with ("dealer:dealer")
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAuditLogResponse) Reset() {
+	*x = GetAuditLogResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAuditLogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAuditLogResponse) ProtoMessage() {}
+
+func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
+func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *GetAuditLogResponse) GetCaller() string {
+	if x != nil {
+		return x.Caller
+	}
+	return ""
+}
+
+type TechnicianAuthenticateRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pin           string                 `protobuf:"bytes,1,opt,name=pin,proto3" json:"pin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TechnicianAuthenticateRequest) Reset() {
+	*x = TechnicianAuthenticateRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TechnicianAuthenticateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TechnicianAuthenticateRequest) ProtoMessage() {}
+
+func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
+func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *TechnicianAuthenticateRequest) GetPin() string {
+	if x != nil {
+		return x.Pin
+	}
+	return ""
+}
+
+type TechnicianAuthenticateResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TechnicianId  string                 `protobuf:"bytes,1,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // the certificate's identity the PIN was checked for
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TechnicianAuthenticateResponse) Reset() {
+	*x = TechnicianAuthenticateResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TechnicianAuthenticateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TechnicianAuthenticateResponse) ProtoMessage() {}
+
+func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
+func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -4400,7 +4684,27 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fhouse_result\x18\x0e \x01(\x03R\vhouseResult\x12\x1b\n" +
 	"\tmoney_out\x18\x0f \x01(\x03R\bmoneyOut\x12#\n" +
 	"\rjackpot_meter\x18\x10 \x01(\x03R\fjackpotMeter\x12A\n" +
-	"\x0fpending_jackpot\x18\x11 \x01(\v2\x18.ats.table.v1.JackpotWonR\x0ependingJackpot*~\n" +
+	"\x0fpending_jackpot\x18\x11 \x01(\v2\x18.ats.table.v1.JackpotWonR\x0ependingJackpot\"*\n" +
+	"\x12GetAuditLogRequest\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\"\xd8\x01\n" +
+	"\n" +
+	"AuditEntry\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x1f\n" +
+	"\vterminal_id\x18\x04 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x05 \x01(\tR\aroundId\x12\x16\n" +
+	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x16\n" +
+	"\x06detail\x18\a \x01(\tR\x06detail\x12\x14\n" +
+	"\x05actor\x18\b \x01(\tR\x05actor\"a\n" +
+	"\x13GetAuditLogResponse\x122\n" +
+	"\aentries\x18\x01 \x03(\v2\x18.ats.table.v1.AuditEntryR\aentries\x12\x16\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\"1\n" +
+	"\x1dTechnicianAuthenticateRequest\x12\x10\n" +
+	"\x03pin\x18\x01 \x01(\tR\x03pin\"E\n" +
+	"\x1eTechnicianAuthenticateResponse\x12#\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -4451,7 +4755,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
-	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xef\t\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xc3\n" +
+	"\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -4470,7 +4775,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fCreditPlayer\x12!.ats.table.v1.CreditPlayerRequest\x1a\".ats.table.v1.CreditPlayerResponse\x12g\n" +
 	"\x12ClosePlayerAccount\x12'.ats.table.v1.ClosePlayerAccountRequest\x1a(.ats.table.v1.ClosePlayerAccountResponse\x12F\n" +
 	"\aHandpay\x12\x1c.ats.table.v1.HandpayRequest\x1a\x1d.ats.table.v1.HandpayResponse\x12P\n" +
-	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatusB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\x0eConfirmJackpot\x12#.ats.table.v1.ConfirmJackpotRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
+	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse2~\n" +
+	"\x11TechnicianService\x12i\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -4485,76 +4793,81 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
 var file_ats_table_v1_table_proto_goTypes = []any{
-	(Phase)(0),                         // 0: ats.table.v1.Phase
-	(Wheel)(0),                         // 1: ats.table.v1.Wheel
-	(BetKind)(0),                       // 2: ats.table.v1.BetKind
-	(*Wager)(nil),                      // 3: ats.table.v1.Wager
-	(*Limit)(nil),                      // 4: ats.table.v1.Limit
-	(*Limits)(nil),                     // 5: ats.table.v1.Limits
-	(*PendingLimits)(nil),              // 6: ats.table.v1.PendingLimits
-	(*TableConfig)(nil),                // 7: ats.table.v1.TableConfig
-	(*LuckyBallDraw)(nil),              // 8: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                    // 9: ats.table.v1.Outcome
-	(*WagerResult)(nil),                // 10: ats.table.v1.WagerResult
-	(*Slip)(nil),                       // 11: ats.table.v1.Slip
-	(*WatchRequest)(nil),               // 12: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                 // 13: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                   // 14: ats.table.v1.Snapshot
-	(*PhaseChanged)(nil),               // 15: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),             // 16: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                    // 17: ats.table.v1.Settled
-	(*BalanceChanged)(nil),             // 18: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),              // 19: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),              // 20: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                // 21: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),               // 22: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),              // 23: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),             // 24: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),               // 25: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                 // 26: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),      // 27: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),          // 28: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),         // 29: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),          // 30: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),         // 31: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),              // 32: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),          // 33: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),        // 34: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),       // 35: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),              // 36: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),   // 37: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                     // 38: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),             // 39: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),            // 40: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),        // 41: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),      // 42: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),     // 43: ats.table.v1.AckDealerCloseResponse
-	(*OpenTableRequest)(nil),           // 44: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),          // 45: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),           // 46: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),   // 47: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),           // 48: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),          // 49: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),               // 50: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),        // 51: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),      // 52: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),     // 53: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),        // 54: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),       // 55: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),  // 56: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil), // 57: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),             // 58: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),            // 59: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),             // 60: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                // 61: ats.table.v1.TableStatus
-	nil,                                // 62: ats.table.v1.Limits.PerBetEntry
+	(Phase)(0),                             // 0: ats.table.v1.Phase
+	(Wheel)(0),                             // 1: ats.table.v1.Wheel
+	(BetKind)(0),                           // 2: ats.table.v1.BetKind
+	(*Wager)(nil),                          // 3: ats.table.v1.Wager
+	(*Limit)(nil),                          // 4: ats.table.v1.Limit
+	(*Limits)(nil),                         // 5: ats.table.v1.Limits
+	(*PendingLimits)(nil),                  // 6: ats.table.v1.PendingLimits
+	(*TableConfig)(nil),                    // 7: ats.table.v1.TableConfig
+	(*LuckyBallDraw)(nil),                  // 8: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 9: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 10: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 11: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 12: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 13: ats.table.v1.TableEvent
+	(*Snapshot)(nil),                       // 14: ats.table.v1.Snapshot
+	(*PhaseChanged)(nil),                   // 15: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 16: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 17: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 18: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 19: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 20: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 21: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 22: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 23: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 24: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 25: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 26: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 27: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 28: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 29: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 30: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 31: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 32: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 33: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 34: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 35: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 36: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 37: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 38: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 39: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 40: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
+	(*OpenTableRequest)(nil),               // 44: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 45: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 46: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 47: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 48: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 49: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 50: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 51: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 52: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 53: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 54: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 55: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 56: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 57: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 58: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 59: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 60: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 61: ats.table.v1.TableStatus
+	(*GetAuditLogRequest)(nil),             // 62: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 63: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 64: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 65: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 66: ats.table.v1.TechnicianAuthenticateResponse
+	nil,                                    // 67: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	62, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	67, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -4600,68 +4913,73 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
 	60, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
 	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	4,  // 48: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 49: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 50: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 51: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 52: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 53: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 54: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 55: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 56: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 57: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 58: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 59: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 60: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	44, // 61: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	45, // 62: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	46, // 63: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	47, // 64: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	48, // 65: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	49, // 66: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	50, // 67: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	50, // 68: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	51, // 69: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	50, // 70: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	52, // 71: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	53, // 72: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	54, // 73: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	56, // 74: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	58, // 75: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 76: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	13, // 77: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 78: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 79: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 80: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 81: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 82: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 83: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 84: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 85: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 86: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 87: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43, // 88: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	61, // 89: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	61, // 90: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	61, // 91: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	61, // 92: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	61, // 93: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	61, // 94: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	61, // 95: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	61, // 96: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	61, // 97: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 98: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	61, // 99: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 100: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	55, // 101: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	57, // 102: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	59, // 103: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	61, // 104: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	77, // [77:105] is the sub-list for method output_type
-	49, // [49:77] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	63, // 48: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,  // 49: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 50: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 51: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 52: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 53: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 54: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 55: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 56: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 57: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 58: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 59: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 60: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 61: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	44, // 62: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	45, // 63: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	46, // 64: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	47, // 65: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	48, // 66: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	49, // 67: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	50, // 68: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	50, // 69: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	51, // 70: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	50, // 71: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	52, // 72: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	53, // 73: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	54, // 74: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	56, // 75: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	58, // 76: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 77: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	62, // 78: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	65, // 79: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13, // 80: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 81: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 82: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 83: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 84: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 85: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 86: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 87: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 88: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 89: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 90: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43, // 91: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	61, // 92: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	61, // 93: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	61, // 94: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	61, // 95: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	61, // 96: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	61, // 97: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	61, // 98: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	61, // 99: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	61, // 100: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 101: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	61, // 102: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 103: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	55, // 104: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	57, // 105: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	59, // 106: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	61, // 107: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	64, // 108: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	66, // 109: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	80, // [80:110] is the sub-list for method output_type
+	50, // [50:80] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -4690,9 +5008,9 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   60,
+			NumMessages:   65,
 			NumExtensions: 0,
-			NumServices:   2,
+			NumServices:   3,
 		},
 		GoTypes:           file_ats_table_v1_table_proto_goTypes,
 		DependencyIndexes: file_ats_table_v1_table_proto_depIdxs,
