@@ -262,4 +262,3 @@ func TestMoneyRetriesKeepTheKey(t *testing.T) {
 		t.Fatalf("a refusal: %v", err)
 	}
 }
-

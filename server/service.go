@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
@@ -42,6 +43,13 @@ const (
 	MaxInFlight = 8
 	// maxStreamsPerConn bounds the streams of one connection, whatever their identity.
 	maxStreamsPerConn = 32
+	// TerminalCallRate and TerminalCallBurst bound how many calls a terminal identity may start
+	// per second (a token bucket). An honest terminal sends about ten slips a second at the
+	// most, a clock sync and the odd money call; an abusive one, refused or not, would
+	// otherwise come straight back. The check runs when a call's headers arrive (gRPC's tap),
+	// before its message is read, so a refused call costs the server nothing more.
+	TerminalCallRate  = 50
+	TerminalCallBurst = 100
 )
 
 // Option configures the gRPC server.
@@ -77,13 +85,15 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		tlsCfg = tlsCfg.Clone()
 		o.revoked.Protect(tlsCfg)
 	}
-	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{}}
+	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
+		buckets: map[string]*bucket{}, now: time.Now}
 	s := grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(tlsCfg)),
 		grpc.ChainUnaryInterceptor(e.unary),
 		grpc.ChainStreamInterceptor(e.stream),
 		grpc.MaxRecvMsgSize(MaxRecvMsgBytes),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
+		grpc.InTapHandle(e.tap),
 		// Terminals keep their Watch stream alive through idle periods; a dead link is noticed
 		// within seconds, which is what voids a lost terminal's wagers in time (rule 9.7.1).
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
@@ -115,6 +125,52 @@ type edge struct {
 	mu       sync.Mutex
 	inFlight map[identity]int
 	watches  map[identity]int
+
+	bucketMu sync.Mutex
+	buckets  map[string]*bucket // terminal id → its call budget
+	now      func() time.Time
+}
+
+// bucket is a token bucket of calls.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+// tap refuses a terminal's call over its rate before gRPC reads the call's message. It runs
+// on the connection's reader goroutine, so it only looks at the certificate gRPC already
+// verified and a small map.
+func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return ctx, nil
+	}
+	ti, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
+		return ctx, nil // the interceptor refuses it
+	}
+	role, id, err := pki.Identity(ti.State.VerifiedChains[0][0])
+	if err != nil || role != pki.RoleTerminal {
+		return ctx, nil
+	}
+	e.bucketMu.Lock()
+	defer e.bucketMu.Unlock()
+	now := e.now()
+	b := e.buckets[id]
+	if b == nil {
+		if len(e.buckets) > 100_000 { // bounded memory, whatever the number of identities
+			clear(e.buckets)
+		}
+		b = &bucket{tokens: TerminalCallBurst, at: now}
+		e.buckets[id] = b
+	}
+	b.tokens = min(TerminalCallBurst, b.tokens+now.Sub(b.at).Seconds()*TerminalCallRate)
+	b.at = now
+	if b.tokens < 1 {
+		return nil, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %d calls a second", id, TerminalCallRate)
+	}
+	b.tokens--
+	return ctx, nil
 }
 
 func (e *edge) authenticate(ctx context.Context, method string) (context.Context, identity, error) {
