@@ -11,6 +11,13 @@
 // protobuf through proto/wire, once per event however many streams it goes to. The money calls
 // and the dealer's status still take and give protobuf messages, because the ledger stores each
 // money reply as its wire bytes for an idempotent replay (money.go).
+//
+// The edge is also the gate (service.go, roles.go): every call needs a certificate of the
+// table's CA that is not revoked, whose role the role table allows for the method (terminal,
+// dealer, supervisor, technician); every caller is bounded (request size, Watch streams and
+// calls in progress per identity, a terminal's call rate), and a slip is priced outside the
+// table's lock, so one terminal cannot stall the others. Every audit event records who did it
+// (the certificate's role:id, "system" for the table itself).
 package server
 
 import (
