@@ -116,7 +116,7 @@ func next[E table.Event](t *testing.T, c *Client) E {
 
 func TestRoundThroughTheClient(t *testing.T) {
 	tt := startTable(t, 600*time.Millisecond)
-	if _, err := tt.tb.OpenTable(false); err != nil {
+	if _, err := tt.tb.OpenTable("dealer:test", false); err != nil {
 		t.Fatal(err)
 	}
 	clients := []*Client{tt.dial("T1"), tt.dial("T2"), tt.dial("T3")}
@@ -133,7 +133,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 			t.Fatalf("clock bound %v %v", off, ok)
 		}
 	}
-	st, err := tt.tb.StartRound()
+	st, err := tt.tb.StartRound("dealer:test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 	if _, err := clients[0].UpdateSlip(context.Background(), st.RoundId, 2, nil); status.Code(err) != codes.FailedPrecondition {
 		t.Fatalf("a late slip: %v", err)
 	}
-	if _, err := tt.tb.EnterOutcome(st.RoundId, "17"); err != nil {
+	if _, err := tt.tb.EnterOutcome("dealer:test", st.RoundId, "17"); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range clients {
@@ -184,7 +184,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 // backoff, and restarts from a snapshot that carries the balance.
 func TestReconnectAfterServerRestart(t *testing.T) {
 	tt := startTable(t, time.Second)
-	tt.tb.OpenTable(false)
+	tt.tb.OpenTable("dealer:test", false)
 	c := tt.dial("T1")
 	next[table.Snapshot](t, c)
 	if _, err := c.CreditNote(context.Background(), "n1", 5000, "AUD50"); err != nil {

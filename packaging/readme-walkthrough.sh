@@ -90,6 +90,7 @@ while IFS= read -r line; do
 		*StartRound*) expect "$out" "R000001" "StartRound" ;;
 		*UpdateSlip*) expect "$out" '"balance"' "UpdateSlip" ;;
 		*CreditNote*) expect "$out" '"balance": "5000"' "CreditNote" ;;
+		*GetAuditLog*) expect "$out" '"actor": "dealer:dealer"' "GetAuditLog names who did each action" ;;
 		esac
 		;;
 	esac

@@ -30,7 +30,7 @@ func (t *Table) Status() (*pb.TableStatus, error) {
 }
 
 func (t *Table) status() (*pb.TableStatus, error) {
-	c, err := t.led.Conserve(context.Background())
+	c, err := t.led.Conserve(t.bg())
 	if err != nil {
 		return nil, ledgerErr(err)
 	}
@@ -86,13 +86,15 @@ const statusAlarms = 10
 func (t *Table) Conservation() (ledger.Conservation, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.led.Conserve(context.Background())
+	return t.led.Conserve(t.bg())
 }
 
-// do runs a dealer action under the lock and answers with the table status.
-func (t *Table) do(fn func(now time.Time) error) (*pb.TableStatus, error) {
+// do runs a dealer action for actor under the lock and answers with the table status. Every
+// audit event the action writes records actor (t.bg).
+func (t *Table) do(actor string, fn func(now time.Time) error) (*pb.TableStatus, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	if err := fn(t.now()); err != nil {
 		return nil, err
 	}
@@ -101,8 +103,8 @@ func (t *Table) do(fn func(now time.Time) error) (*pb.TableStatus, error) {
 }
 
 // OpenTable opens the table; with auto the server deals rounds itself.
-func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) OpenTable(actor string, auto bool) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		t.open, t.auto = true, auto
 		t.nextAuto = now
 		t.broadcastPhase(now, false)
@@ -111,8 +113,8 @@ func (t *Table) OpenTable(auto bool) (*pb.TableStatus, error) {
 }
 
 // CloseTable closes the table between rounds.
-func (t *Table) CloseTable() (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) CloseTable(actor string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 			return failed("round %s is in play; close the table after its result", t.cur.id)
 		}
@@ -123,8 +125,8 @@ func (t *Table) CloseTable() (*pb.TableStatus, error) {
 }
 
 // SetWageringPeriod sets the period of the next rounds (001 §5.1.1).
-func (t *Table) SetWageringPeriod(d time.Duration) (*pb.TableStatus, error) {
-	return t.do(func(time.Time) error {
+func (t *Table) SetWageringPeriod(actor string, d time.Duration) (*pb.TableStatus, error) {
+	return t.do(actor, func(time.Time) error {
 		// Short periods are for soak tests of the engine; a casino sets seconds to minutes.
 		if d < 100*time.Millisecond || d > 10*time.Minute {
 			return invalid("wagering period %v: must be 100 ms to 10 min", d)
@@ -149,8 +151,8 @@ func raisesMinimum(cur, next roulette.Limits) bool {
 
 // SetLimits announces new limits. A higher minimum takes effect only after it has been shown for
 // 20 minutes (001 §4.1 fn, s.66(2)); other changes take effect from the next round.
-func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) SetLimits(actor string, l roulette.Limits) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if err := l.Validate(); err != nil {
 			return invalid("%v", err)
 		}
@@ -161,6 +163,7 @@ func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
 		t.pending = &table.PendingLimits{Limits: l, At: at}
 		if t.phase() != table.PhaseWagering && !now.Before(at) {
 			t.limits, t.pending = l, nil
+			t.limitsGen++
 		}
 		t.emit(now, "", table.LimitsChanged{Limits: t.limits, Pending: t.pending})
 		return nil
@@ -168,16 +171,16 @@ func (t *Table) SetLimits(l roulette.Limits) (*pb.TableStatus, error) {
 }
 
 // StartRound opens a wagering period.
-func (t *Table) StartRound() (*pb.TableStatus, error) { return t.do(t.startRound) }
+func (t *Table) StartRound(actor string) (*pb.TableStatus, error) { return t.do(actor, t.startRound) }
 
 // SpinStarted: the dealer has spun the ball (Lucky Ball numbers are drawn now).
-func (t *Table) SpinStarted(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error { return t.spinStarted(now, roundID) })
+func (t *Table) SpinStarted(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error { return t.spinStarted(now, roundID) })
 }
 
 // BallDropping ends the wagering period at once (001 §5.1.3).
-func (t *Table) BallDropping(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) BallDropping(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if _, err := t.current(roundID); err != nil {
 			return err
 		}
@@ -186,13 +189,13 @@ func (t *Table) BallDropping(roundID string) (*pb.TableStatus, error) {
 }
 
 // EnterOutcome enters the winning number and settles.
-func (t *Table) EnterOutcome(roundID, number string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
+func (t *Table) EnterOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
 }
 
 // NoSpin: the spin has no effect; wagers stay as they are until a valid spin (001 §9.1–9.2).
-func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) NoSpin(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -200,7 +203,7 @@ func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
 		if r.phase != table.PhaseNoMoreBets {
 			return failed("no spin applies while waiting for the outcome (round %s is %v)", r.id, r.phase)
 		}
-		return ledgerErr(t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		return ledgerErr(t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			return tx.Event("no-spin", "", r.id, 0, "")
 		}))
 	})
@@ -209,8 +212,8 @@ func (t *Table) NoSpin(roundID string) (*pb.TableStatus, error) {
 // CorrectOutcome applies rule 9.4: every account is frozen, the round is re-settled on the true
 // outcome, the earlier settlement reversed — once — and the accounts unfrozen. It applies to
 // the current round (before the next one opens).
-func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) CorrectOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -230,7 +233,7 @@ func (t *Table) CorrectOutcome(roundID, number string) (*pb.TableStatus, error) 
 		old := r.outcome
 		var settled []settledFor
 		why := fmt.Sprintf("correction %s -> %s", old, n)
-		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			prior, err := t.reverse(tx, r)
 			if err != nil {
 				return err
@@ -291,8 +294,8 @@ func (t *Table) setFrozen(now time.Time, frozen bool, reason string) {
 
 // InvalidateRound refunds every wager of the current round (001 §12.3–12.4): a settled round's
 // settlements are reversed; an unsettled round's slips are void.
-func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
 			return err
@@ -307,7 +310,7 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 		was := r.phase
 		refunded := map[string]int64{}
 		balances := map[string]int64{}
-		err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			prior, err := t.reverse(tx, r)
 			if err != nil {
 				return err
@@ -353,17 +356,18 @@ func (t *Table) InvalidateRound(roundID, reason string) (*pb.TableStatus, error)
 }
 
 // CreditPlayer offers a dealer buy-in to a terminal; the player confirms it (004 §6.3(c)).
-func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
+func (t *Table) CreditPlayer(actor string, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	if req.Amount <= 0 || req.Amount > roulette.MaxStake || req.Amount > t.cfg.MaxBalance {
 		return nil, invalid("amount %d: must be positive and at most the table's maximum balance %s", req.Amount, money.Decimal(t.cfg.MaxBalance))
 	}
-	if req.TerminalId == "" {
-		return nil, invalid("a terminal id is required")
+	if err := t.knownTerminal(req.TerminalId); err != nil {
+		return nil, err
 	}
 	request := fmt.Sprintf("credit %s %d", req.TerminalId, req.Amount)
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, request, func() *pb.CreditPlayerResponse { return &pb.CreditPlayerResponse{} },
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, request, func() *pb.CreditPlayerResponse { return &pb.CreditPlayerResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.CreditPlayerResponse, func(), error) {
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
@@ -382,9 +386,10 @@ func (t *Table) CreditPlayer(dealer string, req *pb.CreditPlayerRequest) (*pb.Cr
 
 // ClosePlayerAccount is a dealer-facilitated cash-out or a player directed to leave (001 §6.5.2):
 // the balance is paid by the dealer and the account closed.
-func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
+func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	reason := req.Reason
 	if reason == "" {
 		reason = "dealer"
@@ -392,7 +397,10 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 	if reason != "dealer" && reason != "directed-to-leave" {
 		return nil, invalid("reason %q: dealer or directed-to-leave", reason)
 	}
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
+	if err := t.knownTerminal(req.TerminalId); err != nil {
+		return nil, err
+	}
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.ClosePlayerAccountResponse, func(), error) {
 			voidRound, err := t.slipBlocksCashOut(req.TerminalId)
 			if err != nil {
@@ -439,10 +447,11 @@ func (t *Table) ClosePlayerAccount(dealer string, req *pb.ClosePlayerAccountRequ
 }
 
 // Handpay pays a ticket that could not be printed by hand; it can then never be redeemed.
-func (t *Table) Handpay(dealer string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
+func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	res, _, err := moneyCall(t, "dealer:"+dealer, req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
+	defer t.actAs(actor)()
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
 			tk, err := t.ticket(tx, req.ValidationNumber)
 			if err != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
 )
 
 // FuzzUpdateSlip feeds arbitrary wagers through the server's slip path (wire wager, read as
@@ -43,7 +45,7 @@ func FuzzUpdateSlip(f *testing.F) {
 		f.Fatal(err)
 	}
 	const funds = 20000
-	if _, err := tbl.OpenTable(false); err != nil {
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		f.Fatal(err)
 	}
 	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
@@ -52,7 +54,7 @@ func FuzzUpdateSlip(f *testing.F) {
 	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
-	st, err := tbl.StartRound()
+	st, err := tbl.StartRound("dealer:test")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -84,6 +86,111 @@ func FuzzUpdateSlip(f *testing.F) {
 	})
 }
 
+// FuzzParseTechnicians feeds arbitrary PIN files to the parser: it must never panic, and what
+// it accepts must have valid ids and hashes of the right size.
+func FuzzParseTechnicians(f *testing.F) {
+	line, err := PINLine("technician", "482913", 10)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(line + "\n"))
+	f.Add([]byte("# comment\n\n" + line + "\n" + line + "\n"))
+	f.Add([]byte("technician pbkdf2-sha256 0 AAAA AAAA\n"))
+	f.Add([]byte("../x pbkdf2-sha256 10 AAAAAAAAAAA= AAAA\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		techs, err := ParseTechnicians(b)
+		if err != nil {
+			return
+		}
+		for id, e := range techs.entries {
+			if pki.ValidID(id) != nil || len(e.hash) != 32 || e.iterations < 1 || len(e.salt) < 8 {
+				t.Fatalf("accepted %q: %+v", id, e)
+			}
+		}
+	})
+}
+
+// FuzzTechnicianAuthenticate feeds arbitrary PINs to the check: never a panic, only the right
+// PIN passes, and a wrong one is PermissionDenied or (after several) ResourceExhausted.
+func FuzzTechnicianAuthenticate(f *testing.F) {
+	line, err := PINLine("tech1", "482913", 10)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("482913")
+	f.Add("")
+	f.Add("48291３")
+	f.Add(strings.Repeat("9", 10000))
+	f.Fuzz(func(t *testing.T, pin string) {
+		techs, err := ParseTechnicians([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = techs.verify("tech1", pin)
+		switch {
+		case pin == "482913":
+			if err != nil {
+				t.Fatalf("right PIN refused: %v", err)
+			}
+		case err == nil:
+			t.Fatalf("PIN %q accepted", pin)
+		case status.Code(err) != codes.PermissionDenied:
+			t.Fatalf("PIN %q: %v", pin, err)
+		}
+	})
+}
+
+// FuzzSlipWagerCount sends slips of any number of wagers: up to MaxSlipWagers they are priced,
+// beyond it refused with InvalidArgument, never a panic.
+func FuzzSlipWagerCount(f *testing.F) {
+	f.Add(uint16(0))
+	f.Add(uint16(MaxSlipWagers))
+	f.Add(uint16(MaxSlipWagers + 1))
+	f.Add(uint16(60000))
+	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { led.Close() })
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
+		f.Fatal(err)
+	}
+	for i := range 100 { // 10,000.00 in 100.00 notes
+		if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: 10000, NoteCode: "AUD100"}); err != nil {
+			f.Fatal(err)
+		}
+	}
+	st, err := tbl.StartRound("dealer:test")
+	if err != nil {
+		f.Fatal(err)
+	}
+	version := uint64(0)
+	f.Fuzz(func(t *testing.T, n uint16) {
+		ws := make([]*pb.Wager, n)
+		for i := range ws {
+			ws[i] = &pb.Wager{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{"17"}, Amount: 100}
+		}
+		version++
+		svc := &terminalService{t: tbl}
+		_, err := svc.UpdateSlip(context.WithValue(context.Background(), identityKey{}, identity{"terminal", "T1"}),
+			&pb.UpdateSlipRequest{RoundId: st.RoundId, Version: version, Wagers: ws})
+		if int(n) > MaxSlipWagers {
+			if status.Code(err) != codes.InvalidArgument {
+				t.Fatalf("%d wagers: %v", n, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("%d wagers: %v", n, err)
+		}
+	})
+}
+
 // fuzzTable is a table for the money fuzz targets, open, with T1 funded, and a printed ticket
 // of T2's to redeem.
 func fuzzTable(f *testing.F) (*Table, *fakeClock, string) {
@@ -97,7 +204,7 @@ func fuzzTable(f *testing.F) (*Table, *fakeClock, string) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := tbl.OpenTable(false); err != nil {
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		f.Fatal(err)
 	}
 	for _, id := range []string{"T1", "T2"} {
@@ -214,7 +321,7 @@ func FuzzResolveOverpayment(f *testing.F) {
 	f.Add("", "x", "paid")
 	tbl, _, _ := fuzzTable(f)
 	f.Fuzz(func(t *testing.T, key, id, resolution string) {
-		_, err := tbl.ResolveOverpayment("D1", &pb.ResolveOverpaymentRequest{IdempotencyKey: key, Id: id, Resolution: resolution})
+		_, err := tbl.ResolveOverpayment("supervisor:S1", &pb.ResolveOverpaymentRequest{IdempotencyKey: key, Id: id, Resolution: resolution})
 		if err != nil && !moneyCodes[status.Code(err)] {
 			t.Fatalf("%q %q: %v", id, resolution, err)
 		}
@@ -233,7 +340,7 @@ func FuzzReleaseTicketHold(f *testing.F) {
 			validation = real
 			tbl.RedeemTicket("T1", &pb.RedeemTicketRequest{IdempotencyKey: key + "/h", ValidationNumber: real})
 		}
-		_, err := tbl.ReleaseTicketHold("D1", &pb.ReleaseTicketHoldRequest{IdempotencyKey: key, ValidationNumber: validation})
+		_, err := tbl.ReleaseTicketHold("supervisor:S1", &pb.ReleaseTicketHoldRequest{IdempotencyKey: key, ValidationNumber: validation})
 		if err != nil && !moneyCodes[status.Code(err)] {
 			t.Fatalf("%q %q: %v", key, validation, err)
 		}

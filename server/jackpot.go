@@ -138,8 +138,8 @@ func jackpotWon(j ledger.Jackpot) table.JackpotWon {
 
 // ConfirmJackpot is the pit boss confirming a hit (001 §8.3.9(a)): the prize is credited to the
 // winner's chip account, paid by the house, exactly once.
-func (t *Table) ConfirmJackpot(roundID string) (*pb.TableStatus, error) {
-	return t.do(func(now time.Time) error {
+func (t *Table) ConfirmJackpot(actor, roundID string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
 		if t.jackpot == nil {
 			return failed("this table has no jackpot")
 		}
@@ -155,7 +155,7 @@ func (t *Table) ConfirmJackpot(roundID string) (*pb.TableStatus, error) {
 		hit := t.jackpot.pending[i]
 		hit.Confirmed = true
 		var bal int64
-		err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+		err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			b, open, err := tx.Account(hit.Terminal)
 			if err != nil {
 				return err

@@ -85,10 +85,10 @@ func TestJackpotContributesHitsAndIsCreditedOnConfirmation(t *testing.T) {
 	if st := status(); st.PendingJackpot == nil || st.PendingJackpot.Amount != won.Amount || st.PendingJackpot.TerminalId != won.TerminalId {
 		t.Fatalf("after a restart the pending hit is %v, want %v", st.PendingJackpot, won)
 	}
-	if _, err := r.dealer.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: "R-nope"}); code(err) != codes.FailedPrecondition {
+	if _, err := r.super.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: "R-nope"}); code(err) != codes.FailedPrecondition {
 		t.Fatalf("confirming a round without a hit: %v", err)
 	}
-	st, err := r.dealer.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: won.RoundId})
+	st, err := r.super.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: won.RoundId})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestJackpotContributesHitsAndIsCreditedOnConfirmation(t *testing.T) {
 	if st.PendingJackpot != nil {
 		t.Errorf("still pending after confirmation: %v", st.PendingJackpot)
 	}
-	if _, err := r.dealer.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: won.RoundId}); code(err) != codes.FailedPrecondition {
+	if _, err := r.super.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: won.RoundId}); code(err) != codes.FailedPrecondition {
 		t.Fatalf("a second confirmation: %v", err)
 	}
 	r.conserved()

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -36,7 +35,11 @@ func moneyCall[R proto.Message](t *Table, caller, key, request string, fresh fun
 	var reply R
 	var apply func()
 	replayed := false
-	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+	ctx := t.bg()
+	if t.actor == "" { // a terminal's own call: the terminal is its actor
+		ctx = ledger.WithActor(ctx, "terminal:"+caller)
+	}
+	err := t.led.Update(ctx, now, func(tx *ledger.Tx) error {
 		stored, seen, err := tx.Idempotent(caller, key, request)
 		if err != nil {
 			return err

@@ -44,6 +44,10 @@ func creditNotes(ctx context.Context, term pb.TerminalServiceClient, key string,
 func (r *rig) buyIn(term pb.TerminalServiceClient, terminal, key string, cents int64) error {
 	r.t.Helper()
 	ctx := context.Background()
+	// The dealer credits only a terminal the table knows: one that has called it.
+	if _, err := term.ServerTime(ctx, &pb.ServerTimeRequest{}); err != nil {
+		return err
+	}
 	b, err := r.dealer.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: key + "/offer/" + terminal, TerminalId: terminal, Amount: cents})
 	if err != nil {
 		return err

@@ -102,14 +102,15 @@ func (t *Table) ListOverpayments(openOnly bool) (*pb.ListOverpaymentsResponse, e
 // ResolveOverpayment closes an open overpayment or underpayment, recording who did it: an
 // overpayment recovered from the player is money in; an underpayment paid to the player is
 // money out; one written off moves to the house result. The identity holds throughout.
-func (t *Table) ResolveOverpayment(who string, req *pb.ResolveOverpaymentRequest) (*pb.Overpayment, error) {
+func (t *Table) ResolveOverpayment(actor string, req *pb.ResolveOverpaymentRequest) (*pb.Overpayment, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs(actor)()
 	if req.Id == "" {
 		return nil, invalid("an overpayment id is required")
 	}
 	request := fmt.Sprintf("resolve %s %s", req.Id, req.Resolution)
-	res, _, err := moneyCall(t, "dealer:"+who, req.IdempotencyKey, request, func() *pb.Overpayment { return &pb.Overpayment{} },
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, request, func() *pb.Overpayment { return &pb.Overpayment{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.Overpayment, func(), error) {
 			o, ok, err := tx.Overpayment(req.Id)
 			if err != nil {
@@ -138,11 +139,11 @@ func (t *Table) ResolveOverpayment(who string, req *pb.ResolveOverpaymentRequest
 			if err != nil {
 				return nil, nil, err
 			}
-			o.State, o.ResolvedBy, o.ResolvedAt, o.Note = req.Resolution, who, now, req.Note
+			o.State, o.ResolvedBy, o.ResolvedAt, o.Note = req.Resolution, actor, now, req.Note
 			if err := tx.PutOverpayment(o); err != nil {
 				return nil, nil, err
 			}
-			return overpaymentPB(o), nil, tx.Event(o.Kind+"-"+o.State, o.Terminal, o.Round, o.Amount, o.ID+" by "+who+": "+req.Note)
+			return overpaymentPB(o), nil, tx.Event(o.Kind+"-"+o.State, o.Terminal, o.Round, o.Amount, o.ID+" by "+actor+": "+req.Note)
 		})
 	return res, err
 }

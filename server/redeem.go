@@ -155,10 +155,11 @@ func (t *Table) ticketHolds() ([]*pb.TicketHold, error) {
 // ReleaseTicketHold ends a terminal's hold on a ticket at the dealer's (or supervisor's) word,
 // recording who: the ticket is redeemable again. The terminal that held it keeps the right to
 // commit it (its acceptor may have stacked it meanwhile) until another terminal takes a hold.
-func (t *Table) ReleaseTicketHold(who string, req *pb.ReleaseTicketHoldRequest) (*pb.ReleaseTicketHoldResponse, error) {
+func (t *Table) ReleaseTicketHold(actor string, req *pb.ReleaseTicketHoldRequest) (*pb.ReleaseTicketHoldResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	res, _, err := moneyCall(t, "dealer:"+who, req.IdempotencyKey, "release "+req.ValidationNumber, func() *pb.ReleaseTicketHoldResponse { return &pb.ReleaseTicketHoldResponse{} },
+	defer t.actAs(actor)()
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "release "+req.ValidationNumber, func() *pb.ReleaseTicketHoldResponse { return &pb.ReleaseTicketHoldResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.ReleaseTicketHoldResponse, func(), error) {
 			tk, err := t.ticket(tx, req.ValidationNumber)
 			if err != nil {
@@ -172,8 +173,8 @@ func (t *Table) ReleaseTicketHold(who string, req *pb.ReleaseTicketHoldRequest) 
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
-			detail := fmt.Sprintf("%s: hold of %s released by %s: %s", tk.Validation, from, who, req.Reason)
-			t.log.Info("ticket hold released", "ticket", tk.Validation, "terminal", from, "by", who, "reason", req.Reason)
+			detail := fmt.Sprintf("%s: hold of %s released by %s: %s", tk.Validation, from, actor, req.Reason)
+			t.log.Info("ticket hold released", "ticket", tk.Validation, "terminal", from, "by", actor, "reason", req.Reason)
 			return &pb.ReleaseTicketHoldResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), ReleasedFrom: from}, nil,
 				tx.Event("ticket-hold-released", from, "", tk.Amount, detail)
 		})

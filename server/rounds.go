@@ -115,9 +115,10 @@ func (t *Table) startRound(now time.Time) error {
 	limitsChanged := false
 	if t.pending != nil && !now.Before(t.pending.At) {
 		t.limits, t.pending, limitsChanged = t.pending.Limits, nil, true
+		t.limitsGen++
 	}
 	r := &round{phase: table.PhaseWagering, opened: now, deadline: now.Add(t.config.WageringPeriod), slips: map[string]*slip{}}
-	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		seq, err := tx.AddMeter(ledger.MeterRoundSeq, 1)
 		if err != nil {
 			return err
@@ -199,7 +200,7 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 	}
 	// Every acknowledged slip and the end of the period in one synchronous commit: from here the
 	// wagers survive a power loss and settle from the ledger (001 §9.8.2).
-	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		for terminal, sl := range r.slips {
 			body, err := json.Marshal(sl.bets)
 			if err != nil {
@@ -248,7 +249,7 @@ func (t *Table) spinStarted(now time.Time, roundID string) error {
 		}
 	}
 	r.draw = d
-	if err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
+	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
 		return ledgerErr(err)
 	}
 	t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *d})
@@ -286,7 +287,7 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	var settled []settledFor
 	var jackpot jackpotState
 	var hit *ledger.Jackpot
-	err = t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+	err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
 
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
@@ -12,16 +16,25 @@ import (
 
 // Files is where a table server's state lives on disk.
 type Files struct {
-	PKI    string // the PKI directory (tableserver pki init)
+	PKI    string // the PKI directory (tableserver pki init): ca.pem, server.pem, server-key.pem, crl.pem
 	Ledger string // the ledger SQLite file
 	Listen string // the address to serve on
 	Auto   bool   // open the table with the auto-dealer
+	// Technicians is the technicians' PIN file; "" is PKI/technicians.
+	Technicians string
+	// CRLInterval is how often the revocation list's file is checked for a change (it is
+	// also reloaded on SIGHUP); 0 is 10 s.
+	CRLInterval time.Duration
 }
 
 // ServeFiles runs a table until ctx ends: it loads the server certificate, opens the ledger and
 // recovers the table from it, opens the table (with the auto-dealer when asked) and serves gRPC
 // with mutual TLS. ready, if set, is told the address once it listens. The tableserver command
 // and the crash harness's server process both run through here.
+//
+// It needs only the CA's certificate, never its key: the CA key can be kept offline. It
+// refuses the certificates the revocation list names, and reloads the list when its file
+// changes or the process gets SIGHUP.
 func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, ready func(addr string)) error {
 	files := pki.Files{Dir: f.PKI}
 	caCert, _ := files.CA()
@@ -29,11 +42,35 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return fmt.Errorf("%w (create the PKI with: tableserver pki init -dir %s)", err, f.PKI)
 	}
+	ca, err := pki.ParseCert(caPEM)
+	if err != nil {
+		return fmt.Errorf("%s: %w", caCert, err)
+	}
 	srvPair, err := files.Load("server")
 	if err != nil {
 		return err
 	}
 	tlsCfg, err := pki.ServerTLS(caPEM, srvPair)
+	if err != nil {
+		return err
+	}
+	revoked, err := pki.NewRevocations(ca, files.CRL(), log)
+	if err != nil {
+		return err
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	interval := f.CRLInterval
+	if interval <= 0 {
+		interval = 10 * time.Second
+	}
+	go revoked.Watch(ctx, interval, hup)
+	techPath := f.Technicians
+	if techPath == "" {
+		techPath = filepath.Join(f.PKI, "technicians")
+	}
+	techs, err := LoadTechnicians(techPath)
 	if err != nil {
 		return err
 	}
@@ -47,11 +84,11 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 		return err
 	}
 	if f.Auto {
-		if _, err := t.OpenTable(true); err != nil {
+		if _, err := t.OpenTable("system", true); err != nil {
 			return err
 		}
 	}
-	addr, shutdown, err := Listen(t, tlsCfg, f.Listen)
+	addr, shutdown, err := Listen(t, tlsCfg, f.Listen, WithRevocations(revoked), WithTechnicians(techs), WithLogger(log))
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,8 @@ package server
 import (
 	"context"
 	"crypto/tls"
+	"log/slog"
 	"net"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,21 +19,81 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server/pki"
 )
 
-// NewGRPC returns a gRPC server for the table over mutual TLS, with the terminal and dealer
-// services, the standard health service and server reflection (so grpcurl can drive a table).
-// Every call needs a client certificate of the CA; terminal calls need the terminal role and
-// dealer calls the dealer role.
-func NewGRPC(t *Table, tlsCfg *tls.Config) *grpc.Server {
+// Bounds on what one caller may ask of the server. One terminal must not be able to stall the
+// table for the others (issue 13: four parallel slips of 100,000 wagers raised another
+// terminal's slip round-trip to 625 ms).
+const (
+	// MaxRecvMsgBytes bounds every request. A maximal slip (MaxSlipWagers wagers) is about
+	// 4 KiB; nothing a terminal or console sends comes near 64 KiB. gRPC refuses a larger
+	// message from its length prefix, before reading or decoding it.
+	MaxRecvMsgBytes = 64 << 10
+	// MaxWatchStreams is how many Watch streams one identity may hold: one, and one more while
+	// a reconnect overlaps a stream the server has not yet seen die.
+	MaxWatchStreams = 2
+	// MaxInFlight is how many calls one identity may have in progress at once. A terminal
+	// makes one at a time and a clock sync beside it; the rest are refused (ResourceExhausted,
+	// which the client retries) rather than queued.
+	MaxInFlight = 8
+	// maxStreamsPerConn bounds the streams of one connection, whatever their identity.
+	maxStreamsPerConn = 32
+	// TerminalCallRate and TerminalCallBurst bound how many calls a terminal identity may start
+	// per second (a token bucket). An honest terminal sends about ten slips a second at the
+	// most, a clock sync and the odd money call; an abusive one, refused or not, would
+	// otherwise come straight back. The check runs when a call's headers arrive (gRPC's tap),
+	// before its message is read, so a refused call costs the server nothing more.
+	TerminalCallRate  = 50
+	TerminalCallBurst = 100
+)
+
+// Option configures the gRPC server.
+type Option func(*grpcOptions)
+
+type grpcOptions struct {
+	revoked     *pki.Revocations
+	technicians *Technicians
+	log         *slog.Logger
+}
+
+// WithRevocations makes the server refuse the certificates the revocation list names, at the
+// handshake and at every call.
+func WithRevocations(r *pki.Revocations) Option { return func(o *grpcOptions) { o.revoked = r } }
+
+// WithTechnicians gives the technician service its PINs.
+func WithTechnicians(t *Technicians) Option { return func(o *grpcOptions) { o.technicians = t } }
+
+// WithLogger sets the logger of the edge (refusals, technician sign-ins).
+func WithLogger(l *slog.Logger) Option { return func(o *grpcOptions) { o.log = l } }
+
+// NewGRPC returns a gRPC server for the table over mutual TLS, with the terminal, dealer and
+// technician services, the standard health service and server reflection (so grpcurl can
+// drive a table). Every call needs a client certificate of the CA, not revoked, whose role the
+// role table (roles.go) allows for the method; and every caller is bounded in what it may ask
+// at once (MaxRecvMsgBytes, MaxWatchStreams, MaxInFlight).
+func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
+	o := grpcOptions{log: t.log}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.revoked != nil {
+		tlsCfg = tlsCfg.Clone()
+		o.revoked.Protect(tlsCfg)
+	}
+	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
+		buckets: map[string]*bucket{}, now: time.Now}
 	s := grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(tlsCfg)),
-		grpc.ChainUnaryInterceptor(unaryAuth),
-		grpc.ChainStreamInterceptor(streamAuth),
+		grpc.ChainUnaryInterceptor(e.unary),
+		grpc.ChainStreamInterceptor(e.stream),
+		grpc.MaxRecvMsgSize(MaxRecvMsgBytes),
+		grpc.MaxConcurrentStreams(maxStreamsPerConn),
+		grpc.InTapHandle(e.tap),
 		// Terminals keep their Watch stream alive through idle periods; a dead link is noticed
 		// within seconds, which is what voids a lost terminal's wagers in time (rule 9.7.1).
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
@@ -41,10 +101,12 @@ func NewGRPC(t *Table, tlsCfg *tls.Config) *grpc.Server {
 	)
 	pb.RegisterTerminalServiceServer(s, &terminalService{t: t})
 	pb.RegisterDealerServiceServer(s, &dealerService{t: t})
+	pb.RegisterTechnicianServiceServer(s, &technicianService{t: t, pins: o.technicians, log: o.log})
 	h := health.NewServer()
 	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.TerminalService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.DealerService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	h.SetServingStatus(pb.TechnicianService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(s, h)
 	reflection.Register(s)
 	return s
@@ -54,42 +116,123 @@ type identityKey struct{}
 
 type identity struct{ role, id string }
 
-// roleFor is the role a method's service demands; "" for health and reflection, which any
-// holder of a table certificate may call.
-func roleFor(method string) string {
-	switch {
-	case strings.HasPrefix(method, "/"+pb.TerminalService_ServiceDesc.ServiceName+"/"):
-		return pki.RoleTerminal
-	case strings.HasPrefix(method, "/"+pb.DealerService_ServiceDesc.ServiceName+"/"):
-		return pki.RoleDealer
-	}
-	return ""
+// edge is the server's gate: who is calling, may they, and are they within their bounds.
+type edge struct {
+	t       *Table
+	revoked *pki.Revocations
+	log     *slog.Logger
+
+	mu       sync.Mutex
+	inFlight map[identity]int
+	watches  map[identity]int
+
+	bucketMu sync.Mutex
+	buckets  map[string]*bucket // terminal id → its call budget
+	now      func() time.Time
 }
 
-func authenticate(ctx context.Context, method string) (context.Context, error) {
+// bucket is a token bucket of calls.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+// tap refuses a terminal's call over its rate before gRPC reads the call's message. It runs
+// on the connection's reader goroutine, so it only looks at the certificate gRPC already
+// verified and a small map.
+func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 	p, ok := peer.FromContext(ctx)
 	if !ok {
-		return nil, status.Error(codes.Unauthenticated, "no peer")
+		return ctx, nil
 	}
 	ti, ok := p.AuthInfo.(credentials.TLSInfo)
 	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
-		return nil, status.Error(codes.Unauthenticated, "a verified client certificate is required")
+		return ctx, nil // the interceptor refuses it
 	}
 	role, id, err := pki.Identity(ti.State.VerifiedChains[0][0])
-	if err != nil {
-		return nil, status.Error(codes.Unauthenticated, err.Error())
+	if err != nil || role != pki.RoleTerminal {
+		return ctx, nil
 	}
-	if want := roleFor(method); want != "" && want != role {
-		return nil, status.Errorf(codes.PermissionDenied, "%s %q may not call %s", role, id, method)
+	e.bucketMu.Lock()
+	defer e.bucketMu.Unlock()
+	now := e.now()
+	b := e.buckets[id]
+	if b == nil {
+		if len(e.buckets) > 100_000 { // bounded memory, whatever the number of identities
+			clear(e.buckets)
+		}
+		b = &bucket{tokens: TerminalCallBurst, at: now}
+		e.buckets[id] = b
 	}
-	return context.WithValue(ctx, identityKey{}, identity{role, id}), nil
+	b.tokens = min(TerminalCallBurst, b.tokens+now.Sub(b.at).Seconds()*TerminalCallRate)
+	b.at = now
+	if b.tokens < 1 {
+		return nil, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %d calls a second", id, TerminalCallRate)
+	}
+	b.tokens--
+	return ctx, nil
 }
 
-func unaryAuth(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	ctx, err := authenticate(ctx, info.FullMethod)
+func (e *edge) authenticate(ctx context.Context, method string) (context.Context, identity, error) {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return nil, identity{}, status.Error(codes.Unauthenticated, "no peer")
+	}
+	ti, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
+		return nil, identity{}, status.Error(codes.Unauthenticated, "a verified client certificate is required")
+	}
+	leaf := ti.State.VerifiedChains[0][0]
+	role, id, err := pki.Identity(leaf)
+	if err != nil {
+		return nil, identity{}, status.Error(codes.Unauthenticated, err.Error())
+	}
+	// Checked at every call, not only at the handshake: a revocation also reaches the
+	// connections made before it.
+	if e.revoked.Revoked(leaf) {
+		return nil, identity{}, status.Errorf(codes.Unauthenticated, "the certificate of %s %q (serial %s) is revoked", role, id, leaf.SerialNumber)
+	}
+	if !mayCall(role, method) {
+		return nil, identity{}, status.Errorf(codes.PermissionDenied, "%s %q may not call %s (%s may)", role, id, method, whoMay(method))
+	}
+	who := identity{role, id}
+	if role == pki.RoleTerminal {
+		// A terminal that presents its certificate becomes known to the table: only known
+		// terminals can be credited or closed by the dealer.
+		if err := e.t.noteTerminal(id); err != nil {
+			return nil, identity{}, err
+		}
+	}
+	return context.WithValue(ctx, identityKey{}, who), who, nil
+}
+
+// acquire counts one more call (or Watch stream) of an identity, refusing it over the bound.
+func (e *edge) acquire(who identity, counts map[identity]int, max int, what string) (func(), error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if counts[who] >= max {
+		return nil, status.Errorf(codes.ResourceExhausted, "%s %q already has %d %s in progress (at most %d)", who.role, who.id, counts[who], what, max)
+	}
+	counts[who]++
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if counts[who]--; counts[who] == 0 {
+			delete(counts, who)
+		}
+	}, nil
+}
+
+func (e *edge) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	ctx, who, err := e.authenticate(ctx, info.FullMethod)
 	if err != nil {
 		return nil, err
 	}
+	done, err := e.acquire(who, e.inFlight, MaxInFlight, "calls")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	return handler(ctx, req)
 }
 
@@ -100,17 +243,35 @@ type authedStream struct {
 
 func (s authedStream) Context() context.Context { return s.ctx }
 
-func streamAuth(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	ctx, err := authenticate(ss.Context(), info.FullMethod)
+func (e *edge) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	ctx, who, err := e.authenticate(ss.Context(), info.FullMethod)
 	if err != nil {
 		return err
 	}
+	counts, max, what := e.inFlight, MaxInFlight, "calls"
+	if info.FullMethod == pb.TerminalService_Watch_FullMethodName {
+		counts, max, what = e.watches, MaxWatchStreams, "Watch streams"
+	}
+	done, err := e.acquire(who, counts, max, what)
+	if err != nil {
+		return err
+	}
+	defer done()
 	return handler(srv, authedStream{ss, ctx})
 }
 
 func callerID(ctx context.Context) string {
 	id, _ := ctx.Value(identityKey{}).(identity)
 	return id.id
+}
+
+// actorOf is who a call is made by, as the audit log records it: "dealer:D1".
+func actorOf(ctx context.Context) string {
+	id, _ := ctx.Value(identityKey{}).(identity)
+	if id.id == "" {
+		return ""
+	}
+	return id.role + ":" + id.id
 }
 
 // ---- terminal service -----------------------------------------------------------------------
@@ -169,6 +330,10 @@ func (s *terminalService) ServerTime(_ context.Context, req *pb.ServerTimeReques
 }
 
 func (s *terminalService) UpdateSlip(ctx context.Context, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
+	// Refused before any wager is read off the wire.
+	if len(req.Wagers) > MaxSlipWagers {
+		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(req.Wagers))
+	}
 	ack, err := s.t.UpdateSlip(callerID(ctx), req.RoundId, req.Version, slipWagers(req.Wagers))
 	if err != nil {
 		return nil, err
@@ -236,72 +401,93 @@ type dealerService struct {
 	t *Table
 }
 
-func (s *dealerService) OpenTable(_ context.Context, req *pb.OpenTableRequest) (*pb.TableStatus, error) {
-	return s.t.OpenTable(req.AutoDealer)
+func (s *dealerService) OpenTable(ctx context.Context, req *pb.OpenTableRequest) (*pb.TableStatus, error) {
+	return s.t.OpenTable(actorOf(ctx), req.AutoDealer)
 }
 
-func (s *dealerService) CloseTable(context.Context, *pb.CloseTableRequest) (*pb.TableStatus, error) {
-	return s.t.CloseTable()
+func (s *dealerService) CloseTable(ctx context.Context, _ *pb.CloseTableRequest) (*pb.TableStatus, error) {
+	return s.t.CloseTable(actorOf(ctx))
 }
 
 func (s *dealerService) GetStatus(context.Context, *pb.GetStatusRequest) (*pb.TableStatus, error) {
 	return s.t.Status()
 }
 
-func (s *dealerService) SetWageringPeriod(_ context.Context, req *pb.SetWageringPeriodRequest) (*pb.TableStatus, error) {
-	return s.t.SetWageringPeriod(time.Duration(req.WageringPeriodMs) * time.Millisecond)
+func (s *dealerService) SetWageringPeriod(ctx context.Context, req *pb.SetWageringPeriodRequest) (*pb.TableStatus, error) {
+	return s.t.SetWageringPeriod(actorOf(ctx), time.Duration(req.WageringPeriodMs)*time.Millisecond)
 }
 
-func (s *dealerService) SetLimits(_ context.Context, req *pb.SetLimitsRequest) (*pb.TableStatus, error) {
+func (s *dealerService) SetLimits(ctx context.Context, req *pb.SetLimitsRequest) (*pb.TableStatus, error) {
 	l, err := wire.LimitsOf(req.Limits)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	return s.t.SetLimits(l)
+	return s.t.SetLimits(actorOf(ctx), l)
 }
 
-func (s *dealerService) StartRound(context.Context, *pb.StartRoundRequest) (*pb.TableStatus, error) {
-	return s.t.StartRound()
+func (s *dealerService) StartRound(ctx context.Context, _ *pb.StartRoundRequest) (*pb.TableStatus, error) {
+	return s.t.StartRound(actorOf(ctx))
 }
 
-func (s *dealerService) SpinStarted(_ context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
-	return s.t.SpinStarted(req.RoundId)
+func (s *dealerService) SpinStarted(ctx context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
+	return s.t.SpinStarted(actorOf(ctx), req.RoundId)
 }
 
-func (s *dealerService) BallDropping(_ context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
-	return s.t.BallDropping(req.RoundId)
+func (s *dealerService) BallDropping(ctx context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
+	return s.t.BallDropping(actorOf(ctx), req.RoundId)
 }
 
-func (s *dealerService) EnterOutcome(_ context.Context, req *pb.EnterOutcomeRequest) (*pb.TableStatus, error) {
-	return s.t.EnterOutcome(req.RoundId, req.Number)
+func (s *dealerService) EnterOutcome(ctx context.Context, req *pb.EnterOutcomeRequest) (*pb.TableStatus, error) {
+	return s.t.EnterOutcome(actorOf(ctx), req.RoundId, req.Number)
 }
 
-func (s *dealerService) NoSpin(_ context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
-	return s.t.NoSpin(req.RoundId)
+func (s *dealerService) NoSpin(ctx context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {
+	return s.t.NoSpin(actorOf(ctx), req.RoundId)
 }
 
-func (s *dealerService) CorrectOutcome(_ context.Context, req *pb.CorrectOutcomeRequest) (*pb.TableStatus, error) {
-	return s.t.CorrectOutcome(req.RoundId, req.Number)
+func (s *dealerService) CorrectOutcome(ctx context.Context, req *pb.CorrectOutcomeRequest) (*pb.TableStatus, error) {
+	return s.t.CorrectOutcome(actorOf(ctx), req.RoundId, req.Number)
 }
 
-func (s *dealerService) InvalidateRound(_ context.Context, req *pb.InvalidateRoundRequest) (*pb.TableStatus, error) {
-	return s.t.InvalidateRound(req.RoundId, req.Reason)
+func (s *dealerService) InvalidateRound(ctx context.Context, req *pb.InvalidateRoundRequest) (*pb.TableStatus, error) {
+	return s.t.InvalidateRound(actorOf(ctx), req.RoundId, req.Reason)
 }
 
 func (s *dealerService) CreditPlayer(ctx context.Context, req *pb.CreditPlayerRequest) (*pb.CreditPlayerResponse, error) {
-	return s.t.CreditPlayer(callerID(ctx), req)
+	return s.t.CreditPlayer(actorOf(ctx), req)
 }
 
 func (s *dealerService) ClosePlayerAccount(ctx context.Context, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
-	return s.t.ClosePlayerAccount(callerID(ctx), req)
+	return s.t.ClosePlayerAccount(actorOf(ctx), req)
 }
 
 func (s *dealerService) Handpay(ctx context.Context, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
-	return s.t.Handpay(callerID(ctx), req)
+	return s.t.Handpay(actorOf(ctx), req)
 }
 
-func (s *dealerService) ConfirmJackpot(_ context.Context, req *pb.ConfirmJackpotRequest) (*pb.TableStatus, error) {
-	return s.t.ConfirmJackpot(req.RoundId)
+func (s *dealerService) ConfirmJackpot(ctx context.Context, req *pb.ConfirmJackpotRequest) (*pb.TableStatus, error) {
+	return s.t.ConfirmJackpot(actorOf(ctx), req.RoundId)
+}
+
+// GetAuditLog lists the latest audit events with who did each.
+func (s *dealerService) GetAuditLog(ctx context.Context, req *pb.GetAuditLogRequest) (*pb.GetAuditLogResponse, error) {
+	n := int(req.Limit)
+	if n < 0 || n > 1000 {
+		return nil, invalid("limit %d: 0 to 1000", n)
+	}
+	if n == 0 {
+		n = 50
+	}
+	evs, err := s.t.AuditLog(n)
+	if err != nil {
+		return nil, err
+	}
+	res := &pb.GetAuditLogResponse{Caller: actorOf(ctx), Entries: make([]*pb.AuditEntry, len(evs))}
+	for i, e := range evs {
+		res.Entries[i] = &pb.AuditEntry{Seq: e.Seq, AtUnixNanos: e.At.UnixNano(), Kind: e.Kind, TerminalId: e.Terminal,
+			RoundId: e.Round, Amount: e.Amount, Detail: e.Detail, Actor: e.Actor}
+	}
+	return res, nil
 }
 
 func (s *dealerService) ListOverpayments(_ context.Context, req *pb.ListOverpaymentsRequest) (*pb.ListOverpaymentsResponse, error) {
@@ -309,11 +495,11 @@ func (s *dealerService) ListOverpayments(_ context.Context, req *pb.ListOverpaym
 }
 
 func (s *dealerService) ResolveOverpayment(ctx context.Context, req *pb.ResolveOverpaymentRequest) (*pb.Overpayment, error) {
-	return s.t.ResolveOverpayment(callerID(ctx), req)
+	return s.t.ResolveOverpayment(actorOf(ctx), req)
 }
 
 func (s *dealerService) ReleaseTicketHold(ctx context.Context, req *pb.ReleaseTicketHoldRequest) (*pb.ReleaseTicketHoldResponse, error) {
-	return s.t.ReleaseTicketHold(callerID(ctx), req)
+	return s.t.ReleaseTicketHold(actorOf(ctx), req)
 }
 
 func (s *dealerService) ListAlarms(_ context.Context, req *pb.ListAlarmsRequest) (*pb.ListAlarmsResponse, error) {
@@ -322,12 +508,12 @@ func (s *dealerService) ListAlarms(_ context.Context, req *pb.ListAlarmsRequest)
 
 // Listen is a convenience for tests and the demo: it serves the table on addr and returns the
 // bound address and a stop function.
-func Listen(t *Table, tlsCfg *tls.Config, addr string) (string, func(), error) {
+func Listen(t *Table, tlsCfg *tls.Config, addr string, opts ...Option) (string, func(), error) {
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, err
 	}
-	s := NewGRPC(t, tlsCfg)
+	s := NewGRPC(t, tlsCfg, opts...)
 	go s.Serve(lis) //nolint:errcheck // Serve returns when stopped
 	return lis.Addr().String(), s.Stop, nil
 }

@@ -15,6 +15,13 @@
 // protobuf through proto/wire, once per event however many streams it goes to. The money calls
 // and the dealer's status still take and give protobuf messages, because the ledger stores each
 // money reply as its wire bytes for an idempotent replay (money.go).
+//
+// The edge is also the gate (service.go, roles.go): every call needs a certificate of the
+// table's CA that is not revoked, whose role the role table allows for the method (terminal,
+// dealer, supervisor, technician); every caller is bounded (request size, Watch streams and
+// calls in progress per identity, a terminal's call rate), and a slip is priced outside the
+// table's lock, so one terminal cannot stall the others. Every audit event records who did it
+// (the certificate's role:id, "system" for the table itself).
 package server
 
 import (
@@ -27,6 +34,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -212,25 +220,58 @@ type Table struct {
 	// (history, closes, last settlements, pending limits, the limits' map, the chips) are
 	// replaced, never changed in place: snapshots and events handed to the streams share them
 	// and are written for the wire outside the lock.
-	mu       sync.Mutex
-	config   table.TableConfig // as the terminals see it; the wagering period changes
-	limits   roulette.Limits
-	pending  *table.PendingLimits
-	open     bool
-	auto     bool
-	frozen   bool
-	cur      *round
-	history  []table.Outcome // most recent first
-	accounts map[string]*account
-	buyins   map[string]ledger.BuyIn
-	subs     map[string]map[*subscriber]bool
-	lastSet  map[string]*table.Settled
-	closes   map[string][]table.AccountClosed // each terminal's latest dealer closes, newest first
-	nextAuto time.Time
-	seq      uint64
-	wake     chan struct{}
-	jackpot  *jackpotState           // nil without a jackpot
-	redeem   map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	mu     sync.Mutex
+	config table.TableConfig // as the terminals see it; the wagering period changes
+	limits roulette.Limits
+	// limitsGen counts changes of limits: a slip priced outside the lock is stored only if
+	// the limits it was priced against are still the table's.
+	limitsGen uint64
+	pending   *table.PendingLimits
+	open      bool
+	auto      bool
+	frozen    bool
+	cur       *round
+	history   []table.Outcome // most recent first
+	accounts  map[string]*account
+	buyins    map[string]ledger.BuyIn
+	subs      map[string]map[*subscriber]bool
+	lastSet   map[string]*table.Settled
+	closes    map[string][]table.AccountClosed // each terminal's latest dealer closes, newest first
+	nextAuto  time.Time
+	seq       uint64
+	wake      chan struct{}
+	jackpot   *jackpotState           // nil without a jackpot
+	redeem    map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	// known holds the terminals known to the table (ids, as keys): those that presented their
+	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
+	// without the lock on every terminal call.
+	known sync.Map
+	// actor is who the action holding the lock is done for ("dealer:D1"), "" when the table
+	// acts by itself (deadlines, the auto-dealer). Set by actAs; audit events record it (bg).
+	actor string
+}
+
+// actAs makes actor the one the action holding the lock is done for, and returns what undoes
+// it: `defer t.actAs(actor)()` right after taking the lock.
+func (t *Table) actAs(actor string) func() {
+	prev := t.actor
+	t.actor = actor
+	return func() { t.actor = prev }
+}
+
+// bg is the context of a ledger transaction made under the lock: it names the actor, so every
+// audit event says who did it ("system" when the table acted by itself).
+func (t *Table) bg() context.Context {
+	return ledger.WithActor(context.Background(), t.actor)
+}
+
+// dealerScope is the idempotency scope of a privileged money call: "dealer:" and the actor's
+// id (the scope predates roles, and a retry after an upgrade must still find its key).
+func dealerScope(actor string) string {
+	if i := strings.IndexByte(actor, ':'); i >= 0 {
+		actor = actor[i+1:]
+	}
+	return "dealer:" + actor
 }
 
 // NewTable loads the table's state from the ledger and resumes where it stopped: a round whose
@@ -355,6 +396,13 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 				return nil, err
 			}
 		}
+	}
+	ids, err := led.Terminals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		t.known.Store(id, true)
 	}
 	c, err := led.Conserve(ctx)
 	if err != nil {
@@ -528,8 +576,9 @@ func (t *Table) rememberClose(terminal string, c table.AccountClosed) {
 func (t *Table) AckDealerClose(terminal, id string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.actAs("terminal:" + terminal)()
 	found := false
-	err := t.led.Update(context.Background(), t.now(), func(tx *ledger.Tx) error {
+	err := t.led.Update(t.bg(), t.now(), func(tx *ledger.Tx) error {
 		var err error
 		found, err = tx.AckClose(terminal, id)
 		return err
@@ -591,7 +640,7 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	if t.cur.slip(s.terminal) == nil {
 		return
 	}
-	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
+	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		if err := tx.DeleteSlip(t.cur.id, s.terminal); err != nil {
 			return err
 		}
@@ -603,6 +652,54 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	}
 	delete(t.cur.slips, s.terminal)
 	t.log.Info("terminal lost before the deadline: wagers void", "terminal", s.terminal, "round", t.cur.id)
+}
+
+// RegisterTerminal makes a terminal known to the table before it first connects, for a table
+// that issued the terminal's certificate itself (the demo's embedded table).
+func (t *Table) RegisterTerminal(id string) error { return t.noteTerminal(id) }
+
+// noteTerminal makes a terminal known to the table the first time it presents its certificate.
+func (t *Table) noteTerminal(id string) error {
+	if _, ok := t.known.Load(id); ok {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.known.Load(id); ok {
+		return nil
+	}
+	err := t.led.Update(ledger.WithActor(context.Background(), "terminal:"+id), t.now(), func(tx *ledger.Tx) error {
+		if err := tx.NoteTerminal(id); err != nil {
+			return err
+		}
+		return tx.Event("terminal-first-seen", id, "", 0, "")
+	})
+	if err != nil {
+		return ledgerErr(err)
+	}
+	t.known.Store(id, true)
+	t.log.Debug("terminal first seen", "terminal", id)
+	return nil
+}
+
+// knownTerminal refuses a dealer action on a terminal the table has never seen: a typo or a
+// made-up id ("T-GHOST") would otherwise take a buy-in no cabinet can confirm, or close an
+// account that does not exist. A terminal is known once it has connected with a terminal
+// certificate of the table's CA (so it has one, and it is on this table).
+func (t *Table) knownTerminal(id string) error {
+	if id == "" {
+		return invalid("a terminal id is required")
+	}
+	if _, ok := t.known.Load(id); !ok {
+		return status.Errorf(codes.NotFound, "terminal %q is not known to this table: a terminal becomes known when it first connects with its certificate", id)
+	}
+	return nil
+}
+
+// AuditLog is the latest n entries of the audit log, newest first.
+func (t *Table) AuditLog(n int) ([]ledger.AuditEvent, error) {
+	evs, err := t.led.Events(context.Background(), "", n)
+	return evs, ledgerErr(err)
 }
 
 // Connected reports whether a terminal has a live Watch stream.

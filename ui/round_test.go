@@ -67,7 +67,7 @@ func startTable(t *testing.T, cfg server.Config) (*server.Table, string, *tls.Co
 		stop()
 		led.Close()
 	})
-	if _, err := tbl.OpenTable(false); err != nil {
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		t.Fatal(err)
 	}
 	return tbl, addr, cliTLS
@@ -168,7 +168,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 
 	// The dealer opens the round.
-	status, err := tbl.StartRound()
+	status, err := tbl.StartRound("dealer:test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 
 	// The dealer enters 17: 25 × 36 + 5 × 18 back, the 10 on red lost. The winning chips stay
 	// with what they returned until the next round; the losing chip is gone (001 §3.8).
-	if _, err := tbl.EnterOutcome(round, "17"); err != nil {
+	if _, err := tbl.EnterOutcome("dealer:test", round, "17"); err != nil {
 		t.Fatal(err)
 	}
 	ui.eventually(t, "the result", func() bool {

@@ -35,7 +35,7 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 			r.buyIn(5000)
 			r.place(500)
 			if tc.afterDeadline {
-				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+				if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 					t.Fatal(err)
 				}
 				r.waitView("no more bets", func(v app.View) bool { return v.Phase == table.PhaseNoMoreBets && v.Locked })
@@ -51,11 +51,11 @@ func TestWagersWhenTheTableIsLost(t *testing.T) {
 					t.Fatalf("before the deadline: void %q, stakes %v, locked %v", v.Void, v.Stakes, v.Locked)
 				}
 				r.eventually("the server voiding the slip", func() bool { return !r.server().Connected && r.server().SlipTotal == 0 })
-				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+				if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if _, err := r.demo.Table.EnterOutcome(rid, "1"); err != nil { // red
+			if _, err := r.demo.Table.EnterOutcome("dealer:test", rid, "1"); err != nil { // red
 				t.Fatal(err)
 			}
 			r.net.Restore()
@@ -132,12 +132,12 @@ func TestRestartMidRound(t *testing.T) {
 			r.place(500)
 			r.place(100)
 			if tc.at >= table.PhaseNoMoreBets {
-				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+				if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if tc.at == table.PhaseResult {
-				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil { // black: 600 lost
+				if _, err := r.demo.Table.EnterOutcome("dealer:test", rid, "2"); err != nil { // black: 600 lost
 					t.Fatal(err)
 				}
 			}
@@ -168,12 +168,12 @@ func TestRestartMidRound(t *testing.T) {
 			switch tc.at {
 			case table.PhaseWagering:
 				r.place(500) // betting is still open: the player may bet on this spin again
-				if _, err := r.demo.Table.BallDropping(rid); err != nil {
+				if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 					t.Fatal(err)
 				}
 				fallthrough
 			case table.PhaseNoMoreBets:
-				if _, err := r.demo.Table.EnterOutcome(rid, "2"); err != nil {
+				if _, err := r.demo.Table.EnterOutcome("dealer:test", rid, "2"); err != nil {
 					t.Fatal(err)
 				}
 			}

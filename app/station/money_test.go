@@ -60,14 +60,14 @@ func TestDealerClosesTheAccount(t *testing.T) {
 	rid := r.round()
 	r.buyIn(5000)
 	r.place(500)
-	if _, err := r.demo.Table.BallDropping(rid); err != nil {
+	if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 		t.Fatal(err)
 	}
 	r.waitView("no more bets", func(v app.View) bool { return v.Phase == table.PhaseNoMoreBets && v.Locked && v.RoundID == rid })
 	if _, err := r.closeAccount("close-1"); err == nil || !strings.Contains(err.Error(), "settled") {
 		t.Fatalf("closing an account while its wagers are being settled: %v", err)
 	}
-	if _, err := r.demo.Table.EnterOutcome(rid, "17"); err != nil { // black: the red chip loses
+	if _, err := r.demo.Table.EnterOutcome("dealer:test", rid, "17"); err != nil { // black: the red chip loses
 		t.Fatal(err)
 	}
 	r.waitView("the settlement", func(v app.View) bool { return v.LastWin != nil && v.LastWin.RoundID == rid && v.Balance == 4500 })
@@ -95,10 +95,10 @@ func TestDealerClosesTheAccount(t *testing.T) {
 	if len(v.Stakes) != 0 || v.SlipTotal != 0 || r.server().SlipTotal != 0 {
 		t.Fatalf("slip after the close: screen %v (total %d), server %d", v.Stakes, v.SlipTotal, r.server().SlipTotal)
 	}
-	if _, err := r.demo.Table.BallDropping(rid); err != nil {
+	if _, err := r.demo.Table.BallDropping("dealer:test", rid); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.demo.Table.EnterOutcome(rid, "1"); err != nil { // red: the withdrawn chip would have won
+	if _, err := r.demo.Table.EnterOutcome("dealer:test", rid, "1"); err != nil { // red: the withdrawn chip would have won
 		t.Fatal(err)
 	}
 	r.buyIn(100) // the player may come back; and a barrier again
@@ -141,12 +141,12 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	r.ready()
 	r.buyIn(2000)
 
-	if _, err := r.demo.Table.CloseTable(); err != nil {
+	if _, err := r.demo.Table.CloseTable("dealer:test"); err != nil {
 		t.Fatal(err)
 	}
 	r.waitView("the table closed", func(v app.View) bool { return v.Phase == table.PhaseClosed })
 	refused("table closed")
-	if _, err := r.demo.Table.OpenTable(false); err != nil {
+	if _, err := r.demo.Table.OpenTable("dealer:test", false); err != nil {
 		t.Fatal(err)
 	}
 	r.buyIn(500)

@@ -69,17 +69,17 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	}
 	t.Cleanup(func() { tbl.Close() })
 	if o.manual {
-		st, err := tbl.Table.OpenTable(false)
+		st, err := tbl.Table.OpenTable("dealer:test", false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The demo opened with the auto-dealer, which may have started a round already: finish
 		// it (no terminal is connected yet) so the test starts between rounds.
 		if st.Phase == pb.Phase_PHASE_WAGERING {
-			if _, err := tbl.Table.BallDropping(st.RoundId); err != nil {
+			if _, err := tbl.Table.BallDropping("dealer:test", st.RoundId); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := tbl.Table.EnterOutcome(st.RoundId, "0"); err != nil {
+			if _, err := tbl.Table.EnterOutcome("dealer:test", st.RoundId, "0"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -242,7 +242,7 @@ func (r *rig) records(kind string) []journal.Record {
 // round starts a round by the dealer (manual rigs) and waits for the screen to open it.
 func (r *rig) round() string {
 	r.t.Helper()
-	st, err := r.demo.Table.StartRound()
+	st, err := r.demo.Table.StartRound("dealer:test")
 	if err != nil {
 		r.t.Fatal(err)
 	}

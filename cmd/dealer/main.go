@@ -5,14 +5,20 @@
 // Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N,
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
 // handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION, jackpot [ROUND]
-// (the pit boss confirms the waiting jackpot hit, or the one of ROUND),
+// (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [N] (the last N
+// entries of the table's audit log, each with who did it),
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
 // right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
 // alarms [N] (e.g. a terminal throttled for guessing ticket numbers).
 // status shows the conservation identity, the open overpayments, the holds and the latest
-// alarms too. The dealer's certificate identity is recorded with every resolve and release.
+// alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
+//
+// -id names the certificate the console acts with, and so its role: the dealer's ("dealer")
+// runs the round and the players' accounts; correct, invalidate, handpay and jackpot need the
+// supervisor's ("-id supervisor"). status and log say on stderr whom the console acts as; the
+// table records that identity on every action.
 package main
 
 import (
@@ -27,7 +33,9 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -62,6 +70,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
 	}
+	who := *id
+	if cert, err := pki.ParseCert(pair.CertPEM); err == nil {
+		if role, cn, err := pki.Identity(cert); err == nil {
+			who = role + ":" + cn
+		}
+	}
 	tlsCfg, err := pki.ClientTLS(caPEM, pair, "") // gRPC checks the certificate against -addr's host
 	if err != nil {
 		fmt.Fprintln(stderr, "dealer:", err)
@@ -75,7 +89,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if c := fs.Arg(0); c == "status" || c == "log" {
+		fmt.Fprintln(stderr, "dealer console acting as", who)
+	}
 	reply, err := command(ctx, pb.NewDealerServiceClient(conn), fs.Args())
+	if status.Code(err) == codes.PermissionDenied {
+		fmt.Fprintf(stderr, "dealer: %s may not %s: %v\n", who, fs.Arg(0), status.Convert(err).Message())
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
@@ -116,6 +137,15 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 	switch cmd {
 	case "status":
 		return d.GetStatus(ctx, &pb.GetStatusRequest{})
+	case "log":
+		n := int64(20)
+		if len(rest) > 0 {
+			var err error
+			if n, err = cents(0); err != nil {
+				return nil, err
+			}
+		}
+		return d.GetAuditLog(ctx, &pb.GetAuditLogRequest{Limit: int32(min(max(n, 0), 1000))})
 	case "open":
 		return d.OpenTable(ctx, &pb.OpenTableRequest{AutoDealer: len(rest) > 0 && rest[0] == "-auto"})
 	case "close":

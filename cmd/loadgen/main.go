@@ -7,6 +7,9 @@
 // SQLite ledger; every terminal is a real client.Client over its own connection.
 //
 //	go run ./cmd/loadgen -terminals 100 -rate 10 -period 30s -rounds 1 -soak 1000
+//
+// -abuse N adds N abusive terminals (abuse.go) that flood the table with maximal and oversized
+// slips, several at once, while the others are measured.
 package main
 
 import (
@@ -45,6 +48,7 @@ type options struct {
 	soak       int
 	soakPeriod time.Duration
 	jitter     time.Duration
+	abuse      int
 }
 
 func main() {
@@ -59,6 +63,7 @@ func main() {
 	flag.IntVar(&o.soak, "soak", 0, "auto-dealt rounds to soak after the measured rounds")
 	flag.DurationVar(&o.soakPeriod, "soak-period", 400*time.Millisecond, "wagering period of the soak rounds")
 	flag.DurationVar(&o.jitter, "jitter", 0, "random delay up to this on each direction of every terminal's link")
+	flag.IntVar(&o.abuse, "abuse", 0, "abusive terminals sending maximal and oversized slips in parallel through each measured period")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -164,7 +169,7 @@ func run(o options, out io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go tb.Run(ctx)
-	if _, err := tb.OpenTable(false); err != nil {
+	if _, err := tb.OpenTable("dealer:loadgen", false); err != nil {
 		return err
 	}
 
@@ -211,16 +216,36 @@ func run(o options, out io.Writer) error {
 		}
 	}
 
+	var abusers []*abuser
+	for i := range o.abuse {
+		ccfg, err := m.ClientTLS(pki.RoleTerminal, fmt.Sprintf("X%03d", i+1))
+		if err != nil {
+			return err
+		}
+		a, err := newAbuser(ctx, fmt.Sprintf("X%03d", i+1), addr, ccfg)
+		if err != nil {
+			return err
+		}
+		defer a.conn.Close()
+		abusers = append(abusers, a)
+	}
+
 	layout := roulette.Layout{Wheel: roulette.SingleZero}
 	spots := layout.Spots()
 	var slipRTT, settleLat, lockEarly stats
 	var errorsSeen atomic.Int64
 	for round := range o.rounds {
-		st, err := tb.StartRound()
+		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
 			return err
 		}
 		deadline := time.Unix(0, st.DeadlineUnixNanos)
+		abuseCtx, stopAbuse := context.WithDeadline(ctx, deadline)
+		var abuseWG sync.WaitGroup
+		for _, a := range abusers {
+			abuseWG.Add(1)
+			go func() { defer abuseWG.Done(); a.run(abuseCtx, st.RoundId) }()
+		}
 		var wg sync.WaitGroup
 		for _, t := range terms {
 			wg.Add(1)
@@ -260,13 +285,15 @@ func run(o options, out io.Writer) error {
 			}()
 		}
 		wg.Wait()
+		stopAbuse()
+		abuseWG.Wait()
 		for _, t := range terms {
 			for ph := <-t.phases; ph.Phase != table.PhaseNoMoreBets; ph = <-t.phases {
 			}
 		}
 		n := layout.Wheel.Order()[rand.IntN(37)]
 		start := time.Now()
-		if _, err := tb.EnterOutcome(st.RoundId, n.String()); err != nil {
+		if _, err := tb.EnterOutcome("dealer:loadgen", st.RoundId, n.String()); err != nil {
 			return err
 		}
 		for _, t := range terms {
@@ -283,6 +310,9 @@ func run(o options, out io.Writer) error {
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &lockEarly)
+	for _, a := range abusers {
+		fmt.Fprintf(out, "abusive terminal %v\n", a)
+	}
 
 	if o.soak > 0 {
 		if err := soak(ctx, o, tb, terms, spots, out, &errorsSeen); err != nil {
@@ -303,7 +333,7 @@ func run(o options, out io.Writer) error {
 
 // soak lets the auto-dealer run o.soak short rounds; every terminal bets once per round.
 func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, spots []roulette.Spot, out io.Writer, errs *atomic.Int64) error {
-	if _, err := tb.SetWageringPeriod(o.soakPeriod); err != nil {
+	if _, err := tb.SetWageringPeriod("dealer:loadgen", o.soakPeriod); err != nil {
 		return err
 	}
 	for _, t := range terms {
@@ -312,7 +342,7 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 		}
 	}
 	begin := time.Now()
-	if _, err := tb.OpenTable(true); err != nil {
+	if _, err := tb.OpenTable("dealer:loadgen", true); err != nil {
 		return err
 	}
 	var wg sync.WaitGroup

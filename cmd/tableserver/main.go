@@ -1,12 +1,20 @@
 // Command tableserver runs the reference table game server of one roulette table on a TCP
 // address, with mutual TLS from a PKI directory and the ledger in a SQLite file.
 //
-//	tableserver pki init -dir pki -terminals T01,T02     create the table's CA and certificates
-//	tableserver pki issue -dir pki -role terminal -id T03
+//	tableserver pki init -dir pki -terminals T01,T02 [-force]   the table's CA and certificates
+//	tableserver pki issue -dir pki -role terminal -id T03 [-days 90]
+//	tableserver pki renew -dir pki -id T03 [-days 90]          same identity and role, new key
+//	tableserver pki revoke -dir pki -id T03                    add it to crl.pem
+//	tableserver technician set-pin -file pki/technicians -id technician   (PIN on stdin)
 //	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s]
+//
+// The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians when used)
+// from the PKI directory; never ca-key.pem, which issue, renew and revoke need and which can be
+// kept offline. It reloads crl.pem when the file changes and on SIGHUP.
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -36,11 +44,15 @@ func run(args []string, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "pki" {
 		return runPKI(args[1:], stderr)
 	}
+	if len(args) > 0 && args[0] == "technician" {
+		return runTechnician(args[1:], os.Stdin, stderr)
+	}
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
 	db := fs.String("db", "table.db", "ledger SQLite file")
-	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init)")
+	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init); the CA key need not be in it")
+	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
 	period := fs.Duration("period", 30*time.Second, "wagering period")
 	spin := fs.Duration("spin", 4*time.Second, "auto-dealer: time from the deadline to the outcome")
@@ -95,7 +107,7 @@ func run(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto}, log, nil)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs}, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1
@@ -119,7 +131,7 @@ func parseNotes(s string) (map[string]int64, error) {
 
 func runPKI(args []string, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: tableserver pki init|issue ...")
+		fmt.Fprintln(stderr, "usage: tableserver pki init|issue|renew|revoke ...")
 		return 2
 	}
 	fs := flag.NewFlagSet("pki "+args[0], flag.ContinueOnError)
@@ -127,27 +139,76 @@ func runPKI(args []string, stderr io.Writer) int {
 	dir := fs.String("dir", "pki", "PKI directory")
 	terminals := fs.String("terminals", "T01,T02", "init: terminal ids, comma separated")
 	hosts := fs.String("hosts", "", "init: extra server host names or addresses, comma separated")
-	role := fs.String("role", pki.RoleTerminal, "issue: terminal or dealer")
-	id := fs.String("id", "", "issue: the terminal or dealer id")
+	dealers := fs.String("dealers", "dealer", "init: dealer ids, comma separated")
+	supervisors := fs.String("supervisors", "supervisor", "init: supervisor ids, comma separated")
+	technicians := fs.String("technicians", "technician", "init: technician ids, comma separated")
+	force := fs.Bool("force", false, "init: replace an existing CA (locks out every certificate it issued)")
+	role := fs.String("role", pki.RoleTerminal, "issue: "+strings.Join(pki.Roles, ", "))
+	id := fs.String("id", "", "issue, renew, revoke: the certificate's id")
+	days := fs.Int("days", int(pki.DefaultClientValidity/(24*time.Hour)), "init, issue, renew: client certificate lifetime in days")
+	serverDays := fs.Int("server-days", int(pki.DefaultServerValidity/(24*time.Hour)), "init: server certificate lifetime in days")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
+	}
+	if *days <= 0 || *serverDays <= 0 {
+		fmt.Fprintln(stderr, "tableserver pki: -days and -server-days must be positive")
+		return 2
+	}
+	validity := time.Duration(*days) * 24 * time.Hour
+	list := func(s string) []string {
+		if s == "" {
+			return []string{}
+		}
+		return strings.Split(s, ",")
 	}
 	var err error
 	switch args[0] {
 	case "init":
-		var extra []string
-		if *hosts != "" {
-			extra = strings.Split(*hosts, ",")
-		}
-		err = pki.Init(*dir, strings.Split(*terminals, ","), extra...)
+		err = pki.InitWith(*dir, pki.InitOptions{Terminals: list(*terminals), Hosts: list(*hosts),
+			Dealers: list(*dealers), Supervisors: list(*supervisors), Technicians: list(*technicians),
+			Force: *force, ClientValidity: validity, ServerValidity: time.Duration(*serverDays) * 24 * time.Hour})
 	case "issue":
-		err = pki.IssueTo(*dir, *role, *id)
+		err = pki.IssueFor(*dir, *role, *id, validity)
+	case "renew":
+		err = pki.Renew(*dir, *id, validity)
+	case "revoke":
+		if err = pki.Revoke(*dir, *id); err == nil {
+			fmt.Fprintf(stderr, "tableserver pki: %s revoked in %s; copy it to the table server's PKI directory (it reloads it within 10 s, or at once on SIGHUP)\n",
+				*id, pki.Files{Dir: *dir}.CRL())
+		}
 	default:
 		fmt.Fprintf(stderr, "tableserver pki: unknown command %q\n", args[0])
 		return 2
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver pki:", err)
+		return 1
+	}
+	return 0
+}
+
+// runTechnician sets a technician's PIN in the PIN file; the PIN is read from stdin (its first
+// line), so it is never in the shell's history or the process list.
+func runTechnician(args []string, stdin io.Reader, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "set-pin" {
+		fmt.Fprintln(stderr, "usage: tableserver technician set-pin -file FILE -id ID  (the PIN on stdin)")
+		return 2
+	}
+	fs := flag.NewFlagSet("technician set-pin", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "pki/technicians", "the technicians' PIN file")
+	id := fs.String("id", "", "the technician's id (their certificate's)")
+	iter := fs.Int("iterations", server.DefaultIterations, "PBKDF2 iterations")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(stderr, "tableserver technician: no PIN on stdin")
+		return 1
+	}
+	if err := server.SetPIN(*file, *id, strings.TrimSpace(line), *iter); err != nil {
+		fmt.Fprintln(stderr, "tableserver technician:", err)
 		return 1
 	}
 	return 0

@@ -7,12 +7,17 @@
 // Go defers closing a blocking descriptor until the read in progress returns, Close would block
 // with it. Open therefore refuses a zero ReadTimeout, and Read reports a timeout as ErrTimeout
 // rather than tarm's (0, io.EOF).
+//
+// A port is opened exclusively (lock.go): a second Open of a line, by this or any other
+// program, fails with ErrBusy naming the process that holds it, until the holder closes it or
+// exits.
 package serialport
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/tarm/serial"
@@ -97,16 +102,24 @@ func Open(c Config) (Port, error) {
 	default:
 		return nil, fmt.Errorf("serialport: %s: %d stop bits not supported", c.Name, c.StopBits)
 	}
+	lock, err := lockLine(c.Name)
+	if err != nil {
+		return nil, err
+	}
 	p, err := serial.OpenPort(tc)
 	if err != nil {
+		lock.release()
 		return nil, fmt.Errorf("serialport: open %s: %w", c, err)
 	}
-	return &tarmPort{p: p, name: c.Name}, nil
+	lock.exclusive()
+	return &tarmPort{p: p, name: c.Name, lock: lock}, nil
 }
 
 type tarmPort struct {
 	p    *serial.Port
 	name string
+	lock *lineLock
+	once sync.Once
 }
 
 func (t *tarmPort) Read(b []byte) (int, error) {
@@ -133,4 +146,10 @@ func (t *tarmPort) Write(b []byte) (int, error) {
 }
 
 func (t *tarmPort) Flush() error { return t.p.Flush() }
-func (t *tarmPort) Close() error { return t.p.Close() }
+
+// Close closes the line and then gives it up (lock file, TIOCEXCL, flock), once.
+func (t *tarmPort) Close() error {
+	err := t.p.Close()
+	t.once.Do(t.lock.release)
+	return err
+}

@@ -2,7 +2,11 @@ package serialport
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -81,4 +85,79 @@ func TestTarmOverPTY(t *testing.T) {
 		t.Fatal("Close blocked behind a pending read")
 	}
 	<-done
+}
+
+// Attack: `atsctl device acceptor accept-test` beside a running kiosk opened the kiosk's port
+// too, reset the acceptor under it and took a note. A second open of a port in use fails,
+// naming the holder, and the port is free again once the holder closes it.
+func TestSecondOpenOfAPortInUseIsRefused(t *testing.T) {
+	LockDir = t.TempDir()
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cfg := Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond}
+	first, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := lockFileName(p.Path)
+	if pid, ok := lockFilePID(lock); !ok || pid != os.Getpid() {
+		t.Errorf("lock file %s names PID %d (%v), want ours %d", lock, pid, ok, os.Getpid())
+	}
+	second, err := Open(cfg)
+	if err == nil {
+		second.Close()
+		t.Fatal("a second open of a port in use succeeded")
+	}
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("PID %d", os.Getpid())) ||
+		!strings.Contains(err.Error(), p.Path) {
+		t.Errorf("refusal %q does not name the port and its holder", err)
+	}
+	// Without the lock file (a LockDir nobody can write), /proc/locks still names the holder.
+	os.Remove(lock)
+	if _, err := Open(cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("PID %d", os.Getpid())) {
+		t.Errorf("refusal without a lock file %v does not name the holder", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(cfg)
+	if err != nil {
+		t.Fatalf("the port stays locked after its holder closed it: %v", err)
+	}
+	// Bytes still flow through a locked port.
+	if _, err := again.Write([]byte{0x42}); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 1)
+	p.Device.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, err := io.ReadFull(p.Device, b); err != nil || b[0] != 0x42 {
+		t.Fatalf("read %x, %v", b, err)
+	}
+	again.Close()
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Errorf("lock file %s left after close: %v", lock, err)
+	}
+}
+
+// A lock file left by a process that died (SIGKILL leaves it; the flock goes with the process)
+// does not keep the port from its next user.
+func TestStaleLockFileIsTakenOver(t *testing.T) {
+	LockDir = t.TempDir()
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// PID 2^22+1 is above the kernel's pid_max: no such process.
+	if err := os.WriteFile(lockFileName(p.Path), []byte(fmt.Sprintf("%10d\n", 1<<22+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port, err := Open(Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("a stale lock file kept the port: %v", err)
+	}
+	port.Close()
 }

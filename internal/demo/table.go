@@ -60,6 +60,11 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err != nil {
 		return nil, err
 	}
+	// The demo issued the terminal's certificate, so its table knows the terminal from the
+	// start (a dealer buy-in may come before the terminal first connects).
+	if err := t.RegisterTerminal(terminal); err != nil {
+		return nil, err
+	}
 	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("demo table: %w", err)
@@ -67,7 +72,7 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &Table{Addr: addr, ClientTLS: cliTLS, Table: t, stop: stop, led: led, cancel: cancel, ran: make(chan struct{})}
 	go func() { defer close(d.ran); t.Run(ctx) }()
-	if _, err := t.OpenTable(true); err != nil {
+	if _, err := t.OpenTable("system", true); err != nil {
 		d.halt()
 		return nil, err
 	}

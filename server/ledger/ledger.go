@@ -121,6 +121,10 @@ CREATE TABLE IF NOT EXISTS overpayments (
 	resolved_at INTEGER NOT NULL DEFAULT 0,
 	note        TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS terminals (
+	id         TEXT PRIMARY KEY,
+	first_seen INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
 	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
 	at       INTEGER NOT NULL,
@@ -128,7 +132,8 @@ CREATE TABLE IF NOT EXISTS events (
 	terminal TEXT NOT NULL,
 	round    TEXT NOT NULL,
 	amount   INTEGER NOT NULL,
-	detail   TEXT NOT NULL
+	detail   TEXT NOT NULL,
+	actor    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
 `
@@ -174,6 +179,10 @@ func migrate(db *sql.DB) error {
 	// A ledger from before counts every account and settlement as epoch 0: a correction of a
 	// round settled before the upgrade treats the account as not closed since.
 	// tickets.held_at is when a terminal took its hold on the ticket, so a hold can lapse.
+	// events.actor (who did it): events from before the column have "" — not recorded.
+	if err := addColumn(db, "events", "actor", "TEXT NOT NULL DEFAULT ''"); err != nil {
+		return err
+	}
 	for _, c := range []struct{ table, column string }{
 		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"},
 	} {
@@ -432,14 +441,93 @@ func (t *Tx) AddMeter(name string, delta int64) (int64, error) {
 	return v, nil
 }
 
-// Event appends to the audit log.
+// Event appends to the audit log, recording as its actor the one the transaction's context
+// names (WithActor), "system" when none: every privileged action says who did it.
 func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) error {
-	_, err := t.exec(`INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
-		t.now.UnixNano(), kind, terminal, round, amount, detail)
+	_, err := t.exec(`INSERT INTO events(at, kind, terminal, round, amount, detail, actor) VALUES (?,?,?,?,?,?,?)`,
+		t.now.UnixNano(), kind, terminal, round, amount, detail, ActorOf(t.ctx))
 	if err != nil {
 		return fmt.Errorf("ledger: event %s: %w", kind, err)
 	}
 	return nil
+}
+
+// NoteTerminal records that a terminal presented its certificate to the table (once).
+func (t *Tx) NoteTerminal(id string) error {
+	if _, err := t.exec(`INSERT OR IGNORE INTO terminals(id, first_seen) VALUES (?,?)`, id, t.now.UnixNano()); err != nil {
+		return fmt.Errorf("ledger: terminal %s: %w", id, err)
+	}
+	return nil
+}
+
+// Terminals lists the terminals known to the table: every one that presented its certificate,
+// and every one with a chip account (a ledger from before terminals were recorded).
+func (l *Ledger) Terminals(ctx context.Context) ([]string, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT id FROM terminals UNION SELECT terminal FROM accounts`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: terminals: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("ledger: terminals: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+type actorKey struct{}
+
+// WithActor names who a transaction run with ctx acts for ("dealer:D1", "supervisor:S1",
+// "terminal:T01"); every audit event it writes records it.
+func WithActor(ctx context.Context, actor string) context.Context {
+	return context.WithValue(ctx, actorKey{}, actor)
+}
+
+// ActorOf is the actor ctx names, "system" (the table acting by itself: the auto-dealer, a
+// deadline, a restart) when none.
+func ActorOf(ctx context.Context) string {
+	if a, _ := ctx.Value(actorKey{}).(string); a != "" {
+		return a
+	}
+	return "system"
+}
+
+// AuditEvent is one entry of the audit log.
+type AuditEvent struct {
+	Seq      int64
+	At       time.Time
+	Kind     string
+	Terminal string
+	Round    string
+	Amount   int64
+	Detail   string
+	Actor    string // "" for an event written before actors were recorded
+}
+
+// Events returns the latest n entries of the audit log of one kind ("" for every kind),
+// newest first.
+func (l *Ledger) Events(ctx context.Context, kind string, n int) ([]AuditEvent, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT seq, at, kind, terminal, round, amount, detail, actor FROM events
+		WHERE ? = '' OR kind = ? ORDER BY seq DESC LIMIT ?`, kind, kind, n)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: events: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditEvent
+	for rows.Next() {
+		var e AuditEvent
+		var at int64
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Terminal, &e.Round, &e.Amount, &e.Detail, &e.Actor); err != nil {
+			return nil, fmt.Errorf("ledger: events: %w", err)
+		}
+		e.At = time.Unix(0, at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
 
 // Ticket states.
@@ -1036,34 +1124,3 @@ func (l *Ledger) Overpayments(ctx context.Context, openOnly bool) ([]Overpayment
 	return out, rows.Err()
 }
 
-// Event is one entry of the audit log.
-type Event struct {
-	Seq      int64
-	At       time.Time
-	Kind     string
-	Terminal string
-	Round    string
-	Amount   int64
-	Detail   string
-}
-
-// Events returns the newest audit-log entries of one kind, newest first, at most limit.
-func (l *Ledger) Events(ctx context.Context, kind string, limit int) ([]Event, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT seq, at, kind, terminal, round, amount, detail FROM events
-		WHERE kind = ? ORDER BY seq DESC LIMIT ?`, kind, limit)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: events %s: %w", kind, err)
-	}
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		var at int64
-		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Terminal, &e.Round, &e.Amount, &e.Detail); err != nil {
-			return nil, fmt.Errorf("ledger: events %s: %w", kind, err)
-		}
-		e.At = time.Unix(0, at)
-		out = append(out, e)
-	}
-	return out, rows.Err()
-}

@@ -4783,6 +4783,290 @@ func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
 	return nil
 }
 
+type GetAuditLogRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // entries, newest first; 0 = 50; at most 1000
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAuditLogRequest) Reset() {
+	*x = GetAuditLogRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAuditLogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAuditLogRequest) ProtoMessage() {}
+
+func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
+func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+}
+
+func (x *GetAuditLogRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type AuditEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	AtUnixNanos   int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	Kind          string                 `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`                               // "correction", "handpay", "buy-in-offered", "round-open" …
+	TerminalId    string                 `protobuf:"bytes,4,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the terminal concerned, if any
+	RoundId       string                 `protobuf:"bytes,5,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
+	Detail        string                 `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
+	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"` // who did it: "role:id" from the certificate, or "system"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditEntry) Reset() {
+	*x = AuditEntry{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditEntry) ProtoMessage() {}
+
+func (x *AuditEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
+func (*AuditEntry) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *AuditEntry) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+type GetAuditLogResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"` // the identity this call was made with ("dealer:dealer")
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAuditLogResponse) Reset() {
+	*x = GetAuditLogResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAuditLogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAuditLogResponse) ProtoMessage() {}
+
+func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
+func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *GetAuditLogResponse) GetCaller() string {
+	if x != nil {
+		return x.Caller
+	}
+	return ""
+}
+
+type TechnicianAuthenticateRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pin           string                 `protobuf:"bytes,1,opt,name=pin,proto3" json:"pin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TechnicianAuthenticateRequest) Reset() {
+	*x = TechnicianAuthenticateRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TechnicianAuthenticateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TechnicianAuthenticateRequest) ProtoMessage() {}
+
+func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
+func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *TechnicianAuthenticateRequest) GetPin() string {
+	if x != nil {
+		return x.Pin
+	}
+	return ""
+}
+
+type TechnicianAuthenticateResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TechnicianId  string                 `protobuf:"bytes,1,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // the certificate's identity the PIN was checked for
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TechnicianAuthenticateResponse) Reset() {
+	*x = TechnicianAuthenticateResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TechnicianAuthenticateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TechnicianAuthenticateResponse) ProtoMessage() {}
+
+func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
+func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -5133,7 +5417,27 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x11ListAlarmsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"A\n" +
 	"\x12ListAlarmsResponse\x12+\n" +
-	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms*~\n" +
+	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"*\n" +
+	"\x12GetAuditLogRequest\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\"\xd8\x01\n" +
+	"\n" +
+	"AuditEntry\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x1f\n" +
+	"\vterminal_id\x18\x04 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x05 \x01(\tR\aroundId\x12\x16\n" +
+	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x16\n" +
+	"\x06detail\x18\a \x01(\tR\x06detail\x12\x14\n" +
+	"\x05actor\x18\b \x01(\tR\x05actor\"a\n" +
+	"\x13GetAuditLogResponse\x122\n" +
+	"\aentries\x18\x01 \x03(\v2\x18.ats.table.v1.AuditEntryR\aentries\x12\x16\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\"1\n" +
+	"\x1dTechnicianAuthenticateRequest\x12\x10\n" +
+	"\x03pin\x18\x01 \x01(\tR\x03pin\"E\n" +
+	"\x1eTechnicianAuthenticateResponse\x12#\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -5184,7 +5488,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
-	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xe3\f\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xb7\r\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5208,7 +5512,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12ResolveOverpayment\x12'.ats.table.v1.ResolveOverpaymentRequest\x1a\x19.ats.table.v1.Overpayment\x12d\n" +
 	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
 	"\n" +
-	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12R\n" +
+	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse2~\n" +
+	"\x11TechnicianService\x12i\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -5223,86 +5530,91 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
 var file_ats_table_v1_table_proto_goTypes = []any{
-	(Phase)(0),                         // 0: ats.table.v1.Phase
-	(Wheel)(0),                         // 1: ats.table.v1.Wheel
-	(BetKind)(0),                       // 2: ats.table.v1.BetKind
-	(*Wager)(nil),                      // 3: ats.table.v1.Wager
-	(*Limit)(nil),                      // 4: ats.table.v1.Limit
-	(*Limits)(nil),                     // 5: ats.table.v1.Limits
-	(*PendingLimits)(nil),              // 6: ats.table.v1.PendingLimits
-	(*TableConfig)(nil),                // 7: ats.table.v1.TableConfig
-	(*LuckyBallDraw)(nil),              // 8: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                    // 9: ats.table.v1.Outcome
-	(*WagerResult)(nil),                // 10: ats.table.v1.WagerResult
-	(*Slip)(nil),                       // 11: ats.table.v1.Slip
-	(*WatchRequest)(nil),               // 12: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                 // 13: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                   // 14: ats.table.v1.Snapshot
-	(*PhaseChanged)(nil),               // 15: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),             // 16: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                    // 17: ats.table.v1.Settled
-	(*BalanceChanged)(nil),             // 18: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),              // 19: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),              // 20: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                // 21: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),               // 22: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),              // 23: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),             // 24: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),               // 25: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                 // 26: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),      // 27: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),          // 28: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),         // 29: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),          // 30: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),         // 31: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),              // 32: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),          // 33: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),        // 34: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),       // 35: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),              // 36: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),   // 37: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                     // 38: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),             // 39: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),            // 40: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),        // 41: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),      // 42: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),     // 43: ats.table.v1.AckDealerCloseResponse
-	(*OpenTableRequest)(nil),           // 44: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),          // 45: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),           // 46: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),   // 47: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),           // 48: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),          // 49: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),               // 50: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),        // 51: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),      // 52: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),     // 53: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),        // 54: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),       // 55: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),  // 56: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil), // 57: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),             // 58: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),            // 59: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),             // 60: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                // 61: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                // 62: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),    // 63: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),   // 64: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),  // 65: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),   // 66: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),  // 67: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                 // 68: ats.table.v1.TicketHold
-	(*Alarm)(nil),                      // 69: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),          // 70: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),         // 71: ats.table.v1.ListAlarmsResponse
-	nil,                                // 72: ats.table.v1.Limits.PerBetEntry
+	(Phase)(0),                             // 0: ats.table.v1.Phase
+	(Wheel)(0),                             // 1: ats.table.v1.Wheel
+	(BetKind)(0),                           // 2: ats.table.v1.BetKind
+	(*Wager)(nil),                          // 3: ats.table.v1.Wager
+	(*Limit)(nil),                          // 4: ats.table.v1.Limit
+	(*Limits)(nil),                         // 5: ats.table.v1.Limits
+	(*PendingLimits)(nil),                  // 6: ats.table.v1.PendingLimits
+	(*TableConfig)(nil),                    // 7: ats.table.v1.TableConfig
+	(*LuckyBallDraw)(nil),                  // 8: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 9: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 10: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 11: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 12: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 13: ats.table.v1.TableEvent
+	(*Snapshot)(nil),                       // 14: ats.table.v1.Snapshot
+	(*PhaseChanged)(nil),                   // 15: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 16: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 17: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 18: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 19: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 20: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 21: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 22: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 23: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 24: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 25: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 26: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 27: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 28: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 29: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 30: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 31: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 32: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 33: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 34: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 35: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 36: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 37: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 38: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 39: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 40: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
+	(*OpenTableRequest)(nil),               // 44: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 45: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 46: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 47: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 48: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 49: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 50: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 51: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 52: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 53: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 54: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 55: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 56: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 57: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 58: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 59: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 60: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 61: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 62: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 63: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 64: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 65: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 66: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 67: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 68: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 69: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 70: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 71: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 72: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 73: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 74: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 75: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 76: ats.table.v1.TechnicianAuthenticateResponse
+	nil,                                    // 77: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	72, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	77, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -5354,76 +5666,81 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	62, // 51: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
 	38, // 52: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
 	69, // 53: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	4,  // 54: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 55: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 56: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 57: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 58: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 59: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 60: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 61: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 62: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 63: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 64: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 65: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 66: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	44, // 67: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	45, // 68: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	46, // 69: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	47, // 70: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	48, // 71: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	49, // 72: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	50, // 73: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	50, // 74: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	51, // 75: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	50, // 76: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	52, // 77: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	53, // 78: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	54, // 79: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	56, // 80: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	58, // 81: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 82: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	63, // 83: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	65, // 84: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	66, // 85: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	70, // 86: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	13, // 87: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 88: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 89: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 90: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 91: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 92: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 93: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 94: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 95: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 96: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 97: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43, // 98: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	61, // 99: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	61, // 100: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	61, // 101: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	61, // 102: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	61, // 103: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	61, // 104: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	61, // 105: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	61, // 106: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	61, // 107: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 108: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	61, // 109: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 110: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	55, // 111: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	57, // 112: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	59, // 113: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	61, // 114: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	64, // 115: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	62, // 116: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	67, // 117: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	71, // 118: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87, // [87:119] is the sub-list for method output_type
-	55, // [55:87] is the sub-list for method input_type
-	55, // [55:55] is the sub-list for extension type_name
-	55, // [55:55] is the sub-list for extension extendee
-	0,  // [0:55] is the sub-list for field type_name
+	73, // 54: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,  // 55: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 56: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 57: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 58: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 59: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 60: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 61: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 62: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 63: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 64: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 65: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 66: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 67: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	44, // 68: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	45, // 69: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	46, // 70: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	47, // 71: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	48, // 72: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	49, // 73: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	50, // 74: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	50, // 75: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	51, // 76: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	50, // 77: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	52, // 78: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	53, // 79: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	54, // 80: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	56, // 81: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	58, // 82: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 83: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	63, // 84: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	65, // 85: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	66, // 86: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	70, // 87: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	72, // 88: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	75, // 89: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13, // 90: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 91: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 92: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 93: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 94: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 95: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 96: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 97: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 98: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 99: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 100: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43, // 101: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	61, // 102: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	61, // 103: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	61, // 104: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	61, // 105: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	61, // 106: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	61, // 107: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	61, // 108: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	61, // 109: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	61, // 110: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 111: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	61, // 112: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	61, // 113: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	55, // 114: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	57, // 115: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	59, // 116: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	61, // 117: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	64, // 118: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	62, // 119: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	67, // 120: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	71, // 121: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	74, // 122: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	76, // 123: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	90, // [90:124] is the sub-list for method output_type
+	56, // [56:90] is the sub-list for method input_type
+	56, // [56:56] is the sub-list for extension type_name
+	56, // [56:56] is the sub-list for extension extendee
+	0,  // [0:56] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -5452,9 +5769,9 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   70,
+			NumMessages:   75,
 			NumExtensions: 0,
-			NumServices:   2,
+			NumServices:   3,
 		},
 		GoTypes:           file_ats_table_v1_table_proto_goTypes,
 		DependencyIndexes: file_ats_table_v1_table_proto_depIdxs,

@@ -610,6 +610,7 @@ const (
 	DealerService_ResolveOverpayment_FullMethodName = "/ats.table.v1.DealerService/ResolveOverpayment"
 	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
 	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
+	DealerService_GetAuditLog_FullMethodName        = "/ats.table.v1.DealerService/GetAuditLog"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -617,6 +618,9 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // DealerService is the dealer's console (the rules' SGC). Separate credential from terminals.
+// Each call is allowed to the roles the server's role table names (server/roles.go): the round
+// and the players' accounts to the dealer, corrections, invalidations, handpays, jackpot
+// confirmations and releases to the supervisor.
 type DealerServiceClient interface {
 	OpenTable(ctx context.Context, in *OpenTableRequest, opts ...grpc.CallOption) (*TableStatus, error)
 	CloseTable(ctx context.Context, in *CloseTableRequest, opts ...grpc.CallOption) (*TableStatus, error)
@@ -664,6 +668,9 @@ type DealerServiceClient interface {
 	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
 	// many failed ticket validations (someone guessing validation numbers).
 	ListAlarms(ctx context.Context, in *ListAlarmsRequest, opts ...grpc.CallOption) (*ListAlarmsResponse, error)
+	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
+	// (certificate) of whoever did it, newest first.
+	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -874,11 +881,24 @@ func (c *dealerServiceClient) ListAlarms(ctx context.Context, in *ListAlarmsRequ
 	return out, nil
 }
 
+func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetAuditLogResponse)
+	err := c.cc.Invoke(ctx, DealerService_GetAuditLog_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
 //
 // DealerService is the dealer's console (the rules' SGC). Separate credential from terminals.
+// Each call is allowed to the roles the server's role table names (server/roles.go): the round
+// and the players' accounts to the dealer, corrections, invalidations, handpays, jackpot
+// confirmations and releases to the supervisor.
 type DealerServiceServer interface {
 	OpenTable(context.Context, *OpenTableRequest) (*TableStatus, error)
 	CloseTable(context.Context, *CloseTableRequest) (*TableStatus, error)
@@ -926,6 +946,9 @@ type DealerServiceServer interface {
 	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
 	// many failed ticket validations (someone guessing validation numbers).
 	ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error)
+	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
+	// (certificate) of whoever did it, newest first.
+	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -995,6 +1018,9 @@ func (UnimplementedDealerServiceServer) ReleaseTicketHold(context.Context, *Rele
 }
 func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListAlarms not implemented")
+}
+func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1377,6 +1403,24 @@ func _DealerService_ListAlarms_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetAuditLogRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).GetAuditLog(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_GetAuditLog_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).GetAuditLog(ctx, req.(*GetAuditLogRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1463,6 +1507,122 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListAlarms",
 			Handler:    _DealerService_ListAlarms_Handler,
+		},
+		{
+			MethodName: "GetAuditLog",
+			Handler:    _DealerService_GetAuditLog_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "ats/table/v1/table.proto",
+}
+
+const (
+	TechnicianService_Authenticate_FullMethodName = "/ats.table.v1.TechnicianService/Authenticate"
+)
+
+// TechnicianServiceClient is the client API for TechnicianService service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// TechnicianService is for a field technician at a cabinet. The technician's certificate
+// (role technician) says who they are; their PIN, checked here, that it is them at the cabinet.
+type TechnicianServiceClient interface {
+	// Authenticate checks the technician's PIN. A wrong PIN is PermissionDenied; after a few
+	// wrong PINs the identity is locked out for a while (ResourceExhausted, naming how long).
+	Authenticate(ctx context.Context, in *TechnicianAuthenticateRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error)
+}
+
+type technicianServiceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewTechnicianServiceClient(cc grpc.ClientConnInterface) TechnicianServiceClient {
+	return &technicianServiceClient{cc}
+}
+
+func (c *technicianServiceClient) Authenticate(ctx context.Context, in *TechnicianAuthenticateRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TechnicianAuthenticateResponse)
+	err := c.cc.Invoke(ctx, TechnicianService_Authenticate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TechnicianServiceServer is the server API for TechnicianService service.
+// All implementations must embed UnimplementedTechnicianServiceServer
+// for forward compatibility.
+//
+// TechnicianService is for a field technician at a cabinet. The technician's certificate
+// (role technician) says who they are; their PIN, checked here, that it is them at the cabinet.
+type TechnicianServiceServer interface {
+	// Authenticate checks the technician's PIN. A wrong PIN is PermissionDenied; after a few
+	// wrong PINs the identity is locked out for a while (ResourceExhausted, naming how long).
+	Authenticate(context.Context, *TechnicianAuthenticateRequest) (*TechnicianAuthenticateResponse, error)
+	mustEmbedUnimplementedTechnicianServiceServer()
+}
+
+// UnimplementedTechnicianServiceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedTechnicianServiceServer struct{}
+
+func (UnimplementedTechnicianServiceServer) Authenticate(context.Context, *TechnicianAuthenticateRequest) (*TechnicianAuthenticateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Authenticate not implemented")
+}
+func (UnimplementedTechnicianServiceServer) mustEmbedUnimplementedTechnicianServiceServer() {}
+func (UnimplementedTechnicianServiceServer) testEmbeddedByValue()                           {}
+
+// UnsafeTechnicianServiceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to TechnicianServiceServer will
+// result in compilation errors.
+type UnsafeTechnicianServiceServer interface {
+	mustEmbedUnimplementedTechnicianServiceServer()
+}
+
+func RegisterTechnicianServiceServer(s grpc.ServiceRegistrar, srv TechnicianServiceServer) {
+	// If the following call panics, it indicates UnimplementedTechnicianServiceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&TechnicianService_ServiceDesc, srv)
+}
+
+func _TechnicianService_Authenticate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TechnicianAuthenticateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TechnicianServiceServer).Authenticate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TechnicianService_Authenticate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TechnicianServiceServer).Authenticate(ctx, req.(*TechnicianAuthenticateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// TechnicianService_ServiceDesc is the grpc.ServiceDesc for TechnicianService service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var TechnicianService_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "ats.table.v1.TechnicianService",
+	HandlerType: (*TechnicianServiceServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Authenticate",
+			Handler:    _TechnicianService_Authenticate_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

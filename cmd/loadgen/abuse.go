@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+)
+
+// An abusive terminal holds a valid terminal certificate and sends the largest slips it can,
+// several at once, for the whole wagering period: alternately a maximal slip (as many wagers as
+// the server allows, call bets among them, every one priced) and an oversized one (100,000
+// wagers, about 1 MB on the wire). The measured terminals' slip round-trip shows whether one
+// such terminal can stall the table for the others.
+//
+// The abuser's slips are encoded once and sent as raw bytes (rawCodec): in this one process its
+// client shares the 2 cores with the server and the measured terminals, and re-encoding a
+// megabyte per send would measure the abuser's own encoder, not the server's defences.
+
+const (
+	abuseParallel  = 4       // slips in flight at once per abusive terminal
+	abuseOversized = 100_000 // wagers in an oversized slip
+	abuseMaximal   = 200     // wagers in a maximal slip (the server's cap, server.MaxSlipWagers)
+)
+
+// rawMsg is a message already in its wire form.
+type rawMsg []byte
+
+// rawCodec sends a rawMsg as it is and (un)marshals anything else as protobuf.
+type rawCodec struct{}
+
+func (rawCodec) Name() string { return "proto" }
+
+func (rawCodec) Marshal(v any) ([]byte, error) {
+	if r, ok := v.(rawMsg); ok {
+		return r, nil
+	}
+	return proto.Marshal(v.(proto.Message))
+}
+
+func (rawCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(data, v.(proto.Message)) }
+
+var _ encoding.Codec = rawCodec{}
+
+type abuser struct {
+	id   string
+	conn *grpc.ClientConn
+	// the wagers of each kind of slip, encoded as field 3 of UpdateSlipRequest
+	maximal, oversized []byte
+	version            atomic.Uint64
+	sent, refused      atomic.Int64
+	refusals           sync.Map // status message → count
+}
+
+func slipWagersWire(n int) []byte {
+	req := &pb.UpdateSlipRequest{}
+	nums := []string{"0", "17", "32", "5", "26"}
+	for i := range n {
+		w := &pb.Wager{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{nums[i%len(nums)]}, Amount: 100}
+		if i%10 == 9 { // call bets: a neighbours bet is nine pieces to price
+			w = &pb.Wager{Kind: pb.BetKind_BET_KIND_NEIGHBOURS, Numbers: []string{nums[i%len(nums)]}, Spread: 4, Amount: 100}
+		}
+		req.Wagers = append(req.Wagers, w)
+	}
+	b, err := proto.Marshal(req)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, error) {
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(1<<30)))
+	if err != nil {
+		return nil, err
+	}
+	a := &abuser{id: id, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
+	// A chip account with money for every wager of a maximal slip.
+	if _, err := pb.NewTerminalServiceClient(conn).CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "abuse", Amount: 50_000_000, NoteCode: "load"}); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%s: credit: %w", id, err)
+	}
+	return a, nil
+}
+
+// run sends slips for the round until ctx ends.
+func (a *abuser) run(ctx context.Context, roundID string) {
+	var wg sync.WaitGroup
+	for g := range abuseParallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; ctx.Err() == nil; i++ {
+				wagers := a.maximal
+				if i%2 == 1 {
+					wagers = a.oversized
+				}
+				head, _ := proto.Marshal(&pb.UpdateSlipRequest{RoundId: roundID, Version: a.version.Add(1)})
+				msg := append(append(rawMsg{}, head...), wagers...) // fields concatenate: one message
+				out := new(pb.UpdateSlipResponse)
+				err := a.conn.Invoke(ctx, pb.TerminalService_UpdateSlip_FullMethodName, msg, out)
+				if ctx.Err() != nil {
+					return
+				}
+				a.sent.Add(1)
+				if err != nil {
+					a.refused.Add(1)
+					key := status.Code(err).String()
+					n, _ := a.refusals.LoadOrStore(key, new(atomic.Int64))
+					n.(*atomic.Int64).Add(1)
+					if status.Code(err).String() == "Unavailable" {
+						time.Sleep(10 * time.Millisecond) // a reset link: do not spin
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (a *abuser) String() string {
+	s := fmt.Sprintf("%s: %d slips sent, %d refused", a.id, a.sent.Load(), a.refused.Load())
+	a.refusals.Range(func(k, v any) bool {
+		s += fmt.Sprintf(" %s×%d", k, v.(*atomic.Int64).Load())
+		return true
+	})
+	return s
+}

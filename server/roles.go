@@ -1,0 +1,86 @@
+package server
+
+import (
+	"strings"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server/pki"
+)
+
+// The role table: which certificate roles may call each method. It is the one place a method's
+// privilege is decided; a method missing from it is refused to everyone (fail closed), and a
+// test checks every method the server registers has an entry, so a new RPC is added here in
+// the same change.
+//
+// Dealer: the round and the players' accounts. Supervisor (the pit boss): what undoes or
+// overrides the round or pays money outside it — corrections, invalidations, handpays,
+// jackpot confirmations, releases of held tickets — and, so one person can run a table, the
+// dealer's calls too. Technician: the technician service only. Terminals: their own service.
+var roleTable = map[string][]string{}
+
+var (
+	dealerRoles     = []string{pki.RoleDealer, pki.RoleSupervisor}
+	supervisorRoles = []string{pki.RoleSupervisor}
+	anyRole         = []string{} // any holder of a valid certificate of the table's CA
+)
+
+func init() {
+	allow := func(svc, method string, roles []string) { roleTable["/"+svc+"/"+method] = roles }
+	for _, m := range pb.TerminalService_ServiceDesc.Methods {
+		allow(pb.TerminalService_ServiceDesc.ServiceName, m.MethodName, []string{pki.RoleTerminal})
+	}
+	for _, m := range pb.TerminalService_ServiceDesc.Streams {
+		allow(pb.TerminalService_ServiceDesc.ServiceName, m.StreamName, []string{pki.RoleTerminal})
+	}
+	dealer := pb.DealerService_ServiceDesc.ServiceName
+	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
+		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
+		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms"} {
+		allow(dealer, m, dealerRoles)
+	}
+	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",
+		"ResolveOverpayment", "ReleaseTicketHold"} {
+		allow(dealer, m, supervisorRoles)
+	}
+	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})
+	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
+	// may not know.
+	allow("grpc.health.v1.Health", "Check", anyRole)
+	allow("grpc.health.v1.Health", "Watch", anyRole)
+	allow("grpc.health.v1.Health", "List", anyRole)
+	allow("grpc.reflection.v1.ServerReflection", "ServerReflectionInfo", anyRole)
+	allow("grpc.reflection.v1alpha.ServerReflection", "ServerReflectionInfo", anyRole)
+}
+
+// rolesFor is who may call a full method name; ok is false for a method the table does not
+// know, which nobody may call.
+func rolesFor(method string) (roles []string, ok bool) {
+	roles, ok = roleTable[method]
+	return roles, ok
+}
+
+// mayCall reports whether a role may call a method.
+func mayCall(role, method string) bool {
+	roles, ok := rolesFor(method)
+	if !ok {
+		return false
+	}
+	if len(roles) == 0 {
+		return true
+	}
+	for _, r := range roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// whoMay says who may call a method, for a refusal.
+func whoMay(method string) string {
+	roles, ok := rolesFor(method)
+	if !ok {
+		return "no role (the method is not in the role table)"
+	}
+	return strings.Join(roles, " or ")
+}

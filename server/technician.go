@@ -1,0 +1,270 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/pbkdf2"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+// Technicians are field technicians' PINs. A technician's certificate (role technician) names
+// them; the PIN, checked here, shows it is them at the cabinet and not whoever found the
+// laptop. PINs are kept only as salted PBKDF2-HMAC-SHA256 hashes in a small text file, one line
+// per technician:
+//
+//	# id  scheme  iterations  salt (base64)  hash (base64)
+//	technician pbkdf2-sha256 100000 3q2+7w… Zm9v…
+//
+// written by `tableserver technician set-pin`. A PIN has few digits, so the hash alone would
+// not stop a guesser who has the file; what stops guessing at the table is the throttle: after
+// maxPINFailures wrong PINs in a row an identity is locked out, for pinLockout at first and
+// twice as long at each further wrong PIN (up to pinLockoutMax). Every attempt is logged and
+// written to the audit log with the certificate's identity.
+type Technicians struct {
+	mu      sync.Mutex
+	entries map[string]pinEntry
+	fails   map[string]*pinFailures
+	now     func() time.Time
+}
+
+type pinEntry struct {
+	iterations int
+	salt, hash []byte
+}
+
+type pinFailures struct {
+	n     int
+	until time.Time
+}
+
+const (
+	pinScheme         = "pbkdf2-sha256"
+	DefaultIterations = 100_000
+	maxPINFailures    = 3
+	pinLockout        = 30 * time.Second
+	pinLockoutMax     = 15 * time.Minute
+	minPINLen         = 4
+	maxPINLen         = 12
+)
+
+// ParseTechnicians reads a PIN file.
+func ParseTechnicians(b []byte) (*Technicians, error) {
+	t := &Technicians{entries: map[string]pinEntry{}, fails: map[string]*pinFailures{}, now: time.Now}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Fields(text)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("technicians: line %d: want id, scheme, iterations, salt, hash", line)
+		}
+		if err := pki.ValidID(f[0]); err != nil {
+			return nil, fmt.Errorf("technicians: line %d: %w", line, err)
+		}
+		if f[1] != pinScheme {
+			return nil, fmt.Errorf("technicians: line %d: scheme %q: only %s", line, f[1], pinScheme)
+		}
+		iter, err := strconv.Atoi(f[2])
+		if err != nil || iter < 1 || iter > 10_000_000 {
+			return nil, fmt.Errorf("technicians: line %d: iterations %q: 1 to 10,000,000", line, f[2])
+		}
+		salt, err := base64.StdEncoding.DecodeString(f[3])
+		if err != nil || len(salt) < 8 || len(salt) > 64 {
+			return nil, fmt.Errorf("technicians: line %d: salt: 8 to 64 bytes of base64", line)
+		}
+		hash, err := base64.StdEncoding.DecodeString(f[4])
+		if err != nil || len(hash) != sha256.Size {
+			return nil, fmt.Errorf("technicians: line %d: hash: %d bytes of base64", line, sha256.Size)
+		}
+		if _, dup := t.entries[f[0]]; dup {
+			return nil, fmt.Errorf("technicians: line %d: %s given twice", line, f[0])
+		}
+		t.entries[f[0]] = pinEntry{iterations: iter, salt: salt, hash: hash}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("technicians: %w", err)
+	}
+	return t, nil
+}
+
+// LoadTechnicians reads a PIN file; a missing file is no technicians (every PIN refused).
+func LoadTechnicians(path string) (*Technicians, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return ParseTechnicians(nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseTechnicians(b)
+}
+
+// CheckPIN is what a PIN must look like: 4 to 12 digits.
+func CheckPIN(pin string) error {
+	if len(pin) < minPINLen || len(pin) > maxPINLen {
+		return fmt.Errorf("a PIN is %d to %d digits", minPINLen, maxPINLen)
+	}
+	for _, c := range pin {
+		if c < '0' || c > '9' {
+			return fmt.Errorf("a PIN is %d to %d digits", minPINLen, maxPINLen)
+		}
+	}
+	return nil
+}
+
+// PINLine is the PIN file line of a technician's PIN, with a fresh salt.
+func PINLine(id, pin string, iterations int) (string, error) {
+	if err := pki.ValidID(id); err != nil {
+		return "", err
+	}
+	if err := CheckPIN(pin); err != nil {
+		return "", err
+	}
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	hash, err := pbkdf2.Key(sha256.New, pin, salt, iterations, sha256.Size)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s %s %d %s %s", id, pinScheme, iterations,
+		base64.StdEncoding.EncodeToString(salt), base64.StdEncoding.EncodeToString(hash)), nil
+}
+
+// SetPIN writes (or replaces) a technician's PIN in a PIN file, mode 0600.
+func SetPIN(path, id, pin string, iterations int) error {
+	line, err := PINLine(id, pin, iterations)
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if _, err := ParseTechnicians(old); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(string(old), "\n"), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == id {
+			continue
+		}
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "# technician PINs: id scheme iterations salt hash (tableserver technician set-pin)")
+	}
+	out = append(out, line)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strings.Join(out, "\n")+"\n"), 0o600); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// verify checks a technician's PIN, throttled. It returns nil, a PermissionDenied for a wrong
+// PIN (or an unknown technician: the same answer, so the answer tells no one which ids exist),
+// or a ResourceExhausted while the identity is locked out.
+func (t *Technicians) verify(id, pin string) error {
+	t.mu.Lock()
+	now := t.now()
+	f := t.fails[id]
+	if f != nil && now.Before(f.until) {
+		wait := f.until.Sub(now).Round(time.Second)
+		t.mu.Unlock()
+		return status.Errorf(codes.ResourceExhausted, "too many wrong PINs for %s: try again in %v", id, wait)
+	}
+	e, known := t.entries[id]
+	t.mu.Unlock()
+
+	ok := false
+	if known && CheckPIN(pin) == nil {
+		// Hashed outside the lock: 100,000 rounds are tens of milliseconds.
+		h, err := pbkdf2.Key(sha256.New, pin, e.salt, e.iterations, sha256.Size)
+		ok = err == nil && subtle.ConstantTimeCompare(h, e.hash) == 1
+	}
+
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ok {
+		delete(t.fails, id)
+		return nil
+	}
+	if f = t.fails[id]; f == nil {
+		f = &pinFailures{}
+		t.fails[id] = f
+	}
+	f.n++
+	if f.n >= maxPINFailures {
+		lock := pinLockout << min(f.n-maxPINFailures, 10)
+		f.until = t.now().Add(min(lock, pinLockoutMax))
+		return status.Errorf(codes.ResourceExhausted, "wrong PIN for %s: locked out for %v", id, min(lock, pinLockoutMax))
+	}
+	return status.Errorf(codes.PermissionDenied, "wrong PIN for %s (%d of %d tries)", id, f.n, maxPINFailures)
+}
+
+// ---- technician service ---------------------------------------------------------------------
+
+type technicianService struct {
+	pb.UnimplementedTechnicianServiceServer
+	t    *Table
+	pins *Technicians
+	log  *slog.Logger
+}
+
+func (s *technicianService) Authenticate(ctx context.Context, req *pb.TechnicianAuthenticateRequest) (*pb.TechnicianAuthenticateResponse, error) {
+	id := callerID(ctx)
+	if s.pins == nil {
+		return nil, status.Error(codes.FailedPrecondition, "this table has no technician PINs (tableserver -technicians FILE)")
+	}
+	err := s.pins.verify(id, req.Pin)
+	kind, detail := "technician-authenticated", ""
+	if err != nil {
+		kind, detail = "technician-pin-refused", status.Convert(err).Message()
+		s.log.Warn("technician PIN refused", "technician", id, "why", detail)
+	} else {
+		s.log.Info("technician authenticated", "technician", id)
+	}
+	if aerr := s.t.Audit(actorOf(ctx), kind, detail); aerr != nil {
+		return nil, aerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &pb.TechnicianAuthenticateResponse{TechnicianId: id}, nil
+}
+
+// Audit writes one audit event that moves no money (a technician's sign-in) for actor.
+func (t *Table) Audit(actor, kind, detail string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return ledgerErr(t.led.Update(ledger.WithActor(context.Background(), actor), t.now(), func(tx *ledger.Tx) error {
+		return tx.Event(kind, "", "", 0, detail)
+	}))
+}
