@@ -1123,4 +1123,3 @@ func (l *Ledger) Overpayments(ctx context.Context, openOnly bool) ([]Overpayment
 	}
 	return out, rows.Err()
 }
-
