@@ -40,7 +40,7 @@ func TestMoneyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	cliTLS, _ := m.ClientTLS(pki.RoleDealer, "D7")
+	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7") // release and resolve are the pit boss's
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
 	if err != nil {
 		t.Fatal(err)
