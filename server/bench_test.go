@@ -25,7 +25,7 @@ func benchTable(b *testing.B, n int) (*rig, []pb.TerminalServiceClient, []*watch
 	watchers := make([]*watcher, n)
 	for i := range terms {
 		terms[i] = r.terminal(fmt.Sprintf("T%03d", i))
-		if _, err := terms[i].CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 1_000_000}); err != nil {
+		if _, err := creditNote(ctx, terms[i], &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 1_000_000}); err != nil {
 			b.Fatal(err)
 		}
 		watchers[i] = r.watch(terms[i])

@@ -46,6 +46,9 @@ func FuzzUpdateSlip(f *testing.F) {
 	if _, err := tbl.OpenTable(false); err != nil {
 		f.Fatal(err)
 	}
+	if _, err := tbl.ReportNoteEscrow("T1", &pb.NoteEscrowRequest{IdempotencyKey: "n", Amount: funds}); err != nil {
+		f.Fatal(err)
+	}
 	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: funds}); err != nil {
 		f.Fatal(err)
 	}

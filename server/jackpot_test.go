@@ -18,7 +18,7 @@ func TestJackpotContributesHitsAndIsCreditedOnConfirmation(t *testing.T) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	for i, c := range []pb.TerminalServiceClient{t1, t2} {
-		if _, err := c.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 50000}); err != nil {
+		if _, err := creditNote(ctx, c, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 50000}); err != nil {
 			t.Fatalf("credit %d: %v", i, err)
 		}
 	}

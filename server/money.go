@@ -101,6 +101,9 @@ func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.Mone
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
 			}
+			if err := claimNote(tx, terminal, req); err != nil { // anchor.go: only a note reported in escrow
+				return nil, nil, err
+			}
 			bal, _, err := tx.Account(terminal)
 			if err != nil {
 				return nil, nil, err

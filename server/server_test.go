@@ -258,7 +258,7 @@ func TestAuthentication(t *testing.T) {
 		t.Fatalf("terminal opened the table: %v", err)
 	}
 	asDealer := pb.NewTerminalServiceClient(r.dial(pki.RoleDealer, "D1"))
-	if _, err := asDealer.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "k", Amount: 100}); code(err) != codes.PermissionDenied {
+	if _, err := creditNote(ctx, asDealer, &pb.CreditNoteRequest{IdempotencyKey: "k", Amount: 100}); code(err) != codes.PermissionDenied {
 		t.Fatalf("dealer credited a note as a terminal: %v", err)
 	}
 	if _, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{}); err != nil {
@@ -286,17 +286,17 @@ func TestFullRoundCorrectionAndInvalidation(t *testing.T) {
 		term   pb.TerminalServiceClient
 		amount int64
 	}{{t1, 10000}, {t2, 5000}} {
-		res, err := c.term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: "AUD"})
+		res, err := creditNote(ctx, c.term, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: "AUD"})
 		if err != nil || res.Balance != c.amount || res.Replayed {
 			t.Fatalf("credit: %v %v", res, err)
 		}
 		// The same key again moves nothing: the reply is the stored one.
-		res, err = c.term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: "AUD"})
+		res, err = creditNote(ctx, c.term, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: "AUD"})
 		if err != nil || res.Balance != c.amount || !res.Replayed {
 			t.Fatalf("replayed credit: %v %v", res, err)
 		}
 	}
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: 999}); code(err) != codes.AlreadyExists {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: 999}); code(err) != codes.AlreadyExists {
 		t.Fatalf("a key reused for another amount: %v", err)
 	}
 	r.conserved()
@@ -416,7 +416,7 @@ func TestDisconnectBeforeAndAfterTheDeadline(t *testing.T) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	for _, c := range []pb.TerminalServiceClient{t1, t2} {
-		if _, err := c.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
+		if _, err := creditNote(ctx, c, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -455,7 +455,7 @@ func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
 	r := newRig(t)
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n1", Amount: 7500}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n1", Amount: 7500}); err != nil {
 		t.Fatal(err)
 	}
 	co, err := t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "co1"})
@@ -569,7 +569,7 @@ func TestRestartMidRound(t *testing.T) {
 	r := newRig(t)
 	t1 := r.terminal("T1")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
 		t.Fatal(err)
 	}
 	slip := []*pb.Wager{straight("0", 1000), {Kind: pb.BetKind_BET_KIND_VOISINS, Amount: 100}}
@@ -633,7 +633,7 @@ func TestBallDroppingAndAutoDealer(t *testing.T) {
 	r := newRig(t)
 	t1 := r.terminal("T1")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
-	t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 100000})
+	creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 100000})
 	w := r.watch(t1)
 	defer w.cancel()
 	st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
@@ -696,7 +696,7 @@ func TestEveryMoneyCallIsIdempotent(t *testing.T) {
 		return first
 	}
 	twice("credit note", func() (any, error) {
-		return t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "a", Amount: 5000})
+		return creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "a", Amount: 5000})
 	})
 	co := twice("cash-out", func() (any, error) { return t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "b"}) }).(*pb.CashOutResponse)
 	vn := co.Ticket.ValidationNumber
@@ -743,7 +743,7 @@ func TestConcurrentSlipsRacingTheClose(t *testing.T) {
 	for i := range terms {
 		id := fmt.Sprintf("T%02d", i)
 		terms[i] = r.terminal(id)
-		if _, err := terms[i].CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 1_000_000}); err != nil {
+		if _, err := creditNote(ctx, terms[i], &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 1_000_000}); err != nil {
 			t.Fatal(err)
 		}
 		r.watch(terms[i])
@@ -818,7 +818,7 @@ func TestInvalidateFromNoMoreBetsEndsTheRound(t *testing.T) {
 	if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000}); err != nil {
 		t.Fatal(err)
 	}
 	w1 := r.watch(t1)
@@ -893,7 +893,7 @@ func TestDealerClosesInTheSnapshot(t *testing.T) {
 	r := newRig(t)
 	t1 := r.terminal("T1")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n1", Amount: 4000}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n1", Amount: 4000}); err != nil {
 		t.Fatal(err)
 	}
 	w := r.watch(t1)
@@ -913,7 +913,7 @@ func TestDealerClosesInTheSnapshot(t *testing.T) {
 	if s := r.snapshotOf("T2"); len(s.DealerCloses) != 0 {
 		t.Fatalf("another terminal's snapshot lists T1's close: %v", s.DealerCloses)
 	}
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 1500}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 1500}); err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(time.Minute)
@@ -941,7 +941,7 @@ func TestAcknowledgedDealerClosesLeaveTheSnapshot(t *testing.T) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	var ids []string
 	for i, amount := range []int64{4000, 1500} {
-		if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: amount}); err != nil {
+		if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: amount}); err != nil {
 			t.Fatal(err)
 		}
 		r.clock.Add(time.Minute)
@@ -985,4 +985,11 @@ func TestAcknowledgedDealerClosesLeaveTheSnapshot(t *testing.T) {
 		t.Fatalf("all acknowledged, snapshot still tells %v", s.DealerCloses)
 	}
 	r.conserved()
+}
+
+// creditNote reports a note in escrow, as a terminal does before it has the note stacked, then
+// asks for its credit. The report's own refusals are left for CreditNote to give.
+func creditNote(ctx context.Context, c pb.TerminalServiceClient, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
+	c.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: req.IdempotencyKey, Amount: req.Amount, NoteCode: req.NoteCode})
+	return c.CreditNote(ctx, req)
 }

@@ -32,7 +32,7 @@ import (
 func NewGRPC(t *Table, tlsCfg *tls.Config) *grpc.Server {
 	s := grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(tlsCfg)),
-		grpc.ChainUnaryInterceptor(unaryAuth),
+		grpc.ChainUnaryInterceptor(unaryAuth, anchorHeads(t)), // anchor.go: the journal heads
 		grpc.ChainStreamInterceptor(streamAuth),
 		// Terminals keep their Watch stream alive through idle periods; a dead link is noticed
 		// within seconds, which is what voids a lost terminal's wagers in time (rule 9.7.1).

@@ -2514,7 +2514,8 @@ type CreditNoteRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	Amount         int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
-	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"` // the acceptor's denomination code, for the audit trail
+	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"`           // the acceptor's denomination code, for the audit trail
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -2570,10 +2571,18 @@ func (x *CreditNoteRequest) GetNoteCode() string {
 	return ""
 }
 
+func (x *CreditNoteRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type RedeemTicketRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"` // 18 digits
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"`               // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2620,6 +2629,13 @@ func (x *RedeemTicketRequest) GetValidationNumber() string {
 		return x.ValidationNumber
 	}
 	return ""
+}
+
+func (x *RedeemTicketRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type RedeemTicketResponse struct {
@@ -2670,6 +2686,7 @@ type TicketRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2718,11 +2735,19 @@ func (x *TicketRequest) GetValidationNumber() string {
 	return ""
 }
 
+func (x *TicketRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type TicketPrintFailedRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
 	Fault            string                 `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2776,6 +2801,13 @@ func (x *TicketPrintFailedRequest) GetFault() string {
 		return x.Fault
 	}
 	return ""
+}
+
+func (x *TicketPrintFailedRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type Ticket struct {
@@ -2881,6 +2913,7 @@ func (x *Ticket) GetState() string {
 type CashOutRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -2920,6 +2953,13 @@ func (x *CashOutRequest) GetIdempotencyKey() string {
 		return x.IdempotencyKey
 	}
 	return ""
+}
+
+func (x *CashOutRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type CashOutResponse struct {
@@ -2979,6 +3019,7 @@ type ConfirmBuyInRequest struct {
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	BuyInId        string                 `protobuf:"bytes,2,opt,name=buy_in_id,json=buyInId,proto3" json:"buy_in_id,omitempty"`
 	Accept         bool                   `protobuf:"varint,3,opt,name=accept,proto3" json:"accept,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -3034,9 +3075,17 @@ func (x *ConfirmBuyInRequest) GetAccept() bool {
 	return false
 }
 
+func (x *ConfirmBuyInRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type AckDealerCloseRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CloseId       string                 `protobuf:"bytes,1,opt,name=close_id,json=closeId,proto3" json:"close_id,omitempty"`
+	JournalHead   *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3078,6 +3127,13 @@ func (x *AckDealerCloseRequest) GetCloseId() string {
 	return ""
 }
 
+func (x *AckDealerCloseRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type AckDealerCloseResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -3114,6 +3170,254 @@ func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
+// JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
+// under the terminal's key). Every terminal request that moves money carries it (field 15); the
+// server keeps the newest one of each terminal it acknowledged, never moving it back, and
+// refuses a head that names an anchored record with another MAC (FAILED_PRECONDITION).
+type JournalHead struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Mac           []byte                 `protobuf:"bytes,2,opt,name=mac,proto3" json:"mac,omitempty"` // 32 bytes
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JournalHead) Reset() {
+	*x = JournalHead{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JournalHead) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JournalHead) ProtoMessage() {}
+
+func (x *JournalHead) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
+func (*JournalHead) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *JournalHead) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *JournalHead) GetMac() []byte {
+	if x != nil {
+		return x.Mac
+	}
+	return nil
+}
+
+type NoteEscrowRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"` // the note's own key: the one its CreditNote will carry
+	Amount         int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
+	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *NoteEscrowRequest) Reset() {
+	*x = NoteEscrowRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NoteEscrowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NoteEscrowRequest) ProtoMessage() {}
+
+func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
+func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *NoteEscrowRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *NoteEscrowRequest) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *NoteEscrowRequest) GetNoteCode() string {
+	if x != nil {
+		return x.NoteCode
+	}
+	return ""
+}
+
+func (x *NoteEscrowRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
+type NoteEscrowResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NoteEscrowResponse) Reset() {
+	*x = NoteEscrowResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NoteEscrowResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NoteEscrowResponse) ProtoMessage() {}
+
+func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
+func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+}
+
+type GetJournalAnchorRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetJournalAnchorRequest) Reset() {
+	*x = GetJournalAnchorRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetJournalAnchorRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetJournalAnchorRequest) ProtoMessage() {}
+
+func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
+func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+}
+
+type JournalAnchor struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Head          *JournalHead           `protobuf:"bytes,1,opt,name=head,proto3" json:"head,omitempty"` // seq 0: no anchor
+	AtUnixNanos   int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JournalAnchor) Reset() {
+	*x = JournalAnchor{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JournalAnchor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JournalAnchor) ProtoMessage() {}
+
+func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
+func (*JournalAnchor) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *JournalAnchor) GetHead() *JournalHead {
+	if x != nil {
+		return x.Head
+	}
+	return nil
+}
+
+func (x *JournalAnchor) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
 type OpenTableRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AutoDealer    bool                   `protobuf:"varint,1,opt,name=auto_dealer,json=autoDealer,proto3" json:"auto_dealer,omitempty"` // random outcomes from crypto/rand on a timer
@@ -3123,7 +3427,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3135,7 +3439,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3148,7 +3452,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3166,7 +3470,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3178,7 +3482,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3191,7 +3495,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 type GetStatusRequest struct {
@@ -3202,7 +3506,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3214,7 +3518,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3227,7 +3531,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3239,7 +3543,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3251,7 +3555,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3264,7 +3568,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3283,7 +3587,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3295,7 +3599,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3308,7 +3612,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3326,7 +3630,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3338,7 +3642,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3351,7 +3655,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 type RoundRequest struct {
@@ -3363,7 +3667,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3375,7 +3679,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3388,7 +3692,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3408,7 +3712,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3420,7 +3724,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3433,7 +3737,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3460,7 +3764,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3472,7 +3776,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3485,7 +3789,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3512,7 +3816,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3524,7 +3828,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3537,7 +3841,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3565,7 +3869,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3577,7 +3881,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3590,7 +3894,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3623,7 +3927,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3635,7 +3939,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3648,7 +3952,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3669,7 +3973,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3681,7 +3985,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3694,7 +3998,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -3727,7 +4031,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3739,7 +4043,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3752,7 +4056,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -3772,7 +4076,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3784,7 +4088,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3797,7 +4101,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -3823,7 +4127,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3835,7 +4139,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3848,7 +4152,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -3871,7 +4175,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3883,7 +4187,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3896,7 +4200,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -3960,7 +4264,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3972,7 +4276,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3985,7 +4289,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4294,23 +4598,27 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rMoneyResponse\x12\x18\n" +
 	"\abalance\x18\x01 \x01(\x03R\abalance\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"q\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xaf\x01\n" +
 	"\x11CreditNoteRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1b\n" +
-	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\"k\n" +
+	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\xa9\x01\n" +
 	"\x13RedeemTicketRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\".\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\".\n" +
 	"\x14RedeemTicketResponse\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"e\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\xa3\x01\n" +
 	"\rTicketRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"\x86\x01\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\xc4\x01\n" +
 	"\x18TicketPrintFailedRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x14\n" +
-	"\x05fault\x18\x03 \x01(\tR\x05fault\"\x99\x02\n" +
+	"\x05fault\x18\x03 \x01(\tR\x05fault\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x99\x02\n" +
 	"\x06Ticket\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12#\n" +
@@ -4320,19 +4628,35 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vterminal_id\x18\x06 \x01(\tR\n" +
 	"terminalId\x12\x14\n" +
 	"\x05venue\x18\a \x01(\tR\x05venue\x12\x14\n" +
-	"\x05state\x18\b \x01(\tR\x05state\"9\n" +
+	"\x05state\x18\b \x01(\tR\x05state\"w\n" +
 	"\x0eCashOutRequest\x12'\n" +
-	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\"Y\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"Y\n" +
 	"\x0fCashOutResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12\x18\n" +
-	"\abalance\x18\x02 \x01(\x03R\abalance\"r\n" +
+	"\abalance\x18\x02 \x01(\x03R\abalance\"\xb0\x01\n" +
 	"\x13ConfirmBuyInRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1a\n" +
 	"\tbuy_in_id\x18\x02 \x01(\tR\abuyInId\x12\x16\n" +
-	"\x06accept\x18\x03 \x01(\bR\x06accept\"2\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"p\n" +
 	"\x15AckDealerCloseRequest\x12\x19\n" +
-	"\bclose_id\x18\x01 \x01(\tR\acloseId\"\x18\n" +
-	"\x16AckDealerCloseResponse\"3\n" +
+	"\bclose_id\x18\x01 \x01(\tR\acloseId\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x18\n" +
+	"\x16AckDealerCloseResponse\"1\n" +
+	"\vJournalHead\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x10\n" +
+	"\x03mac\x18\x02 \x01(\fR\x03mac\"\xaf\x01\n" +
+	"\x11NoteEscrowRequest\x12'\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1b\n" +
+	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x14\n" +
+	"\x12NoteEscrowResponse\"\x19\n" +
+	"\x17GetJournalAnchorRequest\"b\n" +
+	"\rJournalAnchor\x12-\n" +
+	"\x04head\x18\x01 \x01(\v2\x19.ats.table.v1.JournalHeadR\x04head\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\"3\n" +
 	"\x10OpenTableRequest\x12\x1f\n" +
 	"\vauto_dealer\x18\x01 \x01(\bR\n" +
 	"autoDealer\"\x13\n" +
@@ -4435,7 +4759,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xc5\a\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xf4\b\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -4451,7 +4775,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
-	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xef\t\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
+	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
+	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor2\xef\t\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -4485,7 +4811,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                         // 0: ats.table.v1.Phase
 	(Wheel)(0),                         // 1: ats.table.v1.Wheel
@@ -4531,30 +4857,35 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ConfirmBuyInRequest)(nil),        // 41: ats.table.v1.ConfirmBuyInRequest
 	(*AckDealerCloseRequest)(nil),      // 42: ats.table.v1.AckDealerCloseRequest
 	(*AckDealerCloseResponse)(nil),     // 43: ats.table.v1.AckDealerCloseResponse
-	(*OpenTableRequest)(nil),           // 44: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),          // 45: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),           // 46: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),   // 47: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),           // 48: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),          // 49: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),               // 50: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),        // 51: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),      // 52: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),     // 53: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),        // 54: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),       // 55: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),  // 56: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil), // 57: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),             // 58: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),            // 59: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),             // 60: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                // 61: ats.table.v1.TableStatus
-	nil,                                // 62: ats.table.v1.Limits.PerBetEntry
+	(*JournalHead)(nil),                // 44: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),          // 45: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),         // 46: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),    // 47: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),              // 48: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),           // 49: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),          // 50: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),           // 51: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),   // 52: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),           // 53: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),          // 54: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),               // 55: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),        // 56: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),      // 57: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),     // 58: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),        // 59: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),       // 60: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),  // 61: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil), // 62: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),             // 63: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),            // 64: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),             // 65: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                // 66: ats.table.v1.TableStatus
+	nil,                                // 67: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	62, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	67, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -4590,78 +4921,91 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	8,  // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
 	3,  // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
 	11, // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	38, // 38: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	5,  // 39: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38, // 40: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,  // 41: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,  // 42: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,  // 43: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,  // 44: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	60, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	4,  // 48: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 49: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 50: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 51: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 52: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 53: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 54: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 55: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 56: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 57: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 58: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 59: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 60: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	44, // 61: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	45, // 62: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	46, // 63: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	47, // 64: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	48, // 65: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	49, // 66: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	50, // 67: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	50, // 68: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	51, // 69: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	50, // 70: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	52, // 71: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	53, // 72: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	54, // 73: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	56, // 74: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	58, // 75: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 76: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	13, // 77: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 78: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 79: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 80: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 81: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 82: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 83: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 84: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 85: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 86: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 87: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43, // 88: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	61, // 89: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	61, // 90: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	61, // 91: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	61, // 92: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	61, // 93: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	61, // 94: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	61, // 95: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	61, // 96: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	61, // 97: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 98: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	61, // 99: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 100: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	55, // 101: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	57, // 102: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	59, // 103: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	61, // 104: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	77, // [77:105] is the sub-list for method output_type
-	49, // [49:77] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	44, // 38: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 39: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 40: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 41: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 42: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	38, // 43: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	44, // 44: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 45: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 46: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44, // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	5,  // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	38, // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,  // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,  // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,  // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,  // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,  // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	65, // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26, // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	4,  // 57: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12, // 58: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28, // 59: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30, // 60: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33, // 61: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34, // 62: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36, // 63: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36, // 64: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39, // 65: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36, // 66: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37, // 67: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41, // 68: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42, // 69: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	45, // 70: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	47, // 71: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	49, // 72: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	50, // 73: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	51, // 74: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	52, // 75: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	53, // 76: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	54, // 77: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	55, // 78: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	55, // 79: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	56, // 80: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	55, // 81: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	57, // 82: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	58, // 83: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	59, // 84: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	61, // 85: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	63, // 86: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27, // 87: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	13, // 88: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29, // 89: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31, // 90: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32, // 91: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35, // 92: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32, // 93: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32, // 94: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40, // 95: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32, // 96: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32, // 97: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32, // 98: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43, // 99: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	46, // 100: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	48, // 101: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	66, // 102: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	66, // 103: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	66, // 104: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	66, // 105: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	66, // 106: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	66, // 107: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	66, // 108: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	66, // 109: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	66, // 110: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	66, // 111: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	66, // 112: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	66, // 113: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	60, // 114: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	62, // 115: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	64, // 116: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	66, // 117: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	88, // [88:118] is the sub-list for method output_type
+	58, // [58:88] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -4690,7 +5034,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   60,
+			NumMessages:   65,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
