@@ -268,4 +268,3 @@ func TestMoneyRetriesKeepTheKey(t *testing.T) {
 		t.Fatalf("a refusal: %v", err)
 	}
 }
-
