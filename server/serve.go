@@ -14,6 +14,9 @@ import (
 type Files struct {
 	PKI    string // the PKI directory (tableserver pki init)
 	Ledger string // the ledger SQLite file
+	// LedgerKey is the ledger's seal key file (0600; made on the first start); "" keeps it
+	// beside the ledger (ledger.KeyPath). Never inside the ledger.
+	LedgerKey string
 	Listen string // the address to serve on
 	Auto   bool   // open the table with the auto-dealer
 }
@@ -37,7 +40,7 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return err
 	}
-	led, err := ledger.Open(f.Ledger)
+	led, err := ledger.OpenWith(f.Ledger, f.LedgerKey) // refuses a ledger that fails its seal
 	if err != nil {
 		return err
 	}

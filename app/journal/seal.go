@@ -294,3 +294,12 @@ func short(rs []Record) []byte {
 }
 
 func short32(b []byte) []byte { return b[:min(len(b), 6)] }
+
+// SealedFrom is the first record of the MAC chain: 1 for a journal sealed from its start, the
+// journal-sealed record's seq for one written before the seal, 0 for one not sealed yet (only
+// a read-only open of an old journal sees that).
+func (j *Journal) SealedFrom() int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.sealFrom
+}

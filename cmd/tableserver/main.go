@@ -3,7 +3,10 @@
 //
 //	tableserver pki init -dir pki -terminals T01,T02     create the table's CA and certificates
 //	tableserver pki issue -dir pki -role terminal -id T03
-//	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s]
+//	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s] [-ledger-key FILE]
+//	tableserver verify -db table.db [-ledger-key FILE]    check the ledger's seal; list the journal anchors
+//	tableserver clear-anchor -db table.db -terminal T01 -by NAME
+//	                                                      trust a terminal's new journal (its old one is lost)
 package main
 
 import (
@@ -35,10 +38,14 @@ func run(args []string, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "pki" {
 		return runPKI(args[1:], stderr)
 	}
+	if len(args) > 0 && (args[0] == "verify" || args[0] == "clear-anchor") {
+		return runLedger(args[0], args[1:], os.Stdout, stderr)
+	}
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
 	db := fs.String("db", "table.db", "ledger SQLite file")
+	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
 	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
 	period := fs.Duration("period", 30*time.Second, "wagering period")
@@ -78,7 +85,7 @@ func run(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto}, log, nil)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, LedgerKey: *ledgerKey, Listen: *listen, Auto: *auto}, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1

@@ -12,6 +12,7 @@ package ledger
 // cannot invent one.
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -127,4 +128,23 @@ func (t *Tx) PutNoteEscrow(n NoteEscrow) error {
 		return fmt.Errorf("ledger: note %s: %w", n.Key, err)
 	}
 	return nil
+}
+
+// Anchors reads every terminal's anchor (audits: tableserver verify).
+func (l *Ledger) Anchors(ctx context.Context) (map[string]Anchor, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT terminal, seq, mac FROM journal_anchors ORDER BY terminal`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: anchors: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Anchor{}
+	for rows.Next() {
+		var id string
+		var a Anchor
+		if err := rows.Scan(&id, &a.Seq, &a.MAC); err != nil {
+			return nil, fmt.Errorf("ledger: anchors: %w", err)
+		}
+		out[id] = a
+	}
+	return out, rows.Err()
 }
