@@ -17,8 +17,8 @@ type Files struct {
 	// LedgerKey is the ledger's seal key file (0600; made on the first start); "" keeps it
 	// beside the ledger (ledger.KeyPath). Never inside the ledger.
 	LedgerKey string
-	Listen string // the address to serve on
-	Auto   bool   // open the table with the auto-dealer
+	Listen    string // the address to serve on
+	Auto      bool   // open the table with the auto-dealer
 }
 
 // ServeFiles runs a table until ctx ends: it loads the server certificate, opens the ledger and
