@@ -274,7 +274,11 @@ func (j *Journal) CheckAnchor(ctx context.Context, seq int64, mac []byte) error 
 	case head == 0:
 		return fmt.Errorf("journal: %w: the journal is empty (new, or replaced) but the table server acknowledged record %d from this terminal: the terminal's records are missing", ErrAnchor, seq)
 	case head < seq:
-		return fmt.Errorf("journal: %w: the journal ends at record %d but the table server acknowledged record %d from this terminal: records %d–%d deleted, or an older copy of the journal put back", ErrAnchor, head, seq, head+1, seq)
+		lost := fmt.Sprintf("records %d–%d", head+1, seq)
+		if head+1 == seq {
+			lost = fmt.Sprintf("record %d", seq)
+		}
+		return fmt.Errorf("journal: %w: the journal ends at record %d but the table server acknowledged record %d from this terminal: %s deleted, or an older copy of the journal put back", ErrAnchor, head, seq, lost)
 	}
 	rs, err := j.Records(ctx, seq-1, 1)
 	if err != nil {
