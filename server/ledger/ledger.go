@@ -6,6 +6,11 @@
 // The ledger stores; the round engine decides. Every change goes through Update, one
 // transaction, so a money movement and the record that makes its retry harmless (the
 // idempotency key) commit together or not at all.
+//
+// Every row is sealed (seal.go): an HMAC under the server's ledger key, kept in its own file,
+// written in the same transaction as the row and verified for the whole ledger on Open, so a
+// ledger edited behind the server's back is refused rather than served. anchor.go keeps the
+// terminals' journal anchors and the notes they reported in escrow.
 package ledger
 
 import (
