@@ -50,6 +50,10 @@ type Config struct {
 
 	// DialOptions are extra options (tests pass a bufconn dialer here).
 	DialOptions []grpc.DialOption
+
+	// JournalHead, if set, is the terminal journal's head (journal.Journal.Head): every money
+	// call carries it, and the table keeps the newest it acknowledged as the journal's anchor.
+	JournalHead func() (seq int64, mac [32]byte)
 }
 
 // Client is a terminal's connection to its table.
@@ -273,6 +277,39 @@ func (c *Client) syncClock(ctx context.Context, n int) error {
 
 // ---- calls -------------------------------------------------------------------------------------
 
+// head is the journal head a money call carries; nil without a journal.
+func (c *Client) head() *pb.JournalHead {
+	if c.cfg.JournalHead == nil {
+		return nil
+	}
+	seq, mac := c.cfg.JournalHead()
+	if seq == 0 {
+		return nil
+	}
+	return &pb.JournalHead{Seq: seq, Mac: mac[:]}
+}
+
+// ReportNoteEscrow tells the table of a note in escrow before it is stacked: the table credits
+// only a note it was told of (key is the note's own, the one CreditNote will carry).
+func (c *Client) ReportNoteEscrow(ctx context.Context, key string, amount int64, noteCode string) error {
+	_, err := retry(ctx, c, func(ctx context.Context) (*pb.NoteEscrowResponse, error) {
+		return c.tc.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: key, Amount: amount, NoteCode: noteCode, JournalHead: c.head()})
+	})
+	return err
+}
+
+// JournalAnchor is the newest journal head of this terminal the table acknowledged: seq 0 and
+// no MAC when it has none.
+func (c *Client) JournalAnchor(ctx context.Context) (int64, []byte, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.JournalAnchor, error) {
+		return c.tc.GetJournalAnchor(ctx, &pb.GetJournalAnchorRequest{})
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return r.GetHead().GetSeq(), r.GetHead().GetMac(), nil
+}
+
 // retryable reports whether a failed attempt may be retried with the same key: the request may
 // or may not have reached the server, and the key makes a second arrival harmless.
 func retryable(err error) bool {
@@ -338,7 +375,7 @@ func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64,
 // CreditNote credits a stacked note. key must be the same on every retry, across restarts.
 func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteCode string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: noteCode})
+		return c.tc.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: noteCode, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err
@@ -351,7 +388,7 @@ func (c *Client) CreditNote(ctx context.Context, key string, amount int64, noteC
 // ticket, not worth asking again at once.
 func (c *Client) RedeemTicket(ctx context.Context, key, validation string) (int64, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.RedeemTicketResponse, error) {
-		r, err := c.tc.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		r, err := c.tc.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: key, ValidationNumber: validation, JournalHead: c.head()})
 		if status.Code(err) == codes.ResourceExhausted {
 			return nil, &table.Refusal{Err: err}
 		}
@@ -366,7 +403,7 @@ func (c *Client) RedeemTicket(ctx context.Context, key, validation string) (int6
 // CommitRedeem credits a held ticket once stacked.
 func (c *Client) CommitRedeem(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		return c.tc.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err
@@ -377,7 +414,7 @@ func (c *Client) CommitRedeem(ctx context.Context, key, validation string) (tabl
 // CancelRedeem releases a held ticket the acceptor returned.
 func (c *Client) CancelRedeem(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		return c.tc.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err
@@ -388,7 +425,7 @@ func (c *Client) CancelRedeem(ctx context.Context, key, validation string) (tabl
 // CashOut debits the whole balance and returns the ticket to print.
 func (c *Client) CashOut(ctx context.Context, key string) (*table.Ticket, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.CashOutResponse, error) {
-		return c.tc.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key})
+		return c.tc.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key, JournalHead: c.head()})
 	})
 	if err != nil {
 		return nil, err
@@ -399,7 +436,7 @@ func (c *Client) CashOut(ctx context.Context, key string) (*table.Ticket, error)
 // TicketPrinted reports the printer's confirmation.
 func (c *Client) TicketPrinted(ctx context.Context, key, validation string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation})
+		return c.tc.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key, ValidationNumber: validation, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err
@@ -410,7 +447,7 @@ func (c *Client) TicketPrinted(ctx context.Context, key, validation string) (tab
 // TicketPrintFailed reports a ticket that could not be printed.
 func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault string) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: key, ValidationNumber: validation, Fault: fault})
+		return c.tc.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: key, ValidationNumber: validation, Fault: fault, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err
@@ -422,7 +459,7 @@ func (c *Client) TicketPrintFailed(ctx context.Context, key, validation, fault s
 // stop carrying it. Retried like a money call; an unacknowledged close is only told again.
 func (c *Client) AckDealerClose(ctx context.Context, closeID string) error {
 	_, err := retry(ctx, c, func(ctx context.Context) (*pb.AckDealerCloseResponse, error) {
-		return c.tc.AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: closeID})
+		return c.tc.AckDealerClose(ctx, &pb.AckDealerCloseRequest{CloseId: closeID, JournalHead: c.head()})
 	})
 	return err
 }
@@ -430,7 +467,7 @@ func (c *Client) AckDealerClose(ctx context.Context, closeID string) error {
 // ConfirmBuyIn accepts or declines a dealer buy-in.
 func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {
-		return c.tc.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: key, BuyInId: buyInID, Accept: accept})
+		return c.tc.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: key, BuyInId: buyInID, Accept: accept, JournalHead: c.head()})
 	})
 	if err != nil {
 		return table.Money{}, err

@@ -125,6 +125,9 @@ func TestRoundThroughTheClient(t *testing.T) {
 		if snap.Config.Layout.Wheel != roulette.SingleZero || snap.Phase != table.PhaseIdle || snap.Limits.AggregateMin != 500 {
 			t.Fatalf("snapshot %d: %+v", i, snap)
 		}
+		if err := c.ReportNoteEscrow(context.Background(), "note-1", 10000, "AUD100"); err != nil {
+			t.Fatal(err)
+		}
 		m, err := c.CreditNote(context.Background(), "note-1", 10000, "AUD100")
 		if err != nil || m.Balance != 10000 {
 			t.Fatalf("credit: %+v %v", m, err)
@@ -187,6 +190,9 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	tt.tb.OpenTable("dealer:test", false)
 	c := tt.dial("T1")
 	next[table.Snapshot](t, c)
+	if err := c.ReportNoteEscrow(context.Background(), "n1", 5000, "AUD50"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.CreditNote(context.Background(), "n1", 5000, "AUD50"); err != nil {
 		t.Fatal(err)
 	}

@@ -48,10 +48,13 @@ func FuzzUpdateSlip(f *testing.F) {
 	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
 		f.Fatal(err)
 	}
-	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+	if _, err := tbl.ReportNoteEscrow("T1", &pb.NoteEscrowRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
-	if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+	if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: "n2", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
 	st, err := tbl.StartRound("dealer:test")
@@ -161,7 +164,7 @@ func FuzzSlipWagerCount(f *testing.F) {
 		f.Fatal(err)
 	}
 	for i := range 100 { // 10,000.00 in 100.00 notes
-		if _, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: 10000, NoteCode: "AUD100"}); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -208,7 +211,7 @@ func fuzzTable(f *testing.F) (*Table, *fakeClock, string) {
 		f.Fatal(err)
 	}
 	for _, id := range []string{"T1", "T2"} {
-		if _, err := tbl.CreditNote(id, &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		if _, err := reportAndCredit(tbl, id, &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -257,7 +260,7 @@ func FuzzCreditNote(f *testing.F) {
 	tbl, _, _ := fuzzTable(f)
 	f.Fuzz(func(t *testing.T, key string, amount int64, code string) {
 		before, _ := tbl.Status()
-		res, err := tbl.CreditNote("T1", &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: code})
+		res, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: key, Amount: amount, NoteCode: code})
 		if err != nil {
 			if !moneyCodes[status.Code(err)] {
 				t.Fatalf("%q %d %q: %v", key, amount, code, err)
@@ -346,4 +349,11 @@ func FuzzReleaseTicketHold(f *testing.F) {
 		}
 		checkBooks(t, tbl)
 	})
+}
+
+// reportAndCredit reports a note in escrow and then credits it, as a terminal's cashier does:
+// the table pays only a note it was told of.
+func reportAndCredit(tbl *Table, terminal string, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
+	tbl.ReportNoteEscrow(terminal, &pb.NoteEscrowRequest{IdempotencyKey: req.IdempotencyKey, Amount: req.Amount, NoteCode: req.NoteCode})
+	return tbl.CreditNote(terminal, req)
 }

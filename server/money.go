@@ -116,6 +116,9 @@ func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.Mone
 			if bal, err = t.moneyInCapped(terminal, bal, req.Amount); err != nil {
 				return nil, nil, err
 			}
+			if err := claimNote(tx, terminal, req); err != nil { // anchor.go: only a note reported in escrow
+				return nil, nil, err
+			}
 			if err := tx.SetAccount(terminal, bal, true); err != nil {
 				return nil, nil, err
 			}

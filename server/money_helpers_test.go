@@ -28,6 +28,10 @@ func creditNotes(ctx context.Context, term pb.TerminalServiceClient, key string,
 			if n++; n > 1 {
 				k = fmt.Sprintf("%s/%d", key, n)
 			}
+			// Reported in escrow first, as the cashier does: the table pays only a note it was told of.
+			if _, err := term.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: k, Amount: note.cents, NoteCode: note.code}); err != nil {
+				return nil, err
+			}
 			res, err := term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: k, Amount: note.cents, NoteCode: note.code})
 			if err != nil {
 				return nil, err

@@ -25,6 +25,9 @@ type Files struct {
 	// CRLInterval is how often the revocation list's file is checked for a change (it is
 	// also reloaded on SIGHUP); 0 is 10 s.
 	CRLInterval time.Duration
+	// LedgerKey is the ledger's seal key file (0600; made on the first start); "" keeps it
+	// beside the ledger (ledger.KeyPath). Never inside the ledger.
+	LedgerKey string
 }
 
 // ServeFiles runs a table until ctx ends: it loads the server certificate, opens the ledger and
@@ -74,7 +77,7 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return err
 	}
-	led, err := ledger.Open(f.Ledger)
+	led, err := ledger.OpenWith(f.Ledger, f.LedgerKey) // refuses a ledger that fails its seal
 	if err != nil {
 		return err
 	}

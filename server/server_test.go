@@ -288,17 +288,17 @@ func TestFullRoundCorrectionAndInvalidation(t *testing.T) {
 		term   pb.TerminalServiceClient
 		amount int64
 	}{{t1, 10000}, {t2, 5000}} {
-		res, err := c.term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: map[int64]string{10000: "AUD100", 5000: "AUD50"}[c.amount]})
+		res, err := creditNote(ctx, c.term, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: map[int64]string{10000: "AUD100", 5000: "AUD50"}[c.amount]})
 		if err != nil || res.Balance != c.amount || res.Replayed {
 			t.Fatalf("credit: %v %v", res, err)
 		}
 		// The same key again moves nothing: the reply is the stored one.
-		res, err = c.term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: map[int64]string{10000: "AUD100", 5000: "AUD50"}[c.amount]})
+		res, err = creditNote(ctx, c.term, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: c.amount, NoteCode: map[int64]string{10000: "AUD100", 5000: "AUD50"}[c.amount]})
 		if err != nil || res.Balance != c.amount || !res.Replayed {
 			t.Fatalf("replayed credit: %v %v", res, err)
 		}
 	}
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: 999}); code(err) != codes.AlreadyExists {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "note-1", Amount: 999}); code(err) != codes.AlreadyExists {
 		t.Fatalf("a key reused for another amount: %v", err)
 	}
 	r.conserved()
@@ -698,7 +698,7 @@ func TestEveryMoneyCallIsIdempotent(t *testing.T) {
 		return first
 	}
 	twice("credit note", func() (any, error) {
-		return t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "a", Amount: 5000, NoteCode: "AUD50"})
+		return creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "a", Amount: 5000, NoteCode: "AUD50"})
 	})
 	co := twice("cash-out", func() (any, error) { return t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "b"}) }).(*pb.CashOutResponse)
 	vn := co.Ticket.ValidationNumber
@@ -990,4 +990,11 @@ func TestAcknowledgedDealerClosesLeaveTheSnapshot(t *testing.T) {
 		t.Fatalf("all acknowledged, snapshot still tells %v", s.DealerCloses)
 	}
 	r.conserved()
+}
+
+// creditNote reports a note in escrow, as a terminal does before it has the note stacked, then
+// asks for its credit. The report's own refusals are left for CreditNote to give.
+func creditNote(ctx context.Context, c pb.TerminalServiceClient, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
+	c.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: req.IdempotencyKey, Amount: req.Amount, NoteCode: req.NoteCode})
+	return c.CreditNote(ctx, req)
 }

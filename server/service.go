@@ -89,7 +89,7 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		buckets: map[string]*bucket{}, now: time.Now}
 	s := grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(tlsCfg)),
-		grpc.ChainUnaryInterceptor(e.unary),
+		grpc.ChainUnaryInterceptor(e.unary, anchorHeads(t)), // anchor.go: the journal heads
 		grpc.ChainStreamInterceptor(e.stream),
 		grpc.MaxRecvMsgSize(MaxRecvMsgBytes),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),

@@ -193,7 +193,7 @@ func TestServerCreditsOnlyRealNotes(t *testing.T) {
 		{1, "AUD50"}, {9_223_372_036_854_765_806, "AUD50"}, {9_223_372_036_854_765_806, "66"}, {5000, ""},
 		{5000, "AUD"}, {5000, "XYZ50"}, {-5000, "AUD50"}, {0, "AUD50"}, {5001, "66"},
 	} {
-		res, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("k", c.amount, c.code), Amount: c.amount, NoteCode: c.code})
+		res, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("k", c.amount, c.code), Amount: c.amount, NoteCode: c.code})
 		if code(err) != codes.InvalidArgument {
 			t.Fatalf("note %d %q: %v %v", c.amount, c.code, res, err)
 		}
@@ -205,7 +205,7 @@ func TestServerCreditsOnlyRealNotes(t *testing.T) {
 		amount int64
 		code   string
 	}{{5000, "AUD50"}, {5000, "66"}, {100, "61"}} {
-		if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("ok", i), Amount: c.amount, NoteCode: c.code}); err != nil {
+		if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("ok", i), Amount: c.amount, NoteCode: c.code}); err != nil {
 			t.Fatalf("a real note %v: %v", c, err)
 		}
 	}
@@ -224,11 +224,11 @@ func TestMoneyInAboveTheMaximumBalanceIsRefused(t *testing.T) {
 	if _, err := creditNotes(ctx, t1, "n", 20000); err != nil {
 		t.Fatal(err)
 	}
-	_, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "over", Amount: 10000, NoteCode: "AUD100"})
+	_, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "over", Amount: 10000, NoteCode: "AUD100"})
 	if code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "maximum balance") {
 		t.Fatalf("a note above the maximum balance: %v", err)
 	}
-	if _, err := t1.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "fits", Amount: 5000, NoteCode: "AUD50"}); err != nil {
+	if _, err := creditNote(ctx, t1, &pb.CreditNoteRequest{IdempotencyKey: "fits", Amount: 5000, NoteCode: "AUD50"}); err != nil {
 		t.Fatalf("a note up to the maximum: %v", err)
 	}
 	// A ticket that would take T2 above it is not even held.

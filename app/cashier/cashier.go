@@ -39,6 +39,9 @@ import (
 
 // Bank is the table server's side of the money paths; client.Client is the real one.
 type Bank interface {
+	// ReportNoteEscrow tells the table of a note in escrow before it is stacked; the table
+	// credits only notes it was told of.
+	ReportNoteEscrow(ctx context.Context, key string, amount int64, noteCode string) error
 	CreditNote(ctx context.Context, key string, amount int64, noteCode string) (table.Money, error)
 	RedeemTicket(ctx context.Context, key, validation string) (int64, error)
 	CommitRedeem(ctx context.Context, key, validation string) (table.Money, error)
@@ -117,6 +120,25 @@ type Cashier struct {
 	wg       sync.WaitGroup
 
 	prnMu sync.Mutex // one conversation with the printer at a time: a job, or a status check
+
+	refused error // set by Refuse: the journal failed its check, no money moves
+}
+
+// Refuse stops every money path of the terminal for good (until it is restarted): its journal
+// failed its check (app/journal: a MAC, or the table server's anchor), so the records the
+// money paths rely on cannot be trusted. Notes and tickets are returned, cash-out is refused
+// with err, and the player is told to call an attendant.
+func (c *Cashier) Refuse(err error) {
+	c.mu.Lock()
+	c.refused = err
+	c.mu.Unlock()
+	c.setFault(acceptorFault, msg.New("Terminal records failed their check: money is stopped — call an attendant"))
+}
+
+func (c *Cashier) refusal() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused
 }
 
 // The devices whose faults the cashier keeps apart: one clearing must not hide the other's.
@@ -214,11 +236,21 @@ func (c *Cashier) append(ctx context.Context, kind, key string, amount int64, st
 
 // Escrow decides on a note or ticket in escrow (noteacceptor.Handler).
 func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
+	if c.refusal() != nil {
+		return false
+	}
 	if !e.IsTicket() {
 		key := newKey("note", fmt.Sprintf("%02X", e.Code))
 		if err := c.append(ctx, "note-escrow", key, e.Cents, Stacking); err != nil {
 			c.cfg.Log.Error("cashier: journal", "err", err)
 			c.say("Note returned: the terminal cannot record it")
+			return false
+		}
+		// The table hears of the note before it is stacked: it credits no note it was not told
+		// of, so a credit owed that only the journal knows (a forged record) is never paid.
+		if err := c.bank.ReportNoteEscrow(ctx, key, e.Cents, fmt.Sprintf("%02X", e.Code)); err != nil {
+			c.reverse(context.Background(), key, "note-refused")
+			c.say("Note returned: %s", reason(err))
 			return false
 		}
 		c.setPending(key)
@@ -346,9 +378,21 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 			c.say("Credit pending: waiting for the table")
 		}
 		return err
-	}, func(err error) bool { return err == nil || errors.Is(err, errUnknownFlow) || ctx.Err() != nil })
+	}, func(err error) bool {
+		return err == nil || errors.Is(err, errUnknownFlow) || noteClaimRefused(err) || ctx.Err() != nil
+	})
 	if errors.Is(err, errUnknownFlow) {
 		return fmt.Errorf("cashier: flow %s of unknown kind", key)
+	}
+	if noteClaimRefused(err) {
+		// The table has no record of this note (never reported in escrow, or not for this
+		// amount): asking again cannot change that. The flow goes to the attendant, unpaid.
+		c.cfg.Log.Error("cashier: the table refused a note credit the journal says is owed", "key", key, "amount", f.Amount, "err", err)
+		c.setFault(acceptorFault, msg.New("A note credit was refused by the table: call an attendant"))
+		if _, jerr := c.j.Append(ctx, journal.Record{Kind: "credit-refused", Key: key, Amount: f.Amount, Body: []byte(reason(err)), Flow: Unresolved}); jerr != nil {
+			return jerr
+		}
+		return nil
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -365,6 +409,11 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		}
 	})
 	return nil
+}
+
+// noteClaimRefused reports whether the table refused a note credit for having no record of it.
+func noteClaimRefused(err error) bool {
+	return table.Refused(err) && strings.Contains(err.Error(), table.NoteClaimRefused)
 }
 
 // reverse closes a flow whose note or ticket went back to the player. A ticket's hold at the
@@ -574,6 +623,11 @@ var ErrPrinterDown = errors.New("cashier: the printer cannot print now")
 // CashOut prints the whole balance on a ticket.
 func (c *Cashier) CashOut(ctx context.Context) error {
 	c.mu.Lock()
+	if c.refused != nil {
+		err := c.refused
+		c.mu.Unlock()
+		return err
+	}
 	if c.status.CashingOut {
 		c.mu.Unlock()
 		return ErrBusy

@@ -94,6 +94,16 @@ func (r *rig) offline(t *testing.T, fn func(j *journal.Journal)) {
 	fn(j)
 }
 
+// reportEscrow tells the table of a note in escrow, as Escrow does before the note is stacked
+// (for journals a test writes by hand).
+func (r *rig) reportEscrow(t *testing.T, key string, cents int64) {
+	t.Helper()
+	code, _, _ := strings.Cut(strings.TrimPrefix(key, "note:"), ":")
+	if err := r.cli.ReportNoteEscrow(context.Background(), key, cents, code); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (r *rig) start(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -265,6 +275,7 @@ func TestCrashAfterCreditPoint(t *testing.T) {
 		j.Append(ctx, journal.Record{Kind: "note-escrow", Key: key, Amount: 2000, Flow: cashier.Stacking})
 		j.Append(ctx, journal.Record{Kind: "credit-point", Key: key, Flow: cashier.CreditDue})
 	})
+	r.reportEscrow(t, key, 2000) // as Escrow did, before the note was stacked
 	r.start(t)
 	r.noPending(t)
 	if b := r.balance(t); b != 2000 {
@@ -416,6 +427,8 @@ func TestRepeatedCreditPointAfterRestart(t *testing.T) {
 		j.Append(ctx, journal.Record{Kind: "note-escrow", Key: newest, Amount: 2000, Flow: cashier.Stacking})
 		j.Append(ctx, journal.Record{Kind: "credit-point", Key: newest, Flow: cashier.CreditDue})
 	})
+	r.reportEscrow(t, older, 500)
+	r.reportEscrow(t, newest, 2000)
 	r.start(t)
 	r.eventually(t, "the owed credit", func() bool { return r.balance(t) == 2000 })
 	if err := r.c.Credit(noteacceptor.Escrow{Recovered: true}); err != nil {

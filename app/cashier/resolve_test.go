@@ -77,6 +77,7 @@ func TestResolveInBoxCreditsOnce(t *testing.T) {
 			r.stop()
 			var key string
 			r.offline(t, func(j *journal.Journal) { key = leaveUnresolved(t, j, 2000) })
+			r.reportEscrow(t, key, 2000)
 
 			f := r.resolve(t, key, true)
 			if f.State != cashier.CreditDue || f.Amount != 2000 || f.Key != key {

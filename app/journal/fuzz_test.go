@@ -12,6 +12,20 @@ import (
 	"testing"
 )
 
+// templateKey is the key of the template journal, written beside each damaged copy of it.
+var templateKey []byte
+
+// writeDamaged writes a copy of the template journal, and its key, into dir.
+func writeDamaged(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(KeyPath(path), templateKey, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // template writes a small journal (money flows open and closed, game records) and returns the
 // file's bytes and what it holds.
 func template(f *testing.F) ([]byte, []Record, []Flow) {
@@ -46,6 +60,9 @@ func template(f *testing.F) ([]byte, []Record, []Flow) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
+		f.Fatal(err)
+	}
+	if templateKey, err = os.ReadFile(KeyPath(path)); err != nil {
 		f.Fatal(err)
 	}
 	return b, rs, fs
@@ -130,9 +147,7 @@ func FuzzDamagedRecord(f *testing.F) {
 	f.Add(uint8(4), uint8(12), uint8(2), []byte("1"))
 	f.Fuzz(func(t *testing.T, rec, col, typ uint8, value []byte) {
 		path := filepath.Join(t.TempDir(), "terminal.db")
-		if err := os.WriteFile(path, file, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeDamaged(t, path, file)
 		db, err := sql.Open("sqlite", "file:"+path)
 		if err != nil {
 			t.Fatal(err)
@@ -192,9 +207,7 @@ func FuzzDamagedFile(f *testing.F) {
 			b[(int(at)+i)%len(b)] ^= x
 		}
 		path := filepath.Join(t.TempDir(), "terminal.db")
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeDamaged(t, path, b)
 		openDamaged(t, path, want, pending, false)
 	})
 }

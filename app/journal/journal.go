@@ -2,9 +2,13 @@
 // SQLite file in WAL mode with synchronous=FULL, so a record is on disk before Append returns
 // and the caller may act on it (tell the server, ACK the note acceptor, print).
 //
-// Records form a hash chain: each record's hash covers its content and the previous record's
-// hash, so a record changed, lost or reordered on disk is detected on open and by Verify, with
-// an error that names the first bad record, instead of being silently trusted.
+// Records form a sealed chain: each record's chain value is an HMAC-SHA256, under the
+// terminal's secret key (a file beside the journal, never in it), of its content and the
+// previous record's value, so a record changed, lost, reordered or forged on disk is detected
+// on open and by Verify, with an error that names the first bad record, instead of being
+// silently trusted — and recomputing the chain needs the key. What a chain cannot see (its end
+// cut off, an older copy, a new journal in its place) the table server's anchor shows: see
+// seal.go, Head and CheckAnchor.
 //
 // Money movements that span several steps (a note escrowed, stacked, credited; a cash-out
 // ticket issued, printed) are flows: each record may move its flow to a new state, and
@@ -14,9 +18,9 @@ package journal
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -38,7 +42,7 @@ type Record struct {
 	Amount int64
 	Body   []byte
 	Flow   FlowState // the state this record moves Key's flow to; "" leaves it as it was
-	Hash   [32]byte
+	Hash   [32]byte  // the chain value: the record's MAC (its SHA-256 before the seal)
 }
 
 // FlowState is the state of a multi-step money movement. Done and Reversed close a flow.
@@ -89,6 +93,10 @@ type Journal struct {
 	seq  int64
 	now  func() time.Time
 	seen func(Record)
+
+	key        []byte // the terminal's journal key (seal.go)
+	sealFrom   int64  // the first MAC'd record; 0: an unsealed journal from before the seal
+	installKey string // a key file to install once Verify has proved its .new copy
 }
 
 // Observe sets a function told of each record once it is on disk — how the crash harness knows
@@ -124,16 +132,33 @@ CREATE INDEX IF NOT EXISTS records_kind ON records(kind, seq);
 CREATE INDEX IF NOT EXISTS flows_open ON flows(state) WHERE state NOT IN ('done', 'reversed');
 `
 
-// Open opens (creating if needed) the journal at path for writing and verifies its whole hash
-// chain. now stamps new records; nil means time.Now.
+// Options are Open's settings.
+type Options struct {
+	Now func() time.Time // stamps new records; nil means time.Now
+	Key string           // the key file; "" means KeyPath(path), beside the journal
+}
+
+// Open opens the journal at path with its key beside it (KeyPath): OpenWith with Options{Now: now}.
+func Open(path string, now func() time.Time) (*Journal, error) {
+	return OpenWith(path, Options{Now: now})
+}
+
+// OpenWith opens (creating if needed) the journal at path for writing and verifies its whole
+// sealed chain. A journal with no key file is being provisioned: the key is created (0600);
+// a journal written before the seal is sealed from its next record on (seal.go).
 //
 // Only one writer at a time: Open holds an exclusive lock on path+".lock" until Close, and
 // fails with ErrInUse while another holds it. The lock is flock(2)'s, so the kernel drops it
 // when the holder dies however it dies (a SIGKILL, a power cut): it never needs clearing by
 // hand, and the file is left in place (removing it could let two writers lock two files).
-func Open(path string, now func() time.Time) (*Journal, error) {
+func OpenWith(path string, o Options) (*Journal, error) {
+	now := o.Now
 	if now == nil {
 		now = time.Now
+	}
+	keyPath := o.Key
+	if keyPath == "" {
+		keyPath = KeyPath(path)
 	}
 	// The lock comes before SQLite touches the file: the schema and the WAL recovery write.
 	lock, err := lockFile(path)
@@ -150,22 +175,40 @@ func Open(path string, now func() time.Time) (*Journal, error) {
 	}
 	db.SetMaxOpenConns(1)
 	j := &Journal{db: db, lock: lock, now: now}
-	if _, err := db.Exec(schema); err != nil {
+	if _, err := db.Exec(schema + sealSchema); err != nil {
 		j.Close()
 		return nil, fmt.Errorf("journal: %s: schema: %w", path, damaged(err))
+	}
+	if err := j.provision(context.Background(), path, keyPath); err != nil {
+		j.Close()
+		return nil, err
 	}
 	if err := j.Verify(context.Background()); err != nil {
 		j.Close()
 		return nil, err
 	}
+	if j.installKey != "" {
+		if err := installKey(j.installKey); err != nil {
+			j.Close()
+			return nil, err
+		}
+		j.installKey = ""
+	}
 	return j, nil
 }
 
-// OpenReadOnly opens an existing journal for reading, without the writer's lock, so a
+// OpenReadOnly opens an existing journal for reading with its key beside it (KeyPath).
+func OpenReadOnly(path string) (*Journal, error) { return OpenReadOnlyWith(path, "") }
+
+// OpenReadOnlyWith opens an existing journal for reading, without the writer's lock, so a
 // technician can read (and verify) the journal of a terminal that is running; it verifies the
-// whole chain like Open. Append on it returns ErrReadOnly, and SQLite itself refuses writes
+// whole chain like Open, with the key file keyPath ("": beside the journal), which a sealed
+// journal needs. Append on it returns ErrReadOnly, and SQLite itself refuses writes
 // (mode=ro). WAL mode gives each query a consistent snapshot while the terminal appends.
-func OpenReadOnly(path string) (*Journal, error) {
+func OpenReadOnlyWith(path, keyPath string) (*Journal, error) {
+	if keyPath == "" {
+		keyPath = KeyPath(path)
+	}
 	// No journal_mode: setting it is a write. The file is in WAL mode already, written so by
 	// Open; mode=ro also refuses to create a missing file.
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
@@ -174,6 +217,17 @@ func OpenReadOnly(path string) (*Journal, error) {
 	}
 	db.SetMaxOpenConns(1)
 	j := &Journal{db: db, readOnly: true, now: time.Now}
+	if j.key, _, err = readKey(keyPath); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if j.key == nil {
+		// A key left .new by a provisioning that crashed before installing it.
+		if j.key, _, err = readKey(keyPath + ".new"); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	if err := j.Verify(context.Background()); err != nil {
 		db.Close()
 		return nil, err
@@ -224,20 +278,11 @@ func (j *Journal) Close() error {
 
 // hashOf computes a record's chain hash from the previous hash and its content. Every field is
 // length-prefixed so no two different records can encode to the same bytes.
+// Only records from before the seal (an old journal's) are chained this way now.
 func hashOf(prev [32]byte, r *Record) [32]byte {
 	h := sha256.New()
 	h.Write(prev[:])
-	var n [8]byte
-	putInt := func(v int64) { binary.BigEndian.PutUint64(n[:], uint64(v)); h.Write(n[:]) }
-	putBytes := func(b []byte) { putInt(int64(len(b))); h.Write(b) }
-	putInt(r.Seq)
-	putInt(r.At.UnixNano())
-	putBytes([]byte(r.Kind))
-	putBytes([]byte(r.Key))
-	putBytes([]byte(r.Round))
-	putInt(r.Amount)
-	putBytes(r.Body)
-	putBytes([]byte(r.Flow))
+	writeRecord(h, r)
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
@@ -248,7 +293,7 @@ func hashOf(prev [32]byte, r *Record) [32]byte {
 // Moving a closed flow is an error: a flow that finished cannot be finished again, which is
 // what stops a retried step from paying twice.
 func (j *Journal) Append(ctx context.Context, r Record) (Record, error) {
-	return j.append(ctx, r, "")
+	return j.append(ctx, r, "", nil)
 }
 
 // AppendIf is Append only if r.Key's flow is in state from now, checked in the same
@@ -258,10 +303,11 @@ func (j *Journal) AppendIf(ctx context.Context, r Record, from FlowState) (Recor
 	if from == "" || r.Key == "" {
 		return Record{}, fmt.Errorf("journal: %s: AppendIf needs a key and a state to move from", r.Kind)
 	}
-	return j.append(ctx, r, from)
+	return j.append(ctx, r, from, nil)
 }
 
-func (j *Journal) append(ctx context.Context, r Record, from FlowState) (Record, error) {
+// append writes r; also, if set, runs in the same transaction (the seal's mark).
+func (j *Journal) append(ctx context.Context, r Record, from FlowState, also func(*sql.Tx) error) (Record, error) {
 	if j.readOnly {
 		return Record{}, fmt.Errorf("journal: %s: %w", r.Kind, ErrReadOnly)
 	}
@@ -300,7 +346,11 @@ func (j *Journal) append(ctx context.Context, r Record, from FlowState) (Record,
 
 	r.Seq = j.seq + 1
 	r.At = j.now().UTC()
-	r.Hash = hashOf(j.last, &r)
+	if j.sealFrom == 0 || j.key == nil {
+		// Open seals every journal before it appends; this only guards the invariant.
+		return Record{}, fmt.Errorf("journal: %s: the journal is not sealed", r.Kind)
+	}
+	r.Hash = j.chainOf(j.last, &r)
 	if _, err := tx.ExecContext(ctx,
 		`INSERT INTO records(seq, at, kind, key, round, amount, body, flow, hash) VALUES (?,?,?,?,?,?,?,?,?)`,
 		r.Seq, r.At.UnixNano(), r.Kind, r.Key, r.Round, r.Amount, r.Body, string(r.Flow), r.Hash[:]); err != nil {
@@ -312,6 +362,11 @@ func (j *Journal) append(ctx context.Context, r Record, from FlowState) (Record,
 			ON CONFLICT(key) DO UPDATE SET state = excluded.state, updated = excluded.updated`,
 			r.Key, r.Kind, string(r.Flow), r.Amount, r.Seq, r.Seq); err != nil {
 			return Record{}, fmt.Errorf("journal: flow %s: %w", r.Key, err)
+		}
+	}
+	if also != nil {
+		if err := also(tx); err != nil {
+			return Record{}, fmt.Errorf("journal: append %s: %w", r.Kind, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -513,8 +568,20 @@ func (j *Journal) scan(ctx context.Context, q querier, after int64, limit int, f
 		if r.Seq != want {
 			return fmt.Errorf("journal: record %d: %w: expected record %d (records missing or reordered)", r.Seq, ErrCorrupt, want)
 		}
-		if got := hashOf(prev, &r); !bytes.Equal(got[:], r.Hash[:]) {
-			return fmt.Errorf("journal: record %d (%s): %w: content does not match its hash", r.Seq, r.Kind, ErrCorrupt)
+		if j.sealFrom > 0 && r.Seq >= j.sealFrom && j.key == nil {
+			return fmt.Errorf("journal: record %d: sealed, and its %w file is missing", r.Seq, ErrKey)
+		}
+		if r.Seq == j.sealFrom && r.Seq > 1 && r.Kind != KindSealed {
+			// The mark that the MAC chain starts here: only the migration's own record may be
+			// there, so moving the mark down the chain cannot unseal records.
+			return fmt.Errorf("journal: record %d (%s): %w: the seal says the MAC chain starts here, but this is not the %s record", r.Seq, r.Kind, ErrCorrupt, KindSealed)
+		}
+		if got := j.chainOf(prev, &r); !hmac.Equal(got[:], r.Hash[:]) {
+			what := "its hash (SHA-256, before the seal)"
+			if j.sealFrom > 0 && r.Seq >= j.sealFrom {
+				what = "its MAC: changed or forged without this terminal's key"
+			}
+			return fmt.Errorf("journal: record %d (%s): %w: content does not match %s", r.Seq, r.Kind, ErrCorrupt, what)
 		}
 		prev = r.Hash
 		want++
@@ -561,6 +628,14 @@ func (j *Journal) Verify(ctx context.Context) error {
 		return fmt.Errorf("journal: verify: %w", damaged(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read only: nothing to keep
+	from, err := readSeal(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if j.sealFrom != 0 && from != j.sealFrom {
+		return fmt.Errorf("journal: %w: the seal moved from record %d to %d", ErrCorrupt, j.sealFrom, from)
+	}
+	j.sealFrom = from
 	var last Record
 	flows := map[string]Flow{}
 	err = j.scan(ctx, tx, 0, 0, func(r Record) error {

@@ -2,6 +2,7 @@ package station_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -175,6 +176,14 @@ func TestDealerCloseWhileTheTerminalIsDown(t *testing.T) {
 		if err := os.Remove(f); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The table has an anchor for this terminal's journal: the new one is refused until a
+	// supervisor says the old one is gone for good.
+	r.start()
+	r.eventually("the new journal refused", func() bool { return errors.Is(r.st.Refused(), journal.ErrAnchor) })
+	r.stop()
+	if err := r.demo.Table.ClearJournalAnchor("T01", "supervisor S1"); err != nil {
+		t.Fatal(err)
 	}
 	r.start()
 	r.ready()

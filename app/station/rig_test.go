@@ -105,6 +105,14 @@ func newRig(t *testing.T, o rigOptions) *rig {
 // start starts the station (again) on the rig's journal, with the devices on fresh
 // pseudo-terminals (a restarted terminal opens its serial lines anew; the devices kept power).
 func (r *rig) start() {
+	r.t.Helper()
+	if err := r.tryStart(); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// tryStart starts the station, or returns why it would not start.
+func (r *rig) tryStart() error {
 	t := r.t
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -126,7 +134,10 @@ func (r *rig) start() {
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck})
 	if err != nil {
 		cancel()
-		t.Fatal(err)
+		ap.Close()
+		pp.Close()
+		served.Wait()
+		return err
 	}
 	r.st = st
 	stopped := false
@@ -147,6 +158,7 @@ func (r *rig) start() {
 	case <-time.After(10 * time.Second):
 		t.Fatal("start-up recovery never finished")
 	}
+	return nil
 }
 
 // restart is a terminal restart: the process goes, the server and the devices stay.

@@ -30,13 +30,14 @@ import (
 
 // Config says where a station's parts are.
 type Config struct {
-	ID       string        // terminal id (its certificate name), printed on tickets
-	Journal  string        // the terminal journal file
-	Client   client.Config // the table server
-	Acceptor string        // note acceptor serial device; "" for none
-	Printer  string        // ticket printer serial device; "" for none
-	IDPad    string        // player-ID pad line; "" for none
-	Seat     int           // this terminal's pad on that line (1–16)
+	ID         string        // terminal id (its certificate name), printed on tickets
+	Journal    string        // the terminal journal file
+	JournalKey string        // its key file (0600, made on first start); "": beside it (journal.KeyPath)
+	Client     client.Config // the table server
+	Acceptor   string        // note acceptor serial device; "" for none
+	Printer    string        // ticket printer serial device; "" for none
+	IDPad      string        // player-ID pad line; "" for none
+	Seat       int           // this terminal's pad on that line (1–16)
 
 	AcceptorPoll time.Duration // 0: the driver's default
 	PrinterPoll  time.Duration
@@ -57,6 +58,8 @@ type Station struct {
 
 	cancel    context.CancelFunc
 	recovered chan struct{}
+	refusedMu sync.Mutex
+	refused   error
 	wg        sync.WaitGroup
 	close     []func() error
 }
@@ -65,7 +68,7 @@ type Station struct {
 // while the table is closed, and not while a device is at fault (the cashier tells the player
 // which) — the acceptor's own faults, and the printer's: a player must be able to cash out.
 func (s *Station) MayTakeMoney() bool {
-	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() {
+	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() || s.Refused() != nil {
 		return false
 	}
 	return s.Client.Connected() && s.Terminal.View().Phase != table.PhaseClosed
@@ -88,10 +91,12 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 			s.Close()
 		}
 	}()
-	if s.Journal, err = journal.Open(cfg.Journal, time.Now); err != nil {
+	if s.Journal, err = journal.OpenWith(cfg.Journal, journal.Options{Now: time.Now, Key: cfg.JournalKey}); err != nil {
 		return nil, err
 	}
 	s.close = append(s.close, s.Journal.Close)
+	// Every money call carries the journal's head; the table keeps the newest as its anchor.
+	cfg.Client.JournalHead = s.Journal.Head
 	if s.Client, err = client.Dial(cfg.Client); err != nil {
 		return nil, err
 	}
@@ -160,6 +165,28 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	// for the table server, so it runs beside the screen rather than before it.
 	s.run(func() {
 		defer close(s.recovered)
+		// Before any money moves: is this the journal the table server heard from? (Its chain
+		// was verified on open; the anchor shows what a chain cannot: records cut off its end,
+		// an older copy, a new journal in its place.)
+		var anchorErr error
+		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+			seq, mac, err := s.Client.JournalAnchor(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					cfg.Log.Warn("station: journal anchor not read yet, trying again", "err", err)
+				}
+				return err
+			}
+			anchorErr = s.Journal.CheckAnchor(ctx, seq, mac)
+			return nil
+		}, func(err error) bool { return err == nil || ctx.Err() != nil })
+		if anchorErr != nil {
+			s.refuse(cfg.Log, anchorErr)
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
 		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
 			err := s.Cashier.Recover(ctx)
 			if err != nil && ctx.Err() == nil {
@@ -193,8 +220,28 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	return s, nil
 }
 
-// Recovered is closed when start-up recovery has finished (or the station was closed first).
+// Recovered is closed when start-up recovery has finished (or the station was closed first, or
+// refused money: see Refused).
 func (s *Station) Recovered() <-chan struct{} { return s.recovered }
+
+// Refused is why the station refuses money (nil while it does not): its journal does not match
+// the table server's anchor (journal.ErrAnchor) — records deleted, an older copy, a new
+// journal for a terminal the table knows, a record forged. Nothing is recovered, no note or
+// ticket is taken and cash-out is refused until an attendant has looked into it.
+func (s *Station) Refused() error {
+	s.refusedMu.Lock()
+	defer s.refusedMu.Unlock()
+	return s.refused
+}
+
+func (s *Station) refuse(log *slog.Logger, err error) {
+	err = fmt.Errorf("station: money refused: %w", err)
+	s.refusedMu.Lock()
+	s.refused = err
+	s.refusedMu.Unlock()
+	log.Error("station: the terminal journal failed its check against the table server; money is stopped", "err", err)
+	s.Cashier.Refuse(err)
+}
 
 // inhibitUnlessTableTakes keeps the acceptor inhibited while the table cannot credit money.
 func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {

@@ -241,6 +241,11 @@ type Refusal struct{ Err error }
 func (r *Refusal) Error() string { return r.Err.Error() }
 func (r *Refusal) Unwrap() error { return r.Err }
 
+// NoteClaimRefused begins the table's refusal of a note credit it has no record of (the note was
+// never reported in escrow, or with another amount): final, and an attendant's to look into —
+// not a refusal that passes, like a closed table's.
+const NoteClaimRefused = "note claim refused"
+
 // Refused reports whether err is, or wraps, the table's refusal.
 func Refused(err error) bool {
 	var r *Refusal

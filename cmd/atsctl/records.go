@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,8 +35,12 @@ const recordsUsage = `usage: atsctl records -journal PATH [-n N] <action>
   rounds        last-game recall of the last N rounds (default 10): outcome, wagers, won,
                 balance before and after, money in and out during the round
   show ROUND    one round's wagers, as accepted by the table, and its settlement
-  verify        check the whole hash chain and the flow table, and recompute every recorded
-                settlement with the rules engine; exit 1 on the first disagreement
+  verify        check the whole sealed chain (each record's HMAC under the terminal's key) and
+                the flow table, and recompute every recorded settlement with the rules
+                engine; with -anchor SEQ:MAC (the table server's anchor for this terminal, from
+                tableserver verify) also that the journal still holds that record: records cut
+                off its end, an older copy, a new journal are found. Exit 1 on the first
+                disagreement
   export        every record as JSON
   resolve KEY in-box|not-in-box
                 settle a note left unresolved (pending, state unresolved) from the count of
@@ -60,6 +66,8 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	path := fs.String("journal", "", "the terminal journal (SQLite file)")
 	n := fs.Int("n", 50, "list: how many records")
+	keyPath := fs.String("key", "", "the journal's key file (default: beside the journal, JOURNAL.key)")
+	anchor := fs.String("anchor", "", "verify: the table server's anchor for this terminal, SEQ:HEXMAC")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -82,10 +90,15 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	if fs.Arg(0) == "resolve" {
-		return resolve(ctx, *path, fs.Arg(1), fs.Arg(2), stdout, stderr)
+		return resolve(ctx, *path, *keyPath, fs.Arg(1), fs.Arg(2), stdout, stderr)
+	}
+	anchorSeq, anchorMAC, err := parseAnchor(*anchor)
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl records: -anchor:", err)
+		return 2
 	}
 	// Reading takes no lock: the terminal may be running and appending.
-	j, err := journal.OpenReadOnly(*path) // verifies the whole chain
+	j, err := journal.OpenReadOnlyWith(*path, *keyPath) // verifies the whole chain
 	if err != nil {
 		fmt.Fprintln(stderr, "atsctl records: journal does not verify:", err)
 		return 1
@@ -94,6 +107,10 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	switch fs.Arg(0) {
 	case "verify":
 		if err := j.Verify(ctx); err != nil {
+			fmt.Fprintln(stderr, "atsctl records:", err)
+			return 1
+		}
+		if err := j.CheckAnchor(ctx, anchorSeq, anchorMAC); err != nil {
 			fmt.Fprintln(stderr, "atsctl records:", err)
 			return 1
 		}
@@ -120,8 +137,19 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				recomputed++
 			}
 		}
-		fmt.Fprintf(stdout, "journal verified: %d records, hash chain and flows intact; %d settlements recomputed by the rules engine agree (%d could not be recomputed)\n",
-			len(rs), recomputed, skipped)
+		seal := "sealed chain (HMAC-SHA256)"
+		switch from := j.SealedFrom(); {
+		case from == 0:
+			seal = "hash chain (unsealed: written before the seal)"
+		case from > 1:
+			seal = fmt.Sprintf("hash chain to record %d, sealed chain (HMAC-SHA256) from record %d", from-1, from)
+		}
+		anchored := "no anchor given"
+		if anchorSeq > 0 {
+			anchored = fmt.Sprintf("holds the table's anchor (record %d)", anchorSeq)
+		}
+		fmt.Fprintf(stdout, "journal verified: %d records, %s and flows intact, %s; %d settlements recomputed by the rules engine agree (%d could not be recomputed)\n",
+			len(rs), seal, anchored, recomputed, skipped)
 		return 0
 	case "rounds", "show":
 		rounds, err := recall.Rounds(ctx, j, 0)
@@ -229,7 +257,7 @@ var recordsActions = map[string]int{"list": 1, "pending": 1, "meters": 1, "round
 // resolve settles a note left unresolved from the attendant's count of the cash box. It opens
 // the journal for writing, which the journal refuses while the terminal runs (the terminal
 // keeps the chain head in memory, and its cashier could be moving the same flow).
-func resolve(ctx context.Context, path, key, count string, stdout, stderr io.Writer) int {
+func resolve(ctx context.Context, path, keyPath, key, count string, stdout, stderr io.Writer) int {
 	var inBox bool
 	switch count {
 	case "in-box":
@@ -241,7 +269,7 @@ func resolve(ctx context.Context, path, key, count string, stdout, stderr io.Wri
 	}
 	// Open, not OpenReadOnly: it fails with ErrInUse while the terminal runs, and verifies the
 	// chain before anything is added to it.
-	j, err := journal.Open(path, time.Now)
+	j, err := journal.OpenWith(path, journal.Options{Now: time.Now, Key: keyPath})
 	if err != nil {
 		fmt.Fprintln(stderr, "atsctl records: resolve:", err)
 		return 1
@@ -355,4 +383,21 @@ func showRound(stdout, stderr io.Writer, r recall.Round) int {
 			money.Decimal(r.MoneyIn), money.Decimal(r.MoneyOut))
 	}
 	return 0
+}
+
+// parseAnchor reads -anchor SEQ:HEXMAC; "" is no anchor.
+func parseAnchor(s string) (int64, []byte, error) {
+	if s == "" {
+		return 0, nil, nil
+	}
+	seqText, macText, ok := strings.Cut(s, ":")
+	seq, err := strconv.ParseInt(seqText, 10, 64)
+	if !ok || err != nil || seq < 1 {
+		return 0, nil, fmt.Errorf("%q: want SEQ:HEXMAC, SEQ a record number", s)
+	}
+	mac, err := hex.DecodeString(macText)
+	if err != nil || len(mac) != 32 {
+		return 0, nil, fmt.Errorf("%q: the MAC must be 64 hex digits", s)
+	}
+	return seq, mac, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,39 @@ func TestRecordsDetectTampering(t *testing.T) {
 	code, _, errs := atsctl("records", "-journal", path, "verify")
 	if code != 1 || !strings.Contains(errs, "record 3") {
 		t.Fatalf("tampered journal: %d %q", code, errs)
+	}
+}
+
+// verify with the table server's anchor: records 5–8 cut off the end of the journal verify as
+// a chain, but the journal no longer holds the anchored record; the full journal does.
+func TestRecordsVerifyAgainstTheAnchor(t *testing.T) {
+	path := writeJournal(t)
+	j, err := journal.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, mac := j.Head()
+	j.Close()
+	anchor := fmt.Sprintf("%d:%x", seq, mac)
+	if code, out, errs := atsctl("records", "-journal", path, "-anchor", anchor, "verify"); code != 0 || !strings.Contains(out, "holds the table's anchor (record 8)") {
+		t.Fatalf("verify with the anchor: %d %q %q", code, out, errs)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM records WHERE seq >= 5`); err != nil {
+		t.Fatal(err)
+	}
+	db.Exec(`DELETE FROM flows WHERE opened >= 5`)
+	db.Exec(`UPDATE flows SET state = 'requested', updated = 4 WHERE key = 'cashout:-:b'`)
+	db.Close()
+	code, _, errs := atsctl("records", "-journal", path, "-anchor", anchor, "verify")
+	if code != 1 || !strings.Contains(errs, "records 5–8 deleted") {
+		t.Fatalf("journal cut short: %d %q", code, errs)
+	}
+	if code, _, errs := atsctl("records", "-journal", path, "-anchor", "8:zz", "verify"); code != 2 {
+		t.Fatalf("malformed anchor: %d %q", code, errs)
 	}
 }
 

@@ -53,6 +53,8 @@ type harness struct {
 		sync.Mutex
 		notes, tickets int
 	}
+	rollbackFrom snapshot // tamper: the journal as it was at an earlier kill point
+	rollbackHead int64
 }
 
 // Run runs the harness and returns its report; the error says what check failed.
@@ -147,6 +149,8 @@ func (h *harness) run() (*Report, error) {
 			loopErr = h.killServer()
 		case "network":
 			loopErr = h.cutNetwork()
+		case "tamper":
+			loopErr = h.tamper(i)
 		}
 		if (i+1)%50 == 0 {
 			fmt.Fprintf(h.log, "crashtest: %d/%d kill points\n", i+1, h.o.N)

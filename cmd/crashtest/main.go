@@ -45,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("crashtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
-	fs.StringVar(&o.Kill, "kill", "terminal", "what to kill: terminal, server or network")
+	fs.StringVar(&o.Kill, "kill", "terminal", "what to kill: terminal, server or network; tamper: kill the terminal and plant a fault in its journal or the ledger, which must be caught")
 	fs.IntVar(&o.N, "n", 100, "kill points")
 	fs.Uint64Var(&o.Seed, "seed", uint64(time.Now().UnixNano()), "random seed (printed, to replay a run)")
 	fs.StringVar(&o.Dir, "dir", "", "working directory (kept); default a temporary one, removed on success")
@@ -54,9 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch o.Kill {
-	case "terminal", "server", "network":
+	case "terminal", "server", "network", "tamper":
 	default:
-		fmt.Fprintln(stderr, "crashtest: -kill must be terminal, server or network")
+		fmt.Fprintln(stderr, "crashtest: -kill must be terminal, server, network or tamper")
 		return 2
 	}
 	self, err := os.Executable()

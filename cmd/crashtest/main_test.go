@@ -96,3 +96,9 @@ func TestKillTerminal(t *testing.T) {
 func TestKillServer(t *testing.T) { harnessRun(t, "server", 6, 12) }
 
 func TestCutNetwork(t *testing.T) { harnessRun(t, "network", 6, 13) }
+
+// Planted faults in the records, one of each kind between kills (tamper.go): deleted records,
+// an amount edited with the chain recomputed, an older copy, a forged credit owed (with and
+// without the terminal's key), a raised ledger balance — each must be caught, and the books
+// at the end show that none was paid.
+func TestPlantedRecordFaults(t *testing.T) { harnessRun(t, "tamper", len(tamperFaults), 14) }

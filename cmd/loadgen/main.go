@@ -211,6 +211,9 @@ func run(o options, out io.Writer) error {
 		for !c.Connected() {
 			time.Sleep(2 * time.Millisecond)
 		}
+		if err := c.ReportNoteEscrow(ctx, "buy-in", 10_000_000, "load"); err != nil {
+			return fmt.Errorf("%s: note escrow: %w", t.id, err)
+		}
 		if _, err := c.CreditNote(ctx, "buy-in", 10_000_000, "load"); err != nil {
 			return fmt.Errorf("%s: credit: %w", t.id, err)
 		}

@@ -6,7 +6,10 @@
 //	tableserver pki renew -dir pki -id T03 [-days 90]          same identity and role, new key
 //	tableserver pki revoke -dir pki -id T03                    add it to crl.pem
 //	tableserver technician set-pin -file pki/technicians -id technician   (PIN on stdin)
-//	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s]
+//	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s] [-ledger-key FILE]
+//	tableserver verify -db table.db [-ledger-key FILE]    check the ledger's seal; list the journal anchors
+//	tableserver clear-anchor -db table.db -terminal T01 -by NAME
+//	                                                      trust a terminal's new journal (its old one is lost)
 //
 // The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians when used)
 // from the PKI directory; never ca-key.pem, which issue, renew and revoke need and which can be
@@ -47,12 +50,16 @@ func run(args []string, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "technician" {
 		return runTechnician(args[1:], os.Stdin, stderr)
 	}
+	if len(args) > 0 && (args[0] == "verify" || args[0] == "clear-anchor") {
+		return runLedger(args[0], args[1:], os.Stdout, stderr)
+	}
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
 	db := fs.String("db", "table.db", "ledger SQLite file")
 	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init); the CA key need not be in it")
 	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
+	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
 	period := fs.Duration("period", 30*time.Second, "wagering period")
 	spin := fs.Duration("spin", 4*time.Second, "auto-dealer: time from the deadline to the outcome")
@@ -107,7 +114,7 @@ func run(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs}, log, nil)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey}, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1

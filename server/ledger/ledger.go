@@ -6,6 +6,11 @@
 // The ledger stores; the round engine decides. Every change goes through Update, one
 // transaction, so a money movement and the record that makes its retry harmless (the
 // idempotency key) commit together or not at all.
+//
+// Every row is sealed (seal.go): an HMAC under the server's ledger key, kept in its own file,
+// written in the same transaction as the row and verified for the whole ledger on Open, so a
+// ledger edited behind the server's back is refused rather than served. anchor.go keeps the
+// terminals' journal anchors and the notes they reported in escrow.
 package ledger
 
 import (
@@ -23,7 +28,8 @@ import (
 
 // Ledger is an open ledger file.
 type Ledger struct {
-	db *sql.DB
+	db   *sql.DB
+	seal *sealer // seal.go: every row MAC'd under the server's key
 
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
@@ -138,8 +144,17 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
 `
 
-// Open opens (creating if needed) the ledger at path.
-func Open(path string) (*Ledger, error) {
+// Open opens (creating if needed) the ledger at path with its key beside it (KeyPath).
+func Open(path string) (*Ledger, error) { return OpenWith(path, "") }
+
+// OpenWith opens (creating if needed) the ledger at path, with the key file keyPath ("": beside
+// the ledger), and verifies every row against its seal before anything uses it (seal.go): a
+// ledger edited without the key is refused with ErrTampered, naming the first bad row.
+func OpenWith(path, keyPath string) (*Ledger, error) {
+	if keyPath == "" {
+		keyPath = KeyPath(path)
+	}
+	ctx := context.Background()
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -147,7 +162,17 @@ func Open(path string) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
+	seal, err := openSeal(ctx, db, path, keyPath)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	before, err := schemaOf(ctx, db)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
@@ -155,7 +180,11 @@ func Open(path string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	return &Ledger{db: db}, nil
+	if err := seal.migrated(ctx, db, before); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
+	return &Ledger{db: db, seal: seal}, nil
 }
 
 // migrate brings a ledger written by an earlier version up to the schema: CREATE TABLE IF NOT
@@ -309,7 +338,11 @@ func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 		return fmt.Errorf("ledger: begin: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
-	if err := fn(&Tx{l: l, ctx: ctx, tx: tx, now: now}); err != nil {
+	t := &Tx{l: l, ctx: ctx, tx: tx, now: now}
+	if err := fn(t); err != nil {
+		return err
+	}
+	if err := l.seal.seal(t); err != nil { // the rows fn wrote, sealed in the same commit
 		return err
 	}
 	if err := tx.Commit(); err != nil {

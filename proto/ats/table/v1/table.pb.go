@@ -2514,7 +2514,8 @@ type CreditNoteRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	Amount         int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
-	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"` // the acceptor's denomination code, for the audit trail
+	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"`           // the acceptor's denomination code, for the audit trail
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -2570,10 +2571,18 @@ func (x *CreditNoteRequest) GetNoteCode() string {
 	return ""
 }
 
+func (x *CreditNoteRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type RedeemTicketRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"` // 18 digits
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"`               // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2620,6 +2629,13 @@ func (x *RedeemTicketRequest) GetValidationNumber() string {
 		return x.ValidationNumber
 	}
 	return ""
+}
+
+func (x *RedeemTicketRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type RedeemTicketResponse struct {
@@ -2670,6 +2686,7 @@ type TicketRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2718,11 +2735,19 @@ func (x *TicketRequest) GetValidationNumber() string {
 	return ""
 }
 
+func (x *TicketRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type TicketPrintFailedRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
 	Fault            string                 `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
+	JournalHead      *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2776,6 +2801,13 @@ func (x *TicketPrintFailedRequest) GetFault() string {
 		return x.Fault
 	}
 	return ""
+}
+
+func (x *TicketPrintFailedRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type Ticket struct {
@@ -2881,6 +2913,7 @@ func (x *Ticket) GetState() string {
 type CashOutRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -2920,6 +2953,13 @@ func (x *CashOutRequest) GetIdempotencyKey() string {
 		return x.IdempotencyKey
 	}
 	return ""
+}
+
+func (x *CashOutRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
 }
 
 type CashOutResponse struct {
@@ -2979,6 +3019,7 @@ type ConfirmBuyInRequest struct {
 	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	BuyInId        string                 `protobuf:"bytes,2,opt,name=buy_in_id,json=buyInId,proto3" json:"buy_in_id,omitempty"`
 	Accept         bool                   `protobuf:"varint,3,opt,name=accept,proto3" json:"accept,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -3034,9 +3075,17 @@ func (x *ConfirmBuyInRequest) GetAccept() bool {
 	return false
 }
 
+func (x *ConfirmBuyInRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type AckDealerCloseRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CloseId       string                 `protobuf:"bytes,1,opt,name=close_id,json=closeId,proto3" json:"close_id,omitempty"`
+	JournalHead   *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"` // the terminal journal's head when it sent this (anchor)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3078,6 +3127,13 @@ func (x *AckDealerCloseRequest) GetCloseId() string {
 	return ""
 }
 
+func (x *AckDealerCloseRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
 type AckDealerCloseResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -3114,6 +3170,254 @@ func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
+// JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
+// under the terminal's key). Every terminal request that moves money carries it (field 15); the
+// server keeps the newest one of each terminal it acknowledged, never moving it back, and
+// refuses a head that names an anchored record with another MAC (FAILED_PRECONDITION).
+type JournalHead struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Mac           []byte                 `protobuf:"bytes,2,opt,name=mac,proto3" json:"mac,omitempty"` // 32 bytes
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JournalHead) Reset() {
+	*x = JournalHead{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JournalHead) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JournalHead) ProtoMessage() {}
+
+func (x *JournalHead) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
+func (*JournalHead) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *JournalHead) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *JournalHead) GetMac() []byte {
+	if x != nil {
+		return x.Mac
+	}
+	return nil
+}
+
+type NoteEscrowRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	IdempotencyKey string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"` // the note's own key: the one its CreditNote will carry
+	Amount         int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
+	NoteCode       string                 `protobuf:"bytes,3,opt,name=note_code,json=noteCode,proto3" json:"note_code,omitempty"`
+	JournalHead    *JournalHead           `protobuf:"bytes,15,opt,name=journal_head,json=journalHead,proto3" json:"journal_head,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *NoteEscrowRequest) Reset() {
+	*x = NoteEscrowRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NoteEscrowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NoteEscrowRequest) ProtoMessage() {}
+
+func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
+func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *NoteEscrowRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *NoteEscrowRequest) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *NoteEscrowRequest) GetNoteCode() string {
+	if x != nil {
+		return x.NoteCode
+	}
+	return ""
+}
+
+func (x *NoteEscrowRequest) GetJournalHead() *JournalHead {
+	if x != nil {
+		return x.JournalHead
+	}
+	return nil
+}
+
+type NoteEscrowResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NoteEscrowResponse) Reset() {
+	*x = NoteEscrowResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NoteEscrowResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NoteEscrowResponse) ProtoMessage() {}
+
+func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
+func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+}
+
+type GetJournalAnchorRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetJournalAnchorRequest) Reset() {
+	*x = GetJournalAnchorRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetJournalAnchorRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetJournalAnchorRequest) ProtoMessage() {}
+
+func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
+func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+}
+
+type JournalAnchor struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Head          *JournalHead           `protobuf:"bytes,1,opt,name=head,proto3" json:"head,omitempty"` // seq 0: no anchor
+	AtUnixNanos   int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JournalAnchor) Reset() {
+	*x = JournalAnchor{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JournalAnchor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JournalAnchor) ProtoMessage() {}
+
+func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
+func (*JournalAnchor) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *JournalAnchor) GetHead() *JournalHead {
+	if x != nil {
+		return x.Head
+	}
+	return nil
+}
+
+func (x *JournalAnchor) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
 type OpenTableRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AutoDealer    bool                   `protobuf:"varint,1,opt,name=auto_dealer,json=autoDealer,proto3" json:"auto_dealer,omitempty"` // random outcomes from crypto/rand on a timer
@@ -3123,7 +3427,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3135,7 +3439,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3148,7 +3452,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3166,7 +3470,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3178,7 +3482,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3191,7 +3495,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 type GetStatusRequest struct {
@@ -3202,7 +3506,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3214,7 +3518,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3227,7 +3531,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3239,7 +3543,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3251,7 +3555,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3264,7 +3568,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3283,7 +3587,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3295,7 +3599,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3308,7 +3612,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3326,7 +3630,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3338,7 +3642,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3351,7 +3655,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 type RoundRequest struct {
@@ -3363,7 +3667,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3375,7 +3679,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3388,7 +3692,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3408,7 +3712,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3420,7 +3724,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3433,7 +3737,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3460,7 +3764,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3472,7 +3776,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3485,7 +3789,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3512,7 +3816,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3524,7 +3828,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3537,7 +3841,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3565,7 +3869,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3577,7 +3881,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3590,7 +3894,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3623,7 +3927,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3635,7 +3939,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3648,7 +3952,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3669,7 +3973,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3681,7 +3985,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3694,7 +3998,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -3727,7 +4031,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3739,7 +4043,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3752,7 +4056,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -3772,7 +4076,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3784,7 +4088,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3797,7 +4101,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -3823,7 +4127,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3835,7 +4139,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3848,7 +4152,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -3871,7 +4175,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3883,7 +4187,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3896,7 +4200,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -3968,7 +4272,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3980,7 +4284,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3993,7 +4297,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4177,7 +4481,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4189,7 +4493,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4202,7 +4506,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4291,7 +4595,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4303,7 +4607,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4316,7 +4620,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4335,7 +4639,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4347,7 +4651,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4360,7 +4664,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4382,7 +4686,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4394,7 +4698,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4407,7 +4711,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4449,7 +4753,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4461,7 +4765,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4474,7 +4778,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4508,7 +4812,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4520,7 +4824,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4533,7 +4837,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4564,7 +4868,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4576,7 +4880,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4589,7 +4893,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -4639,7 +4943,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4651,7 +4955,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4664,7 +4968,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -4704,7 +5008,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4716,7 +5020,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4729,7 +5033,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -4748,7 +5052,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4760,7 +5064,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4773,7 +5077,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -4792,7 +5096,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4804,7 +5108,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4817,7 +5121,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -4843,7 +5147,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4855,7 +5159,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4868,7 +5172,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -4937,7 +5241,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4949,7 +5253,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4962,7 +5266,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -4988,7 +5292,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5000,7 +5304,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5013,7 +5317,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5032,7 +5336,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5044,7 +5348,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5057,7 +5361,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5254,23 +5558,27 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rMoneyResponse\x12\x18\n" +
 	"\abalance\x18\x01 \x01(\x03R\abalance\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"q\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xaf\x01\n" +
 	"\x11CreditNoteRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1b\n" +
-	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\"k\n" +
+	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\xa9\x01\n" +
 	"\x13RedeemTicketRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\".\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\".\n" +
 	"\x14RedeemTicketResponse\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"e\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\xa3\x01\n" +
 	"\rTicketRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"\x86\x01\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\xc4\x01\n" +
 	"\x18TicketPrintFailedRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x14\n" +
-	"\x05fault\x18\x03 \x01(\tR\x05fault\"\x99\x02\n" +
+	"\x05fault\x18\x03 \x01(\tR\x05fault\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x99\x02\n" +
 	"\x06Ticket\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12#\n" +
@@ -5280,19 +5588,35 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vterminal_id\x18\x06 \x01(\tR\n" +
 	"terminalId\x12\x14\n" +
 	"\x05venue\x18\a \x01(\tR\x05venue\x12\x14\n" +
-	"\x05state\x18\b \x01(\tR\x05state\"9\n" +
+	"\x05state\x18\b \x01(\tR\x05state\"w\n" +
 	"\x0eCashOutRequest\x12'\n" +
-	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\"Y\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"Y\n" +
 	"\x0fCashOutResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12\x18\n" +
-	"\abalance\x18\x02 \x01(\x03R\abalance\"r\n" +
+	"\abalance\x18\x02 \x01(\x03R\abalance\"\xb0\x01\n" +
 	"\x13ConfirmBuyInRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1a\n" +
 	"\tbuy_in_id\x18\x02 \x01(\tR\abuyInId\x12\x16\n" +
-	"\x06accept\x18\x03 \x01(\bR\x06accept\"2\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"p\n" +
 	"\x15AckDealerCloseRequest\x12\x19\n" +
-	"\bclose_id\x18\x01 \x01(\tR\acloseId\"\x18\n" +
-	"\x16AckDealerCloseResponse\"3\n" +
+	"\bclose_id\x18\x01 \x01(\tR\acloseId\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x18\n" +
+	"\x16AckDealerCloseResponse\"1\n" +
+	"\vJournalHead\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x10\n" +
+	"\x03mac\x18\x02 \x01(\fR\x03mac\"\xaf\x01\n" +
+	"\x11NoteEscrowRequest\x12'\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1b\n" +
+	"\tnote_code\x18\x03 \x01(\tR\bnoteCode\x12<\n" +
+	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x14\n" +
+	"\x12NoteEscrowResponse\"\x19\n" +
+	"\x17GetJournalAnchorRequest\"b\n" +
+	"\rJournalAnchor\x12-\n" +
+	"\x04head\x18\x01 \x01(\v2\x19.ats.table.v1.JournalHeadR\x04head\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\"3\n" +
 	"\x10OpenTableRequest\x12\x1f\n" +
 	"\vauto_dealer\x18\x01 \x01(\bR\n" +
 	"autoDealer\"\x13\n" +
@@ -5472,7 +5796,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xc5\a\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xf4\b\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5488,7 +5812,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rTicketPrinted\x12\x1b.ats.table.v1.TicketRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12X\n" +
 	"\x11TicketPrintFailed\x12&.ats.table.v1.TicketPrintFailedRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12N\n" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
-	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse2\xb7\r\n" +
+	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
+	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
+	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor2\xb7\r\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5530,7 +5856,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 80)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -5576,171 +5902,189 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
 	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
 	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
-	(*OpenTableRequest)(nil),               // 44: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 45: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 46: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 47: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 48: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 49: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 50: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 51: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 52: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 53: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 54: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 55: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 56: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 57: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 58: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 59: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 60: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 61: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 62: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 63: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 64: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 65: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 66: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 67: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 68: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 69: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 70: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 71: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 72: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 73: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 74: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 75: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 76: ats.table.v1.TechnicianAuthenticateResponse
-	nil,                                    // 77: ats.table.v1.Limits.PerBetEntry
+	(*JournalHead)(nil),                    // 44: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 45: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 46: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 47: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 48: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 49: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 50: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 51: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 52: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 53: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 54: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 55: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 56: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 57: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 58: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 59: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 60: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 61: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 62: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 63: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 64: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 65: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 66: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 67: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 68: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 69: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 70: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 71: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 72: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 73: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 74: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 75: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 76: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 77: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 78: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
+	nil,                                    // 82: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
-	2,  // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
-	4,  // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	77, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
-	5,  // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
-	1,  // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	3,  // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	10, // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	14, // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	15, // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	16, // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	17, // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	18, // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	19, // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	20, // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	21, // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	22, // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	23, // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	24, // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	25, // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	26, // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	7,  // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,  // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,  // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,  // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11, // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,  // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	22, // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	17, // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	23, // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	0,  // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,  // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,  // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,  // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	38, // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,  // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,  // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11, // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	38, // 38: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	5,  // 39: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38, // 40: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,  // 41: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,  // 42: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,  // 43: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,  // 44: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,  // 45: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	60, // 46: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26, // 47: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	62, // 48: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	68, // 49: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	69, // 50: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	62, // 51: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	38, // 52: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	69, // 53: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	73, // 54: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,  // 55: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12, // 56: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28, // 57: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30, // 58: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33, // 59: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34, // 60: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36, // 61: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36, // 62: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39, // 63: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36, // 64: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37, // 65: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41, // 66: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42, // 67: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	44, // 68: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	45, // 69: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	46, // 70: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	47, // 71: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	48, // 72: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	49, // 73: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	50, // 74: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	50, // 75: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	51, // 76: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	50, // 77: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	52, // 78: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	53, // 79: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	54, // 80: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	56, // 81: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	58, // 82: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27, // 83: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	63, // 84: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	65, // 85: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	66, // 86: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	70, // 87: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	72, // 88: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	75, // 89: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13, // 90: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29, // 91: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31, // 92: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32, // 93: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35, // 94: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32, // 95: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32, // 96: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40, // 97: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32, // 98: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32, // 99: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32, // 100: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43, // 101: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	61, // 102: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	61, // 103: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	61, // 104: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	61, // 105: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	61, // 106: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	61, // 107: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	61, // 108: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	61, // 109: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	61, // 110: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 111: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	61, // 112: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	61, // 113: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	55, // 114: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	57, // 115: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	59, // 116: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	61, // 117: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	64, // 118: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	62, // 119: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	67, // 120: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	71, // 121: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	74, // 122: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	76, // 123: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	90, // [90:124] is the sub-list for method output_type
-	56, // [56:90] is the sub-list for method input_type
-	56, // [56:56] is the sub-list for extension type_name
-	56, // [56:56] is the sub-list for extension extendee
-	0,  // [0:56] is the sub-list for field type_name
+	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
+	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
+	82,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
+	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
+	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	10,  // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	14,  // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	15,  // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	16,  // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	17,  // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	18,  // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	19,  // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	20,  // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	21,  // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	22,  // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	23,  // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	24,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	25,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	26,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	7,   // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	5,   // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	6,   // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	11,  // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	8,   // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	22,  // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	17,  // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	23,  // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	0,   // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	9,   // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,   // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,   // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	38,  // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	8,   // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	3,   // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	11,  // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	44,  // 38: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 39: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 40: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 41: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 42: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	38,  // 43: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	44,  // 44: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 45: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 46: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	5,   // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	38,  // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,   // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	65,  // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26,  // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	67,  // 57: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	73,  // 58: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	74,  // 59: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	67,  // 60: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	38,  // 61: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	74,  // 62: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	78,  // 63: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,   // 64: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12,  // 65: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28,  // 66: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30,  // 67: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33,  // 68: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34,  // 69: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36,  // 70: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36,  // 71: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39,  // 72: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36,  // 73: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37,  // 74: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41,  // 75: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	49,  // 79: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	50,  // 80: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	51,  // 81: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	52,  // 82: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	53,  // 83: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	54,  // 84: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	55,  // 85: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	55,  // 86: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	56,  // 87: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	55,  // 88: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	57,  // 89: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	58,  // 90: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	59,  // 91: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	61,  // 92: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	63,  // 93: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27,  // 94: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	68,  // 95: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	70,  // 96: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	71,  // 97: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	75,  // 98: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	77,  // 99: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	80,  // 100: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 101: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29,  // 102: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31,  // 103: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32,  // 104: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35,  // 105: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32,  // 106: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32,  // 107: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 108: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32,  // 109: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32,  // 110: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32,  // 111: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43,  // 112: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	46,  // 113: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	48,  // 114: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	66,  // 115: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	66,  // 116: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	66,  // 117: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	66,  // 118: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	66,  // 119: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	66,  // 120: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	66,  // 121: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	66,  // 122: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	66,  // 123: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	66,  // 124: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	66,  // 125: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	66,  // 126: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	60,  // 127: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	62,  // 128: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	64,  // 129: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	66,  // 130: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	69,  // 131: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	67,  // 132: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	72,  // 133: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	76,  // 134: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	79,  // 135: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	81,  // 136: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	101, // [101:137] is the sub-list for method output_type
+	65,  // [65:101] is the sub-list for method input_type
+	65,  // [65:65] is the sub-list for extension type_name
+	65,  // [65:65] is the sub-list for extension extendee
+	0,   // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -5769,7 +6113,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   75,
+			NumMessages:   80,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

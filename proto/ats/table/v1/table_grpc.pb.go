@@ -38,6 +38,8 @@ const (
 	TerminalService_TicketPrintFailed_FullMethodName = "/ats.table.v1.TerminalService/TicketPrintFailed"
 	TerminalService_ConfirmBuyIn_FullMethodName      = "/ats.table.v1.TerminalService/ConfirmBuyIn"
 	TerminalService_AckDealerClose_FullMethodName    = "/ats.table.v1.TerminalService/AckDealerClose"
+	TerminalService_ReportNoteEscrow_FullMethodName  = "/ats.table.v1.TerminalService/ReportNoteEscrow"
+	TerminalService_GetJournalAnchor_FullMethodName  = "/ats.table.v1.TerminalService/GetJournalAnchor"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -76,6 +78,17 @@ type TerminalServiceClient interface {
 	// snapshot) in its own journal: later snapshots leave it out. Acknowledging one twice is
 	// harmless; a close of another terminal, or none, is NOT_FOUND. It moves no money.
 	AckDealerClose(ctx context.Context, in *AckDealerCloseRequest, opts ...grpc.CallOption) (*AckDealerCloseResponse, error)
+	// ReportNoteEscrow tells the server of a note in the acceptor's escrow, before the terminal has
+	// it stacked. CreditNote pays only a note reported here, for the amount reported: a credit
+	// claimed from a terminal's journal (after a restart) that the server never heard of is
+	// FAILED_PRECONDITION. Reporting the same note again is harmless; with another amount it is
+	// FAILED_PRECONDITION.
+	ReportNoteEscrow(ctx context.Context, in *NoteEscrowRequest, opts ...grpc.CallOption) (*NoteEscrowResponse, error)
+	// GetJournalAnchor returns the newest journal head this terminal's acknowledged requests
+	// carried (seq 0: none yet). The terminal checks its journal against it when it starts: a
+	// journal that no longer holds that record with that MAC was cut short, rolled back,
+	// replaced or forged, and the terminal refuses money.
+	GetJournalAnchor(ctx context.Context, in *GetJournalAnchorRequest, opts ...grpc.CallOption) (*JournalAnchor, error)
 }
 
 type terminalServiceClient struct {
@@ -215,6 +228,26 @@ func (c *terminalServiceClient) AckDealerClose(ctx context.Context, in *AckDeale
 	return out, nil
 }
 
+func (c *terminalServiceClient) ReportNoteEscrow(ctx context.Context, in *NoteEscrowRequest, opts ...grpc.CallOption) (*NoteEscrowResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(NoteEscrowResponse)
+	err := c.cc.Invoke(ctx, TerminalService_ReportNoteEscrow_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *terminalServiceClient) GetJournalAnchor(ctx context.Context, in *GetJournalAnchorRequest, opts ...grpc.CallOption) (*JournalAnchor, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(JournalAnchor)
+	err := c.cc.Invoke(ctx, TerminalService_GetJournalAnchor_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -251,6 +284,17 @@ type TerminalServiceServer interface {
 	// snapshot) in its own journal: later snapshots leave it out. Acknowledging one twice is
 	// harmless; a close of another terminal, or none, is NOT_FOUND. It moves no money.
 	AckDealerClose(context.Context, *AckDealerCloseRequest) (*AckDealerCloseResponse, error)
+	// ReportNoteEscrow tells the server of a note in the acceptor's escrow, before the terminal has
+	// it stacked. CreditNote pays only a note reported here, for the amount reported: a credit
+	// claimed from a terminal's journal (after a restart) that the server never heard of is
+	// FAILED_PRECONDITION. Reporting the same note again is harmless; with another amount it is
+	// FAILED_PRECONDITION.
+	ReportNoteEscrow(context.Context, *NoteEscrowRequest) (*NoteEscrowResponse, error)
+	// GetJournalAnchor returns the newest journal head this terminal's acknowledged requests
+	// carried (seq 0: none yet). The terminal checks its journal against it when it starts: a
+	// journal that no longer holds that record with that MAC was cut short, rolled back,
+	// replaced or forged, and the terminal refuses money.
+	GetJournalAnchor(context.Context, *GetJournalAnchorRequest) (*JournalAnchor, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -296,6 +340,12 @@ func (UnimplementedTerminalServiceServer) ConfirmBuyIn(context.Context, *Confirm
 }
 func (UnimplementedTerminalServiceServer) AckDealerClose(context.Context, *AckDealerCloseRequest) (*AckDealerCloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AckDealerClose not implemented")
+}
+func (UnimplementedTerminalServiceServer) ReportNoteEscrow(context.Context, *NoteEscrowRequest) (*NoteEscrowResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportNoteEscrow not implemented")
+}
+func (UnimplementedTerminalServiceServer) GetJournalAnchor(context.Context, *GetJournalAnchorRequest) (*JournalAnchor, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetJournalAnchor not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -527,6 +577,42 @@ func _TerminalService_AckDealerClose_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_ReportNoteEscrow_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(NoteEscrowRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).ReportNoteEscrow(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_ReportNoteEscrow_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).ReportNoteEscrow(ctx, req.(*NoteEscrowRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TerminalService_GetJournalAnchor_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetJournalAnchorRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).GetJournalAnchor(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_GetJournalAnchor_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).GetJournalAnchor(ctx, req.(*GetJournalAnchorRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -577,6 +663,14 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AckDealerClose",
 			Handler:    _TerminalService_AckDealerClose_Handler,
+		},
+		{
+			MethodName: "ReportNoteEscrow",
+			Handler:    _TerminalService_ReportNoteEscrow_Handler,
+		},
+		{
+			MethodName: "GetJournalAnchor",
+			Handler:    _TerminalService_GetJournalAnchor_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

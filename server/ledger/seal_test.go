@@ -1,0 +1,206 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// credit puts amount into a terminal's account and the money-in meter, as a note does.
+func credit(t *testing.T, l *Ledger, terminal string, amount int64) {
+	t.Helper()
+	err := l.Update(context.Background(), now, func(tx *Tx) error {
+		bal, _, err := tx.Account(terminal)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetAccount(terminal, bal+amount, true); err != nil {
+			return err
+		}
+		if _, err := tx.AddMeter(MeterMoneyIn, amount); err != nil {
+			return err
+		}
+		return tx.Event("note-in", terminal, "", amount, "")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sqlEdit(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// Attack: a balance raised in the SQLite file, the money-in meter raised to match so the
+// conservation identity still holds ("CONSERVED"), survived a restart and cashed out. The seal
+// refuses the ledger on open, naming the row.
+func TestAttackBalanceRaisedInSQLite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "table.db")
+	l := open(t, path)
+	credit(t, l, "T01", 5000)
+	credit(t, l, "T02", 2000)
+	l.Close()
+	sqlEdit(t, path,
+		`UPDATE accounts SET balance = balance + 1000000 WHERE terminal = 'T01'`,
+		`UPDATE meters SET value = value + 1000000 WHERE name = 'money_in'`)
+
+	_, err := Open(path)
+	if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "table accounts row 'T01'") {
+		t.Fatalf("ledger with a raised balance: %v", err)
+	}
+}
+
+// The other quiet edits: a row put back to an older version together with its older seal, a
+// row deleted, a row inserted, the seal head rewritten.
+func TestAttackLedgerRowsRolledBackDeletedInserted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "table.db")
+	l := open(t, path)
+	credit(t, l, "T01", 90000)
+	var oldMAC []byte
+	if err := l.db.QueryRow(`SELECT mac FROM seal_rows WHERE tbl = 'accounts' AND pk = '''T01'''`).Scan(&oldMAC); err != nil {
+		t.Fatal(err)
+	}
+	// T01 cashes out 80,000 (the balance goes down, the money-out meter up).
+	if err := l.Update(context.Background(), now, func(tx *Tx) error {
+		if err := tx.SetAccount("T01", 10000, true); err != nil {
+			return err
+		}
+		_, err := tx.AddMeter(MeterMoneyOut, 80000)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	credit(t, l, "T02", 100)
+	l.Close()
+	good, _ := os.ReadFile(path)
+	cases := map[string][]string{
+		"rolled back": {`UPDATE accounts SET balance = 90000 WHERE terminal = 'T01'`,
+			`UPDATE seal_rows SET mac = x'` + hexOf(oldMAC) + `' WHERE tbl = 'accounts' AND pk = '''T01'''`},
+		"deleted":      {`DELETE FROM meters WHERE name = 'money_out'`},
+		"inserted":     {`INSERT INTO accounts(terminal, balance, open) VALUES ('T09', 500000, 1)`},
+		"head rewrote": {`UPDATE seal_head SET rows = rows + 1`},
+	}
+	want := map[string]string{"rolled back": "older version", "deleted": "meters row 'money_out' is sealed but missing",
+		"inserted": "accounts row 'T09' has no seal", "head rewrote": "seal head does not match"}
+	for name, stmts := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "table.db")
+			os.WriteFile(p, good, 0o600)
+			k, _ := os.ReadFile(KeyPath(path))
+			os.WriteFile(KeyPath(p), k, 0o600)
+			sqlEdit(t, p, stmts...)
+			_, err := Open(p)
+			if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), want[name]) {
+				t.Fatalf("%s: %v", name, err)
+			}
+		})
+	}
+}
+
+func hexOf(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, x := range b {
+		out = append(out, digits[x>>4], digits[x&15])
+	}
+	return string(out)
+}
+
+// The key: 0600 beside the ledger, not in it; a sealed ledger without it is refused, and so is
+// an unsealed ledger put beside an existing key.
+func TestLedgerKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "table.db")
+	l := open(t, path)
+	credit(t, l, "T01", 100)
+	if n, err := l.Verify(context.Background()); err != nil || n == 0 {
+		t.Fatalf("verify: %d rows, %v", n, err)
+	}
+	l.Close()
+	st, err := os.Stat(KeyPath(path))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("key: %v %v", st, err)
+	}
+	os.Rename(KeyPath(path), filepath.Join(dir, "elsewhere.key"))
+	if _, err := Open(path); !errors.Is(err, ErrKey) {
+		t.Fatalf("without its key: %v", err)
+	}
+	l2, err := OpenWith(path, filepath.Join(dir, "elsewhere.key"))
+	if err != nil {
+		t.Fatalf("key elsewhere: %v", err)
+	}
+	l2.Close()
+
+	sqlEdit(t, path, `DELETE FROM seal_head`, `DELETE FROM seal_rows`)
+	if _, err := OpenWith(path, filepath.Join(dir, "elsewhere.key")); !errors.Is(err, ErrTampered) {
+		t.Fatalf("unsealed ledger beside a key: %v", err)
+	}
+}
+
+// Migration: a ledger written before the seal (and before closes.acked) is sealed as found on
+// its first open, says so in its audit log, and is sealed again after the migration adds the
+// column; from then on it is verified.
+func TestLegacyLedgerSealedOnFirstOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "table.db")
+	old := strings.Replace(schema, "\tat       INTEGER NOT NULL,\n\tacked    INTEGER NOT NULL DEFAULT 0\n", "\tat       INTEGER NOT NULL\n", 1)
+	if old == schema {
+		t.Fatal("the old closes table was not made")
+	}
+	sqlEdit(t, path, old,
+		`INSERT INTO accounts VALUES ('T01', 7000, 1)`,
+		`INSERT INTO meters VALUES ('money_in', 7000)`,
+		`INSERT INTO closes VALUES ('c1', 'T02', 300, 'dealer', 1)`)
+	l := open(t, path)
+	var detail string
+	if err := l.db.QueryRow(`SELECT detail FROM events WHERE kind = 'ledger-sealed'`).Scan(&detail); err != nil || !strings.Contains(detail, "3 rows") {
+		t.Fatalf("sealing event: %q %v", detail, err)
+	}
+	credit(t, l, "T01", 100)
+	l.Close()
+	l = open(t, path)
+	l.Close()
+	sqlEdit(t, path, `UPDATE closes SET amount = 30000`)
+	if _, err := Open(path); !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "closes row 'c1'") {
+		t.Fatalf("edited close after migration: %v", err)
+	}
+}
+
+// The anchor moves forward only, and a head that disagrees with it at the same record is refused.
+func TestAnchorMovesForwardOnly(t *testing.T) {
+	l := open(t, filepath.Join(t.TempDir(), "table.db"))
+	put := func(seq int64, mac string) error {
+		return l.Update(context.Background(), now, func(tx *Tx) error { return tx.PutAnchor("T01", Anchor{seq, []byte(mac)}) })
+	}
+	get := func() Anchor {
+		var a Anchor
+		l.Update(context.Background(), now, func(tx *Tx) error { var err error; a, err = tx.Anchor("T01"); return err })
+		return a
+	}
+	if err := put(10, "ten"); err != nil {
+		t.Fatal(err)
+	}
+	if err := put(7, "seven"); err != nil || get().Seq != 10 {
+		t.Fatalf("older head moved the anchor back: %v %+v", err, get())
+	}
+	if err := put(10, "TEN"); !errors.Is(err, ErrAnchorConflict) {
+		t.Fatalf("conflicting head: %v", err)
+	}
+	if err := put(12, "twelve"); err != nil || string(get().MAC) != "twelve" {
+		t.Fatalf("newer head: %v %+v", err, get())
+	}
+}
