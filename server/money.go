@@ -145,9 +145,9 @@ func (t *Table) checkNote(code string, amount int64) error {
 	value, ok := t.cfg.Notes[code]
 	switch {
 	case !ok:
-		return invalid("note code %q is not a note this table accepts", code)
+		return invalid("%s: note code %q is not a note this table accepts", table.NoteNotAccepted, code)
 	case amount != value:
-		return invalid("note %s is worth %s, not %s", code, money.Decimal(value), money.Decimal(amount))
+		return invalid("%s: note %s is worth %s, not %s", table.NoteNotAccepted, code, money.Decimal(value), money.Decimal(amount))
 	}
 	return nil
 }

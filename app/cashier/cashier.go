@@ -411,9 +411,10 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	return nil
 }
 
-// noteClaimRefused reports whether the table refused a note credit for having no record of it.
+// noteClaimRefused reports whether the table refused a note credit for good: it has no record
+// of the note in escrow, or the note is none its currency table accepts at that value.
 func noteClaimRefused(err error) bool {
-	return table.Refused(err) && strings.Contains(err.Error(), table.NoteClaimRefused)
+	return table.Refused(err) && (strings.Contains(err.Error(), table.NoteClaimRefused) || strings.Contains(err.Error(), table.NoteNotAccepted))
 }
 
 // reverse closes a flow whose note or ticket went back to the player. A ticket's hold at the

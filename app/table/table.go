@@ -246,6 +246,10 @@ func (r *Refusal) Unwrap() error { return r.Err }
 // not a refusal that passes, like a closed table's.
 const NoteClaimRefused = "note claim refused"
 
+// NoteNotAccepted begins the table's refusal of a note its currency table does not know at that
+// value: final too, asked again or not.
+const NoteNotAccepted = "note not accepted"
+
 // Refused reports whether err is, or wraps, the table's refusal.
 func Refused(err error) bool {
 	var r *Refusal
