@@ -14,6 +14,7 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
@@ -39,8 +40,9 @@ type rig struct {
 	net  *netcut.Proxy
 	acc  *emulator.NoteAcceptor
 	prn  *emulator.Printer
-	st   *station.Station
-	stop func()
+	st    *station.Station
+	stop  func()
+	state bool
 }
 
 // rigOptions shape a rig. manual: the test deals (StartRound, BallDropping, EnterOutcome)
@@ -49,6 +51,7 @@ type rigOptions struct {
 	manual   bool
 	cfg      func(*server.Config)
 	acceptor func(*emulator.NoteAcceptorConfig) // the emulated acceptor's timing, if not the rig's
+	state    bool                               // technician mode: its files in the rig's directory
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -90,7 +93,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.acceptor != nil {
 		o.acceptor(&acc)
 	}
-	r := &rig{t: t, dir: dir, demo: tbl, net: p,
+	r := &rig{t: t, dir: dir, demo: tbl, net: p, state: o.state,
 		acc: emulator.NewNoteAcceptor(acc),
 		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
 	}
@@ -119,7 +122,8 @@ func (r *rig) start() {
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
-		PrintRetries: 2, RetryEvery: 50 * time.Millisecond})
+		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, StateDir: r.stateDir(),
+		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -143,6 +147,14 @@ func (r *rig) start() {
 	case <-time.After(10 * time.Second):
 		t.Fatal("start-up recovery never finished")
 	}
+}
+
+// stateDir is technician mode's directory: the rig's, if the rig has technician mode.
+func (r *rig) stateDir() string {
+	if r.state {
+		return r.dir
+	}
+	return ""
 }
 
 // restart is a terminal restart: the process goes, the server and the devices stay.

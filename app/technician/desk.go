@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablegames/ats/app"
@@ -21,7 +22,8 @@ import (
 // the terminal (ErrNotInService otherwise), and every change is journalled with the technician's
 // id before it is made.
 type Desk struct {
-	cfg DeskConfig
+	cfg      DeskConfig
+	acceptor atomic.Pointer[noteacceptor.Acceptor] // started after the desk
 }
 
 // DeskConfig is what the pages work on.
@@ -50,6 +52,9 @@ func NewDesk(cfg DeskConfig) *Desk {
 	}
 	return &Desk{cfg: cfg}
 }
+
+// SetAcceptor gives the devices page the note acceptor, once the station has started it.
+func (d *Desk) SetAcceptor(a *noteacceptor.Acceptor) { d.acceptor.Store(a) }
 
 // EnterService checks the PIN of the technician whose card is in (app.Terminal.EnterService).
 func (d *Desk) EnterService(ctx context.Context, pin string) error {
@@ -144,7 +149,11 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 			fault = f.String()
 		}
 	}
-	if a := dv.Acceptor; a != nil {
+	a := dv.Acceptor
+	if a == nil {
+		a = d.acceptor.Load()
+	}
+	if a != nil {
 		s := DeviceStatus{Name: "Note acceptor"}
 		s.Lines = append(s.Lines, "version: "+orNone(a.Version()))
 		var notes []string
