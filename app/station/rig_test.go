@@ -34,12 +34,12 @@ import (
 // on the same journal and the same devices — a terminal restart — while the server and the
 // devices keep running, as they would.
 type rig struct {
-	t    *testing.T
-	dir  string
-	demo *demo.Table
-	net  *netcut.Proxy
-	acc  *emulator.NoteAcceptor
-	prn  *emulator.Printer
+	t     *testing.T
+	dir   string
+	demo  *demo.Table
+	net   *netcut.Proxy
+	acc   *emulator.NoteAcceptor
+	prn   *emulator.Printer
 	st    *station.Station
 	stop  func()
 	state bool
