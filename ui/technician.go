@@ -3,11 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -16,6 +18,7 @@ import (
 	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/meters"
 	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/assets"
 )
 
 // Service is technician mode's pages as the screen sees them; *technician.Desk is the real one.
@@ -368,4 +371,25 @@ func (ss *serviceScreen) openCalibration() {
 	layer.Resize(c.Size())
 	c.Overlays().Add(layer)
 	ss.cal = layer
+}
+
+// OpenCalibration opens technician mode's calibration screen, if a technician has the terminal
+// (the kiosk's -technician-demo, which shows it at once).
+func (s *Screen) OpenCalibration() {
+	if s.service != nil && s.service.shown == "pages" {
+		s.service.openCalibration()
+	}
+}
+
+// SetLanguage makes the screen speak code ("en", "zh_Hans") instead of the system's language: a
+// technician's setting. Fyne reads the language from the environment when translations are
+// added, so they are added again after it is set. Call it before the screen is built.
+func SetLanguage(code string) error {
+	if code == "" {
+		return nil
+	}
+	if err := os.Setenv("LANGUAGE", code); err != nil {
+		return err
+	}
+	return lang.AddTranslationsFS(assets.Translations, "translations")
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/assets"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -353,5 +356,28 @@ func TestNoPlayerPathIntoTechnicianMode(t *testing.T) {
 	s.update(term.View())
 	if v := term.View(); v.Service.Open || v.Service.Asking != "" || s.service.shown != "" {
 		t.Fatalf("a touch on the player's screen opened technician mode: %+v", v.Service)
+	}
+}
+
+// The technician's language setting makes the screen speak it, whatever the system's locale.
+func TestSetLanguage(t *testing.T) {
+	orig, had := os.LookupEnv("LANGUAGE")
+	t.Cleanup(func() { // the system's language again, for the tests after this one
+		if had {
+			os.Setenv("LANGUAGE", orig)
+		} else {
+			os.Unsetenv("LANGUAGE")
+		}
+		lang.AddTranslationsFS(assets.Translations, "translations")
+	})
+	if err := SetLanguage("zh_Hans"); err != nil {
+		t.Fatal(err)
+	}
+	zh := T("BALANCE")
+	if err := SetLanguage("en"); err != nil {
+		t.Fatal(err)
+	}
+	if zh == "BALANCE" || T("BALANCE") != "BALANCE" {
+		t.Fatalf("zh_Hans says %q, en says %q", zh, T("BALANCE"))
 	}
 }
