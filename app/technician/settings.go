@@ -130,3 +130,13 @@ func (s *Settings) update(fn func(Values) (Values, error)) (old, now Values, err
 	err = writeFile(s.path, append(b, '\n'), 0o600)
 	return
 }
+
+// SaveCalibration keeps c as the calibration in force (atsctl technician calibrate; the kiosk's
+// goes through Desk.SaveCalibration).
+func SaveCalibration(s *Settings, c Calibrated) error {
+	_, _, err := s.update(func(v Values) (Values, error) {
+		v.Calibration = &c
+		return v, nil
+	})
+	return err
+}
