@@ -137,6 +137,9 @@ func (t *Terminal) EnterService(ctx context.Context, pin string) error {
 		t.mu.Unlock()
 		return err
 	}
+	if t.InService() {
+		return nil // a second OK on the PIN pad while the first was checked: one session
+	}
 	// Recorded before the terminal leaves play: a session the journal does not hold never
 	// happened.
 	if err := t.serviceRecord(ctx, ServiceEntered, tech.ID, ""); err != nil {
@@ -178,6 +181,10 @@ func (t *Terminal) LeaveService(ctx context.Context) error {
 	defer t.mu.Unlock()
 	t.view.Service = ServiceView{}
 	t.board.set("service", msg.Msg{}, MoneyNews)
+	if t.view.Void.Equal(sayWithdrawn) && t.view.Phase == table.PhaseWagering && !t.view.Locked {
+		// Back in play while the spin is still open: the player may bet on it again.
+		t.voidLocked(msg.Msg{})
+	}
 	t.log.Info("technician: back in play", "technician", sv.Technician.ID)
 	t.changedLocked()
 	return nil
