@@ -3,11 +3,20 @@ package station_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/server"
 )
 
 // A technician takes the terminal out of play: the note acceptor is inhibited (a note is handed
@@ -60,5 +69,67 @@ func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 	in, out := r.records(app.ServiceEntered), r.records(app.ServiceLeft)
 	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), "tech-1") {
 		t.Fatalf("journalled sessions: in %v out %v", in, out)
+	}
+}
+
+// The way in on a cabinet: a technician card read by the seat's ID pad (the real driver, the
+// emulated pad on a pseudo-terminal) asks for the PIN; another seat's card, or a player's, does
+// not; taking the card out stops asking.
+func TestTechnicianCardOnThePad(t *testing.T) {
+	dir := t.TempDir()
+	if err := technician.Open(dir, nil).Add("tech-1", "Tess", "900001", "246810"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := demo.StartTable(dir, "T01", server.DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	pad := emulator.NewIDPad(emulator.IDPadConfig{})
+	pty, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pty.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go pad.Serve(ctx, pty.Device)
+	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal.db"),
+		Client: client.Config{Addr: tbl.Addr, TLS: tbl.ClientTLS}, IDPad: pty.Path, Seat: 2, StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	asking := func() string { return st.Terminal.View().Service.Asking }
+	var mu sync.Mutex
+	var seen []string // every change of Asking, in order
+	st.Terminal.OnChange(func(v app.View) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) == 0 && v.Service.Asking != "" || len(seen) > 0 && seen[len(seen)-1] != v.Service.Asking {
+			seen = append(seen, v.Service.Asking)
+		}
+	})
+	if err := pad.InsertCard(3, "900001"); err != nil { // another seat's reader
+		t.Fatal(err)
+	}
+	if err := pad.InsertCard(2, "6012345678"); err != nil { // a player's card
+		t.Fatal(err)
+	}
+	if err := pad.RemoveCard(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := pad.InsertCard(2, "900001"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the PIN asked for", func() bool { return asking() == "tech-1" })
+	if err := pad.RemoveCard(2); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the PIN no longer asked for", func() bool { return asking() == "" })
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(seen) != "[tech-1 ]" {
+		t.Fatalf("the PIN was asked for %q: only the technician card at this seat may ask", seen)
 	}
 }
