@@ -35,6 +35,7 @@ type options struct {
 	acceptor, printer, idpad string
 	seat                     int
 	demoPeriod, demoSpin     time.Duration
+	technicianDemo           bool // technician.go
 }
 
 func parseFlags() options {
@@ -50,6 +51,7 @@ func parseFlags() options {
 	flag.IntVar(&o.seat, "seat", 1, "this terminal's pad on the ID pad line")
 	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
+	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
 	flag.Parse()
 	return o
 }

@@ -33,9 +33,10 @@ func run(log *slog.Logger) (err error) {
 	if err != nil {
 		return err
 	}
+	applySettings(dir, &o, log) // a technician's settings (technician.go)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := station.Config{ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
+	cfg := station.Config{StateDir: dir, Touch: touchPersist(dir, o.server == ""), ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
 		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log}
 	var d *demo.Demo
 	if o.server == "" {
@@ -48,6 +49,11 @@ func run(log *slog.Logger) (err error) {
 		cfg.Acceptor, cfg.Printer, cfg.IDPad, cfg.Seat = d.Acceptor, d.Printer, d.IDPad, d.Seat
 	} else if cfg.Client.TLS, err = client.LoadTLS(o.pki, o.id); err != nil {
 		return err
+	}
+	if o.technicianDemo {
+		if err := technicianDemo(dir); err != nil {
+			return err
+		}
 	}
 	st, err := station.Start(ctx, cfg)
 	if err != nil {

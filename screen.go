@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -27,11 +28,21 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 	if err != nil {
 		return err
 	}
+	if st.Desk != nil { // technician mode (technician.go)
+		var panel *ui.TouchPanel
+		if o.technicianDemo {
+			panel = demoPanel()
+		}
+		screen.AttachService(st.Desk, panel)
+	}
 	screen.Follow(ctx)
 	w.SetContent(screen.Content())
 	w.Resize(fyne.NewSize(1920, 1080))
 	if !o.windowed {
 		ui.Kiosk(w)
+	}
+	if o.technicianDemo {
+		go enterTechnicianDemo(ctx, st, screen, slog.Default())
 	}
 	w.ShowAndRun()
 	return nil

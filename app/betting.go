@@ -38,6 +38,8 @@ func (t *Terminal) SelectChip(amount int64) {
 
 func (t *Terminal) canChangeLocked() error {
 	switch {
+	case t.view.Service.Open:
+		return ErrInService // technician mode (technician.go)
 	case !t.view.Connected:
 		return ErrNotConnected
 	case t.view.Frozen:

@@ -22,15 +22,18 @@ const (
 	PeriodWarning                    // the period is about to end (000 §10.6.2)
 	PeriodNoMoreBets                 // the period has ended (001 §3.7)
 	PeriodResult                     // the outcome is shown
+	PeriodInService                  // a technician has the terminal (technician.go)
 )
 
 func (p Period) String() string {
-	return [...]string{"waiting", "reconnecting", "frozen", "closed", "open", "warning", "no-more-bets", "result"}[min(max(int(p), 0), 7)]
+	return [...]string{"waiting", "reconnecting", "frozen", "closed", "open", "warning", "no-more-bets", "result", "in-service"}[min(max(int(p), 0), 8)]
 }
 
 // periodOf is the period state of a view; warned says the warning time has come.
 func periodOf(v View, warned bool) Period {
 	switch {
+	case v.Service.Open:
+		return PeriodInService
 	case !v.Connected && v.Phase == table.PhaseUnknown:
 		return PeriodWaiting
 	case !v.Connected:

@@ -13,7 +13,8 @@
 //   - betting.go: the bet slip at the touch (rule 4.3), and keeping the table's copy current;
 //   - buyin.go: the dealer buy-in the player confirms (004 §6.3(c));
 //   - money.go: cash-out and the money devices' status, and the game records;
-//   - notice.go: the one message on screen, with its priority and minimum time.
+//   - notice.go: the one message on screen, with its priority and minimum time;
+//   - technician.go: technician mode, which takes the terminal out of play (SPEC §8).
 package app
 
 import (
@@ -46,10 +47,11 @@ type Config struct {
 	Link    Link        // the table; required
 	Clock   clock.Clock // nil: the machine's clock
 	Log     *slog.Logger
-	Records Recorder // the game records (recall.Writer); nil for none
-	Gate    Gate     // the seat's player-ID pad; nil for none
-	Cashier Cashier  // cash-out; nil on a terminal without a printer
-	Recall  Recall   // the game records read back for the screen; nil for none
+	Records Recorder      // the game records (recall.Writer); nil for none
+	Gate    Gate          // the seat's player-ID pad; nil for none
+	Cashier Cashier       // cash-out; nil on a terminal without a printer
+	Recall  Recall        // the game records read back for the screen; nil for none
+	Service ServiceConfig // technician mode (technician.go); zero for none
 }
 
 // View is everything the screen shows, as one immutable value.
@@ -90,6 +92,8 @@ type View struct {
 	Favourites []Favourite // the player's saved slips, oldest first
 
 	Message Notice // the one message for the player, chosen by priority and time (notice.go)
+
+	Service ServiceView // technician mode (technician.go)
 }
 
 // Feedback is the answer to a touch on the layout.
@@ -109,6 +113,7 @@ type Terminal struct {
 	gate    Gate
 	cashier Cashier
 	recall  Recall
+	svc     ServiceConfig
 
 	mu         sync.Mutex
 	view       View
@@ -146,7 +151,7 @@ func New(cfg Config) *Terminal {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Terminal{link: cfg.Link, clk: cfg.Clock, log: cfg.Log, records: cfg.Records, gate: cfg.Gate,
-		cashier: cfg.Cashier, recall: cfg.Recall, dirty: make(chan struct{}, 1), answered: map[string]bool{},
+		cashier: cfg.Cashier, recall: cfg.Recall, svc: cfg.Service, dirty: make(chan struct{}, 1), answered: map[string]bool{},
 		ctx: ctx, cancel: cancel}
 	t.board = newBoard(t.clk, t.timerFired(func() { t.board.tick() }))
 	t.view.Money.Cashier = cfg.Cashier != nil

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # screenshot.sh BINARY OUT.png starts the kiosk binary in demo mode in a real X window under
 # Xvfb, waits for it to draw, takes a screenshot of the screen and fails if it is blank
-# (a single colour). The screenshot is kept at OUT.png for a person to look at.
+# (a single colour). The screenshot is kept at OUT.png for a person to look at. KIOSK_ARGS are
+# given to the kiosk (e.g. -technician-demo: the touch calibration screen).
 set -euo pipefail
 bin=${1:?binary}
 out=${2:?output png}
@@ -9,7 +10,8 @@ source "$(dirname "$0")/xvfb.sh"
 start_xvfb "${SCREEN_SIZE:-1920x1080}"
 
 state=$(mktemp -d)
-ATS_STATE_DIR=$state "$bin" >/tmp/ats-screenshot.log 2>&1 &
+# shellcheck disable=SC2086 # KIOSK_ARGS is a list of arguments
+ATS_STATE_DIR=$state "$bin" ${KIOSK_ARGS:-} >/tmp/ats-screenshot.log 2>&1 &
 app=$!
 sleep "${SCREENSHOT_WAIT:-6}"
 if ! kill -0 "$app" 2>/dev/null; then

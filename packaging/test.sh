@@ -45,9 +45,11 @@ step "cgo build of the kiosk"
 mkdir -p build
 bash packaging/build-kiosk.sh build/ats
 
-step "the kiosk draws under Xvfb (1920x1080 and 1280x800)"
+step "the kiosk draws under Xvfb (1920x1080 and 1280x800, and the touch calibration)"
 bash packaging/screenshot.sh build/ats build/screenshot.png
 SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
+# Technician mode's touch calibration, on the demo's simulated miscalibrated panel.
+KIOSK_ARGS=-technician-demo bash packaging/screenshot.sh build/ats build/screenshot-technician.png
 
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
 # Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts

@@ -68,6 +68,9 @@ type Felt struct {
 	// afterFunc starts the hold timer. Tests replace it to fire the hold on their own
 	// goroutine: Fyne's test driver runs fyne.Do on the caller, so a real timer would race.
 	afterFunc func(time.Duration, func()) (stop func() bool)
+	// panel is a simulated touch panel a tap goes through before the hit test (calibration.go);
+	// nil on a cabinet, where libinput has already applied the calibration.
+	panel *TouchPanel
 }
 
 // realAfterFunc is time.AfterFunc as afterFunc wants it.
@@ -141,7 +144,7 @@ func (f *Felt) Tapped(e *fyne.PointEvent) {
 	if f.OnTapped == nil {
 		return
 	}
-	if r, ok := f.geom.Hit(f.toLayout(e.Position)); ok {
+	if r, ok := f.geom.Hit(f.toLayout(touched(f.panel, f, e))); ok {
 		f.OnTapped(r)
 	}
 }

@@ -68,6 +68,8 @@ type Screen struct {
 	// do runs a UI change on the Fyne thread: fyne.Do. A headless test sets its own Fyne
 	// thread here, since the test driver runs fyne.Do on the caller's goroutine.
 	do func(func())
+
+	service *serviceScreen // technician mode (technician.go); nil without it
 }
 
 // Status colours: the period states must read at a glance (000 §10.6.2).
@@ -326,6 +328,8 @@ func periodStatus(p app.Period) (string, color.Color) {
 		return T("NO MORE BETS"), closedColour
 	case app.PeriodResult:
 		return T("RESULT"), panelText
+	case app.PeriodInService:
+		return T("TERMINAL IN SERVICE"), warnColour
 	}
 	return T("WAITING FOR THE TABLE"), panelDimText
 }
@@ -474,6 +478,7 @@ func (s *Screen) update(v app.View) {
 	if said := say(v.Message.Msg); said != s.message.Text {
 		s.message.SetText(said)
 	}
+	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
 }
 

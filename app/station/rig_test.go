@@ -14,6 +14,7 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
@@ -53,6 +54,7 @@ type rigOptions struct {
 	// printerCheck is the station's idle printer check (0: the station's default); a long one
 	// lets a test put the printer at fault unseen, so the fault is found by the print itself.
 	printerCheck time.Duration
+	state    bool                               // technician mode: its files in the rig's directory
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -131,7 +133,8 @@ func (r *rig) tryStart() error {
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
-		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck})
+		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck, StateDir: r.stateDir(),
+		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}})
 	if err != nil {
 		cancel()
 		ap.Close()
@@ -159,6 +162,14 @@ func (r *rig) tryStart() error {
 		t.Fatal("start-up recovery never finished")
 	}
 	return nil
+}
+
+// stateDir is technician mode's directory: the rig's, if the rig has technician mode.
+func (r *rig) stateDir() string {
+	if r.opts.state {
+		return r.dir
+	}
+	return ""
 }
 
 // restart is a terminal restart: the process goes, the server and the devices stay.

@@ -17,9 +17,11 @@ import (
 	"github.com/tablegames/ats/app/table"
 
 	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
+	"github.com/tablegames/ats/app/technician"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
@@ -45,6 +47,11 @@ type Config struct {
 	PrinterCheck time.Duration // between printer status checks when idle; 0: 1 s
 	RetryEvery   time.Duration // 0: the cashier's default
 	Log          *slog.Logger
+
+	// Technician mode (technician.go): its files' directory ("" for no technician mode) and
+	// where a touch calibration is kept and applied.
+	StateDir string
+	Touch    calibration.Persist
 }
 
 // Station is a running station. Its fields are the parts, for a screen or a harness to use.
@@ -55,21 +62,29 @@ type Station struct {
 	Cashier  *cashier.Cashier       // nil without a printer
 	Acceptor *noteacceptor.Acceptor // nil without one
 	Pad      *idpad.Pad             // nil without one
+	Desk     *technician.Desk       // technician mode's pages; nil without a StateDir
 
-	cancel    context.CancelFunc
-	recovered chan struct{}
-	refusedMu sync.Mutex
-	refused   error
-	wg        sync.WaitGroup
-	close     []func() error
+	technicians *technician.Store
+	faults      *technician.FaultLog
+	log         *slog.Logger
+	cancel      context.CancelFunc
+	recovered   chan struct{}
+	refusedMu   sync.Mutex
+	refused     error
+	wg          sync.WaitGroup
+	close       []func() error
 }
 
 // MayTakeMoney says whether the station may take money now: not without the table server, not
-// while the table is closed, and not while a device is at fault (the cashier tells the player
-// which) — the acceptor's own faults, and the printer's: a player must be able to cash out.
+// while the table is closed, not while a device is at fault (the cashier tells the player
+// which) — the acceptor's own faults, and the printer's: a player must be able to cash out —
+// and not while a technician has the terminal.
 func (s *Station) MayTakeMoney() bool {
 	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() || s.Refused() != nil {
 		return false
+	}
+	if s.Terminal.InService() {
+		return false // a technician has the terminal
 	}
 	return s.Client.Connected() && s.Terminal.View().Phase != table.PhaseClosed
 }
@@ -85,7 +100,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		cfg.Client.Logger = cfg.Log
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Station{cancel: cancel, recovered: make(chan struct{})}
+	s := &Station{cancel: cancel, recovered: make(chan struct{}), log: cfg.Log}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -123,6 +138,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 					return
 				case e := <-s.Pad.Events():
 					cfg.Log.Info("ID pad", "event", e.String())
+					s.padEvent(e, cfg.Seat)
 				}
 			}
 		})
@@ -139,11 +155,15 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		desk = cashDesk{s.Cashier}
 	}
 	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Records: recall.Writer{J: s.Journal},
-		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}})
+		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}, Service: s.serviceConfig(cfg)})
+	s.startDesk(cfg)
 	s.close = append(s.close, func() error { s.Terminal.Close(); return nil })
 	if s.Cashier != nil {
 		// The screen hears of money through the terminal, which chooses what the player reads.
-		s.Cashier.OnChange(func(st cashier.Status) { s.Terminal.MoneyChanged(moneyStatus(st)) })
+		s.Cashier.OnChange(func(st cashier.Status) {
+			s.Terminal.MoneyChanged(moneyStatus(st))
+			s.faultSeen(ctx, st)
+		})
 	}
 	s.run(func() { s.Terminal.Run(ctx) })
 
@@ -159,6 +179,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		s.close = append(s.close, aport.Close)
 		s.Acceptor = noteacceptor.New(aport, s.Cashier, noteacceptor.Config{Poll: cfg.AcceptorPoll, Log: cfg.Log})
 		s.Acceptor.SetInhibit(true)
+		s.acceptorReady()
 	}
 	// Recovery first, then money in: a credit owed is asked for again, a redemption in flight
 	// is cancelled, a cash-out is carried on to its ticket or its handpay. It may have to wait

@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/meters"
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/recall"
 )
@@ -216,18 +216,10 @@ func runRecords(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 1
 			}
 		case "meters":
-			m := meters(rs)
-			rounds, err := recall.Rounds(ctx, j, 0)
+			m, err := meters.Read(ctx, j) // the same figures as the technician's meters page
 			if err != nil {
 				fmt.Fprintln(stderr, "atsctl records:", err)
 				return 1
-			}
-			for _, r := range rounds {
-				if r.Settled {
-					m.rounds++
-					m.wagered += r.Staked
-					m.won += r.Returned
-				}
 			}
 			printMeters(stdout, m)
 		}
@@ -290,65 +282,19 @@ func resolve(ctx context.Context, path, keyPath, key, count string, stdout, stde
 	return 0
 }
 
-// meterSet is what the records say went in and out (the cashier's record kinds).
-type meterSet struct {
-	notes                 map[int64]int // by value in cents: count
-	notesIn, ticketsIn    int64
-	ticketsInN            int
-	ticketsOut, handpays  int64
-	ticketsOutN, handpayN int
-	dealerIn, dealerOut   int64
-	wagered, won          int64
-	rounds                int
-}
-
-func meters(rs []journal.Record) meterSet {
-	m := meterSet{notes: map[int64]int{}}
-	for _, r := range rs {
-		kind, _, _ := strings.Cut(r.Key, ":")
-		switch r.Kind {
-		case "credited":
-			switch kind {
-			case "note":
-				m.notes[r.Amount]++
-				m.notesIn += r.Amount
-			case "ticket":
-				m.ticketsIn += r.Amount
-				m.ticketsInN++
-			}
-		case "ticket-confirmed":
-			m.ticketsOut += r.Amount
-			m.ticketsOutN++
-		case "handpay":
-			m.handpays += r.Amount
-			m.handpayN++
-		case recall.KindBuyInConfirmed: // the table's credit, not the player's acceptance
-			m.dealerIn += r.Amount
-		case recall.KindDealerCashOut:
-			m.dealerOut += r.Amount
-		}
+func printMeters(w io.Writer, m meters.Meters) {
+	fmt.Fprintf(w, "notes in          %12d cents\n", m.NotesIn)
+	for _, v := range m.NoteValues() {
+		fmt.Fprintf(w, "  of %10d    %12d notes\n", v, m.Notes[v])
 	}
-	return m
-}
-
-func printMeters(w io.Writer, m meterSet) {
-	values := make([]int64, 0, len(m.notes))
-	for v := range m.notes {
-		values = append(values, v)
-	}
-	sort.Slice(values, func(i, j int) bool { return values[i] < values[j] })
-	fmt.Fprintf(w, "notes in          %12d cents\n", m.notesIn)
-	for _, v := range values {
-		fmt.Fprintf(w, "  of %10d    %12d notes\n", v, m.notes[v])
-	}
-	fmt.Fprintf(w, "tickets in        %12d cents in %d tickets\n", m.ticketsIn, m.ticketsInN)
-	fmt.Fprintf(w, "tickets out       %12d cents in %d tickets\n", m.ticketsOut, m.ticketsOutN)
-	fmt.Fprintf(w, "handpays          %12d cents in %d handpays\n", m.handpays, m.handpayN)
-	fmt.Fprintf(w, "dealer in         %12d cents\n", m.dealerIn)
-	fmt.Fprintf(w, "dealer out        %12d cents\n", m.dealerOut)
-	fmt.Fprintf(w, "wagered           %12d cents\n", m.wagered)
-	fmt.Fprintf(w, "won               %12d cents (stakes returned included)\n", m.won)
-	fmt.Fprintf(w, "rounds played     %12d\n", m.rounds)
+	fmt.Fprintf(w, "tickets in        %12d cents in %d tickets\n", m.TicketsIn, m.TicketsInN)
+	fmt.Fprintf(w, "tickets out       %12d cents in %d tickets\n", m.TicketsOut, m.TicketsOutN)
+	fmt.Fprintf(w, "handpays          %12d cents in %d handpays\n", m.Handpays, m.HandpayN)
+	fmt.Fprintf(w, "dealer in         %12d cents\n", m.DealerIn)
+	fmt.Fprintf(w, "dealer out        %12d cents\n", m.DealerOut)
+	fmt.Fprintf(w, "wagered           %12d cents\n", m.Wagered)
+	fmt.Fprintf(w, "won               %12d cents (stakes returned included)\n", m.Won)
+	fmt.Fprintf(w, "rounds played     %12d\n", m.Rounds)
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {

@@ -1,0 +1,135 @@
+package station_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/server"
+)
+
+// A technician takes the terminal out of play: the note acceptor is inhibited (a note is handed
+// back), the player's wagers on the open spin are withdrawn at the table, and no wager is taken;
+// leaving restores both, and the session is in the journal with the technician's id.
+func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add("tech-1", "Tess", "900001", "246810"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.buyIn(2000)
+	r.round()
+	red, _ := roulette.Layout{Wheel: roulette.SingleZero}.Outside(roulette.Red, 0)
+	r.st.Terminal.SelectChip(500)
+	if _, err := r.st.Terminal.Place(roulette.Bet{Spot: red}); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the slip at the table", func() bool { return r.server().SlipTotal == 500 })
+
+	ctx := context.Background()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, "246810"); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the acceptor inhibited in service", func() bool { return !r.st.MayTakeMoney() && r.acceptorInhibited() })
+	back := len(r.acc.Returned())
+	if err := r.acc.InsertNote(2000); err == nil || len(r.acc.Returned()) != back+1 {
+		t.Fatalf("a note in service: err %v, returned %d (was %d)", err, len(r.acc.Returned()), back)
+	}
+	r.eventually("the wagers withdrawn at the table", func() bool { return r.server().SlipTotal == 0 })
+	if _, err := r.st.Terminal.Place(roulette.Bet{Spot: red}); !errors.Is(err, app.ErrInService) {
+		t.Fatalf("a wager in service: %v", err)
+	}
+	if v := r.view(); v.Period != app.PeriodInService || v.Balance != 2000 {
+		t.Fatalf("in service: period %v balance %d", v.Period, v.Balance)
+	}
+	if _, err := r.st.Desk.Meters(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := r.st.Desk.LeaveService(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.buyIn(1000)
+	if _, err := r.st.Terminal.Place(roulette.Bet{Spot: red}); err != nil {
+		t.Fatalf("a wager after leaving: %v", err)
+	}
+	r.eventually("the slip at the table again", func() bool { return r.server().SlipTotal == 500 })
+	in, out := r.records(app.ServiceEntered), r.records(app.ServiceLeft)
+	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), "tech-1") {
+		t.Fatalf("journalled sessions: in %v out %v", in, out)
+	}
+}
+
+// The way in on a cabinet: a technician card read by the seat's ID pad (the real driver, the
+// emulated pad on a pseudo-terminal) asks for the PIN; another seat's card, or a player's, does
+// not; taking the card out stops asking.
+func TestTechnicianCardOnThePad(t *testing.T) {
+	dir := t.TempDir()
+	if err := technician.Open(dir, nil).Add("tech-1", "Tess", "900001", "246810"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := demo.StartTable(dir, "T01", server.DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	pad := emulator.NewIDPad(emulator.IDPadConfig{})
+	pty, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pty.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go pad.Serve(ctx, pty.Device)
+	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal.db"),
+		Client: client.Config{Addr: tbl.Addr, TLS: tbl.ClientTLS}, IDPad: pty.Path, Seat: 2, StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	asking := func() string { return st.Terminal.View().Service.Asking }
+	var mu sync.Mutex
+	var seen []string // every change of Asking, in order
+	st.Terminal.OnChange(func(v app.View) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) == 0 && v.Service.Asking != "" || len(seen) > 0 && seen[len(seen)-1] != v.Service.Asking {
+			seen = append(seen, v.Service.Asking)
+		}
+	})
+	if err := pad.InsertCard(3, "900001"); err != nil { // another seat's reader
+		t.Fatal(err)
+	}
+	if err := pad.InsertCard(2, "6012345678"); err != nil { // a player's card
+		t.Fatal(err)
+	}
+	if err := pad.RemoveCard(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := pad.InsertCard(2, "900001"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the PIN asked for", func() bool { return asking() == "tech-1" })
+	if err := pad.RemoveCard(2); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the PIN no longer asked for", func() bool { return asking() == "" })
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(seen) != "[tech-1 ]" {
+		t.Fatalf("the PIN was asked for %q: only the technician card at this seat may ask", seen)
+	}
+}

@@ -1,0 +1,145 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// fakeAuth knows technician "tech-1" with PIN 246810 and card 900001, and records what the
+// terminal journals.
+type fakeAuth struct {
+	mu      sync.Mutex
+	records []string
+}
+
+func (f *fakeAuth) Authenticate(_ context.Context, id, pin string) (Technician, error) {
+	if id == "tech-1" && pin == "246810" {
+		return Technician{ID: id, Name: "Tess Tech"}, nil
+	}
+	return Technician{}, ErrWrongPIN
+}
+
+func (f *fakeAuth) ServiceRecord(_ context.Context, kind, id, detail string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.records = append(f.records, kind+" "+id)
+	return nil
+}
+
+func (f *fakeAuth) kinds() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.records...)
+}
+
+func withService(f *fakeAuth) func(*Config) {
+	return func(c *Config) {
+		c.Service = ServiceConfig{Auth: f, Log: f, Card: func(card string) (string, bool) {
+			return "tech-1", card == "900001"
+		}}
+	}
+}
+
+// Technician mode refuses every slip change with ErrInService, withdraws the wagers of the spin
+// it was entered in (the empty slip reaches the table), says "in service", and after leaving
+// betting works again; entering and leaving are recorded with the technician's id, and so is a
+// wrong PIN.
+func TestTechnicianModeStopsBetting(t *testing.T) {
+	f := &fakeAuth{}
+	h := newHarness(t, withService(f))
+	s17 := spot(t, roulette.Straight, 17)
+	if _, err := h.term.Place(s17); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.link.WaitSlip(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := h.term.EnterService(context.Background(), "246810"); !errors.Is(err, ErrNoTechnicianCard) {
+		t.Fatalf("PIN without a card: %v", err)
+	}
+	h.term.TechnicianCard("123456") // a player's card asks nothing
+	if v := h.term.View(); v.Service.Asking != "" {
+		t.Fatalf("a player card asks for a PIN: %+v", v.Service)
+	}
+	h.term.TechnicianCard("900001")
+	if v := h.term.View(); v.Service.Asking != "tech-1" {
+		t.Fatalf("technician card: %+v", v.Service)
+	}
+	if err := h.term.EnterService(context.Background(), "111111"); !errors.Is(err, ErrWrongPIN) {
+		t.Fatalf("wrong PIN: %v", err)
+	}
+	if v := h.term.View(); v.Service.Open || v.Service.Said.IsZero() {
+		t.Fatalf("after a wrong PIN: %+v", v.Service)
+	}
+	if err := h.term.EnterService(context.Background(), "246810"); err != nil {
+		t.Fatal(err)
+	}
+	v := h.term.View()
+	if !v.Service.Open || v.Service.Technician.ID != "tech-1" || v.Period != PeriodInService || len(v.Stakes) != 0 || !v.Void.Equal(sayWithdrawn) {
+		t.Fatalf("in service: %+v period %v stakes %v void %v", v.Service, v.Period, v.Stakes, v.Void)
+	}
+	if !h.term.InService() {
+		t.Fatal("InService false")
+	}
+	// The withdrawal reaches the table: the newest slip is empty.
+	eventually(t, "the empty slip sent", func() bool {
+		s, ok := h.link.LastSlip()
+		return ok && len(s.Bets) == 0 && s.Version > 1
+	})
+	for name, try := range map[string]func() error{
+		"place":  func() error { _, err := h.term.Place(s17); return err },
+		"move":   func() error { _, err := h.term.Move(s17, spot(t, roulette.Straight, 18)); return err },
+		"remove": func() error { return h.term.Remove(s17) },
+		"undo":   h.term.Undo, "clear": h.term.Clear, "repeat": h.term.Repeat, "double": h.term.Double,
+		"favourite": func() error { return h.term.PlaceFavourite(Favourite{Stakes: []Stake{{Bet: s17, Amount: 100}}}) },
+	} {
+		if err := try(); !errors.Is(err, ErrInService) {
+			t.Errorf("%s in service: %v, want ErrInService", name, err)
+		}
+	}
+	if v := h.term.View(); !v.Message.Msg.Equal(msg.Of(ErrInService)) && !v.Message.Msg.Equal(sayInService) {
+		t.Errorf("message in service: %v", v.Message)
+	}
+
+	h.clk.Advance(90 * time.Second)
+	if err := h.term.LeaveService(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.term.LeaveService(context.Background()); !errors.Is(err, ErrNotInService) {
+		t.Fatalf("leaving twice: %v", err)
+	}
+	if h.term.InService() || h.term.View().Period == PeriodInService {
+		t.Fatal("still in service after leaving")
+	}
+	// A new round: betting works again.
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
+	h.waitFor(func(v View) bool { return v.RoundID == "R2" })
+	if fb, err := h.term.Place(s17); err != nil || fb.Accepted != 100 {
+		t.Fatalf("after leaving: %+v %v", fb, err)
+	}
+	want := []string{"technician-refused tech-1", "technician-in tech-1", "technician-out tech-1"}
+	if got := f.kinds(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("recorded %v, want %v", got, want)
+	}
+}
+
+// Without technician credentials nothing opens technician mode: no card configured, no auth.
+func TestNoTechnicianModeWithoutAuth(t *testing.T) {
+	h := newHarness(t)
+	h.term.TechnicianCard("900001")
+	if err := h.term.EnterService(context.Background(), "246810"); !errors.Is(err, ErrNoTechnicianMode) {
+		t.Fatalf("EnterService without auth: %v", err)
+	}
+	if h.term.InService() {
+		t.Fatal("in service")
+	}
+}
