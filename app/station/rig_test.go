@@ -54,7 +54,7 @@ type rigOptions struct {
 	// printerCheck is the station's idle printer check (0: the station's default); a long one
 	// lets a test put the printer at fault unseen, so the fault is found by the print itself.
 	printerCheck time.Duration
-	state    bool                               // technician mode: its files in the rig's directory
+	state        bool // technician mode: its files in the rig's directory
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
