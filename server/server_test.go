@@ -38,30 +38,31 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // rig is a table served over real TCP loopback with real mutual TLS and a real SQLite file.
 type rig struct {
-	t      testing.TB
-	clock  *fakeClock
-	pki    *pki.Memory
-	dbPath string
-	led    *ledger.Ledger
-	table  *Table
-	addr   string
-	stop   func()
-	dealer pb.DealerServiceClient
-	super  pb.DealerServiceClient // the pit boss: corrections, invalidations, handpays, jackpots
-	conns  []*grpc.ClientConn
-	config func(*Config) // changes to the default table, if any
+	t        testing.TB
+	clock    *fakeClock
+	pki      *pki.Memory
+	dbPath   string
+	led      *ledger.Ledger
+	table    *Table
+	addr     string
+	stop     func()
+	dealer   pb.DealerServiceClient
+	super    pb.DealerServiceClient // the pit boss: corrections, invalidations, handpays, jackpots
+	conns    []*grpc.ClientConn
+	config   func(*Config) // changes to the default table, if any
+	grpcOpts []Option      // the server's options, if any
 }
 
 func newRig(t testing.TB) *rig { return newRigWith(t, nil) }
 
-func newRigWith(t testing.TB, config func(*Config)) *rig {
+func newRigWith(t testing.TB, config func(*Config), opts ...Option) *rig {
 	t.Helper()
 	m, err := pki.NewMemory()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, clock: &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}, pki: m,
-		dbPath: filepath.Join(t.TempDir(), "table.db"), config: config}
+		dbPath: filepath.Join(t.TempDir(), "table.db"), config: config, grpcOpts: opts}
 	r.start()
 	t.Cleanup(r.shutdown)
 	return r
@@ -94,7 +95,7 @@ func (r *rig) start() {
 	if r.addr != "" {
 		addr = r.addr // a restart comes back on the same address
 	}
-	a, stop, err := Listen(table, tlsCfg, addr)
+	a, stop, err := Listen(table, tlsCfg, addr, r.grpcOpts...)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -59,6 +59,14 @@ type grpcOptions struct {
 	revoked     *pki.Revocations
 	technicians *Technicians
 	log         *slog.Logger
+	rate, burst float64 // a terminal's calls a second, and its burst
+}
+
+// WithCallRate sets how many calls a second a terminal identity may start, and its burst
+// (TerminalCallRate and TerminalCallBurst if not set): a fuzz target that drives one terminal
+// as fast as it can sets it out of the way.
+func WithCallRate(rate, burst float64) Option {
+	return func(o *grpcOptions) { o.rate, o.burst = rate, burst }
 }
 
 // WithRevocations makes the server refuse the certificates the revocation list names, at the
@@ -77,7 +85,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *grpcOptions) { o.log = l
 // role table (roles.go) allows for the method; and every caller is bounded in what it may ask
 // at once (MaxRecvMsgBytes, MaxWatchStreams, MaxInFlight).
 func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
-	o := grpcOptions{log: t.log}
+	o := grpcOptions{log: t.log, rate: TerminalCallRate, burst: TerminalCallBurst}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -86,7 +94,7 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		o.revoked.Protect(tlsCfg)
 	}
 	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
-		buckets: map[string]*bucket{}, now: time.Now}
+		buckets: map[string]*bucket{}, now: time.Now, rate: o.rate, burst: o.burst}
 	s := grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(tlsCfg)),
 		grpc.ChainUnaryInterceptor(e.unary, anchorHeads(t)), // anchor.go: the journal heads
@@ -129,6 +137,8 @@ type edge struct {
 	bucketMu sync.Mutex
 	buckets  map[string]*bucket // terminal id → its call budget
 	now      func() time.Time
+	rate     float64 // calls a second per terminal identity (WithCallRate)
+	burst    float64
 }
 
 // bucket is a token bucket of calls.
@@ -161,13 +171,13 @@ func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 		if len(e.buckets) > 100_000 { // bounded memory, whatever the number of identities
 			clear(e.buckets)
 		}
-		b = &bucket{tokens: TerminalCallBurst, at: now}
+		b = &bucket{tokens: e.burst, at: now}
 		e.buckets[id] = b
 	}
-	b.tokens = min(TerminalCallBurst, b.tokens+now.Sub(b.at).Seconds()*TerminalCallRate)
+	b.tokens = min(e.burst, b.tokens+now.Sub(b.at).Seconds()*e.rate)
 	b.at = now
 	if b.tokens < 1 {
-		return nil, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %d calls a second", id, TerminalCallRate)
+		return nil, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %g calls a second", id, e.rate)
 	}
 	b.tokens--
 	return ctx, nil
