@@ -142,7 +142,8 @@ func (t *Table) ReportNoteEscrow(terminal string, req *pb.NoteEscrowRequest) (*p
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	err := t.led.Update(context.Background(), t.now(), func(tx *ledger.Tx) error {
+	defer t.actAs("terminal:" + terminal)() // the audit log names the terminal that reported it
+	err := t.led.Update(t.bg(), t.now(), func(tx *ledger.Tx) error {
 		n, ok, err := tx.NoteEscrow(terminal, req.IdempotencyKey)
 		if err != nil {
 			return err

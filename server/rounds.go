@@ -291,6 +291,11 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}
+		// Who entered the winning number is the audit's first question (the actor: the dealer,
+		// or "system" for the auto-dealer).
+		if err := tx.Event("outcome", "", r.id, 0, n.String()); err != nil {
+			return err
+		}
 		var err error
 		if settled, err = t.settle(tx, r, n, 1, false, nil, ""); err != nil {
 			return err
