@@ -86,8 +86,14 @@ func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, 
 		return nil, err
 	}
 	a := &abuser{id: id, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
-	// A chip account with money for every wager of a maximal slip.
-	if _, err := pb.NewTerminalServiceClient(conn).CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "abuse", Amount: 50_000_000, NoteCode: "load"}); err != nil {
+	// A chip account with money for every wager of a maximal slip: the load terminals' one
+	// "load" note (the table's maximum balance), reported in escrow first as a cashier does.
+	tc := pb.NewTerminalServiceClient(conn)
+	if _, err := tc.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: "abuse", Amount: 10_000_000, NoteCode: "load"}); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%s: note escrow: %w", id, err)
+	}
+	if _, err := tc.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: "abuse", Amount: 10_000_000, NoteCode: "load"}); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("%s: credit: %w", id, err)
 	}
