@@ -52,6 +52,10 @@ type Config struct {
 	// where a touch calibration is kept and applied.
 	StateDir string
 	Touch    calibration.Persist
+	// LocalTechnicianPINs checks technician PINs against the technicians file's own hashes
+	// instead of asking the table server (TerminalService.AuthenticateTechnician), for a table
+	// with no technician PIN file. Off by default: the table's PINs are the technicians'.
+	LocalTechnicianPINs bool
 }
 
 // Station is a running station. Its fields are the parts, for a screen or a harness to use.

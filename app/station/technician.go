@@ -2,11 +2,16 @@ package station
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/idpad"
 )
 
@@ -15,13 +20,42 @@ import (
 // the running drivers under the devices page. Kept here, apart from Start, so the rest of the
 // station reads as before.
 
-// serviceConfig is the terminal's technician mode: none without a state directory.
+// serviceConfig is the terminal's technician mode: none without a state directory. The cards
+// are the terminal's technicians file's; the PIN is checked by the table server's technician
+// PINs (serverTechAuth), or by the file's own hashes where LocalTechnicianPINs says so.
 func (s *Station) serviceConfig(cfg Config) app.ServiceConfig {
 	if cfg.StateDir == "" {
 		return app.ServiceConfig{}
 	}
 	s.technicians = technician.Open(cfg.StateDir, nil)
-	return app.ServiceConfig{Auth: s.technicians, Log: technician.JournalLog{J: s.Journal}, Card: s.technicians.Card}
+	var auth app.TechnicianAuth = serverTechAuth{c: s.Client, names: s.technicians}
+	if cfg.LocalTechnicianPINs {
+		auth = s.technicians
+	}
+	return app.ServiceConfig{Auth: auth, Log: technician.JournalLog{J: s.Journal}, Card: s.technicians.Card}
+}
+
+// serverTechAuth is app.TechnicianAuth by the table server (TerminalService.AuthenticateTechnician):
+// the PINs, their throttle and the audit of every attempt are the table's, so a technician has
+// one PIN for every cabinet, and a stolen cabinet's disk holds no PIN hash to guess at.
+type serverTechAuth struct {
+	c     *client.Client
+	names *technician.Store // the name the pages show, if the terminal's file has one
+}
+
+func (a serverTechAuth) Authenticate(ctx context.Context, id, pin string) (app.Technician, error) {
+	got, err := a.c.AuthenticateTechnician(ctx, id, pin)
+	switch {
+	case status.Code(err) == codes.ResourceExhausted:
+		return app.Technician{}, fmt.Errorf("%w: %w", app.ErrThrottled, err)
+	case status.Code(err) == codes.PermissionDenied:
+		return app.Technician{}, fmt.Errorf("%w: %w", app.ErrWrongPIN, err)
+	case err != nil:
+		return app.Technician{}, fmt.Errorf("technician PIN not checked by the table: %w", err)
+	case got != id:
+		return app.Technician{}, fmt.Errorf("the table checked the PIN of %q, not %q", got, id)
+	}
+	return app.Technician{ID: id, Name: a.names.Name(id)}, nil
 }
 
 // startDesk makes the technician pages over the running station.

@@ -24,7 +24,7 @@ import (
 // leaving restores both, and the session is in the journal with the technician's id.
 func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 	r := newRig(t, rigOptions{manual: true, state: true})
-	if err := technician.Open(r.dir, nil).Add("tech-1", "Tess", "900001", "246810"); err != nil {
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
 		t.Fatal(err)
 	}
 	r.ready()
@@ -39,7 +39,7 @@ func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 
 	ctx := context.Background()
 	r.st.Terminal.TechnicianCard("900001")
-	if err := r.st.Desk.EnterService(ctx, "246810"); err != nil {
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
 		t.Fatal(err)
 	}
 	r.eventually("the acceptor inhibited in service", func() bool { return !r.st.MayTakeMoney() && r.acceptorInhibited() })
@@ -67,7 +67,7 @@ func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 	}
 	r.eventually("the slip at the table again", func() bool { return r.server().SlipTotal == 500 })
 	in, out := r.records(app.ServiceEntered), r.records(app.ServiceLeft)
-	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), "tech-1") {
+	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), demo.Technician) {
 		t.Fatalf("journalled sessions: in %v out %v", in, out)
 	}
 }
@@ -131,5 +131,61 @@ func TestTechnicianCardOnThePad(t *testing.T) {
 	defer mu.Unlock()
 	if fmt.Sprint(seen) != "[tech-1 ]" {
 		t.Fatalf("the PIN was asked for %q: only the technician card at this seat may ask", seen)
+	}
+}
+
+// The PIN is the table server's: the terminal's technicians file gives the card, the table
+// checks the PIN (the file's own PIN hash does not open it), refuses wrong PINs and locks the
+// technician out after three, and its audit log names the terminal and the technician.
+func TestTechnicianPINCheckedByTheTable(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	ctx := context.Background()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, "135790"); !errors.Is(err, app.ErrWrongPIN) {
+		t.Fatalf("the terminal file's PIN: %v, want refused by the table", err)
+	}
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+		t.Fatalf("the table's PIN: %v", err)
+	}
+	if v := r.view(); !v.Service.Open || v.Service.Technician.ID != demo.Technician || v.Service.Technician.Name != "Tess" {
+		t.Fatalf("in service: %+v", v.Service)
+	}
+	if err := r.st.Desk.LeaveService(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.st.Terminal.TechnicianCard("900001")
+	for i := range 2 {
+		if err := r.st.Desk.EnterService(ctx, "000000"); !errors.Is(err, app.ErrWrongPIN) {
+			t.Fatalf("wrong PIN %d: %v", i+1, err)
+		}
+	}
+	if err := r.st.Desk.EnterService(ctx, "000000"); !errors.Is(err, app.ErrThrottled) {
+		t.Fatalf("wrong PIN 3: %v, want the lockout", err)
+	}
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); !errors.Is(err, app.ErrThrottled) || r.st.Terminal.InService() {
+		t.Fatalf("the right PIN while locked out: %v", err)
+	}
+	evs, err := r.demo.Table.AuditLog(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Kind == "technician-authenticated" || e.Kind == "technician-pin-refused" {
+			if e.Actor != "terminal:T01" || e.Terminal != "T01" || !contains(e.Detail, demo.Technician) {
+				t.Errorf("audit entry: %+v", e)
+			}
+			n[e.Kind]++
+		}
+	}
+	if n["technician-authenticated"] != 1 || n["technician-pin-refused"] != 5 {
+		t.Errorf("audit log: %v", n)
+	}
+	if rs := r.records(app.ServiceRefused); len(rs) != 5 {
+		t.Errorf("refusals journalled: %d, want 5", len(rs))
 	}
 }
