@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -187,5 +189,81 @@ func TestTechnicianPINCheckedByTheTable(t *testing.T) {
 	}
 	if rs := r.records(app.ServiceRefused); len(rs) != 5 {
 		t.Errorf("refusals journalled: %d, want 5", len(rs))
+	}
+}
+
+// The devices page's tests over the running drivers, in technician mode only: a VOID test
+// ticket comes out of the printer, and the acceptor, enabled for one note, reads it and hands
+// it back — the balance, the table's ledger and the money records untouched, both tests
+// journalled with the technician, and the acceptor inhibited again (also when no note comes).
+func TestTechnicianDeviceTestsMoveNoMoney(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true, acceptTest: 500 * time.Millisecond})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.buyIn(2000)
+	ctx := context.Background()
+	if _, err := r.st.Desk.PrintTestTicket(ctx); !errors.Is(err, app.ErrNotInService) {
+		t.Fatalf("a test ticket in play: %v", err)
+	}
+	if _, err := r.st.AcceptTest(ctx); !errors.Is(err, app.ErrNotInService) {
+		t.Fatalf("an accept test in play: %v", err)
+	}
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the acceptor inhibited in service", r.acceptorInhibited)
+	conserved, flows := r.conserved(), len(r.records("note-escrow"))
+
+	printed := len(r.prn.Printed())
+	if said, err := r.st.Desk.PrintTestTicket(ctx); err != nil {
+		t.Fatalf("test ticket: %v (%s)", err, said)
+	}
+	tks := r.prn.Printed()
+	if len(tks) != printed+1 || !contains(strings.Join(tks[len(tks)-1].Fields, "|"), "VOID") ||
+		!contains(strings.Join(tks[len(tks)-1].Fields, "|"), "00-0000-0000-0000-0000") {
+		t.Fatalf("printed: %d tickets, the last %v", len(tks), tks[len(tks)-1].Fields)
+	}
+
+	type answer struct {
+		said string
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() { said, err := r.st.Desk.AcceptTest(ctx); done <- answer{said, err} }()
+	r.eventually("the acceptor enabled for the test", r.acceptorEnabled)
+	back := len(r.acc.Returned())
+	if err := r.acc.InsertNote(5000); err != nil {
+		t.Fatal(err)
+	}
+	a := <-done
+	if a.err != nil || !contains(a.said, "50.00") {
+		t.Fatalf("accept test: %q %v", a.said, a.err)
+	}
+	r.eventually("the test note handed back", func() bool { return len(r.acc.Returned()) == back+1 })
+	r.eventually("the acceptor inhibited after the test", r.acceptorInhibited)
+
+	// No note: the test ends at its timeout, inhibited again.
+	if _, err := r.st.Desk.AcceptTest(ctx); !errors.Is(err, station.ErrNoTestNote) {
+		t.Fatalf("accept test without a note: %v", err)
+	}
+	r.eventually("the acceptor inhibited after the timeout", r.acceptorInhibited)
+
+	if v := r.view(); v.Balance != 2000 || r.server().Balance != 2000 {
+		t.Fatalf("balance after the tests: terminal %d, table %d", v.Balance, r.server().Balance)
+	}
+	if got := r.conserved(); got != conserved {
+		t.Fatalf("the table's balances moved: %d, was %d", got, conserved)
+	}
+	if n := len(r.records("note-escrow")); n != flows {
+		t.Fatalf("money records: %d note escrows, was %d", n, flows)
+	}
+	if n := len(r.records(technician.KindTestTicket)); n != 2 {
+		t.Errorf("test ticket records: %d, want 2", n)
+	}
+	if rs := r.records(technician.KindAcceptTest); len(rs) != 4 || !contains(string(rs[1].Body), "50.00") || !contains(string(rs[1].Body), demo.Technician) {
+		t.Errorf("accept test records: %d %v", len(rs), rs)
 	}
 }
