@@ -36,6 +36,7 @@ type options struct {
 	seat                     int
 	demoPeriod, demoSpin     time.Duration
 	technicianDemo           bool // technician.go
+	localTechnicianPINs      bool // technician PINs from technicians.json, not the table
 }
 
 func parseFlags() options {
@@ -52,6 +53,7 @@ func parseFlags() options {
 	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
 	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
+	flag.BoolVar(&o.localTechnicianPINs, "local-technician-pins", false, "check technician PINs against this terminal's technicians.json instead of the table server's technician PINs (a table without a -technicians file)")
 	flag.Parse()
 	return o
 }

@@ -37,7 +37,7 @@ func run(log *slog.Logger) (err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := station.Config{StateDir: dir, Touch: touchPersist(dir, o.server == ""), ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
-		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log}
+		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
 	var d *demo.Demo
 	if o.server == "" {
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,

@@ -11,6 +11,7 @@ import (
 	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/ui"
 )
 
@@ -20,9 +21,9 @@ import (
 
 // The demo technician of -technician-demo: card and PIN, for the demo only.
 const (
-	demoTechnician = "demo-tech"
+	demoTechnician = demo.Technician // the demo table knows their PIN
 	demoCard       = "900000"
-	demoPIN        = "246810"
+	demoPIN        = demo.TechnicianPIN
 )
 
 // applySettings puts the technician's settings (design, seat, language) in place of the

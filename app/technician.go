@@ -29,9 +29,10 @@ type Technician struct {
 	Name string
 }
 
-// TechnicianAuth checks a technician's PIN. The local one (app/technician.Store) reads hashed
-// PINs from the terminal's state directory; the table server's TechnicianService implements
-// the same check when it comes. Wrong PINs are the implementation's to throttle: it returns
+// TechnicianAuth checks a technician's PIN. The station's is the table server's check
+// (TerminalService.AuthenticateTechnician, station.serverTechAuth); the local one
+// (app/technician.Store) reads hashed PINs from the terminal's state directory, where the
+// station is configured for it. Wrong PINs are the implementation's to throttle: it returns
 // ErrThrottled (wrapped) while it refuses to check.
 type TechnicianAuth interface {
 	Authenticate(ctx context.Context, id, pin string) (Technician, error)

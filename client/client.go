@@ -310,6 +310,25 @@ func (c *Client) JournalAnchor(ctx context.Context) (int64, []byte, error) {
 	return r.GetHead().GetSeq(), r.GetHead().GetMac(), nil
 }
 
+// AuthenticateTechnician asks the table to check the PIN technician id typed on this terminal's
+// PIN pad, and returns the technician's id. It is asked once, never retried: a retried wrong
+// PIN would count twice against the throttle. A wrong PIN (or an unknown technician) is a
+// table.Refusal (PermissionDenied); while the technician is locked out after wrong PINs the
+// answer is a table.Refusal whose status code is ResourceExhausted, so the caller can tell
+// "wait" from "wrong".
+func (c *Client) AuthenticateTechnician(ctx context.Context, id, pin string) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	defer cancel()
+	r, err := c.tc.AuthenticateTechnician(cctx, &pb.AuthenticateTechnicianRequest{TechnicianId: id, Pin: pin})
+	if status.Code(err) == codes.ResourceExhausted {
+		return "", &table.Refusal{Err: err}
+	}
+	if err != nil {
+		return "", refusal(err)
+	}
+	return r.GetTechnicianId(), nil
+}
+
 // retryable reports whether a failed attempt may be retried with the same key: the request may
 // or may not have reached the server, and the key makes a second arrival harmless.
 func retryable(err error) bool {

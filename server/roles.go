@@ -26,6 +26,8 @@ var (
 
 func init() {
 	allow := func(svc, method string, roles []string) { roleTable["/"+svc+"/"+method] = roles }
+	// Terminal role: every TerminalService method, AuthenticateTechnician included (the PIN
+	// typed on a cabinet's PIN pad, checked here against the technicians' PINs and throttled).
 	for _, m := range pb.TerminalService_ServiceDesc.Methods {
 		allow(pb.TerminalService_ServiceDesc.ServiceName, m.MethodName, []string{pki.RoleTerminal})
 	}

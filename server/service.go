@@ -107,7 +107,7 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 	)
-	pb.RegisterTerminalServiceServer(s, &terminalService{t: t})
+	pb.RegisterTerminalServiceServer(s, &terminalService{t: t, pins: o.technicians, log: o.log})
 	pb.RegisterDealerServiceServer(s, &dealerService{t: t})
 	pb.RegisterTechnicianServiceServer(s, &technicianService{t: t, pins: o.technicians, log: o.log})
 	h := health.NewServer()
@@ -288,7 +288,9 @@ func actorOf(ctx context.Context) string {
 
 type terminalService struct {
 	pb.UnimplementedTerminalServiceServer
-	t *Table
+	t    *Table
+	pins *Technicians // AuthenticateTechnician's (technician.go)
+	log  *slog.Logger
 }
 
 // encoded is an event's wire form, made once and shared by every stream that sends it: a

@@ -240,31 +240,55 @@ type technicianService struct {
 
 func (s *technicianService) Authenticate(ctx context.Context, req *pb.TechnicianAuthenticateRequest) (*pb.TechnicianAuthenticateResponse, error) {
 	id := callerID(ctx)
-	if s.pins == nil {
-		return nil, status.Error(codes.FailedPrecondition, "this table has no technician PINs (tableserver -technicians FILE)")
-	}
-	err := s.pins.verify(id, req.Pin)
-	kind, detail := "technician-authenticated", ""
-	if err != nil {
-		kind, detail = "technician-pin-refused", status.Convert(err).Message()
-		s.log.Warn("technician PIN refused", "technician", id, "why", detail)
-	} else {
-		s.log.Info("technician authenticated", "technician", id)
-	}
-	if aerr := s.t.Audit(actorOf(ctx), kind, detail); aerr != nil {
-		return nil, aerr
-	}
-	if err != nil {
+	if err := checkTechnicianPIN(ctx, s.t, s.pins, s.log, id, "", req.Pin); err != nil {
 		return nil, err
 	}
 	return &pb.TechnicianAuthenticateResponse{TechnicianId: id}, nil
 }
 
+// AuthenticateTechnician checks, for a terminal, the PIN a technician typed on its PIN pad: the
+// same PINs and the same throttle as the technician's own certificate gets (the count is kept
+// per technician id, so a lock-out holds whichever way the PIN comes), audited with the
+// terminal as actor and the technician in the detail.
+func (s *terminalService) AuthenticateTechnician(ctx context.Context, req *pb.AuthenticateTechnicianRequest) (*pb.TechnicianAuthenticateResponse, error) {
+	id := req.GetTechnicianId()
+	if err := pki.ValidID(id); err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "technician id: %v", err)
+	}
+	if err := checkTechnicianPIN(ctx, s.t, s.pins, s.log, id, callerID(ctx), req.GetPin()); err != nil {
+		return nil, err
+	}
+	return &pb.TechnicianAuthenticateResponse{TechnicianId: id}, nil
+}
+
+// checkTechnicianPIN checks technician id's PIN (throttled) and writes the attempt to the audit
+// log with the caller as actor, terminal ("" for a technician's own call) as the terminal
+// concerned, before answering.
+func checkTechnicianPIN(ctx context.Context, t *Table, pins *Technicians, log *slog.Logger, id, terminal, pin string) error {
+	if pins == nil {
+		return status.Error(codes.FailedPrecondition, "this table has no technician PINs (tableserver -technicians FILE)")
+	}
+	err := pins.verify(id, pin)
+	kind, detail := "technician-authenticated", "technician "+id
+	if err != nil {
+		kind, detail = "technician-pin-refused", status.Convert(err).Message()
+		log.Warn("technician PIN refused", "technician", id, "terminal", terminal, "why", detail)
+	} else {
+		log.Info("technician authenticated", "technician", id, "terminal", terminal)
+	}
+	if aerr := t.audit(actorOf(ctx), kind, terminal, detail); aerr != nil {
+		return aerr
+	}
+	return err
+}
+
 // Audit writes one audit event that moves no money (a technician's sign-in) for actor.
-func (t *Table) Audit(actor, kind, detail string) error {
+func (t *Table) Audit(actor, kind, detail string) error { return t.audit(actor, kind, "", detail) }
+
+func (t *Table) audit(actor, kind, terminal, detail string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return ledgerErr(t.led.Update(ledger.WithActor(context.Background(), actor), t.now(), func(tx *ledger.Tx) error {
-		return tx.Event(kind, "", "", 0, detail)
+		return tx.Event(kind, terminal, "", 0, detail)
 	}))
 }

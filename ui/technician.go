@@ -35,6 +35,9 @@ type Service interface {
 	DeviceStatuses() ([]technician.DeviceStatus, error)
 	Settings() (technician.Values, error)
 	SetSetting(ctx context.Context, key, value string) error
+	// The devices page's tests over the running drivers; each says its outcome.
+	PrintTestTicket(ctx context.Context) (string, error)
+	AcceptTest(ctx context.Context) (string, error)
 }
 
 var _ Service = (*technician.Desk)(nil)
@@ -62,6 +65,7 @@ type serviceScreen struct {
 	tabs     *container.AppTabs
 	calInfo  *widget.Label
 	devices  *widget.Label
+	devSaid  *widget.Label // the outcome of the last device test
 	meters   *widget.Label
 	log      *widget.Label
 	logPage  int
@@ -215,7 +219,16 @@ func (ss *serviceScreen) pages(sv app.ServiceView) fyne.CanvasObject {
 
 	ss.devices = widget.NewLabel("")
 	ss.devices.TextStyle.Monospace = true
-	devPage := container.NewBorder(nil, container.NewHBox(widget.NewButton(T("Refresh"), ss.loadDevices)), nil, nil, container.NewVScroll(ss.devices))
+	ss.devSaid = widget.NewLabel("")
+	ss.devSaid.Wrapping = fyne.TextWrapWord
+	ticket := widget.NewButton(T("Print a void test ticket"), func() {
+		ss.deviceTest(T("Printing a void test ticket…"), ss.svc.PrintTestTicket)
+	})
+	accept := widget.NewButton(T("Accept test"), func() {
+		ss.deviceTest(T("Insert one note: it is read and handed back, not credited (30 s)"), ss.svc.AcceptTest)
+	})
+	devPage := container.NewBorder(nil, container.NewVBox(ss.devSaid,
+		container.NewHBox(widget.NewButton(T("Refresh"), ss.loadDevices), ticket, accept)), nil, nil, container.NewVScroll(ss.devices))
 
 	ss.meters = widget.NewLabel("")
 	ss.meters.TextStyle.Monospace = true
@@ -282,6 +295,22 @@ func (ss *serviceScreen) loadDevices() {
 		}
 	}
 	ss.devices.SetText(b.String())
+}
+
+// deviceTest runs a device test off the Fyne thread (an accept test waits for a note) and
+// shows what it said, then the devices as they are after it.
+func (ss *serviceScreen) deviceTest(waiting string, run func(context.Context) (string, error)) {
+	ss.devSaid.SetText(waiting)
+	ss.async(func() {
+		said, err := run(context.Background())
+		if said == "" {
+			said = sayErr(err)
+		}
+		ss.s.do(func() {
+			ss.devSaid.SetText(said)
+			ss.loadDevices()
+		})
+	})
 }
 
 func (ss *serviceScreen) loadMeters() {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/tablegames/ats/app/technician"
 	"github.com/tablegames/ats/assets"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // techAuth knows technician tech-1 (card 900001, PIN 246810).
@@ -70,6 +72,16 @@ func (d *fakeDesk) EventLog(_ context.Context, page int) (technician.LogPage, er
 	}
 	return technician.LogPage{Lines: lines, Page: 0, Pages: 1}, nil
 }
+func (d *fakeDesk) PrintTestTicket(ctx context.Context) (string, error) {
+	d.set = append(d.set, "test-ticket")
+	return "void test ticket printed", nil
+}
+
+func (d *fakeDesk) AcceptTest(ctx context.Context) (string, error) {
+	d.set = append(d.set, "accept-test")
+	return "note 50.00 read and returned (not credited)", nil
+}
+
 func (d *fakeDesk) DeviceStatuses() ([]technician.DeviceStatus, error) {
 	return []technician.DeviceStatus{
 		{Name: "Note acceptor", Lines: []string{"version: i(AUD)-100-SS ID003-05V300-00", "notes accepted: [5.00 10.00 20.00 50.00 100.00]", "inhibited: yes (technician mode, no table, table closed or a device fault)"}},
@@ -206,6 +218,25 @@ func TestTechnicianSettingsAndLeave(t *testing.T) {
 	}
 	if _, err := term.Place(roulette.Bet{Spot: mustOutside(t, roulette.Red)}); err != nil {
 		t.Fatalf("betting after leaving: %v", err)
+	}
+}
+
+// The devices page's buttons run the desk's device tests and show what each said.
+func TestTechnicianDeviceTestButtons(t *testing.T) {
+	test.NewTempApp(t)
+	s, w, term, desk := serviceScreenAt(t, fyne.NewSize(1280, 800), nil)
+	enterByTouch(t, s, w, term, "246810")
+	s.service.tabs.SelectIndex(1)
+	test.Tap(buttonIn(t, w.Canvas(), "Print a void test ticket"))
+	if !testwait.For(5*time.Second, func() bool { return s.service.devSaid.Text == "void test ticket printed" }) {
+		t.Fatalf("the test ticket's outcome: %q", s.service.devSaid.Text)
+	}
+	test.Tap(buttonIn(t, w.Canvas(), "Accept test"))
+	if !testwait.For(5*time.Second, func() bool { return strings.Contains(s.service.devSaid.Text, "50.00") }) {
+		t.Fatalf("the accept test's outcome: %q", s.service.devSaid.Text)
+	}
+	if fmt.Sprint(desk.set) != "[test-ticket accept-test]" {
+		t.Fatalf("tests run: %v", desk.set)
 	}
 }
 

@@ -122,6 +122,57 @@ type Cashier struct {
 	prnMu sync.Mutex // one conversation with the printer at a time: a job, or a status check
 
 	refused error // set by Refuse: the journal failed its check, no money moves
+
+	test *acceptTest // a technician's accept test (StartAcceptTest), under mu
+}
+
+// acceptTest is a technician's note acceptor test: while it is set, Escrow returns every note
+// and ticket, journals nothing, tells the table nothing, and tells report what it was (report
+// is nil in the grace after the test, when a note still on its way is returned untold).
+type acceptTest struct{ report func(noteacceptor.Escrow) }
+
+// AcceptTestGrace is how long after an accept test notes are still returned: a note the
+// acceptor had taken in before it was inhibited again reaches escrow within it.
+const AcceptTestGrace = 5 * time.Second
+
+// ErrAcceptTestBusy refuses an accept test while another runs.
+var ErrAcceptTestBusy = errors.New("an accept test is already running")
+
+// StartAcceptTest puts the cashier in test mode: each note (or ticket) the acceptor holds in
+// escrow is returned, not stacked — no credit, no escrow report to the table, no journal
+// record — and report is told of it. end ends the test; notes are still returned, untold, for
+// AcceptTestGrace after it. The caller keeps the acceptor enabled only while the test runs,
+// and only in technician mode.
+func (c *Cashier) StartAcceptTest(report func(noteacceptor.Escrow)) (end func(), err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.test != nil && c.test.report != nil {
+		return nil, ErrAcceptTestBusy
+	}
+	t := &acceptTest{report: report}
+	c.test = t
+	return func() {
+		c.mu.Lock()
+		t.report = nil
+		c.mu.Unlock()
+		time.AfterFunc(AcceptTestGrace, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.test == t {
+				c.test = nil
+			}
+		})
+	}, nil
+}
+
+// testing reports whether an accept test holds the acceptor, and whom to tell.
+func (c *Cashier) testing() (report func(noteacceptor.Escrow), on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.test == nil {
+		return nil, false
+	}
+	return c.test.report, true
 }
 
 // Refuse stops every money path of the terminal for good (until it is restarted): its journal
@@ -236,6 +287,12 @@ func (c *Cashier) append(ctx context.Context, kind, key string, amount int64, st
 
 // Escrow decides on a note or ticket in escrow (noteacceptor.Handler).
 func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
+	if report, on := c.testing(); on {
+		if report != nil {
+			report(e)
+		}
+		return false // a technician's test note: returned, no money
+	}
 	if c.refusal() != nil {
 		return false
 	}
@@ -725,6 +782,26 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	}
 	c.update(func(s *Status) { s.TakeTicket, s.Message, s.Said = true, msg.New("Please take your ticket"), s.Said+1 })
 	return nil
+}
+
+// ErrCashingOut refuses a test ticket while a player's ticket is being printed or retried.
+var ErrCashingOut = errors.New("a cash-out ticket is being printed: try again when it is done")
+
+// PrintTestTicket prints a technician's VOID test ticket (printer.TestTicket) through the
+// running driver, between other jobs (it holds the printer as a cash-out ticket does). It moves
+// no money and writes nothing to the journal: the caller, which has checked the terminal is in
+// technician mode, journals it with the technician. Refused during a cash-out, whose retries
+// must not have another ticket between them.
+func (c *Cashier) PrintTestTicket(ctx context.Context) error {
+	c.mu.Lock()
+	busy := c.status.CashingOut
+	c.mu.Unlock()
+	if busy {
+		return ErrCashingOut
+	}
+	c.prnMu.Lock()
+	defer c.prnMu.Unlock()
+	return c.prn.Print(ctx, printer.TestTicket(c.cfg.Asset, c.cfg.Asset, time.Now()))
 }
 
 // printerStops are the printer conditions that keep the terminal from taking money: while it

@@ -55,6 +55,7 @@ type rigOptions struct {
 	// lets a test put the printer at fault unseen, so the fault is found by the print itself.
 	printerCheck time.Duration
 	state        bool // technician mode: its files in the rig's directory
+	acceptTest   time.Duration
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -134,7 +135,7 @@ func (r *rig) tryStart() error {
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck, StateDir: r.stateDir(),
-		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}})
+		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}, AcceptTestTimeout: r.opts.acceptTest})
 	if err != nil {
 		cancel()
 		ap.Close()

@@ -52,6 +52,12 @@ type Config struct {
 	// where a touch calibration is kept and applied.
 	StateDir string
 	Touch    calibration.Persist
+	// LocalTechnicianPINs checks technician PINs against the technicians file's own hashes
+	// instead of asking the table server (TerminalService.AuthenticateTechnician), for a table
+	// with no technician PIN file. Off by default: the table's PINs are the technicians'.
+	LocalTechnicianPINs bool
+	// AcceptTestTimeout is how long a technician's accept test waits for a note; 0: 30 s.
+	AcceptTestTimeout time.Duration
 }
 
 // Station is a running station. Its fields are the parts, for a screen or a harness to use.
@@ -69,6 +75,7 @@ type Station struct {
 	log         *slog.Logger
 	cancel      context.CancelFunc
 	recovered   chan struct{}
+	acceptTest  acceptTester // technician.go: the acceptor enabled for a technician's test
 	refusedMu   sync.Mutex
 	refused     error
 	wg          sync.WaitGroup
@@ -267,7 +274,7 @@ func (s *Station) refuse(log *slog.Logger, err error) {
 // inhibitUnlessTableTakes keeps the acceptor inhibited while the table cannot credit money.
 func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {
 	for {
-		s.Acceptor.SetInhibit(!s.MayTakeMoney())
+		s.Acceptor.SetInhibit(!s.MayTakeMoney() && !s.acceptTest.on.Load())
 		select {
 		case <-ctx.Done():
 			return

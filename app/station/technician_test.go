@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -24,7 +26,7 @@ import (
 // leaving restores both, and the session is in the journal with the technician's id.
 func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 	r := newRig(t, rigOptions{manual: true, state: true})
-	if err := technician.Open(r.dir, nil).Add("tech-1", "Tess", "900001", "246810"); err != nil {
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
 		t.Fatal(err)
 	}
 	r.ready()
@@ -39,7 +41,7 @@ func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 
 	ctx := context.Background()
 	r.st.Terminal.TechnicianCard("900001")
-	if err := r.st.Desk.EnterService(ctx, "246810"); err != nil {
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
 		t.Fatal(err)
 	}
 	r.eventually("the acceptor inhibited in service", func() bool { return !r.st.MayTakeMoney() && r.acceptorInhibited() })
@@ -67,7 +69,7 @@ func TestTechnicianModeStopsMoneyAndBetting(t *testing.T) {
 	}
 	r.eventually("the slip at the table again", func() bool { return r.server().SlipTotal == 500 })
 	in, out := r.records(app.ServiceEntered), r.records(app.ServiceLeft)
-	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), "tech-1") {
+	if len(in) != 1 || len(out) != 1 || !contains(string(in[0].Body), demo.Technician) {
 		t.Fatalf("journalled sessions: in %v out %v", in, out)
 	}
 }
@@ -131,5 +133,137 @@ func TestTechnicianCardOnThePad(t *testing.T) {
 	defer mu.Unlock()
 	if fmt.Sprint(seen) != "[tech-1 ]" {
 		t.Fatalf("the PIN was asked for %q: only the technician card at this seat may ask", seen)
+	}
+}
+
+// The PIN is the table server's: the terminal's technicians file gives the card, the table
+// checks the PIN (the file's own PIN hash does not open it), refuses wrong PINs and locks the
+// technician out after three, and its audit log names the terminal and the technician.
+func TestTechnicianPINCheckedByTheTable(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	ctx := context.Background()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, "135790"); !errors.Is(err, app.ErrWrongPIN) {
+		t.Fatalf("the terminal file's PIN: %v, want refused by the table", err)
+	}
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+		t.Fatalf("the table's PIN: %v", err)
+	}
+	if v := r.view(); !v.Service.Open || v.Service.Technician.ID != demo.Technician || v.Service.Technician.Name != "Tess" {
+		t.Fatalf("in service: %+v", v.Service)
+	}
+	if err := r.st.Desk.LeaveService(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.st.Terminal.TechnicianCard("900001")
+	for i := range 2 {
+		if err := r.st.Desk.EnterService(ctx, "000000"); !errors.Is(err, app.ErrWrongPIN) {
+			t.Fatalf("wrong PIN %d: %v", i+1, err)
+		}
+	}
+	if err := r.st.Desk.EnterService(ctx, "000000"); !errors.Is(err, app.ErrThrottled) {
+		t.Fatalf("wrong PIN 3: %v, want the lockout", err)
+	}
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); !errors.Is(err, app.ErrThrottled) || r.st.Terminal.InService() {
+		t.Fatalf("the right PIN while locked out: %v", err)
+	}
+	evs, err := r.demo.Table.AuditLog(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Kind == "technician-authenticated" || e.Kind == "technician-pin-refused" {
+			if e.Actor != "terminal:T01" || e.Terminal != "T01" || !contains(e.Detail, demo.Technician) {
+				t.Errorf("audit entry: %+v", e)
+			}
+			n[e.Kind]++
+		}
+	}
+	if n["technician-authenticated"] != 1 || n["technician-pin-refused"] != 5 {
+		t.Errorf("audit log: %v", n)
+	}
+	if rs := r.records(app.ServiceRefused); len(rs) != 5 {
+		t.Errorf("refusals journalled: %d, want 5", len(rs))
+	}
+}
+
+// The devices page's tests over the running drivers, in technician mode only: a VOID test
+// ticket comes out of the printer, and the acceptor, enabled for one note, reads it and hands
+// it back — the balance, the table's ledger and the money records untouched, both tests
+// journalled with the technician, and the acceptor inhibited again (also when no note comes).
+func TestTechnicianDeviceTestsMoveNoMoney(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true, acceptTest: 500 * time.Millisecond})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.buyIn(2000)
+	ctx := context.Background()
+	if _, err := r.st.Desk.PrintTestTicket(ctx); !errors.Is(err, app.ErrNotInService) {
+		t.Fatalf("a test ticket in play: %v", err)
+	}
+	if _, err := r.st.AcceptTest(ctx); !errors.Is(err, app.ErrNotInService) {
+		t.Fatalf("an accept test in play: %v", err)
+	}
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the acceptor inhibited in service", r.acceptorInhibited)
+	conserved, flows := r.conserved(), len(r.records("note-escrow"))
+
+	printed := len(r.prn.Printed())
+	if said, err := r.st.Desk.PrintTestTicket(ctx); err != nil {
+		t.Fatalf("test ticket: %v (%s)", err, said)
+	}
+	tks := r.prn.Printed()
+	if len(tks) != printed+1 || !contains(strings.Join(tks[len(tks)-1].Fields, "|"), "VOID") ||
+		!contains(strings.Join(tks[len(tks)-1].Fields, "|"), "00-0000-0000-0000-0000") {
+		t.Fatalf("printed: %d tickets, the last %v", len(tks), tks[len(tks)-1].Fields)
+	}
+
+	type answer struct {
+		said string
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() { said, err := r.st.Desk.AcceptTest(ctx); done <- answer{said, err} }()
+	r.eventually("the acceptor enabled for the test", r.acceptorEnabled)
+	back := len(r.acc.Returned())
+	if err := r.acc.InsertNote(5000); err != nil {
+		t.Fatal(err)
+	}
+	a := <-done
+	if a.err != nil || !contains(a.said, "50.00") {
+		t.Fatalf("accept test: %q %v", a.said, a.err)
+	}
+	r.eventually("the test note handed back", func() bool { return len(r.acc.Returned()) == back+1 })
+	r.eventually("the acceptor inhibited after the test", r.acceptorInhibited)
+
+	// No note: the test ends at its timeout, inhibited again.
+	if _, err := r.st.Desk.AcceptTest(ctx); !errors.Is(err, station.ErrNoTestNote) {
+		t.Fatalf("accept test without a note: %v", err)
+	}
+	r.eventually("the acceptor inhibited after the timeout", r.acceptorInhibited)
+
+	if v := r.view(); v.Balance != 2000 || r.server().Balance != 2000 {
+		t.Fatalf("balance after the tests: terminal %d, table %d", v.Balance, r.server().Balance)
+	}
+	if got := r.conserved(); got != conserved {
+		t.Fatalf("the table's balances moved: %d, was %d", got, conserved)
+	}
+	if n := len(r.records("note-escrow")); n != flows {
+		t.Fatalf("money records: %d note escrows, was %d", n, flows)
+	}
+	if n := len(r.records(technician.KindTestTicket)); n != 2 {
+		t.Errorf("test ticket records: %d, want 2", n)
+	}
+	if rs := r.records(technician.KindAcceptTest); len(rs) != 4 || !contains(string(rs[1].Body), "50.00") || !contains(string(rs[1].Body), demo.Technician) {
+		t.Errorf("accept test records: %d %v", len(rs), rs)
 	}
 }

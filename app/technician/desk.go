@@ -43,6 +43,8 @@ type Devices struct {
 	Seat         int
 	Cashier      *cashier.Cashier
 	MayTakeMoney func() bool // the station's: why the acceptor is inhibited or not
+	// AcceptTest enables the acceptor for one note and returns it (the station's AcceptTest).
+	AcceptTest func(ctx context.Context) (noteacceptor.Escrow, error)
 }
 
 // NewDesk returns the pages.
@@ -184,6 +186,68 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 		out = append(out, DeviceStatus{Name: "Devices", Lines: []string{"this terminal has no serial devices"}})
 	}
 	return out, nil
+}
+
+// Record kinds of the devices page's tests.
+const (
+	KindTestTicket = "technician-test-ticket" // a VOID test ticket: printing, then printed or why not
+	KindAcceptTest = "technician-accept-test" // the acceptor's test: started, then the note or why none
+)
+
+// PrintTestTicket prints a VOID test ticket over the running printer driver, journalled with
+// the technician before and after. It moves no money: the ticket's validation number is
+// all zeros, which no table issues.
+func (d *Desk) PrintTestTicket(ctx context.Context) (string, error) {
+	tech, err := d.technician()
+	if err != nil {
+		return "", err
+	}
+	if d.cfg.Devices.Cashier == nil {
+		return "", errors.New("this terminal has no printer")
+	}
+	log := JournalLog{d.cfg.Journal}
+	if err := log.ServiceRecord(ctx, KindTestTicket, tech.ID, "printing a void test ticket"); err != nil {
+		return "", err
+	}
+	perr := d.cfg.Devices.Cashier.PrintTestTicket(ctx)
+	said := "void test ticket printed"
+	if perr != nil {
+		said = "void test ticket not printed: " + perr.Error()
+	}
+	if err := log.ServiceRecord(ctx, KindTestTicket, tech.ID, said); err != nil {
+		return "", err
+	}
+	return said, perr
+}
+
+// AcceptTest enables the note acceptor for one note, which is returned and not credited, and
+// says which it was; journalled with the technician before and after.
+func (d *Desk) AcceptTest(ctx context.Context) (string, error) {
+	tech, err := d.technician()
+	if err != nil {
+		return "", err
+	}
+	if d.cfg.Devices.AcceptTest == nil {
+		return "", errors.New("this terminal has no note acceptor")
+	}
+	log := JournalLog{d.cfg.Journal}
+	if err := log.ServiceRecord(ctx, KindAcceptTest, tech.ID, "waiting for a note"); err != nil {
+		return "", err
+	}
+	e, terr := d.cfg.Devices.AcceptTest(ctx)
+	var said string
+	switch {
+	case terr != nil:
+		said = "no note taken: " + terr.Error()
+	case e.IsTicket():
+		said = "a ticket was read and returned (not redeemed)"
+	default:
+		said = fmt.Sprintf("note %s read and returned (not credited)", money.Decimal(e.Cents))
+	}
+	if err := log.ServiceRecord(ctx, KindAcceptTest, tech.ID, said); err != nil {
+		return "", err
+	}
+	return said, terr
 }
 
 func orNone(s string) string {

@@ -1,6 +1,6 @@
 // Package technician is the terminal's side of field technician mode (SPEC §8) beyond the
 // terminal itself (app/technician.go): who the technicians are and how their PINs are checked
-// (Store, until the table server's TechnicianService checks them), where their sessions and
+// (Store: the cards, and the PINs where the table server does not check them), where their sessions and
 // changes are recorded (JournalLog), the terminal's settings a technician may change (Settings),
 // and the pages of technician mode (Desk): calibration, devices, meters, event log,
 // configuration. The kiosk shows Desk's pages (ui); atsctl technician runs the same checks
@@ -133,6 +133,19 @@ func (s *Store) Card(card string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Name is technician id's name in the file ("" if it has none, or no such technician).
+func (s *Store) Name(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es, _ := s.load()
+	for _, e := range es {
+		if e.ID == id {
+			return e.Name
+		}
+	}
+	return ""
 }
 
 // Authenticate implements app.TechnicianAuth: the PIN checked against its salted hash in

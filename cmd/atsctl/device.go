@@ -175,8 +175,7 @@ func printerAction(ctx context.Context, p serialport.Port, action string, stdout
 		}
 		return 0
 	case "test-ticket":
-		t := printer.Ticket{Heading: "TEST TICKET - VOID", Venue: "TECHNICIAN TEST", Terminal: "TEST", Asset: "TEST",
-			Issued: time.Now(), Validation: "000000000000000000", Cents: 1, Number: 0, Expiry: "NOT NEGOTIABLE"}
+		t := printer.TestTicket("TEST", "TEST", time.Now())
 		if err := pr.Print(ctx, t); err != nil {
 			fmt.Fprintln(stderr, "atsctl device printer:", err)
 			return 1

@@ -89,6 +89,14 @@ type Ticket struct {
 	Currency   string // symbol for the figures, "$" when empty
 }
 
+// TestTicket is a technician's test ticket: it says VOID on its heading, carries an all-zero
+// validation number no table ever issues (so it can never be redeemed) and a nominal cent.
+// atsctl device printer test-ticket and the kiosk's devices page print the same one.
+func TestTicket(terminal, asset string, at time.Time) Ticket {
+	return Ticket{Heading: "TEST TICKET - VOID", Venue: "TECHNICIAN TEST", Terminal: terminal, Asset: asset,
+		Issued: at, Validation: "000000000000000000", Cents: 1, Number: 0, Expiry: "NOT NEGOTIABLE"}
+}
+
 // FormatValidation renders 18 digits as 00-0000-0000-0000-0000.
 func FormatValidation(v string) (string, error) {
 	if len(v) != 18 || strings.Trim(v, "0123456789") != "" {

@@ -65,7 +65,11 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err := t.RegisterTerminal(terminal); err != nil {
 		return nil, err
 	}
-	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0")
+	pins, err := demoPINs()
+	if err != nil {
+		return nil, err
+	}
+	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0", server.WithTechnicians(pins))
 	if err != nil {
 		return nil, fmt.Errorf("demo table: %w", err)
 	}
@@ -77,6 +81,23 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 		return nil, err
 	}
 	return d, nil
+}
+
+// The demo table's one technician and PIN, checked by its technician PINs like a real table's
+// (README "Field technician mode"). For the demo only: anyone can read them here.
+const (
+	Technician    = "demo-tech"
+	TechnicianPIN = "246810"
+)
+
+// demoPINs is the demo table's PIN file: Technician's PIN, hashed with few iterations (the demo
+// and its tests start many tables; the PIN is public anyway).
+func demoPINs() (*server.Technicians, error) {
+	line, err := server.PINLine(Technician, TechnicianPIN, 1000)
+	if err != nil {
+		return nil, err
+	}
+	return server.ParseTechnicians([]byte(line))
 }
 
 // halt stops the clock and the gRPC server and waits for the clock, so nothing writes to the

@@ -5371,6 +5371,58 @@ func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
 	return ""
 }
 
+type AuthenticateTechnicianRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TechnicianId  string                 `protobuf:"bytes,1,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // whose PIN: the id the technician card names
+	Pin           string                 `protobuf:"bytes,2,opt,name=pin,proto3" json:"pin,omitempty"`                                       // 4 to 12 digits
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthenticateTechnicianRequest) Reset() {
+	*x = AuthenticateTechnicianRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthenticateTechnicianRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthenticateTechnicianRequest) ProtoMessage() {}
+
+func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
+func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
+func (x *AuthenticateTechnicianRequest) GetPin() string {
+	if x != nil {
+		return x.Pin
+	}
+	return ""
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -5761,7 +5813,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x1dTechnicianAuthenticateRequest\x12\x10\n" +
 	"\x03pin\x18\x01 \x01(\tR\x03pin\"E\n" +
 	"\x1eTechnicianAuthenticateResponse\x12#\n" +
-	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId*~\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\"V\n" +
+	"\x1dAuthenticateTechnicianRequest\x12#\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12\x10\n" +
+	"\x03pin\x18\x02 \x01(\tR\x03pin*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -5796,7 +5851,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xf4\b\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5814,7 +5869,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fConfirmBuyIn\x12!.ats.table.v1.ConfirmBuyInRequest\x1a\x1b.ats.table.v1.MoneyResponse\x12[\n" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
-	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor2\xb7\r\n" +
+	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xb7\r\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5856,7 +5912,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 80)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -5940,12 +5996,13 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
 	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
 	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
-	nil,                                    // 82: ats.table.v1.Limits.PerBetEntry
+	(*AuthenticateTechnicianRequest)(nil),  // 82: ats.table.v1.AuthenticateTechnicianRequest
+	nil,                                    // 83: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	82,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	83,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6022,66 +6079,68 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
 	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
 	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	49,  // 79: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	50,  // 80: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	51,  // 81: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	52,  // 82: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	53,  // 83: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	54,  // 84: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	55,  // 85: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	55,  // 86: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	56,  // 87: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	55,  // 88: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	57,  // 89: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	58,  // 90: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	59,  // 91: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	61,  // 92: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	63,  // 93: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27,  // 94: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	68,  // 95: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	70,  // 96: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	71,  // 97: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	75,  // 98: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	77,  // 99: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	80,  // 100: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 101: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29,  // 102: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31,  // 103: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32,  // 104: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35,  // 105: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32,  // 106: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32,  // 107: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 108: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32,  // 109: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32,  // 110: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32,  // 111: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43,  // 112: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	46,  // 113: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	48,  // 114: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	66,  // 115: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	66,  // 116: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	66,  // 117: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	66,  // 118: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	66,  // 119: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	66,  // 120: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	66,  // 121: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	66,  // 122: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	66,  // 123: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 124: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	66,  // 125: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 126: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	60,  // 127: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	62,  // 128: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	64,  // 129: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	66,  // 130: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	69,  // 131: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	67,  // 132: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	72,  // 133: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	76,  // 134: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	79,  // 135: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	81,  // 136: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	101, // [101:137] is the sub-list for method output_type
-	65,  // [65:101] is the sub-list for method input_type
+	82,  // 79: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	49,  // 80: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	50,  // 81: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	51,  // 82: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	52,  // 83: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	53,  // 84: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	54,  // 85: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	55,  // 86: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	55,  // 87: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	56,  // 88: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	55,  // 89: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	57,  // 90: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	58,  // 91: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	59,  // 92: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	61,  // 93: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	63,  // 94: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27,  // 95: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	68,  // 96: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	70,  // 97: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	71,  // 98: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	75,  // 99: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	77,  // 100: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	80,  // 101: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 102: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29,  // 103: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31,  // 104: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32,  // 105: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35,  // 106: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32,  // 107: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32,  // 108: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 109: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32,  // 110: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32,  // 111: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32,  // 112: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43,  // 113: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	46,  // 114: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	48,  // 115: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	81,  // 116: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	66,  // 117: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	66,  // 118: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	66,  // 119: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	66,  // 120: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	66,  // 121: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	66,  // 122: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	66,  // 123: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	66,  // 124: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	66,  // 125: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	66,  // 126: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	66,  // 127: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	66,  // 128: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	60,  // 129: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	62,  // 130: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	64,  // 131: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	66,  // 132: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	69,  // 133: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	67,  // 134: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	72,  // 135: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	76,  // 136: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	79,  // 137: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	81,  // 138: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	102, // [102:139] is the sub-list for method output_type
+	65,  // [65:102] is the sub-list for method input_type
 	65,  // [65:65] is the sub-list for extension type_name
 	65,  // [65:65] is the sub-list for extension extendee
 	0,   // [0:65] is the sub-list for field type_name
@@ -6113,7 +6172,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   80,
+			NumMessages:   81,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

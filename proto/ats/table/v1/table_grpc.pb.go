@@ -26,20 +26,21 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	TerminalService_Watch_FullMethodName             = "/ats.table.v1.TerminalService/Watch"
-	TerminalService_ServerTime_FullMethodName        = "/ats.table.v1.TerminalService/ServerTime"
-	TerminalService_UpdateSlip_FullMethodName        = "/ats.table.v1.TerminalService/UpdateSlip"
-	TerminalService_CreditNote_FullMethodName        = "/ats.table.v1.TerminalService/CreditNote"
-	TerminalService_RedeemTicket_FullMethodName      = "/ats.table.v1.TerminalService/RedeemTicket"
-	TerminalService_CommitRedeem_FullMethodName      = "/ats.table.v1.TerminalService/CommitRedeem"
-	TerminalService_CancelRedeem_FullMethodName      = "/ats.table.v1.TerminalService/CancelRedeem"
-	TerminalService_CashOut_FullMethodName           = "/ats.table.v1.TerminalService/CashOut"
-	TerminalService_TicketPrinted_FullMethodName     = "/ats.table.v1.TerminalService/TicketPrinted"
-	TerminalService_TicketPrintFailed_FullMethodName = "/ats.table.v1.TerminalService/TicketPrintFailed"
-	TerminalService_ConfirmBuyIn_FullMethodName      = "/ats.table.v1.TerminalService/ConfirmBuyIn"
-	TerminalService_AckDealerClose_FullMethodName    = "/ats.table.v1.TerminalService/AckDealerClose"
-	TerminalService_ReportNoteEscrow_FullMethodName  = "/ats.table.v1.TerminalService/ReportNoteEscrow"
-	TerminalService_GetJournalAnchor_FullMethodName  = "/ats.table.v1.TerminalService/GetJournalAnchor"
+	TerminalService_Watch_FullMethodName                  = "/ats.table.v1.TerminalService/Watch"
+	TerminalService_ServerTime_FullMethodName             = "/ats.table.v1.TerminalService/ServerTime"
+	TerminalService_UpdateSlip_FullMethodName             = "/ats.table.v1.TerminalService/UpdateSlip"
+	TerminalService_CreditNote_FullMethodName             = "/ats.table.v1.TerminalService/CreditNote"
+	TerminalService_RedeemTicket_FullMethodName           = "/ats.table.v1.TerminalService/RedeemTicket"
+	TerminalService_CommitRedeem_FullMethodName           = "/ats.table.v1.TerminalService/CommitRedeem"
+	TerminalService_CancelRedeem_FullMethodName           = "/ats.table.v1.TerminalService/CancelRedeem"
+	TerminalService_CashOut_FullMethodName                = "/ats.table.v1.TerminalService/CashOut"
+	TerminalService_TicketPrinted_FullMethodName          = "/ats.table.v1.TerminalService/TicketPrinted"
+	TerminalService_TicketPrintFailed_FullMethodName      = "/ats.table.v1.TerminalService/TicketPrintFailed"
+	TerminalService_ConfirmBuyIn_FullMethodName           = "/ats.table.v1.TerminalService/ConfirmBuyIn"
+	TerminalService_AckDealerClose_FullMethodName         = "/ats.table.v1.TerminalService/AckDealerClose"
+	TerminalService_ReportNoteEscrow_FullMethodName       = "/ats.table.v1.TerminalService/ReportNoteEscrow"
+	TerminalService_GetJournalAnchor_FullMethodName       = "/ats.table.v1.TerminalService/GetJournalAnchor"
+	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -89,6 +90,11 @@ type TerminalServiceClient interface {
 	// journal that no longer holds that record with that MAC was cut short, rolled back,
 	// replaced or forged, and the terminal refuses money.
 	GetJournalAnchor(ctx context.Context, in *GetJournalAnchorRequest, opts ...grpc.CallOption) (*JournalAnchor, error)
+	// AuthenticateTechnician checks a field technician's PIN, typed on this terminal's PIN pad,
+	// against the table's technician PINs, with the same throttle as TechnicianService.Authenticate
+	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
+	// technician is locked out). Audited with the terminal as actor. It moves no money.
+	AuthenticateTechnician(ctx context.Context, in *AuthenticateTechnicianRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -248,6 +254,16 @@ func (c *terminalServiceClient) GetJournalAnchor(ctx context.Context, in *GetJou
 	return out, nil
 }
 
+func (c *terminalServiceClient) AuthenticateTechnician(ctx context.Context, in *AuthenticateTechnicianRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TechnicianAuthenticateResponse)
+	err := c.cc.Invoke(ctx, TerminalService_AuthenticateTechnician_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -295,6 +311,11 @@ type TerminalServiceServer interface {
 	// journal that no longer holds that record with that MAC was cut short, rolled back,
 	// replaced or forged, and the terminal refuses money.
 	GetJournalAnchor(context.Context, *GetJournalAnchorRequest) (*JournalAnchor, error)
+	// AuthenticateTechnician checks a field technician's PIN, typed on this terminal's PIN pad,
+	// against the table's technician PINs, with the same throttle as TechnicianService.Authenticate
+	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
+	// technician is locked out). Audited with the terminal as actor. It moves no money.
+	AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -346,6 +367,9 @@ func (UnimplementedTerminalServiceServer) ReportNoteEscrow(context.Context, *Not
 }
 func (UnimplementedTerminalServiceServer) GetJournalAnchor(context.Context, *GetJournalAnchorRequest) (*JournalAnchor, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetJournalAnchor not implemented")
+}
+func (UnimplementedTerminalServiceServer) AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AuthenticateTechnician not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -613,6 +637,24 @@ func _TerminalService_GetJournalAnchor_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_AuthenticateTechnician_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AuthenticateTechnicianRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).AuthenticateTechnician(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_AuthenticateTechnician_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).AuthenticateTechnician(ctx, req.(*AuthenticateTechnicianRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -671,6 +713,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetJournalAnchor",
 			Handler:    _TerminalService_GetJournalAnchor_Handler,
+		},
+		{
+			MethodName: "AuthenticateTechnician",
+			Handler:    _TerminalService_AuthenticateTechnician_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
