@@ -25,17 +25,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/tablegames/ats/internal/keyfile"
 )
 
 // KindSealed is the record that starts the MAC chain of a journal written before the seal.
@@ -54,66 +50,30 @@ const sealSchema = `CREATE TABLE IF NOT EXISTS seal (from_seq INTEGER NOT NULL);
 // KeyPath is where the key of the journal at path is kept unless the caller says otherwise.
 func KeyPath(journal string) string { return journal + ".key" }
 
-// readKey reads a key file: 64 hex digits, mode 0600 (or stricter). ok is false when the file
-// does not exist.
+// readKey reads a key file (internal/keyfile): ok is false when the file does not exist.
 func readKey(path string) (key []byte, ok bool, err error) {
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
+	if key, ok, err = keyfile.Read(path); err != nil {
 		return nil, false, fmt.Errorf("journal: %w %s: %w", ErrKey, path, err)
 	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, false, fmt.Errorf("journal: %w %s: mode %v lets others read it (chmod 600)", ErrKey, path, st.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("journal: %w %s: %w", ErrKey, path, err)
-	}
-	key, err = hex.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(key) != 32 {
-		return nil, false, fmt.Errorf("journal: %w %s: not 64 hex digits", ErrKey, path)
-	}
-	return key, true, nil
+	return key, ok, nil
 }
 
-// newKey makes a key and writes it durably to path+".new" (0600); install moves it to path.
-// The two steps let a migration write its first MAC'd record between them: a crash before the
-// rename leaves the journal unsealed (or sealed with the .new key, which Open then installs).
+// newKeyFile makes a key and writes it durably to path+".new" (0600); installKey moves it to
+// path. The two steps let a migration write its first MAC'd record between them: a crash before
+// the rename leaves the journal unsealed (or sealed with the .new key, which Open then installs).
 func newKeyFile(path string) ([]byte, error) {
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, fmt.Errorf("journal: %w: %w", ErrKey, err)
-	}
-	tmp := path + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	key, err := keyfile.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w %s: %w", ErrKey, tmp, err)
-	}
-	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if e := f.Close(); err == nil {
-		err = e
-	}
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w %s: %w", ErrKey, tmp, err)
+		return nil, fmt.Errorf("journal: %w %s.new: %w", ErrKey, path, err)
 	}
 	return key, nil
 }
 
 func installKey(path string) error {
-	if err := os.Rename(path+".new", path); err != nil {
+	if err := keyfile.Install(path); err != nil {
 		return fmt.Errorf("journal: %w %s: %w", ErrKey, path, err)
 	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("journal: %w %s: %w", ErrKey, path, err)
-	}
-	defer d.Close()
-	return d.Sync()
+	return nil
 }
 
 // macOf is a sealed record's chain value: HMAC-SHA256 under the terminal's key of the previous

@@ -27,21 +27,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tablegames/ats/internal/keyfile"
 )
 
 // ErrTampered is wrapped by every error about a ledger that fails its seal.
@@ -88,46 +85,18 @@ type sealer struct {
 }
 
 func readKey(path string) ([]byte, bool, error) {
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
+	key, ok, err := keyfile.Read(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("ledger: %w %s: %w", ErrKey, path, err)
 	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, false, fmt.Errorf("ledger: %w %s: mode %v lets others read it (chmod 600)", ErrKey, path, st.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("ledger: %w %s: %w", ErrKey, path, err)
-	}
-	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(key) != 32 {
-		return nil, false, fmt.Errorf("ledger: %w %s: not 64 hex digits", ErrKey, path)
-	}
-	return key, true, nil
+	return key, ok, nil
 }
 
 // writeKey makes a key and writes it durably to path+".new"; installKey renames it into place
 // once the ledger is sealed with it, so a crash between leaves either no key and no seal, or
 // the .new key that the next Open installs.
 func writeKey(path string) ([]byte, error) {
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, fmt.Errorf("ledger: %w: %w", ErrKey, err)
-	}
-	f, err := os.OpenFile(path+".new", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: %w %s: %w", ErrKey, path, err)
-	}
-	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if e := f.Close(); err == nil {
-		err = e
-	}
+	key, err := keyfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w %s: %w", ErrKey, path, err)
 	}
@@ -135,15 +104,10 @@ func writeKey(path string) ([]byte, error) {
 }
 
 func installKey(path string) error {
-	if err := os.Rename(path+".new", path); err != nil {
+	if err := keyfile.Install(path); err != nil {
 		return fmt.Errorf("ledger: %w %s: %w", ErrKey, path, err)
 	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return nil
 }
 
 // sealedTables lists the tables under the seal — every table but the seal's own and SQLite's —
