@@ -255,7 +255,7 @@ mkdir -p "$fake/bin"
 : >"$fake/log"
 : >"$fake/passwd"
 : >"$fake/group"
-for cmd in adduser addgroup install systemctl udevadm rmdir find; do
+for cmd in adduser addgroup install systemctl udevadm rmdir find ln rm; do
 	cat >"$fake/bin/$cmd" <<EOF
 #!/bin/sh
 echo "$cmd \$*" >>"$fake/log"
@@ -280,6 +280,8 @@ for want in 'addgroup --quiet --system ats' 'adduser --quiet --system --ingroup 
 	'install -d -o ats -g ats -m 0700 /var/lib/ats' 'install -d -o root -g ats -m 0750 /etc/ats/pki'; do
 	grep -qF -- "$want" "$fake/log" || bad "postinst configure did not run: $want"
 done
+grep -qF 'ln -sfn /var/lib/ats/touch/99-ats-touch-calibration.rules /etc/udev/rules.d/99-ats-touch-calibration.rules' "$fake/log" ||
+	bad "postinst links no touch calibration rule for udev"
 grep -q 'systemctl.*enable' "$fake/log" && bad "postinst enables a service"
 : >"$fake/log"
 maint postinst configure 0.1.0 || bad "postinst configure (upgrade) failed"
