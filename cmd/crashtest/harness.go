@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -54,6 +55,9 @@ type harness struct {
 		notes, tickets int
 	}
 	rollbackFrom snapshot // tamper: the journal as it was at an earlier kill point
+	// quiet holds the player's notes while a planted fault is checked: money moving then would
+	// move the table's anchor past the journal the harness puts back afterwards.
+	quiet        atomic.Bool
 	rollbackHead int64
 }
 
@@ -262,6 +266,9 @@ func (h *harness) player(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-time.After(time.Duration(250+rng.IntN(500)) * time.Millisecond):
+		}
+		if h.quiet.Load() {
+			continue
 		}
 		printed := h.prn.Printed()
 		if len(printed) > 0 && rng.IntN(4) == 0 {

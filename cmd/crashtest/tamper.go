@@ -125,6 +125,11 @@ func (h *harness) tamper(i int) error {
 			return fmt.Errorf("planted %s: no money moved in 20 s", fault)
 		}
 	}
+	// From here until the files are put back nothing may move money: no notes from the player,
+	// no bot at the checked terminal (-idle), or the table's anchor would pass the journal put
+	// back.
+	h.quiet.Store(true)
+	defer h.quiet.Store(false)
 	h.term.kill()
 	if fault == "ledger-raise" {
 		h.server.kill()
@@ -201,7 +206,7 @@ func (h *harness) tamper(i int) error {
 // with detail in what it said.
 func (h *harness) expectTerminalRefusal(want, detail string) (string, error) {
 	c, err := h.spawn("terminal", h.childArgs("terminal", "-addr", h.termAddr, "-acceptor", h.ap.Path,
-		"-printer", h.pp.Path, "-seed", fmt.Sprint(h.rng.Uint64()))...)
+		"-printer", h.pp.Path, "-seed", fmt.Sprint(h.rng.Uint64()), "-idle")...)
 	if err != nil {
 		return "", err
 	}

@@ -32,6 +32,7 @@ func runTerminal(args []string, stdin io.Reader, stdout io.Writer) error {
 	acc := fs.String("acceptor", "", "note acceptor device")
 	prn := fs.String("printer", "", "printer device")
 	seed := fs.Uint64("seed", 1, "bot seed")
+	idle := fs.Bool("idle", false, "no bot: the terminal only recovers (a planted fault's check, where money moving would race the harness)")
 	verbose := fs.Bool("v", false, "log to stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -94,7 +95,9 @@ func runTerminal(args []string, stdin io.Reader, stdout io.Writer) error {
 			say("drained %d", bal)
 			return nil
 		case <-time.After(time.Duration(40+b.rng.IntN(80)) * time.Millisecond):
-			b.step(ctx)
+			if !*idle {
+				b.step(ctx)
+			}
 		}
 	}
 }
