@@ -34,20 +34,8 @@ func FuzzUpdateSlip(f *testing.F) {
 	f.Add(int32(1), "00", int32(0), int32(0), "", int64(-5))
 	f.Add(int32(99), "x", int32(-1), int32(-1), "purple", int64(1<<62))
 
-	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { led.Close() })
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		f.Fatal(err)
-	}
+	tbl, _ := openFuzzTable(f)
 	const funds = 20000
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		f.Fatal(err)
-	}
 	if _, err := tbl.ReportNoteEscrow("T1", &pb.NoteEscrowRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		f.Fatal(err)
 	}
@@ -150,19 +138,7 @@ func FuzzSlipWagerCount(f *testing.F) {
 	f.Add(uint16(MaxSlipWagers))
 	f.Add(uint16(MaxSlipWagers + 1))
 	f.Add(uint16(60000))
-	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { led.Close() })
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		f.Fatal(err)
-	}
+	tbl, _ := openFuzzTable(f)
 	for i := range 100 { // 10,000.00 in 100.00 notes
 		if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: fmt.Sprint("n", i), Amount: 10000, NoteCode: "AUD100"}); err != nil {
 			f.Fatal(err)
@@ -197,19 +173,7 @@ func FuzzSlipWagerCount(f *testing.F) {
 // fuzzTable is a table for the money fuzz targets, open, with T1 funded, and a printed ticket
 // of T2's to redeem.
 func fuzzTable(f *testing.F) (*Table, *fakeClock, string) {
-	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { led.Close() })
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		f.Fatal(err)
-	}
+	tbl, clock := openFuzzTable(f)
 	for _, id := range []string{"T1", "T2"} {
 		if _, err := reportAndCredit(tbl, id, &pb.CreditNoteRequest{IdempotencyKey: "fund", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 			f.Fatal(err)
@@ -356,4 +320,22 @@ func FuzzReleaseTicketHold(f *testing.F) {
 func reportAndCredit(tbl *Table, terminal string, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
 	tbl.ReportNoteEscrow(terminal, &pb.NoteEscrowRequest{IdempotencyKey: req.IdempotencyKey, Amount: req.Amount, NoteCode: req.NoteCode})
 	return tbl.CreditNote(terminal, req)
+}
+
+// openFuzzTable is an open table on a ledger of its own, on a fake clock, for a fuzz target.
+func openFuzzTable(f *testing.F) (*Table, *fakeClock) {
+	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { led.Close() })
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
+		f.Fatal(err)
+	}
+	return tbl, clock
 }
