@@ -218,6 +218,9 @@ func (t *Table) CorrectOutcome(actor, roundID, number string) (*pb.TableStatus, 
 		if err != nil {
 			return err
 		}
+		if err := t.tournamentFixed(r.id); err != nil {
+			return err
+		}
 		if r.phase != table.PhaseResult || r.status != "settled" {
 			return failed("round %s has no settled outcome to correct (%s)", r.id, r.status)
 		}
@@ -298,6 +301,9 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 	return t.do(actor, func(now time.Time) error {
 		r, err := t.current(roundID)
 		if err != nil {
+			return err
+		}
+		if err := t.tournamentFixed(r.id); err != nil {
 			return err
 		}
 		if r.status == "invalidated" {

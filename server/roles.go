@@ -37,11 +37,14 @@ func init() {
 	dealer := pb.DealerService_ServiceDesc.ServiceName
 	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
 		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
-		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms"} {
+		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "GetTournament"} {
 		allow(dealer, m, dealerRoles)
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",
-		"ResolveOverpayment", "ReleaseTicketHold"} {
+		"ResolveOverpayment", "ReleaseTicketHold",
+		// Tournament play: the Tournament Director's (000 §12.2.3) configuring, opening and
+		// closing; the dealer deals its rounds and prints its standings (GetTournament).
+		"ConfigureTournament", "OpenTournament", "CloseTournament"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})

@@ -118,16 +118,25 @@ func (t *Table) startRound(now time.Time) error {
 		t.limitsGen++
 	}
 	r := &round{phase: table.PhaseWagering, opened: now, deadline: now.Add(t.config.WageringPeriod), slips: map[string]*slip{}}
+	var tour *tournament
 	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		seq, err := tx.AddMeter(ledger.MeterRoundSeq, 1)
 		if err != nil {
 			return err
 		}
 		r.seq, r.id = seq, fmt.Sprintf("R%06d", seq)
-		return t.persistRound(tx, r)
+		if err := t.persistRound(tx, r); err != nil {
+			return err
+		}
+		tour, err = t.tournamentRoundStarted(tx, r, now)
+		return err
 	})
 	if err != nil {
 		return ledgerErr(err)
+	}
+	if tour != nil {
+		t.tour = tour
+		defer t.emitTournament(now)
 	}
 	// vic-1999 (004 §3.6(b)): winning wagers stay on the layout for the next spin unless withdrawn.
 	if t.cfg.RulesProfile == "vic-1999" && t.cur != nil {
@@ -210,6 +219,9 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 				return err
 			}
 		}
+		if err := t.tournamentWageringClosed(tx, r, now); err != nil {
+			return err
+		}
 		return t.persistRound(tx, r)
 	})
 	if err != nil {
@@ -285,6 +297,7 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	r.setOutcome(n, true)
 	r.phase, r.status = table.PhaseResult, "settled"
 	var settled []settledFor
+	var tour *tournament
 	var jackpot jackpotState
 	var hit *ledger.Jackpot
 	err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
@@ -298,6 +311,10 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 		}
 		var err error
 		if settled, err = t.settle(tx, r, n, 1, false, nil, ""); err != nil {
+			return err
+		}
+		// A tournament round's slips settle in tournament chips, by the same rules engine.
+		if tour, err = t.settleTournament(tx, r, n, now); err != nil {
 			return err
 		}
 		if t.jackpot != nil {
@@ -323,6 +340,10 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 	// "no more bets" until the next one while a terminal that (re)started now shows the result.
 	t.broadcastPhase(now, false)
 	t.applySettled(now, settled)
+	if tour != nil {
+		t.tour = tour
+		t.emitTournament(now)
+	}
 	return nil
 }
 

@@ -346,7 +346,7 @@ func (s *terminalService) UpdateSlip(ctx context.Context, req *pb.UpdateSlipRequ
 	if len(req.Wagers) > MaxSlipWagers {
 		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(req.Wagers))
 	}
-	ack, err := s.t.UpdateSlip(callerID(ctx), req.RoundId, req.Version, slipWagers(req.Wagers))
+	ack, err := s.t.UpdateSlipSecret(callerID(ctx), req.RoundId, req.Version, slipWagers(req.Wagers), req.Secret)
 	if err != nil {
 		return nil, err
 	}

@@ -54,8 +54,20 @@ const MaxSlipWagers = 200
 //
 // The acknowledgement's Available is the balance less the slip.
 func (t *Table) UpdateSlip(terminal, roundID string, version uint64, wagers []SlipWager) (*table.SlipAck, error) {
+	return t.UpdateSlipSecret(terminal, roundID, version, wagers, false)
+}
+
+// UpdateSlipSecret is UpdateSlip with the slip marked as an undisclosed tournament wager when
+// secret (003 §10.8, tournament.go): refused outside a tournament round or when the player has
+// none left.
+func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, error) {
 	if len(wagers) > MaxSlipWagers {
 		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(wagers))
+	}
+	if secret {
+		if err := t.checkSecret(terminal, roundID); err != nil {
+			return nil, err
+		}
 	}
 	for range 3 {
 		t.mu.Lock()
@@ -68,6 +80,7 @@ func (t *Table) UpdateSlip(terminal, roundID string, version uint64, wagers []Sl
 		if err != nil {
 			return nil, err
 		}
+		sl.secret = secret
 		t.mu.Lock()
 		now := t.now()
 		cur, err := t.slipInputs(now, terminal, roundID, version, len(wagers))
@@ -84,7 +97,7 @@ func (t *Table) UpdateSlip(terminal, roundID string, version uint64, wagers []Sl
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.updateSlip(t.now(), terminal, roundID, version, wagers)
+	return t.updateSlipSecret(t.now(), terminal, roundID, version, wagers, secret)
 }
 
 // pricing is what pricing a slip depends on, read under the lock. Two readings are equal when
@@ -94,6 +107,7 @@ type pricing struct {
 	balance   int64
 	limitsGen uint64          // t.limitsGen when read: limits change only with it
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
+	tour      bool            // a tournament round: balance is the player's tournament chips
 }
 
 func (p pricing) same(o pricing) bool {
@@ -114,9 +128,19 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
 		return pricing{}, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
+	tp, tour, err := t.tournamentPricing(r, terminal)
+	if err != nil {
+		return pricing{}, err
+	}
 	prev := r.slips[terminal]
+	if tour {
+		prev = t.tour.slips[terminal]
+	}
 	if prev != nil && version <= prev.version {
 		return pricing{}, failed("slip version %d is not newer than the acknowledged version %d", version, prev.version)
+	}
+	if tour {
+		return tp, nil
 	}
 	a := t.accounts[terminal]
 	if n > 0 && (a == nil || !a.open) {
@@ -132,6 +156,10 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 // updateSlip checks, prices and installs a slip all under the table's lock (the auto-dealer's
 // carried winners, and a slip that lost the race to store three times).
 func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager) (*table.SlipAck, error) {
+	return t.updateSlipSecret(now, terminal, roundID, version, wagers, false)
+}
+
+func (t *Table) updateSlipSecret(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, error) {
 	in, err := t.slipInputs(now, terminal, roundID, version, len(wagers))
 	if err != nil {
 		return nil, err
@@ -140,11 +168,15 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 	if err != nil {
 		return nil, err
 	}
+	sl.secret = secret
 	return t.storeSlip(terminal, in, sl), nil
 }
 
 // storeSlip installs a priced slip as the terminal's acknowledged slip of the round.
 func (t *Table) storeSlip(terminal string, in pricing, sl *slip) *table.SlipAck {
+	if in.tour {
+		return t.storeTournamentSlip(terminal, in, sl)
+	}
 	in.r.slips[terminal] = sl
 	ack := sl.ack(in.r.id)
 	ack.Available = in.balance - sl.total

@@ -172,6 +172,7 @@ type slip struct {
 	version uint64
 	bets    []acceptedBet
 	total   int64
+	secret  bool // an undisclosed tournament wager (tournament.go)
 }
 
 type round struct {
@@ -249,6 +250,8 @@ type Table struct {
 	// actor is who the action holding the lock is done for ("dealer:D1"), "" when the table
 	// acts by itself (deadlines, the auto-dealer). Set by actAs; audit events record it (bg).
 	actor string
+	// tour is the table's tournament (tournament.go), nil when none was ever configured.
+	tour *tournament
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes
@@ -396,6 +399,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 				return nil, err
 			}
 		}
+	}
+	if err := t.loadTournament(ctx); err != nil {
+		return nil, err
 	}
 	ids, err := led.Terminals(ctx)
 	if err != nil {
@@ -547,6 +553,7 @@ func (t *Table) snapshot(terminal string) table.Snapshot {
 			s.LuckyBall = &d
 		}
 	}
+	s.Tournament = t.tournamentView(false)
 	for _, b := range t.buyins {
 		if b.Terminal == terminal && b.State == "offered" {
 			s.PendingBuyIn = &table.BuyInOffered{ID: b.ID, Amount: b.Amount}

@@ -117,6 +117,8 @@ type Snapshot struct {
 	// DealerCloses are this terminal's latest account closes at the dealer's console, newest
 	// first: what a terminal that was down when one was made records, once each by its ID.
 	DealerCloses []AccountClosed
+	// Tournament is the table's tournament (tournament.go), nil if none was ever configured.
+	Tournament *Tournament
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).

@@ -191,6 +191,9 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			}
 			out.DealerCloses = append(out.DealerCloses, closedFrom(c))
 		}
+		if out.Tournament, err = TournamentOf(s.Tournament); err != nil {
+			return nil, err
+		}
 		return out, nil
 	case *pb.TableEvent_Phase:
 		return table.PhaseChanged{Phase: table.Phase(e.Phase.Phase), RoundID: e.Phase.RoundId, Deadline: Time(e.Phase.DeadlineUnixNanos), BallDropping: e.Phase.BallDropping}, nil
@@ -234,6 +237,12 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("jackpot won event: amount %d terminal %q", w.Amount, w.TerminalId)
 		}
 		return table.JackpotWon{RoundID: w.RoundId, TerminalID: w.TerminalId, Amount: w.Amount, Confirmed: w.Confirmed}, nil
+	case *pb.TableEvent_Tournament:
+		tr, err := TournamentOf(e.Tournament)
+		if err != nil {
+			return nil, err
+		}
+		return table.TournamentChanged{Tournament: tr}, nil
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
 }

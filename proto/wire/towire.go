@@ -159,6 +159,7 @@ func SnapshotPB(s table.Snapshot) *pb.Snapshot {
 	if s.LastSettled != nil {
 		out.LastSettled = SettledPB(*s.LastSettled)
 	}
+	out.Tournament = TournamentPB(s.Tournament)
 	if len(s.DealerCloses) > 0 {
 		out.DealerCloses = make([]*pb.AccountClosed, len(s.DealerCloses))
 		for i, c := range s.DealerCloses {
@@ -202,6 +203,8 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_Jackpot{Jackpot: &pb.JackpotMeter{Amount: e.Amount}}
 	case table.JackpotWon:
 		out.Event = &pb.TableEvent_JackpotWon{JackpotWon: JackpotWonPB(e)}
+	case table.TournamentChanged:
+		out.Event = &pb.TableEvent_Tournament{Tournament: TournamentPB(e.Tournament)}
 	default:
 		return nil, fmt.Errorf("wire: %T is not a table event on the wire", ev)
 	}

@@ -162,7 +162,7 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + sealSchema + anchorSchema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}

@@ -240,6 +240,67 @@ func (BetKind) EnumDescriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{2}
 }
 
+type TournamentStatus int32
+
+const (
+	TournamentStatus_TOURNAMENT_STATUS_UNSPECIFIED TournamentStatus = 0
+	TournamentStatus_TOURNAMENT_STATUS_CONFIGURED  TournamentStatus = 1
+	TournamentStatus_TOURNAMENT_STATUS_OPEN        TournamentStatus = 2
+	TournamentStatus_TOURNAMENT_STATUS_RUNNING     TournamentStatus = 3
+	TournamentStatus_TOURNAMENT_STATUS_PLAYOFF     TournamentStatus = 4
+	TournamentStatus_TOURNAMENT_STATUS_FINISHED    TournamentStatus = 5
+	TournamentStatus_TOURNAMENT_STATUS_CANCELLED   TournamentStatus = 6
+)
+
+// Enum value maps for TournamentStatus.
+var (
+	TournamentStatus_name = map[int32]string{
+		0: "TOURNAMENT_STATUS_UNSPECIFIED",
+		1: "TOURNAMENT_STATUS_CONFIGURED",
+		2: "TOURNAMENT_STATUS_OPEN",
+		3: "TOURNAMENT_STATUS_RUNNING",
+		4: "TOURNAMENT_STATUS_PLAYOFF",
+		5: "TOURNAMENT_STATUS_FINISHED",
+		6: "TOURNAMENT_STATUS_CANCELLED",
+	}
+	TournamentStatus_value = map[string]int32{
+		"TOURNAMENT_STATUS_UNSPECIFIED": 0,
+		"TOURNAMENT_STATUS_CONFIGURED":  1,
+		"TOURNAMENT_STATUS_OPEN":        2,
+		"TOURNAMENT_STATUS_RUNNING":     3,
+		"TOURNAMENT_STATUS_PLAYOFF":     4,
+		"TOURNAMENT_STATUS_FINISHED":    5,
+		"TOURNAMENT_STATUS_CANCELLED":   6,
+	}
+)
+
+func (x TournamentStatus) Enum() *TournamentStatus {
+	p := new(TournamentStatus)
+	*p = x
+	return p
+}
+
+func (x TournamentStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TournamentStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_ats_table_v1_table_proto_enumTypes[3].Descriptor()
+}
+
+func (TournamentStatus) Type() protoreflect.EnumType {
+	return &file_ats_table_v1_table_proto_enumTypes[3]
+}
+
+func (x TournamentStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TournamentStatus.Descriptor instead.
+func (TournamentStatus) EnumDescriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{3}
+}
+
 type Wager struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Kind          BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
@@ -1013,6 +1074,7 @@ type TableEvent struct {
 	//	*TableEvent_LuckyBall
 	//	*TableEvent_Jackpot
 	//	*TableEvent_JackpotWon
+	//	*TableEvent_Tournament
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1186,6 +1248,15 @@ func (x *TableEvent) GetJackpotWon() *JackpotWon {
 	return nil
 }
 
+func (x *TableEvent) GetTournament() *Tournament {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_Tournament); ok {
+			return x.Tournament
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1242,6 +1313,10 @@ type TableEvent_JackpotWon struct {
 	JackpotWon *JackpotWon `protobuf:"bytes,22,opt,name=jackpot_won,json=jackpotWon,proto3,oneof"`
 }
 
+type TableEvent_Tournament struct {
+	Tournament *Tournament `protobuf:"bytes,23,opt,name=tournament,proto3,oneof"` // the tournament's new state (no round records)
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1268,6 +1343,8 @@ func (*TableEvent_Jackpot) isTableEvent_Event() {}
 
 func (*TableEvent_JackpotWon) isTableEvent_Event() {}
 
+func (*TableEvent_Tournament) isTableEvent_Event() {}
+
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId        string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -1291,6 +1368,7 @@ type Snapshot struct {
 	// when one was made learns of it here, and records each once by its close_id. A terminal
 	// starting with a new journal is not told of closes an earlier journal recorded.
 	DealerCloses  []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
+	Tournament    *Tournament      `protobuf:"bytes,18,opt,name=tournament,proto3" json:"tournament,omitempty"` // the table's tournament, if one was ever configured
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1440,6 +1518,13 @@ func (x *Snapshot) GetAccountOpen() bool {
 func (x *Snapshot) GetDealerCloses() []*AccountClosed {
 	if x != nil {
 		return x.DealerCloses
+	}
+	return nil
+}
+
+func (x *Snapshot) GetTournament() *Tournament {
+	if x != nil {
+		return x.Tournament
 	}
 	return nil
 }
@@ -2339,10 +2424,13 @@ func (x *ServerTimeResponse) GetServerSendUnixNanos() int64 {
 }
 
 type UpdateSlipRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	Version       uint64                 `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"` // strictly increasing per round; an older version is refused
-	Wagers        []*Wager               `protobuf:"bytes,3,rep,name=wagers,proto3" json:"wagers,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	RoundId string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Version uint64                 `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"` // strictly increasing per round; an older version is refused
+	Wagers  []*Wager               `protobuf:"bytes,3,rep,name=wagers,proto3" json:"wagers,omitempty"`
+	// An undisclosed tournament wager (003 §10.8): the other players see only that there is one
+	// until the round's result. Refused outside a tournament round or with none left.
+	Secret        bool `protobuf:"varint,4,opt,name=secret,proto3" json:"secret,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2396,6 +2484,13 @@ func (x *UpdateSlipRequest) GetWagers() []*Wager {
 		return x.Wagers
 	}
 	return nil
+}
+
+func (x *UpdateSlipRequest) GetSecret() bool {
+	if x != nil {
+		return x.Secret
+	}
+	return false
 }
 
 type UpdateSlipResponse struct {
@@ -5423,6 +5518,740 @@ func (x *AuthenticateTechnicianRequest) GetPin() string {
 	return ""
 }
 
+// TournamentTerms are the terms the table enforces. Amounts of money (entry fee, added prize,
+// prizes) are cents; chips and wagers are tournament chips, which are not money.
+type TournamentTerms struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Terms         string                 `protobuf:"bytes,3,opt,name=terms,proto3" json:"terms,omitempty"` // the documented terms and conditions, as given
+	EntryFee      int64                  `protobuf:"varint,4,opt,name=entry_fee,json=entryFee,proto3" json:"entry_fee,omitempty"`
+	AddedPrize    int64                  `protobuf:"varint,5,opt,name=added_prize,json=addedPrize,proto3" json:"added_prize,omitempty"`
+	StartingChips int64                  `protobuf:"varint,6,opt,name=starting_chips,json=startingChips,proto3" json:"starting_chips,omitempty"`
+	Rounds        int32                  `protobuf:"varint,7,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	Minimums      []int64                `protobuf:"varint,8,rep,packed,name=minimums,proto3" json:"minimums,omitempty"` // round 1, 2, …; the last applies to later rounds
+	Maximum       int64                  `protobuf:"varint,9,opt,name=maximum,proto3" json:"maximum,omitempty"`          // per round, 0: none
+	SecretWagers  int32                  `protobuf:"varint,10,opt,name=secret_wagers,json=secretWagers,proto3" json:"secret_wagers,omitempty"`
+	PassCards     int32                  `protobuf:"varint,11,opt,name=pass_cards,json=passCards,proto3" json:"pass_cards,omitempty"`
+	Prizes        []int64                `protobuf:"varint,12,rep,packed,name=prizes,proto3" json:"prizes,omitempty"` // percent of the prize pool for 1st, 2nd, …
+	MinPlayers    int32                  `protobuf:"varint,13,opt,name=min_players,json=minPlayers,proto3" json:"min_players,omitempty"`
+	MaxPlayers    int32                  `protobuf:"varint,14,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TournamentTerms) Reset() {
+	*x = TournamentTerms{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TournamentTerms) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TournamentTerms) ProtoMessage() {}
+
+func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
+func (*TournamentTerms) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *TournamentTerms) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TournamentTerms) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TournamentTerms) GetTerms() string {
+	if x != nil {
+		return x.Terms
+	}
+	return ""
+}
+
+func (x *TournamentTerms) GetEntryFee() int64 {
+	if x != nil {
+		return x.EntryFee
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetAddedPrize() int64 {
+	if x != nil {
+		return x.AddedPrize
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetStartingChips() int64 {
+	if x != nil {
+		return x.StartingChips
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetRounds() int32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetMinimums() []int64 {
+	if x != nil {
+		return x.Minimums
+	}
+	return nil
+}
+
+func (x *TournamentTerms) GetMaximum() int64 {
+	if x != nil {
+		return x.Maximum
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetSecretWagers() int32 {
+	if x != nil {
+		return x.SecretWagers
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetPassCards() int32 {
+	if x != nil {
+		return x.PassCards
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetPrizes() []int64 {
+	if x != nil {
+		return x.Prizes
+	}
+	return nil
+}
+
+func (x *TournamentTerms) GetMinPlayers() int32 {
+	if x != nil {
+		return x.MinPlayers
+	}
+	return 0
+}
+
+func (x *TournamentTerms) GetMaxPlayers() int32 {
+	if x != nil {
+		return x.MaxPlayers
+	}
+	return 0
+}
+
+type TournamentStanding struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId      string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Rank            int32                  `protobuf:"varint,2,opt,name=rank,proto3" json:"rank,omitempty"` // 0: disqualified
+	Chips           int64                  `protobuf:"varint,3,opt,name=chips,proto3" json:"chips,omitempty"`
+	State           string                 `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"` // playing, eliminated, disqualified
+	InPlayoff       bool                   `protobuf:"varint,5,opt,name=in_playoff,json=inPlayoff,proto3" json:"in_playoff,omitempty"`
+	RoundStake      int64                  `protobuf:"varint,6,opt,name=round_stake,json=roundStake,proto3" json:"round_stake,omitempty"` // this round's wager; 0 and secret while undisclosed
+	Secret          bool                   `protobuf:"varint,7,opt,name=secret,proto3" json:"secret,omitempty"`
+	SecretsLeft     int32                  `protobuf:"varint,8,opt,name=secrets_left,json=secretsLeft,proto3" json:"secrets_left,omitempty"`
+	PassesLeft      int32                  `protobuf:"varint,9,opt,name=passes_left,json=passesLeft,proto3" json:"passes_left,omitempty"`
+	Prize           int64                  `protobuf:"varint,10,opt,name=prize,proto3" json:"prize,omitempty"`
+	EliminatedRound int32                  `protobuf:"varint,11,opt,name=eliminated_round,json=eliminatedRound,proto3" json:"eliminated_round,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *TournamentStanding) Reset() {
+	*x = TournamentStanding{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TournamentStanding) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TournamentStanding) ProtoMessage() {}
+
+func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
+func (*TournamentStanding) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *TournamentStanding) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *TournamentStanding) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetChips() int64 {
+	if x != nil {
+		return x.Chips
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *TournamentStanding) GetInPlayoff() bool {
+	if x != nil {
+		return x.InPlayoff
+	}
+	return false
+}
+
+func (x *TournamentStanding) GetRoundStake() int64 {
+	if x != nil {
+		return x.RoundStake
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetSecret() bool {
+	if x != nil {
+		return x.Secret
+	}
+	return false
+}
+
+func (x *TournamentStanding) GetSecretsLeft() int32 {
+	if x != nil {
+		return x.SecretsLeft
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetPassesLeft() int32 {
+	if x != nil {
+		return x.PassesLeft
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetPrize() int64 {
+	if x != nil {
+		return x.Prize
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetEliminatedRound() int32 {
+	if x != nil {
+		return x.EliminatedRound
+	}
+	return 0
+}
+
+type TournamentPlay struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Staked        int64                  `protobuf:"varint,2,opt,name=staked,proto3" json:"staked,omitempty"`
+	Returned      int64                  `protobuf:"varint,3,opt,name=returned,proto3" json:"returned,omitempty"`
+	Chips         int64                  `protobuf:"varint,4,opt,name=chips,proto3" json:"chips,omitempty"`
+	Secret        bool                   `protobuf:"varint,5,opt,name=secret,proto3" json:"secret,omitempty"`
+	Passed        bool                   `protobuf:"varint,6,opt,name=passed,proto3" json:"passed,omitempty"`
+	Wagers        string                 `protobuf:"bytes,7,opt,name=wagers,proto3" json:"wagers,omitempty"`
+	Result        string                 `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TournamentPlay) Reset() {
+	*x = TournamentPlay{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TournamentPlay) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TournamentPlay) ProtoMessage() {}
+
+func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
+func (*TournamentPlay) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *TournamentPlay) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *TournamentPlay) GetStaked() int64 {
+	if x != nil {
+		return x.Staked
+	}
+	return 0
+}
+
+func (x *TournamentPlay) GetReturned() int64 {
+	if x != nil {
+		return x.Returned
+	}
+	return 0
+}
+
+func (x *TournamentPlay) GetChips() int64 {
+	if x != nil {
+		return x.Chips
+	}
+	return 0
+}
+
+func (x *TournamentPlay) GetSecret() bool {
+	if x != nil {
+		return x.Secret
+	}
+	return false
+}
+
+func (x *TournamentPlay) GetPassed() bool {
+	if x != nil {
+		return x.Passed
+	}
+	return false
+}
+
+func (x *TournamentPlay) GetWagers() string {
+	if x != nil {
+		return x.Wagers
+	}
+	return ""
+}
+
+func (x *TournamentPlay) GetResult() string {
+	if x != nil {
+		return x.Result
+	}
+	return ""
+}
+
+type TournamentRound struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	N             int32                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
+	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Outcome       string                 `protobuf:"bytes,3,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	Playoff       bool                   `protobuf:"varint,4,opt,name=playoff,proto3" json:"playoff,omitempty"`
+	Plays         []*TournamentPlay      `protobuf:"bytes,5,rep,name=plays,proto3" json:"plays,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TournamentRound) Reset() {
+	*x = TournamentRound{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TournamentRound) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TournamentRound) ProtoMessage() {}
+
+func (x *TournamentRound) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
+func (*TournamentRound) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+}
+
+func (x *TournamentRound) GetN() int32 {
+	if x != nil {
+		return x.N
+	}
+	return 0
+}
+
+func (x *TournamentRound) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *TournamentRound) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *TournamentRound) GetPlayoff() bool {
+	if x != nil {
+		return x.Playoff
+	}
+	return false
+}
+
+func (x *TournamentRound) GetPlays() []*TournamentPlay {
+	if x != nil {
+		return x.Plays
+	}
+	return nil
+}
+
+type Tournament struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Terms         *TournamentTerms       `protobuf:"bytes,1,opt,name=terms,proto3" json:"terms,omitempty"`
+	Status        TournamentStatus       `protobuf:"varint,2,opt,name=status,proto3,enum=ats.table.v1.TournamentStatus" json:"status,omitempty"`
+	Round         int32                  `protobuf:"varint,3,opt,name=round,proto3" json:"round,omitempty"`
+	Played        int32                  `protobuf:"varint,4,opt,name=played,proto3" json:"played,omitempty"`
+	RoundId       string                 `protobuf:"bytes,5,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	PrizePool     int64                  `protobuf:"varint,6,opt,name=prize_pool,json=prizePool,proto3" json:"prize_pool,omitempty"`
+	Standings     []*TournamentStanding  `protobuf:"bytes,7,rep,name=standings,proto3" json:"standings,omitempty"`
+	Rounds        []*TournamentRound     `protobuf:"bytes,8,rep,name=rounds,proto3" json:"rounds,omitempty"`
+	Note          string                 `protobuf:"bytes,9,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tournament) Reset() {
+	*x = Tournament{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tournament) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tournament) ProtoMessage() {}
+
+func (x *Tournament) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
+func (*Tournament) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+}
+
+func (x *Tournament) GetTerms() *TournamentTerms {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+func (x *Tournament) GetStatus() TournamentStatus {
+	if x != nil {
+		return x.Status
+	}
+	return TournamentStatus_TOURNAMENT_STATUS_UNSPECIFIED
+}
+
+func (x *Tournament) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+func (x *Tournament) GetPlayed() int32 {
+	if x != nil {
+		return x.Played
+	}
+	return 0
+}
+
+func (x *Tournament) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *Tournament) GetPrizePool() int64 {
+	if x != nil {
+		return x.PrizePool
+	}
+	return 0
+}
+
+func (x *Tournament) GetStandings() []*TournamentStanding {
+	if x != nil {
+		return x.Standings
+	}
+	return nil
+}
+
+func (x *Tournament) GetRounds() []*TournamentRound {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
+func (x *Tournament) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type ConfigureTournamentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Terms         *TournamentTerms       `protobuf:"bytes,1,opt,name=terms,proto3" json:"terms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfigureTournamentRequest) Reset() {
+	*x = ConfigureTournamentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfigureTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfigureTournamentRequest) ProtoMessage() {}
+
+func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
+func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+}
+
+func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+type OpenTournamentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalIds   []string               `protobuf:"bytes,1,rep,name=terminal_ids,json=terminalIds,proto3" json:"terminal_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenTournamentRequest) Reset() {
+	*x = OpenTournamentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenTournamentRequest) ProtoMessage() {}
+
+func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
+func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *OpenTournamentRequest) GetTerminalIds() []string {
+	if x != nil {
+		return x.TerminalIds
+	}
+	return nil
+}
+
+type GetTournamentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTournamentRequest) Reset() {
+	*x = GetTournamentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTournamentRequest) ProtoMessage() {}
+
+func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
+func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *GetTournamentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type CloseTournamentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseTournamentRequest) Reset() {
+	*x = CloseTournamentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseTournamentRequest) ProtoMessage() {}
+
+func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
+func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *CloseTournamentRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -5492,7 +6321,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xbf\x06\n" +
+	"\fWatchRequest\"\xfb\x06\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -5512,8 +6341,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"lucky_ball\x18\x14 \x01(\v2\x1c.ats.table.v1.LuckyBallDrawnH\x00R\tluckyBall\x126\n" +
 	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
 	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
-	"jackpotWonB\a\n" +
-	"\x05event\"\x93\x06\n" +
+	"jackpotWon\x12:\n" +
+	"\n" +
+	"tournament\x18\x17 \x01(\v2\x18.ats.table.v1.TournamentH\x00R\n" +
+	"tournamentB\a\n" +
+	"\x05event\"\xcd\x06\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -5534,7 +6366,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0epending_buy_in\x18\x0e \x01(\v2\x1a.ats.table.v1.BuyInOfferedR\fpendingBuyIn\x128\n" +
 	"\flast_settled\x18\x0f \x01(\v2\x15.ats.table.v1.SettledR\vlastSettled\x12!\n" +
 	"\faccount_open\x18\x10 \x01(\bR\vaccountOpen\x12@\n" +
-	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\"\xa9\x01\n" +
+	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\x128\n" +
+	"\n" +
+	"tournament\x18\x12 \x01(\v2\x18.ats.table.v1.TournamentR\n" +
+	"tournament\"\xa9\x01\n" +
 	"\fPhaseChanged\x12)\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12.\n" +
@@ -5599,11 +6434,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12ServerTimeResponse\x123\n" +
 	"\x16client_send_unix_nanos\x18\x01 \x01(\x03R\x13clientSendUnixNanos\x129\n" +
 	"\x19server_receive_unix_nanos\x18\x02 \x01(\x03R\x16serverReceiveUnixNanos\x123\n" +
-	"\x16server_send_unix_nanos\x18\x03 \x01(\x03R\x13serverSendUnixNanos\"u\n" +
+	"\x16server_send_unix_nanos\x18\x03 \x01(\x03R\x13serverSendUnixNanos\"\x8d\x01\n" +
 	"\x11UpdateSlipRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x04R\aversion\x12+\n" +
-	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\"V\n" +
+	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x12\x16\n" +
+	"\x06secret\x18\x04 \x01(\bR\x06secret\"V\n" +
 	"\x12UpdateSlipResponse\x12&\n" +
 	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x18\n" +
 	"\abalance\x18\x02 \x01(\x03R\abalance\"]\n" +
@@ -5816,7 +6652,80 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\"V\n" +
 	"\x1dAuthenticateTechnicianRequest\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12\x10\n" +
-	"\x03pin\x18\x02 \x01(\tR\x03pin*~\n" +
+	"\x03pin\x18\x02 \x01(\tR\x03pin\"\x9c\x03\n" +
+	"\x0fTournamentTerms\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
+	"\x05terms\x18\x03 \x01(\tR\x05terms\x12\x1b\n" +
+	"\tentry_fee\x18\x04 \x01(\x03R\bentryFee\x12\x1f\n" +
+	"\vadded_prize\x18\x05 \x01(\x03R\n" +
+	"addedPrize\x12%\n" +
+	"\x0estarting_chips\x18\x06 \x01(\x03R\rstartingChips\x12\x16\n" +
+	"\x06rounds\x18\a \x01(\x05R\x06rounds\x12\x1a\n" +
+	"\bminimums\x18\b \x03(\x03R\bminimums\x12\x18\n" +
+	"\amaximum\x18\t \x01(\x03R\amaximum\x12#\n" +
+	"\rsecret_wagers\x18\n" +
+	" \x01(\x05R\fsecretWagers\x12\x1d\n" +
+	"\n" +
+	"pass_cards\x18\v \x01(\x05R\tpassCards\x12\x16\n" +
+	"\x06prizes\x18\f \x03(\x03R\x06prizes\x12\x1f\n" +
+	"\vmin_players\x18\r \x01(\x05R\n" +
+	"minPlayers\x12\x1f\n" +
+	"\vmax_players\x18\x0e \x01(\x05R\n" +
+	"maxPlayers\"\xd2\x02\n" +
+	"\x12TournamentStanding\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x12\n" +
+	"\x04rank\x18\x02 \x01(\x05R\x04rank\x12\x14\n" +
+	"\x05chips\x18\x03 \x01(\x03R\x05chips\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12\x1d\n" +
+	"\n" +
+	"in_playoff\x18\x05 \x01(\bR\tinPlayoff\x12\x1f\n" +
+	"\vround_stake\x18\x06 \x01(\x03R\n" +
+	"roundStake\x12\x16\n" +
+	"\x06secret\x18\a \x01(\bR\x06secret\x12!\n" +
+	"\fsecrets_left\x18\b \x01(\x05R\vsecretsLeft\x12\x1f\n" +
+	"\vpasses_left\x18\t \x01(\x05R\n" +
+	"passesLeft\x12\x14\n" +
+	"\x05prize\x18\n" +
+	" \x01(\x03R\x05prize\x12)\n" +
+	"\x10eliminated_round\x18\v \x01(\x05R\x0feliminatedRound\"\xdb\x01\n" +
+	"\x0eTournamentPlay\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x16\n" +
+	"\x06staked\x18\x02 \x01(\x03R\x06staked\x12\x1a\n" +
+	"\breturned\x18\x03 \x01(\x03R\breturned\x12\x14\n" +
+	"\x05chips\x18\x04 \x01(\x03R\x05chips\x12\x16\n" +
+	"\x06secret\x18\x05 \x01(\bR\x06secret\x12\x16\n" +
+	"\x06passed\x18\x06 \x01(\bR\x06passed\x12\x16\n" +
+	"\x06wagers\x18\a \x01(\tR\x06wagers\x12\x16\n" +
+	"\x06result\x18\b \x01(\tR\x06result\"\xa2\x01\n" +
+	"\x0fTournamentRound\x12\f\n" +
+	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x19\n" +
+	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x18\n" +
+	"\aoutcome\x18\x03 \x01(\tR\aoutcome\x12\x18\n" +
+	"\aplayoff\x18\x04 \x01(\bR\aplayoff\x122\n" +
+	"\x05plays\x18\x05 \x03(\v2\x1c.ats.table.v1.TournamentPlayR\x05plays\"\xec\x02\n" +
+	"\n" +
+	"Tournament\x123\n" +
+	"\x05terms\x18\x01 \x01(\v2\x1d.ats.table.v1.TournamentTermsR\x05terms\x126\n" +
+	"\x06status\x18\x02 \x01(\x0e2\x1e.ats.table.v1.TournamentStatusR\x06status\x12\x14\n" +
+	"\x05round\x18\x03 \x01(\x05R\x05round\x12\x16\n" +
+	"\x06played\x18\x04 \x01(\x05R\x06played\x12\x19\n" +
+	"\bround_id\x18\x05 \x01(\tR\aroundId\x12\x1d\n" +
+	"\n" +
+	"prize_pool\x18\x06 \x01(\x03R\tprizePool\x12>\n" +
+	"\tstandings\x18\a \x03(\v2 .ats.table.v1.TournamentStandingR\tstandings\x125\n" +
+	"\x06rounds\x18\b \x03(\v2\x1d.ats.table.v1.TournamentRoundR\x06rounds\x12\x12\n" +
+	"\x04note\x18\t \x01(\tR\x04note\"Q\n" +
+	"\x1aConfigureTournamentRequest\x123\n" +
+	"\x05terms\x18\x01 \x01(\v2\x1d.ats.table.v1.TournamentTermsR\x05terms\":\n" +
+	"\x15OpenTournamentRequest\x12!\n" +
+	"\fterminal_ids\x18\x01 \x03(\tR\vterminalIds\"&\n" +
+	"\x14GetTournamentRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"0\n" +
+	"\x16CloseTournamentRequest\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -5851,7 +6760,15 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x14*\xf2\x01\n" +
+	"\x10TournamentStatus\x12!\n" +
+	"\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cTOURNAMENT_STATUS_CONFIGURED\x10\x01\x12\x1a\n" +
+	"\x16TOURNAMENT_STATUS_OPEN\x10\x02\x12\x1d\n" +
+	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
+	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
+	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xe9\t\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5870,7 +6787,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xb7\r\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\x85\x10\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5895,7 +6812,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
 	"\n" +
 	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12R\n" +
-	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse2~\n" +
+	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse\x12Y\n" +
+	"\x13ConfigureTournament\x12(.ats.table.v1.ConfigureTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12O\n" +
+	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
+	"\rGetTournament\x12\".ats.table.v1.GetTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12Q\n" +
+	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -5911,239 +6832,265 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 	return file_ats_table_v1_table_proto_rawDescData
 }
 
-var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
 	(BetKind)(0),                           // 2: ats.table.v1.BetKind
-	(*Wager)(nil),                          // 3: ats.table.v1.Wager
-	(*Limit)(nil),                          // 4: ats.table.v1.Limit
-	(*Limits)(nil),                         // 5: ats.table.v1.Limits
-	(*PendingLimits)(nil),                  // 6: ats.table.v1.PendingLimits
-	(*TableConfig)(nil),                    // 7: ats.table.v1.TableConfig
-	(*LuckyBallDraw)(nil),                  // 8: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                        // 9: ats.table.v1.Outcome
-	(*WagerResult)(nil),                    // 10: ats.table.v1.WagerResult
-	(*Slip)(nil),                           // 11: ats.table.v1.Slip
-	(*WatchRequest)(nil),                   // 12: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                     // 13: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                       // 14: ats.table.v1.Snapshot
-	(*PhaseChanged)(nil),                   // 15: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 16: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 17: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 18: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 19: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 20: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 21: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 22: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 23: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 24: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 25: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 26: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 27: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 28: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 29: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 30: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 31: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 32: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 33: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 34: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 35: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 36: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 37: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 38: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 39: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 40: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 44: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 45: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 46: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 47: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 48: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 49: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 50: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 51: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 52: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 53: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 54: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 55: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 56: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 57: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 58: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 59: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 60: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 61: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 62: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 63: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 64: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 65: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 66: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 67: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 68: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 69: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 70: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 71: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 72: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 73: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 74: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 75: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 76: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 77: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 78: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 82: ats.table.v1.AuthenticateTechnicianRequest
-	nil,                                    // 83: ats.table.v1.Limits.PerBetEntry
+	(TournamentStatus)(0),                  // 3: ats.table.v1.TournamentStatus
+	(*Wager)(nil),                          // 4: ats.table.v1.Wager
+	(*Limit)(nil),                          // 5: ats.table.v1.Limit
+	(*Limits)(nil),                         // 6: ats.table.v1.Limits
+	(*PendingLimits)(nil),                  // 7: ats.table.v1.PendingLimits
+	(*TableConfig)(nil),                    // 8: ats.table.v1.TableConfig
+	(*LuckyBallDraw)(nil),                  // 9: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 10: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 11: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 12: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 13: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 14: ats.table.v1.TableEvent
+	(*Snapshot)(nil),                       // 15: ats.table.v1.Snapshot
+	(*PhaseChanged)(nil),                   // 16: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 17: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 18: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 19: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 20: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 21: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 22: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 23: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 24: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 25: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 26: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 27: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 28: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 29: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 30: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 31: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 32: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 33: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 34: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 35: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 36: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 37: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 38: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 39: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 40: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 41: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 42: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 43: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 44: ats.table.v1.AckDealerCloseResponse
+	(*JournalHead)(nil),                    // 45: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 46: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 47: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 48: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 49: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 50: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 51: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 52: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 53: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 54: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 55: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 56: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 57: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 58: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 59: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 60: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 61: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 62: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 63: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 64: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 65: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 66: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 67: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 68: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 69: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 70: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 71: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 72: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 73: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 74: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 75: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 76: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 77: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 78: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 79: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 80: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 81: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 82: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 83: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 84: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 85: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 86: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 87: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 88: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 89: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 90: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 91: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 92: ats.table.v1.CloseTournamentRequest
+	nil,                                    // 93: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
-	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	83,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
-	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
+	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
+	93,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	10,  // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	14,  // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	15,  // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	16,  // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	17,  // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	18,  // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	19,  // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	20,  // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	21,  // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	22,  // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	23,  // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	24,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	25,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	26,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	7,   // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,   // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,   // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11,  // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,   // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	22,  // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	17,  // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	23,  // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	0,   // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,   // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,   // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,   // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	38,  // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,   // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,   // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11,  // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	44,  // 38: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 39: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 40: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 41: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 42: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	38,  // 43: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	44,  // 44: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 45: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 46: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	5,   // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38,  // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	65,  // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26,  // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	67,  // 57: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	73,  // 58: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	74,  // 59: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	67,  // 60: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	38,  // 61: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	74,  // 62: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	78,  // 63: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 64: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12,  // 65: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28,  // 66: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30,  // 67: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33,  // 68: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34,  // 69: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36,  // 70: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36,  // 71: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39,  // 72: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36,  // 73: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37,  // 74: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41,  // 75: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	82,  // 79: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	49,  // 80: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	50,  // 81: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	51,  // 82: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	52,  // 83: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	53,  // 84: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	54,  // 85: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	55,  // 86: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	55,  // 87: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	56,  // 88: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	55,  // 89: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	57,  // 90: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	58,  // 91: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	59,  // 92: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	61,  // 93: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	63,  // 94: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27,  // 95: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	68,  // 96: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	70,  // 97: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	71,  // 98: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	75,  // 99: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	77,  // 100: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	80,  // 101: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 102: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29,  // 103: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31,  // 104: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32,  // 105: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35,  // 106: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32,  // 107: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32,  // 108: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 109: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32,  // 110: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32,  // 111: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32,  // 112: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43,  // 113: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	46,  // 114: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	48,  // 115: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	81,  // 116: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	66,  // 117: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	66,  // 118: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	66,  // 119: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	66,  // 120: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	66,  // 121: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	66,  // 122: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	66,  // 123: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	66,  // 124: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	66,  // 125: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 126: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	66,  // 127: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 128: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	60,  // 129: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	62,  // 130: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	64,  // 131: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	66,  // 132: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	69,  // 133: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	67,  // 134: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	72,  // 135: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	76,  // 136: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	79,  // 137: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	81,  // 138: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	102, // [102:139] is the sub-list for method output_type
-	65,  // [65:102] is the sub-list for method input_type
-	65,  // [65:65] is the sub-list for extension type_name
-	65,  // [65:65] is the sub-list for extension extendee
-	0,   // [0:65] is the sub-list for field type_name
+	4,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	11,  // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	15,  // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	16,  // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	17,  // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	18,  // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	19,  // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	20,  // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	21,  // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	22,  // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	23,  // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	24,  // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	25,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	26,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	27,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	88,  // 20: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	8,   // 21: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 22: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	6,   // 23: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	7,   // 24: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	10,  // 25: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	12,  // 26: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	9,   // 27: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	23,  // 28: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	18,  // 29: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	24,  // 30: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	88,  // 31: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	0,   // 32: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	10,  // 33: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	6,   // 34: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 35: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	39,  // 36: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	9,   // 37: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	4,   // 38: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	12,  // 39: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	45,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	39,  // 45: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	45,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	6,   // 50: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	39,  // 51: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	8,   // 52: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 53: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 54: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 55: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	10,  // 56: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	66,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	27,  // 58: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	68,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	74,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	75,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	68,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	39,  // 63: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	75,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	86,  // 66: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	84,  // 67: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 68: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	85,  // 69: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	87,  // 70: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	84,  // 71: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 72: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	13,  // 73: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	29,  // 74: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	31,  // 75: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	34,  // 76: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	35,  // 77: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	37,  // 78: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	37,  // 79: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	40,  // 80: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	37,  // 81: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	38,  // 82: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	42,  // 83: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	43,  // 84: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	46,  // 85: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	48,  // 86: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	83,  // 87: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	50,  // 88: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	51,  // 89: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	52,  // 90: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	53,  // 91: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	54,  // 92: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	55,  // 93: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	56,  // 94: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	56,  // 95: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	57,  // 96: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	56,  // 97: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	58,  // 98: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	59,  // 99: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	60,  // 100: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	62,  // 101: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	64,  // 102: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	28,  // 103: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	69,  // 104: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	71,  // 105: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	72,  // 106: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	76,  // 107: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	78,  // 108: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	89,  // 109: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	90,  // 110: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	91,  // 111: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	92,  // 112: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	81,  // 113: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	14,  // 114: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	30,  // 115: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	32,  // 116: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	33,  // 117: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	36,  // 118: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	33,  // 119: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	33,  // 120: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	41,  // 121: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	33,  // 122: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	33,  // 123: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	33,  // 124: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	44,  // 125: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	47,  // 126: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	49,  // 127: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	82,  // 128: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	67,  // 129: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	67,  // 130: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	67,  // 131: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	67,  // 132: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	67,  // 133: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	67,  // 134: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	67,  // 135: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	67,  // 136: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	67,  // 137: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 138: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	67,  // 139: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 140: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	61,  // 141: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	63,  // 142: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	65,  // 143: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	67,  // 144: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	70,  // 145: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	68,  // 146: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	73,  // 147: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	77,  // 148: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	80,  // 149: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	88,  // 150: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	88,  // 151: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	88,  // 152: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	88,  // 153: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	82,  // 154: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	114, // [114:155] is the sub-list for method output_type
+	73,  // [73:114] is the sub-list for method input_type
+	73,  // [73:73] is the sub-list for extension type_name
+	73,  // [73:73] is the sub-list for extension extendee
+	0,   // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -6165,14 +7112,15 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_LuckyBall)(nil),
 		(*TableEvent_Jackpot)(nil),
 		(*TableEvent_JackpotWon)(nil),
+		(*TableEvent_Tournament)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   81,
+			NumEnums:      4,
+			NumMessages:   90,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -730,27 +730,31 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	DealerService_OpenTable_FullMethodName          = "/ats.table.v1.DealerService/OpenTable"
-	DealerService_CloseTable_FullMethodName         = "/ats.table.v1.DealerService/CloseTable"
-	DealerService_GetStatus_FullMethodName          = "/ats.table.v1.DealerService/GetStatus"
-	DealerService_SetWageringPeriod_FullMethodName  = "/ats.table.v1.DealerService/SetWageringPeriod"
-	DealerService_SetLimits_FullMethodName          = "/ats.table.v1.DealerService/SetLimits"
-	DealerService_StartRound_FullMethodName         = "/ats.table.v1.DealerService/StartRound"
-	DealerService_SpinStarted_FullMethodName        = "/ats.table.v1.DealerService/SpinStarted"
-	DealerService_BallDropping_FullMethodName       = "/ats.table.v1.DealerService/BallDropping"
-	DealerService_EnterOutcome_FullMethodName       = "/ats.table.v1.DealerService/EnterOutcome"
-	DealerService_NoSpin_FullMethodName             = "/ats.table.v1.DealerService/NoSpin"
-	DealerService_CorrectOutcome_FullMethodName     = "/ats.table.v1.DealerService/CorrectOutcome"
-	DealerService_InvalidateRound_FullMethodName    = "/ats.table.v1.DealerService/InvalidateRound"
-	DealerService_CreditPlayer_FullMethodName       = "/ats.table.v1.DealerService/CreditPlayer"
-	DealerService_ClosePlayerAccount_FullMethodName = "/ats.table.v1.DealerService/ClosePlayerAccount"
-	DealerService_Handpay_FullMethodName            = "/ats.table.v1.DealerService/Handpay"
-	DealerService_ConfirmJackpot_FullMethodName     = "/ats.table.v1.DealerService/ConfirmJackpot"
-	DealerService_ListOverpayments_FullMethodName   = "/ats.table.v1.DealerService/ListOverpayments"
-	DealerService_ResolveOverpayment_FullMethodName = "/ats.table.v1.DealerService/ResolveOverpayment"
-	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
-	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
-	DealerService_GetAuditLog_FullMethodName        = "/ats.table.v1.DealerService/GetAuditLog"
+	DealerService_OpenTable_FullMethodName           = "/ats.table.v1.DealerService/OpenTable"
+	DealerService_CloseTable_FullMethodName          = "/ats.table.v1.DealerService/CloseTable"
+	DealerService_GetStatus_FullMethodName           = "/ats.table.v1.DealerService/GetStatus"
+	DealerService_SetWageringPeriod_FullMethodName   = "/ats.table.v1.DealerService/SetWageringPeriod"
+	DealerService_SetLimits_FullMethodName           = "/ats.table.v1.DealerService/SetLimits"
+	DealerService_StartRound_FullMethodName          = "/ats.table.v1.DealerService/StartRound"
+	DealerService_SpinStarted_FullMethodName         = "/ats.table.v1.DealerService/SpinStarted"
+	DealerService_BallDropping_FullMethodName        = "/ats.table.v1.DealerService/BallDropping"
+	DealerService_EnterOutcome_FullMethodName        = "/ats.table.v1.DealerService/EnterOutcome"
+	DealerService_NoSpin_FullMethodName              = "/ats.table.v1.DealerService/NoSpin"
+	DealerService_CorrectOutcome_FullMethodName      = "/ats.table.v1.DealerService/CorrectOutcome"
+	DealerService_InvalidateRound_FullMethodName     = "/ats.table.v1.DealerService/InvalidateRound"
+	DealerService_CreditPlayer_FullMethodName        = "/ats.table.v1.DealerService/CreditPlayer"
+	DealerService_ClosePlayerAccount_FullMethodName  = "/ats.table.v1.DealerService/ClosePlayerAccount"
+	DealerService_Handpay_FullMethodName             = "/ats.table.v1.DealerService/Handpay"
+	DealerService_ConfirmJackpot_FullMethodName      = "/ats.table.v1.DealerService/ConfirmJackpot"
+	DealerService_ListOverpayments_FullMethodName    = "/ats.table.v1.DealerService/ListOverpayments"
+	DealerService_ResolveOverpayment_FullMethodName  = "/ats.table.v1.DealerService/ResolveOverpayment"
+	DealerService_ReleaseTicketHold_FullMethodName   = "/ats.table.v1.DealerService/ReleaseTicketHold"
+	DealerService_ListAlarms_FullMethodName          = "/ats.table.v1.DealerService/ListAlarms"
+	DealerService_GetAuditLog_FullMethodName         = "/ats.table.v1.DealerService/GetAuditLog"
+	DealerService_ConfigureTournament_FullMethodName = "/ats.table.v1.DealerService/ConfigureTournament"
+	DealerService_OpenTournament_FullMethodName      = "/ats.table.v1.DealerService/OpenTournament"
+	DealerService_GetTournament_FullMethodName       = "/ats.table.v1.DealerService/GetTournament"
+	DealerService_CloseTournament_FullMethodName     = "/ats.table.v1.DealerService/CloseTournament"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -811,6 +815,18 @@ type DealerServiceClient interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
+	// Tournament play (000 §12, 001 §11, 003 §10). ConfigureTournament records a tournament's
+	// terms (the Tournament Director: supervisor); no other may be under way, an id is used once.
+	ConfigureTournament(ctx context.Context, in *ConfigureTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// OpenTournament seats the entered terminals, each with the starting tournament chips; from
+	// then on the table's rounds are tournament rounds, and only tournament players may wager.
+	OpenTournament(ctx context.Context, in *OpenTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// GetTournament is a tournament (the latest when id is empty) with every round's record,
+	// undisclosed wagers included: the standings and the results to print.
+	GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
+	// refunded), else concluded with the standings as they are.
+	CloseTournament(ctx context.Context, in *CloseTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
 }
 
 type dealerServiceClient struct {
@@ -1031,6 +1047,46 @@ func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) ConfigureTournament(ctx context.Context, in *ConfigureTournamentRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, DealerService_ConfigureTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) OpenTournament(ctx context.Context, in *OpenTournamentRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, DealerService_OpenTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, DealerService_GetTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) CloseTournament(ctx context.Context, in *CloseTournamentRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, DealerService_CloseTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1089,6 +1145,18 @@ type DealerServiceServer interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
+	// Tournament play (000 §12, 001 §11, 003 §10). ConfigureTournament records a tournament's
+	// terms (the Tournament Director: supervisor); no other may be under way, an id is used once.
+	ConfigureTournament(context.Context, *ConfigureTournamentRequest) (*Tournament, error)
+	// OpenTournament seats the entered terminals, each with the starting tournament chips; from
+	// then on the table's rounds are tournament rounds, and only tournament players may wager.
+	OpenTournament(context.Context, *OpenTournamentRequest) (*Tournament, error)
+	// GetTournament is a tournament (the latest when id is empty) with every round's record,
+	// undisclosed wagers included: the standings and the results to print.
+	GetTournament(context.Context, *GetTournamentRequest) (*Tournament, error)
+	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
+	// refunded), else concluded with the standings as they are.
+	CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1161,6 +1229,18 @@ func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsR
 }
 func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
+}
+func (UnimplementedDealerServiceServer) ConfigureTournament(context.Context, *ConfigureTournamentRequest) (*Tournament, error) {
+	return nil, status.Error(codes.Unimplemented, "method ConfigureTournament not implemented")
+}
+func (UnimplementedDealerServiceServer) OpenTournament(context.Context, *OpenTournamentRequest) (*Tournament, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenTournament not implemented")
+}
+func (UnimplementedDealerServiceServer) GetTournament(context.Context, *GetTournamentRequest) (*Tournament, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTournament not implemented")
+}
+func (UnimplementedDealerServiceServer) CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseTournament not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1561,6 +1641,78 @@ func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_ConfigureTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConfigureTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ConfigureTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ConfigureTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ConfigureTournament(ctx, req.(*ConfigureTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_OpenTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).OpenTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_OpenTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).OpenTournament(ctx, req.(*OpenTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_GetTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).GetTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_GetTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).GetTournament(ctx, req.(*GetTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_CloseTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CloseTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).CloseTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_CloseTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).CloseTournament(ctx, req.(*CloseTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1651,6 +1803,22 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetAuditLog",
 			Handler:    _DealerService_GetAuditLog_Handler,
+		},
+		{
+			MethodName: "ConfigureTournament",
+			Handler:    _DealerService_ConfigureTournament_Handler,
+		},
+		{
+			MethodName: "OpenTournament",
+			Handler:    _DealerService_OpenTournament_Handler,
+		},
+		{
+			MethodName: "GetTournament",
+			Handler:    _DealerService_GetTournament_Handler,
+		},
+		{
+			MethodName: "CloseTournament",
+			Handler:    _DealerService_CloseTournament_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
