@@ -10,7 +10,8 @@
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
 // right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
-// alarms [N] (e.g. a terminal throttled for guessing ticket numbers).
+// alarms [N] (e.g. a terminal throttled for guessing ticket numbers),
+// tournament configure|open|standings|close|results (tournament play: tournament.go).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
@@ -91,6 +92,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	if c := fs.Arg(0); c == "status" || c == "log" {
 		fmt.Fprintln(stderr, "dealer console acting as", who)
+	}
+	if fs.Arg(0) == "tournament" {
+		err := tournamentCommand(ctx, pb.NewDealerServiceClient(conn), fs.Args()[1:], stdout)
+		if status.Code(err) == codes.PermissionDenied {
+			fmt.Fprintf(stderr, "dealer: %s may not do that: %v\n", who, status.Convert(err).Message())
+			return 1
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "dealer:", err)
+			return 1
+		}
+		return 0
 	}
 	reply, err := command(ctx, pb.NewDealerServiceClient(conn), fs.Args())
 	if status.Code(err) == codes.PermissionDenied {

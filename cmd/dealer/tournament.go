@@ -1,0 +1,234 @@
+package main
+
+// The Tournament Director's and the dealer's tournament commands (000 §12, 003 §10):
+//
+//	dealer -id supervisor tournament configure -id SPRING-1 -name "Spring Cup" -terms-file terms.txt \
+//	       -entry 5000 -added 5000 -chips 1000 -rounds 3 -min 100,100,200 -max 500 \
+//	       -secret 1 -pass 1 -prizes 60,30,10 -players 2-8
+//	dealer -id supervisor tournament open T01 T02 T03
+//	dealer tournament standings          the standings now: round n of N, minimum, each seat
+//	dealer -id supervisor tournament close [REASON]
+//	dealer tournament results [ID]       the record to print: terms, every round, places, prizes
+//
+// The rounds themselves are dealt with the ordinary commands (start, drop, outcome N). Every
+// command prints text for people; -json before the action prints the table's reply as JSON.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/tablegames/ats/app/money"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+)
+
+// tournamentCommand runs `tournament ACTION [ARGS]`, printing to out.
+func tournamentCommand(ctx context.Context, d pb.DealerServiceClient, args []string, out io.Writer) error {
+	asJSON := false
+	if len(args) > 0 && args[0] == "-json" {
+		asJSON, args = true, args[1:]
+	}
+	if len(args) == 0 {
+		return errors.New("tournament: configure|open|standings|close|results")
+	}
+	var tr *pb.Tournament
+	var err error
+	action, rest := args[0], args[1:]
+	switch action {
+	case "configure":
+		var terms *pb.TournamentTerms
+		if terms, err = parseTerms(rest); err != nil {
+			return err
+		}
+		tr, err = d.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: terms})
+	case "open":
+		if len(rest) == 0 {
+			return errors.New("tournament open: name the seats (terminal ids) that entered")
+		}
+		tr, err = d.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: rest})
+	case "standings", "results":
+		id := ""
+		if len(rest) > 0 {
+			id = rest[0]
+		}
+		tr, err = d.GetTournament(ctx, &pb.GetTournamentRequest{Id: id})
+	case "close":
+		tr, err = d.CloseTournament(ctx, &pb.CloseTournamentRequest{Reason: strings.Join(rest, " ")})
+		action = "results"
+	default:
+		return fmt.Errorf("tournament: unknown action %q (configure, open, standings, close, results)", action)
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, _ := protojson.MarshalOptions{Multiline: true}.Marshal(tr)
+		_, err := fmt.Fprintln(out, string(b))
+		return err
+	}
+	if action == "results" {
+		return printResults(out, tr)
+	}
+	return printStandings(out, tr)
+}
+
+// parseTerms reads configure's flags.
+func parseTerms(args []string) (*pb.TournamentTerms, error) {
+	fs := flag.NewFlagSet("tournament configure", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	id := fs.String("id", "", "the tournament's id")
+	name := fs.String("name", "", "its name as players read it")
+	termsText := fs.String("terms", "", "the terms and conditions (text)")
+	termsFile := fs.String("terms-file", "", "the terms and conditions (a file)")
+	entry := fs.Int64("entry", 0, "entry fee, cents")
+	added := fs.Int64("added", 0, "the operator's addition to the prize pool, cents")
+	chips := fs.Int64("chips", 0, "starting tournament chips")
+	rounds := fs.Int("rounds", 0, "scheduled rounds")
+	mins := fs.String("min", "", "minimum wager of round 1,2,… (the last applies after)")
+	maxi := fs.Int64("max", 0, "maximum wager a round (0: none)")
+	secret := fs.Int("secret", 0, "undisclosed wagers per player")
+	pass := fs.Int("pass", 0, "pass cards per player")
+	prizes := fs.String("prizes", "", "percent of the pool for 1st,2nd,…")
+	players := fs.String("players", "", "MIN-MAX players")
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("tournament configure: %w", err)
+	}
+	t := &pb.TournamentTerms{Id: *id, Name: *name, Terms: *termsText, EntryFee: *entry, AddedPrize: *added,
+		StartingChips: *chips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass)}
+	if *termsFile != "" {
+		b, err := os.ReadFile(*termsFile)
+		if err != nil {
+			return nil, fmt.Errorf("tournament configure: %w", err)
+		}
+		t.Terms = string(b)
+	}
+	var err error
+	if t.Minimums, err = int64List(*mins); err != nil {
+		return nil, fmt.Errorf("tournament configure: -min: %w", err)
+	}
+	if t.Prizes, err = int64List(*prizes); err != nil {
+		return nil, fmt.Errorf("tournament configure: -prizes: %w", err)
+	}
+	if *players != "" {
+		lo, hi, ok := strings.Cut(*players, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("tournament configure: -players %q: want MIN-MAX", *players)
+		}
+		t.MinPlayers, t.MaxPlayers = int32(a), int32(b)
+	}
+	return t, nil
+}
+
+func int64List(s string) ([]int64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func statusName(s pb.TournamentStatus) string {
+	return strings.ToLower(strings.TrimPrefix(s.String(), "TOURNAMENT_STATUS_"))
+}
+
+func minimumOf(t *pb.TournamentTerms, round int32) int64 {
+	m := t.GetMinimums()
+	if len(m) == 0 {
+		return 0
+	}
+	return m[min(max(int(round), 1), len(m))-1]
+}
+
+func place(s *pb.TournamentStanding) string {
+	if s.Rank == 0 {
+		return "-"
+	}
+	return strconv.Itoa(int(s.Rank))
+}
+
+// printStandings prints the tournament as it stands.
+func printStandings(out io.Writer, tr *pb.Tournament) error {
+	t := tr.GetTerms()
+	fmt.Fprintf(out, "Tournament %s  %s  (%s)\n", t.GetId(), t.GetName(), statusName(tr.Status))
+	if len(tr.Standings) > 0 {
+		fmt.Fprintf(out, "Round %d of %d  minimum %d  maximum %d  prize pool %s\n", tr.Round, t.GetRounds(),
+			minimumOf(t, tr.Round), t.GetMaximum(), money.Decimal(tr.PrizePool))
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "Place\tSeat\tChips\tState\tThis round\tUndisclosed left\tPasses left")
+	for _, s := range tr.Standings {
+		stake := strconv.FormatInt(s.RoundStake, 10)
+		if s.Secret {
+			stake += " (undisclosed)"
+		}
+		state := s.State
+		if s.InPlayoff {
+			state += ", playoff"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%d\t%d\n", place(s), s.TerminalId, s.Chips, state, stake, s.SecretsLeft, s.PassesLeft)
+	}
+	return w.Flush()
+}
+
+// printResults prints the tournament's record for the operator: the terms, every round with
+// each player's wager, return and chips, and the final places with their prizes.
+func printResults(out io.Writer, tr *pb.Tournament) error {
+	t := tr.GetTerms()
+	fmt.Fprintf(out, "TOURNAMENT RESULTS  %s  %s\n", t.GetId(), t.GetName())
+	fmt.Fprintf(out, "Status: %s", statusName(tr.Status))
+	if tr.Note != "" {
+		fmt.Fprintf(out, " (%s)", tr.Note)
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintf(out, "Players: %d  entry %s  added %s  prize pool %s  prizes %v %%\n", len(tr.Standings),
+		money.Decimal(t.GetEntryFee()), money.Decimal(t.GetAddedPrize()), money.Decimal(tr.PrizePool), t.GetPrizes())
+	fmt.Fprintf(out, "Starting chips %d  rounds %d  minimums %v  maximum %d  undisclosed wagers %d  pass cards %d\n",
+		t.GetStartingChips(), t.GetRounds(), t.GetMinimums(), t.GetMaximum(), t.GetSecretWagers(), t.GetPassCards())
+	if t.GetTerms() != "" {
+		fmt.Fprintf(out, "Terms and conditions:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(t.GetTerms()), "\n", "\n  "))
+	}
+	for _, r := range tr.Rounds {
+		kind := "Round"
+		if r.Playoff {
+			kind = "Playoff round"
+		}
+		fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, r.N, r.RoundId, r.Outcome, minimumOf(t, r.N))
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "  Seat\tStaked\tReturned\tChips\tWagers\tNote")
+		for _, p := range r.Plays {
+			note := p.Result
+			switch {
+			case p.Passed:
+				note = "pass card"
+			case p.Secret:
+				note = strings.TrimSpace("undisclosed " + note)
+			}
+			fmt.Fprintf(w, "  %s\t%d\t%d\t%d\t%s\t%s\n", p.TerminalId, p.Staked, p.Returned, p.Chips, p.Wagers, note)
+		}
+		w.Flush()
+	}
+	fmt.Fprintln(out, "\nFinal places")
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "  Place\tSeat\tChips\tState\tPrize")
+	for _, s := range tr.Standings {
+		fmt.Fprintf(w, "  %s\t%s\t%d\t%s\t%s\n", place(s), s.TerminalId, s.Chips, s.State, money.Decimal(s.Prize))
+	}
+	return w.Flush()
+}
