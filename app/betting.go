@@ -47,6 +47,8 @@ func (t *Terminal) canChangeLocked() error {
 	case t.view.Phase != table.PhaseWagering || t.view.Locked || !t.clk.Now().Before(t.link.LockAt(t.view.Deadline)):
 		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
 		return ErrLocked
+	case t.tournamentRefusalLocked() != nil:
+		return t.tournamentRefusalLocked()
 	case t.view.Config.IDPadRequired && (t.gate == nil || !t.gate.Touched()):
 		return ErrPadNotTouched
 	case t.view.Config.PlayerCardRequired && !t.hasCard():
@@ -84,8 +86,8 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 		return Feedback{}, err
 	}
 	current := t.slip.On(b)
-	available := t.view.Balance - t.slip.Total(layout) + current*roulette.Units(pieces)
-	got, _, why := t.view.Limits.PlaceBet(pieces, b.IsCall(), want, available)
+	available := t.betBalanceLocked() - t.slip.Total(layout) + current*roulette.Units(pieces)
+	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
 	if why != roulette.ReasonNone {
 		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
@@ -269,15 +271,25 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 		t.mu.Lock()
 		round, version := t.view.RoundID, t.version
 		stakes := slices.Clone(t.slip.Stakes())
+		tour, secret := t.tournamentPlayingLocked(), t.view.Tournament.Secret
 		t.mu.Unlock()
 		bets := make([]table.SlipBet, len(stakes))
 		for i, s := range stakes {
 			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount}
 		}
-		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
+		var ack *table.SlipAck
+		var err error
+		if ss, ok := t.link.(slipSender); ok && secret {
+			ack, err = ss.UpdateSlipSecret(ctx, round, version, bets, true)
+		} else {
+			ack, err = t.link.UpdateSlip(ctx, round, version, bets)
+		}
 		t.mu.Lock()
 		rec, layout := t.records, t.view.Config.Layout
 		t.mu.Unlock()
+		if tour {
+			rec = nil // tournament chips are not money: not a game of the chip account's records
+		}
 		if err != nil && ctx.Err() != nil {
 			return // closing: the view is no longer told
 		}
@@ -332,7 +344,7 @@ func (t *Terminal) Explain(b roulette.Bet) {
 	if b.IsCall() {
 		return
 	}
-	lim := t.view.Limits.For(b.Spot.Kind)
+	lim := t.betLimitsLocked().For(b.Spot.Kind)
 	t.sayLocked(msg.New("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s", b.Spot, b.Spot.Kind.Odds(),
 		money.Decimal(lim.Min), money.Decimal(lim.Max), money.Decimal(lim.Unit)), Hint)
 	t.changedLocked()

@@ -114,6 +114,7 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onPhase(e)
 	case table.OutcomeEntered:
 		o := e.Outcome
+		t.tournamentOutcomeLocked(o)
 		t.view.LastOutcome = &o
 		t.view.History = append([]table.Outcome{o}, t.view.History...)
 		if len(t.view.History) > 50 {
@@ -162,6 +163,8 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.JackpotWon:
 		w := e
 		t.view.JackpotWon, t.view.JackpotMine = &w, w.TerminalID == t.terminalID
+	case table.TournamentChanged:
+		t.onTournament(e.Tournament)
 	}
 	// The favourites are the player's: forgotten when the account closes.
 	t.favs.Seen(t.view)
@@ -178,6 +181,7 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 		v.BuyIn = nil // the snapshot was taken before the table had this terminal's answer
 	}
 	v.Jackpot, t.terminalID = s.Jackpot, s.TerminalID
+	t.onTournament(s.Tournament)
 	if len(s.History) > 0 {
 		o := s.History[0]
 		v.LastOutcome = &o
@@ -236,6 +240,7 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		t.version = 0
 		t.voidLocked(msg.Msg{})
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil
+		v.Tournament.Secret = false
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {
 			v.JackpotWon, v.JackpotMine = nil, false
 		}
@@ -249,7 +254,7 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 func (t *Terminal) greetLocked() {
 	var m msg.Msg
 	if t.cashier != nil && t.view.Connected && t.view.Phase != table.PhaseClosed && t.view.BuyIn == nil &&
-		(!t.view.AccountOpen || t.view.Balance == 0) {
+		(!t.view.AccountOpen || t.view.Balance == 0) && !t.tournamentOnLocked() {
 		m = msg.New("Insert notes or a ticket to buy in")
 	}
 	t.board.set("greeting", m, Hint)

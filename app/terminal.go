@@ -94,6 +94,8 @@ type View struct {
 	Message Notice // the one message for the player, chosen by priority and time (notice.go)
 
 	Service ServiceView // technician mode (technician.go)
+
+	Tournament TournamentView // tournament play (tournament.go); its Tournament nil when none
 }
 
 // Feedback is the answer to a touch on the layout.
@@ -196,6 +198,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
+	t.tournamentViewLocked(&v)
 	return v
 }
 

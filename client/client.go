@@ -370,7 +370,13 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 // UpdateSlip sends a whole slip version for the round. It is not retried: a slip is only worth
 // sending while the period is open, and the terminal sends a newer version anyway.
 func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64, bets []table.SlipBet) (*table.SlipAck, error) {
-	req := &pb.UpdateSlipRequest{RoundId: roundID, Version: version}
+	return c.UpdateSlipSecret(ctx, roundID, version, bets, false)
+}
+
+// UpdateSlipSecret is UpdateSlip with the slip marked as an undisclosed tournament wager when
+// secret (003 §10.8): the other players see only that there is one until the round's result.
+func (c *Client) UpdateSlipSecret(ctx context.Context, roundID string, version uint64, bets []table.SlipBet, secret bool) (*table.SlipAck, error) {
+	req := &pb.UpdateSlipRequest{RoundId: roundID, Version: version, Secret: secret}
 	for _, b := range bets {
 		req.Wagers = append(req.Wagers, wire.WagerOfBet(b))
 	}

@@ -1,0 +1,147 @@
+package app
+
+// Tournament play on the terminal (000 §12, 001 §11, 003 §10). The table says what the
+// tournament is (table.TournamentChanged, and the snapshot); the terminal shows it — round n
+// of N, the player's tournament chips, the round's minimum, the standings, the time left — and
+// while the table's rounds are tournament rounds it prices the player's touches against their
+// tournament chips and the round's tournament limits with the same rules engine the server
+// re-checks with (table.TournamentTerms.Limits). Tournament chips are not money: the chip
+// account, the cashier and the journal's money records are left alone — a tournament slip is
+// not journalled as a game of the chip account, and a tournament round brings no settlement of
+// it, so the meters cannot count one.
+
+import (
+	"context"
+
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// Refusals of a touch during a tournament.
+var (
+	ErrTournamentOnly  = msg.Err("this table is reserved for the tournament")
+	ErrOutOfTournament = msg.Err("you are out of the tournament")
+	ErrNotInPlayoff    = msg.Err("only the tied players play the playoff")
+	ErrNoSecretLeft    = msg.Err("no undisclosed wagers left")
+)
+
+// TournamentView is the tournament as this terminal shows it.
+type TournamentView struct {
+	*table.Tournament
+	Me      *table.TournamentStanding // this seat's line, nil if it is not in the tournament
+	Playing bool                      // this seat wagers this round, in tournament chips
+	Secret  bool                      // the player has marked this round's wagers undisclosed
+}
+
+// tournamentOnLocked reports whether the table's rounds are tournament rounds now.
+func (t *Terminal) tournamentOnLocked() bool {
+	tr := t.view.Tournament.Tournament
+	return tr != nil && tr.Status.Playing()
+}
+
+// tournamentPlayingLocked reports whether this seat wagers the round in tournament chips.
+func (t *Terminal) tournamentPlayingLocked() bool {
+	if !t.tournamentOnLocked() {
+		return false
+	}
+	tr := t.view.Tournament.Tournament
+	me := tr.Standing(t.terminalID)
+	return me != nil && me.State == table.PlayerPlaying && (tr.Status != table.TournamentPlayoff || me.InPlayoff)
+}
+
+// tournamentRefusalLocked is why this seat may not wager in a tournament round, nil if it may
+// (or the round is not a tournament round).
+func (t *Terminal) tournamentRefusalLocked() error {
+	if !t.tournamentOnLocked() || t.tournamentPlayingLocked() {
+		return nil
+	}
+	me := t.view.Tournament.Tournament.Standing(t.terminalID)
+	switch {
+	case me == nil:
+		return ErrTournamentOnly
+	case me.State != table.PlayerPlaying:
+		return ErrOutOfTournament
+	}
+	return ErrNotInPlayoff
+}
+
+// betBalanceLocked is what the player's wagers draw on: their tournament chips in a tournament
+// round, else the chip account.
+func (t *Terminal) betBalanceLocked() int64 {
+	if t.tournamentPlayingLocked() {
+		return t.view.Tournament.Standing(t.terminalID).Chips
+	}
+	return t.view.Balance
+}
+
+// betLimitsLocked are the limits the player's wagers are priced with: the round's tournament
+// limits in a tournament round, else the table's.
+func (t *Terminal) betLimitsLocked() roulette.Limits {
+	if t.tournamentPlayingLocked() {
+		tr := t.view.Tournament.Tournament
+		return tr.Terms.Limits(tr.Round)
+	}
+	return t.view.Limits
+}
+
+// SetSecret marks (or unmarks) this round's wagers as an undisclosed wager (003 §10.8): the
+// other players see only that there is one until the round's result. Only a tournament player
+// with an undisclosed wager left may.
+func (t *Terminal) SetSecret(on bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return t.refuseLocked(err)
+	}
+	if !t.tournamentPlayingLocked() {
+		return t.refuseLocked(ErrTournamentOnly)
+	}
+	if on && t.view.Tournament.Standing(t.terminalID).SecretsLeft <= 0 {
+		return t.refuseLocked(ErrNoSecretLeft)
+	}
+	if t.view.Tournament.Secret != on {
+		t.view.Tournament.Secret = on
+		t.touchedLocked()
+		t.changedLocked()
+	}
+	return nil
+}
+
+// onTournament takes the table's new tournament state.
+func (t *Terminal) onTournament(tr *table.Tournament) {
+	t.view.Tournament.Tournament = tr
+}
+
+// tournamentOutcomeLocked ends this seat's tournament round at its outcome: the chips leave
+// the layout (the table's next state has the new count) and the result marks its wagers, as
+// a settlement does in the cash game.
+func (t *Terminal) tournamentOutcomeLocked(o table.Outcome) {
+	if !t.tournamentPlayingLocked() {
+		return
+	}
+	stakes := append([]Stake(nil), t.slip.Stakes()...)
+	if len(stakes) > 0 {
+		t.lastRound = stakes
+	}
+	t.view.Result = resultOf(stakes, t.view.Config.Layout, o.Number, t.view.LuckyBall)
+	t.view.Tournament.Secret = false
+	t.slip.reset(nil)
+}
+
+// tournamentViewLocked completes the view's tournament: this seat's line and whether it plays.
+func (t *Terminal) tournamentViewLocked(v *View) {
+	if v.Tournament.Tournament == nil {
+		return
+	}
+	v.Tournament.Me = v.Tournament.Standing(t.terminalID)
+	v.Tournament.Playing = t.tournamentPlayingLocked()
+	if v.Tournament.Playing {
+		v.Available = v.Tournament.Me.Chips - v.SlipTotal
+	}
+}
+
+// slipSender is a link that can mark a slip undisclosed (the client does).
+type slipSender interface {
+	UpdateSlipSecret(ctx context.Context, roundID string, version uint64, bets []table.SlipBet, secret bool) (*table.SlipAck, error)
+}
