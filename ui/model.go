@@ -39,6 +39,8 @@ type Model interface {
 	// CashOut prints the ticket (or says why not); it does not wait for the printer.
 	CashOut()
 	GameRecords(ctx context.Context, rounds, tickets int) (app.GameRecords, error)
+	// SetSecret marks this round's tournament wagers undisclosed (003 §10.8).
+	SetSecret(on bool) error
 }
 
 var _ Model = (*app.Terminal)(nil)

@@ -70,6 +70,8 @@ type Screen struct {
 	do func(func())
 
 	service *serviceScreen // technician mode (technician.go); nil without it
+
+	tournament *tournamentPanel // tournament play (tournament.go), shown while one is played
 }
 
 // Status colours: the period states must read at a glance (000 §10.6.2).
@@ -189,11 +191,15 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		diagrams.ElemJackpotMeter: s.jackpot,
 	}
 
+	balanceLabel, betLabel := text(T("BALANCE"), 16, panelDimText), text(T("BET"), 16, panelDimText)
+	// In a tournament its panel takes the place of the chip account's and of the history.
+	s.tournament = newTournamentPanel(term, balanceLabel, s.balance, betLabel, s.bet, s.history, s.hotCold, s.limits, s.pending)
 	side := container.NewVBox(
 		s.status, s.explain, s.countdown,
 		widget.NewSeparator(),
-		text(T("BALANCE"), 16, panelDimText), s.balance,
-		text(T("BET"), 16, panelDimText), s.bet,
+		balanceLabel, s.balance,
+		betLabel, s.bet,
+		s.tournament.box,
 		widget.NewSeparator(),
 		container.NewCenter(outcome), s.callout, s.won,
 		s.history, s.hotCold,
@@ -477,6 +483,11 @@ func (s *Screen) update(v app.View) {
 	// The one message the terminal chose for the player, or none.
 	if said := say(v.Message.Msg); said != s.message.Text {
 		s.message.SetText(said)
+	}
+	if !s.tournament.update(v) {
+		// No tournament: the labels it hid take their own rules again (as above).
+		s.hotCold.Hidden = s.hotCold.Text == ""
+		s.pending.Hidden = v.Pending == nil
 	}
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// tournamentTerms are the screens' tournament: 1,000 chips each, 3 rounds at minimums 10, 10,
+// 20 and a maximum of 500 a round (chip units, as the tray's), one undisclosed wager each.
+var tournamentTerms = table.TournamentTerms{ID: "SPRING-1", Name: "Spring Cup", EntryFee: 5000, AddedPrize: 5000,
+	StartingChips: 100000, Rounds: 3, Minimums: []int64{1000, 1000, 2000}, Maximum: 50000, SecretWagers: 1,
+	Prizes: []int64{60, 30, 10}}
+
+// tournamentCase is a tournament state on Diagram A: the table's tournament and this seat's
+// snapshot of it.
+type tournamentCase struct {
+	name string
+	size fyne.Size
+	snap func(t *testing.T, l roulette.Layout) table.Snapshot
+	must []string // what the screen must show
+}
+
+func tournamentCases() []tournamentCase {
+	round := []table.TournamentStanding{
+		{Terminal: "T01", Rank: 1, Chips: 420000, State: table.PlayerPlaying, SecretsLeft: 1},
+		{Terminal: "T02", Rank: 2, Chips: 130000, State: table.PlayerPlaying, Secret: true},
+		{Terminal: "T03", Rank: 3, Chips: 120000, State: table.PlayerPlaying, RoundStake: 20000, SecretsLeft: 1},
+		{Terminal: "T05", Rank: 4, Chips: 10000, State: table.PlayerEliminated, Eliminated: 2, SecretsLeft: 1},
+		{Terminal: "T04", Chips: 100000, State: table.PlayerDisqualified, Eliminated: 2, SecretsLeft: 1},
+	}
+	tour := func(status table.TournamentStatus, round int, st []table.TournamentStanding) *table.Tournament {
+		return &table.Tournament{Terms: tournamentTerms, Status: status, Round: round, Played: round - 1, RoundID: "R42",
+			PrizePool: 30000, Standings: st}
+	}
+	snap := func(phase table.Phase, tr *table.Tournament, slip bool) func(t *testing.T, l roulette.Layout) table.Snapshot {
+		return func(t *testing.T, l roulette.Layout) table.Snapshot {
+			s := tableSnap(l, phase)
+			s.Balance, s.AccountOpen, s.Tournament = 0, false, tr
+			if slip {
+				s.Slip = ackedSlip(t, l, "R42", inside(t, l, roulette.Straight, 1000, 17), outside(t, l, roulette.Red, 0, 5000))
+			}
+			return s
+		}
+	}
+	// Round 2 of 3, wagering, 12 s left: T01 has 60 on the layout; T02's wager is undisclosed.
+	// The scheduled rounds over, T02 and T03 tied on 1,300 play off for 2nd.
+	playoff := []table.TournamentStanding{
+		{Terminal: "T01", Rank: 1, Chips: 370000, State: table.PlayerPlaying, Secret: false},
+		{Terminal: "T02", Rank: 2, Chips: 130000, State: table.PlayerPlaying, InPlayoff: true},
+		{Terminal: "T03", Rank: 2, Chips: 130000, State: table.PlayerPlaying, InPlayoff: true, SecretsLeft: 1},
+		{Terminal: "T05", Rank: 4, Chips: 10000, State: table.PlayerEliminated, Eliminated: 2},
+		{Terminal: "T04", Chips: 100000, State: table.PlayerDisqualified, Eliminated: 2},
+	}
+	final := []table.TournamentStanding{
+		{Terminal: "T01", Rank: 1, Chips: 370000, State: table.PlayerPlaying, Prize: 18000},
+		{Terminal: "T02", Rank: 2, Chips: 150000, State: table.PlayerPlaying, Prize: 9000},
+		{Terminal: "T03", Rank: 3, Chips: 110000, State: table.PlayerPlaying, Prize: 3000},
+		{Terminal: "T05", Rank: 4, Chips: 10000, State: table.PlayerEliminated, Eliminated: 2},
+		{Terminal: "T04", Chips: 100000, State: table.PlayerDisqualified, Eliminated: 2},
+	}
+	asSeat := func(id string, f func(*testing.T, roulette.Layout) table.Snapshot) func(*testing.T, roulette.Layout) table.Snapshot {
+		return func(t *testing.T, l roulette.Layout) table.Snapshot {
+			s := f(t, l)
+			s.TerminalID = id
+			return s
+		}
+	}
+	big, small := fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)
+	return []tournamentCase{
+		{"tournament_round", big, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
+			[]string{"TOURNAMENT · Spring Cup", "ROUND 2 OF 3", "4,200", "BET 60", "Minimum 10 · maximum 500", "undisclosed", "Undisclosed wager (1 left)", "bet 200", "out", "DQ"}},
+		{"tournament_round_1280", small, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
+			[]string{"ROUND 2 OF 3", "4,200"}},
+		{"tournament_playoff", big, asSeat("T03", snap(table.PhaseWagering, tour(table.TournamentPlayoff, 4, playoff), false)),
+			[]string{"PLAYOFF · ROUND 4", "1,300", "playoff", "Minimum 20"}},
+		{"tournament_eliminated", big, asSeat("T05", snap(table.PhaseWagering, tour(table.TournamentRunning, 3, round), false)),
+			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}},
+		{"tournament_not_seated", big, asSeat("T09", snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), false)),
+			[]string{"This table is reserved for the tournament", "T01", "4,200"}},
+		{"tournament_final", big, asSeat("T02", snap(table.PhaseResult, &table.Tournament{Terms: tournamentTerms,
+			Status: table.TournamentFinished, Round: 4, Played: 4, PrizePool: 30000, Standings: final}, false)),
+			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "180.00", "Prize pool 300.00"}},
+	}
+}
+
+// The tournament states of the kiosk (round n of N with the player's chips, wager, the round's
+// limits, the standings with an undisclosed wager; the playoff; a seat not in the tournament;
+// the final places and prizes), each matched against its golden markup and render in
+// testdata/tournament (-update rewrites them: look at the PNGs).
+func TestTournamentScreens(t *testing.T) {
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(darkTheme{theme.DefaultTheme()})
+	if T("BALANCE") != "BALANCE" {
+		t.Skip("the tournament screens are in English; run with LANG=en_US.UTF-8 (or unset)")
+	}
+	update := *updateReference || os.Getenv("UPDATE_REFERENCE") == "1"
+	single := roulette.Layout{Wheel: roulette.SingleZero}
+	for _, c := range tournamentCases() {
+		t.Run(c.name, func(t *testing.T) {
+			sc := stateCase{file: c.name, design: diagrams.DiagramA, layout: single,
+				events: func(t *testing.T, l roulette.Layout) []table.Event { return []table.Event{up, c.snap(t, l)} }}
+			_, w := stateScreen(t, sc)
+			w.Resize(c.size)
+			texts := shownTexts(test.RenderToMarkup(w.Canvas()))
+			for _, want := range c.must {
+				if !shows(texts, want) {
+					t.Errorf("%s does not show %q (shows %q)", c.name, want, texts)
+				}
+			}
+			assertMarkup(t, filepath.Join("tournament", c.name+".xml"), w.Canvas())
+			got := w.Canvas().Capture()
+			path := filepath.Join("testdata", "tournament", c.name+".png")
+			if update {
+				writeReference(t, path, got)
+				return
+			}
+			want, err := readPNG(path)
+			if err != nil {
+				t.Fatalf("%v\nregenerate with: go test ./ui -run TestTournamentScreens -update", err)
+			}
+			if msg := compareImages(got, want, referenceTolerance); msg != "" {
+				writeReference(t, filepath.Join("testdata", "failed", "tournament", c.name+".png"), got)
+				t.Errorf("%s is stale: %s", path, msg)
+			}
+		})
+	}
+}
