@@ -644,6 +644,7 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	if t.cur == nil || t.cur.phase != table.PhaseWagering || !now.Before(t.cur.deadline) {
 		return
 	}
+	t.tournamentTerminalLost(s.terminal, now)
 	if t.cur.slip(s.terminal) == nil {
 		return
 	}

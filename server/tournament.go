@@ -397,6 +397,20 @@ func (t *Table) storeTournamentSlip(terminal string, in pricing, sl *slip) *tabl
 	return ack
 }
 
+// tournamentTerminalLost voids a tournament player's wagers of the round when their terminal's
+// last stream ends before the deadline, as a cash slip is (001 §9.7.1; the rules of the game
+// apply to tournament play, 003 §10.2.1), and as the kiosk shows it: the round then counts as
+// one without a wager (a pass card, or disqualification: 003 §10.6.4). Slips live in memory
+// until the close, so nothing is written.
+func (t *Table) tournamentTerminalLost(terminal string, now time.Time) {
+	if !t.tournamentRound(t.cur) || t.tour.slips[terminal] == nil {
+		return
+	}
+	delete(t.tour.slips, terminal)
+	t.log.Info("tournament player lost before the deadline: wagers void", "terminal", terminal, "round", t.cur.id)
+	t.emitTournament(now)
+}
+
 // tournamentRoundStarted makes a new round of the table a tournament round (in tx, with the
 // round's id known).
 func (t *Table) tournamentRoundStarted(tx *ledger.Tx, r *round, now time.Time) (*tournament, error) {

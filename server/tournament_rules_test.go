@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 
@@ -154,4 +155,39 @@ func FuzzConfigureTournament(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A tournament player's terminal lost before the deadline: their wagers are void, as a cash
+// slip's (001 §9.7.1) and as the kiosk shows it, so the round is one without a wager: their
+// pass card is played. Worked by hand: T1 red 100 on 32 → 1100; T2's 300 void → 1000, pass used.
+func TestTournamentWagersVoidWhenTheTerminalIsLost(t *testing.T) {
+	r := newRig(t)
+	t1, t2 := r.terminal("T1"), r.terminal("T2")
+	w1, w2 := r.watch(t1), r.watch(t2)
+	defer w1.cancel()
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()})
+	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	for c, a := range map[pb.TerminalServiceClient]int64{t1: 100, t2: 300} {
+		if _, err := c.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(a)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w2.cancel()
+	r.waitConnected("T2", false)
+	r.clock.Add(20 * time.Second)
+	r.table.Advance(r.clock.Now())
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "32"}); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+	if s := standingOf(tr, "T1"); s.Chips != 1100 {
+		t.Fatalf("T1: %v", s)
+	}
+	if s := standingOf(tr, "T2"); s.Chips != 1000 || s.PassesLeft != 0 || s.State != "playing" || !tr.Rounds[0].Plays[1].Passed {
+		t.Fatalf("T2 after its terminal was lost: %v %v", s, tr.Rounds[0].Plays)
+	}
 }
