@@ -140,27 +140,28 @@ func (Wheel) EnumDescriptor() ([]byte, []int) {
 type BetKind int32
 
 const (
-	BetKind_BET_KIND_UNSPECIFIED BetKind = 0
-	BetKind_BET_KIND_STRAIGHT    BetKind = 1
-	BetKind_BET_KIND_SPLIT       BetKind = 2
-	BetKind_BET_KIND_STREET      BetKind = 3
-	BetKind_BET_KIND_CORNER      BetKind = 4
-	BetKind_BET_KIND_FIVE_LINE   BetKind = 5
-	BetKind_BET_KIND_SIX_LINE    BetKind = 6
-	BetKind_BET_KIND_COLUMN      BetKind = 7
-	BetKind_BET_KIND_DOZEN       BetKind = 8
-	BetKind_BET_KIND_LOW         BetKind = 9
-	BetKind_BET_KIND_HIGH        BetKind = 10
-	BetKind_BET_KIND_EVEN        BetKind = 11
-	BetKind_BET_KIND_ODD         BetKind = 12
-	BetKind_BET_KIND_RED         BetKind = 13
-	BetKind_BET_KIND_BLACK       BetKind = 14
-	BetKind_BET_KIND_LUCKY_BALL  BetKind = 15
-	BetKind_BET_KIND_TIER        BetKind = 16
-	BetKind_BET_KIND_ORPHELINS   BetKind = 17
-	BetKind_BET_KIND_VOISINS     BetKind = 18
-	BetKind_BET_KIND_ZERO_GAME   BetKind = 19
-	BetKind_BET_KIND_NEIGHBOURS  BetKind = 20
+	BetKind_BET_KIND_UNSPECIFIED     BetKind = 0
+	BetKind_BET_KIND_STRAIGHT        BetKind = 1
+	BetKind_BET_KIND_SPLIT           BetKind = 2
+	BetKind_BET_KIND_STREET          BetKind = 3
+	BetKind_BET_KIND_CORNER          BetKind = 4
+	BetKind_BET_KIND_FIVE_LINE       BetKind = 5
+	BetKind_BET_KIND_SIX_LINE        BetKind = 6
+	BetKind_BET_KIND_COLUMN          BetKind = 7
+	BetKind_BET_KIND_DOZEN           BetKind = 8
+	BetKind_BET_KIND_LOW             BetKind = 9
+	BetKind_BET_KIND_HIGH            BetKind = 10
+	BetKind_BET_KIND_EVEN            BetKind = 11
+	BetKind_BET_KIND_ODD             BetKind = 12
+	BetKind_BET_KIND_RED             BetKind = 13
+	BetKind_BET_KIND_BLACK           BetKind = 14
+	BetKind_BET_KIND_LUCKY_BALL      BetKind = 15
+	BetKind_BET_KIND_TIER            BetKind = 16
+	BetKind_BET_KIND_ORPHELINS       BetKind = 17
+	BetKind_BET_KIND_VOISINS         BetKind = 18
+	BetKind_BET_KIND_ZERO_GAME       BetKind = 19
+	BetKind_BET_KIND_NEIGHBOURS      BetKind = 20
+	BetKind_BET_KIND_ASIAN_NEIGHBOUR BetKind = 21 // 002 §3.2: numbers = the three of a group of the Asian racetrack
 )
 
 // Enum value maps for BetKind.
@@ -187,29 +188,31 @@ var (
 		18: "BET_KIND_VOISINS",
 		19: "BET_KIND_ZERO_GAME",
 		20: "BET_KIND_NEIGHBOURS",
+		21: "BET_KIND_ASIAN_NEIGHBOUR",
 	}
 	BetKind_value = map[string]int32{
-		"BET_KIND_UNSPECIFIED": 0,
-		"BET_KIND_STRAIGHT":    1,
-		"BET_KIND_SPLIT":       2,
-		"BET_KIND_STREET":      3,
-		"BET_KIND_CORNER":      4,
-		"BET_KIND_FIVE_LINE":   5,
-		"BET_KIND_SIX_LINE":    6,
-		"BET_KIND_COLUMN":      7,
-		"BET_KIND_DOZEN":       8,
-		"BET_KIND_LOW":         9,
-		"BET_KIND_HIGH":        10,
-		"BET_KIND_EVEN":        11,
-		"BET_KIND_ODD":         12,
-		"BET_KIND_RED":         13,
-		"BET_KIND_BLACK":       14,
-		"BET_KIND_LUCKY_BALL":  15,
-		"BET_KIND_TIER":        16,
-		"BET_KIND_ORPHELINS":   17,
-		"BET_KIND_VOISINS":     18,
-		"BET_KIND_ZERO_GAME":   19,
-		"BET_KIND_NEIGHBOURS":  20,
+		"BET_KIND_UNSPECIFIED":     0,
+		"BET_KIND_STRAIGHT":        1,
+		"BET_KIND_SPLIT":           2,
+		"BET_KIND_STREET":          3,
+		"BET_KIND_CORNER":          4,
+		"BET_KIND_FIVE_LINE":       5,
+		"BET_KIND_SIX_LINE":        6,
+		"BET_KIND_COLUMN":          7,
+		"BET_KIND_DOZEN":           8,
+		"BET_KIND_LOW":             9,
+		"BET_KIND_HIGH":            10,
+		"BET_KIND_EVEN":            11,
+		"BET_KIND_ODD":             12,
+		"BET_KIND_RED":             13,
+		"BET_KIND_BLACK":           14,
+		"BET_KIND_LUCKY_BALL":      15,
+		"BET_KIND_TIER":            16,
+		"BET_KIND_ORPHELINS":       17,
+		"BET_KIND_VOISINS":         18,
+		"BET_KIND_ZERO_GAME":       19,
+		"BET_KIND_NEIGHBOURS":      20,
+		"BET_KIND_ASIAN_NEIGHBOUR": 21,
 	}
 )
 
@@ -241,13 +244,17 @@ func (BetKind) EnumDescriptor() ([]byte, []int) {
 }
 
 type Wager struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Kind          BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
-	Numbers       []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
-	Which         int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
-	Spread        int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
-	Colour        string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
-	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Kind    BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
+	Numbers []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
+	Which   int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
+	Spread  int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
+	Colour  string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
+	Amount  int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	// The player card in the seat's reader when the wager was sent (003 §3.4, §9.1): required by a
+	// table whose profile requires a card, recorded with the wager, and the same on every wager of
+	// one slip (a player wagers only with their own card).
+	PlayerCard    string `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -322,6 +329,13 @@ func (x *Wager) GetAmount() int64 {
 		return x.Amount
 	}
 	return 0
+}
+
+func (x *Wager) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
 }
 
 type Limit struct {
@@ -523,8 +537,11 @@ type TableConfig struct {
 	Racetrack          bool                   `protobuf:"varint,13,opt,name=racetrack,proto3" json:"racetrack,omitempty"`
 	Venue              string                 `protobuf:"bytes,14,opt,name=venue,proto3" json:"venue,omitempty"`
 	Currency           string                 `protobuf:"bytes,15,opt,name=currency,proto3" json:"currency,omitempty"` // ISO 4217, e.g. "AUD"
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// The groups of the Asian racetrack (002 §2.2(b), §3.2), in the order it draws them; none when
+	// the table has no Asian racetrack.
+	AsianGroups   []*AsianGroup `protobuf:"bytes,16,rep,name=asian_groups,json=asianGroups,proto3" json:"asian_groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableConfig) Reset() {
@@ -662,6 +679,58 @@ func (x *TableConfig) GetCurrency() string {
 	return ""
 }
 
+func (x *TableConfig) GetAsianGroups() []*AsianGroup {
+	if x != nil {
+		return x.AsianGroups
+	}
+	return nil
+}
+
+// AsianGroup is one group of three numbers of the Asian racetrack ("0", "00", "1".."36").
+type AsianGroup struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Numbers       []string               `protobuf:"bytes,1,rep,name=numbers,proto3" json:"numbers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AsianGroup) Reset() {
+	*x = AsianGroup{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AsianGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AsianGroup) ProtoMessage() {}
+
+func (x *AsianGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AsianGroup.ProtoReflect.Descriptor instead.
+func (*AsianGroup) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *AsianGroup) GetNumbers() []string {
+	if x != nil {
+		return x.Numbers
+	}
+	return nil
+}
+
 type LuckyBallDraw struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Version       string                 `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"` // "standard" | "mega"
@@ -677,7 +746,7 @@ type LuckyBallDraw struct {
 
 func (x *LuckyBallDraw) Reset() {
 	*x = LuckyBallDraw{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	mi := &file_ats_table_v1_table_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -689,7 +758,7 @@ func (x *LuckyBallDraw) String() string {
 func (*LuckyBallDraw) ProtoMessage() {}
 
 func (x *LuckyBallDraw) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	mi := &file_ats_table_v1_table_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -702,7 +771,7 @@ func (x *LuckyBallDraw) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LuckyBallDraw.ProtoReflect.Descriptor instead.
 func (*LuckyBallDraw) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{5}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *LuckyBallDraw) GetVersion() string {
@@ -767,7 +836,7 @@ type Outcome struct {
 
 func (x *Outcome) Reset() {
 	*x = Outcome{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[6]
+	mi := &file_ats_table_v1_table_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -779,7 +848,7 @@ func (x *Outcome) String() string {
 func (*Outcome) ProtoMessage() {}
 
 func (x *Outcome) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[6]
+	mi := &file_ats_table_v1_table_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -792,7 +861,7 @@ func (x *Outcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Outcome.ProtoReflect.Descriptor instead.
 func (*Outcome) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{6}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Outcome) GetRoundId() string {
@@ -840,7 +909,7 @@ type WagerResult struct {
 
 func (x *WagerResult) Reset() {
 	*x = WagerResult{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[7]
+	mi := &file_ats_table_v1_table_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -852,7 +921,7 @@ func (x *WagerResult) String() string {
 func (*WagerResult) ProtoMessage() {}
 
 func (x *WagerResult) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[7]
+	mi := &file_ats_table_v1_table_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -865,7 +934,7 @@ func (x *WagerResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerResult.ProtoReflect.Descriptor instead.
 func (*WagerResult) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{7}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WagerResult) GetAccepted() int64 {
@@ -895,7 +964,7 @@ type Slip struct {
 
 func (x *Slip) Reset() {
 	*x = Slip{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[8]
+	mi := &file_ats_table_v1_table_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -907,7 +976,7 @@ func (x *Slip) String() string {
 func (*Slip) ProtoMessage() {}
 
 func (x *Slip) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[8]
+	mi := &file_ats_table_v1_table_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -920,7 +989,7 @@ func (x *Slip) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Slip.ProtoReflect.Descriptor instead.
 func (*Slip) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{8}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Slip) GetRoundId() string {
@@ -966,7 +1035,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[9]
+	mi := &file_ats_table_v1_table_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -978,7 +1047,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[9]
+	mi := &file_ats_table_v1_table_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -991,7 +1060,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{9}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{10}
 }
 
 type TableEvent struct {
@@ -1013,6 +1082,7 @@ type TableEvent struct {
 	//	*TableEvent_LuckyBall
 	//	*TableEvent_Jackpot
 	//	*TableEvent_JackpotWon
+	//	*TableEvent_PlayerLimits
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1020,7 +1090,7 @@ type TableEvent struct {
 
 func (x *TableEvent) Reset() {
 	*x = TableEvent{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[10]
+	mi := &file_ats_table_v1_table_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1102,7 @@ func (x *TableEvent) String() string {
 func (*TableEvent) ProtoMessage() {}
 
 func (x *TableEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[10]
+	mi := &file_ats_table_v1_table_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1115,7 @@ func (x *TableEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableEvent.ProtoReflect.Descriptor instead.
 func (*TableEvent) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{10}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TableEvent) GetSeq() uint64 {
@@ -1186,6 +1256,15 @@ func (x *TableEvent) GetJackpotWon() *JackpotWon {
 	return nil
 }
 
+func (x *TableEvent) GetPlayerLimits() *PlayerLimitsChanged {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_PlayerLimits); ok {
+			return x.PlayerLimits
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1242,6 +1321,10 @@ type TableEvent_JackpotWon struct {
 	JackpotWon *JackpotWon `protobuf:"bytes,22,opt,name=jackpot_won,json=jackpotWon,proto3,oneof"`
 }
 
+type TableEvent_PlayerLimits struct {
+	PlayerLimits *PlayerLimitsChanged `protobuf:"bytes,23,opt,name=player_limits,json=playerLimits,proto3,oneof"`
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1268,6 +1351,8 @@ func (*TableEvent_Jackpot) isTableEvent_Event() {}
 
 func (*TableEvent_JackpotWon) isTableEvent_Event() {}
 
+func (*TableEvent_PlayerLimits) isTableEvent_Event() {}
+
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId        string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -1290,14 +1375,17 @@ type Snapshot struct {
 	// acknowledged (AckDealerClose), newest first: a terminal that was down (or off the stream)
 	// when one was made learns of it here, and records each once by its close_id. A terminal
 	// starting with a new journal is not told of closes an earlier journal recorded.
-	DealerCloses  []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
+	DealerCloses []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
+	// This seat's own limits (000 §4.3, 003 §4.6), which replace the table's for its player;
+	// unset when the player plays to the table's limit sign.
+	PlayerLimits  *Limits `protobuf:"bytes,18,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[11]
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1309,7 +1397,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[11]
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1322,7 +1410,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{11}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Snapshot) GetTerminalId() string {
@@ -1444,6 +1532,58 @@ func (x *Snapshot) GetDealerCloses() []*AccountClosed {
 	return nil
 }
 
+func (x *Snapshot) GetPlayerLimits() *Limits {
+	if x != nil {
+		return x.PlayerLimits
+	}
+	return nil
+}
+
+// PlayerLimitsChanged: this seat's own limits were set (limits present) or cleared (absent).
+type PlayerLimitsChanged struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Limits        *Limits                `protobuf:"bytes,1,opt,name=limits,proto3" json:"limits,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerLimitsChanged) Reset() {
+	*x = PlayerLimitsChanged{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerLimitsChanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerLimitsChanged) ProtoMessage() {}
+
+func (x *PlayerLimitsChanged) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerLimitsChanged.ProtoReflect.Descriptor instead.
+func (*PlayerLimitsChanged) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *PlayerLimitsChanged) GetLimits() *Limits {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
 type PhaseChanged struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Phase             Phase                  `protobuf:"varint,1,opt,name=phase,proto3,enum=ats.table.v1.Phase" json:"phase,omitempty"`
@@ -1456,7 +1596,7 @@ type PhaseChanged struct {
 
 func (x *PhaseChanged) Reset() {
 	*x = PhaseChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1468,7 +1608,7 @@ func (x *PhaseChanged) String() string {
 func (*PhaseChanged) ProtoMessage() {}
 
 func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1481,7 +1621,7 @@ func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PhaseChanged.ProtoReflect.Descriptor instead.
 func (*PhaseChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *PhaseChanged) GetPhase() Phase {
@@ -1521,7 +1661,7 @@ type OutcomeEntered struct {
 
 func (x *OutcomeEntered) Reset() {
 	*x = OutcomeEntered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1673,7 @@ func (x *OutcomeEntered) String() string {
 func (*OutcomeEntered) ProtoMessage() {}
 
 func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1686,7 @@ func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutcomeEntered.ProtoReflect.Descriptor instead.
 func (*OutcomeEntered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *OutcomeEntered) GetOutcome() *Outcome {
@@ -1573,7 +1713,7 @@ type Settled struct {
 
 func (x *Settled) Reset() {
 	*x = Settled{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1585,7 +1725,7 @@ func (x *Settled) String() string {
 func (*Settled) ProtoMessage() {}
 
 func (x *Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1598,7 +1738,7 @@ func (x *Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Settled.ProtoReflect.Descriptor instead.
 func (*Settled) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Settled) GetRoundId() string {
@@ -1675,7 +1815,7 @@ type BalanceChanged struct {
 
 func (x *BalanceChanged) Reset() {
 	*x = BalanceChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1687,7 +1827,7 @@ func (x *BalanceChanged) String() string {
 func (*BalanceChanged) ProtoMessage() {}
 
 func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1700,7 +1840,7 @@ func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BalanceChanged.ProtoReflect.Descriptor instead.
 func (*BalanceChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BalanceChanged) GetBalance() int64 {
@@ -1734,7 +1874,7 @@ type LimitsChanged struct {
 
 func (x *LimitsChanged) Reset() {
 	*x = LimitsChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1746,7 +1886,7 @@ func (x *LimitsChanged) String() string {
 func (*LimitsChanged) ProtoMessage() {}
 
 func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1899,7 @@ func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitsChanged.ProtoReflect.Descriptor instead.
 func (*LimitsChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LimitsChanged) GetLimits() *Limits {
@@ -1786,7 +1926,7 @@ type FrozenChanged struct {
 
 func (x *FrozenChanged) Reset() {
 	*x = FrozenChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +1938,7 @@ func (x *FrozenChanged) String() string {
 func (*FrozenChanged) ProtoMessage() {}
 
 func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +1951,7 @@ func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FrozenChanged.ProtoReflect.Descriptor instead.
 func (*FrozenChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FrozenChanged) GetFrozen() bool {
@@ -1840,7 +1980,7 @@ type RoundVoided struct {
 
 func (x *RoundVoided) Reset() {
 	*x = RoundVoided{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1852,7 +1992,7 @@ func (x *RoundVoided) String() string {
 func (*RoundVoided) ProtoMessage() {}
 
 func (x *RoundVoided) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1865,7 +2005,7 @@ func (x *RoundVoided) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundVoided.ProtoReflect.Descriptor instead.
 func (*RoundVoided) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RoundVoided) GetRoundId() string {
@@ -1906,7 +2046,7 @@ type BuyInOffered struct {
 
 func (x *BuyInOffered) Reset() {
 	*x = BuyInOffered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1918,7 +2058,7 @@ func (x *BuyInOffered) String() string {
 func (*BuyInOffered) ProtoMessage() {}
 
 func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1931,7 +2071,7 @@ func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BuyInOffered.ProtoReflect.Descriptor instead.
 func (*BuyInOffered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BuyInOffered) GetBuyInId() string {
@@ -1961,7 +2101,7 @@ type AccountClosed struct {
 
 func (x *AccountClosed) Reset() {
 	*x = AccountClosed{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1973,7 +2113,7 @@ func (x *AccountClosed) String() string {
 func (*AccountClosed) ProtoMessage() {}
 
 func (x *AccountClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1986,7 +2126,7 @@ func (x *AccountClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AccountClosed.ProtoReflect.Descriptor instead.
 func (*AccountClosed) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *AccountClosed) GetReason() string {
@@ -2034,7 +2174,7 @@ type LuckyBallDrawn struct {
 
 func (x *LuckyBallDrawn) Reset() {
 	*x = LuckyBallDrawn{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2046,7 +2186,7 @@ func (x *LuckyBallDrawn) String() string {
 func (*LuckyBallDrawn) ProtoMessage() {}
 
 func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2059,7 +2199,7 @@ func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LuckyBallDrawn.ProtoReflect.Descriptor instead.
 func (*LuckyBallDrawn) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LuckyBallDrawn) GetRoundId() string {
@@ -2085,7 +2225,7 @@ type JackpotMeter struct {
 
 func (x *JackpotMeter) Reset() {
 	*x = JackpotMeter{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2097,7 +2237,7 @@ func (x *JackpotMeter) String() string {
 func (*JackpotMeter) ProtoMessage() {}
 
 func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2250,7 @@ func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotMeter.ProtoReflect.Descriptor instead.
 func (*JackpotMeter) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *JackpotMeter) GetAmount() int64 {
@@ -2134,7 +2274,7 @@ type JackpotWon struct {
 
 func (x *JackpotWon) Reset() {
 	*x = JackpotWon{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2146,7 +2286,7 @@ func (x *JackpotWon) String() string {
 func (*JackpotWon) ProtoMessage() {}
 
 func (x *JackpotWon) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2159,7 +2299,7 @@ func (x *JackpotWon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotWon.ProtoReflect.Descriptor instead.
 func (*JackpotWon) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *JackpotWon) GetRoundId() string {
@@ -2199,7 +2339,7 @@ type ConfirmJackpotRequest struct {
 
 func (x *ConfirmJackpotRequest) Reset() {
 	*x = ConfirmJackpotRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2351,7 @@ func (x *ConfirmJackpotRequest) String() string {
 func (*ConfirmJackpotRequest) ProtoMessage() {}
 
 func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2364,7 @@ func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ConfirmJackpotRequest) GetRoundId() string {
@@ -2243,7 +2383,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2395,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2408,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2289,7 +2429,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2301,7 +2441,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2314,7 +2454,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2349,7 +2489,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2361,7 +2501,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2374,7 +2514,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2408,7 +2548,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2420,7 +2560,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2433,7 +2573,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2461,7 +2601,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2473,7 +2613,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2486,7 +2626,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2522,7 +2662,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2534,7 +2674,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2547,7 +2687,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2589,7 +2729,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2601,7 +2741,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2614,7 +2754,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2647,7 +2787,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2659,7 +2799,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2672,7 +2812,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -2693,7 +2833,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2705,7 +2845,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2718,7 +2858,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -2754,7 +2894,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2766,7 +2906,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2779,7 +2919,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -2826,7 +2966,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +2978,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +2991,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -2920,7 +3060,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2932,7 +3072,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2945,7 +3085,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -2972,7 +3112,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2984,7 +3124,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2997,7 +3137,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -3026,7 +3166,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3038,7 +3178,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3051,7 +3191,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -3092,7 +3232,7 @@ type AckDealerCloseRequest struct {
 
 func (x *AckDealerCloseRequest) Reset() {
 	*x = AckDealerCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3104,7 +3244,7 @@ func (x *AckDealerCloseRequest) String() string {
 func (*AckDealerCloseRequest) ProtoMessage() {}
 
 func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3117,7 +3257,7 @@ func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AckDealerCloseRequest) GetCloseId() string {
@@ -3142,7 +3282,7 @@ type AckDealerCloseResponse struct {
 
 func (x *AckDealerCloseResponse) Reset() {
 	*x = AckDealerCloseResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3154,7 +3294,7 @@ func (x *AckDealerCloseResponse) String() string {
 func (*AckDealerCloseResponse) ProtoMessage() {}
 
 func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3167,7 +3307,7 @@ func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
@@ -3184,7 +3324,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3196,7 +3336,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3209,7 +3349,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3238,7 +3378,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3250,7 +3390,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3263,7 +3403,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3302,7 +3442,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3314,7 +3454,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3327,7 +3467,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3338,7 +3478,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3350,7 +3490,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3363,7 +3503,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 type JournalAnchor struct {
@@ -3376,7 +3516,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3388,7 +3528,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3401,7 +3541,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3427,7 +3567,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3439,7 +3579,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3452,7 +3592,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3470,7 +3610,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3482,7 +3622,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3495,7 +3635,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 type GetStatusRequest struct {
@@ -3506,7 +3646,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3518,7 +3658,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3531,7 +3671,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3543,7 +3683,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3555,7 +3695,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3568,7 +3708,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3587,7 +3727,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3599,7 +3739,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3612,7 +3752,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3620,6 +3760,74 @@ func (x *SetLimitsRequest) GetLimits() *Limits {
 		return x.Limits
 	}
 	return nil
+}
+
+type SetPlayerLimitsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat; or
+	PlayerCard    string                 `protobuf:"bytes,2,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"` // the player's card (exactly one of the two)
+	Limits        *Limits                `protobuf:"bytes,3,opt,name=limits,proto3" json:"limits,omitempty"`                           // the player's own limits; ignored when clear
+	Clear         bool                   `protobuf:"varint,4,opt,name=clear,proto3" json:"clear,omitempty"`                            // back to the table's limit sign
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetPlayerLimitsRequest) Reset() {
+	*x = SetPlayerLimitsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetPlayerLimitsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetPlayerLimitsRequest) ProtoMessage() {}
+
+func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetPlayerLimitsRequest.ProtoReflect.Descriptor instead.
+func (*SetPlayerLimitsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *SetPlayerLimitsRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *SetPlayerLimitsRequest) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
+}
+
+func (x *SetPlayerLimitsRequest) GetLimits() *Limits {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
+func (x *SetPlayerLimitsRequest) GetClear() bool {
+	if x != nil {
+		return x.Clear
+	}
+	return false
 }
 
 type StartRoundRequest struct {
@@ -3630,7 +3838,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3642,7 +3850,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3655,7 +3863,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 type RoundRequest struct {
@@ -3667,7 +3875,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3679,7 +3887,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3692,7 +3900,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3712,7 +3920,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3724,7 +3932,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3737,7 +3945,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3764,7 +3972,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3776,7 +3984,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3789,7 +3997,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3816,7 +4024,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3828,7 +4036,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3841,7 +4049,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3869,7 +4077,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +4089,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +4102,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3927,7 +4135,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3939,7 +4147,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3952,7 +4160,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3973,7 +4181,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3985,7 +4193,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3998,7 +4206,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4031,7 +4239,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4043,7 +4251,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4056,7 +4264,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4076,7 +4284,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4088,7 +4296,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4101,7 +4309,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4127,7 +4335,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4139,7 +4347,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4152,7 +4360,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4175,7 +4383,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4187,7 +4395,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4200,7 +4408,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4272,7 +4480,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4284,7 +4492,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4297,7 +4505,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4481,7 +4689,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4493,7 +4701,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4506,7 +4714,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4595,7 +4803,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4607,7 +4815,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4620,7 +4828,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4639,7 +4847,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4651,7 +4859,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4664,7 +4872,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4686,7 +4894,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4698,7 +4906,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4711,7 +4919,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4753,7 +4961,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4765,7 +4973,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4778,7 +4986,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4812,7 +5020,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4824,7 +5032,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4837,7 +5045,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4868,7 +5076,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4880,7 +5088,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4893,7 +5101,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -4943,7 +5151,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4955,7 +5163,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4968,7 +5176,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5008,7 +5216,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5020,7 +5228,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5033,7 +5241,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5052,7 +5260,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5064,7 +5272,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5077,7 +5285,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5096,7 +5304,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5108,7 +5316,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5121,7 +5329,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5147,7 +5355,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5159,7 +5367,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5172,7 +5380,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5241,7 +5449,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5253,7 +5461,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5266,7 +5474,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5292,7 +5500,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5304,7 +5512,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5317,7 +5525,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5336,7 +5544,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5348,7 +5556,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5361,7 +5569,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5381,7 +5589,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5393,7 +5601,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5406,7 +5614,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5427,14 +5635,16 @@ var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
-	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xaa\x01\n" +
+	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xcb\x01\n" +
 	"\x05Wager\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.ats.table.v1.BetKindR\x04kind\x12\x18\n" +
 	"\anumbers\x18\x02 \x03(\tR\anumbers\x12\x14\n" +
 	"\x05which\x18\x03 \x01(\x05R\x05which\x12\x16\n" +
 	"\x06spread\x18\x04 \x01(\x05R\x06spread\x12\x16\n" +
 	"\x06colour\x18\x05 \x01(\tR\x06colour\x12\x16\n" +
-	"\x06amount\x18\x06 \x01(\x03R\x06amount\"?\n" +
+	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x1f\n" +
+	"\vplayer_card\x18\a \x01(\tR\n" +
+	"playerCard\"?\n" +
 	"\x05Limit\x12\x10\n" +
 	"\x03min\x18\x01 \x01(\x03R\x03min\x12\x10\n" +
 	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x12\n" +
@@ -5449,7 +5659,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x13.ats.table.v1.LimitR\x05value:\x028\x01\"t\n" +
 	"\rPendingLimits\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x125\n" +
-	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xac\x04\n" +
+	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xe9\x04\n" +
 	"\vTableConfig\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
 	"\x05wheel\x18\x02 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12%\n" +
@@ -5468,7 +5678,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fid_pad_required\x18\f \x01(\bR\ridPadRequired\x12\x1c\n" +
 	"\tracetrack\x18\r \x01(\bR\tracetrack\x12\x14\n" +
 	"\x05venue\x18\x0e \x01(\tR\x05venue\x12\x1a\n" +
-	"\bcurrency\x18\x0f \x01(\tR\bcurrency\"\xa7\x01\n" +
+	"\bcurrency\x18\x0f \x01(\tR\bcurrency\x12;\n" +
+	"\fasian_groups\x18\x10 \x03(\v2\x18.ats.table.v1.AsianGroupR\vasianGroups\"&\n" +
+	"\n" +
+	"AsianGroup\x12\x18\n" +
+	"\anumbers\x18\x01 \x03(\tR\anumbers\"\xa7\x01\n" +
 	"\rLuckyBallDraw\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03red\x18\x02 \x01(\tR\x03red\x12\x14\n" +
@@ -5492,7 +5706,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xbf\x06\n" +
+	"\fWatchRequest\"\x89\a\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -5512,8 +5726,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"lucky_ball\x18\x14 \x01(\v2\x1c.ats.table.v1.LuckyBallDrawnH\x00R\tluckyBall\x126\n" +
 	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
 	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
-	"jackpotWonB\a\n" +
-	"\x05event\"\x93\x06\n" +
+	"jackpotWon\x12H\n" +
+	"\rplayer_limits\x18\x17 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimitsB\a\n" +
+	"\x05event\"\xce\x06\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -5534,7 +5749,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0epending_buy_in\x18\x0e \x01(\v2\x1a.ats.table.v1.BuyInOfferedR\fpendingBuyIn\x128\n" +
 	"\flast_settled\x18\x0f \x01(\v2\x15.ats.table.v1.SettledR\vlastSettled\x12!\n" +
 	"\faccount_open\x18\x10 \x01(\bR\vaccountOpen\x12@\n" +
-	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\"\xa9\x01\n" +
+	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\x129\n" +
+	"\rplayer_limits\x18\x12 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\"C\n" +
+	"\x13PlayerLimitsChanged\x12,\n" +
+	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\xa9\x01\n" +
 	"\fPhaseChanged\x12)\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12.\n" +
@@ -5677,7 +5895,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x18SetWageringPeriodRequest\x12,\n" +
 	"\x12wagering_period_ms\x18\x01 \x01(\x03R\x10wageringPeriodMs\"@\n" +
 	"\x10SetLimitsRequest\x12,\n" +
-	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\x13\n" +
+	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\x9e\x01\n" +
+	"\x16SetPlayerLimitsRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x1f\n" +
+	"\vplayer_card\x18\x02 \x01(\tR\n" +
+	"playerCard\x12,\n" +
+	"\x06limits\x18\x03 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x12\x14\n" +
+	"\x05clear\x18\x04 \x01(\bR\x05clear\"\x13\n" +
 	"\x11StartRoundRequest\")\n" +
 	"\fRoundRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
@@ -5828,7 +6053,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05Wheel\x12\x15\n" +
 	"\x11WHEEL_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11WHEEL_SINGLE_ZERO\x10\x01\x12\x15\n" +
-	"\x11WHEEL_DOUBLE_ZERO\x10\x02*\xcb\x03\n" +
+	"\x11WHEEL_DOUBLE_ZERO\x10\x02*\xe9\x03\n" +
 	"\aBetKind\x12\x18\n" +
 	"\x14BET_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11BET_KIND_STRAIGHT\x10\x01\x12\x12\n" +
@@ -5851,7 +6076,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x14\x12\x1c\n" +
+	"\x18BET_KIND_ASIAN_NEIGHBOUR\x10\x152\xe9\t\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5870,7 +6096,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xb7\r\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\x8b\x0e\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5895,7 +6121,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
 	"\n" +
 	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12R\n" +
-	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse2~\n" +
+	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse\x12R\n" +
+	"\x0fSetPlayerLimits\x12$.ats.table.v1.SetPlayerLimitsRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -5912,7 +6139,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 84)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -5922,228 +6149,238 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*Limits)(nil),                         // 5: ats.table.v1.Limits
 	(*PendingLimits)(nil),                  // 6: ats.table.v1.PendingLimits
 	(*TableConfig)(nil),                    // 7: ats.table.v1.TableConfig
-	(*LuckyBallDraw)(nil),                  // 8: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                        // 9: ats.table.v1.Outcome
-	(*WagerResult)(nil),                    // 10: ats.table.v1.WagerResult
-	(*Slip)(nil),                           // 11: ats.table.v1.Slip
-	(*WatchRequest)(nil),                   // 12: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                     // 13: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                       // 14: ats.table.v1.Snapshot
-	(*PhaseChanged)(nil),                   // 15: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 16: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 17: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 18: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 19: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 20: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 21: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 22: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 23: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 24: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 25: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 26: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 27: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 28: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 29: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 30: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 31: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 32: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 33: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 34: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 35: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 36: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 37: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 38: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 39: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 40: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 44: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 45: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 46: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 47: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 48: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 49: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 50: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 51: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 52: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 53: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 54: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 55: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 56: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 57: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 58: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 59: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 60: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 61: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 62: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 63: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 64: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 65: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 66: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 67: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 68: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 69: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 70: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 71: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 72: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 73: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 74: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 75: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 76: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 77: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 78: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 82: ats.table.v1.AuthenticateTechnicianRequest
-	nil,                                    // 83: ats.table.v1.Limits.PerBetEntry
+	(*AsianGroup)(nil),                     // 8: ats.table.v1.AsianGroup
+	(*LuckyBallDraw)(nil),                  // 9: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 10: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 11: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 12: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 13: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 14: ats.table.v1.TableEvent
+	(*Snapshot)(nil),                       // 15: ats.table.v1.Snapshot
+	(*PlayerLimitsChanged)(nil),            // 16: ats.table.v1.PlayerLimitsChanged
+	(*PhaseChanged)(nil),                   // 17: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 18: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 19: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 20: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 21: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 22: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 23: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 24: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 25: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 26: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 27: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 28: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 29: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 30: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 31: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 32: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 33: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 34: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 35: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 36: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 37: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 38: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 39: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 40: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 41: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 42: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 43: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 44: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 45: ats.table.v1.AckDealerCloseResponse
+	(*JournalHead)(nil),                    // 46: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 47: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 48: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 49: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 50: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 51: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 52: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 53: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 54: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 55: ats.table.v1.SetLimitsRequest
+	(*SetPlayerLimitsRequest)(nil),         // 56: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 57: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 58: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 59: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 60: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 61: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 62: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 63: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 64: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 65: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 66: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 67: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 68: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 69: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 70: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 71: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 72: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 73: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 74: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 75: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 76: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 77: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 78: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 79: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 80: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 81: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 82: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 83: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 84: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 85: ats.table.v1.AuthenticateTechnicianRequest
+	nil,                                    // 86: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	83,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	86,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	10,  // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	14,  // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	15,  // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	16,  // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	17,  // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	18,  // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	19,  // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	20,  // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	21,  // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	22,  // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	23,  // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	24,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	25,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	26,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	7,   // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,   // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,   // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11,  // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,   // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	22,  // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	17,  // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	23,  // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	0,   // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,   // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,   // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,   // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	38,  // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,   // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,   // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11,  // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	44,  // 38: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 39: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 40: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 41: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 42: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	38,  // 43: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	44,  // 44: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 45: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 46: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	5,   // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38,  // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	65,  // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26,  // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	67,  // 57: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	73,  // 58: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	74,  // 59: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	67,  // 60: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	38,  // 61: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	74,  // 62: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	78,  // 63: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 64: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12,  // 65: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28,  // 66: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30,  // 67: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33,  // 68: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34,  // 69: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36,  // 70: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36,  // 71: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39,  // 72: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36,  // 73: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37,  // 74: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41,  // 75: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	82,  // 79: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	49,  // 80: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	50,  // 81: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	51,  // 82: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	52,  // 83: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	53,  // 84: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	54,  // 85: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	55,  // 86: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	55,  // 87: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	56,  // 88: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	55,  // 89: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	57,  // 90: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	58,  // 91: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	59,  // 92: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	61,  // 93: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	63,  // 94: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27,  // 95: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	68,  // 96: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	70,  // 97: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	71,  // 98: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	75,  // 99: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	77,  // 100: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	80,  // 101: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 102: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29,  // 103: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31,  // 104: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32,  // 105: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35,  // 106: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32,  // 107: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32,  // 108: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 109: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32,  // 110: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32,  // 111: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32,  // 112: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43,  // 113: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	46,  // 114: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	48,  // 115: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	81,  // 116: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	66,  // 117: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	66,  // 118: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	66,  // 119: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	66,  // 120: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	66,  // 121: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	66,  // 122: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	66,  // 123: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	66,  // 124: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	66,  // 125: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 126: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	66,  // 127: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 128: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	60,  // 129: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	62,  // 130: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	64,  // 131: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	66,  // 132: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	69,  // 133: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	67,  // 134: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	72,  // 135: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	76,  // 136: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	79,  // 137: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	81,  // 138: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	102, // [102:139] is the sub-list for method output_type
-	65,  // [65:102] is the sub-list for method input_type
-	65,  // [65:65] is the sub-list for extension type_name
-	65,  // [65:65] is the sub-list for extension extendee
-	0,   // [0:65] is the sub-list for field type_name
+	8,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
+	3,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	11,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	15,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	17,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	18,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	19,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	20,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	21,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	22,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	23,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	24,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	25,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	26,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	27,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	28,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	16,  // 21: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
+	7,   // 22: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 23: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	5,   // 24: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	6,   // 25: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	10,  // 26: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	12,  // 27: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	9,   // 28: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	24,  // 29: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	19,  // 30: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	25,  // 31: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	5,   // 32: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	5,   // 33: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 34: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	10,  // 35: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,   // 36: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,   // 37: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	40,  // 38: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	9,   // 39: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	3,   // 40: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	12,  // 41: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	46,  // 42: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 43: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 44: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 45: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 46: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	40,  // 47: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	46,  // 48: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 49: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 50: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 51: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	5,   // 52: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	5,   // 53: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	40,  // 54: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,   // 55: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 56: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 57: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 58: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	10,  // 59: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	68,  // 60: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	28,  // 61: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	70,  // 62: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	76,  // 63: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	77,  // 64: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	70,  // 65: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	40,  // 66: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	77,  // 67: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	81,  // 68: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,   // 69: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	13,  // 70: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	30,  // 71: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	32,  // 72: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	35,  // 73: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	36,  // 74: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	38,  // 75: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	38,  // 76: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 77: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	38,  // 78: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	39,  // 79: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	43,  // 80: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	44,  // 81: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	47,  // 82: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	49,  // 83: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	85,  // 84: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	51,  // 85: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	52,  // 86: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	53,  // 87: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	54,  // 88: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	55,  // 89: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	57,  // 90: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	58,  // 91: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	58,  // 92: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	59,  // 93: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	58,  // 94: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	60,  // 95: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	61,  // 96: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	62,  // 97: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	64,  // 98: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	66,  // 99: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	29,  // 100: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	71,  // 101: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	73,  // 102: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	74,  // 103: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	78,  // 104: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	80,  // 105: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	56,  // 106: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	83,  // 107: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	14,  // 108: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	31,  // 109: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	33,  // 110: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	34,  // 111: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	37,  // 112: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	34,  // 113: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	34,  // 114: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	42,  // 115: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	34,  // 116: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	34,  // 117: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	34,  // 118: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	45,  // 119: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	48,  // 120: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	50,  // 121: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	84,  // 122: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	69,  // 123: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	69,  // 124: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	69,  // 125: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	69,  // 126: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	69,  // 127: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	69,  // 128: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	69,  // 129: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	69,  // 130: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	69,  // 131: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 132: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	69,  // 133: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 134: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	63,  // 135: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	65,  // 136: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	67,  // 137: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	69,  // 138: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	72,  // 139: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	70,  // 140: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	75,  // 141: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	79,  // 142: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	82,  // 143: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	69,  // 144: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	84,  // 145: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	108, // [108:146] is the sub-list for method output_type
+	70,  // [70:108] is the sub-list for method input_type
+	70,  // [70:70] is the sub-list for extension type_name
+	70,  // [70:70] is the sub-list for extension extendee
+	0,   // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -6151,7 +6388,7 @@ func file_ats_table_v1_table_proto_init() {
 	if File_ats_table_v1_table_proto != nil {
 		return
 	}
-	file_ats_table_v1_table_proto_msgTypes[10].OneofWrappers = []any{
+	file_ats_table_v1_table_proto_msgTypes[11].OneofWrappers = []any{
 		(*TableEvent_Snapshot)(nil),
 		(*TableEvent_Phase)(nil),
 		(*TableEvent_Outcome)(nil),
@@ -6165,6 +6402,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_LuckyBall)(nil),
 		(*TableEvent_Jackpot)(nil),
 		(*TableEvent_JackpotWon)(nil),
+		(*TableEvent_PlayerLimits)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -6172,7 +6410,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   81,
+			NumMessages:   84,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -751,6 +751,7 @@ const (
 	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
 	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
 	DealerService_GetAuditLog_FullMethodName        = "/ats.table.v1.DealerService/GetAuditLog"
+	DealerService_SetPlayerLimits_FullMethodName    = "/ats.table.v1.DealerService/SetPlayerLimits"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -811,6 +812,10 @@ type DealerServiceClient interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
+	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
+	// The seat shows them with the distinctive marker; the server prices that player's slips by
+	// them. Audited with who set them.
+	SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1031,6 +1036,16 @@ func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_SetPlayerLimits_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1089,6 +1104,10 @@ type DealerServiceServer interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
+	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
+	// The seat shows them with the distinctive marker; the server prices that player's slips by
+	// them. Audited with who set them.
+	SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1161,6 +1180,9 @@ func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsR
 }
 func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
+}
+func (UnimplementedDealerServiceServer) SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetPlayerLimits not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1561,6 +1583,24 @@ func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_SetPlayerLimits_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetPlayerLimitsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).SetPlayerLimits(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_SetPlayerLimits_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).SetPlayerLimits(ctx, req.(*SetPlayerLimitsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1651,6 +1691,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetAuditLog",
 			Handler:    _DealerService_GetAuditLog_Handler,
+		},
+		{
+			MethodName: "SetPlayerLimits",
+			Handler:    _DealerService_SetPlayerLimits_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
