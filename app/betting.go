@@ -67,12 +67,18 @@ var (
 	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
 )
 
-func (t *Terminal) hasCard() bool {
+func (t *Terminal) hasCard() bool { return t.playerCard() != "" }
+
+// playerCard is the card in the seat's reader, "" for none (or no reader).
+func (t *Terminal) playerCard() string {
 	if t.gate == nil {
-		return false
+		return ""
 	}
-	_, ok := t.gate.Card()
-	return ok
+	c, ok := t.gate.Card()
+	if !ok {
+		return ""
+	}
+	return c
 }
 
 // placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
@@ -270,9 +276,13 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 		round, version := t.view.RoundID, t.version
 		stakes := slices.Clone(t.slip.Stakes())
 		t.mu.Unlock()
+		// Every wager goes with the player card in the seat's reader (003 §3.4, §9.1): the
+		// table records it with the wager, and refuses the slip without one where the profile
+		// requires it.
+		card := t.playerCard()
 		bets := make([]table.SlipBet, len(stakes))
 		for i, s := range stakes {
-			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount}
+			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount, Card: card}
 		}
 		ack, err := t.link.UpdateSlip(ctx, round, version, bets)
 		t.mu.Lock()
