@@ -143,3 +143,24 @@ func TestRule000_4_3_PlayerLimitsCommand(t *testing.T) {
 		t.Errorf("audit log: %q", seen)
 	}
 }
+
+// FuzzParsePlayerLimits: any command line either reads as a request naming exactly one of a seat
+// or a card, with limits or clear, or is refused with an error; never a panic.
+func FuzzParsePlayerLimits(f *testing.F) {
+	f.Add("seat T01 500 100000 500")
+	f.Add("card PC-1 1000 250000 500 2000 straight=1000:10000:500")
+	f.Add("seat T01 clear")
+	f.Add("card x 1 2 3 red=1:2")
+	f.Fuzz(func(t *testing.T, line string) {
+		req, err := parsePlayerLimits(strings.Fields(line))
+		if err != nil {
+			return
+		}
+		if (req.TerminalId == "") == (req.PlayerCard == "") && (req.TerminalId != "" || req.PlayerCard != "") {
+			t.Fatalf("%q: %+v", line, req)
+		}
+		if req.Clear == (req.Limits != nil) {
+			t.Fatalf("%q: clear %v with limits %v", line, req.Clear, req.Limits)
+		}
+	})
+}
