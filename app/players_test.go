@@ -72,4 +72,3 @@ func TestRule000_4_3_OwnLimitsAtTheTouch(t *testing.T) {
 		Deadline: h.clk.Now().Add(32 * time.Second), Limits: limits, PlayerLimits: &own, Balance: 10000, AccountOpen: true})
 	h.waitFor(func(v View) bool { return v.PersonalLimits && v.Limits.Default == own.Default })
 }
-
