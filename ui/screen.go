@@ -595,14 +595,21 @@ func helpText(v app.View) string {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
+	kinds := []roulette.Kind{}
 	for k := roulette.Straight; k <= roulette.Black; k++ {
+		kinds = append(kinds, k)
+	}
+	if v.Config.Layout.Asian.Offered() { // 002 §3.2: only where the table has an Asian racetrack
+		kinds = append(kinds, roulette.AsianNeighbour)
+	}
+	for _, k := range kinds {
 		fmt.Fprintf(&b, "  %-10s %3d\n", T(k.String()), k.Odds())
 	}
 	if v.Config.LuckyBall {
 		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
 	}
 	b.WriteString("\n" + T("LIMITS") + "\n")
-	for k := roulette.Straight; k <= roulette.Black; k++ {
+	for _, k := range kinds {
 		l := v.Limits.For(k)
 		fmt.Fprintf(&b, "  %-10s %s – %s, %s %s\n", T(k.String()), amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
 	}
