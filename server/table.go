@@ -9,6 +9,9 @@
 // below zero (a correction's overpayment is recorded for the operator, overpay.go), a ticket
 // hold lapses, and a terminal guessing validation numbers is throttled (redeem.go).
 //
+// The player at a seat is known by the card each wager carries where the profile requires one
+// (003 §3.4, §9.1), and may play to limits of their own (000 §4.3, 003 §4.6): players.go.
+//
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
 // wire stays at the edge: service.go turns requests into model calls and model events into

@@ -138,6 +138,18 @@ func TestEventOfRefusesMalformed(t *testing.T) {
 		"snapshot bad slip":       snap(func(s *pb.Snapshot) { s.Slip = &pb.Slip{Wagers: []*pb.Wager{{Kind: pb.BetKind(99)}}} }),
 		"snapshot bad settled":    snap(func(s *pb.Snapshot) { s.LastSettled = &pb.Settled{Number: ""} }),
 		"snapshot close no id":    snap(func(s *pb.Snapshot) { s.DealerCloses = []*pb.AccountClosed{{Amount: 100}} }),
+		// 002 §3.2: the Asian racetrack's groups are checked as the table's are
+		"snapshot asian group of 2": snap(func(s *pb.Snapshot) { s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2"}}} }),
+		"snapshot asian 00 on single": snap(func(s *pb.Snapshot) {
+			s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2", "00"}}}
+		}),
+		"snapshot asian groups overlap": snap(func(s *pb.Snapshot) {
+			s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2", "3"}}, {Numbers: []string{"3", "4", "5"}}}
+		}),
+		// 000 §4.3: a player's own limits are checked as the table's are
+		"snapshot bad player limits": snap(func(s *pb.Snapshot) { s.PlayerLimits = &pb.Limits{Default: &pb.Limit{Min: 500, Max: 100}} }),
+		"player limits min above max": {Event: &pb.TableEvent_PlayerLimits{PlayerLimits: &pb.PlayerLimitsChanged{
+			Limits: &pb.Limits{Default: &pb.Limit{Min: 500, Max: 100, Unit: 100}}}}},
 	} {
 		if got, err := EventOf(ev, l); err == nil {
 			t.Errorf("%s: read as %#v", name, got)
