@@ -93,7 +93,11 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	available := t.view.Balance - t.slip.Total(layout) + current*roulette.Units(pieces)
 	got, _, why := t.view.Limits.PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
-	if why != roulette.ReasonNone {
+	switch {
+	case why == roulette.ReasonNone:
+	case t.view.PersonalLimits: // the player's own limits, not the table's sign (000 §4.3)
+		fb.Message = msg.New("%v: %s (your own limits)", b, reasonMsg(why))
+	default:
 		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
 	}
 	return fb, nil

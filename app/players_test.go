@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -51,8 +52,9 @@ func TestRule000_4_3_OwnLimitsAtTheTouch(t *testing.T) {
 		t.Fatalf("1.00 under a 5.00 own minimum: %+v", fb)
 	}
 	h.term.SelectChip(2500)
-	if fb, _ := h.term.Place(red); fb.Accepted != 1000 || fb.Reason != roulette.ReasonAboveMaximum {
-		t.Fatalf("25.00 over a 10.00 own maximum: %+v", fb)
+	if fb, _ := h.term.Place(red); fb.Accepted != 1000 || fb.Reason != roulette.ReasonAboveMaximum ||
+		!strings.Contains(fb.Message.String(), "your own limits") {
+		t.Fatalf("25.00 over a 10.00 own maximum: %+v (%s)", fb, fb.Message)
 	}
 	other := limits
 	other.AggregateMin = 700
