@@ -79,6 +79,16 @@ func TestRule000_4_3_PlayerLimitsRecognitionAndPrecedence(t *testing.T) {
 			t.Errorf("balance %d: a round under the player's own aggregate minimum was settled", ts.Balance)
 		}
 	}
+	// The dealer's status shows the card last used at the seat and its player's own limits.
+	ds, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range ds.Terminals {
+		if ts.TerminalId == "T1" && (ts.PlayerLimits.GetDefault().GetMax() != 300 || ts.PlayerCard != "60420042") {
+			t.Errorf("status of T1: %+v", ts)
+		}
+	}
 	// Refusals: both or neither of seat and card, an unknown seat, bad limits, a bad card.
 	for _, c := range []struct {
 		terminal, card string

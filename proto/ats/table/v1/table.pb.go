@@ -4377,6 +4377,8 @@ type TerminalStatus struct {
 	Balance       int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
 	SlipTotal     int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
 	AccountOpen   bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	PlayerLimits  *Limits                `protobuf:"bytes,6,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"` // the seat's player's own limits (000 §4.3), when they have some
+	PlayerCard    string                 `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`       // the player card last used at the seat (003 §3.4), if any
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4444,6 +4446,20 @@ func (x *TerminalStatus) GetAccountOpen() bool {
 		return x.AccountOpen
 	}
 	return false
+}
+
+func (x *TerminalStatus) GetPlayerLimits() *Limits {
+	if x != nil {
+		return x.PlayerLimits
+	}
+	return nil
+}
+
+func (x *TerminalStatus) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
 }
 
 type TableStatus struct {
@@ -5933,7 +5949,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x01\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\x87\x02\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -5941,7 +5957,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd1\a\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\x129\n" +
+	"\rplayer_limits\x18\x06 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\x12\x1f\n" +
+	"\vplayer_card\x18\a \x01(\tR\n" +
+	"playerCard\"\xd1\a\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -6285,102 +6304,103 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	5,   // 52: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	5,   // 53: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	40,  // 54: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 55: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 56: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 57: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 58: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	10,  // 59: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	68,  // 60: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	28,  // 61: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	70,  // 62: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	76,  // 63: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	77,  // 64: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	70,  // 65: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	40,  // 66: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	77,  // 67: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	81,  // 68: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 69: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	13,  // 70: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	30,  // 71: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	32,  // 72: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	35,  // 73: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	36,  // 74: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	38,  // 75: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	38,  // 76: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	41,  // 77: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	38,  // 78: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	39,  // 79: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	43,  // 80: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	44,  // 81: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	47,  // 82: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	49,  // 83: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	85,  // 84: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	51,  // 85: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	52,  // 86: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	53,  // 87: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	54,  // 88: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	55,  // 89: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	57,  // 90: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	58,  // 91: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	58,  // 92: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	59,  // 93: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	58,  // 94: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	60,  // 95: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	61,  // 96: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	62,  // 97: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	64,  // 98: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	66,  // 99: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	29,  // 100: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	71,  // 101: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	73,  // 102: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	74,  // 103: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	78,  // 104: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	80,  // 105: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	56,  // 106: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	83,  // 107: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	14,  // 108: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	31,  // 109: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	33,  // 110: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	34,  // 111: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	37,  // 112: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	34,  // 113: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	34,  // 114: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	42,  // 115: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	34,  // 116: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	34,  // 117: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	34,  // 118: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	45,  // 119: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	48,  // 120: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	50,  // 121: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	84,  // 122: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	69,  // 123: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	69,  // 124: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	69,  // 125: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	69,  // 126: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	69,  // 127: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	69,  // 128: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	69,  // 129: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	69,  // 130: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	69,  // 131: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	69,  // 132: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	69,  // 133: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	69,  // 134: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	63,  // 135: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	65,  // 136: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	67,  // 137: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	69,  // 138: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	72,  // 139: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	70,  // 140: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	75,  // 141: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	79,  // 142: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	82,  // 143: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	69,  // 144: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	84,  // 145: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	108, // [108:146] is the sub-list for method output_type
-	70,  // [70:108] is the sub-list for method input_type
-	70,  // [70:70] is the sub-list for extension type_name
-	70,  // [70:70] is the sub-list for extension extendee
-	0,   // [0:70] is the sub-list for field type_name
+	5,   // 55: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	7,   // 56: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 57: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 58: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 59: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	10,  // 60: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	68,  // 61: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	28,  // 62: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	70,  // 63: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	76,  // 64: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	77,  // 65: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	70,  // 66: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	40,  // 67: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	77,  // 68: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	81,  // 69: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,   // 70: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	13,  // 71: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	30,  // 72: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	32,  // 73: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	35,  // 74: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	36,  // 75: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	38,  // 76: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	38,  // 77: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 78: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	38,  // 79: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	39,  // 80: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	43,  // 81: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	44,  // 82: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	47,  // 83: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	49,  // 84: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	85,  // 85: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	51,  // 86: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	52,  // 87: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	53,  // 88: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	54,  // 89: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	55,  // 90: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	57,  // 91: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	58,  // 92: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	58,  // 93: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	59,  // 94: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	58,  // 95: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	60,  // 96: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	61,  // 97: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	62,  // 98: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	64,  // 99: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	66,  // 100: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	29,  // 101: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	71,  // 102: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	73,  // 103: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	74,  // 104: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	78,  // 105: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	80,  // 106: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	56,  // 107: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	83,  // 108: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	14,  // 109: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	31,  // 110: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	33,  // 111: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	34,  // 112: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	37,  // 113: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	34,  // 114: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	34,  // 115: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	42,  // 116: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	34,  // 117: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	34,  // 118: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	34,  // 119: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	45,  // 120: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	48,  // 121: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	50,  // 122: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	84,  // 123: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	69,  // 124: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	69,  // 125: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	69,  // 126: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	69,  // 127: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	69,  // 128: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	69,  // 129: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	69,  // 130: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	69,  // 131: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	69,  // 132: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 133: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	69,  // 134: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 135: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	63,  // 136: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	65,  // 137: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	67,  // 138: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	69,  // 139: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	72,  // 140: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	70,  // 141: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	75,  // 142: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	79,  // 143: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	82,  // 144: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	69,  // 145: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	84,  // 146: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	109, // [109:147] is the sub-list for method output_type
+	71,  // [71:109] is the sub-list for method input_type
+	71,  // [71:71] is the sub-list for extension type_name
+	71,  // [71:71] is the sub-list for extension extendee
+	0,   // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
