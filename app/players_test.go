@@ -22,11 +22,9 @@ func TestRule003_3_4_CardSentWithEveryWager(t *testing.T) {
 	var last []table.SlipBet
 	eventually(t, "a slip of both wagers sent", func() bool {
 		h.link.WaitSlip(50 * time.Millisecond)
-		last = nil
-		if n := len(h.link.Slips); n > 0 {
-			last = h.link.Slips[n-1].Bets
-		}
-		return len(last) == 2
+		s, ok := h.link.LastSlip()
+		last = s.Bets
+		return ok && len(last) == 2
 	})
 	for i, b := range last {
 		if b.Card != "60420042" {
