@@ -69,10 +69,10 @@ func TestMoneyCommands(t *testing.T) {
 	}
 }
 
-// The player-limits command (000 §4.3, 003 §4.6) against a real table over mutual TLS: a seat's
+// The player-limits command (003 §4.6, 000 §4.3) against a real table over mutual TLS: a seat's
 // and a card's limits set and cleared, with per-bet limits; a bad line refused before the call,
 // bad limits and an unknown seat refused by the table.
-func TestRule000_4_3_PlayerLimitsCommand(t *testing.T) {
+func TestRule003_4_6_PlayerLimitsCommand(t *testing.T) {
 	m, err := pki.NewMemory()
 	if err != nil {
 		t.Fatal(err)
