@@ -38,6 +38,7 @@ type Wager struct {
 	Bet      roulette.BetSpec `json:"bet"`
 	Tried    int64            `json:"tried"` // per piece, as the player placed it
 	Accepted int64            `json:"accepted"`
+	Card     string           `json:"card,omitempty"` // the player card it was placed with (003 §3.4, §9.1)
 }
 
 type slipBody struct {
@@ -67,7 +68,7 @@ type Writer struct{ J *journal.Journal }
 func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack table.SlipAck) error {
 	b := slipBody{Wheel: layout.Wheel.String(), Profile: layout.Profile.String(), Asian: layout.Asian.Strings(), Version: ack.Version}
 	for i, sb := range ack.Bets {
-		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount}
+		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount, Card: sb.Card}
 		if i < len(ack.Results) {
 			wg.Accepted = ack.Results[i].Accepted
 		}

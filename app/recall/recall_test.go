@@ -233,7 +233,7 @@ func TestRule002_3_2_AsianNeighbourRecalledAndVerified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SlipAcked(ctx, l, ack("R1", 1, table.SlipBet{Bet: bet, Amount: 200})); err != nil {
+	if err := w.SlipAcked(ctx, l, ack("R1", 1, table.SlipBet{Bet: bet, Amount: 200, Card: "60420042"})); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Settled(ctx, table.Settled{RoundID: "R1", Number: 4, Recognised: true, Staked: 200, Returned: 2400, Balance: 2400, SlipVersion: 1}); err != nil {
@@ -249,5 +249,9 @@ func TestRule002_3_2_AsianNeighbourRecalledAndVerified(t *testing.T) {
 	}
 	if err := rounds[0].Verify(); err != nil {
 		t.Fatal(err)
+	}
+	// The terminal's own record keeps the card each wager was placed with (003 §3.4, §9.1).
+	if rounds[0].Wagers[0].Card != "60420042" {
+		t.Errorf("recorded card %q", rounds[0].Wagers[0].Card)
 	}
 }
