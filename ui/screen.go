@@ -378,7 +378,9 @@ func (s *Screen) update(v app.View) {
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
 	var calls []string
 	for _, st := range v.Stakes {
-		if st.Bet.IsCall() || st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: listed by the racetrack
+		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: listed by the racetrack, as its box reads
+			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), money(st.Amount)))
+		} else if st.Bet.IsCall() {
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
@@ -539,6 +541,18 @@ func counts(ns []app.NumberCount) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
 		parts[i] = fmt.Sprintf("%v×%d", n.Number, n.Count)
+	}
+	return strings.Join(parts, " ")
+}
+
+// wheelOrder writes a group's numbers in the order the wheel (and the racetrack) has them:
+// "32 15 19", as the Asian racetrack's box reads (002 §3.2).
+func wheelOrder(m roulette.Mask, w roulette.Wheel) string {
+	var parts []string
+	for _, n := range w.Order() {
+		if m.Has(n) {
+			parts = append(parts, n.String())
+		}
 	}
 	return strings.Join(parts, " ")
 }

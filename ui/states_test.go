@@ -300,7 +300,7 @@ func TestScreenStates(t *testing.T) {
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
 		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00  unit 5.00"},
-		"u_asian_racetrack.xml":   {"asian-neighbour 15-19-32 10"},
+		"u_asian_racetrack.xml":   {"asian-neighbour 32 15 19 10"},
 	}
 	for _, c := range stateCases() {
 		t.Run(c.file, func(t *testing.T) {
