@@ -69,12 +69,18 @@ var (
 	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
 )
 
-func (t *Terminal) hasCard() bool {
+func (t *Terminal) hasCard() bool { return t.playerCard() != "" }
+
+// playerCard is the card in the seat's reader, "" for none (or no reader).
+func (t *Terminal) playerCard() string {
 	if t.gate == nil {
-		return false
+		return ""
 	}
-	_, ok := t.gate.Card()
-	return ok
+	c, ok := t.gate.Card()
+	if !ok {
+		return ""
+	}
+	return c
 }
 
 // placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
@@ -89,7 +95,11 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	available := t.betBalanceLocked() - t.slip.Total(layout) + current*roulette.Units(pieces)
 	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
-	if why != roulette.ReasonNone {
+	switch {
+	case why == roulette.ReasonNone:
+	case t.view.PersonalLimits: // the player's own limits, not the table's sign (000 §4.3)
+		fb.Message = msg.New("%v: %s (your own limits)", b, reasonMsg(why))
+	default:
 		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
 	}
 	return fb, nil
@@ -273,9 +283,13 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 		stakes := slices.Clone(t.slip.Stakes())
 		tour, secret := t.tournamentPlayingLocked(), t.view.Tournament.Secret
 		t.mu.Unlock()
+		// Every wager goes with the player card in the seat's reader (003 §3.4, §9.1): the
+		// table records it with the wager, and refuses the slip without one where the profile
+		// requires it.
+		card := t.playerCard()
 		bets := make([]table.SlipBet, len(stakes))
 		for i, s := range stakes {
-			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount}
+			bets[i] = table.SlipBet{Bet: s.Bet, Amount: s.Amount, Card: card}
 		}
 		var ack *table.SlipAck
 		var err error

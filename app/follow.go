@@ -135,7 +135,11 @@ func (t *Terminal) apply(ev table.Event) {
 		t.view.Balance = e.Balance
 		t.view.AccountOpen = true
 	case table.LimitsChanged:
-		t.view.Limits, t.view.Pending = e.Limits, e.Pending
+		t.signLimits, t.view.Pending = e.Limits, e.Pending
+		t.limitsLocked()
+	case table.PlayerLimitsChanged:
+		t.ownLimits = e.Limits
+		t.limitsLocked()
 	case table.FrozenChanged:
 		t.view.Frozen = e.Frozen
 	case table.RoundVoided:
@@ -172,10 +176,22 @@ func (t *Terminal) apply(ev table.Event) {
 	t.changedLocked()
 }
 
+// limitsLocked puts the limits in force for this player in the view: their own (000 §4.3,
+// 003 §4.6) over the table's sign. The touch is checked against them (betting.go), as the
+// table checks the slip.
+func (t *Terminal) limitsLocked() {
+	t.view.Limits, t.view.PersonalLimits = t.signLimits, false
+	if t.ownLimits != nil {
+		t.view.Limits, t.view.PersonalLimits = *t.ownLimits, true
+	}
+}
+
 func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	v := &t.view
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
-	v.Limits, v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Limits, s.Pending, s.Balance, s.AccountOpen, s.Frozen
+	t.signLimits, t.ownLimits = s.Limits, s.PlayerLimits
+	t.limitsLocked()
+	v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Pending, s.Balance, s.AccountOpen, s.Frozen
 	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
 	if v.BuyIn != nil && t.answered[v.BuyIn.ID] {
 		v.BuyIn = nil // the snapshot was taken before the table had this terminal's answer

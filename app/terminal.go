@@ -64,8 +64,13 @@ type View struct {
 	Deadline     time.Time // server time
 	Locked       bool      // no more bets on this terminal (rule 3.7)
 	BallDropping bool
-	Limits       roulette.Limits
-	Pending      *table.PendingLimits
+	// Limits are the limits in force for this player: their own when the dealer or supervisor
+	// agreed some for this seat or their player card (000 §4.3, 003 §4.6), else the table's
+	// limit sign. PersonalLimits says which: the screen then shows the distinctive marker and
+	// the player's own limit sign.
+	Limits         roulette.Limits
+	PersonalLimits bool
+	Pending        *table.PendingLimits
 
 	Balance   int64 // the chip account
 	SlipTotal int64
@@ -136,6 +141,10 @@ type Terminal struct {
 	// offers one, and must not put it back on the screen.
 	answered map[string]bool
 	money    MoneyStatus // as last told by the cashier (MoneyChanged)
+	// The table's limit sign and this player's own limits (nil: none), from which View.Limits
+	// is made (limitsLocked).
+	signLimits roulette.Limits
+	ownLimits  *roulette.Limits
 
 	ctx    context.Context // Run's; cancelled by Close
 	cancel context.CancelFunc

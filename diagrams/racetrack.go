@@ -2,15 +2,31 @@ package diagrams
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/tablegames/ats/app/roulette"
 )
 
-// TrackTarget is what a touch on the racetrack means: a neighbours bet around a number, or one of
-// the named sectors of the single-zero wheel.
+// TrackTarget is what a touch on the racetrack means: a neighbours bet around a number, one of
+// the named sectors of the single-zero wheel, or a group of the Asian racetrack (Call 0, Group
+// set: an Asian Neighbour, 002 §3.2).
 type TrackTarget struct {
 	Call   roulette.Call
 	Centre roulette.Number // neighbours only
+	Group  roulette.Mask   // an Asian Neighbour's three numbers
+}
+
+// Bet is the bet a touch on the target places; spread is the neighbours spread chosen.
+func (t TrackTarget) Bet(spread int) roulette.Bet {
+	if t.Group != 0 {
+		return roulette.Bet{Spot: roulette.Spot{Kind: roulette.AsianNeighbour, Mask: t.Group}}
+	}
+	b := roulette.Bet{Call: t.Call}
+	if t.Call == roulette.Neighbours {
+		b.Centre, b.Spread = t.Centre, spread
+	}
+	return b
 }
 
 // TrackRegion is a racetrack box: a number of the wheel in wheel order, or a sector.
@@ -29,6 +45,38 @@ type Racetrack struct {
 	Bounds  Rect
 	Numbers []TrackRegion // in wheel order, starting at 0
 	Sectors []TrackRegion // tier, orphelins, voisins, zero game (single zero only)
+	Asian   []TrackRegion // the Asian racetrack's groups, in a row below the ring (AddAsian)
+}
+
+// AddAsian draws the table's Asian racetrack (002 §2.2(b), §3.2) as a row of boxes below the
+// ring, one a group, each labelled with its numbers in wheel order (as the player finds them on
+// the ring above). A table without one (g not Offered) changes nothing.
+func (rt *Racetrack) AddAsian(g roulette.AsianGroups) {
+	groups := g.Groups()
+	if len(groups) == 0 {
+		return
+	}
+	pos := map[roulette.Number]int{}
+	for i, n := range rt.Wheel.Order() {
+		pos[n] = i
+	}
+	const gap, rowH = 0.15, 1
+	top := rt.Bounds.Max.Y + gap
+	w := (rt.Bounds.Max.X - rt.Bounds.Min.X) / float32(len(groups))
+	for i, m := range groups {
+		ns := m.Numbers()
+		sort.Slice(ns, func(a, b int) bool { return pos[ns[a]] < pos[ns[b]] })
+		parts := make([]string, len(ns))
+		for j, n := range ns {
+			parts[j] = n.String()
+		}
+		x := rt.Bounds.Min.X + float32(i)*w
+		rt.Asian = append(rt.Asian, TrackRegion{
+			Target: TrackTarget{Group: m},
+			Rect:   Rect{Point{x, top}, Point{x + w, top + rowH}}, Label: strings.Join(parts, " "), Colour: roulette.ColourGreen,
+		})
+	}
+	rt.Bounds.Max.Y = top + rowH
 }
 
 // NewRacetrack lays out the racetrack of a wheel. The ring starts with 0 at the left end and
@@ -113,6 +161,11 @@ func (rt *Racetrack) Hit(p Point) (TrackRegion, bool) {
 		}
 	}
 	for _, r := range rt.Sectors {
+		if r.Rect.Contains(p) {
+			return r, true
+		}
+	}
+	for _, r := range rt.Asian {
 		if r.Rect.Contains(p) {
 			return r, true
 		}

@@ -54,3 +54,44 @@ func touching(a, b Rect) bool {
 	overlapY := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
 	return (overlapX == 0 && overlapY > 0) || (overlapY == 0 && overlapX > 0)
 }
+
+// The Asian racetrack (002 §3.2) is drawn below the ring when the table has one: one box a
+// group, labelled with its numbers in wheel order, each hit at its centre as the group's
+// Asian Neighbour, none overlapping the ring; a table without one draws nothing more.
+func TestRule002_3_2_AsianRacetrackDrawn(t *testing.T) {
+	for _, w := range []roulette.Wheel{roulette.SingleZero, roulette.DoubleZero} {
+		rt, err := NewRacetrack(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ring := rt.Bounds
+		rt.AddAsian(roulette.AsianGroups{})
+		if len(rt.Asian) != 0 || rt.Bounds != ring {
+			t.Fatalf("%v: a table without an Asian racetrack drew %d groups", w, len(rt.Asian))
+		}
+		g := roulette.DefaultAsianGroups(w)
+		rt.AddAsian(g)
+		if len(rt.Asian) != 12 {
+			t.Fatalf("%v: %d Asian boxes, want 12", w, len(rt.Asian))
+		}
+		for i, r := range rt.Asian {
+			if r.Target.Group != g[i] || r.Target.Call != 0 {
+				t.Errorf("%v: box %d is %+v, want group %v", w, i, r.Target, g[i])
+			}
+			if r.Rect.Min.Y < ring.Max.Y || !rt.Bounds.Contains(r.Rect.Centre()) {
+				t.Errorf("%v: box %s at %v overlaps the ring %v or leaves the bounds %v", w, r.Label, r.Rect, ring, rt.Bounds)
+			}
+			if got, ok := rt.Hit(r.Rect.Centre()); !ok || got.Target != r.Target {
+				t.Errorf("%v: centre of %s hits %+v", w, r.Label, got.Target)
+			}
+			b := r.Target.Bet(2)
+			if b.Spot.Kind != roulette.AsianNeighbour || b.Spot.Mask != g[i] {
+				t.Errorf("%v: box %s places %v", w, r.Label, b)
+			}
+		}
+		// Labels in wheel order: the first single-zero group is 32 15 19, as the ring reads.
+		if w == roulette.SingleZero && rt.Asian[0].Label != "32 15 19" {
+			t.Errorf("first group labelled %q, want \"32 15 19\"", rt.Asian[0].Label)
+		}
+	}
+}

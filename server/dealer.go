@@ -74,6 +74,10 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		if t.cur != nil && t.cur.slip(id) != nil {
 			ts.SlipTotal = t.cur.slip(id).total
 		}
+		if l := t.personal(id); l != nil { // the dealer sees which seats play to their own limits
+			ts.PlayerLimits = wire.LimitsPB(*l)
+		}
+		ts.PlayerCard = t.cardAt[id]
 		s.Terminals = append(s.Terminals, ts)
 	}
 	return s, nil

@@ -173,7 +173,7 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 				}
 			}
 			if won {
-				specs = append(specs, SlipWager{Spec: b.Spec, Amount: b.PerPiece})
+				specs = append(specs, SlipWager{Spec: b.Spec, Amount: b.PerPiece, Card: b.Card})
 			}
 		}
 		if len(specs) == 0 {
@@ -371,7 +371,8 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 		var per []int64
 		recognised := false
 		if sl != nil {
-			recognised = t.limits.Recognised(sl.total)
+			// 001 §4.3.3 by the player's own aggregate minimum when they have one (000 §4.3)
+			recognised = t.limitsFor(id, sl.card()).Recognised(sl.total)
 			per = make([]int64, len(sl.bets))
 		}
 		if sl != nil && recognised {

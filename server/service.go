@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/proto/wire"
 
 	"google.golang.org/grpc"
@@ -359,7 +360,7 @@ func slipWagers(ws []*pb.Wager) []SlipWager {
 	out := make([]SlipWager, len(ws))
 	for i, w := range ws {
 		spec, err := wire.SpecOf(w)
-		out[i] = SlipWager{Spec: spec, Amount: w.Amount, Err: err}
+		out[i] = SlipWager{Spec: spec, Amount: w.Amount, Card: w.PlayerCard, Err: err}
 	}
 	return out
 }
@@ -435,6 +436,19 @@ func (s *dealerService) SetLimits(ctx context.Context, req *pb.SetLimitsRequest)
 		return nil, invalid("%v", err)
 	}
 	return s.t.SetLimits(actorOf(ctx), l)
+}
+
+// SetPlayerLimits sets or clears a player's own limits (000 §4.3, 003 §4.6; players.go).
+func (s *dealerService) SetPlayerLimits(ctx context.Context, req *pb.SetPlayerLimitsRequest) (*pb.TableStatus, error) {
+	var l *roulette.Limits
+	if !req.Clear {
+		lim, err := wire.LimitsOf(req.Limits)
+		if err != nil {
+			return nil, invalid("player limits: %v", err)
+		}
+		l = &lim
+	}
+	return s.t.SetPlayerLimits(actorOf(ctx), req.TerminalId, req.PlayerCard, l)
 }
 
 func (s *dealerService) StartRound(ctx context.Context, _ *pb.StartRoundRequest) (*pb.TableStatus, error) {

@@ -14,6 +14,7 @@ import (
 type SlipWager struct {
 	Spec   roulette.BetSpec
 	Amount int64
+	Card   string // the player card it was sent with (003 §3.4, §9.1)
 	Err    error
 }
 
@@ -22,7 +23,7 @@ func (sl *slip) ack(roundID string) *table.SlipAck {
 	a := &table.SlipAck{RoundID: roundID, Version: sl.version, Total: sl.total,
 		Bets: make([]table.SlipBet, len(sl.bets)), Results: make([]table.BetResult, len(sl.bets))}
 	for i, b := range sl.bets {
-		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt}
+		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt, Card: b.Card}
 		a.Results[i] = table.BetResult{Accepted: b.Total, Reason: b.Reason}
 	}
 	return a
@@ -69,9 +70,13 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 			return nil, err
 		}
 	}
+	card, err := t.slipCard(wagers) // 003 §3.4, §9.1: refused here, not only on the screen
+	if err != nil {
+		return nil, err
+	}
 	for range 3 {
 		t.mu.Lock()
-		in, err := t.slipInputs(t.now(), terminal, roundID, version, len(wagers))
+		in, err := t.slipInputs(t.now(), terminal, roundID, version, len(wagers), card)
 		t.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -83,13 +88,13 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 		sl.secret = secret
 		t.mu.Lock()
 		now := t.now()
-		cur, err := t.slipInputs(now, terminal, roundID, version, len(wagers))
+		cur, err := t.slipInputs(now, terminal, roundID, version, len(wagers), card)
 		if err != nil {
 			t.mu.Unlock()
 			return nil, err
 		}
 		if cur.same(in) {
-			ack := t.storeSlip(terminal, cur, sl)
+			ack := t.storeSlip(now, terminal, cur, sl)
 			t.mu.Unlock()
 			return ack, nil
 		}
@@ -108,6 +113,7 @@ type pricing struct {
 	limitsGen uint64          // t.limitsGen when read: limits change only with it
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
 	tour      bool            // a tournament round: balance is the player's tournament chips
+	card      string          // the slip's player card (003 §3.4), whose own limits may apply
 }
 
 func (p pricing) same(o pricing) bool {
@@ -115,7 +121,7 @@ func (p pricing) same(o pricing) bool {
 }
 
 // slipInputs checks a slip update may be made now and reads what pricing it depends on.
-func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint64, n int) (pricing, error) {
+func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint64, n int, card string) (pricing, error) {
 	if t.frozen {
 		return pricing{}, failed("accounts are frozen while a result is corrected")
 	}
@@ -146,7 +152,8 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if n > 0 && (a == nil || !a.open) {
 		return pricing{}, failed("no open chip account on this terminal")
 	}
-	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limits}
+	// The player's own limits when they have them (000 §4.3, 003 §4.6), else the table's.
+	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limitsFor(terminal, card), card: card}
 	if a != nil {
 		p.balance = a.balance
 	}
@@ -160,7 +167,11 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 }
 
 func (t *Table) updateSlipSecret(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, error) {
-	in, err := t.slipInputs(now, terminal, roundID, version, len(wagers))
+	card, err := t.slipCard(wagers)
+	if err != nil {
+		return nil, err
+	}
+	in, err := t.slipInputs(now, terminal, roundID, version, len(wagers), card)
 	if err != nil {
 		return nil, err
 	}
@@ -169,15 +180,16 @@ func (t *Table) updateSlipSecret(now time.Time, terminal, roundID string, versio
 		return nil, err
 	}
 	sl.secret = secret
-	return t.storeSlip(terminal, in, sl), nil
+	return t.storeSlip(now, terminal, in, sl), nil
 }
 
 // storeSlip installs a priced slip as the terminal's acknowledged slip of the round.
-func (t *Table) storeSlip(terminal string, in pricing, sl *slip) *table.SlipAck {
+func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) *table.SlipAck {
 	if in.tour {
 		return t.storeTournamentSlip(terminal, in, sl)
 	}
 	in.r.slips[terminal] = sl
+	t.seenCard(now, terminal, in.card)
 	ack := sl.ack(in.r.id)
 	ack.Available = in.balance - sl.total
 	return ack
@@ -227,7 +239,7 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		}
 		sl.total += total
 		sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total,
-			Reason: why.String(), bet: bet, pieces: pieces})
+			Reason: why.String(), Card: w.Card, bet: bet, pieces: pieces})
 	}
 	return sl, nil
 }

@@ -9,6 +9,9 @@
 // below zero (a correction's overpayment is recorded for the operator, overpay.go), a ticket
 // hold lapses, and a terminal guessing validation numbers is throttled (redeem.go).
 //
+// The player at a seat is known by the card each wager carries where the profile requires one
+// (003 §3.4, §9.1), and may play to limits of their own (000 §4.3, 003 §4.6): players.go.
+//
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
 // wire stays at the edge: service.go turns requests into model calls and model events into
@@ -61,10 +64,13 @@ type Config struct {
 	Jackpot       *JackpotConfig // nil: no jackpot
 	// The player must touch their ID pad, or have a player card in its reader, to wager.
 	IDPadRequired, PlayerCardRequired bool
-	Venue                             string
-	Currency                          string
-	TicketExpiry                      time.Duration
-	History                           int
+	// AsianGroups are the groups of the Asian racetrack (002 §3.2); the zero value is a table
+	// without one. roulette.DefaultAsianGroups gives the default twelve.
+	AsianGroups  roulette.AsianGroups
+	Venue        string
+	Currency     string
+	TicketExpiry time.Duration
+	History      int
 
 	// Auto-dealer timing: the pause from the deadline to the outcome, and the time the result
 	// stays on screen before the next round opens.
@@ -164,6 +170,7 @@ type acceptedBet struct {
 	PerPiece int64            `json:"per_piece"`
 	Total    int64            `json:"total"`
 	Reason   string           `json:"reason"`
+	Card     string           `json:"card,omitempty"` // the player card it was placed with (003 §3.4, §9.1)
 	bet      roulette.Bet
 	pieces   []roulette.Piece
 }
@@ -238,11 +245,15 @@ type Table struct {
 	subs      map[string]map[*subscriber]bool
 	lastSet   map[string]*table.Settled
 	closes    map[string][]table.AccountClosed // each terminal's latest dealer closes, newest first
-	nextAuto  time.Time
-	seq       uint64
-	wake      chan struct{}
-	jackpot   *jackpotState           // nil without a jackpot
-	redeem    map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	// The players' own limits (000 §4.3, 003 §4.6, players.go): by seat, by player card, and
+	// the card last used at each seat.
+	seatLimits, cardLimits map[string]roulette.Limits
+	cardAt                 map[string]string
+	nextAuto               time.Time
+	seq                    uint64
+	wake                   chan struct{}
+	jackpot                *jackpotState           // nil without a jackpot
+	redeem                 map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -319,19 +330,23 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		cfg.RedeemCooldown = 30 * time.Second
 	}
 	t := &Table{
-		cfg: cfg, layout: roulette.Layout{Wheel: cfg.Wheel, Profile: cfg.LayoutProfile},
+		cfg: cfg, layout: roulette.Layout{Wheel: cfg.Wheel, Profile: cfg.LayoutProfile, Asian: cfg.AsianGroups},
 		led: led, now: now, log: log,
 		limits:   cfg.Limits,
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
-		redeem: map[string]*redeemGuard{},
+		redeem:     map[string]*redeemGuard{},
+		seatLimits: map[string]roulette.Limits{}, cardLimits: map[string]roulette.Limits{}, cardAt: map[string]string{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
 		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega
+	}
+	if err := cfg.AsianGroups.Validate(cfg.Wheel); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	if !t.layout.Valid() {
 		return nil, fmt.Errorf("server: invalid layout %v/%v", cfg.Wheel, cfg.LayoutProfile)
@@ -536,6 +551,7 @@ func (t *Table) snapshot(terminal string) table.Snapshot {
 	s := table.Snapshot{
 		TerminalID: terminal, Config: t.config, Phase: t.phase(), Limits: t.limits, Pending: t.pending,
 		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal], DealerCloses: t.closes[terminal],
+		PlayerLimits: t.personal(terminal),
 	}
 	if t.jackpot != nil {
 		s.Jackpot = t.jackpot.meter

@@ -147,7 +147,7 @@ func TestSlipPricedOutsideTheLockSeesACreditInBetween(t *testing.T) {
 	in, err := func() (pricing, error) {
 		r.table.mu.Lock()
 		defer r.table.mu.Unlock()
-		return r.table.slipInputs(r.clock.Now(), "T1", round, 1, 1)
+		return r.table.slipInputs(r.clock.Now(), "T1", round, 1, 1, "")
 	}()
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestSlipPricedOutsideTheLockSeesACreditInBetween(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.table.mu.Lock()
-	cur, err := r.table.slipInputs(r.clock.Now(), "T1", round, 1, 1)
+	cur, err := r.table.slipInputs(r.clock.Now(), "T1", round, 1, 1, "")
 	r.table.mu.Unlock()
 	if err != nil || cur.same(in) {
 		t.Fatalf("a credit in between went unnoticed (%v)", err)

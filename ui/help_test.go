@@ -7,7 +7,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -38,5 +40,18 @@ func TestHelpScreen(t *testing.T) {
 	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Close"))
 	if w.Canvas().Overlays().Top() != nil {
 		t.Error("Close left the help open")
+	}
+}
+
+// The help screen lists the Asian Neighbour's payout and limits only where the table has an
+// Asian racetrack (002 §3.2).
+func TestRule002_3_2_HelpListsTheAsianNeighbour(t *testing.T) {
+	v := app.View{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.SingleZero}}, Limits: testLimits}
+	if strings.Contains(helpText(v), T("asian-neighbour")) {
+		t.Error("help offers an Asian Neighbour on a table without the racetrack")
+	}
+	v.Config.Layout.Asian = roulette.DefaultAsianGroups(roulette.SingleZero)
+	if got := helpText(v); strings.Count(got, T("asian-neighbour")) != 2 || !strings.Contains(got, T("asian-neighbour")+"  11") {
+		t.Errorf("help on a table with the racetrack:\n%s", got)
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // Racetrack is the oval of the wheel's numbers for neighbours bets, with the named sectors
-// inside on a single-zero table (000 §6.4, §11.2). A tap reports what it means through OnTapped.
+// inside on a single-zero table (000 §6.4, §11.2), and below it the Asian racetrack's groups
+// when the table offers one (002 §3.2). A tap reports what it means through OnTapped.
 type Racetrack struct {
 	widget.BaseWidget
 	track *diagrams.Racetrack
@@ -58,6 +59,9 @@ func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 			label = T(label) // VOISINS, ORPHELINS, TIER in the player's language
 		}
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: label, em: 0.3})
+	}
+	for _, reg := range r.track.Asian { // the Asian racetrack's groups (002 §3.2)
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
 	}
 	art := newBoxArt(r.track.Bounds, nil, 1.5, boxes)
 	return &trackRenderer{w: r, art: art, objs: []fyne.CanvasObject{art.raster}}

@@ -10,7 +10,8 @@ import (
 	"github.com/tablegames/ats/diagrams"
 )
 
-// Every number and sector of the racetrack is reached by a tap at its centre.
+// Every number and sector of the racetrack, and every group of the Asian racetrack, is reached
+// by a tap at its centre.
 func TestRacetrackTaps(t *testing.T) {
 	test.NewTempApp(t)
 	for _, w := range []roulette.Wheel{roulette.SingleZero, roulette.DoubleZero} {
@@ -18,11 +19,12 @@ func TestRacetrackTaps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		rt.AddAsian(roulette.DefaultAsianGroups(w)) // and every group of the Asian racetrack (002 §3.2)
 		r := NewRacetrack(rt)
 		r.Resize(fyne.NewSize(1300, 220))
 		var got diagrams.TrackRegion
 		r.OnTapped = func(reg diagrams.TrackRegion) { got = reg }
-		for _, reg := range append(append([]diagrams.TrackRegion{}, rt.Numbers...), rt.Sectors...) {
+		for _, reg := range append(append(append([]diagrams.TrackRegion{}, rt.Numbers...), rt.Sectors...), rt.Asian...) {
 			got = diagrams.TrackRegion{}
 			test.TapAt(r, r.ToScreen(reg.Rect.Centre()))
 			if got.Target != reg.Target {

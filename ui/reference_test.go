@@ -103,6 +103,7 @@ func referenceCases() []referenceCase {
 	single := roulette.Layout{Wheel: roulette.SingleZero}
 	crown := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid}
 	star := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
+	asian := roulette.Layout{Wheel: roulette.SingleZero, Asian: roulette.DefaultAsianGroups(roulette.SingleZero)}
 	wagering := func(left time.Duration, bets func(*testing.T, roulette.Layout) []table.SlipBet) func(*testing.T, roulette.Layout) table.Snapshot {
 		return func(t *testing.T, l roulette.Layout) table.Snapshot {
 			return table.Snapshot{
@@ -140,6 +141,18 @@ func referenceCases() []referenceCase {
 					table.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500}),
 				LuckyBall: &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
 					Mega: roulette.BallBlue, HasMega: true},
+			}
+		}},
+		// The Asian racetrack below the ring (002 §3.2) with a wager on one group, and the
+		// personal limit marker over the player's own limit sign (000 §4.3, 003 §4.6).
+		{"u_asian_racetrack_personal_limits.png", diagrams.DiagramU, asian, func(t *testing.T, l roulette.Layout) table.Snapshot {
+			own := roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}, AggregateMin: 1000}
+			return table.Snapshot{
+				Config: table.TableConfig{Layout: l, Chips: []int64{500, 2500, 10000}, Warning: 5 * time.Second, Racetrack: true},
+				Phase:  table.PhaseWagering, RoundID: "R42", Deadline: t0.Add(12 * time.Second),
+				Limits: testLimits, PlayerLimits: &own, Balance: 100000, AccountOpen: true, History: referenceHistory(l.Wheel),
+				Slip: slipOf("R42", inside(t, l, roulette.Straight, 2500, 17),
+					table.SlipBet{Bet: roulette.Bet{Spot: roulette.Spot{Kind: roulette.AsianNeighbour, Mask: roulette.MaskOf(32, 15, 19)}}, Amount: 1000}),
 			}
 		}},
 		{"u_result.png", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) table.Snapshot {

@@ -45,6 +45,7 @@ type Screen struct {
 	message     *messageLine
 	history     *fyne.Container
 	limits      *widget.Label
+	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
 	pending     *widget.Label
 	calls       *widget.Label
 	hotCold     *widget.Label
@@ -128,6 +129,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.message = newMessageLine()
 	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
 	s.limits = widget.NewLabel("")
+	s.personal = personalMarker()
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
 	s.hotCold = widget.NewLabel("")
@@ -162,16 +164,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	if err != nil {
 		return nil, err
 	}
+	track.AddAsian(l.Asian) // the Asian racetrack when the table offers it (002 §3.2)
 	spread := roulette.DefaultSpread
 	spreadSel := newSegmented([]string{"1", "2", "3", "4"}, spread-1, func(i int) { spread = i + 1 })
 	s.track = NewRacetrack(track)
-	s.track.OnTapped = func(r diagrams.TrackRegion) {
-		b := roulette.Bet{Call: r.Target.Call}
-		if r.Target.Call == roulette.Neighbours {
-			b.Centre, b.Spread = r.Target.Centre, spread
-		}
-		term.Place(b)
-	}
+	s.track.OnTapped = func(r diagrams.TrackRegion) { term.Place(r.Target.Bet(spread)) }
 	s.calls.Truncation = fyne.TextTruncateEllipsis
 	s.calls.Hide()
 	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
@@ -206,7 +203,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		widget.NewSeparator(),
 		s.lucky,
 		s.jackpot, s.jackpotWin,
-		s.limits, s.pending,
+		s.personal, s.limits, s.pending,
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
 	// Help, Game records, and Cash out at the end of the row.
@@ -387,7 +384,9 @@ func (s *Screen) update(v app.View) {
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
 	var calls []string
 	for _, st := range v.Stakes {
-		if st.Bet.IsCall() {
+		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: listed by the racetrack, as its box reads
+			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), money(st.Amount)))
+		} else if st.Bet.IsCall() {
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
@@ -455,6 +454,11 @@ func (s *Screen) update(v app.View) {
 		}))
 	}
 	s.limits.SetText(limitSign(v.Limits))
+	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
+		s.personal.Show()
+	} else {
+		s.personal.Hide()
+	}
 	s.pending.SetText("")
 	// An empty label still takes a line: the pending minimum takes its place in the side
 	// panel only while there is one, which leaves a Lucky Ball table room at 1280×800.
@@ -552,6 +556,32 @@ func counts(ns []app.NumberCount) string {
 	return strings.Join(parts, " ")
 }
 
+// wheelOrder writes a group's numbers in the order the wheel (and the racetrack) has them:
+// "32 15 19", as the Asian racetrack's box reads (002 §3.2).
+func wheelOrder(m roulette.Mask, w roulette.Wheel) string {
+	var parts []string
+	for _, n := range w.Order() {
+		if m.Has(n) {
+			parts = append(parts, n.String())
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// personalMarker is the distinctive marker (000 §1.1: "a marker button labelled with ... the
+// words personal limit or higher limit") shown above the limit sign while the player plays to
+// limits of their own (000 §4.3, 003 §4.6): dark text on the gold of the selected chip, so it
+// stands apart from everything else on the panel. Hidden until the view says so.
+func personalMarker() *fyne.Container {
+	bg := canvas.NewRectangle(selectedChip)
+	bg.CornerRadius = 6
+	label := text(T("PERSONAL LIMIT"), 18, panelBg)
+	label.Alignment = fyne.TextAlignCenter
+	m := container.NewStack(bg, container.NewPadded(label))
+	m.Hide()
+	return m
+}
+
 // limitSign is the table limit sign: minimum, maximum and unit, per bet kind where they differ
 // (001 §4.1–4.2, 003 §2.5.4).
 func limitSign(l roulette.Limits) string {
@@ -590,14 +620,21 @@ func helpText(v app.View) string {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
+	kinds := []roulette.Kind{}
 	for k := roulette.Straight; k <= roulette.Black; k++ {
+		kinds = append(kinds, k)
+	}
+	if v.Config.Layout.Asian.Offered() { // 002 §3.2: only where the table has an Asian racetrack
+		kinds = append(kinds, roulette.AsianNeighbour)
+	}
+	for _, k := range kinds {
 		fmt.Fprintf(&b, "  %-10s %3d\n", T(k.String()), k.Odds())
 	}
 	if v.Config.LuckyBall {
 		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
 	}
 	b.WriteString("\n" + T("LIMITS") + "\n")
-	for k := roulette.Straight; k <= roulette.Black; k++ {
+	for _, k := range kinds {
 		l := v.Limits.For(k)
 		fmt.Fprintf(&b, "  %-10s %s – %s, %s %s\n", T(k.String()), amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
 	}

@@ -92,6 +92,7 @@ var up = table.Connection{Up: true}
 
 func stateCases() []stateCase {
 	single := roulette.Layout{Wheel: roulette.SingleZero}
+	asianLayout := roulette.Layout{Wheel: roulette.SingleZero, Asian: roulette.DefaultAsianGroups(roulette.SingleZero)}
 	// The same bets in every state of Diagram A: 25 on 17, 1 on the split 17/20, 100 on red.
 	aBets := func(t *testing.T, l roulette.Layout) *table.SlipAck {
 		return ackedSlip(t, l, "R42", inside(t, l, roulette.Straight, 2500, 17), inside(t, l, roulette.Split, 100, 17, 20),
@@ -208,6 +209,22 @@ func stateCases() []stateCase {
 			s.Balance, s.PendingBuyIn = 0, &table.BuyInOffered{ID: "B7", Amount: 50000}
 			return []table.Event{up, s}
 		}),
+		a("a_personal_limits.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			// The dealer agreed this player's own limits (000 §4.3, 003 §4.6): the marker and
+			// the player's sign; then the supervisor changes them, and the sign follows.
+			s := with(table.PhaseWagering, 12*time.Second, aBets)(t, l)
+			own := roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}, AggregateMin: 1000}
+			s.PlayerLimits = &own
+			higher := roulette.Limits{Default: roulette.Limit{Min: 1000, Max: 200000, Unit: 500}, AggregateMin: 2000}
+			return []table.Event{up, s, table.PlayerLimitsChanged{Limits: &higher}}
+		}),
+		stateCase{"u_asian_racetrack.xml", diagrams.DiagramU, asianLayout, func(t *testing.T, l roulette.Layout) []table.Event {
+			// The Asian racetrack below the ring with a wager on the group 32-15-19 (002 §3.2).
+			s := with(table.PhaseWagering, 12*time.Second, nil)(t, l)
+			s.Slip = ackedSlip(t, l, "R42", table.SlipBet{Bet: roulette.Bet{Spot: roulette.Spot{Kind: roulette.AsianNeighbour,
+				Mask: roulette.MaskOf(32, 15, 19)}}, Amount: 1000})
+			return []table.Event{up, s}
+		}},
 		a("a_jackpot_won.xml", func(t *testing.T, l roulette.Layout) []table.Event {
 			s := with(table.PhaseNoMoreBets, 0, aBets)(t, l)
 			s.Config.Jackpot, s.Jackpot = true, 1234500
@@ -282,6 +299,8 @@ func TestScreenStates(t *testing.T) {
 		"a_table_closed.xml":      {"TABLE CLOSED"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
+		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00  unit 5.00"},
+		"u_asian_racetrack.xml":   {"asian-neighbour 32 15 19 10"},
 	}
 	for _, c := range stateCases() {
 		t.Run(c.file, func(t *testing.T) {

@@ -38,13 +38,17 @@ type Wager struct {
 	Bet      roulette.BetSpec `json:"bet"`
 	Tried    int64            `json:"tried"` // per piece, as the player placed it
 	Accepted int64            `json:"accepted"`
+	Card     string           `json:"card,omitempty"` // the player card it was placed with (003 §3.4, §9.1)
 }
 
 type slipBody struct {
-	Wheel   string  `json:"wheel"`
-	Profile string  `json:"profile"`
-	Version uint64  `json:"version"`
-	Wagers  []Wager `json:"wagers"`
+	Wheel   string `json:"wheel"`
+	Profile string `json:"profile"`
+	// Asian is the table's Asian racetrack (002 §3.2), so a recorded Asian Neighbour reads
+	// back as the group it was; absent for a table without one.
+	Asian   [][]string `json:"asian_groups,omitempty"`
+	Version uint64     `json:"version"`
+	Wagers  []Wager    `json:"wagers"`
 }
 
 type settledBody struct {
@@ -62,9 +66,9 @@ type Writer struct{ J *journal.Journal }
 
 // SlipAcked records a slip the server acknowledged, before the screen shows it as accepted.
 func (w Writer) SlipAcked(ctx context.Context, layout roulette.Layout, ack table.SlipAck) error {
-	b := slipBody{Wheel: layout.Wheel.String(), Profile: layout.Profile.String(), Version: ack.Version}
+	b := slipBody{Wheel: layout.Wheel.String(), Profile: layout.Profile.String(), Asian: layout.Asian.Strings(), Version: ack.Version}
 	for i, sb := range ack.Bets {
-		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount}
+		wg := Wager{Bet: sb.Bet.Spec(), Tried: sb.Amount, Card: sb.Card}
 		if i < len(ack.Results) {
 			wg.Accepted = ack.Results[i].Accepted
 		}
@@ -257,7 +261,7 @@ func roundsOf(rs []journal.Record, n int) ([]Round, error) {
 			if err := json.Unmarshal(rec.Body, &b); err != nil {
 				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
 			}
-			l, err := layoutOf(b.Wheel, b.Profile)
+			l, err := layoutOf(b.Wheel, b.Profile, b.Asian)
 			if err != nil {
 				return nil, fmt.Errorf("recall: record %d (%s): %w", rec.Seq, rec.Kind, err)
 			}
@@ -297,7 +301,7 @@ func roundsOf(rs []journal.Record, n int) ([]Round, error) {
 	return rounds, nil
 }
 
-func layoutOf(wheel, profile string) (roulette.Layout, error) {
+func layoutOf(wheel, profile string, asian [][]string) (roulette.Layout, error) {
 	w, err := roulette.ParseWheel(wheel)
 	if err != nil {
 		return roulette.Layout{}, err
@@ -308,7 +312,11 @@ func layoutOf(wheel, profile string) (roulette.Layout, error) {
 			return roulette.Layout{}, err
 		}
 	}
-	return roulette.Layout{Wheel: w, Profile: p}, nil
+	g, err := roulette.ParseAsianGroups(w, asian)
+	if err != nil {
+		return roulette.Layout{}, err
+	}
+	return roulette.Layout{Wheel: w, Profile: p, Asian: g}, nil
 }
 
 // Bets turns the recorded wagers back into bets with their accepted stake per unit (what the

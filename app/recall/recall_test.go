@@ -217,3 +217,41 @@ func TestTicketsPrintedAndAccepted(t *testing.T) {
 		t.Errorf("last 1 printed: %+v", p)
 	}
 }
+
+// An Asian Neighbour (002 §3.2) recorded at a table with its own groups reads back as the same
+// group, and the rules engine verifies its settlement at 11 to 1: the record keeps the groups.
+func TestRule002_3_2_AsianNeighbourRecalledAndVerified(t *testing.T) {
+	ctx := context.Background()
+	j := openJournal(t)
+	w := recall.Writer{J: j}
+	g, err := roulette.ParseAsianGroups(roulette.SingleZero, [][]string{{"1", "2", "3"}, {"0", "4", "5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := roulette.Layout{Wheel: roulette.SingleZero, Asian: g}
+	bet, err := roulette.ParseBet(l, roulette.BetSpec{Name: "asian-neighbour", Numbers: []string{"0", "4", "5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SlipAcked(ctx, l, ack("R1", 1, table.SlipBet{Bet: bet, Amount: 200, Card: "60420042"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Settled(ctx, table.Settled{RoundID: "R1", Number: 4, Recognised: true, Staked: 200, Returned: 2400, Balance: 2400, SlipVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := recall.Rounds(ctx, j, 0)
+	if err != nil || len(rounds) != 1 {
+		t.Fatal(rounds, err)
+	}
+	bets, per, err := rounds[0].Bets()
+	if err != nil || len(bets) != 1 || bets[0] != bet || per[0] != 200 || rounds[0].Layout.Asian != g {
+		t.Fatalf("recalled %v %v %v (layout %v)", bets, per, err, rounds[0].Layout)
+	}
+	if err := rounds[0].Verify(); err != nil {
+		t.Fatal(err)
+	}
+	// The terminal's own record keeps the card each wager was placed with (003 §3.4, §9.1).
+	if rounds[0].Wagers[0].Card != "60420042" {
+		t.Errorf("recorded card %q", rounds[0].Wagers[0].Card)
+	}
+}

@@ -46,7 +46,7 @@ func (b Bet) Pieces(l Layout) ([]Piece, error) {
 // BetSpec is a bet as written in the audit JSON and on the wire: names and strings, checked by
 // ParseBet. Which, Spread and Colour are only for the bets they belong to.
 type BetSpec struct {
-	Name    string // "straight" … "lucky-ball", or a call bet "tier" … "neighbours"
+	Name    string // "straight" … "lucky-ball", "asian-neighbour", or a call bet "tier" … "neighbours"
 	Numbers []string
 	Which   *int
 	Spread  *int
@@ -108,6 +108,12 @@ func ParseBet(l Layout, s BetSpec) (Bet, error) {
 		}
 		sp, err := l.Inside(kind, numbers)
 		return Bet{Spot: sp}, err
+	case kind == AsianNeighbour: // 002 §3.2: three numbers, a group of the table's Asian racetrack
+		if err := errors.Join(extra("which", s.Which != nil), extra("colour", s.Colour != "")); err != nil {
+			return Bet{}, err
+		}
+		sp, err := l.asianSpot(numbers)
+		return Bet{Spot: sp}, err
 	case kind == LuckyBall:
 		if err := errors.Join(extra("numbers", len(numbers) != 0), extra("which", s.Which != nil)); err != nil {
 			return Bet{}, err
@@ -146,7 +152,7 @@ func (b Bet) Spec() BetSpec {
 	}
 	s := BetSpec{Name: b.Spot.Kind.String()}
 	switch {
-	case b.Spot.Kind.Inside():
+	case b.Spot.Kind.Inside() || b.Spot.Kind == AsianNeighbour:
 		ns := b.Spot.Mask.Numbers()
 		s.Numbers = make([]string, 0, len(ns))
 		for _, n := range ns {

@@ -30,7 +30,7 @@ func TestBetSpecRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, err := (Bet{Spot: Spot{Split, MaskOf(1, 5)}}).Pieces(Layout{SingleZero, CrownRapid}); err == nil {
+	if _, err := (Bet{Spot: Spot{Split, MaskOf(1, 5)}}).Pieces(Layout{Wheel: SingleZero, Profile: CrownRapid}); err == nil {
 		t.Error("a made-up spot has pieces")
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func TestCallPieces(t *testing.T) {
-	single := Layout{SingleZero, CrownRapid}
+	single := Layout{Wheel: SingleZero, Profile: CrownRapid}
 	type want struct {
 		spots []string
 		units int64
@@ -34,7 +34,7 @@ func TestCallPieces(t *testing.T) {
 		if !slices.Equal(got, w.spots) || Units(ps) != w.units {
 			t.Errorf("%v: pieces %v (%d units), want %v (%d)", c, got, Units(ps), w.spots, w.units)
 		}
-		if _, err := (Layout{DoubleZero, Star}).CallPieces(c, 0, 0); err == nil || !strings.Contains(err.Error(), "single-zero") {
+		if _, err := (Layout{Wheel: DoubleZero, Profile: Star}).CallPieces(c, 0, 0); err == nil || !strings.Contains(err.Error(), "single-zero") {
 			t.Errorf("%v on double zero: %v", c, err)
 		}
 	}
@@ -62,7 +62,7 @@ func TestCallPieces(t *testing.T) {
 	if !slices.Equal(got, []string{"straight 2", "straight 25", "straight 17", "straight 34", "straight 6"}) {
 		t.Errorf("neighbours of 17 (default spread 2): %v", got)
 	}
-	if ps, err := (Layout{DoubleZero, CrownRapid}).CallPieces(Neighbours, DoubleZeroNumber, 4); err != nil || len(ps) != 9 {
+	if ps, err := (Layout{Wheel: DoubleZero, Profile: CrownRapid}).CallPieces(Neighbours, DoubleZeroNumber, 4); err != nil || len(ps) != 9 {
 		t.Errorf("neighbours of 00 spread 4: %v %v", len(ps), err)
 	}
 	for _, bad := range []struct {
@@ -220,7 +220,7 @@ func TestLimitsValidate(t *testing.T) {
 }
 
 func TestPlaceCall(t *testing.T) {
-	single := Layout{SingleZero, CrownRapid}
+	single := Layout{Wheel: SingleZero, Profile: CrownRapid}
 	voisins, _ := single.CallPieces(Voisins, 0, 0)
 	tier, _ := single.CallPieces(Tier, 0, 0)
 	orphelins, _ := single.CallPieces(Orphelins, 0, 0)

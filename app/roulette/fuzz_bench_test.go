@@ -65,7 +65,7 @@ func FuzzPlaceCall(f *testing.F) {
 	f.Fuzz(func(t *testing.T, min, max, unit, per, available int64, which uint8) {
 		calls := []Call{Tier, Orphelins, Voisins, ZeroGame, Neighbours}
 		c := calls[int(which)%len(calls)]
-		pieces, err := Layout{SingleZero, CrownRapid}.CallPieces(c, 17, 0)
+		pieces, err := Layout{Wheel: SingleZero, Profile: CrownRapid}.CallPieces(c, 17, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func min64(a, b int64) int64 { return min(a, b) }
 
 // A slip of 200 wagers across the layout, settled on each outcome in turn.
 func BenchmarkSettle200(b *testing.B) {
-	l := Layout{SingleZero, CrownRapid}
+	l := Layout{Wheel: SingleZero, Profile: CrownRapid}
 	spots := l.Spots()
 	ws := make([]Wager, 200)
 	for i := range ws {
@@ -138,7 +138,7 @@ func BenchmarkPlace(b *testing.B) {
 
 // Placing a voisins bet, the heaviest call bet.
 func BenchmarkPlaceCallVoisins(b *testing.B) {
-	pieces, _ := Layout{SingleZero, CrownRapid}.CallPieces(Voisins, 0, 0)
+	pieces, _ := Layout{Wheel: SingleZero, Profile: CrownRapid}.CallPieces(Voisins, 0, 0)
 	lim := Limits{Default: Limit{Min: 100, Max: 2500, Unit: 100}}
 	for b.Loop() {
 		lim.PlaceCall(pieces, 1300, 1_000_000)
@@ -147,7 +147,7 @@ func BenchmarkPlaceCallVoisins(b *testing.B) {
 
 // Building a spot from a touch's numbers (validation against the layout).
 func BenchmarkInside(b *testing.B) {
-	l := Layout{SingleZero, CrownRapid}
+	l := Layout{Wheel: SingleZero, Profile: CrownRapid}
 	ns := []Number{17, 18, 20, 21}
 	for b.Loop() {
 		if _, err := l.Inside(Corner, ns); err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var allLayouts = []Layout{{SingleZero, CrownRapid}, {DoubleZero, CrownRapid}, {DoubleZero, Star}}
+var allLayouts = []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star}}
 
 func num(ns ...int) []Number {
 	out := make([]Number, len(ns))
@@ -245,13 +245,13 @@ func TestZeroRules(t *testing.T) {
 		want []string
 	}{
 		// 001 §7.3: straight 0, and splits, streets and corners joining 0 with 1, 2 or 3.
-		{Layout{SingleZero, CrownRapid}, 0, []string{"corner 0-1-2-3", "split 0-1", "split 0-2", "split 0-3", "straight 0", "street 0-1-2", "street 0-2-3"}},
+		{Layout{Wheel: SingleZero, Profile: CrownRapid}, 0, []string{"corner 0-1-2-3", "split 0-1", "split 0-2", "split 0-3", "straight 0", "street 0-1-2", "street 0-2-3"}},
 		// 001 §10.4.3: on 00 only straight 00 and split 0/00.
-		{Layout{DoubleZero, CrownRapid}, DoubleZeroNumber, []string{"split 0-00", "straight 00"}},
-		{Layout{DoubleZero, CrownRapid}, 0, []string{"split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-1-2"}},
+		{Layout{Wheel: DoubleZero, Profile: CrownRapid}, DoubleZeroNumber, []string{"split 0-00", "straight 00"}},
+		{Layout{Wheel: DoubleZero, Profile: CrownRapid}, 0, []string{"split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-1-2"}},
 		// 003 §3.2.2–3.2.5.
-		{Layout{DoubleZero, Star}, DoubleZeroNumber, []string{"five-line 0-00-1-2-3", "split 0-00", "split 00-2", "split 00-3", "straight 00", "street 0-00-2", "street 00-2-3"}},
-		{Layout{DoubleZero, Star}, 0, []string{"five-line 0-00-1-2-3", "split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-00-2", "street 0-1-2"}},
+		{Layout{Wheel: DoubleZero, Profile: Star}, DoubleZeroNumber, []string{"five-line 0-00-1-2-3", "split 0-00", "split 00-2", "split 00-3", "straight 00", "street 0-00-2", "street 00-2-3"}},
+		{Layout{Wheel: DoubleZero, Profile: Star}, 0, []string{"five-line 0-00-1-2-3", "split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-00-2", "street 0-1-2"}},
 	}
 	for _, c := range cases {
 		if got := winners(c.l, c.o); !slices.Equal(got, c.want) {
@@ -261,7 +261,7 @@ func TestZeroRules(t *testing.T) {
 }
 
 func TestInvalidSpotsAreErrors(t *testing.T) {
-	single, star, crown := Layout{SingleZero, CrownRapid}, Layout{DoubleZero, Star}, Layout{DoubleZero, CrownRapid}
+	single, star, crown := Layout{Wheel: SingleZero, Profile: CrownRapid}, Layout{Wheel: DoubleZero, Profile: Star}, Layout{Wheel: DoubleZero, Profile: CrownRapid}
 	cases := []struct {
 		l    Layout
 		k    Kind

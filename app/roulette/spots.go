@@ -27,17 +27,20 @@ const (
 	Red
 	Black
 	LuckyBall
+	// AsianNeighbour is three numbers grouped on the Asian racetrack, 11 to 1 (002 §3.2). It is
+	// last so that the kinds before it keep their numbers (the atsctl JSON and the ledger).
+	AsianNeighbour
 )
 
 // NumKinds sizes arrays indexed by Kind (index 0 is unused).
-const NumKinds = int(LuckyBall) + 1
+const NumKinds = int(AsianNeighbour) + 1
 
 var kindNames = [NumKinds]string{"", "straight", "split", "street", "corner", "five-line", "six-line",
-	"column", "dozen", "low", "high", "even", "odd", "red", "black", "lucky-ball"}
+	"column", "dozen", "low", "high", "even", "odd", "red", "black", "lucky-ball", "asian-neighbour"}
 
-// kindOdds are the main-game odds "to 1" (001 §7.1; five-line 000 §8.4.1, 003 §3.2.5). Lucky Ball
-// odds depend on the draw.
-var kindOdds = [NumKinds]int64{0, 35, 17, 11, 8, 6, 5, 2, 2, 1, 1, 1, 1, 1, 1, 0}
+// kindOdds are the main-game odds "to 1" (001 §7.1; five-line 000 §8.4.1, 003 §3.2.5; Asian
+// Neighbour 002 §3.2). Lucky Ball odds depend on the draw.
+var kindOdds = [NumKinds]int64{0, 35, 17, 11, 8, 6, 5, 2, 2, 1, 1, 1, 1, 1, 1, 0, 11}
 
 // ParseKind parses a bet name as written in the atsctl JSON ("straight" … "lucky-ball").
 func ParseKind(s string) (Kind, error) {
@@ -168,7 +171,7 @@ func (s Spot) Which() int {
 
 func (s Spot) String() string {
 	switch {
-	case s.Kind.Inside():
+	case s.Kind.Inside() || s.Kind == AsianNeighbour:
 		return s.Kind.String() + " " + s.Mask.String()
 	case s.Kind == Column || s.Kind == Dozen:
 		return fmt.Sprintf("%v %d", s.Kind, s.Which())
@@ -217,10 +220,13 @@ func (p Profile) String() string {
 	return "crown-rapid"
 }
 
-// Layout is a table's betting layout: its wheel and, for double zero, its profile.
+// Layout is a table's betting layout: its wheel, for double zero its profile, and the groups of
+// its Asian racetrack when the table has one (002 §2.2(b), §3.2; the zero value has none). A
+// Layout stays comparable: the groups are a fixed array.
 type Layout struct {
 	Wheel   Wheel
 	Profile Profile
+	Asian   AsianGroups
 }
 
 // spotSet is the precomputed set of a layout's spots.
@@ -237,16 +243,16 @@ var (
 func spotsOf(l Layout) *spotSet {
 	setsOnce.Do(func() {
 		sets = map[Layout]*spotSet{}
-		for _, lay := range []Layout{{SingleZero, CrownRapid}, {DoubleZero, CrownRapid}, {DoubleZero, Star}} {
+		for _, lay := range []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star}} {
 			s := &spotSet{list: buildSpots(lay), has: map[Spot]bool{}}
 			for _, sp := range s.list {
 				s.has[sp] = true
 			}
 			sets[lay] = s
 		}
-		sets[Layout{SingleZero, Star}] = sets[Layout{SingleZero, CrownRapid}]
+		sets[Layout{Wheel: SingleZero, Profile: Star}] = sets[Layout{Wheel: SingleZero, Profile: CrownRapid}]
 	})
-	return sets[l]
+	return sets[Layout{Wheel: l.Wheel, Profile: l.Profile}] // the main game's spots do not depend on the Asian groups
 }
 
 // buildSpots lists every spot of a layout from the felt's geometry: numbers in twelve rows of
@@ -338,7 +344,7 @@ func buildSpots(l Layout) []Spot {
 
 // Valid reports whether l is a known layout.
 func (l Layout) Valid() bool {
-	return l.Wheel.Valid() && (l.Profile == CrownRapid || l.Profile == Star)
+	return l.Wheel.Valid() && (l.Profile == CrownRapid || l.Profile == Star) && l.Asian.Validate(l.Wheel) == nil
 }
 
 // Spots returns every main-game spot of the layout in a fixed order. The slice is shared: do
@@ -354,6 +360,9 @@ func (l Layout) Spots() []Spot {
 func (l Layout) Has(s Spot) bool {
 	if s.Kind == LuckyBall {
 		return s.Mask != 0 && s.Mask&^(1<<4-1) == 0 && s.Mask.Count() == 1
+	}
+	if s.Kind == AsianNeighbour {
+		return l.Asian.Has(s.Mask) // 002 §3.2: only a group of the table's Asian racetrack
 	}
 	set := spotsOf(l)
 	return set != nil && set.has[s]

@@ -1,6 +1,7 @@
 // Package roulette is the rules engine shared by the terminal, the table server and the audit
 // tool: wheels, every bet spot of the layouts as a bit mask of the numbers it covers, odds,
-// racetrack call bets, the Lucky Ball side bet, table limits (rule 4.3) and settlement.
+// racetrack call bets, the Asian racetrack's Asian Neighbour (002 §3.2, its groups table data in
+// the Layout), the Lucky Ball side bet, table limits (rule 4.3) and settlement.
 //
 // It is pure Go with no I/O, so both ends of the wire and `atsctl settle` compute the same
 // numbers from the same code. Money is int64 minor units (cents) throughout.

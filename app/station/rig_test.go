@@ -34,15 +34,16 @@ import (
 // on the same journal and the same devices — a terminal restart — while the server and the
 // devices keep running, as they would.
 type rig struct {
-	t    *testing.T
-	dir  string
-	demo *demo.Table
-	net  *netcut.Proxy
-	acc  *emulator.NoteAcceptor
-	prn  *emulator.Printer
-	st   *station.Station
-	stop func()
-	opts rigOptions
+	t     *testing.T
+	dir   string
+	demo  *demo.Table
+	net   *netcut.Proxy
+	acc   *emulator.NoteAcceptor
+	prn   *emulator.Printer
+	idPad *emulator.IDPad // the seat's player-ID pad (pad 1), with rigOptions.idpad
+	st    *station.Station
+	stop  func()
+	opts  rigOptions
 }
 
 // rigOptions shape a rig. manual: the test deals (StartRound, BallDropping, EnterOutcome)
@@ -56,6 +57,7 @@ type rigOptions struct {
 	printerCheck time.Duration
 	state        bool // technician mode: its files in the rig's directory
 	acceptTest   time.Duration
+	idpad        bool // a player-ID pad on its own line, the station's seat its pad 1
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -97,7 +99,11 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.acceptor != nil {
 		o.acceptor(&acc)
 	}
-	r := &rig{t: t, dir: dir, demo: tbl, net: p, opts: o,
+	var pad *emulator.IDPad
+	if o.idpad {
+		pad = emulator.NewIDPad(emulator.IDPadConfig{Heartbeat: 100 * time.Millisecond})
+	}
+	r := &rig{t: t, dir: dir, demo: tbl, net: p, opts: o, idPad: pad,
 		acc: emulator.NewNoteAcceptor(acc),
 		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
 	}
@@ -131,15 +137,32 @@ func (r *rig) tryStart() error {
 	served.Add(2)
 	go func() { defer served.Done(); r.acc.Serve(ctx, ap.Device) }()
 	go func() { defer served.Done(); r.prn.Serve(ctx, pp.Device) }()
+	padPath := ""
+	var padPTY *serialport.PTY
+	if r.idPad != nil {
+		if padPTY, err = serialport.NewPTY(); err != nil {
+			t.Fatal(err)
+		}
+		padPath = padPTY.Path
+		served.Add(1)
+		go func() { defer served.Done(); r.idPad.Serve(ctx, padPTY.Device) }()
+	}
+	closePad := func() {
+		if padPTY != nil {
+			padPTY.Close()
+		}
+	}
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck, StateDir: r.stateDir(),
-		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}, AcceptTestTimeout: r.opts.acceptTest})
+		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}, AcceptTestTimeout: r.opts.acceptTest,
+		IDPad: padPath, Seat: 1})
 	if err != nil {
 		cancel()
 		ap.Close()
 		pp.Close()
+		closePad()
 		served.Wait()
 		return err
 	}
@@ -154,6 +177,7 @@ func (r *rig) tryStart() error {
 		cancel()
 		ap.Close()
 		pp.Close()
+		closePad()
 		served.Wait()
 	}
 	t.Cleanup(r.stop)

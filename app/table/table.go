@@ -75,9 +75,11 @@ type Outcome struct {
 }
 
 // SlipBet is one wager of a slip: a bet and the amount attempted (per piece for a call bet).
+// Card is the player card it was placed with (003 §3.4, §9.1), "" when the seat has none in.
 type SlipBet struct {
 	Bet    roulette.Bet
 	Amount int64
+	Card   string
 }
 
 // BetResult is what the server accepted of one wager (rule 4.3), total over pieces.
@@ -119,6 +121,9 @@ type Snapshot struct {
 	DealerCloses []AccountClosed
 	// Tournament is the table's tournament (tournament.go), nil if none was ever configured.
 	Tournament *Tournament
+	// PlayerLimits are this seat's own limits (000 §4.3, 003 §4.6), which replace Limits for its
+	// player; nil when the player plays to the table's limit sign.
+	PlayerLimits *roulette.Limits
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).
@@ -154,6 +159,12 @@ type BalanceChanged struct {
 type LimitsChanged struct {
 	Limits  roulette.Limits
 	Pending *PendingLimits
+}
+
+// PlayerLimitsChanged: this seat's own limits were set (Limits non-nil) or cleared (000 §4.3,
+// 003 §4.6). Told only to that seat.
+type PlayerLimitsChanged struct {
+	Limits *roulette.Limits
 }
 
 // FrozenChanged: accounts frozen while a result is corrected (rule 9.4), or unfrozen.
@@ -212,20 +223,21 @@ type JackpotWon struct {
 	Confirmed           bool
 }
 
-func (Connection) isEvent()     {}
-func (Snapshot) isEvent()       {}
-func (PhaseChanged) isEvent()   {}
-func (OutcomeEntered) isEvent() {}
-func (Settled) isEvent()        {}
-func (BalanceChanged) isEvent() {}
-func (LimitsChanged) isEvent()  {}
-func (FrozenChanged) isEvent()  {}
-func (RoundVoided) isEvent()    {}
-func (BuyInOffered) isEvent()   {}
-func (AccountClosed) isEvent()  {}
-func (LuckyBallDrawn) isEvent() {}
-func (JackpotMeter) isEvent()   {}
-func (JackpotWon) isEvent()     {}
+func (Connection) isEvent()          {}
+func (Snapshot) isEvent()            {}
+func (PhaseChanged) isEvent()        {}
+func (OutcomeEntered) isEvent()      {}
+func (Settled) isEvent()             {}
+func (BalanceChanged) isEvent()      {}
+func (LimitsChanged) isEvent()       {}
+func (FrozenChanged) isEvent()       {}
+func (RoundVoided) isEvent()         {}
+func (BuyInOffered) isEvent()        {}
+func (AccountClosed) isEvent()       {}
+func (LuckyBallDrawn) isEvent()      {}
+func (JackpotMeter) isEvent()        {}
+func (JackpotWon) isEvent()          {}
+func (PlayerLimitsChanged) isEvent() {}
 
 // Money is the table's reply to a money call.
 type Money struct {

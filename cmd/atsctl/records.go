@@ -312,7 +312,11 @@ func showRound(stdout, stderr io.Writer, r recall.Round) int {
 		return 1
 	}
 	for i, b := range bets {
-		fmt.Fprintf(stdout, "  %-40s %10s per unit, %10s accepted (tried %s)\n", b, money.Decimal(per[i]), money.Decimal(r.Wagers[i].Accepted), money.Decimal(r.Wagers[i].Tried))
+		card := ""
+		if c := r.Wagers[i].Card; c != "" {
+			card = ", player card " + c // 003 §3.4, §9.1
+		}
+		fmt.Fprintf(stdout, "  %-40s %10s per unit, %10s accepted (tried %s%s)\n", b, money.Decimal(per[i]), money.Decimal(r.Wagers[i].Accepted), money.Decimal(r.Wagers[i].Tried), card)
 	}
 	switch {
 	case !r.Settled:

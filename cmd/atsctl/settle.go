@@ -21,13 +21,17 @@ func init() {
 // The settle contract: one JSON object in, one out. Field names are fixed; unknown fields are
 // refused so a misspelt limit is an error rather than silently no limit.
 type settleInput struct {
-	Wheel     string            `json:"wheel"`
-	Profile   string            `json:"profile"`
-	Outcome   string            `json:"outcome"`
-	Limits    *limitsInput      `json:"limits"`
-	Balance   *int64            `json:"balance"`
-	LuckyBall *luckyBallInput   `json:"lucky_ball"`
-	Wagers    []json.RawMessage `json:"wagers"`
+	Wheel     string          `json:"wheel"`
+	Profile   string          `json:"profile"`
+	Outcome   string          `json:"outcome"`
+	Limits    *limitsInput    `json:"limits"`
+	Balance   *int64          `json:"balance"`
+	LuckyBall *luckyBallInput `json:"lucky_ball"`
+	// AsianGroups are the groups of the table's Asian racetrack (002 §3.2), each its three
+	// numbers; absent, the default twelve groups of three wheel-neighbours
+	// (roulette.DefaultAsianGroups); [] is a table without one.
+	AsianGroups *[][]string       `json:"asian_groups"`
+	Wagers      []json.RawMessage `json:"wagers"`
 }
 
 type limitInput struct {
@@ -130,7 +134,12 @@ func settle(r io.Reader) (*settleOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("profile: %w", err)
 	}
-	layout := roulette.Layout{Wheel: wheel, Profile: profile}
+	layout := roulette.Layout{Wheel: wheel, Profile: profile, Asian: roulette.DefaultAsianGroups(wheel)}
+	if in.AsianGroups != nil {
+		if layout.Asian, err = roulette.ParseAsianGroups(wheel, *in.AsianGroups); err != nil {
+			return nil, fmt.Errorf("asian_groups: %w", err)
+		}
+	}
 	outcome, err := roulette.ParseNumber(in.Outcome)
 	if err != nil {
 		return nil, fmt.Errorf("outcome: %w", err)

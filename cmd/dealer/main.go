@@ -12,6 +12,8 @@
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
 // alarms [N] (e.g. a terminal throttled for guessing ticket numbers),
 // tournament configure|open|standings|close|results (tournament play: tournament.go).
+// player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
+// player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
@@ -258,6 +260,8 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			v[3] = n
 		}
 		return d.SetLimits(ctx, &pb.SetLimitsRequest{Limits: &pb.Limits{Default: &pb.Limit{Min: v[0], Max: v[1], Unit: v[2]}, AggregateMin: v[3]}})
+	case "player-limits": // a player's own limits (000 §4.3, 003 §4.6): players.go
+		return playerLimits(ctx, d, rest)
 	case "overpayments":
 		return d.ListOverpayments(ctx, &pb.ListOverpaymentsRequest{OpenOnly: len(rest) == 0 || rest[0] != "-all"})
 	case "resolve":

@@ -72,6 +72,8 @@ func run(args []string, stderr io.Writer) int {
 	table := fs.String("table", "T1", "table id")
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager")
+	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
+	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
 	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
 	jackpotCeiling := fs.Int64("jackpot-ceiling", 0, "jackpot: the meter hits by this many cents")
 	jackpotRate := fs.Int64("jackpot-rate", 50, "jackpot: contribution of every valid stake, in basis points")
@@ -108,6 +110,10 @@ func run(args []string, stderr io.Writer) int {
 	cfg.TableID, cfg.RulesProfile, cfg.Period, cfg.SpinTime, cfg.ResultTime = *table, *rules, *period, *spin, *result
 	cfg.LuckyBall, cfg.LuckyMega = *lucky || *mega, *mega
 	cfg.IDPadRequired, cfg.PlayerCardRequired = *padRequired, *cardRequired
+	if cfg.AsianGroups, err = asianRacetrack(cfg.Wheel, *asian, *asianGroups); err != nil {
+		fmt.Fprintln(stderr, "tableserver:", err)
+		return 2
+	}
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
@@ -120,6 +126,26 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// asianRacetrack is the table's Asian racetrack from the flags: none, the default groups, or the
+// groups written N-N-N,N-N-N,… (002 §3.2).
+func asianRacetrack(w roulette.Wheel, on bool, groups string) (roulette.AsianGroups, error) {
+	if groups == "" {
+		if on {
+			return roulette.DefaultAsianGroups(w), nil
+		}
+		return roulette.AsianGroups{}, nil
+	}
+	var gs [][]string
+	for _, g := range strings.Split(groups, ",") {
+		gs = append(gs, strings.Split(strings.TrimSpace(g), "-"))
+	}
+	g, err := roulette.ParseAsianGroups(w, gs)
+	if err != nil {
+		return g, fmt.Errorf("-asian-groups: %w", err)
+	}
+	return g, nil
 }
 
 // parseNotes reads a currency table: CODE=CENTS pairs separated by commas.

@@ -12,6 +12,7 @@ var betNames = map[pb.BetKind]string{
 	pb.BetKind_BET_KIND_RED: "red", pb.BetKind_BET_KIND_BLACK: "black", pb.BetKind_BET_KIND_LUCKY_BALL: "lucky-ball",
 	pb.BetKind_BET_KIND_TIER: "tier", pb.BetKind_BET_KIND_ORPHELINS: "orphelins", pb.BetKind_BET_KIND_VOISINS: "voisins",
 	pb.BetKind_BET_KIND_ZERO_GAME: "zero-game", pb.BetKind_BET_KIND_NEIGHBOURS: "neighbours",
+	pb.BetKind_BET_KIND_ASIAN_NEIGHBOUR: "asian-neighbour",
 }
 
 var betKinds = func() map[string]pb.BetKind {

@@ -119,6 +119,9 @@ func configFrom(in *pb.TableConfig) (table.TableConfig, error) {
 	if c.Layout.Profile, err = roulette.ParseProfile(in.GetLayoutProfile()); err != nil {
 		return c, err
 	}
+	if c.Layout.Asian, err = AsianGroupsOf(c.Layout.Wheel, in.GetAsianGroups()); err != nil {
+		return c, fmt.Errorf("table config: %w", err)
+	}
 	if in.GetLuckyBallVersion() != "" {
 		if c.LuckyBallVersion, err = roulette.ParseLuckyBallVersion(in.GetLuckyBallVersion()); err != nil {
 			return c, err
@@ -139,7 +142,7 @@ func SlipOf(in *pb.Slip, layout roulette.Layout) (*table.SlipAck, error) {
 		if err != nil {
 			return nil, fmt.Errorf("slip wager %d: %w", i, err)
 		}
-		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount})
+		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount, Card: w.PlayerCard})
 	}
 	for _, r := range in.Results {
 		out.Results = append(out.Results, table.BetResult{Accepted: r.Accepted, Reason: r.Reason})
@@ -163,6 +166,13 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 		}
 		if out.Pending, err = pendingFrom(s.PendingLimits); err != nil {
 			return nil, err
+		}
+		if s.PlayerLimits != nil {
+			pl, err := limitsFrom(s.PlayerLimits)
+			if err != nil {
+				return nil, fmt.Errorf("player limits: %w", err)
+			}
+			out.PlayerLimits = &pl
 		}
 		for _, o := range s.History {
 			oc, err := outcomeFrom(o)
@@ -215,6 +225,15 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 		}
 		p, err := pendingFrom(e.Limits.Pending)
 		return table.LimitsChanged{Limits: l, Pending: p}, err
+	case *pb.TableEvent_PlayerLimits:
+		if e.PlayerLimits.Limits == nil {
+			return table.PlayerLimitsChanged{}, nil
+		}
+		l, err := limitsFrom(e.PlayerLimits.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("player limits: %w", err)
+		}
+		return table.PlayerLimitsChanged{Limits: &l}, nil
 	case *pb.TableEvent_Frozen:
 		return table.FrozenChanged{Frozen: e.Frozen.Frozen, Reason: e.Frozen.Reason}, nil
 	case *pb.TableEvent_Voided:
@@ -262,7 +281,12 @@ func BetOf(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
 }
 
 // WagerOfBet writes one wager of a slip for the wire.
-func WagerOfBet(b table.SlipBet) *pb.Wager { return WagerOf(b.Bet.Spec(), b.Amount) }
+// The player card goes with it (003 §3.4, §9.1).
+func WagerOfBet(b table.SlipBet) *pb.Wager {
+	w := WagerOf(b.Bet.Spec(), b.Amount)
+	w.PlayerCard = b.Card
+	return w
+}
 
 // MoneyOf converts the reply to a money call.
 func MoneyOf(r *pb.MoneyResponse) table.Money {

@@ -33,6 +33,24 @@ func SpecOf(w *pb.Wager) (roulette.BetSpec, error) {
 	return s, nil
 }
 
+// AsianGroupsPB writes the groups of a table's Asian racetrack (002 §3.2); none without one.
+func AsianGroupsPB(g roulette.AsianGroups) []*pb.AsianGroup {
+	var out []*pb.AsianGroup
+	for _, ns := range g.Strings() {
+		out = append(out, &pb.AsianGroup{Numbers: ns})
+	}
+	return out
+}
+
+// AsianGroupsOf reads the groups of a table's Asian racetrack, checking them for wheel w.
+func AsianGroupsOf(w roulette.Wheel, in []*pb.AsianGroup) (roulette.AsianGroups, error) {
+	gs := make([][]string, len(in))
+	for i, g := range in {
+		gs[i] = g.GetNumbers()
+	}
+	return roulette.ParseAsianGroups(w, gs)
+}
+
 // WagerOf writes a bet spec and an amount as a wire wager.
 func WagerOf(s roulette.BetSpec, amount int64) *pb.Wager {
 	kind, _ := BetKindOf(s.Name)

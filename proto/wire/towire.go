@@ -53,6 +53,7 @@ func ConfigPB(c table.TableConfig) *pb.TableConfig {
 		ChipDenominations: c.Chips, WageringPeriodMs: c.WageringPeriod.Milliseconds(), WarningMs: c.Warning.Milliseconds(),
 		LuckyBall: c.LuckyBall, LuckyBallVersion: c.LuckyBallVersion.String(), Racetrack: c.Racetrack, Jackpot: c.Jackpot,
 		IdPadRequired: c.IDPadRequired, PlayerCardRequired: c.PlayerCardRequired, Venue: c.Venue, Currency: c.Currency,
+		AsianGroups: AsianGroupsPB(c.Layout.Asian),
 	}
 }
 
@@ -153,6 +154,9 @@ func SnapshotPB(s table.Snapshot) *pb.Snapshot {
 	if s.LuckyBall != nil {
 		out.LuckyBall = DrawPB(*s.LuckyBall)
 	}
+	if s.PlayerLimits != nil {
+		out.PlayerLimits = LimitsPB(*s.PlayerLimits)
+	}
 	if b := s.PendingBuyIn; b != nil {
 		out.PendingBuyIn = &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}
 	}
@@ -188,6 +192,12 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_Balance{Balance: &pb.BalanceChanged{Balance: e.Balance, Delta: e.Delta, Reason: e.Reason}}
 	case table.LimitsChanged:
 		out.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: LimitsPB(e.Limits), Pending: PendingPB(e.Pending)}}
+	case table.PlayerLimitsChanged:
+		pl := &pb.PlayerLimitsChanged{}
+		if e.Limits != nil {
+			pl.Limits = LimitsPB(*e.Limits)
+		}
+		out.Event = &pb.TableEvent_PlayerLimits{PlayerLimits: pl}
 	case table.FrozenChanged:
 		out.Event = &pb.TableEvent_Frozen{Frozen: &pb.FrozenChanged{Frozen: e.Frozen, Reason: e.Reason}}
 	case table.RoundVoided:

@@ -15,7 +15,8 @@ import (
 // Every event the server sends makes the round trip model → wire bytes → model unchanged: what
 // EventPB writes, EventOf reads back, field for field.
 func TestEventsRoundTrip(t *testing.T) {
-	layout := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
+	// The Asian racetrack's groups travel in the config (002 §3.2).
+	layout := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star, Asian: roulette.DefaultAsianGroups(roulette.DoubleZero)}
 	at := func(s int64) time.Time { return time.Unix(1_800_000_000+s, 123456789) } // as Time reads it back
 	limits := roulette.Limits{Default: roulette.Limit{Min: 100, Max: 50000, Unit: 100}, TableMax: 200000, AggregateMin: 500,
 		PerKind: map[roulette.Kind]roulette.Limit{roulette.Straight: {Min: 100, Max: 2500, Unit: 100}}}
@@ -32,8 +33,10 @@ func TestEventsRoundTrip(t *testing.T) {
 	slip := &table.SlipAck{RoundID: "R000007", Version: 3, Total: 2600,
 		Bets: []table.SlipBet{{Bet: bet(roulette.BetSpec{Name: "straight", Numbers: []string{"00"}}), Amount: 100},
 			{Bet: bet(roulette.BetSpec{Name: "red"}), Amount: 1000},
-			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300}},
-		Results: []table.BetResult{{Accepted: 100}, {Accepted: 1000}, {Accepted: 1500, Reason: "balance"}}}
+			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300},
+			// 002 §3.2 Asian Neighbour; each wager carries its player card (003 §3.4, §9.1)
+			{Bet: bet(roulette.BetSpec{Name: "asian-neighbour", Numbers: []string{"1", "13", "36"}}), Amount: 200, Card: "PC-0042"}},
+		Results: []table.BetResult{{Accepted: 100}, {Accepted: 1000}, {Accepted: 1500, Reason: "balance"}, {Accepted: 200}}}
 	draw := roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{1, 0, roulette.DoubleZeroNumber, 36},
 		Mega: roulette.BallBlue, HasMega: true}
 	settled := table.Settled{RoundID: "R000007", Number: roulette.DoubleZeroNumber, Recognised: true, Staked: 2600,
@@ -49,7 +52,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		History: []table.Outcome{{RoundID: "R000006", Number: 0, At: at(-60), Corrected: true},
 			{RoundID: "R000005", Number: 36, At: at(-120), Invalidated: true}},
 		Slip: slip, LuckyBall: &draw, Jackpot: 100001, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000},
-		LastSettled: &settled,
+		LastSettled: &settled, PlayerLimits: &higher,
 		DealerCloses: []table.AccountClosed{{Reason: "directed-to-leave", Amount: 1500, ID: "C2", At: at(-5)},
 			{Reason: "dealer", ID: "C1", At: at(-50)}}}
 	for _, ev := range []table.Event{
@@ -73,6 +76,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.LuckyBallDrawn{RoundID: "R000007", Draw: draw},
 		table.LuckyBallDrawn{RoundID: "R000008", Draw: roulette.LuckyBallDraw{Numbers: [4]roulette.Number{4, 5, 6, 7}}},
 		table.JackpotMeter{Amount: 123456},
+		table.PlayerLimitsChanged{Limits: &higher}, // 000 §4.3, 003 §4.6
+		table.PlayerLimitsChanged{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
 	} {
 		msg, err := EventPB(ev)
@@ -133,6 +138,18 @@ func TestEventOfRefusesMalformed(t *testing.T) {
 		"snapshot bad slip":       snap(func(s *pb.Snapshot) { s.Slip = &pb.Slip{Wagers: []*pb.Wager{{Kind: pb.BetKind(99)}}} }),
 		"snapshot bad settled":    snap(func(s *pb.Snapshot) { s.LastSettled = &pb.Settled{Number: ""} }),
 		"snapshot close no id":    snap(func(s *pb.Snapshot) { s.DealerCloses = []*pb.AccountClosed{{Amount: 100}} }),
+		// 002 §3.2: the Asian racetrack's groups are checked as the table's are
+		"snapshot asian group of 2": snap(func(s *pb.Snapshot) { s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2"}}} }),
+		"snapshot asian 00 on single": snap(func(s *pb.Snapshot) {
+			s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2", "00"}}}
+		}),
+		"snapshot asian groups overlap": snap(func(s *pb.Snapshot) {
+			s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2", "3"}}, {Numbers: []string{"3", "4", "5"}}}
+		}),
+		// 000 §4.3: a player's own limits are checked as the table's are
+		"snapshot bad player limits": snap(func(s *pb.Snapshot) { s.PlayerLimits = &pb.Limits{Default: &pb.Limit{Min: 500, Max: 100}} }),
+		"player limits min above max": {Event: &pb.TableEvent_PlayerLimits{PlayerLimits: &pb.PlayerLimitsChanged{
+			Limits: &pb.Limits{Default: &pb.Limit{Min: 500, Max: 100, Unit: 100}}}}},
 	} {
 		if got, err := EventOf(ev, l); err == nil {
 			t.Errorf("%s: read as %#v", name, got)

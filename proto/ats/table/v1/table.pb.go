@@ -140,27 +140,28 @@ func (Wheel) EnumDescriptor() ([]byte, []int) {
 type BetKind int32
 
 const (
-	BetKind_BET_KIND_UNSPECIFIED BetKind = 0
-	BetKind_BET_KIND_STRAIGHT    BetKind = 1
-	BetKind_BET_KIND_SPLIT       BetKind = 2
-	BetKind_BET_KIND_STREET      BetKind = 3
-	BetKind_BET_KIND_CORNER      BetKind = 4
-	BetKind_BET_KIND_FIVE_LINE   BetKind = 5
-	BetKind_BET_KIND_SIX_LINE    BetKind = 6
-	BetKind_BET_KIND_COLUMN      BetKind = 7
-	BetKind_BET_KIND_DOZEN       BetKind = 8
-	BetKind_BET_KIND_LOW         BetKind = 9
-	BetKind_BET_KIND_HIGH        BetKind = 10
-	BetKind_BET_KIND_EVEN        BetKind = 11
-	BetKind_BET_KIND_ODD         BetKind = 12
-	BetKind_BET_KIND_RED         BetKind = 13
-	BetKind_BET_KIND_BLACK       BetKind = 14
-	BetKind_BET_KIND_LUCKY_BALL  BetKind = 15
-	BetKind_BET_KIND_TIER        BetKind = 16
-	BetKind_BET_KIND_ORPHELINS   BetKind = 17
-	BetKind_BET_KIND_VOISINS     BetKind = 18
-	BetKind_BET_KIND_ZERO_GAME   BetKind = 19
-	BetKind_BET_KIND_NEIGHBOURS  BetKind = 20
+	BetKind_BET_KIND_UNSPECIFIED     BetKind = 0
+	BetKind_BET_KIND_STRAIGHT        BetKind = 1
+	BetKind_BET_KIND_SPLIT           BetKind = 2
+	BetKind_BET_KIND_STREET          BetKind = 3
+	BetKind_BET_KIND_CORNER          BetKind = 4
+	BetKind_BET_KIND_FIVE_LINE       BetKind = 5
+	BetKind_BET_KIND_SIX_LINE        BetKind = 6
+	BetKind_BET_KIND_COLUMN          BetKind = 7
+	BetKind_BET_KIND_DOZEN           BetKind = 8
+	BetKind_BET_KIND_LOW             BetKind = 9
+	BetKind_BET_KIND_HIGH            BetKind = 10
+	BetKind_BET_KIND_EVEN            BetKind = 11
+	BetKind_BET_KIND_ODD             BetKind = 12
+	BetKind_BET_KIND_RED             BetKind = 13
+	BetKind_BET_KIND_BLACK           BetKind = 14
+	BetKind_BET_KIND_LUCKY_BALL      BetKind = 15
+	BetKind_BET_KIND_TIER            BetKind = 16
+	BetKind_BET_KIND_ORPHELINS       BetKind = 17
+	BetKind_BET_KIND_VOISINS         BetKind = 18
+	BetKind_BET_KIND_ZERO_GAME       BetKind = 19
+	BetKind_BET_KIND_NEIGHBOURS      BetKind = 20
+	BetKind_BET_KIND_ASIAN_NEIGHBOUR BetKind = 21 // 002 §3.2: numbers = the three of a group of the Asian racetrack
 )
 
 // Enum value maps for BetKind.
@@ -187,29 +188,31 @@ var (
 		18: "BET_KIND_VOISINS",
 		19: "BET_KIND_ZERO_GAME",
 		20: "BET_KIND_NEIGHBOURS",
+		21: "BET_KIND_ASIAN_NEIGHBOUR",
 	}
 	BetKind_value = map[string]int32{
-		"BET_KIND_UNSPECIFIED": 0,
-		"BET_KIND_STRAIGHT":    1,
-		"BET_KIND_SPLIT":       2,
-		"BET_KIND_STREET":      3,
-		"BET_KIND_CORNER":      4,
-		"BET_KIND_FIVE_LINE":   5,
-		"BET_KIND_SIX_LINE":    6,
-		"BET_KIND_COLUMN":      7,
-		"BET_KIND_DOZEN":       8,
-		"BET_KIND_LOW":         9,
-		"BET_KIND_HIGH":        10,
-		"BET_KIND_EVEN":        11,
-		"BET_KIND_ODD":         12,
-		"BET_KIND_RED":         13,
-		"BET_KIND_BLACK":       14,
-		"BET_KIND_LUCKY_BALL":  15,
-		"BET_KIND_TIER":        16,
-		"BET_KIND_ORPHELINS":   17,
-		"BET_KIND_VOISINS":     18,
-		"BET_KIND_ZERO_GAME":   19,
-		"BET_KIND_NEIGHBOURS":  20,
+		"BET_KIND_UNSPECIFIED":     0,
+		"BET_KIND_STRAIGHT":        1,
+		"BET_KIND_SPLIT":           2,
+		"BET_KIND_STREET":          3,
+		"BET_KIND_CORNER":          4,
+		"BET_KIND_FIVE_LINE":       5,
+		"BET_KIND_SIX_LINE":        6,
+		"BET_KIND_COLUMN":          7,
+		"BET_KIND_DOZEN":           8,
+		"BET_KIND_LOW":             9,
+		"BET_KIND_HIGH":            10,
+		"BET_KIND_EVEN":            11,
+		"BET_KIND_ODD":             12,
+		"BET_KIND_RED":             13,
+		"BET_KIND_BLACK":           14,
+		"BET_KIND_LUCKY_BALL":      15,
+		"BET_KIND_TIER":            16,
+		"BET_KIND_ORPHELINS":       17,
+		"BET_KIND_VOISINS":         18,
+		"BET_KIND_ZERO_GAME":       19,
+		"BET_KIND_NEIGHBOURS":      20,
+		"BET_KIND_ASIAN_NEIGHBOUR": 21,
 	}
 )
 
@@ -302,13 +305,17 @@ func (TournamentStatus) EnumDescriptor() ([]byte, []int) {
 }
 
 type Wager struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Kind          BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
-	Numbers       []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
-	Which         int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
-	Spread        int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
-	Colour        string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
-	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Kind    BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
+	Numbers []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
+	Which   int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
+	Spread  int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
+	Colour  string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
+	Amount  int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	// The player card in the seat's reader when the wager was sent (003 §3.4, §9.1): required by a
+	// table whose profile requires a card, recorded with the wager, and the same on every wager of
+	// one slip (a player wagers only with their own card).
+	PlayerCard    string `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -383,6 +390,13 @@ func (x *Wager) GetAmount() int64 {
 		return x.Amount
 	}
 	return 0
+}
+
+func (x *Wager) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
 }
 
 type Limit struct {
@@ -584,8 +598,11 @@ type TableConfig struct {
 	Racetrack          bool                   `protobuf:"varint,13,opt,name=racetrack,proto3" json:"racetrack,omitempty"`
 	Venue              string                 `protobuf:"bytes,14,opt,name=venue,proto3" json:"venue,omitempty"`
 	Currency           string                 `protobuf:"bytes,15,opt,name=currency,proto3" json:"currency,omitempty"` // ISO 4217, e.g. "AUD"
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// The groups of the Asian racetrack (002 §2.2(b), §3.2), in the order it draws them; none when
+	// the table has no Asian racetrack.
+	AsianGroups   []*AsianGroup `protobuf:"bytes,16,rep,name=asian_groups,json=asianGroups,proto3" json:"asian_groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableConfig) Reset() {
@@ -723,6 +740,58 @@ func (x *TableConfig) GetCurrency() string {
 	return ""
 }
 
+func (x *TableConfig) GetAsianGroups() []*AsianGroup {
+	if x != nil {
+		return x.AsianGroups
+	}
+	return nil
+}
+
+// AsianGroup is one group of three numbers of the Asian racetrack ("0", "00", "1".."36").
+type AsianGroup struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Numbers       []string               `protobuf:"bytes,1,rep,name=numbers,proto3" json:"numbers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AsianGroup) Reset() {
+	*x = AsianGroup{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AsianGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AsianGroup) ProtoMessage() {}
+
+func (x *AsianGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AsianGroup.ProtoReflect.Descriptor instead.
+func (*AsianGroup) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *AsianGroup) GetNumbers() []string {
+	if x != nil {
+		return x.Numbers
+	}
+	return nil
+}
+
 type LuckyBallDraw struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Version       string                 `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"` // "standard" | "mega"
@@ -738,7 +807,7 @@ type LuckyBallDraw struct {
 
 func (x *LuckyBallDraw) Reset() {
 	*x = LuckyBallDraw{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	mi := &file_ats_table_v1_table_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -750,7 +819,7 @@ func (x *LuckyBallDraw) String() string {
 func (*LuckyBallDraw) ProtoMessage() {}
 
 func (x *LuckyBallDraw) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[5]
+	mi := &file_ats_table_v1_table_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -763,7 +832,7 @@ func (x *LuckyBallDraw) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LuckyBallDraw.ProtoReflect.Descriptor instead.
 func (*LuckyBallDraw) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{5}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *LuckyBallDraw) GetVersion() string {
@@ -828,7 +897,7 @@ type Outcome struct {
 
 func (x *Outcome) Reset() {
 	*x = Outcome{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[6]
+	mi := &file_ats_table_v1_table_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +909,7 @@ func (x *Outcome) String() string {
 func (*Outcome) ProtoMessage() {}
 
 func (x *Outcome) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[6]
+	mi := &file_ats_table_v1_table_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +922,7 @@ func (x *Outcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Outcome.ProtoReflect.Descriptor instead.
 func (*Outcome) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{6}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Outcome) GetRoundId() string {
@@ -901,7 +970,7 @@ type WagerResult struct {
 
 func (x *WagerResult) Reset() {
 	*x = WagerResult{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[7]
+	mi := &file_ats_table_v1_table_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +982,7 @@ func (x *WagerResult) String() string {
 func (*WagerResult) ProtoMessage() {}
 
 func (x *WagerResult) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[7]
+	mi := &file_ats_table_v1_table_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +995,7 @@ func (x *WagerResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerResult.ProtoReflect.Descriptor instead.
 func (*WagerResult) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{7}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WagerResult) GetAccepted() int64 {
@@ -956,7 +1025,7 @@ type Slip struct {
 
 func (x *Slip) Reset() {
 	*x = Slip{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[8]
+	mi := &file_ats_table_v1_table_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -968,7 +1037,7 @@ func (x *Slip) String() string {
 func (*Slip) ProtoMessage() {}
 
 func (x *Slip) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[8]
+	mi := &file_ats_table_v1_table_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -981,7 +1050,7 @@ func (x *Slip) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Slip.ProtoReflect.Descriptor instead.
 func (*Slip) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{8}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Slip) GetRoundId() string {
@@ -1027,7 +1096,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[9]
+	mi := &file_ats_table_v1_table_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1039,7 +1108,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[9]
+	mi := &file_ats_table_v1_table_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1052,7 +1121,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{9}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{10}
 }
 
 type TableEvent struct {
@@ -1075,6 +1144,7 @@ type TableEvent struct {
 	//	*TableEvent_Jackpot
 	//	*TableEvent_JackpotWon
 	//	*TableEvent_Tournament
+	//	*TableEvent_PlayerLimits
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1082,7 +1152,7 @@ type TableEvent struct {
 
 func (x *TableEvent) Reset() {
 	*x = TableEvent{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[10]
+	mi := &file_ats_table_v1_table_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1094,7 +1164,7 @@ func (x *TableEvent) String() string {
 func (*TableEvent) ProtoMessage() {}
 
 func (x *TableEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[10]
+	mi := &file_ats_table_v1_table_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1107,7 +1177,7 @@ func (x *TableEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableEvent.ProtoReflect.Descriptor instead.
 func (*TableEvent) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{10}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TableEvent) GetSeq() uint64 {
@@ -1257,6 +1327,15 @@ func (x *TableEvent) GetTournament() *Tournament {
 	return nil
 }
 
+func (x *TableEvent) GetPlayerLimits() *PlayerLimitsChanged {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_PlayerLimits); ok {
+			return x.PlayerLimits
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1317,6 +1396,10 @@ type TableEvent_Tournament struct {
 	Tournament *Tournament `protobuf:"bytes,23,opt,name=tournament,proto3,oneof"` // the tournament's new state (no round records)
 }
 
+type TableEvent_PlayerLimits struct {
+	PlayerLimits *PlayerLimitsChanged `protobuf:"bytes,24,opt,name=player_limits,json=playerLimits,proto3,oneof"`
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1345,6 +1428,8 @@ func (*TableEvent_JackpotWon) isTableEvent_Event() {}
 
 func (*TableEvent_Tournament) isTableEvent_Event() {}
 
+func (*TableEvent_PlayerLimits) isTableEvent_Event() {}
+
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId        string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -1367,15 +1452,18 @@ type Snapshot struct {
 	// acknowledged (AckDealerClose), newest first: a terminal that was down (or off the stream)
 	// when one was made learns of it here, and records each once by its close_id. A terminal
 	// starting with a new journal is not told of closes an earlier journal recorded.
-	DealerCloses  []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
-	Tournament    *Tournament      `protobuf:"bytes,18,opt,name=tournament,proto3" json:"tournament,omitempty"` // the table's tournament, if one was ever configured
+	DealerCloses []*AccountClosed `protobuf:"bytes,17,rep,name=dealer_closes,json=dealerCloses,proto3" json:"dealer_closes,omitempty"`
+	Tournament   *Tournament      `protobuf:"bytes,18,opt,name=tournament,proto3" json:"tournament,omitempty"` // the table's tournament, if one was ever configured
+	// This seat's own limits (000 §4.3, 003 §4.6), which replace the table's for its player;
+	// unset when the player plays to the table's limit sign.
+	PlayerLimits  *Limits `protobuf:"bytes,19,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[11]
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1387,7 +1475,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[11]
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1400,7 +1488,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{11}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Snapshot) GetTerminalId() string {
@@ -1529,6 +1617,58 @@ func (x *Snapshot) GetTournament() *Tournament {
 	return nil
 }
 
+func (x *Snapshot) GetPlayerLimits() *Limits {
+	if x != nil {
+		return x.PlayerLimits
+	}
+	return nil
+}
+
+// PlayerLimitsChanged: this seat's own limits were set (limits present) or cleared (absent).
+type PlayerLimitsChanged struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Limits        *Limits                `protobuf:"bytes,1,opt,name=limits,proto3" json:"limits,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerLimitsChanged) Reset() {
+	*x = PlayerLimitsChanged{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerLimitsChanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerLimitsChanged) ProtoMessage() {}
+
+func (x *PlayerLimitsChanged) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerLimitsChanged.ProtoReflect.Descriptor instead.
+func (*PlayerLimitsChanged) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *PlayerLimitsChanged) GetLimits() *Limits {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
 type PhaseChanged struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Phase             Phase                  `protobuf:"varint,1,opt,name=phase,proto3,enum=ats.table.v1.Phase" json:"phase,omitempty"`
@@ -1541,7 +1681,7 @@ type PhaseChanged struct {
 
 func (x *PhaseChanged) Reset() {
 	*x = PhaseChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1553,7 +1693,7 @@ func (x *PhaseChanged) String() string {
 func (*PhaseChanged) ProtoMessage() {}
 
 func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1566,7 +1706,7 @@ func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PhaseChanged.ProtoReflect.Descriptor instead.
 func (*PhaseChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *PhaseChanged) GetPhase() Phase {
@@ -1606,7 +1746,7 @@ type OutcomeEntered struct {
 
 func (x *OutcomeEntered) Reset() {
 	*x = OutcomeEntered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1618,7 +1758,7 @@ func (x *OutcomeEntered) String() string {
 func (*OutcomeEntered) ProtoMessage() {}
 
 func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1631,7 +1771,7 @@ func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutcomeEntered.ProtoReflect.Descriptor instead.
 func (*OutcomeEntered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *OutcomeEntered) GetOutcome() *Outcome {
@@ -1658,7 +1798,7 @@ type Settled struct {
 
 func (x *Settled) Reset() {
 	*x = Settled{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1670,7 +1810,7 @@ func (x *Settled) String() string {
 func (*Settled) ProtoMessage() {}
 
 func (x *Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1683,7 +1823,7 @@ func (x *Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Settled.ProtoReflect.Descriptor instead.
 func (*Settled) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Settled) GetRoundId() string {
@@ -1760,7 +1900,7 @@ type BalanceChanged struct {
 
 func (x *BalanceChanged) Reset() {
 	*x = BalanceChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1772,7 +1912,7 @@ func (x *BalanceChanged) String() string {
 func (*BalanceChanged) ProtoMessage() {}
 
 func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1785,7 +1925,7 @@ func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BalanceChanged.ProtoReflect.Descriptor instead.
 func (*BalanceChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BalanceChanged) GetBalance() int64 {
@@ -1819,7 +1959,7 @@ type LimitsChanged struct {
 
 func (x *LimitsChanged) Reset() {
 	*x = LimitsChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1831,7 +1971,7 @@ func (x *LimitsChanged) String() string {
 func (*LimitsChanged) ProtoMessage() {}
 
 func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1844,7 +1984,7 @@ func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitsChanged.ProtoReflect.Descriptor instead.
 func (*LimitsChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LimitsChanged) GetLimits() *Limits {
@@ -1871,7 +2011,7 @@ type FrozenChanged struct {
 
 func (x *FrozenChanged) Reset() {
 	*x = FrozenChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1883,7 +2023,7 @@ func (x *FrozenChanged) String() string {
 func (*FrozenChanged) ProtoMessage() {}
 
 func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +2036,7 @@ func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FrozenChanged.ProtoReflect.Descriptor instead.
 func (*FrozenChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FrozenChanged) GetFrozen() bool {
@@ -1925,7 +2065,7 @@ type RoundVoided struct {
 
 func (x *RoundVoided) Reset() {
 	*x = RoundVoided{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1937,7 +2077,7 @@ func (x *RoundVoided) String() string {
 func (*RoundVoided) ProtoMessage() {}
 
 func (x *RoundVoided) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1950,7 +2090,7 @@ func (x *RoundVoided) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundVoided.ProtoReflect.Descriptor instead.
 func (*RoundVoided) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RoundVoided) GetRoundId() string {
@@ -1991,7 +2131,7 @@ type BuyInOffered struct {
 
 func (x *BuyInOffered) Reset() {
 	*x = BuyInOffered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2003,7 +2143,7 @@ func (x *BuyInOffered) String() string {
 func (*BuyInOffered) ProtoMessage() {}
 
 func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2016,7 +2156,7 @@ func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BuyInOffered.ProtoReflect.Descriptor instead.
 func (*BuyInOffered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BuyInOffered) GetBuyInId() string {
@@ -2046,7 +2186,7 @@ type AccountClosed struct {
 
 func (x *AccountClosed) Reset() {
 	*x = AccountClosed{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2198,7 @@ func (x *AccountClosed) String() string {
 func (*AccountClosed) ProtoMessage() {}
 
 func (x *AccountClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2211,7 @@ func (x *AccountClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AccountClosed.ProtoReflect.Descriptor instead.
 func (*AccountClosed) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *AccountClosed) GetReason() string {
@@ -2119,7 +2259,7 @@ type LuckyBallDrawn struct {
 
 func (x *LuckyBallDrawn) Reset() {
 	*x = LuckyBallDrawn{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2131,7 +2271,7 @@ func (x *LuckyBallDrawn) String() string {
 func (*LuckyBallDrawn) ProtoMessage() {}
 
 func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2144,7 +2284,7 @@ func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LuckyBallDrawn.ProtoReflect.Descriptor instead.
 func (*LuckyBallDrawn) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LuckyBallDrawn) GetRoundId() string {
@@ -2170,7 +2310,7 @@ type JackpotMeter struct {
 
 func (x *JackpotMeter) Reset() {
 	*x = JackpotMeter{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2182,7 +2322,7 @@ func (x *JackpotMeter) String() string {
 func (*JackpotMeter) ProtoMessage() {}
 
 func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2195,7 +2335,7 @@ func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotMeter.ProtoReflect.Descriptor instead.
 func (*JackpotMeter) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *JackpotMeter) GetAmount() int64 {
@@ -2219,7 +2359,7 @@ type JackpotWon struct {
 
 func (x *JackpotWon) Reset() {
 	*x = JackpotWon{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2231,7 +2371,7 @@ func (x *JackpotWon) String() string {
 func (*JackpotWon) ProtoMessage() {}
 
 func (x *JackpotWon) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2244,7 +2384,7 @@ func (x *JackpotWon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotWon.ProtoReflect.Descriptor instead.
 func (*JackpotWon) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *JackpotWon) GetRoundId() string {
@@ -2284,7 +2424,7 @@ type ConfirmJackpotRequest struct {
 
 func (x *ConfirmJackpotRequest) Reset() {
 	*x = ConfirmJackpotRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2296,7 +2436,7 @@ func (x *ConfirmJackpotRequest) String() string {
 func (*ConfirmJackpotRequest) ProtoMessage() {}
 
 func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2309,7 +2449,7 @@ func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ConfirmJackpotRequest) GetRoundId() string {
@@ -2328,7 +2468,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2340,7 +2480,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2353,7 +2493,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2374,7 +2514,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2386,7 +2526,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2399,7 +2539,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2437,7 +2577,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2449,7 +2589,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2462,7 +2602,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2503,7 +2643,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2515,7 +2655,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2528,7 +2668,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2556,7 +2696,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2568,7 +2708,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2581,7 +2721,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2617,7 +2757,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2629,7 +2769,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2642,7 +2782,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2684,7 +2824,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2696,7 +2836,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2709,7 +2849,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2742,7 +2882,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2754,7 +2894,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2767,7 +2907,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -2788,7 +2928,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2800,7 +2940,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2813,7 +2953,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -2849,7 +2989,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2861,7 +3001,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2874,7 +3014,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -2921,7 +3061,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2933,7 +3073,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2946,7 +3086,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -3015,7 +3155,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3027,7 +3167,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3040,7 +3180,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -3067,7 +3207,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3079,7 +3219,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3092,7 +3232,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -3121,7 +3261,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3133,7 +3273,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3146,7 +3286,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -3187,7 +3327,7 @@ type AckDealerCloseRequest struct {
 
 func (x *AckDealerCloseRequest) Reset() {
 	*x = AckDealerCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3199,7 +3339,7 @@ func (x *AckDealerCloseRequest) String() string {
 func (*AckDealerCloseRequest) ProtoMessage() {}
 
 func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3212,7 +3352,7 @@ func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AckDealerCloseRequest) GetCloseId() string {
@@ -3237,7 +3377,7 @@ type AckDealerCloseResponse struct {
 
 func (x *AckDealerCloseResponse) Reset() {
 	*x = AckDealerCloseResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3249,7 +3389,7 @@ func (x *AckDealerCloseResponse) String() string {
 func (*AckDealerCloseResponse) ProtoMessage() {}
 
 func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3262,7 +3402,7 @@ func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
@@ -3279,7 +3419,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3291,7 +3431,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3304,7 +3444,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3333,7 +3473,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3345,7 +3485,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3358,7 +3498,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3397,7 +3537,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3409,7 +3549,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3422,7 +3562,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3433,7 +3573,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3445,7 +3585,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3458,7 +3598,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 type JournalAnchor struct {
@@ -3471,7 +3611,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3483,7 +3623,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3496,7 +3636,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3522,7 +3662,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3534,7 +3674,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3547,7 +3687,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3565,7 +3705,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3577,7 +3717,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3590,7 +3730,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 type GetStatusRequest struct {
@@ -3601,7 +3741,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3613,7 +3753,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3626,7 +3766,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3638,7 +3778,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3650,7 +3790,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3663,7 +3803,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3682,7 +3822,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3694,7 +3834,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3707,7 +3847,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3715,6 +3855,74 @@ func (x *SetLimitsRequest) GetLimits() *Limits {
 		return x.Limits
 	}
 	return nil
+}
+
+type SetPlayerLimitsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat; or
+	PlayerCard    string                 `protobuf:"bytes,2,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"` // the player's card (exactly one of the two)
+	Limits        *Limits                `protobuf:"bytes,3,opt,name=limits,proto3" json:"limits,omitempty"`                           // the player's own limits; ignored when clear
+	Clear         bool                   `protobuf:"varint,4,opt,name=clear,proto3" json:"clear,omitempty"`                            // back to the table's limit sign
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetPlayerLimitsRequest) Reset() {
+	*x = SetPlayerLimitsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetPlayerLimitsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetPlayerLimitsRequest) ProtoMessage() {}
+
+func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetPlayerLimitsRequest.ProtoReflect.Descriptor instead.
+func (*SetPlayerLimitsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *SetPlayerLimitsRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *SetPlayerLimitsRequest) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
+}
+
+func (x *SetPlayerLimitsRequest) GetLimits() *Limits {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
+func (x *SetPlayerLimitsRequest) GetClear() bool {
+	if x != nil {
+		return x.Clear
+	}
+	return false
 }
 
 type StartRoundRequest struct {
@@ -3725,7 +3933,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3737,7 +3945,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3750,7 +3958,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 type RoundRequest struct {
@@ -3762,7 +3970,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3774,7 +3982,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3787,7 +3995,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3807,7 +4015,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3819,7 +4027,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3832,7 +4040,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3859,7 +4067,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3871,7 +4079,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3884,7 +4092,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3911,7 +4119,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3923,7 +4131,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3936,7 +4144,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3964,7 +4172,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3976,7 +4184,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3989,7 +4197,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -4022,7 +4230,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4034,7 +4242,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4047,7 +4255,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -4068,7 +4276,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4080,7 +4288,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4093,7 +4301,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4126,7 +4334,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4138,7 +4346,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4151,7 +4359,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4171,7 +4379,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4183,7 +4391,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4196,7 +4404,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4222,7 +4430,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4234,7 +4442,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4247,7 +4455,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4264,13 +4472,15 @@ type TerminalStatus struct {
 	Balance       int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
 	SlipTotal     int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
 	AccountOpen   bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	PlayerLimits  *Limits                `protobuf:"bytes,6,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"` // the seat's player's own limits (000 §4.3), when they have some
+	PlayerCard    string                 `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`       // the player card last used at the seat (003 §3.4), if any
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4282,7 +4492,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4295,7 +4505,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4333,6 +4543,20 @@ func (x *TerminalStatus) GetAccountOpen() bool {
 	return false
 }
 
+func (x *TerminalStatus) GetPlayerLimits() *Limits {
+	if x != nil {
+		return x.PlayerLimits
+	}
+	return nil
+}
+
+func (x *TerminalStatus) GetPlayerCard() string {
+	if x != nil {
+		return x.PlayerCard
+	}
+	return ""
+}
+
 type TableStatus struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Config            *TableConfig           `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -4367,7 +4591,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4379,7 +4603,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4392,7 +4616,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4576,7 +4800,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4588,7 +4812,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4601,7 +4825,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4690,7 +4914,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4702,7 +4926,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4715,7 +4939,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4734,7 +4958,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4746,7 +4970,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4759,7 +4983,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4781,7 +5005,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4793,7 +5017,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4806,7 +5030,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4848,7 +5072,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4860,7 +5084,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4873,7 +5097,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4907,7 +5131,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4919,7 +5143,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4932,7 +5156,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4963,7 +5187,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4975,7 +5199,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4988,7 +5212,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5038,7 +5262,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5050,7 +5274,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5063,7 +5287,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5103,7 +5327,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5115,7 +5339,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5128,7 +5352,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5147,7 +5371,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5159,7 +5383,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5172,7 +5396,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5191,7 +5415,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5203,7 +5427,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5216,7 +5440,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5242,7 +5466,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5254,7 +5478,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5267,7 +5491,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5336,7 +5560,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5348,7 +5572,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5361,7 +5585,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5387,7 +5611,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5399,7 +5623,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5412,7 +5636,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5431,7 +5655,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5443,7 +5667,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5456,7 +5680,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5476,7 +5700,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5488,7 +5712,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5501,7 +5725,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5542,7 +5766,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5554,7 +5778,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5567,7 +5791,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -5687,7 +5911,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5699,7 +5923,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5712,7 +5936,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -5808,7 +6032,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5820,7 +6044,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5833,7 +6057,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -5905,7 +6129,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5917,7 +6141,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5930,7 +6154,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -5985,7 +6209,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5997,7 +6221,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6010,7 +6234,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -6085,7 +6309,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6097,7 +6321,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6110,7 +6334,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -6129,7 +6353,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6141,7 +6365,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6154,7 +6378,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -6173,7 +6397,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6185,7 +6409,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6198,7 +6422,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -6217,7 +6441,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6229,7 +6453,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6242,7 +6466,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -6256,14 +6480,16 @@ var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
-	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xaa\x01\n" +
+	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xcb\x01\n" +
 	"\x05Wager\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.ats.table.v1.BetKindR\x04kind\x12\x18\n" +
 	"\anumbers\x18\x02 \x03(\tR\anumbers\x12\x14\n" +
 	"\x05which\x18\x03 \x01(\x05R\x05which\x12\x16\n" +
 	"\x06spread\x18\x04 \x01(\x05R\x06spread\x12\x16\n" +
 	"\x06colour\x18\x05 \x01(\tR\x06colour\x12\x16\n" +
-	"\x06amount\x18\x06 \x01(\x03R\x06amount\"?\n" +
+	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x1f\n" +
+	"\vplayer_card\x18\a \x01(\tR\n" +
+	"playerCard\"?\n" +
 	"\x05Limit\x12\x10\n" +
 	"\x03min\x18\x01 \x01(\x03R\x03min\x12\x10\n" +
 	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x12\n" +
@@ -6278,7 +6504,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x13.ats.table.v1.LimitR\x05value:\x028\x01\"t\n" +
 	"\rPendingLimits\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x125\n" +
-	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xac\x04\n" +
+	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xe9\x04\n" +
 	"\vTableConfig\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
 	"\x05wheel\x18\x02 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12%\n" +
@@ -6297,7 +6523,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fid_pad_required\x18\f \x01(\bR\ridPadRequired\x12\x1c\n" +
 	"\tracetrack\x18\r \x01(\bR\tracetrack\x12\x14\n" +
 	"\x05venue\x18\x0e \x01(\tR\x05venue\x12\x1a\n" +
-	"\bcurrency\x18\x0f \x01(\tR\bcurrency\"\xa7\x01\n" +
+	"\bcurrency\x18\x0f \x01(\tR\bcurrency\x12;\n" +
+	"\fasian_groups\x18\x10 \x03(\v2\x18.ats.table.v1.AsianGroupR\vasianGroups\"&\n" +
+	"\n" +
+	"AsianGroup\x12\x18\n" +
+	"\anumbers\x18\x01 \x03(\tR\anumbers\"\xa7\x01\n" +
 	"\rLuckyBallDraw\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03red\x18\x02 \x01(\tR\x03red\x12\x14\n" +
@@ -6321,7 +6551,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xfb\x06\n" +
+	"\fWatchRequest\"\xc5\a\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -6344,8 +6574,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"jackpotWon\x12:\n" +
 	"\n" +
 	"tournament\x18\x17 \x01(\v2\x18.ats.table.v1.TournamentH\x00R\n" +
-	"tournamentB\a\n" +
-	"\x05event\"\xcd\x06\n" +
+	"tournament\x12H\n" +
+	"\rplayer_limits\x18\x18 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimitsB\a\n" +
+	"\x05event\"\x88\a\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -6369,7 +6600,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rdealer_closes\x18\x11 \x03(\v2\x1b.ats.table.v1.AccountClosedR\fdealerCloses\x128\n" +
 	"\n" +
 	"tournament\x18\x12 \x01(\v2\x18.ats.table.v1.TournamentR\n" +
-	"tournament\"\xa9\x01\n" +
+	"tournament\x129\n" +
+	"\rplayer_limits\x18\x13 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\"C\n" +
+	"\x13PlayerLimitsChanged\x12,\n" +
+	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\xa9\x01\n" +
 	"\fPhaseChanged\x12)\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12.\n" +
@@ -6513,7 +6747,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x18SetWageringPeriodRequest\x12,\n" +
 	"\x12wagering_period_ms\x18\x01 \x01(\x03R\x10wageringPeriodMs\"@\n" +
 	"\x10SetLimitsRequest\x12,\n" +
-	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\x13\n" +
+	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\x9e\x01\n" +
+	"\x16SetPlayerLimitsRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x1f\n" +
+	"\vplayer_card\x18\x02 \x01(\tR\n" +
+	"playerCard\x12,\n" +
+	"\x06limits\x18\x03 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x12\x14\n" +
+	"\x05clear\x18\x04 \x01(\bR\x05clear\"\x13\n" +
 	"\x11StartRoundRequest\")\n" +
 	"\fRoundRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
@@ -6544,7 +6785,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x01\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\x87\x02\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -6552,7 +6793,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd1\a\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\x129\n" +
+	"\rplayer_limits\x18\x06 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\x12\x1f\n" +
+	"\vplayer_card\x18\a \x01(\tR\n" +
+	"playerCard\"\xd1\a\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -6737,7 +6981,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05Wheel\x12\x15\n" +
 	"\x11WHEEL_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11WHEEL_SINGLE_ZERO\x10\x01\x12\x15\n" +
-	"\x11WHEEL_DOUBLE_ZERO\x10\x02*\xcb\x03\n" +
+	"\x11WHEEL_DOUBLE_ZERO\x10\x02*\xe9\x03\n" +
 	"\aBetKind\x12\x18\n" +
 	"\x14BET_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11BET_KIND_STRAIGHT\x10\x01\x12\x12\n" +
@@ -6760,7 +7004,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x14*\xf2\x01\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x14\x12\x1c\n" +
+	"\x18BET_KIND_ASIAN_NEIGHBOUR\x10\x15*\xf2\x01\n" +
 	"\x10TournamentStatus\x12!\n" +
 	"\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cTOURNAMENT_STATUS_CONFIGURED\x10\x01\x12\x1a\n" +
@@ -6787,7 +7032,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\x85\x10\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xd9\x10\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -6816,7 +7061,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x13ConfigureTournament\x12(.ats.table.v1.ConfigureTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12O\n" +
 	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
 	"\rGetTournament\x12\".ats.table.v1.GetTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12Q\n" +
-	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament2~\n" +
+	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12R\n" +
+	"\x0fSetPlayerLimits\x12$.ats.table.v1.SetPlayerLimitsRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -6833,7 +7079,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 93)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -6844,253 +7090,264 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*Limits)(nil),                         // 6: ats.table.v1.Limits
 	(*PendingLimits)(nil),                  // 7: ats.table.v1.PendingLimits
 	(*TableConfig)(nil),                    // 8: ats.table.v1.TableConfig
-	(*LuckyBallDraw)(nil),                  // 9: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                        // 10: ats.table.v1.Outcome
-	(*WagerResult)(nil),                    // 11: ats.table.v1.WagerResult
-	(*Slip)(nil),                           // 12: ats.table.v1.Slip
-	(*WatchRequest)(nil),                   // 13: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                     // 14: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                       // 15: ats.table.v1.Snapshot
-	(*PhaseChanged)(nil),                   // 16: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 17: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 18: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 19: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 20: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 21: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 22: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 23: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 24: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 25: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 26: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 27: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 28: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 29: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 30: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 31: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 32: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 33: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 34: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 35: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 36: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 37: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 38: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 39: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 40: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 41: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 42: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 43: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 44: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 45: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 46: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 47: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 48: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 49: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 50: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 51: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 52: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 53: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 54: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 55: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 56: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 57: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 58: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 59: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 60: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 61: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 62: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 63: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 64: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 65: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 66: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 67: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 68: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 69: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 70: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 71: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 72: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 73: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 74: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 75: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 76: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 77: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 78: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 79: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 80: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 81: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 82: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 83: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 84: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 85: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 86: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 87: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 88: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 89: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 90: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 91: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 92: ats.table.v1.CloseTournamentRequest
-	nil,                                    // 93: ats.table.v1.Limits.PerBetEntry
+	(*AsianGroup)(nil),                     // 9: ats.table.v1.AsianGroup
+	(*LuckyBallDraw)(nil),                  // 10: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 11: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 12: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 13: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 14: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 15: ats.table.v1.TableEvent
+	(*Snapshot)(nil),                       // 16: ats.table.v1.Snapshot
+	(*PlayerLimitsChanged)(nil),            // 17: ats.table.v1.PlayerLimitsChanged
+	(*PhaseChanged)(nil),                   // 18: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 19: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 20: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 21: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 22: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 23: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 24: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 25: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 26: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 27: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 28: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 29: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 30: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 31: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 32: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 33: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 34: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 35: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 36: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 37: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 38: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 39: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 40: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 41: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 42: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 43: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 44: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 45: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 46: ats.table.v1.AckDealerCloseResponse
+	(*JournalHead)(nil),                    // 47: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 48: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 49: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 50: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 51: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 52: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 53: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 54: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 55: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 56: ats.table.v1.SetLimitsRequest
+	(*SetPlayerLimitsRequest)(nil),         // 57: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 58: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 59: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 60: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 61: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 62: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 63: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 64: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 65: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 66: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 67: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 68: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 69: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 70: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 71: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 72: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 73: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 74: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 75: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 76: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 77: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 78: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 79: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 80: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 81: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 82: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 83: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 84: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 85: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 86: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 87: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 88: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 89: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 90: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 91: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 92: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 93: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 94: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 95: ats.table.v1.CloseTournamentRequest
+	nil,                                    // 96: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	93,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	96,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	4,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	11,  // 6: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	15,  // 7: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	16,  // 8: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	17,  // 9: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	18,  // 10: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	19,  // 11: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	20,  // 12: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	21,  // 13: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	22,  // 14: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	23,  // 15: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	24,  // 16: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	25,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	26,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	27,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	88,  // 20: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
-	8,   // 21: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 22: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	6,   // 23: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	7,   // 24: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	10,  // 25: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	12,  // 26: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	9,   // 27: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	23,  // 28: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	18,  // 29: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	24,  // 30: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	88,  // 31: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	0,   // 32: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	10,  // 33: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	6,   // 34: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	7,   // 35: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	39,  // 36: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	9,   // 37: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	4,   // 38: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	12,  // 39: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	45,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	39,  // 45: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	45,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	6,   // 50: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	39,  // 51: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	8,   // 52: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 53: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 54: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 55: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	10,  // 56: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	66,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	27,  // 58: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	68,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	74,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	75,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	68,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	39,  // 63: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	75,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	86,  // 66: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	84,  // 67: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 68: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	85,  // 69: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	87,  // 70: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	84,  // 71: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 72: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	13,  // 73: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	29,  // 74: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	31,  // 75: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	34,  // 76: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	35,  // 77: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	37,  // 78: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	37,  // 79: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	40,  // 80: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	37,  // 81: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	38,  // 82: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	42,  // 83: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	43,  // 84: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	46,  // 85: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	48,  // 86: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	83,  // 87: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	50,  // 88: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	51,  // 89: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	52,  // 90: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	53,  // 91: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	54,  // 92: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	55,  // 93: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	56,  // 94: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	56,  // 95: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	57,  // 96: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	56,  // 97: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	58,  // 98: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	59,  // 99: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	60,  // 100: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	62,  // 101: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	64,  // 102: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	28,  // 103: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	69,  // 104: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	71,  // 105: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	72,  // 106: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	76,  // 107: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	78,  // 108: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	89,  // 109: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	90,  // 110: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	91,  // 111: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	92,  // 112: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	81,  // 113: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	14,  // 114: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	30,  // 115: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	32,  // 116: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	33,  // 117: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	36,  // 118: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	33,  // 119: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	33,  // 120: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	41,  // 121: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	33,  // 122: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	33,  // 123: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	33,  // 124: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	44,  // 125: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	47,  // 126: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	49,  // 127: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	82,  // 128: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	67,  // 129: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	67,  // 130: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	67,  // 131: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	67,  // 132: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	67,  // 133: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	67,  // 134: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	67,  // 135: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	67,  // 136: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	67,  // 137: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 138: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	67,  // 139: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 140: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	61,  // 141: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	63,  // 142: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	65,  // 143: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	67,  // 144: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	70,  // 145: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	68,  // 146: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	73,  // 147: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	77,  // 148: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	80,  // 149: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	88,  // 150: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	88,  // 151: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	88,  // 152: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	88,  // 153: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	82,  // 154: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	114, // [114:155] is the sub-list for method output_type
-	73,  // [73:114] is the sub-list for method input_type
-	73,  // [73:73] is the sub-list for extension type_name
-	73,  // [73:73] is the sub-list for extension extendee
-	0,   // [0:73] is the sub-list for field type_name
+	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
+	4,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	12,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	16,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	18,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	19,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	20,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	21,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	22,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	23,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	24,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	25,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	26,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	27,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	28,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	29,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	91,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	17,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
+	8,   // 23: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 24: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	6,   // 25: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	7,   // 26: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 27: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	13,  // 28: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	10,  // 29: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	25,  // 30: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	20,  // 31: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	26,  // 32: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	91,  // 33: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	6,   // 34: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	6,   // 35: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 36: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	11,  // 37: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	6,   // 38: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 39: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	41,  // 40: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	10,  // 41: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	4,   // 42: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	13,  // 43: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	47,  // 44: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 45: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 46: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 47: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 48: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	41,  // 49: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	47,  // 50: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 51: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 52: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 53: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	6,   // 54: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	6,   // 55: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	41,  // 56: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	6,   // 57: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	8,   // 58: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 59: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 60: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 61: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 62: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	69,  // 63: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	29,  // 64: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	71,  // 65: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	77,  // 66: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	78,  // 67: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	71,  // 68: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	41,  // 69: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	78,  // 70: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	82,  // 71: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	89,  // 72: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	87,  // 73: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 74: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	88,  // 75: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	90,  // 76: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	87,  // 77: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 78: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 79: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	31,  // 80: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	33,  // 81: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	36,  // 82: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	37,  // 83: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	39,  // 84: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	39,  // 85: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	42,  // 86: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	39,  // 87: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	40,  // 88: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	44,  // 89: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	45,  // 90: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	48,  // 91: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	50,  // 92: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	86,  // 93: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	52,  // 94: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	53,  // 95: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	54,  // 96: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	55,  // 97: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	56,  // 98: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	58,  // 99: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	59,  // 100: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	59,  // 101: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	60,  // 102: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	59,  // 103: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	61,  // 104: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	62,  // 105: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	63,  // 106: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	65,  // 107: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	67,  // 108: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	30,  // 109: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	72,  // 110: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	74,  // 111: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	75,  // 112: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	79,  // 113: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	81,  // 114: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	92,  // 115: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	93,  // 116: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	94,  // 117: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	95,  // 118: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	57,  // 119: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	84,  // 120: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 121: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	32,  // 122: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	34,  // 123: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	35,  // 124: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	38,  // 125: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	35,  // 126: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	35,  // 127: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	43,  // 128: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	35,  // 129: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	35,  // 130: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	35,  // 131: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	46,  // 132: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	49,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	51,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	85,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	70,  // 136: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	70,  // 137: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	70,  // 138: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	70,  // 139: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	70,  // 140: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	70,  // 141: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	70,  // 142: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	70,  // 143: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	70,  // 144: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	70,  // 145: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	70,  // 146: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	70,  // 147: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	64,  // 148: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	66,  // 149: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	68,  // 150: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	70,  // 151: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	73,  // 152: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	71,  // 153: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	76,  // 154: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	80,  // 155: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	83,  // 156: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	91,  // 157: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	91,  // 158: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	91,  // 159: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	91,  // 160: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	70,  // 161: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	85,  // 162: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	121, // [121:163] is the sub-list for method output_type
+	79,  // [79:121] is the sub-list for method input_type
+	79,  // [79:79] is the sub-list for extension type_name
+	79,  // [79:79] is the sub-list for extension extendee
+	0,   // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -7098,7 +7355,7 @@ func file_ats_table_v1_table_proto_init() {
 	if File_ats_table_v1_table_proto != nil {
 		return
 	}
-	file_ats_table_v1_table_proto_msgTypes[10].OneofWrappers = []any{
+	file_ats_table_v1_table_proto_msgTypes[11].OneofWrappers = []any{
 		(*TableEvent_Snapshot)(nil),
 		(*TableEvent_Phase)(nil),
 		(*TableEvent_Outcome)(nil),
@@ -7113,6 +7370,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_Jackpot)(nil),
 		(*TableEvent_JackpotWon)(nil),
 		(*TableEvent_Tournament)(nil),
+		(*TableEvent_PlayerLimits)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -7120,7 +7378,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   90,
+			NumMessages:   93,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

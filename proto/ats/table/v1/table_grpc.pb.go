@@ -755,6 +755,7 @@ const (
 	DealerService_OpenTournament_FullMethodName      = "/ats.table.v1.DealerService/OpenTournament"
 	DealerService_GetTournament_FullMethodName       = "/ats.table.v1.DealerService/GetTournament"
 	DealerService_CloseTournament_FullMethodName     = "/ats.table.v1.DealerService/CloseTournament"
+	DealerService_SetPlayerLimits_FullMethodName     = "/ats.table.v1.DealerService/SetPlayerLimits"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -827,6 +828,10 @@ type DealerServiceClient interface {
 	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
 	// refunded), else concluded with the standings as they are.
 	CloseTournament(ctx context.Context, in *CloseTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
+	// The seat shows them with the distinctive marker; the server prices that player's slips by
+	// them. Audited with who set them.
+	SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1087,6 +1092,16 @@ func (c *dealerServiceClient) CloseTournament(ctx context.Context, in *CloseTour
 	return out, nil
 }
 
+func (c *dealerServiceClient) SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_SetPlayerLimits_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1157,6 +1172,10 @@ type DealerServiceServer interface {
 	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
 	// refunded), else concluded with the standings as they are.
 	CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error)
+	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
+	// The seat shows them with the distinctive marker; the server prices that player's slips by
+	// them. Audited with who set them.
+	SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1241,6 +1260,9 @@ func (UnimplementedDealerServiceServer) GetTournament(context.Context, *GetTourn
 }
 func (UnimplementedDealerServiceServer) CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error) {
 	return nil, status.Error(codes.Unimplemented, "method CloseTournament not implemented")
+}
+func (UnimplementedDealerServiceServer) SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetPlayerLimits not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1713,6 +1735,24 @@ func _DealerService_CloseTournament_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_SetPlayerLimits_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetPlayerLimitsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).SetPlayerLimits(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_SetPlayerLimits_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).SetPlayerLimits(ctx, req.(*SetPlayerLimitsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1819,6 +1859,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CloseTournament",
 			Handler:    _DealerService_CloseTournament_Handler,
+		},
+		{
+			MethodName: "SetPlayerLimits",
+			Handler:    _DealerService_SetPlayerLimits_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
