@@ -157,6 +157,8 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
+	case table.TableClosing:
+		t.setClosingLocked(e.At)
 	case table.JackpotMeter:
 		t.view.Jackpot = e.Amount
 	case table.JackpotWon:
@@ -227,6 +229,7 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	t.slip.reset(stakes)
 	v.Acked = true
 	t.schedulePeriodLocked()
+	t.setClosingLocked(s.ClosingAt)
 }
 
 func (t *Terminal) onPhase(e table.PhaseChanged) {

@@ -83,6 +83,7 @@ type View struct {
 	AccountOpen bool
 	BuyIn       *table.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
+	ClosingAt   time.Time         // the table's announced closure (001 §12.7), zero for none
 	Jackpot     int64             // the jackpot meter, when the table has a jackpot
 	JackpotWon  *table.JackpotWon // the latest hit at the table, until the next round
 	JackpotMine bool              // ...and it is this terminal's
@@ -125,6 +126,7 @@ type Terminal struct {
 	told       []View // views not yet told to onChange, oldest first
 	telling    bool   // a goroutine is telling views to onChange (changedLocked)
 	period     periodTimers
+	closing    closingTimer // the countdown of the table's announced closure (closing.go)
 	board      *board
 	favs       Favourites
 	terminalID string        // this terminal, as the table knows it (from the snapshot)
@@ -307,6 +309,7 @@ func (t *Terminal) Close() {
 	t.mu.Lock()
 	t.closed = true
 	t.period.stop()
+	t.closing.stop()
 	t.board.stop()
 	t.mu.Unlock()
 	t.wg.Wait()

@@ -37,11 +37,11 @@ func init() {
 	dealer := pb.DealerService_ServiceDesc.ServiceName
 	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
 		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
-		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms"} {
+		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "Dispute"} {
 		allow(dealer, m, dealerRoles)
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",
-		"ResolveOverpayment", "ReleaseTicketHold"} {
+		"ResolveOverpayment", "ReleaseTicketHold", "ScheduleClose", "ClearFault"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})

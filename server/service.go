@@ -421,6 +421,21 @@ func (s *dealerService) CloseTable(ctx context.Context, _ *pb.CloseTableRequest)
 	return s.t.CloseTable(actorOf(ctx))
 }
 
+func (s *dealerService) ScheduleClose(ctx context.Context, req *pb.ScheduleCloseRequest) (*pb.TableStatus, error) {
+	if !req.Cancel && req.CloseAtUnixNanos <= 0 {
+		return nil, invalid("close_at_unix_nanos: the time of closure is required")
+	}
+	return s.t.ScheduleClose(actorOf(ctx), time.Unix(0, req.CloseAtUnixNanos), req.Cancel)
+}
+
+func (s *dealerService) Dispute(ctx context.Context, req *pb.DisputeRequest) (*pb.TableStatus, error) {
+	return s.t.Dispute(actorOf(ctx), req.RoundId, req.Note)
+}
+
+func (s *dealerService) ClearFault(ctx context.Context, req *pb.ClearFaultRequest) (*pb.TableStatus, error) {
+	return s.t.ClearFault(actorOf(ctx), req.Note)
+}
+
 func (s *dealerService) GetStatus(context.Context, *pb.GetStatusRequest) (*pb.TableStatus, error) {
 	return s.t.Status()
 }

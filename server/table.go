@@ -242,6 +242,9 @@ type Table struct {
 	wake      chan struct{}
 	jackpot   *jackpotState           // nil without a jackpot
 	redeem    map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	closingAt time.Time               // the announced closure (closure.go), zero for none
+	abstained map[string]int          // rounds in a row each open account placed no wager
+	fault     string                  // why the console's light is red; "" for green
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -322,7 +325,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
-		redeem: map[string]*redeemGuard{},
+		redeem: map[string]*redeemGuard{}, abstained: map[string]int{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
@@ -338,6 +341,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	st, err := led.Load(ctx, cfg.History)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.restoreFault(ctx); err != nil {
 		return nil, err
 	}
 	for id, a := range st.Accounts {
@@ -530,6 +536,7 @@ func (t *Table) snapshot(terminal string) table.Snapshot {
 	s := table.Snapshot{
 		TerminalID: terminal, Config: t.config, Phase: t.phase(), Limits: t.limits, Pending: t.pending,
 		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal], DealerCloses: t.closes[terminal],
+		ClosingAt: t.closingAt,
 	}
 	if t.jackpot != nil {
 		s.Jackpot = t.jackpot.meter

@@ -117,6 +117,8 @@ type Snapshot struct {
 	// DealerCloses are this terminal's latest account closes at the dealer's console, newest
 	// first: what a terminal that was down when one was made records, once each by its ID.
 	DealerCloses []AccountClosed
+	// ClosingAt is the announced closure of the table (001 §12.7), zero for none.
+	ClosingAt time.Time
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).
@@ -199,6 +201,10 @@ type LuckyBallDrawn struct {
 	Draw    roulette.LuckyBallDraw
 }
 
+// TableClosing is the sign of the table's closure (001 §12.7, 003 §9.9): the time it closes,
+// zero when the closure is called off.
+type TableClosing struct{ At time.Time }
+
 // JackpotMeter is the jackpot meter's amount.
 type JackpotMeter struct{ Amount int64 }
 
@@ -224,6 +230,7 @@ func (AccountClosed) isEvent()  {}
 func (LuckyBallDrawn) isEvent() {}
 func (JackpotMeter) isEvent()   {}
 func (JackpotWon) isEvent()     {}
+func (TableClosing) isEvent()   {}
 
 // Money is the table's reply to a money call.
 type Money struct {

@@ -10,7 +10,13 @@
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
 // right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
-// alarms [N] (e.g. a terminal throttled for guessing ticket numbers).
+// alarms [N] (e.g. a terminal throttled for guessing ticket numbers),
+// closing +DURATION|HH:MM|cancel (the sign of the table's closure, at least 20 minutes ahead:
+// 001 §12.7; the pit boss's), seats (each seat's rounds abstained and whether it may be asked to
+// vacate: 001 §12.8), vacate TERMINAL (the dealer closes the account of a seat that may be
+// vacated, paying its balance at the table), dispute [NOTE] (the Dispute Button: a no spin, the
+// supervisor alerted, the light red: 000 §10.9.1), lights (red or green, and why: §10.9.2),
+// clearfault [NOTE] (the supervisor turns the light green again).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
@@ -30,6 +36,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -286,6 +293,53 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			}
 		}
 		return d.ListAlarms(ctx, &pb.ListAlarmsRequest{Limit: int32(n)})
+	case "closing":
+		s, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		if s == "cancel" {
+			return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{Cancel: true})
+		}
+		at, err := closingTime(s, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()})
+	case "seats":
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &pb.TableStatus{Terminals: st.Terminals, ClosingAtUnixNanos: st.ClosingAtUnixNanos}, nil
+	case "vacate":
+		t, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: "vacated"})
+	case "dispute":
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		note := ""
+		if len(rest) > 0 {
+			note = rest[0]
+		}
+		return d.Dispute(ctx, &pb.DisputeRequest{RoundId: r, Note: note})
+	case "lights":
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &pb.TableStatus{RedLight: st.RedLight, Fault: st.Fault}, nil
+	case "clearfault":
+		note := ""
+		if len(rest) > 0 {
+			note = rest[0]
+		}
+		return d.ClearFault(ctx, &pb.ClearFaultRequest{Note: note})
 	case "period":
 		s, err := arg(0)
 		if err != nil {
@@ -298,4 +352,25 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		return d.SetWageringPeriod(ctx, &pb.SetWageringPeriodRequest{WageringPeriodMs: p.Milliseconds()})
 	}
 	return nil, fmt.Errorf("unknown command %q", cmd)
+}
+
+// closingTime reads the time of a closure: "+25m" from now, or "HH:MM" today (tomorrow if that
+// has passed) in the console's time zone. The table checks the 20 minutes' notice.
+func closingTime(s string, now time.Time) (time.Time, error) {
+	if d, ok := strings.CutPrefix(s, "+"); ok {
+		p, err := time.ParseDuration(d)
+		if err != nil || p <= 0 {
+			return time.Time{}, fmt.Errorf("closing %q: +DURATION such as +25m", s)
+		}
+		return now.Add(p), nil
+	}
+	hm, err := time.ParseInLocation("15:04", s, now.Location())
+	if err != nil {
+		return time.Time{}, fmt.Errorf("closing %q: +DURATION, HH:MM or cancel", s)
+	}
+	at := time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, now.Location())
+	if !at.After(now) {
+		at = at.AddDate(0, 0, 1)
+	}
+	return at, nil
 }

@@ -157,7 +157,8 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, err
 		}
 		out := table.Snapshot{TerminalID: s.TerminalId, Config: cfg, Phase: table.Phase(s.Phase), RoundID: s.RoundId,
-			Deadline: Time(s.DeadlineUnixNanos), Balance: s.Balance, AccountOpen: s.AccountOpen, Frozen: s.Frozen, Jackpot: s.JackpotMeter}
+			Deadline: Time(s.DeadlineUnixNanos), Balance: s.Balance, AccountOpen: s.AccountOpen, Frozen: s.Frozen, Jackpot: s.JackpotMeter,
+			ClosingAt: Time(max(s.ClosingAtUnixNanos, 0))}
 		if out.Limits, err = limitsFrom(s.Limits); err != nil {
 			return nil, err
 		}
@@ -226,6 +227,12 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("lucky ball event: %v", err)
 		}
 		return table.LuckyBallDrawn{RoundID: e.LuckyBall.RoundId, Draw: *d}, nil
+	case *pb.TableEvent_Closing:
+		at := e.Closing.GetCloseAtUnixNanos()
+		if at < 0 {
+			return nil, fmt.Errorf("table closing event: time %d", at)
+		}
+		return table.TableClosing{At: Time(at)}, nil
 	case *pb.TableEvent_Jackpot:
 		return table.JackpotMeter{Amount: e.Jackpot.Amount}, nil
 	case *pb.TableEvent_JackpotWon:

@@ -51,7 +51,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		Slip: slip, LuckyBall: &draw, Jackpot: 100001, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000},
 		LastSettled: &settled,
 		DealerCloses: []table.AccountClosed{{Reason: "directed-to-leave", Amount: 1500, ID: "C2", At: at(-5)},
-			{Reason: "dealer", ID: "C1", At: at(-50)}}}
+			{Reason: "dealer", ID: "C1", At: at(-50)}},
+		ClosingAt: at(1500)}
 	for _, ev := range []table.Event{
 		snapshot,
 		table.Snapshot{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.SingleZero}}, Phase: table.PhaseClosed, Limits: limits},
@@ -73,6 +74,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.LuckyBallDrawn{RoundID: "R000007", Draw: draw},
 		table.LuckyBallDrawn{RoundID: "R000008", Draw: roulette.LuckyBallDraw{Numbers: [4]roulette.Number{4, 5, 6, 7}}},
 		table.JackpotMeter{Amount: 123456},
+		table.TableClosing{At: at(1200)},
+		table.TableClosing{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
 	} {
 		msg, err := EventPB(ev)

@@ -751,6 +751,9 @@ const (
 	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
 	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
 	DealerService_GetAuditLog_FullMethodName        = "/ats.table.v1.DealerService/GetAuditLog"
+	DealerService_ScheduleClose_FullMethodName      = "/ats.table.v1.DealerService/ScheduleClose"
+	DealerService_Dispute_FullMethodName            = "/ats.table.v1.DealerService/Dispute"
+	DealerService_ClearFault_FullMethodName         = "/ats.table.v1.DealerService/ClearFault"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -811,6 +814,18 @@ type DealerServiceClient interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
+	// ScheduleClose puts up the sign of a table's closure (001 §12.7, 003 §9.9): every terminal
+	// shows the time of closure from now on, and the table closes at that time once the round in
+	// play has its result. The time must be at least 20 minutes away; cancel takes the sign down.
+	// The pit boss's (supervisor's).
+	ScheduleClose(ctx context.Context, in *ScheduleCloseRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// Dispute is the Dispute Button of the dealer console (000 §10.9.1): the spin in play is a no
+	// spin, the Game Supervisor is notified (an alarm), and the console's light turns red until
+	// the supervisor clears the fault (ClearFault).
+	Dispute(ctx context.Context, in *DisputeRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
+	// the game may re-commence. The supervisor's.
+	ClearFault(ctx context.Context, in *ClearFaultRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1031,6 +1046,36 @@ func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) ScheduleClose(ctx context.Context, in *ScheduleCloseRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_ScheduleClose_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) Dispute(ctx context.Context, in *DisputeRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_Dispute_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) ClearFault(ctx context.Context, in *ClearFaultRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_ClearFault_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1089,6 +1134,18 @@ type DealerServiceServer interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
+	// ScheduleClose puts up the sign of a table's closure (001 §12.7, 003 §9.9): every terminal
+	// shows the time of closure from now on, and the table closes at that time once the round in
+	// play has its result. The time must be at least 20 minutes away; cancel takes the sign down.
+	// The pit boss's (supervisor's).
+	ScheduleClose(context.Context, *ScheduleCloseRequest) (*TableStatus, error)
+	// Dispute is the Dispute Button of the dealer console (000 §10.9.1): the spin in play is a no
+	// spin, the Game Supervisor is notified (an alarm), and the console's light turns red until
+	// the supervisor clears the fault (ClearFault).
+	Dispute(context.Context, *DisputeRequest) (*TableStatus, error)
+	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
+	// the game may re-commence. The supervisor's.
+	ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1161,6 +1218,15 @@ func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsR
 }
 func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
+}
+func (UnimplementedDealerServiceServer) ScheduleClose(context.Context, *ScheduleCloseRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScheduleClose not implemented")
+}
+func (UnimplementedDealerServiceServer) Dispute(context.Context, *DisputeRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method Dispute not implemented")
+}
+func (UnimplementedDealerServiceServer) ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method ClearFault not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1561,6 +1627,60 @@ func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_ScheduleClose_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScheduleCloseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ScheduleClose(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ScheduleClose_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ScheduleClose(ctx, req.(*ScheduleCloseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_Dispute_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DisputeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).Dispute(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_Dispute_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).Dispute(ctx, req.(*DisputeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_ClearFault_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ClearFaultRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ClearFault(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ClearFault_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ClearFault(ctx, req.(*ClearFaultRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1651,6 +1771,18 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetAuditLog",
 			Handler:    _DealerService_GetAuditLog_Handler,
+		},
+		{
+			MethodName: "ScheduleClose",
+			Handler:    _DealerService_ScheduleClose_Handler,
+		},
+		{
+			MethodName: "Dispute",
+			Handler:    _DealerService_Dispute_Handler,
+		},
+		{
+			MethodName: "ClearFault",
+			Handler:    _DealerService_ClearFault_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
