@@ -71,7 +71,11 @@ type View struct {
 	SlipTotal int64
 	Available int64 // balance less the slip: what more chips may use
 	Stakes    []Stake
-	Acked     bool // the server has acknowledged the slip as shown
+	// DealerStakes are the wagers the dealer placed for this seat on the round (oral call bets,
+	// 002 §3.2B), shown marked as the dealer's; the player cannot change them from the screen.
+	// SlipTotal and Available count them.
+	DealerStakes []DealerStake
+	Acked        bool // the server has acknowledged the slip as shown
 	Chip      int64
 
 	History     []table.Outcome
@@ -190,7 +194,8 @@ func (t *Terminal) View() View {
 func (t *Terminal) snapshotLocked() View {
 	v := t.view
 	v.Stakes = slices.Clone(t.slip.Stakes())
-	v.SlipTotal = t.slip.Total(v.Config.Layout)
+	v.DealerStakes = slices.Clone(v.DealerStakes)
+	v.SlipTotal = t.slip.Total(v.Config.Layout) + dealerTotal(v.DealerStakes, v.Config.Layout)
 	v.Available = v.Balance - v.SlipTotal
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money

@@ -37,7 +37,7 @@ func init() {
 	dealer := pb.DealerService_ServiceDesc.ServiceName
 	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
 		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
-		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "Dispute"} {
+		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "Dispute", "PlaceWager"} {
 		allow(dealer, m, dealerRoles)
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",

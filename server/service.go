@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"log/slog"
 	"net"
 	"sync"
@@ -359,6 +360,9 @@ func slipWagers(ws []*pb.Wager) []SlipWager {
 	out := make([]SlipWager, len(ws))
 	for i, w := range ws {
 		spec, err := wire.SpecOf(w)
+		if err == nil && w.PlacedBy != "" {
+			err = errors.New("placed_by is the table's to set: a terminal's wagers are its own")
+		}
 		out[i] = SlipWager{Spec: spec, Amount: w.Amount, Err: err}
 	}
 	return out
@@ -426,6 +430,13 @@ func (s *dealerService) ScheduleClose(ctx context.Context, req *pb.ScheduleClose
 		return nil, invalid("close_at_unix_nanos: the time of closure is required")
 	}
 	return s.t.ScheduleClose(actorOf(ctx), time.Unix(0, req.CloseAtUnixNanos), req.Cancel)
+}
+
+func (s *dealerService) PlaceWager(ctx context.Context, req *pb.PlaceWagerRequest) (*pb.PlaceWagerResponse, error) {
+	if req.Wager == nil {
+		return nil, invalid("wager: required")
+	}
+	return s.t.PlaceWager(actorOf(ctx), req.TerminalId, req.RoundId, slipWagers([]*pb.Wager{req.Wager})[0])
 }
 
 func (s *dealerService) Dispute(ctx context.Context, req *pb.DisputeRequest) (*pb.TableStatus, error) {

@@ -22,7 +22,7 @@ func (sl *slip) ack(roundID string) *table.SlipAck {
 	a := &table.SlipAck{RoundID: roundID, Version: sl.version, Total: sl.total,
 		Bets: make([]table.SlipBet, len(sl.bets)), Results: make([]table.BetResult, len(sl.bets))}
 	for i, b := range sl.bets {
-		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt}
+		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt, PlacedBy: b.PlacedBy}
 		a.Results[i] = table.BetResult{Accepted: b.Total, Reason: b.Reason}
 	}
 	return a
@@ -94,10 +94,16 @@ type pricing struct {
 	balance   int64
 	limitsGen uint64          // t.limitsGen when read: limits change only with it
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
+	// dealer are the wagers the dealer placed on this seat's slip (dealerwager.go), which a
+	// slip update from the terminal keeps: they are priced first, and the terminal's own
+	// wagers get what balance and table maximum they leave.
+	dealer      []acceptedBet
+	dealerTotal int64
 }
 
 func (p pricing) same(o pricing) bool {
-	return p.r == o.r && p.balance == o.balance && p.limitsGen == o.limitsGen
+	return p.r == o.r && p.balance == o.balance && p.limitsGen == o.limitsGen &&
+		p.dealerTotal == o.dealerTotal && len(p.dealer) == len(o.dealer)
 }
 
 // slipInputs checks a slip update may be made now and reads what pricing it depends on.
@@ -126,6 +132,14 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if a != nil {
 		p.balance = a.balance
 	}
+	if prev != nil {
+		for _, b := range prev.bets {
+			if b.PlacedBy != "" {
+				p.dealer = append(p.dealer, b)
+				p.dealerTotal += b.Total
+			}
+		}
+	}
 	return p, nil
 }
 
@@ -145,6 +159,8 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 
 // storeSlip installs a priced slip as the terminal's acknowledged slip of the round.
 func (t *Table) storeSlip(terminal string, in pricing, sl *slip) *table.SlipAck {
+	sl.bets = append(sl.bets, in.dealer...)
+	sl.total += in.dealerTotal
 	in.r.slips[terminal] = sl
 	ack := sl.ack(in.r.id)
 	ack.Available = in.balance - sl.total
@@ -156,10 +172,10 @@ func (t *Table) storeSlip(terminal string, in pricing, sl *slip) *table.SlipAck 
 // the lock.
 func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip, error) {
 	limits := in.limits
-	available := in.balance
+	available := in.balance - in.dealerTotal
 	tableRoom := roulette.Unlimited
 	if limits.TableMax > 0 {
-		tableRoom = limits.TableMax
+		tableRoom = max(limits.TableMax-in.dealerTotal, 0)
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	for i, w := range wagers {

@@ -164,6 +164,9 @@ type acceptedBet struct {
 	PerPiece int64            `json:"per_piece"`
 	Total    int64            `json:"total"`
 	Reason   string           `json:"reason"`
+	// PlacedBy is the dealer who placed the wager for the seat (dealerwager.go), "" for the
+	// player's own; kept in the slip's ledger record, so it survives a restart.
+	PlacedBy string `json:"placed_by,omitempty"`
 	bet      roulette.Bet
 	pieces   []roulette.Piece
 }

@@ -78,6 +78,9 @@ type Outcome struct {
 type SlipBet struct {
 	Bet    roulette.Bet
 	Amount int64
+	// PlacedBy is the dealer who placed this wager for the seat (an oral call bet, 002 §3.2B),
+	// "" for the player's own. The player's slip updates never carry these: the table keeps them.
+	PlacedBy string
 }
 
 // BetResult is what the server accepted of one wager (rule 4.3), total over pieces.
@@ -201,6 +204,10 @@ type LuckyBallDrawn struct {
 	Draw    roulette.LuckyBallDraw
 }
 
+// DealerWagerPlaced is the seat's slip after the dealer placed a wager on it for the player
+// (002 §3.2B): the player's own wagers and the dealer-placed ones, as the table will settle them.
+type DealerWagerPlaced struct{ Slip SlipAck }
+
 // TableClosing is the sign of the table's closure (001 §12.7, 003 §9.9): the time it closes,
 // zero when the closure is called off.
 type TableClosing struct{ At time.Time }
@@ -216,21 +223,22 @@ type JackpotWon struct {
 	Confirmed           bool
 }
 
-func (Connection) isEvent()     {}
-func (Snapshot) isEvent()       {}
-func (PhaseChanged) isEvent()   {}
-func (OutcomeEntered) isEvent() {}
-func (Settled) isEvent()        {}
-func (BalanceChanged) isEvent() {}
-func (LimitsChanged) isEvent()  {}
-func (FrozenChanged) isEvent()  {}
-func (RoundVoided) isEvent()    {}
-func (BuyInOffered) isEvent()   {}
-func (AccountClosed) isEvent()  {}
-func (LuckyBallDrawn) isEvent() {}
-func (JackpotMeter) isEvent()   {}
-func (JackpotWon) isEvent()     {}
-func (TableClosing) isEvent()   {}
+func (Connection) isEvent()        {}
+func (Snapshot) isEvent()          {}
+func (PhaseChanged) isEvent()      {}
+func (OutcomeEntered) isEvent()    {}
+func (Settled) isEvent()           {}
+func (BalanceChanged) isEvent()    {}
+func (LimitsChanged) isEvent()     {}
+func (FrozenChanged) isEvent()     {}
+func (RoundVoided) isEvent()       {}
+func (BuyInOffered) isEvent()      {}
+func (AccountClosed) isEvent()     {}
+func (LuckyBallDrawn) isEvent()    {}
+func (JackpotMeter) isEvent()      {}
+func (JackpotWon) isEvent()        {}
+func (TableClosing) isEvent()      {}
+func (DealerWagerPlaced) isEvent() {}
 
 // Money is the table's reply to a money call.
 type Money struct {

@@ -16,7 +16,10 @@
 // vacate: 001 §12.8), vacate TERMINAL (the dealer closes the account of a seat that may be
 // vacated, paying its balance at the table), dispute [NOTE] (the Dispute Button: a no spin, the
 // supervisor alerted, the light red: 000 §10.9.1), lights (red or green, and why: §10.9.2),
-// clearfault [NOTE] (the supervisor turns the light green again).
+// clearfault [NOTE] (the supervisor turns the light green again),
+// wager TERMINAL CALL CENTS [NUMBER [SPREAD]] (an oral call bet the dealer places for a seat on
+// the current round: tier, orphelins, voisins, zero-game, or neighbours of NUMBER with SPREAD
+// either side; CENTS per piece: 002 §3.2B).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
@@ -46,7 +49,9 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 
 	"github.com/tablegames/ats/server/pki"
 )
@@ -340,6 +345,16 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			note = rest[0]
 		}
 		return d.ClearFault(ctx, &pb.ClearFaultRequest{Note: note})
+	case "wager":
+		w, err := callWager(rest)
+		if err != nil {
+			return nil, err
+		}
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		return d.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: rest[0], RoundId: r, Wager: w})
 	case "period":
 		s, err := arg(0)
 		if err != nil {
@@ -373,4 +388,31 @@ func closingTime(s string, now time.Time) (time.Time, error) {
 		at = at.AddDate(0, 0, 1)
 	}
 	return at, nil
+}
+
+// callWager reads "TERMINAL CALL CENTS [NUMBER [SPREAD]]" into the wire wager of a call bet; the
+// table checks the rest (the bet against its layout, the limits, the balance).
+func callWager(args []string) (*pb.Wager, error) {
+	if len(args) < 3 {
+		return nil, fmt.Errorf("wager: TERMINAL CALL CENTS [NUMBER [SPREAD]]")
+	}
+	amount, err := strconv.ParseInt(args[2], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("wager: amount %q: %v", args[2], err)
+	}
+	spec := roulette.BetSpec{Name: args[1]}
+	if len(args) > 3 {
+		spec.Numbers = []string{args[3]}
+	}
+	if len(args) > 4 {
+		n, err := strconv.Atoi(args[4])
+		if err != nil {
+			return nil, fmt.Errorf("wager: spread %q: %v", args[4], err)
+		}
+		spec.Spread = &n
+	}
+	if len(args) > 5 {
+		return nil, fmt.Errorf("wager: unexpected %q", args[5])
+	}
+	return wire.WagerOf(spec, amount), nil
 }

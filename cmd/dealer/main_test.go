@@ -150,6 +150,16 @@ func TestTableAndSeatCommands(t *testing.T) {
 	if _, err := run("start"); err != nil {
 		t.Fatal(err)
 	}
+	// wager: refused for a seat with no account, its arguments read and checked.
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins", "100"}); err == nil || !strings.Contains(err.Error(), "no open chip account") {
+		t.Fatalf("wager for a seat with no account: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL CALL CENTS") {
+		t.Fatalf("wager without an amount: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
+		t.Fatalf("wager with a bad spread: %v", err)
+	}
 	if _, err := run("dispute", "ball jumped out"); err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +193,22 @@ func TestClosingTime(t *testing.T) {
 		got, err := closingTime(c.in, now)
 		if (err == nil) != c.ok || !got.Equal(c.want) {
 			t.Errorf("%q: %v %v, want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// callWager writes the wire wager of each call bet the console takes.
+func TestCallWager(t *testing.T) {
+	w, err := callWager([]string{"T01", "neighbours", "250", "17", "3"})
+	if err != nil || w.Kind != pb.BetKind_BET_KIND_NEIGHBOURS || w.Amount != 250 || len(w.Numbers) != 1 || w.Numbers[0] != "17" || w.Spread != 3 {
+		t.Fatalf("neighbours of 17, 3 either side: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"T01", "tier", "100"}); err != nil || w.Kind != pb.BetKind_BET_KIND_TIER {
+		t.Fatalf("tier: %v %v", w, err)
+	}
+	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}} {
+		if _, err := callWager(bad); err == nil {
+			t.Errorf("%v: accepted", bad)
 		}
 	}
 }

@@ -139,7 +139,7 @@ func SlipOf(in *pb.Slip, layout roulette.Layout) (*table.SlipAck, error) {
 		if err != nil {
 			return nil, fmt.Errorf("slip wager %d: %w", i, err)
 		}
-		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount})
+		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount, PlacedBy: w.PlacedBy})
 	}
 	for _, r := range in.Results {
 		out.Results = append(out.Results, table.BetResult{Accepted: r.Accepted, Reason: r.Reason})
@@ -227,6 +227,12 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("lucky ball event: %v", err)
 		}
 		return table.LuckyBallDrawn{RoundID: e.LuckyBall.RoundId, Draw: *d}, nil
+	case *pb.TableEvent_DealerWager:
+		s, err := SlipOf(e.DealerWager, layout)
+		if err != nil || s == nil {
+			return nil, fmt.Errorf("dealer wager event: %v", err)
+		}
+		return table.DealerWagerPlaced{Slip: *s}, nil
 	case *pb.TableEvent_Closing:
 		at := e.Closing.GetCloseAtUnixNanos()
 		if at < 0 {
@@ -260,7 +266,11 @@ func BetOf(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
 }
 
 // WagerOfBet writes one wager of a slip for the wire.
-func WagerOfBet(b table.SlipBet) *pb.Wager { return WagerOf(b.Bet.Spec(), b.Amount) }
+func WagerOfBet(b table.SlipBet) *pb.Wager {
+	w := WagerOf(b.Bet.Spec(), b.Amount)
+	w.PlacedBy = b.PlacedBy
+	return w
+}
 
 // MoneyOf converts the reply to a money call.
 func MoneyOf(r *pb.MoneyResponse) table.Money {

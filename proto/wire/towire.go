@@ -203,6 +203,9 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_Jackpot{Jackpot: &pb.JackpotMeter{Amount: e.Amount}}
 	case table.JackpotWon:
 		out.Event = &pb.TableEvent_JackpotWon{JackpotWon: JackpotWonPB(e)}
+	case table.DealerWagerPlaced:
+		s := e.Slip
+		out.Event = &pb.TableEvent_DealerWager{DealerWager: SlipPB(&s)}
 	case table.TableClosing:
 		out.Event = &pb.TableEvent_Closing{Closing: &pb.TableClosing{CloseAtUnixNanos: TimeNanos(e.At)}}
 	default:

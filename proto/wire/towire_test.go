@@ -32,7 +32,7 @@ func TestEventsRoundTrip(t *testing.T) {
 	slip := &table.SlipAck{RoundID: "R000007", Version: 3, Total: 2600,
 		Bets: []table.SlipBet{{Bet: bet(roulette.BetSpec{Name: "straight", Numbers: []string{"00"}}), Amount: 100},
 			{Bet: bet(roulette.BetSpec{Name: "red"}), Amount: 1000},
-			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300}},
+			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300, PlacedBy: "dealer:D1"}},
 		Results: []table.BetResult{{Accepted: 100}, {Accepted: 1000}, {Accepted: 1500, Reason: "balance"}}}
 	draw := roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{1, 0, roulette.DoubleZeroNumber, 36},
 		Mega: roulette.BallBlue, HasMega: true}
@@ -75,6 +75,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.LuckyBallDrawn{RoundID: "R000008", Draw: roulette.LuckyBallDraw{Numbers: [4]roulette.Number{4, 5, 6, 7}}},
 		table.JackpotMeter{Amount: 123456},
 		table.TableClosing{At: at(1200)},
+		table.DealerWagerPlaced{Slip: *slip},
 		table.TableClosing{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
 	} {

@@ -241,13 +241,16 @@ func (BetKind) EnumDescriptor() ([]byte, []int) {
 }
 
 type Wager struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Kind          BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
-	Numbers       []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
-	Which         int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
-	Spread        int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
-	Colour        string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
-	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Kind    BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
+	Numbers []string               `protobuf:"bytes,2,rep,name=numbers,proto3" json:"numbers,omitempty"` // inside bets: the numbers covered; neighbours: the centre
+	Which   int32                  `protobuf:"varint,3,opt,name=which,proto3" json:"which,omitempty"`    // column / dozen: 1..3
+	Spread  int32                  `protobuf:"varint,4,opt,name=spread,proto3" json:"spread,omitempty"`  // neighbours: 1..4
+	Colour  string                 `protobuf:"bytes,5,opt,name=colour,proto3" json:"colour,omitempty"`   // lucky ball: red | green | blue | yellow
+	Amount  int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`  // cents; per piece for call bets
+	// placed_by is set by the table on a wager the dealer placed for the seat (002 §3.2B: an oral
+	// call bet): the dealer's identity. A terminal never sets it.
+	PlacedBy      string `protobuf:"bytes,7,opt,name=placed_by,json=placedBy,proto3" json:"placed_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -322,6 +325,13 @@ func (x *Wager) GetAmount() int64 {
 		return x.Amount
 	}
 	return 0
+}
+
+func (x *Wager) GetPlacedBy() string {
+	if x != nil {
+		return x.PlacedBy
+	}
+	return ""
 }
 
 type Limit struct {
@@ -1014,6 +1024,7 @@ type TableEvent struct {
 	//	*TableEvent_Jackpot
 	//	*TableEvent_JackpotWon
 	//	*TableEvent_Closing
+	//	*TableEvent_DealerWager
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1196,6 +1207,15 @@ func (x *TableEvent) GetClosing() *TableClosing {
 	return nil
 }
 
+func (x *TableEvent) GetDealerWager() *Slip {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_DealerWager); ok {
+			return x.DealerWager
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1256,6 +1276,10 @@ type TableEvent_Closing struct {
 	Closing *TableClosing `protobuf:"bytes,23,opt,name=closing,proto3,oneof"`
 }
 
+type TableEvent_DealerWager struct {
+	DealerWager *Slip `protobuf:"bytes,24,opt,name=dealer_wager,json=dealerWager,proto3,oneof"` // the seat's slip after the dealer placed a wager on it
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1283,6 +1307,8 @@ func (*TableEvent_Jackpot) isTableEvent_Event() {}
 func (*TableEvent_JackpotWon) isTableEvent_Event() {}
 
 func (*TableEvent_Closing) isTableEvent_Event() {}
+
+func (*TableEvent_DealerWager) isTableEvent_Event() {}
 
 // TableClosing is the sign of the table's closure (001 §12.7): the time it closes, or 0 when
 // the closure is called off.
@@ -5686,18 +5712,139 @@ func (x *ClearFaultRequest) GetNote() string {
 	return ""
 }
 
+type PlaceWagerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat
+	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`          // the round in its wagering period
+	Wager         *Wager                 `protobuf:"bytes,3,opt,name=wager,proto3" json:"wager,omitempty"`                             // a call bet; amount per piece
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaceWagerRequest) Reset() {
+	*x = PlaceWagerRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaceWagerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaceWagerRequest) ProtoMessage() {}
+
+func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
+func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+}
+
+func (x *PlaceWagerRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *PlaceWagerRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *PlaceWagerRequest) GetWager() *Wager {
+	if x != nil {
+		return x.Wager
+	}
+	return nil
+}
+
+type PlaceWagerResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Accepted      int64                  `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"` // the total accepted (all pieces)
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`      // why less than asked was accepted, if it was
+	Slip          *Slip                  `protobuf:"bytes,3,opt,name=slip,proto3" json:"slip,omitempty"`          // the seat's slip now
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaceWagerResponse) Reset() {
+	*x = PlaceWagerResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaceWagerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaceWagerResponse) ProtoMessage() {}
+
+func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
+func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+}
+
+func (x *PlaceWagerResponse) GetAccepted() int64 {
+	if x != nil {
+		return x.Accepted
+	}
+	return 0
+}
+
+func (x *PlaceWagerResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *PlaceWagerResponse) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
-	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xaa\x01\n" +
+	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xc7\x01\n" +
 	"\x05Wager\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.ats.table.v1.BetKindR\x04kind\x12\x18\n" +
 	"\anumbers\x18\x02 \x03(\tR\anumbers\x12\x14\n" +
 	"\x05which\x18\x03 \x01(\x05R\x05which\x12\x16\n" +
 	"\x06spread\x18\x04 \x01(\x05R\x06spread\x12\x16\n" +
 	"\x06colour\x18\x05 \x01(\tR\x06colour\x12\x16\n" +
-	"\x06amount\x18\x06 \x01(\x03R\x06amount\"?\n" +
+	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x1b\n" +
+	"\tplaced_by\x18\a \x01(\tR\bplacedBy\"?\n" +
 	"\x05Limit\x12\x10\n" +
 	"\x03min\x18\x01 \x01(\x03R\x03min\x12\x10\n" +
 	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x12\n" +
@@ -5755,7 +5902,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xf7\x06\n" +
+	"\fWatchRequest\"\xb0\a\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -5776,7 +5923,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
 	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
 	"jackpotWon\x126\n" +
-	"\aclosing\x18\x17 \x01(\v2\x1a.ats.table.v1.TableClosingH\x00R\aclosingB\a\n" +
+	"\aclosing\x18\x17 \x01(\v2\x1a.ats.table.v1.TableClosingH\x00R\aclosing\x127\n" +
+	"\fdealer_wager\x18\x18 \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWagerB\a\n" +
 	"\x05event\"=\n" +
 	"\fTableClosing\x12-\n" +
 	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xc6\x06\n" +
@@ -6096,7 +6244,16 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x12\n" +
 	"\x04note\x18\x02 \x01(\tR\x04note\"'\n" +
 	"\x11ClearFaultRequest\x12\x12\n" +
-	"\x04note\x18\x01 \x01(\tR\x04note*~\n" +
+	"\x04note\x18\x01 \x01(\tR\x04note\"z\n" +
+	"\x11PlaceWagerRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x02 \x01(\tR\aroundId\x12)\n" +
+	"\x05wager\x18\x03 \x01(\v2\x13.ats.table.v1.WagerR\x05wager\"p\n" +
+	"\x12PlaceWagerResponse\x12\x1a\n" +
+	"\baccepted\x18\x01 \x01(\x03R\baccepted\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12&\n" +
+	"\x04slip\x18\x03 \x01(\v2\x12.ats.table.v1.SlipR\x04slip*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -6150,7 +6307,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\x95\x0f\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xe6\x0f\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -6179,7 +6336,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rScheduleClose\x12\".ats.table.v1.ScheduleCloseRequest\x1a\x19.ats.table.v1.TableStatus\x12B\n" +
 	"\aDispute\x12\x1c.ats.table.v1.DisputeRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
-	"ClearFault\x12\x1f.ats.table.v1.ClearFaultRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
+	"ClearFault\x12\x1f.ats.table.v1.ClearFaultRequest\x1a\x19.ats.table.v1.TableStatus\x12O\n" +
+	"\n" +
+	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -6196,7 +6355,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -6285,12 +6444,14 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ScheduleCloseRequest)(nil),           // 84: ats.table.v1.ScheduleCloseRequest
 	(*DisputeRequest)(nil),                 // 85: ats.table.v1.DisputeRequest
 	(*ClearFaultRequest)(nil),              // 86: ats.table.v1.ClearFaultRequest
-	nil,                                    // 87: ats.table.v1.Limits.PerBetEntry
+	(*PlaceWagerRequest)(nil),              // 87: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 88: ats.table.v1.PlaceWagerResponse
+	nil,                                    // 89: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	87,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	89,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6309,136 +6470,141 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	26,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	27,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
 	14,  // 20: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
-	7,   // 21: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 22: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,   // 23: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,   // 24: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 25: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11,  // 26: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,   // 27: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	23,  // 28: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	18,  // 29: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	24,  // 30: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	0,   // 31: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,   // 32: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,   // 33: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,   // 34: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	39,  // 35: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,   // 36: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,   // 37: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11,  // 38: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	45,  // 39: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 40: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 41: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 42: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 43: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	39,  // 44: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	45,  // 45: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 46: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 47: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 48: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	5,   // 49: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	39,  // 50: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 51: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 52: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 53: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 54: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 55: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	66,  // 56: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	27,  // 57: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	68,  // 58: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	74,  // 59: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	75,  // 60: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	68,  // 61: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	39,  // 62: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	75,  // 63: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 64: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 65: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12,  // 66: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	29,  // 67: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	31,  // 68: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	34,  // 69: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	35,  // 70: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	37,  // 71: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	37,  // 72: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	40,  // 73: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	37,  // 74: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	38,  // 75: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	42,  // 76: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	43,  // 77: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	46,  // 78: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	48,  // 79: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	83,  // 80: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	50,  // 81: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	51,  // 82: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	52,  // 83: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	53,  // 84: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	54,  // 85: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	55,  // 86: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	56,  // 87: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	56,  // 88: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	57,  // 89: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	56,  // 90: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	58,  // 91: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	59,  // 92: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	60,  // 93: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	62,  // 94: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	64,  // 95: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	28,  // 96: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	69,  // 97: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	71,  // 98: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	72,  // 99: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	76,  // 100: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	78,  // 101: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	84,  // 102: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	85,  // 103: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	86,  // 104: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	81,  // 105: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 106: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	30,  // 107: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	32,  // 108: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	33,  // 109: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	36,  // 110: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	33,  // 111: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	33,  // 112: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	41,  // 113: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	33,  // 114: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	33,  // 115: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	33,  // 116: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	44,  // 117: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	47,  // 118: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	49,  // 119: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	82,  // 120: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	67,  // 121: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	67,  // 122: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	67,  // 123: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	67,  // 124: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	67,  // 125: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	67,  // 126: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	67,  // 127: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	67,  // 128: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	67,  // 129: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 130: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	67,  // 131: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 132: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	61,  // 133: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	63,  // 134: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	65,  // 135: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	67,  // 136: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	70,  // 137: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	68,  // 138: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	73,  // 139: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	77,  // 140: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	80,  // 141: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	67,  // 142: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	67,  // 143: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	67,  // 144: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	82,  // 145: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	106, // [106:146] is the sub-list for method output_type
-	66,  // [66:106] is the sub-list for method input_type
-	66,  // [66:66] is the sub-list for extension type_name
-	66,  // [66:66] is the sub-list for extension extendee
-	0,   // [0:66] is the sub-list for field type_name
+	11,  // 21: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
+	7,   // 22: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 23: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	5,   // 24: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	6,   // 25: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 26: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	11,  // 27: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	8,   // 28: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	23,  // 29: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	18,  // 30: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	24,  // 31: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	0,   // 32: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	9,   // 33: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,   // 34: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,   // 35: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	39,  // 36: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	8,   // 37: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	3,   // 38: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	11,  // 39: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	45,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	39,  // 45: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	45,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	5,   // 50: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	39,  // 51: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,   // 52: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 53: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 54: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 55: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 56: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	66,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	27,  // 58: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	68,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	74,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	75,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	68,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	39,  // 63: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	75,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	3,   // 66: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	11,  // 67: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	4,   // 68: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12,  // 69: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	29,  // 70: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	31,  // 71: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	34,  // 72: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	35,  // 73: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	37,  // 74: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	37,  // 75: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	40,  // 76: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	37,  // 77: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	38,  // 78: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	42,  // 79: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	43,  // 80: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	46,  // 81: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	48,  // 82: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	83,  // 83: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	50,  // 84: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	51,  // 85: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	52,  // 86: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	53,  // 87: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	54,  // 88: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	55,  // 89: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	56,  // 90: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	56,  // 91: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	57,  // 92: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	56,  // 93: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	58,  // 94: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	59,  // 95: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	60,  // 96: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	62,  // 97: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	64,  // 98: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	28,  // 99: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	69,  // 100: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	71,  // 101: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	72,  // 102: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	76,  // 103: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	78,  // 104: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	84,  // 105: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	85,  // 106: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	86,  // 107: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	87,  // 108: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	81,  // 109: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 110: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	30,  // 111: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	32,  // 112: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	33,  // 113: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	36,  // 114: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	33,  // 115: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	33,  // 116: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	41,  // 117: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	33,  // 118: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	33,  // 119: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	33,  // 120: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	44,  // 121: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	47,  // 122: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	49,  // 123: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	82,  // 124: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	67,  // 125: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	67,  // 126: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	67,  // 127: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	67,  // 128: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	67,  // 129: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	67,  // 130: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	67,  // 131: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	67,  // 132: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	67,  // 133: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 134: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	67,  // 135: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 136: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	61,  // 137: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	63,  // 138: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	65,  // 139: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	67,  // 140: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	70,  // 141: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	68,  // 142: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	73,  // 143: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	77,  // 144: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	80,  // 145: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	67,  // 146: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	67,  // 147: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	67,  // 148: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	88,  // 149: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	82,  // 150: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	110, // [110:151] is the sub-list for method output_type
+	69,  // [69:110] is the sub-list for method input_type
+	69,  // [69:69] is the sub-list for extension type_name
+	69,  // [69:69] is the sub-list for extension extendee
+	0,   // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -6461,6 +6627,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_Jackpot)(nil),
 		(*TableEvent_JackpotWon)(nil),
 		(*TableEvent_Closing)(nil),
+		(*TableEvent_DealerWager)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -6468,7 +6635,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   85,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

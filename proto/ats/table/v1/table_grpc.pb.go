@@ -754,6 +754,7 @@ const (
 	DealerService_ScheduleClose_FullMethodName      = "/ats.table.v1.DealerService/ScheduleClose"
 	DealerService_Dispute_FullMethodName            = "/ats.table.v1.DealerService/Dispute"
 	DealerService_ClearFault_FullMethodName         = "/ats.table.v1.DealerService/ClearFault"
+	DealerService_PlaceWager_FullMethodName         = "/ats.table.v1.DealerService/PlaceWager"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -826,6 +827,12 @@ type DealerServiceClient interface {
 	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
 	// the game may re-commence. The supervisor's.
 	ClearFault(ctx context.Context, in *ClearFaultRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// PlaceWager is a wager the dealer places for a seat: an oral call bet or racetrack wager the
+	// player declared (002 §3.2B). The table checks it as any wager — the wagering period, the
+	// balance, the limits: below the minimum it is void (refused), off the unit or over the
+	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
+	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
+	PlaceWager(ctx context.Context, in *PlaceWagerRequest, opts ...grpc.CallOption) (*PlaceWagerResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -1076,6 +1083,16 @@ func (c *dealerServiceClient) ClearFault(ctx context.Context, in *ClearFaultRequ
 	return out, nil
 }
 
+func (c *dealerServiceClient) PlaceWager(ctx context.Context, in *PlaceWagerRequest, opts ...grpc.CallOption) (*PlaceWagerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlaceWagerResponse)
+	err := c.cc.Invoke(ctx, DealerService_PlaceWager_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1146,6 +1163,12 @@ type DealerServiceServer interface {
 	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
 	// the game may re-commence. The supervisor's.
 	ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error)
+	// PlaceWager is a wager the dealer places for a seat: an oral call bet or racetrack wager the
+	// player declared (002 §3.2B). The table checks it as any wager — the wagering period, the
+	// balance, the limits: below the minimum it is void (refused), off the unit or over the
+	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
+	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
+	PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1227,6 +1250,9 @@ func (UnimplementedDealerServiceServer) Dispute(context.Context, *DisputeRequest
 }
 func (UnimplementedDealerServiceServer) ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method ClearFault not implemented")
+}
+func (UnimplementedDealerServiceServer) PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlaceWager not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1681,6 +1707,24 @@ func _DealerService_ClearFault_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_PlaceWager_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlaceWagerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).PlaceWager(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_PlaceWager_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).PlaceWager(ctx, req.(*PlaceWagerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1783,6 +1827,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ClearFault",
 			Handler:    _DealerService_ClearFault_Handler,
+		},
+		{
+			MethodName: "PlaceWager",
+			Handler:    _DealerService_PlaceWager_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// Dealer-placed wagers (002 §3.2B): the player declares a call bet orally and the dealer places
+// it for the seat at the console. The table keeps it on the seat's slip and settles it with the
+// player's own wagers; the terminal shows it apart, marked as the dealer's, and never sends it
+// back as the player's own (the table refuses a terminal's wager that claims a dealer).
+
+// DealerStake is a wager the dealer placed for the seat: the bet, the amount per piece the table
+// accepted, and who placed it.
+type DealerStake struct {
+	Stake
+	PlacedBy string
+}
+
+// dealerTotal is the money the dealer's wagers put on the slip.
+func dealerTotal(ds []DealerStake, l roulette.Layout) int64 {
+	var n int64
+	for _, d := range ds {
+		n += d.Amount * units(d.Bet, l)
+	}
+	return n
+}
+
+// splitAck separates an acknowledged slip into the player's own stakes and the dealer's.
+func splitAck(ack *table.SlipAck, l roulette.Layout) (own []Stake, dealer []DealerStake) {
+	for i, b := range ack.Bets {
+		amount := b.Amount
+		if i < len(ack.Results) {
+			amount = ack.Results[i].Accepted / max(units(b.Bet, l), 1)
+		}
+		if amount <= 0 {
+			continue
+		}
+		if b.PlacedBy != "" {
+			dealer = append(dealer, DealerStake{Stake: Stake{Bet: b.Bet, Amount: amount}, PlacedBy: b.PlacedBy})
+		} else {
+			own = append(own, Stake{Bet: b.Bet, Amount: amount})
+		}
+	}
+	return own, dealer
+}
+
+// onDealerWagerLocked takes the seat's slip after the dealer placed a wager on it.
+func (t *Terminal) onDealerWagerLocked(e table.DealerWagerPlaced) {
+	if e.Slip.RoundID != t.view.RoundID {
+		return
+	}
+	layout := t.view.Config.Layout
+	_, dealer := splitAck(&e.Slip, layout)
+	known := len(t.view.DealerStakes)
+	t.view.DealerStakes = dealer
+	for _, d := range dealer[min(known, len(dealer)):] {
+		t.sayLocked(msg.New("The dealer placed %s for you: %s", d.Bet, money.Decimal(d.Amount*units(d.Bet, layout))), TableNews)
+	}
+}
+
+// withDealer is the player's stakes and the dealer's, as one list for the result.
+func withDealer(own []Stake, dealer []DealerStake) []Stake {
+	if len(dealer) == 0 {
+		return own
+	}
+	out := make([]Stake, 0, len(own)+len(dealer))
+	out = append(out, own...)
+	for _, d := range dealer {
+		out = append(out, d.Stake)
+	}
+	return out
+}
