@@ -76,7 +76,7 @@ type View struct {
 	// SlipTotal and Available count them.
 	DealerStakes []DealerStake
 	Acked        bool // the server has acknowledged the slip as shown
-	Chip      int64
+	Chip         int64
 
 	History     []table.Outcome
 	LastOutcome *table.Outcome

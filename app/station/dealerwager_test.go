@@ -83,7 +83,9 @@ func TestDealerPlacedWagers_002_3_2B(t *testing.T) {
 	if _, err := r.demo.Table.EnterOutcome("dealer:test", round, "0"); err != nil {
 		t.Fatal(err)
 	}
-	v = r.waitView("settled", func(v app.View) bool { return v.Phase == table.PhaseResult && v.LastWin != nil && v.LastWin.RoundID == round })
+	v = r.waitView("settled", func(v app.View) bool {
+		return v.Phase == table.PhaseResult && v.LastWin != nil && v.LastWin.RoundID == round
+	})
 	if v.Balance != 5000-1000-900+2400 || v.LastWin.Staked != 1900 || v.LastWin.Returned != 2400 {
 		t.Fatalf("balance %d staked %d returned %d, want 55.00, 19.00, 24.00", v.Balance, v.LastWin.Staked, v.LastWin.Returned)
 	}
