@@ -387,6 +387,11 @@ func (s *Screen) update(v app.View) {
 			stakes[st.Bet.Spot] = st.Amount
 		}
 	}
+	// The dealer's wagers for this seat (002 §3.2B), each marked as the dealer's: the player
+	// did not place them on the screen and cannot take them off it.
+	for _, d := range v.DealerStakes {
+		calls = append(calls, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, money(d.Amount)))
+	}
 	s.felt.SetStakes(stakes)
 	// One call bet a line, beside the racetrack they were placed on.
 	if t := strings.Join(calls, "\n"); t != s.calls.Text {
