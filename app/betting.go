@@ -310,7 +310,14 @@ func (t *Terminal) adoptAckLocked(ack *table.SlipAck) {
 	t.view.DealerStakes = dealer
 	if !slices.Equal(stakes, t.slip.Stakes()) {
 		t.slip.stakes = stakes
-		t.sayLocked(msg.New("the table adjusted your wagers to its limits"), TableNews)
+		why := msg.New("the table adjusted your wagers to its limits")
+		for _, r := range ack.Results {
+			if r.Reason == ReasonDealerOnly {
+				// 002 §3.2B: at this table the dealer places racetrack wagers.
+				why = msg.New("Racetrack bets are declared to the dealer, who places them")
+			}
+		}
+		t.sayLocked(why, TableNews)
 	}
 	t.view.Acked = true
 }

@@ -12,6 +12,11 @@ import (
 // player's own wagers; the terminal shows it apart, marked as the dealer's, and never sends it
 // back as the player's own (the table refuses a terminal's wager that claims a dealer).
 
+// ReasonDealerOnly is the table's reason for a call bet of the player's own that it voided: at
+// a table whose racetrack wagers are declared orally, only the dealer places them (002 §3.2B).
+// It is the server's word (server.ReasonDealerOnly), repeated here as app does not import it.
+const ReasonDealerOnly = "racetrack-dealer-only"
+
 // DealerStake is a wager the dealer placed for the seat: the bet, the amount per piece the table
 // accepted, and who placed it.
 type DealerStake struct {

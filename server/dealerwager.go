@@ -28,6 +28,10 @@ import (
 // neither withdraw nor change them from the screen, as a player may not handle a wager the
 // dealer placed on the layout; they settle with the slip, exactly once.
 
+// ReasonDealerOnly is why a terminal's own call bet accepted nothing on a table whose racetrack
+// wagers are placed only by the dealer (Config.OralRacetrack).
+const ReasonDealerOnly = "racetrack-dealer-only"
+
 // PlaceWager places a call bet w for the seat terminal on round roundID, as actor.
 func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.PlaceWagerResponse, error) {
 	if err := t.knownTerminal(terminal); err != nil {

@@ -120,3 +120,49 @@ func FuzzPlaceWager(f *testing.F) {
 		checkBooks(t, tbl)
 	})
 }
+
+// TestOralRacetrackVoidsThePlayersOwnCallBets_002_3_2B: at a table whose racetrack wagers are
+// declared orally (-oral-racetrack), a call bet a terminal places itself is void — it accepts
+// nothing and settles nothing, with the reason — while its other wagers stand, the dealer's
+// placement of the same bet is taken, and the table's configuration tells the terminals the
+// racetrack is not theirs.
+func TestOralRacetrackVoidsThePlayersOwnCallBets_002_3_2B(t *testing.T) {
+	r := newRigWith(t, func(c *Config) { c.OralRacetrack = true })
+	t1 := r.terminal("T1")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	if _, err := creditNotes(ctx, t1, "n", 10000); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Config.GetRacetrack() {
+		t.Fatal("the configuration offers the racetrack to the terminals")
+	}
+	ack, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1,
+		Wagers: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_VOISINS, Amount: 100}, straight("0", 100)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := ack.Slip.Results; res[0].Accepted != 0 || res[0].Reason != ReasonDealerOnly || res[1].Accepted != 100 || ack.Slip.Total != 100 {
+		t.Fatalf("the terminal's own voisins: %v", ack.Slip)
+	}
+	res, err := r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: st.RoundId, Wager: &pb.Wager{Kind: pb.BetKind_BET_KIND_VOISINS, Amount: 100}})
+	if err != nil || res.Accepted != 900 {
+		t.Fatalf("the dealer's voisins: %v %v", res, err)
+	}
+	if _, err := r.dealer.BallDropping(ctx, &pb.RoundRequest{RoundId: st.RoundId}); err != nil {
+		t.Fatal(err)
+	}
+	// 0: the straight 0 returns 36.00, the dealer's voisins 24.00 (2 units on 0/2/3 at 11 to 1);
+	// the void one nothing.
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "0"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+	if err != nil || s.Balances != 10000-100-900+3600+2400 {
+		t.Fatalf("balances %d, want %d (%v)", s.GetBalances(), 10000-100-900+3600+2400, err)
+	}
+	r.conserved()
+}

@@ -197,6 +197,11 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		if err != nil {
 			return nil, invalid("wager %d: %v", i, err)
 		}
+		if bet.IsCall() && t.cfg.OralRacetrack {
+			// 002 §3.2B: a player's own wager on the racetrack is void; the dealer places it.
+			sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, Reason: ReasonDealerOnly, bet: bet, pieces: pieces})
+			continue
+		}
 		cap := available
 		if tableRoom >= 0 && tableRoom < cap {
 			cap = tableRoom

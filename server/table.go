@@ -61,10 +61,13 @@ type Config struct {
 	Jackpot       *JackpotConfig // nil: no jackpot
 	// The player must touch their ID pad, or have a player card in its reader, to wager.
 	IDPadRequired, PlayerCardRequired bool
-	Venue                             string
-	Currency                          string
-	TicketExpiry                      time.Duration
-	History                           int
+	// OralRacetrack: racetrack wagers are declared orally and placed only by the dealer
+	// (002 §3.2B); a call bet a terminal places itself is void (accepted nothing).
+	OralRacetrack bool
+	Venue         string
+	Currency      string
+	TicketExpiry  time.Duration
+	History       int
 
 	// Auto-dealer timing: the pause from the deadline to the outcome, and the time the result
 	// stays on screen before the next round opens.
@@ -331,7 +334,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		redeem: map[string]*redeemGuard{}, abstained: map[string]int{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
-		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
+		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: !cfg.OralRacetrack, Jackpot: cfg.Jackpot != nil,
 		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega

@@ -97,3 +97,27 @@ func TestDealerPlacedWagers_002_3_2B(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// TestPlayersOwnRacetrackWagerVoid_002_3_2B: at a table whose racetrack wagers are declared to
+// the dealer, a call bet the player places on the screen is void: the table accepts nothing of
+// it, the chips go from the screen, and the player is told the dealer places it.
+func TestPlayersOwnRacetrackWagerVoid_002_3_2B(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, cfg: func(c *server.Config) { c.OralRacetrack = true }})
+	r.ready()
+	r.buyIn(5000)
+	st, err := r.demo.Table.StartRound("dealer:test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("the round open", func(v app.View) bool { return v.RoundID == st.RoundId && v.Phase == table.PhaseWagering })
+	r.st.Terminal.SelectChip(100)
+	if _, err := r.st.Terminal.Place(roulette.Bet{Call: roulette.Voisins}); err != nil {
+		t.Fatal(err)
+	}
+	v := r.waitView("the void call bet off the screen", func(v app.View) bool {
+		return v.Acked && len(v.Stakes) == 0 && v.Message.Msg.Key == "Racetrack bets are declared to the dealer, who places them"
+	})
+	if v.SlipTotal != 0 || r.server().SlipTotal != 0 {
+		t.Fatalf("the void wager counted: screen %d, table %d", v.SlipTotal, r.server().SlipTotal)
+	}
+}

@@ -71,6 +71,7 @@ func run(args []string, stderr io.Writer) int {
 	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
 	table := fs.String("table", "T1", "table id")
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
+	oralRacetrack := fs.Bool("oral-racetrack", false, "racetrack wagers are declared to the dealer, who places them (dealer wager); a terminal's own is void (002 §3.2B)")
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager")
 	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
 	jackpotCeiling := fs.Int64("jackpot-ceiling", 0, "jackpot: the meter hits by this many cents")
@@ -108,6 +109,7 @@ func run(args []string, stderr io.Writer) int {
 	cfg.TableID, cfg.RulesProfile, cfg.Period, cfg.SpinTime, cfg.ResultTime = *table, *rules, *period, *spin, *result
 	cfg.LuckyBall, cfg.LuckyMega = *lucky || *mega, *mega
 	cfg.IDPadRequired, cfg.PlayerCardRequired = *padRequired, *cardRequired
+	cfg.OralRacetrack = *oralRacetrack
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
