@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
@@ -77,4 +79,20 @@ func withDealer(own []Stake, dealer []DealerStake) []Stake {
 		out = append(out, d.Stake)
 	}
 	return out
+}
+
+// CallDealer is the player's call from the screen: a claim that an outcome is wrong or that part
+// of the game malfunctioned, which the dealer must consider (001 §9.5, 000 §10.9.4). The table
+// raises it on the dealer console; the player is told it went, or why not.
+func (t *Terminal) CallDealer(ctx context.Context) error {
+	err := t.link.CallDealer(ctx, "")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil {
+		t.sayLocked(msg.New("The dealer could not be called: %s", msg.Of(err)), Answer)
+	} else {
+		t.sayLocked(msg.New("The dealer has been called and will come to you"), Answer)
+	}
+	t.changedLocked()
+	return err
 }

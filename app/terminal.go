@@ -40,6 +40,8 @@ type Link interface {
 	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error)
 	// AckDealerClose tells the table a dealer close is recorded here, so it stops telling it.
 	AckDealerClose(ctx context.Context, closeID string) error
+	// CallDealer raises the player's call on the dealer console (dealerwager.go's CallDealer).
+	CallDealer(ctx context.Context, reason string) error
 }
 
 // Config is everything a Terminal depends on, given once at construction.

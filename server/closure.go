@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tablegames/ats/app/table"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -247,4 +249,41 @@ func (t *Table) restoreFault(ctx context.Context) error {
 		t.fault = faults[0].Detail
 	}
 	return nil
+}
+
+// AlarmPlayerCall is the alarm a player's call from the screen raises on the dealer console.
+const AlarmPlayerCall = "player-call"
+
+// playerCallQuiet is how long after a terminal's call a further call raises no new alarm: a
+// player pressing again is still the same call, and must not flood the console.
+const playerCallQuiet = time.Minute
+
+// CallDealer raises a player's call on the dealer console: a claim that an outcome is wrong or
+// that the game malfunctioned, which the dealer must consider (001 §9.5, 000 §10.9.4). The
+// alarm is in the audit log with the terminal as its actor.
+func (t *Table) CallDealer(terminal, reason string) (*pb.CallDealerResponse, error) {
+	if len(reason) > 200 || !utf8.ValidString(reason) || strings.ContainsAny(reason, "\x00\n\r") {
+		return nil, invalid("reason: at most 200 bytes of UTF-8 text on one line")
+	}
+	if err := t.knownTerminal(terminal); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs("terminal:" + terminal)()
+	now := t.now()
+	if last, ok := t.calls[terminal]; ok && now.Sub(last) < playerCallQuiet {
+		return &pb.CallDealerResponse{Repeated: true}, nil
+	}
+	detail := AlarmPlayerCall + ": the player at " + terminal + " calls the dealer"
+	if reason != "" {
+		detail += ": " + reason
+	}
+	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		return tx.Event("alarm", terminal, "", 0, detail)
+	}); err != nil {
+		return nil, ledgerErr(err)
+	}
+	t.calls[terminal] = now
+	return &pb.CallDealerResponse{}, nil
 }

@@ -149,8 +149,8 @@ func TestRedLightSurvivesARestart_000_10_9_2(t *testing.T) {
 	}
 }
 
-// FuzzTableSeatRequests drives the closure, dispute, clear and vacate requests (the ones item 12
-// added) with any time, note, round and seat, in any order (op picks the call), with time
+// FuzzTableSeatRequests drives the closure, dispute, clear, vacate and player-call requests (the
+// ones item 12 added) with any time, note, round and seat, in any order (op picks the call), with time
 // moving: never a panic, every refusal InvalidArgument, FailedPrecondition or NotFound, a
 // closure never announced less than 20 minutes ahead, and the books always conserve.
 func FuzzTableSeatRequests(f *testing.F) {
@@ -161,12 +161,14 @@ func FuzzTableSeatRequests(f *testing.F) {
 	f.Add(uint8(3), int64(0), "", "T1")
 	f.Add(uint8(4), int64(0), "", "\xff")
 	f.Add(uint8(5), int64(-1), "", "")
+	f.Add(uint8(6), int64(0), "wrong result", "T1")
+	f.Add(uint8(6), int64(0), "\xff", "T1")
 	tbl, clock, _ := fuzzTable(f)
 	ok := map[codes.Code]bool{codes.OK: true, codes.InvalidArgument: true, codes.FailedPrecondition: true, codes.NotFound: true}
 	f.Fuzz(func(t *testing.T, op uint8, secs int64, note, seat string) {
 		now := clock.Now()
 		var err error
-		switch op % 6 {
+		switch op % 7 {
 		case 0:
 			at := now.Add(time.Duration(max(min(secs, 1<<31), -(1<<31))) * time.Second)
 			var st *pb.TableStatus
@@ -187,6 +189,8 @@ func FuzzTableSeatRequests(f *testing.F) {
 			_, err = tbl.ClosePlayerAccount("dealer:D1", &pb.ClosePlayerAccountRequest{IdempotencyKey: note + "/v", TerminalId: seat, Reason: ReasonVacated})
 		case 4:
 			_, err = tbl.ScheduleClose("supervisor:S1", time.Time{}, true)
+		case 6:
+			_, err = tbl.CallDealer(seat, note)
 		case 5:
 			clock.Add(time.Duration(min(max(secs, 0), 3600)) * time.Second)
 			tbl.Advance(clock.Now())
@@ -195,8 +199,55 @@ func FuzzTableSeatRequests(f *testing.F) {
 			}
 		}
 		if err != nil && !ok[status.Code(err)] {
-			t.Fatalf("op %d %d %q %q: %v", op%6, secs, note, seat, err)
+			t.Fatalf("op %d %d %q %q: %v", op%7, secs, note, seat, err)
 		}
 		checkBooks(t, tbl)
 	})
+}
+
+// TestPlayerCallsTheDealer_001_9_5: the player's call from the screen (001 §9.5, 000 §10.9.4)
+// raises an alarm on the dealer console, in the audit log with the terminal as its actor; a
+// second press within a minute raises nothing new; a malformed reason is refused; only a
+// terminal may call it.
+func TestPlayerCallsTheDealer_001_9_5(t *testing.T) {
+	r := newRig(t)
+	t1 := r.terminal("T1")
+	res, err := t1.CallDealer(ctx, &pb.CallDealerRequest{Reason: "the screen shows 17, the wheel 18"})
+	if err != nil || res.Repeated {
+		t.Fatalf("the call: %v %v", res, err)
+	}
+	alarms, err := r.dealer.ListAlarms(ctx, &pb.ListAlarmsRequest{})
+	if err != nil || len(alarms.Alarms) != 1 || alarms.Alarms[0].Kind != AlarmPlayerCall || alarms.Alarms[0].TerminalId != "T1" ||
+		!strings.Contains(alarms.Alarms[0].Detail, "the wheel 18") {
+		t.Fatalf("the dealer's alarms: %v %v", alarms, err)
+	}
+	if res, err := t1.CallDealer(ctx, &pb.CallDealerRequest{}); err != nil || !res.Repeated {
+		t.Fatalf("a second press: %v %v", res, err)
+	}
+	r.clock.Add(61 * time.Second)
+	if res, err := t1.CallDealer(ctx, &pb.CallDealerRequest{}); err != nil || res.Repeated {
+		t.Fatalf("a call a minute later: %v %v", res, err)
+	}
+	if alarms, _ := r.dealer.ListAlarms(ctx, &pb.ListAlarmsRequest{}); len(alarms.GetAlarms()) != 2 {
+		t.Fatalf("alarms after two calls a minute apart: %v", alarms)
+	}
+	for _, bad := range []string{strings.Repeat("x", 201), "nul\x00", "two\nlines"} {
+		if _, err := t1.CallDealer(ctx, &pb.CallDealerRequest{Reason: bad}); code(err) != codes.InvalidArgument {
+			t.Errorf("reason %q: %v", bad, err)
+		}
+	}
+	if _, err := pb.NewTerminalServiceClient(r.dial("dealer", "D2")).CallDealer(ctx, &pb.CallDealerRequest{}); code(err) != codes.PermissionDenied {
+		t.Fatalf("a dealer certificate calling as a player: %v", err)
+	}
+	log, err := r.table.AuditLog(20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range log {
+		found = found || (e.Kind == "alarm" && e.Actor == "terminal:T1")
+	}
+	if !found {
+		t.Fatal("the call is not in the audit log with the terminal as actor")
+	}
 }

@@ -368,6 +368,10 @@ func slipWagers(ws []*pb.Wager) []SlipWager {
 	return out
 }
 
+func (s *terminalService) CallDealer(ctx context.Context, req *pb.CallDealerRequest) (*pb.CallDealerResponse, error) {
+	return s.t.CallDealer(callerID(ctx), req.Reason)
+}
+
 func (s *terminalService) CreditNote(ctx context.Context, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
 	return s.t.CreditNote(callerID(ctx), req)
 }

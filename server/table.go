@@ -251,6 +251,7 @@ type Table struct {
 	closingAt time.Time               // the announced closure (closure.go), zero for none
 	abstained map[string]int          // rounds in a row each open account placed no wager
 	fault     string                  // why the console's light is red; "" for green
+	calls     map[string]time.Time    // each terminal's last call to the dealer (CallDealer)
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -331,7 +332,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
-		redeem: map[string]*redeemGuard{}, abstained: map[string]int{},
+		redeem: map[string]*redeemGuard{}, abstained: map[string]int{}, calls: map[string]time.Time{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: !cfg.OralRacetrack, Jackpot: cfg.Jackpot != nil,

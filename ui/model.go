@@ -39,6 +39,8 @@ type Model interface {
 	// CashOut prints the ticket (or says why not); it does not wait for the printer.
 	CashOut()
 	GameRecords(ctx context.Context, rounds, tickets int) (app.GameRecords, error)
+	// CallDealer raises the player's call on the dealer console: a claim or a fault (001 §9.5).
+	CallDealer(ctx context.Context) error
 }
 
 var _ Model = (*app.Terminal)(nil)

@@ -288,3 +288,25 @@ func TestDisputeButtonAndLights_000_10_9(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// TestPlayerCallsTheDealerFromTheScreen_001_9_5: the station's terminal calls the dealer (the
+// help screen's button): the dealer console's alarms show the call from this seat, and the
+// player is told the dealer is coming. Before: a player had no way to raise a claim from the
+// terminal.
+func TestPlayerCallsTheDealerFromTheScreen_001_9_5(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true})
+	r.ready()
+	if err := r.st.Terminal.CallDealer(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("the player told", func(v app.View) bool {
+		return v.Message.Msg.Key == "The dealer has been called and will come to you"
+	})
+	alarms, err := r.demo.Table.ListAlarms(5)
+	if err != nil || len(alarms.Alarms) == 0 || alarms.Alarms[0].Kind != server.AlarmPlayerCall || alarms.Alarms[0].TerminalId != "T01" {
+		t.Fatalf("the dealer console's alarms: %v %v", alarms, err)
+	}
+	if !r.auditLogHas("alarm", "terminal:T01") {
+		t.Fatal("the call is not in the audit log with the terminal")
+	}
+}

@@ -5832,6 +5832,94 @@ func (x *PlaceWagerResponse) GetSlip() *Slip {
 	return nil
 }
 
+type CallDealerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"` // what the player says, if anything (at most 200 bytes)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallDealerRequest) Reset() {
+	*x = CallDealerRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallDealerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallDealerRequest) ProtoMessage() {}
+
+func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
+func (*CallDealerRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *CallDealerRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type CallDealerResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repeated      bool                   `protobuf:"varint,1,opt,name=repeated,proto3" json:"repeated,omitempty"` // a call within the last minute already raised the alarm
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallDealerResponse) Reset() {
+	*x = CallDealerResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallDealerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallDealerResponse) ProtoMessage() {}
+
+func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
+func (*CallDealerResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *CallDealerResponse) GetRepeated() bool {
+	if x != nil {
+		return x.Repeated
+	}
+	return false
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -6253,7 +6341,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12PlaceWagerResponse\x12\x1a\n" +
 	"\baccepted\x18\x01 \x01(\x03R\baccepted\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12&\n" +
-	"\x04slip\x18\x03 \x01(\v2\x12.ats.table.v1.SlipR\x04slip*~\n" +
+	"\x04slip\x18\x03 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"+\n" +
+	"\x11CallDealerRequest\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"0\n" +
+	"\x12CallDealerResponse\x12\x1a\n" +
+	"\brepeated\x18\x01 \x01(\bR\brepeated*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -6288,7 +6380,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xba\n" +
+	"\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -6307,7 +6400,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xe6\x0f\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12O\n" +
+	"\n" +
+	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse2\xe6\x0f\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -6355,7 +6450,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 89)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -6446,12 +6541,14 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ClearFaultRequest)(nil),              // 86: ats.table.v1.ClearFaultRequest
 	(*PlaceWagerRequest)(nil),              // 87: ats.table.v1.PlaceWagerRequest
 	(*PlaceWagerResponse)(nil),             // 88: ats.table.v1.PlaceWagerResponse
-	nil,                                    // 89: ats.table.v1.Limits.PerBetEntry
+	(*CallDealerRequest)(nil),              // 89: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 90: ats.table.v1.CallDealerResponse
+	nil,                                    // 91: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	89,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	91,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6533,75 +6630,77 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	46,  // 81: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
 	48,  // 82: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
 	83,  // 83: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	50,  // 84: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	51,  // 85: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	52,  // 86: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	53,  // 87: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	54,  // 88: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	55,  // 89: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	56,  // 90: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	56,  // 91: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	57,  // 92: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	56,  // 93: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	58,  // 94: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	59,  // 95: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	60,  // 96: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	62,  // 97: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	64,  // 98: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	28,  // 99: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	69,  // 100: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	71,  // 101: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	72,  // 102: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	76,  // 103: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	78,  // 104: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	84,  // 105: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	85,  // 106: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	86,  // 107: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	87,  // 108: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	81,  // 109: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 110: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	30,  // 111: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	32,  // 112: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	33,  // 113: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	36,  // 114: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	33,  // 115: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	33,  // 116: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	41,  // 117: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	33,  // 118: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	33,  // 119: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	33,  // 120: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	44,  // 121: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	47,  // 122: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	49,  // 123: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	82,  // 124: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	67,  // 125: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	67,  // 126: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	67,  // 127: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	67,  // 128: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	67,  // 129: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	67,  // 130: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	67,  // 131: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	67,  // 132: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	67,  // 133: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 134: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	67,  // 135: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 136: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	61,  // 137: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	63,  // 138: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	65,  // 139: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	67,  // 140: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	70,  // 141: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	68,  // 142: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	73,  // 143: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	77,  // 144: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	80,  // 145: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	67,  // 146: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	67,  // 147: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	67,  // 148: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	88,  // 149: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	82,  // 150: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	110, // [110:151] is the sub-list for method output_type
-	69,  // [69:110] is the sub-list for method input_type
+	89,  // 84: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	50,  // 85: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	51,  // 86: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	52,  // 87: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	53,  // 88: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	54,  // 89: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	55,  // 90: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	56,  // 91: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	56,  // 92: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	57,  // 93: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	56,  // 94: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	58,  // 95: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	59,  // 96: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	60,  // 97: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	62,  // 98: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	64,  // 99: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	28,  // 100: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	69,  // 101: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	71,  // 102: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	72,  // 103: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	76,  // 104: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	78,  // 105: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	84,  // 106: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	85,  // 107: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	86,  // 108: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	87,  // 109: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	81,  // 110: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 111: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	30,  // 112: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	32,  // 113: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	33,  // 114: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	36,  // 115: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	33,  // 116: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	33,  // 117: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	41,  // 118: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	33,  // 119: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	33,  // 120: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	33,  // 121: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	44,  // 122: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	47,  // 123: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	49,  // 124: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	82,  // 125: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	90,  // 126: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	67,  // 127: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	67,  // 128: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	67,  // 129: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	67,  // 130: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	67,  // 131: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	67,  // 132: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	67,  // 133: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	67,  // 134: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	67,  // 135: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 136: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	67,  // 137: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 138: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	61,  // 139: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	63,  // 140: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	65,  // 141: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	67,  // 142: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	70,  // 143: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	68,  // 144: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	73,  // 145: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	77,  // 146: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	80,  // 147: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	67,  // 148: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	67,  // 149: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	67,  // 150: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	88,  // 151: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	82,  // 152: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // [111:153] is the sub-list for method output_type
+	69,  // [69:111] is the sub-list for method input_type
 	69,  // [69:69] is the sub-list for extension type_name
 	69,  // [69:69] is the sub-list for extension extendee
 	0,   // [0:69] is the sub-list for field type_name
@@ -6635,7 +6734,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   87,
+			NumMessages:   89,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

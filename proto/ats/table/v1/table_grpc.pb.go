@@ -41,6 +41,7 @@ const (
 	TerminalService_ReportNoteEscrow_FullMethodName       = "/ats.table.v1.TerminalService/ReportNoteEscrow"
 	TerminalService_GetJournalAnchor_FullMethodName       = "/ats.table.v1.TerminalService/GetJournalAnchor"
 	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
+	TerminalService_CallDealer_FullMethodName             = "/ats.table.v1.TerminalService/CallDealer"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -95,6 +96,11 @@ type TerminalServiceClient interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(ctx context.Context, in *AuthenticateTechnicianRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error)
+	// CallDealer is the player's call from the screen: a claim that an outcome is wrong or that
+	// part of the game has malfunctioned, which must be considered (001 §9.5, 000 §10.9.4). It
+	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
+	// terminal; a second call within a minute is answered without a second alarm. No money moves.
+	CallDealer(ctx context.Context, in *CallDealerRequest, opts ...grpc.CallOption) (*CallDealerResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -264,6 +270,16 @@ func (c *terminalServiceClient) AuthenticateTechnician(ctx context.Context, in *
 	return out, nil
 }
 
+func (c *terminalServiceClient) CallDealer(ctx context.Context, in *CallDealerRequest, opts ...grpc.CallOption) (*CallDealerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CallDealerResponse)
+	err := c.cc.Invoke(ctx, TerminalService_CallDealer_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -316,6 +332,11 @@ type TerminalServiceServer interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error)
+	// CallDealer is the player's call from the screen: a claim that an outcome is wrong or that
+	// part of the game has malfunctioned, which must be considered (001 §9.5, 000 §10.9.4). It
+	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
+	// terminal; a second call within a minute is answered without a second alarm. No money moves.
+	CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -370,6 +391,9 @@ func (UnimplementedTerminalServiceServer) GetJournalAnchor(context.Context, *Get
 }
 func (UnimplementedTerminalServiceServer) AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AuthenticateTechnician not implemented")
+}
+func (UnimplementedTerminalServiceServer) CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CallDealer not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -655,6 +679,24 @@ func _TerminalService_AuthenticateTechnician_Handler(srv interface{}, ctx contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_CallDealer_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CallDealerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).CallDealer(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_CallDealer_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).CallDealer(ctx, req.(*CallDealerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -717,6 +759,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AuthenticateTechnician",
 			Handler:    _TerminalService_AuthenticateTechnician_Handler,
+		},
+		{
+			MethodName: "CallDealer",
+			Handler:    _TerminalService_CallDealer_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
