@@ -14,6 +14,9 @@
 //   - buyin.go: the dealer buy-in the player confirms (004 §6.3(c));
 //   - money.go: cash-out and the money devices' status, and the game records;
 //   - notice.go: the one message on screen, with its priority and minimum time;
+//   - closing.go: the sign of the table's announced closure, counted down (001 §12.7);
+//   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
+//     the player's call to the dealer (001 §9.5);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8).
 package app
 

@@ -171,10 +171,10 @@ func (t *Table) Dispute(actor, roundID, note string) (*pb.TableStatus, error) {
 		if err != nil {
 			return err
 		}
-		if r.phase == table.PhaseWagering && now.Before(r.deadline) {
-			// A spin is disputed once the ball is rolling; the period ends now so no wager
-			// is placed on a disputed spin.
-			if err := t.closeWagering(now, true); err != nil {
+		if r.phase == table.PhaseWagering {
+			// A spin is disputed once the ball is rolling; the period ends now (if the table's
+			// clock has not ended it already) so no wager is placed on a disputed spin.
+			if err := t.closeWagering(now, now.Before(r.deadline)); err != nil {
 				return err
 			}
 		} else if r.phase != table.PhaseNoMoreBets {

@@ -22,6 +22,11 @@
 // calls in progress per identity, a terminal's call rate), and a slip is priced outside the
 // table's lock, so one terminal cannot stall the others. Every audit event records who did it
 // (the certificate's role:id, "system" for the table itself).
+//
+// The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the
+// seat abstaining three rounds (§12.8), the dealer console's Dispute Button and red/green light
+// (000 §10.9.1–2), a player's call (001 §9.5); the dealer's oral call bets on a seat's slip
+// (dealerwager.go, 002 §3.2B).
 package server
 
 import (
