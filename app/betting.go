@@ -92,7 +92,7 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 		return Feedback{}, err
 	}
 	current := t.slip.On(b)
-	available := t.betBalanceLocked() - t.slip.Total(layout) + current*roulette.Units(pieces)
+	available := t.betBalanceLocked() - t.slip.Total(layout) - dealerTotal(t.view.DealerStakes, layout) + current*roulette.Units(pieces)
 	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
 	switch {
@@ -332,20 +332,18 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 // adoptAckLocked takes the server's accepted amounts: the server is authoritative, and if it
 // accepted less (limits changed under the player) the screen must show what will settle.
 func (t *Terminal) adoptAckLocked(ack *table.SlipAck) {
-	layout := t.view.Config.Layout
-	var stakes []Stake
-	for i, b := range ack.Bets {
-		if i >= len(ack.Results) {
-			break
-		}
-		per := ack.Results[i].Accepted / max(units(b.Bet, layout), 1)
-		if per > 0 {
-			stakes = append(stakes, Stake{Bet: b.Bet, Amount: per})
-		}
-	}
+	stakes, dealer := splitAck(ack, t.view.Config.Layout)
+	t.view.DealerStakes = dealer
 	if !slices.Equal(stakes, t.slip.Stakes()) {
 		t.slip.stakes = stakes
-		t.sayLocked(msg.New("the table adjusted your wagers to its limits"), TableNews)
+		why := msg.New("the table adjusted your wagers to its limits")
+		for _, r := range ack.Results {
+			if r.Reason == ReasonDealerOnly {
+				// 002 §3.2B: at this table the dealer places racetrack wagers.
+				why = msg.New("Racetrack bets are declared to the dealer, who places them")
+			}
+		}
+		t.sayLocked(why, TableNews)
 	}
 	t.view.Acked = true
 }

@@ -35,7 +35,8 @@ func (f *Favourites) Save(v View) (Favourite, error) {
 	if len(v.Stakes) == 0 {
 		return Favourite{}, ErrNothingToSave
 	}
-	fav := Favourite{Stakes: slices.Clone(v.Stakes), Total: v.SlipTotal}
+	// The player's own stakes only: the dealer's (DealerStakes) were placed for one round.
+	fav := Favourite{Stakes: slices.Clone(v.Stakes), Total: v.SlipTotal - dealerTotal(v.DealerStakes, v.Config.Layout)}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.saved = slices.DeleteFunc(f.saved, func(s Favourite) bool { return slices.Equal(s.Stakes, fav.Stakes) })

@@ -106,6 +106,7 @@ func (t *Terminal) apply(ev table.Event) {
 			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
 			t.voidLocked(msg.New("connection to the table lost before the end of betting: wagers void"))
 			t.slip.reset(nil)
+			t.view.DealerStakes = nil
 			t.view.Locked = true
 		}
 	case table.Snapshot:
@@ -128,9 +129,12 @@ func (t *Terminal) apply(ev table.Event) {
 		}
 		t.view.Result = nil
 		if e.Recognised {
-			t.view.Result = resultOf(t.lastRound, t.view.Config.Layout, e.Number, t.view.LuckyBall)
+			// The dealer's wagers settle with the player's: the result shows both. Repeat puts
+			// back only the player's own (lastRound).
+			t.view.Result = resultOf(withDealer(t.lastRound, t.view.DealerStakes), t.view.Config.Layout, e.Number, t.view.LuckyBall)
 		}
 		t.slip.reset(nil)
+		t.view.DealerStakes = nil
 	case table.BalanceChanged:
 		t.view.Balance = e.Balance
 		t.view.AccountOpen = true
@@ -146,6 +150,7 @@ func (t *Terminal) apply(ev table.Event) {
 		// The table's reason is its own words (the pit boss's, for an invalidation).
 		t.voidLocked(msg.New("Wagers void and refunded: %s", e.Reason))
 		t.view.Balance = e.Balance
+		t.view.DealerStakes = nil
 	case table.BuyInOffered:
 		if !t.answered[e.ID] {
 			b := e
@@ -154,6 +159,7 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.AccountClosed:
 		t.view.AccountOpen, t.view.Balance = false, 0
 		t.slip.reset(nil)
+		t.view.DealerStakes = nil
 		if e.Ticket == nil {
 			// Closed at the console (001 §6.5.2): the money is paid at the table, not by a
 			// ticket from this terminal, so the screen must say where it went.
@@ -162,6 +168,10 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
+	case table.DealerWagerPlaced:
+		t.onDealerWagerLocked(e)
+	case table.TableClosing:
+		t.setClosingLocked(e.At)
 	case table.JackpotMeter:
 		t.view.Jackpot = e.Amount
 	case table.JackpotWon:
@@ -208,19 +218,13 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	// The server's acknowledged slip is the truth after a reconnect or a restart: the screen
 	// comes back exactly as the server will settle it.
 	var stakes []Stake
+	var dealer []DealerStake
 	t.version = 0
 	if s.Slip != nil && s.Slip.RoundID == s.RoundID {
 		t.version = s.Slip.Version
-		for i, b := range s.Slip.Bets {
-			amount := b.Amount
-			if i < len(s.Slip.Results) {
-				amount = s.Slip.Results[i].Accepted / max(units(b.Bet, s.Config.Layout), 1)
-			}
-			if amount > 0 {
-				stakes = append(stakes, Stake{Bet: b.Bet, Amount: amount})
-			}
-		}
+		stakes, dealer = splitAck(s.Slip, s.Config.Layout)
 	}
+	v.DealerStakes = dealer
 	if s.LastSettled != nil && s.LastSettled.RoundID == s.RoundID {
 		// The slip has settled (the server keeps it until the next round): as after a Settled
 		// event, its chips are off the layout — the balance already counts them — and are
@@ -230,9 +234,9 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 		}
 		v.Result = nil
 		if s.LastSettled.Recognised {
-			v.Result = resultOf(stakes, s.Config.Layout, s.LastSettled.Number, s.LuckyBall)
+			v.Result = resultOf(withDealer(stakes, dealer), s.Config.Layout, s.LastSettled.Number, s.LuckyBall)
 		}
-		stakes = nil
+		stakes, v.DealerStakes = nil, nil
 	}
 	if r := t.restarted; r != nil {
 		// The first snapshot since the terminal started. If its journal holds wagers on this
@@ -247,12 +251,14 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	t.slip.reset(stakes)
 	v.Acked = true
 	t.schedulePeriodLocked()
+	t.setClosingLocked(s.ClosingAt)
 }
 
 func (t *Terminal) onPhase(e table.PhaseChanged) {
 	v := &t.view
 	if e.Phase == table.PhaseWagering && e.RoundID != v.RoundID {
 		t.slip.reset(nil)
+		t.view.DealerStakes = nil
 		t.version = 0
 		t.voidLocked(msg.Msg{})
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil

@@ -14,6 +14,9 @@
 //   - buyin.go: the dealer buy-in the player confirms (004 §6.3(c));
 //   - money.go: cash-out and the money devices' status, and the game records;
 //   - notice.go: the one message on screen, with its priority and minimum time;
+//   - closing.go: the sign of the table's announced closure, counted down (001 §12.7);
+//   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
+//     the player's call to the dealer (001 §9.5);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8).
 package app
 
@@ -40,6 +43,8 @@ type Link interface {
 	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error)
 	// AckDealerClose tells the table a dealer close is recorded here, so it stops telling it.
 	AckDealerClose(ctx context.Context, closeID string) error
+	// CallDealer raises the player's call on the dealer console (dealerwager.go's CallDealer).
+	CallDealer(ctx context.Context, reason string) error
 }
 
 // Config is everything a Terminal depends on, given once at construction.
@@ -76,8 +81,12 @@ type View struct {
 	SlipTotal int64
 	Available int64 // balance less the slip: what more chips may use
 	Stakes    []Stake
-	Acked     bool // the server has acknowledged the slip as shown
-	Chip      int64
+	// DealerStakes are the wagers the dealer placed for this seat on the round (oral call bets,
+	// 002 §3.2B), shown marked as the dealer's; the player cannot change them from the screen.
+	// SlipTotal and Available count them.
+	DealerStakes []DealerStake
+	Acked        bool // the server has acknowledged the slip as shown
+	Chip         int64
 
 	History     []table.Outcome
 	LastOutcome *table.Outcome
@@ -88,6 +97,7 @@ type View struct {
 	AccountOpen bool
 	BuyIn       *table.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
+	ClosingAt   time.Time         // the table's announced closure (001 §12.7), zero for none
 	Jackpot     int64             // the jackpot meter, when the table has a jackpot
 	JackpotWon  *table.JackpotWon // the latest hit at the table, until the next round
 	JackpotMine bool              // ...and it is this terminal's
@@ -132,6 +142,7 @@ type Terminal struct {
 	told       []View // views not yet told to onChange, oldest first
 	telling    bool   // a goroutine is telling views to onChange (changedLocked)
 	period     periodTimers
+	closing    closingTimer // the countdown of the table's announced closure (closing.go)
 	board      *board
 	favs       Favourites
 	terminalID string        // this terminal, as the table knows it (from the snapshot)
@@ -199,7 +210,8 @@ func (t *Terminal) View() View {
 func (t *Terminal) snapshotLocked() View {
 	v := t.view
 	v.Stakes = slices.Clone(t.slip.Stakes())
-	v.SlipTotal = t.slip.Total(v.Config.Layout)
+	v.DealerStakes = slices.Clone(v.DealerStakes)
+	v.SlipTotal = t.slip.Total(v.Config.Layout) + dealerTotal(v.DealerStakes, v.Config.Layout)
 	v.Available = v.Balance - v.SlipTotal
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
@@ -319,6 +331,7 @@ func (t *Terminal) Close() {
 	t.mu.Lock()
 	t.closed = true
 	t.period.stop()
+	t.closing.stop()
 	t.board.stop()
 	t.mu.Unlock()
 	t.wg.Wait()

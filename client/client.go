@@ -489,6 +489,13 @@ func (c *Client) AckDealerClose(ctx context.Context, closeID string) error {
 	return err
 }
 
+// CallDealer raises the player's call on the dealer console (001 §9.5, 000 §10.9.4). It is not
+// retried: the player can press again, and a repeat within a minute raises nothing new.
+func (c *Client) CallDealer(ctx context.Context, reason string) error {
+	_, err := c.tc.CallDealer(ctx, &pb.CallDealerRequest{Reason: reason})
+	return err
+}
+
 // ConfirmBuyIn accepts or declines a dealer buy-in.
 func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {

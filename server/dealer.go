@@ -59,6 +59,12 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	if t.cur != nil {
 		s.RoundId, s.DeadlineUnixNanos = t.cur.id, t.cur.deadline.UnixNano()
 	}
+	s.ClosingAtUnixNanos = wire.TimeNanos(t.closingAt)
+	s.Fault = t.fault
+	if s.Fault == "" && !s.Conserved {
+		s.Fault = "the money does not conserve"
+	}
+	s.RedLight = s.Fault != ""
 	ids := map[string]bool{}
 	for id := range t.accounts {
 		ids[id] = true
@@ -70,6 +76,10 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		ts := &pb.TerminalStatus{TerminalId: id, Connected: len(t.subs[id]) > 0}
 		if a := t.accounts[id]; a != nil {
 			ts.Balance, ts.AccountOpen = a.balance, a.open
+		}
+		if ts.AccountOpen {
+			ts.Abstained = int32(min(t.abstained[id], 1<<30))
+			ts.Vacatable, _ = t.vacatable(id)
 		}
 		if t.cur != nil && t.cur.slip(id) != nil {
 			ts.SlipTotal = t.cur.slip(id).total
@@ -121,6 +131,13 @@ func (t *Table) CloseTable(actor string) (*pb.TableStatus, error) {
 	return t.do(actor, func(now time.Time) error {
 		if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 			return failed("round %s is in play; close the table after its result", t.cur.id)
+		}
+		if err := t.mayCloseNow(now); err != nil {
+			return err
+		}
+		if !t.closingAt.IsZero() {
+			t.closingAt = time.Time{}
+			t.emit(now, "", table.TableClosing{})
 		}
 		t.open, t.auto = false, false
 		t.broadcastPhase(now, false)
@@ -179,7 +196,12 @@ func (t *Table) StartRound(actor string) (*pb.TableStatus, error) { return t.do(
 
 // SpinStarted: the dealer has spun the ball (Lucky Ball numbers are drawn now).
 func (t *Table) SpinStarted(actor, roundID string) (*pb.TableStatus, error) {
-	return t.do(actor, func(now time.Time) error { return t.spinStarted(now, roundID) })
+	return t.do(actor, func(now time.Time) error {
+		if err := t.gameMayGoOn(); err != nil {
+			return err
+		}
+		return t.spinStarted(now, roundID)
+	})
 }
 
 // BallDropping ends the wagering period at once (001 §5.1.3).
@@ -194,7 +216,12 @@ func (t *Table) BallDropping(actor, roundID string) (*pb.TableStatus, error) {
 
 // EnterOutcome enters the winning number and settles.
 func (t *Table) EnterOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
-	return t.do(actor, func(now time.Time) error { return t.enterOutcome(now, roundID, number) })
+	return t.do(actor, func(now time.Time) error {
+		if err := t.gameMayGoOn(); err != nil {
+			return err
+		}
+		return t.enterOutcome(now, roundID, number)
+	})
 }
 
 // NoSpin: the spin has no effect; wagers stay as they are until a valid spin (001 §9.1–9.2).
@@ -404,11 +431,18 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 	if reason == "" {
 		reason = "dealer"
 	}
-	if reason != "dealer" && reason != "directed-to-leave" {
-		return nil, invalid("reason %q: dealer or directed-to-leave", reason)
+	if reason != "dealer" && reason != "directed-to-leave" && reason != ReasonVacated {
+		return nil, invalid("reason %q: dealer, directed-to-leave or %s", reason, ReasonVacated)
 	}
 	if err := t.knownTerminal(req.TerminalId); err != nil {
 		return nil, err
+	}
+	if reason == ReasonVacated {
+		// 001 §12.8: only a player who has abstained three rounds while every other seat is
+		// in use; the balance is paid at the table as in any dealer close.
+		if ok, why := t.vacatable(req.TerminalId); !ok {
+			return nil, failed("%s may not be asked to vacate: %s", req.TerminalId, why)
+		}
 	}
 	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "close "+req.TerminalId, func() *pb.ClosePlayerAccountResponse { return &pb.ClosePlayerAccountResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.ClosePlayerAccountResponse, func(), error) {
@@ -446,6 +480,7 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 			return &pb.ClosePlayerAccountResponse{Amount: bal}, func() {
 				a := t.account(req.TerminalId)
 				a.balance, a.open = 0, false
+				delete(t.abstained, req.TerminalId)
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, req.TerminalId)
 				}

@@ -38,14 +38,15 @@ func init() {
 	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
 		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
 		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "GetTournament",
-		"SetPlayerLimits"} {
+		"SetPlayerLimits", "Dispute", "PlaceWager"} {
 		allow(dealer, m, dealerRoles)
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",
 		"ResolveOverpayment", "ReleaseTicketHold",
 		// Tournament play: the Tournament Director's (000 §12.2.3) configuring, opening and
 		// closing; the dealer deals its rounds and prints its standings (GetTournament).
-		"ConfigureTournament", "OpenTournament", "CloseTournament"} {
+		"ConfigureTournament", "OpenTournament", "CloseTournament",
+		"ScheduleClose", "ClearFault"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})

@@ -67,7 +67,8 @@ func (t *Table) Advance(now time.Time) {
 			t.nextAuto = now.Add(t.cfg.SpinTime)
 		}
 	}
-	if !t.auto || !t.open || now.Before(t.nextAuto) {
+	t.closeAsAnnounced(now)
+	if !t.auto || !t.open || now.Before(t.nextAuto) || t.fault != "" {
 		return
 	}
 	switch t.phase() {
@@ -108,6 +109,12 @@ func (t *Table) persistRound(tx *ledger.Tx, r *round) error {
 func (t *Table) startRound(now time.Time) error {
 	if !t.open {
 		return failed("the table is closed")
+	}
+	if t.closureDue(now) {
+		return failed("the table closes as announced: no new round")
+	}
+	if err := t.gameMayGoOn(); err != nil {
+		return err
 	}
 	if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 		return failed("round %s is still in play", t.cur.id)
@@ -228,6 +235,7 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		r.phase = table.PhaseWagering
 		return ledgerErr(err)
 	}
+	t.countAbstentions(r)
 	t.broadcastPhase(now, dropping)
 	if r.draw != nil {
 		t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *r.draw})

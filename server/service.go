@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"log/slog"
 	"net"
 	"sync"
@@ -360,9 +361,16 @@ func slipWagers(ws []*pb.Wager) []SlipWager {
 	out := make([]SlipWager, len(ws))
 	for i, w := range ws {
 		spec, err := wire.SpecOf(w)
+		if err == nil && w.PlacedBy != "" {
+			err = errors.New("placed_by is the table's to set: a terminal's wagers are its own")
+		}
 		out[i] = SlipWager{Spec: spec, Amount: w.Amount, Card: w.PlayerCard, Err: err}
 	}
 	return out
+}
+
+func (s *terminalService) CallDealer(ctx context.Context, req *pb.CallDealerRequest) (*pb.CallDealerResponse, error) {
+	return s.t.CallDealer(callerID(ctx), req.Reason)
 }
 
 func (s *terminalService) CreditNote(ctx context.Context, req *pb.CreditNoteRequest) (*pb.MoneyResponse, error) {
@@ -420,6 +428,28 @@ func (s *dealerService) OpenTable(ctx context.Context, req *pb.OpenTableRequest)
 
 func (s *dealerService) CloseTable(ctx context.Context, _ *pb.CloseTableRequest) (*pb.TableStatus, error) {
 	return s.t.CloseTable(actorOf(ctx))
+}
+
+func (s *dealerService) ScheduleClose(ctx context.Context, req *pb.ScheduleCloseRequest) (*pb.TableStatus, error) {
+	if !req.Cancel && req.CloseAtUnixNanos <= 0 {
+		return nil, invalid("close_at_unix_nanos: the time of closure is required")
+	}
+	return s.t.ScheduleClose(actorOf(ctx), time.Unix(0, req.CloseAtUnixNanos), req.Cancel)
+}
+
+func (s *dealerService) PlaceWager(ctx context.Context, req *pb.PlaceWagerRequest) (*pb.PlaceWagerResponse, error) {
+	if req.Wager == nil {
+		return nil, invalid("wager: required")
+	}
+	return s.t.PlaceWager(actorOf(ctx), req.TerminalId, req.RoundId, slipWagers([]*pb.Wager{req.Wager})[0])
+}
+
+func (s *dealerService) Dispute(ctx context.Context, req *pb.DisputeRequest) (*pb.TableStatus, error) {
+	return s.t.Dispute(actorOf(ctx), req.RoundId, req.Note)
+}
+
+func (s *dealerService) ClearFault(ctx context.Context, req *pb.ClearFaultRequest) (*pb.TableStatus, error) {
+	return s.t.ClearFault(actorOf(ctx), req.Note)
 }
 
 func (s *dealerService) GetStatus(context.Context, *pb.GetStatusRequest) (*pb.TableStatus, error) {

@@ -23,7 +23,7 @@ func (sl *slip) ack(roundID string) *table.SlipAck {
 	a := &table.SlipAck{RoundID: roundID, Version: sl.version, Total: sl.total,
 		Bets: make([]table.SlipBet, len(sl.bets)), Results: make([]table.BetResult, len(sl.bets))}
 	for i, b := range sl.bets {
-		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt, Card: b.Card}
+		a.Bets[i] = table.SlipBet{Bet: b.bet, Amount: b.Attempt, Card: b.Card, PlacedBy: b.PlacedBy}
 		a.Results[i] = table.BetResult{Accepted: b.Total, Reason: b.Reason}
 	}
 	return a
@@ -114,10 +114,16 @@ type pricing struct {
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
 	tour      bool            // a tournament round: balance is the player's tournament chips
 	card      string          // the slip's player card (003 §3.4), whose own limits may apply
+	// dealer are the wagers the dealer placed on this seat's slip (dealerwager.go), which a
+	// slip update from the terminal keeps: they are priced first, and the terminal's own
+	// wagers get what balance and table maximum they leave.
+	dealer      []acceptedBet
+	dealerTotal int64
 }
 
 func (p pricing) same(o pricing) bool {
-	return p.r == o.r && p.balance == o.balance && p.limitsGen == o.limitsGen
+	return p.r == o.r && p.balance == o.balance && p.limitsGen == o.limitsGen &&
+		p.dealerTotal == o.dealerTotal && len(p.dealer) == len(o.dealer)
 }
 
 // slipInputs checks a slip update may be made now and reads what pricing it depends on.
@@ -157,6 +163,14 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if a != nil {
 		p.balance = a.balance
 	}
+	if prev != nil {
+		for _, b := range prev.bets {
+			if b.PlacedBy != "" {
+				p.dealer = append(p.dealer, b)
+				p.dealerTotal += b.Total
+			}
+		}
+	}
 	return p, nil
 }
 
@@ -188,6 +202,8 @@ func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) 
 	if in.tour {
 		return t.storeTournamentSlip(terminal, in, sl)
 	}
+	sl.bets = append(sl.bets, in.dealer...)
+	sl.total += in.dealerTotal
 	in.r.slips[terminal] = sl
 	t.seenCard(now, terminal, in.card)
 	ack := sl.ack(in.r.id)
@@ -200,10 +216,10 @@ func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) 
 // the lock.
 func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip, error) {
 	limits := in.limits
-	available := in.balance
+	available := in.balance - in.dealerTotal
 	tableRoom := roulette.Unlimited
 	if limits.TableMax > 0 {
-		tableRoom = limits.TableMax
+		tableRoom = max(limits.TableMax-in.dealerTotal, 0)
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	for i, w := range wagers {
@@ -224,6 +240,11 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		pieces, err := bet.Pieces(t.layout)
 		if err != nil {
 			return nil, invalid("wager %d: %v", i, err)
+		}
+		if bet.IsCall() && t.cfg.OralRacetrack {
+			// 002 §3.2B: a player's own wager on the racetrack is void; the dealer places it.
+			sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, Reason: ReasonDealerOnly, bet: bet, pieces: pieces})
+			continue
 		}
 		cap := available
 		if tableRoom >= 0 && tableRoom < cap {

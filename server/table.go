@@ -25,6 +25,11 @@
 // calls in progress per identity, a terminal's call rate), and a slip is priced outside the
 // table's lock, so one terminal cannot stall the others. Every audit event records who did it
 // (the certificate's role:id, "system" for the table itself).
+//
+// The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the
+// seat abstaining three rounds (§12.8), the dealer console's Dispute Button and red/green light
+// (000 §10.9.1–2), a player's call (001 §9.5); the dealer's oral call bets on a seat's slip
+// (dealerwager.go, 002 §3.2B).
 package server
 
 import (
@@ -66,11 +71,14 @@ type Config struct {
 	IDPadRequired, PlayerCardRequired bool
 	// AsianGroups are the groups of the Asian racetrack (002 §3.2); the zero value is a table
 	// without one. roulette.DefaultAsianGroups gives the default twelve.
-	AsianGroups  roulette.AsianGroups
-	Venue        string
-	Currency     string
-	TicketExpiry time.Duration
-	History      int
+	AsianGroups roulette.AsianGroups
+	// OralRacetrack: racetrack wagers are declared orally and placed only by the dealer
+	// (002 §3.2B); a call bet a terminal places itself is void (accepted nothing).
+	OralRacetrack bool
+	Venue         string
+	Currency      string
+	TicketExpiry  time.Duration
+	History       int
 
 	// Auto-dealer timing: the pause from the deadline to the outcome, and the time the result
 	// stays on screen before the next round opens.
@@ -171,6 +179,9 @@ type acceptedBet struct {
 	Total    int64            `json:"total"`
 	Reason   string           `json:"reason"`
 	Card     string           `json:"card,omitempty"` // the player card it was placed with (003 §3.4, §9.1)
+	// PlacedBy is the dealer who placed the wager for the seat (dealerwager.go), "" for the
+	// player's own; kept in the slip's ledger record, so it survives a restart.
+	PlacedBy string `json:"placed_by,omitempty"`
 	bet      roulette.Bet
 	pieces   []roulette.Piece
 }
@@ -254,6 +265,10 @@ type Table struct {
 	wake                   chan struct{}
 	jackpot                *jackpotState           // nil without a jackpot
 	redeem                 map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	closingAt              time.Time               // the announced closure (closure.go), zero for none
+	abstained              map[string]int          // rounds in a row each open account placed no wager
+	fault                  string                  // why the console's light is red; "" for green
+	calls                  map[string]time.Time    // each terminal's last call to the dealer (CallDealer)
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -338,9 +353,10 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
 		redeem:     map[string]*redeemGuard{},
 		seatLimits: map[string]roulette.Limits{}, cardLimits: map[string]roulette.Limits{}, cardAt: map[string]string{},
+		abstained: map[string]int{}, calls: map[string]time.Time{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
-		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
+		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: !cfg.OralRacetrack, Jackpot: cfg.Jackpot != nil,
 		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega
@@ -356,6 +372,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	st, err := led.Load(ctx, cfg.History)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.restoreFault(ctx); err != nil {
 		return nil, err
 	}
 	for id, a := range st.Accounts {
@@ -552,6 +571,7 @@ func (t *Table) snapshot(terminal string) table.Snapshot {
 		TerminalID: terminal, Config: t.config, Phase: t.phase(), Limits: t.limits, Pending: t.pending,
 		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal], DealerCloses: t.closes[terminal],
 		PlayerLimits: t.personal(terminal),
+		ClosingAt:    t.closingAt,
 	}
 	if t.jackpot != nil {
 		s.Jackpot = t.jackpot.meter

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -11,13 +12,14 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // Help opens over the layout with the payouts from the rules engine and this table's limits.
 func TestHelpScreen(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
-	s, term, _, w := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1920, 1080))
+	s, term, link, w := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1920, 1080))
 	txt := helpText(term.View())
 	for k := roulette.Straight; k <= roulette.Black; k++ {
 		if !strings.Contains(txt, k.String()) {
@@ -36,6 +38,14 @@ func TestHelpScreen(t *testing.T) {
 	test.Tap(findButton(t, s.Content(), "Help"))
 	if w.Canvas().Overlays().Top() == nil {
 		t.Fatal("Help opened nothing")
+	}
+	// The player's call to the dealer (001 §9.5) is on the help screen: it reaches the table and
+	// the message line says so.
+	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Call the dealer: a wrong result or a fault"))
+	if !testwait.For(5*time.Second, func() bool {
+		return len(link.Calls()) == 1 && term.View().Message.Msg.Key == "The dealer has been called and will come to you"
+	}) {
+		t.Fatalf("the call: %v, message %q", link.Calls(), term.View().Message.Msg.String())
 	}
 	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Close"))
 	if w.Canvas().Overlays().Top() != nil {

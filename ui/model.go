@@ -41,6 +41,8 @@ type Model interface {
 	GameRecords(ctx context.Context, rounds, tickets int) (app.GameRecords, error)
 	// SetSecret marks this round's tournament wagers undisclosed (003 §10.8).
 	SetSecret(on bool) error
+	// CallDealer raises the player's call on the dealer console: a claim or a fault (001 §9.5).
+	CallDealer(ctx context.Context) error
 }
 
 var _ Model = (*app.Terminal)(nil)

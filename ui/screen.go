@@ -392,6 +392,11 @@ func (s *Screen) update(v app.View) {
 			stakes[st.Bet.Spot] = st.Amount
 		}
 	}
+	// The dealer's wagers for this seat (002 §3.2B), each marked as the dealer's: the player
+	// did not place them on the screen and cannot take them off it.
+	for _, d := range v.DealerStakes {
+		calls = append(calls, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, money(d.Amount)))
+	}
 	s.felt.SetStakes(stakes)
 	// One call bet a line, beside the racetrack they were placed on.
 	if t := strings.Join(calls, "\n"); t != s.calls.Text {
@@ -653,11 +658,16 @@ func helpText(v app.View) string {
 	return b.String()
 }
 
-// showHelp opens the help screen over the layout.
+// showHelp opens the help screen over the layout, with the way to call the dealer: a player who
+// thinks an outcome is wrong or the game has failed says so, and the dealer must consider it
+// (001 §9.5, 000 §10.9.4). The answer is on the message line.
 func (s *Screen) showHelp(v app.View) {
 	txt := widget.NewLabel(helpText(v))
 	txt.TextStyle = fyne.TextStyle{Monospace: true}
-	s.showModal(container.NewVScroll(txt))
+	call := widget.NewButtonWithIcon(T("Call the dealer: a wrong result or a fault"), theme.InfoIcon(), func() {
+		go s.term.CallDealer(context.Background()) // the table answers on the message line
+	})
+	s.showModal(container.NewBorder(nil, container.NewHBox(call), nil, nil, container.NewVScroll(txt)))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the

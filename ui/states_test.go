@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -201,6 +202,20 @@ func stateCases() []stateCase {
 			return []table.Event{up, with(table.PhaseWagering, 12*time.Second, aBets)(t, l), table.Connection{Up: false},
 				up, with(table.PhaseNoMoreBets, 0, nil)(t, l)}
 		}),
+		stateCase{"u_dealer_wager.xml", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) []table.Event {
+			// The dealer placed Voisins du Zero for the player, 1.00 a piece (002 §3.2B): beside
+			// the player's own neighbours bet, marked as the dealer's, and counted in the bet.
+			s := with(table.PhaseWagering, 12*time.Second, uBets)(t, l)
+			ack := ackedSlip(t, l, "R42", append(slices.Clone(s.Slip.Bets),
+				table.SlipBet{Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 100, PlacedBy: "dealer:D1"})...)
+			return []table.Event{up, s, table.DealerWagerPlaced{Slip: *ack}}
+		}},
+		a("a_closure_announced.xml", func(t *testing.T, l roulette.Layout) []table.Event {
+			// The pit boss announced the table's closure 25 minutes ahead (001 §12.7).
+			s := with(table.PhaseWagering, 12*time.Second, aBets)(t, l)
+			s.ClosingAt = t0.Add(24*time.Minute + 30*time.Second)
+			return []table.Event{up, s}
+		}),
 		a("a_table_closed.xml", func(t *testing.T, l roulette.Layout) []table.Event {
 			return []table.Event{up, tableSnap(l, table.PhaseClosed)}
 		}),
@@ -297,6 +312,8 @@ func TestScreenStates(t *testing.T) {
 		"a_reconnecting.xml":      {"RECONNECTING…", "wagers void"},
 		"a_wagers_void.xml":       {"NO MORE BETS", "wagers void"},
 		"a_table_closed.xml":      {"TABLE CLOSED"},
+		"u_dealer_wager.xml":      {"voisins 1 placed by the dealer", "The dealer placed voisins for you: 9.00", "44.00"},
+		"a_closure_announced.xml": {"This table closes at", "25 min left"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
 		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00  unit 5.00"},

@@ -29,7 +29,10 @@ type Link struct {
 	Refuse error
 	buyIns []string // ConfirmBuyIn calls: the buy-in ids
 	acked  []string // AckDealerClose calls
-	sent   chan struct{}
+	calls  []string // CallDealer calls: the reasons
+	// CallErr, if set, makes CallDealer fail with it.
+	CallErr error
+	sent    chan struct{}
 }
 
 // SentSlip is one UpdateSlip call.
@@ -119,6 +122,21 @@ func (l *Link) ConfirmBuyIn(_ context.Context, key, id string, accept bool) (tab
 }
 
 // AckDealerClose implements app.Link.
+// CallDealer records the player's call; CallErr, if set, is its answer.
+func (l *Link) CallDealer(_ context.Context, reason string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, reason)
+	return l.CallErr
+}
+
+// Calls are the player's calls to the dealer so far, their reasons in order.
+func (l *Link) Calls() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.calls...)
+}
+
 func (l *Link) AckDealerClose(_ context.Context, closeID string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/server"
 )
 
 // place puts one chip of chip cents on red and waits for the table to acknowledge the slip.
@@ -141,9 +142,13 @@ func TestMoneyInFollowsTheTable(t *testing.T) {
 	r.ready()
 	r.buyIn(2000)
 
-	if _, err := r.demo.Table.CloseTable("dealer:test"); err != nil {
+	// A player is present, so the table closes only as announced, 20 minutes ahead (001 §12.7):
+	// the table's clock is moved past the announced time.
+	at := time.Now().Add(server.ClosureNotice + time.Second)
+	if _, err := r.demo.Table.ScheduleClose("supervisor:test", at, false); err != nil {
 		t.Fatal(err)
 	}
+	r.demo.Table.Advance(at.Add(time.Second))
 	r.waitView("the table closed", func(v app.View) bool { return v.Phase == table.PhaseClosed })
 	refused("table closed")
 	if _, err := r.demo.Table.OpenTable("dealer:test", false); err != nil {

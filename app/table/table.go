@@ -80,6 +80,9 @@ type SlipBet struct {
 	Bet    roulette.Bet
 	Amount int64
 	Card   string
+	// PlacedBy is the dealer who placed this wager for the seat (an oral call bet, 002 §3.2B),
+	// "" for the player's own. The player's slip updates never carry these: the table keeps them.
+	PlacedBy string
 }
 
 // BetResult is what the server accepted of one wager (rule 4.3), total over pieces.
@@ -124,6 +127,8 @@ type Snapshot struct {
 	// PlayerLimits are this seat's own limits (000 §4.3, 003 §4.6), which replace Limits for its
 	// player; nil when the player plays to the table's limit sign.
 	PlayerLimits *roulette.Limits
+	// ClosingAt is the announced closure of the table (001 §12.7), zero for none.
+	ClosingAt time.Time
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).
@@ -212,6 +217,14 @@ type LuckyBallDrawn struct {
 	Draw    roulette.LuckyBallDraw
 }
 
+// DealerWagerPlaced is the seat's slip after the dealer placed a wager on it for the player
+// (002 §3.2B): the player's own wagers and the dealer-placed ones, as the table will settle them.
+type DealerWagerPlaced struct{ Slip SlipAck }
+
+// TableClosing is the sign of the table's closure (001 §12.7, 003 §9.9): the time it closes,
+// zero when the closure is called off.
+type TableClosing struct{ At time.Time }
+
 // JackpotMeter is the jackpot meter's amount.
 type JackpotMeter struct{ Amount int64 }
 
@@ -238,6 +251,8 @@ func (LuckyBallDrawn) isEvent()      {}
 func (JackpotMeter) isEvent()        {}
 func (JackpotWon) isEvent()          {}
 func (PlayerLimitsChanged) isEvent() {}
+func (TableClosing) isEvent()        {}
+func (DealerWagerPlaced) isEvent()   {}
 
 // Money is the table's reply to a money call.
 type Money struct {

@@ -14,6 +14,15 @@
 // tournament configure|open|standings|close|results (tournament play: tournament.go).
 // player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
 // player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
+// closing +DURATION|HH:MM|cancel (the sign of the table's closure, at least 20 minutes ahead:
+// 001 §12.7; the pit boss's), seats (each seat's rounds abstained and whether it may be asked to
+// vacate: 001 §12.8), vacate TERMINAL (the dealer closes the account of a seat that may be
+// vacated, paying its balance at the table), dispute [NOTE] (the Dispute Button: a no spin, the
+// supervisor alerted, the light red: 000 §10.9.1), lights (red or green, and why: §10.9.2),
+// clearfault [NOTE] (the supervisor turns the light green again),
+// wager TERMINAL CALL CENTS [NUMBER [SPREAD]] (an oral call bet the dealer places for a seat on
+// the current round: tier, orphelins, voisins, zero-game, or neighbours of NUMBER with SPREAD
+// either side; CENTS per piece: 002 §3.2B).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
@@ -33,6 +42,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -42,7 +52,9 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 
 	"github.com/tablegames/ats/server/pki"
 )
@@ -303,6 +315,63 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			}
 		}
 		return d.ListAlarms(ctx, &pb.ListAlarmsRequest{Limit: int32(n)})
+	case "closing":
+		s, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		if s == "cancel" {
+			return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{Cancel: true})
+		}
+		at, err := closingTime(s, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()})
+	case "seats":
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &pb.TableStatus{Terminals: st.Terminals, ClosingAtUnixNanos: st.ClosingAtUnixNanos}, nil
+	case "vacate":
+		t, err := arg(0)
+		if err != nil {
+			return nil, err
+		}
+		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: "vacated"})
+	case "dispute":
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		note := ""
+		if len(rest) > 0 {
+			note = rest[0]
+		}
+		return d.Dispute(ctx, &pb.DisputeRequest{RoundId: r, Note: note})
+	case "lights":
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &pb.TableStatus{RedLight: st.RedLight, Fault: st.Fault}, nil
+	case "clearfault":
+		note := ""
+		if len(rest) > 0 {
+			note = rest[0]
+		}
+		return d.ClearFault(ctx, &pb.ClearFaultRequest{Note: note})
+	case "wager":
+		w, err := callWager(rest)
+		if err != nil {
+			return nil, err
+		}
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		return d.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: rest[0], RoundId: r, Wager: w})
 	case "period":
 		s, err := arg(0)
 		if err != nil {
@@ -315,4 +384,52 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		return d.SetWageringPeriod(ctx, &pb.SetWageringPeriodRequest{WageringPeriodMs: p.Milliseconds()})
 	}
 	return nil, fmt.Errorf("unknown command %q", cmd)
+}
+
+// closingTime reads the time of a closure: "+25m" from now, or "HH:MM" today (tomorrow if that
+// has passed) in the console's time zone. The table checks the 20 minutes' notice.
+func closingTime(s string, now time.Time) (time.Time, error) {
+	if d, ok := strings.CutPrefix(s, "+"); ok {
+		p, err := time.ParseDuration(d)
+		if err != nil || p <= 0 {
+			return time.Time{}, fmt.Errorf("closing %q: +DURATION such as +25m", s)
+		}
+		return now.Add(p), nil
+	}
+	hm, err := time.ParseInLocation("15:04", s, now.Location())
+	if err != nil {
+		return time.Time{}, fmt.Errorf("closing %q: +DURATION, HH:MM or cancel", s)
+	}
+	at := time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, now.Location())
+	if !at.After(now) {
+		at = at.AddDate(0, 0, 1)
+	}
+	return at, nil
+}
+
+// callWager reads "TERMINAL CALL CENTS [NUMBER [SPREAD]]" into the wire wager of a call bet; the
+// table checks the rest (the bet against its layout, the limits, the balance).
+func callWager(args []string) (*pb.Wager, error) {
+	if len(args) < 3 {
+		return nil, fmt.Errorf("wager: TERMINAL CALL CENTS [NUMBER [SPREAD]]")
+	}
+	amount, err := strconv.ParseInt(args[2], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("wager: amount %q: %v", args[2], err)
+	}
+	spec := roulette.BetSpec{Name: args[1]}
+	if len(args) > 3 {
+		spec.Numbers = []string{args[3]}
+	}
+	if len(args) > 4 {
+		n, err := strconv.Atoi(args[4])
+		if err != nil {
+			return nil, fmt.Errorf("wager: spread %q: %v", args[4], err)
+		}
+		spec.Spread = &n
+	}
+	if len(args) > 5 {
+		return nil, fmt.Errorf("wager: unexpected %q", args[5])
+	}
+	return wire.WagerOf(spec, amount), nil
 }

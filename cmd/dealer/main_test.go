@@ -164,3 +164,147 @@ func FuzzParsePlayerLimits(f *testing.F) {
 		}
 	})
 }
+
+// The console's table and seat commands (issue 17, item 12) against a real table over mutual
+// TLS, as the pit boss: closing (announce, too early, cancel), seats, vacate (refused for a seat
+// that has not abstained), dispute, lights, clearfault — each answer checked, not only its error.
+func TestTableAndSeatCommands(t *testing.T) {
+	m, err := pki.NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.RegisterTerminal("T01"); err != nil {
+		t.Fatal(err)
+	}
+	srvTLS, _ := m.ServerTLS()
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7")
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	d := pb.NewDealerServiceClient(conn)
+	ctx := context.Background()
+	run := func(args ...string) (*pb.TableStatus, error) {
+		t.Helper()
+		out, err := command(ctx, d, args)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := out.(*pb.TableStatus)
+		return st, nil
+	}
+	if _, err := run("open"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("closing", "+5m"); err == nil || !strings.Contains(err.Error(), "at least 20m0s") {
+		t.Fatalf("closing +5m: %v", err)
+	}
+	if _, err := run("closing", "soon"); err == nil || !strings.Contains(err.Error(), "+DURATION, HH:MM or cancel") {
+		t.Fatalf("closing soon: %v", err)
+	}
+	before := time.Now()
+	st, err := run("closing", "+25m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at := time.Unix(0, st.ClosingAtUnixNanos); at.Sub(before) < 25*time.Minute || at.Sub(before) > 26*time.Minute {
+		t.Fatalf("closing +25m announced for %v", at)
+	}
+	if st, err := run("seats"); err != nil || st.ClosingAtUnixNanos == 0 {
+		t.Fatalf("seats: %v %v", st, err)
+	}
+	if st, err := run("closing", "cancel"); err != nil || st.ClosingAtUnixNanos != 0 {
+		t.Fatalf("closing cancel: %v %v", st, err)
+	}
+	if _, err := run("vacate", "T01"); err == nil || !strings.Contains(err.Error(), "may not be asked to vacate") {
+		t.Fatalf("vacate a seat with no player: %v", err)
+	}
+	if _, err := run("vacate"); err == nil || !strings.Contains(err.Error(), "missing argument") {
+		t.Fatalf("vacate without a seat: %v", err)
+	}
+	if st, err := run("lights"); err != nil || st.RedLight {
+		t.Fatalf("lights at the start: %v %v", st, err)
+	}
+	if _, err := run("dispute", "no round"); err == nil {
+		t.Fatal("a dispute with no spin in play was taken")
+	}
+	if _, err := run("start"); err != nil {
+		t.Fatal(err)
+	}
+	// wager: refused for a seat with no account, its arguments read and checked.
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins", "100"}); err == nil || !strings.Contains(err.Error(), "no open chip account") {
+		t.Fatalf("wager for a seat with no account: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL CALL CENTS") {
+		t.Fatalf("wager without an amount: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
+		t.Fatalf("wager with a bad spread: %v", err)
+	}
+	if _, err := run("dispute", "ball jumped out"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := run("lights"); err != nil || !st.RedLight || !strings.Contains(st.Fault, "ball jumped out") {
+		t.Fatalf("lights after the dispute: %v %v", st, err)
+	}
+	if _, err := run("clearfault", "ball replaced"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := run("lights"); err != nil || st.RedLight {
+		t.Fatalf("lights after the clear: %v %v", st, err)
+	}
+}
+
+// closingTime reads +DURATION and HH:MM (today, or tomorrow once passed).
+func TestClosingTime(t *testing.T) {
+	now := time.Date(2026, 11, 24, 21, 30, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in   string
+		want time.Time
+		ok   bool
+	}{
+		{"+20m", now.Add(20 * time.Minute), true},
+		{"22:15", time.Date(2026, 11, 24, 22, 15, 0, 0, time.UTC), true},
+		{"21:00", time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC), true},
+		{"+-5m", time.Time{}, false},
+		{"+0s", time.Time{}, false},
+		{"25:00", time.Time{}, false},
+		{"", time.Time{}, false},
+	} {
+		got, err := closingTime(c.in, now)
+		if (err == nil) != c.ok || !got.Equal(c.want) {
+			t.Errorf("%q: %v %v, want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// callWager writes the wire wager of each call bet the console takes.
+func TestCallWager(t *testing.T) {
+	w, err := callWager([]string{"T01", "neighbours", "250", "17", "3"})
+	if err != nil || w.Kind != pb.BetKind_BET_KIND_NEIGHBOURS || w.Amount != 250 || len(w.Numbers) != 1 || w.Numbers[0] != "17" || w.Spread != 3 {
+		t.Fatalf("neighbours of 17, 3 either side: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"T01", "tier", "100"}); err != nil || w.Kind != pb.BetKind_BET_KIND_TIER {
+		t.Fatalf("tier: %v %v", w, err)
+	}
+	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}} {
+		if _, err := callWager(bad); err == nil {
+			t.Errorf("%v: accepted", bad)
+		}
+	}
+}

@@ -71,6 +71,7 @@ func run(args []string, stderr io.Writer) int {
 	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
 	table := fs.String("table", "T1", "table id")
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
+	oralRacetrack := fs.Bool("oral-racetrack", false, "racetrack wagers are declared to the dealer, who places them (dealer wager); a terminal's own is void (002 §3.2B)")
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
@@ -114,6 +115,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 2
 	}
+	cfg.OralRacetrack = *oralRacetrack
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}

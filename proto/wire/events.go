@@ -142,7 +142,7 @@ func SlipOf(in *pb.Slip, layout roulette.Layout) (*table.SlipAck, error) {
 		if err != nil {
 			return nil, fmt.Errorf("slip wager %d: %w", i, err)
 		}
-		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount, Card: w.PlayerCard})
+		out.Bets = append(out.Bets, table.SlipBet{Bet: b, Amount: w.Amount, Card: w.PlayerCard, PlacedBy: w.PlacedBy})
 	}
 	for _, r := range in.Results {
 		out.Results = append(out.Results, table.BetResult{Accepted: r.Accepted, Reason: r.Reason})
@@ -160,7 +160,8 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, err
 		}
 		out := table.Snapshot{TerminalID: s.TerminalId, Config: cfg, Phase: table.Phase(s.Phase), RoundID: s.RoundId,
-			Deadline: Time(s.DeadlineUnixNanos), Balance: s.Balance, AccountOpen: s.AccountOpen, Frozen: s.Frozen, Jackpot: s.JackpotMeter}
+			Deadline: Time(s.DeadlineUnixNanos), Balance: s.Balance, AccountOpen: s.AccountOpen, Frozen: s.Frozen, Jackpot: s.JackpotMeter,
+			ClosingAt: Time(max(s.ClosingAtUnixNanos, 0))}
 		if out.Limits, err = limitsFrom(s.Limits); err != nil {
 			return nil, err
 		}
@@ -248,6 +249,18 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("lucky ball event: %v", err)
 		}
 		return table.LuckyBallDrawn{RoundID: e.LuckyBall.RoundId, Draw: *d}, nil
+	case *pb.TableEvent_DealerWager:
+		s, err := SlipOf(e.DealerWager, layout)
+		if err != nil || s == nil {
+			return nil, fmt.Errorf("dealer wager event: %v", err)
+		}
+		return table.DealerWagerPlaced{Slip: *s}, nil
+	case *pb.TableEvent_Closing:
+		at := e.Closing.GetCloseAtUnixNanos()
+		if at < 0 {
+			return nil, fmt.Errorf("table closing event: time %d", at)
+		}
+		return table.TableClosing{At: Time(at)}, nil
 	case *pb.TableEvent_Jackpot:
 		return table.JackpotMeter{Amount: e.Jackpot.Amount}, nil
 	case *pb.TableEvent_JackpotWon:
@@ -285,6 +298,7 @@ func BetOf(w *pb.Wager, layout roulette.Layout) (roulette.Bet, error) {
 func WagerOfBet(b table.SlipBet) *pb.Wager {
 	w := WagerOf(b.Bet.Spec(), b.Amount)
 	w.PlayerCard = b.Card
+	w.PlacedBy = b.PlacedBy
 	return w
 }
 

@@ -150,7 +150,8 @@ func SnapshotPB(s table.Snapshot) *pb.Snapshot {
 	out := &pb.Snapshot{TerminalId: s.TerminalID, Config: ConfigPB(s.Config), Phase: pb.Phase(s.Phase),
 		RoundId: s.RoundID, DeadlineUnixNanos: TimeNanos(s.Deadline), Limits: LimitsPB(s.Limits),
 		PendingLimits: PendingPB(s.Pending), Balance: s.Balance, AccountOpen: s.AccountOpen, Frozen: s.Frozen,
-		History: OutcomesPB(s.History), Slip: SlipPB(s.Slip), JackpotMeter: s.Jackpot}
+		History: OutcomesPB(s.History), Slip: SlipPB(s.Slip), JackpotMeter: s.Jackpot,
+		ClosingAtUnixNanos: TimeNanos(s.ClosingAt)}
 	if s.LuckyBall != nil {
 		out.LuckyBall = DrawPB(*s.LuckyBall)
 	}
@@ -215,6 +216,11 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_JackpotWon{JackpotWon: JackpotWonPB(e)}
 	case table.TournamentChanged:
 		out.Event = &pb.TableEvent_Tournament{Tournament: TournamentPB(e.Tournament)}
+	case table.DealerWagerPlaced:
+		s := e.Slip
+		out.Event = &pb.TableEvent_DealerWager{DealerWager: SlipPB(&s)}
+	case table.TableClosing:
+		out.Event = &pb.TableEvent_Closing{Closing: &pb.TableClosing{CloseAtUnixNanos: TimeNanos(e.At)}}
 	default:
 		return nil, fmt.Errorf("wire: %T is not a table event on the wire", ev)
 	}

@@ -33,7 +33,7 @@ func TestEventsRoundTrip(t *testing.T) {
 	slip := &table.SlipAck{RoundID: "R000007", Version: 3, Total: 2600,
 		Bets: []table.SlipBet{{Bet: bet(roulette.BetSpec{Name: "straight", Numbers: []string{"00"}}), Amount: 100},
 			{Bet: bet(roulette.BetSpec{Name: "red"}), Amount: 1000},
-			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300},
+			{Bet: bet(roulette.BetSpec{Name: "neighbours", Numbers: []string{"17"}, Spread: &spread}), Amount: 300, PlacedBy: "dealer:D1"},
 			// 002 §3.2 Asian Neighbour; each wager carries its player card (003 §3.4, §9.1)
 			{Bet: bet(roulette.BetSpec{Name: "asian-neighbour", Numbers: []string{"1", "13", "36"}}), Amount: 200, Card: "PC-0042"}},
 		Results: []table.BetResult{{Accepted: 100}, {Accepted: 1000}, {Accepted: 1500, Reason: "balance"}, {Accepted: 200}}}
@@ -54,7 +54,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		Slip: slip, LuckyBall: &draw, Jackpot: 100001, PendingBuyIn: &table.BuyInOffered{ID: "B1", Amount: 5000},
 		LastSettled: &settled, PlayerLimits: &higher,
 		DealerCloses: []table.AccountClosed{{Reason: "directed-to-leave", Amount: 1500, ID: "C2", At: at(-5)},
-			{Reason: "dealer", ID: "C1", At: at(-50)}}}
+			{Reason: "dealer", ID: "C1", At: at(-50)}},
+		ClosingAt: at(1500)}
 	for _, ev := range []table.Event{
 		snapshot,
 		table.Snapshot{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.SingleZero}}, Phase: table.PhaseClosed, Limits: limits},
@@ -78,6 +79,9 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.JackpotMeter{Amount: 123456},
 		table.PlayerLimitsChanged{Limits: &higher}, // 000 §4.3, 003 §4.6
 		table.PlayerLimitsChanged{},
+		table.TableClosing{At: at(1200)},
+		table.DealerWagerPlaced{Slip: *slip},
+		table.TableClosing{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
 	} {
 		msg, err := EventPB(ev)

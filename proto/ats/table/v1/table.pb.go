@@ -315,7 +315,10 @@ type Wager struct {
 	// The player card in the seat's reader when the wager was sent (003 §3.4, §9.1): required by a
 	// table whose profile requires a card, recorded with the wager, and the same on every wager of
 	// one slip (a player wagers only with their own card).
-	PlayerCard    string `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`
+	PlayerCard string `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`
+	// placed_by is set by the table on a wager the dealer placed for the seat (002 §3.2B: an oral
+	// call bet): the dealer's identity. A terminal never sets it.
+	PlacedBy      string `protobuf:"bytes,8,opt,name=placed_by,json=placedBy,proto3" json:"placed_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -395,6 +398,13 @@ func (x *Wager) GetAmount() int64 {
 func (x *Wager) GetPlayerCard() string {
 	if x != nil {
 		return x.PlayerCard
+	}
+	return ""
+}
+
+func (x *Wager) GetPlacedBy() string {
+	if x != nil {
+		return x.PlacedBy
 	}
 	return ""
 }
@@ -1145,6 +1155,8 @@ type TableEvent struct {
 	//	*TableEvent_JackpotWon
 	//	*TableEvent_Tournament
 	//	*TableEvent_PlayerLimits
+	//	*TableEvent_Closing
+	//	*TableEvent_DealerWager
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1336,6 +1348,24 @@ func (x *TableEvent) GetPlayerLimits() *PlayerLimitsChanged {
 	return nil
 }
 
+func (x *TableEvent) GetClosing() *TableClosing {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_Closing); ok {
+			return x.Closing
+		}
+	}
+	return nil
+}
+
+func (x *TableEvent) GetDealerWager() *Slip {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_DealerWager); ok {
+			return x.DealerWager
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1400,6 +1430,14 @@ type TableEvent_PlayerLimits struct {
 	PlayerLimits *PlayerLimitsChanged `protobuf:"bytes,24,opt,name=player_limits,json=playerLimits,proto3,oneof"`
 }
 
+type TableEvent_Closing struct {
+	Closing *TableClosing `protobuf:"bytes,25,opt,name=closing,proto3,oneof"`
+}
+
+type TableEvent_DealerWager struct {
+	DealerWager *Slip `protobuf:"bytes,26,opt,name=dealer_wager,json=dealerWager,proto3,oneof"` // the seat's slip after the dealer placed a wager on it
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1430,6 +1468,56 @@ func (*TableEvent_Tournament) isTableEvent_Event() {}
 
 func (*TableEvent_PlayerLimits) isTableEvent_Event() {}
 
+func (*TableEvent_Closing) isTableEvent_Event() {}
+
+func (*TableEvent_DealerWager) isTableEvent_Event() {}
+
+// TableClosing is the sign of the table's closure (001 §12.7): the time it closes, or 0 when
+// the closure is called off.
+type TableClosing struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	CloseAtUnixNanos int64                  `protobuf:"varint,1,opt,name=close_at_unix_nanos,json=closeAtUnixNanos,proto3" json:"close_at_unix_nanos,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *TableClosing) Reset() {
+	*x = TableClosing{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TableClosing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TableClosing) ProtoMessage() {}
+
+func (x *TableClosing) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TableClosing.ProtoReflect.Descriptor instead.
+func (*TableClosing) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *TableClosing) GetCloseAtUnixNanos() int64 {
+	if x != nil {
+		return x.CloseAtUnixNanos
+	}
+	return 0
+}
+
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId        string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -1456,14 +1544,15 @@ type Snapshot struct {
 	Tournament   *Tournament      `protobuf:"bytes,18,opt,name=tournament,proto3" json:"tournament,omitempty"` // the table's tournament, if one was ever configured
 	// This seat's own limits (000 §4.3, 003 §4.6), which replace the table's for its player;
 	// unset when the player plays to the table's limit sign.
-	PlayerLimits  *Limits `protobuf:"bytes,19,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PlayerLimits       *Limits `protobuf:"bytes,19,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
+	ClosingAtUnixNanos int64   `protobuf:"varint,20,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"` // the announced closure of the table, 0 for none
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1475,7 +1564,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[12]
+	mi := &file_ats_table_v1_table_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1488,7 +1577,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{12}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Snapshot) GetTerminalId() string {
@@ -1624,6 +1713,13 @@ func (x *Snapshot) GetPlayerLimits() *Limits {
 	return nil
 }
 
+func (x *Snapshot) GetClosingAtUnixNanos() int64 {
+	if x != nil {
+		return x.ClosingAtUnixNanos
+	}
+	return 0
+}
+
 // PlayerLimitsChanged: this seat's own limits were set (limits present) or cleared (absent).
 type PlayerLimitsChanged struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1634,7 +1730,7 @@ type PlayerLimitsChanged struct {
 
 func (x *PlayerLimitsChanged) Reset() {
 	*x = PlayerLimitsChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1742,7 @@ func (x *PlayerLimitsChanged) String() string {
 func (*PlayerLimitsChanged) ProtoMessage() {}
 
 func (x *PlayerLimitsChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[13]
+	mi := &file_ats_table_v1_table_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1755,7 @@ func (x *PlayerLimitsChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLimitsChanged.ProtoReflect.Descriptor instead.
 func (*PlayerLimitsChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{13}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *PlayerLimitsChanged) GetLimits() *Limits {
@@ -1681,7 +1777,7 @@ type PhaseChanged struct {
 
 func (x *PhaseChanged) Reset() {
 	*x = PhaseChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1693,7 +1789,7 @@ func (x *PhaseChanged) String() string {
 func (*PhaseChanged) ProtoMessage() {}
 
 func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[14]
+	mi := &file_ats_table_v1_table_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1706,7 +1802,7 @@ func (x *PhaseChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PhaseChanged.ProtoReflect.Descriptor instead.
 func (*PhaseChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{14}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PhaseChanged) GetPhase() Phase {
@@ -1746,7 +1842,7 @@ type OutcomeEntered struct {
 
 func (x *OutcomeEntered) Reset() {
 	*x = OutcomeEntered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1854,7 @@ func (x *OutcomeEntered) String() string {
 func (*OutcomeEntered) ProtoMessage() {}
 
 func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[15]
+	mi := &file_ats_table_v1_table_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1867,7 @@ func (x *OutcomeEntered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutcomeEntered.ProtoReflect.Descriptor instead.
 func (*OutcomeEntered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{15}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *OutcomeEntered) GetOutcome() *Outcome {
@@ -1798,7 +1894,7 @@ type Settled struct {
 
 func (x *Settled) Reset() {
 	*x = Settled{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1810,7 +1906,7 @@ func (x *Settled) String() string {
 func (*Settled) ProtoMessage() {}
 
 func (x *Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[16]
+	mi := &file_ats_table_v1_table_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1823,7 +1919,7 @@ func (x *Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Settled.ProtoReflect.Descriptor instead.
 func (*Settled) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{16}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Settled) GetRoundId() string {
@@ -1900,7 +1996,7 @@ type BalanceChanged struct {
 
 func (x *BalanceChanged) Reset() {
 	*x = BalanceChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1912,7 +2008,7 @@ func (x *BalanceChanged) String() string {
 func (*BalanceChanged) ProtoMessage() {}
 
 func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[17]
+	mi := &file_ats_table_v1_table_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1925,7 +2021,7 @@ func (x *BalanceChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BalanceChanged.ProtoReflect.Descriptor instead.
 func (*BalanceChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{17}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BalanceChanged) GetBalance() int64 {
@@ -1959,7 +2055,7 @@ type LimitsChanged struct {
 
 func (x *LimitsChanged) Reset() {
 	*x = LimitsChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1971,7 +2067,7 @@ func (x *LimitsChanged) String() string {
 func (*LimitsChanged) ProtoMessage() {}
 
 func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[18]
+	mi := &file_ats_table_v1_table_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1984,7 +2080,7 @@ func (x *LimitsChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitsChanged.ProtoReflect.Descriptor instead.
 func (*LimitsChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{18}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LimitsChanged) GetLimits() *Limits {
@@ -2011,7 +2107,7 @@ type FrozenChanged struct {
 
 func (x *FrozenChanged) Reset() {
 	*x = FrozenChanged{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2119,7 @@ func (x *FrozenChanged) String() string {
 func (*FrozenChanged) ProtoMessage() {}
 
 func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[19]
+	mi := &file_ats_table_v1_table_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2132,7 @@ func (x *FrozenChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FrozenChanged.ProtoReflect.Descriptor instead.
 func (*FrozenChanged) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{19}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FrozenChanged) GetFrozen() bool {
@@ -2065,7 +2161,7 @@ type RoundVoided struct {
 
 func (x *RoundVoided) Reset() {
 	*x = RoundVoided{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2077,7 +2173,7 @@ func (x *RoundVoided) String() string {
 func (*RoundVoided) ProtoMessage() {}
 
 func (x *RoundVoided) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[20]
+	mi := &file_ats_table_v1_table_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2090,7 +2186,7 @@ func (x *RoundVoided) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundVoided.ProtoReflect.Descriptor instead.
 func (*RoundVoided) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{20}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RoundVoided) GetRoundId() string {
@@ -2131,7 +2227,7 @@ type BuyInOffered struct {
 
 func (x *BuyInOffered) Reset() {
 	*x = BuyInOffered{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2143,7 +2239,7 @@ func (x *BuyInOffered) String() string {
 func (*BuyInOffered) ProtoMessage() {}
 
 func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[21]
+	mi := &file_ats_table_v1_table_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2156,7 +2252,7 @@ func (x *BuyInOffered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BuyInOffered.ProtoReflect.Descriptor instead.
 func (*BuyInOffered) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{21}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BuyInOffered) GetBuyInId() string {
@@ -2186,7 +2282,7 @@ type AccountClosed struct {
 
 func (x *AccountClosed) Reset() {
 	*x = AccountClosed{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2198,7 +2294,7 @@ func (x *AccountClosed) String() string {
 func (*AccountClosed) ProtoMessage() {}
 
 func (x *AccountClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[22]
+	mi := &file_ats_table_v1_table_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2211,7 +2307,7 @@ func (x *AccountClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AccountClosed.ProtoReflect.Descriptor instead.
 func (*AccountClosed) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{22}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *AccountClosed) GetReason() string {
@@ -2259,7 +2355,7 @@ type LuckyBallDrawn struct {
 
 func (x *LuckyBallDrawn) Reset() {
 	*x = LuckyBallDrawn{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2271,7 +2367,7 @@ func (x *LuckyBallDrawn) String() string {
 func (*LuckyBallDrawn) ProtoMessage() {}
 
 func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[23]
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2284,7 +2380,7 @@ func (x *LuckyBallDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LuckyBallDrawn.ProtoReflect.Descriptor instead.
 func (*LuckyBallDrawn) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{23}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *LuckyBallDrawn) GetRoundId() string {
@@ -2310,7 +2406,7 @@ type JackpotMeter struct {
 
 func (x *JackpotMeter) Reset() {
 	*x = JackpotMeter{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2322,7 +2418,7 @@ func (x *JackpotMeter) String() string {
 func (*JackpotMeter) ProtoMessage() {}
 
 func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2335,7 +2431,7 @@ func (x *JackpotMeter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotMeter.ProtoReflect.Descriptor instead.
 func (*JackpotMeter) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *JackpotMeter) GetAmount() int64 {
@@ -2359,7 +2455,7 @@ type JackpotWon struct {
 
 func (x *JackpotWon) Reset() {
 	*x = JackpotWon{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2371,7 +2467,7 @@ func (x *JackpotWon) String() string {
 func (*JackpotWon) ProtoMessage() {}
 
 func (x *JackpotWon) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2384,7 +2480,7 @@ func (x *JackpotWon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotWon.ProtoReflect.Descriptor instead.
 func (*JackpotWon) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *JackpotWon) GetRoundId() string {
@@ -2424,7 +2520,7 @@ type ConfirmJackpotRequest struct {
 
 func (x *ConfirmJackpotRequest) Reset() {
 	*x = ConfirmJackpotRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2436,7 +2532,7 @@ func (x *ConfirmJackpotRequest) String() string {
 func (*ConfirmJackpotRequest) ProtoMessage() {}
 
 func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2449,7 +2545,7 @@ func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ConfirmJackpotRequest) GetRoundId() string {
@@ -2468,7 +2564,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2480,7 +2576,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2493,7 +2589,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2514,7 +2610,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2526,7 +2622,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2539,7 +2635,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2577,7 +2673,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2589,7 +2685,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2602,7 +2698,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2643,7 +2739,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +2751,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2668,7 +2764,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2696,7 +2792,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2708,7 +2804,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2721,7 +2817,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2757,7 +2853,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +2865,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +2878,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2824,7 +2920,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2836,7 +2932,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2849,7 +2945,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2882,7 +2978,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2894,7 +2990,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2907,7 +3003,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -2928,7 +3024,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2940,7 +3036,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2953,7 +3049,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -2989,7 +3085,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3001,7 +3097,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3014,7 +3110,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -3061,7 +3157,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3073,7 +3169,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3086,7 +3182,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -3155,7 +3251,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3167,7 +3263,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3180,7 +3276,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -3207,7 +3303,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3219,7 +3315,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3232,7 +3328,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -3261,7 +3357,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3273,7 +3369,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3286,7 +3382,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -3327,7 +3423,7 @@ type AckDealerCloseRequest struct {
 
 func (x *AckDealerCloseRequest) Reset() {
 	*x = AckDealerCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3339,7 +3435,7 @@ func (x *AckDealerCloseRequest) String() string {
 func (*AckDealerCloseRequest) ProtoMessage() {}
 
 func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3352,7 +3448,7 @@ func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AckDealerCloseRequest) GetCloseId() string {
@@ -3377,7 +3473,7 @@ type AckDealerCloseResponse struct {
 
 func (x *AckDealerCloseResponse) Reset() {
 	*x = AckDealerCloseResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3389,7 +3485,7 @@ func (x *AckDealerCloseResponse) String() string {
 func (*AckDealerCloseResponse) ProtoMessage() {}
 
 func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3402,7 +3498,7 @@ func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
@@ -3419,7 +3515,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3431,7 +3527,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3444,7 +3540,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3473,7 +3569,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3485,7 +3581,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3498,7 +3594,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3537,7 +3633,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3549,7 +3645,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3562,7 +3658,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3573,7 +3669,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3585,7 +3681,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3598,7 +3694,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 type JournalAnchor struct {
@@ -3611,7 +3707,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3623,7 +3719,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3636,7 +3732,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3662,7 +3758,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3674,7 +3770,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3687,7 +3783,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3705,7 +3801,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3717,7 +3813,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3730,7 +3826,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 type GetStatusRequest struct {
@@ -3741,7 +3837,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3753,7 +3849,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3766,7 +3862,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3778,7 +3874,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3790,7 +3886,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3803,7 +3899,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3822,7 +3918,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3834,7 +3930,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3847,7 +3943,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3869,7 +3965,7 @@ type SetPlayerLimitsRequest struct {
 
 func (x *SetPlayerLimitsRequest) Reset() {
 	*x = SetPlayerLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +3977,7 @@ func (x *SetPlayerLimitsRequest) String() string {
 func (*SetPlayerLimitsRequest) ProtoMessage() {}
 
 func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +3990,7 @@ func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetPlayerLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetPlayerLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SetPlayerLimitsRequest) GetTerminalId() string {
@@ -3933,7 +4029,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3945,7 +4041,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3958,7 +4054,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 type RoundRequest struct {
@@ -3970,7 +4066,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3982,7 +4078,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3995,7 +4091,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -4015,7 +4111,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4027,7 +4123,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4040,7 +4136,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -4067,7 +4163,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4079,7 +4175,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4092,7 +4188,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -4119,7 +4215,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4131,7 +4227,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4144,7 +4240,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -4172,7 +4268,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4184,7 +4280,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4197,7 +4293,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -4230,7 +4326,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4242,7 +4338,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4255,7 +4351,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -4276,7 +4372,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4288,7 +4384,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4301,7 +4397,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4334,7 +4430,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4346,7 +4442,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4359,7 +4455,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4379,7 +4475,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4391,7 +4487,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4404,7 +4500,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4430,7 +4526,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4442,7 +4538,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4455,7 +4551,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4466,21 +4562,26 @@ func (x *HandpayResponse) GetTicket() *Ticket {
 }
 
 type TerminalStatus struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Connected     bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
-	Balance       int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
-	SlipTotal     int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
-	AccountOpen   bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
-	PlayerLimits  *Limits                `protobuf:"bytes,6,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"` // the seat's player's own limits (000 §4.3), when they have some
-	PlayerCard    string                 `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`       // the player card last used at the seat (003 §3.4), if any
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId   string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Connected    bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
+	Balance      int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
+	SlipTotal    int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
+	AccountOpen  bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	PlayerLimits *Limits                `protobuf:"bytes,6,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"` // the seat's player's own limits (000 §4.3), when they have some
+	PlayerCard   string                 `protobuf:"bytes,7,opt,name=player_card,json=playerCard,proto3" json:"player_card,omitempty"`       // the player card last used at the seat (003 §3.4), if any
+	// abstained is how many wagering periods in a row this seat's open account placed no wager
+	// (001 §12.8, 003 §9.10); vacatable says the seat may be required to vacate now: three or
+	// more, while every other seat at the table is in use.
+	Abstained     int32 `protobuf:"varint,8,opt,name=abstained,proto3" json:"abstained,omitempty"`
+	Vacatable     bool  `protobuf:"varint,9,opt,name=vacatable,proto3" json:"vacatable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4492,7 +4593,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4505,7 +4606,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4557,6 +4658,20 @@ func (x *TerminalStatus) GetPlayerCard() string {
 	return ""
 }
 
+func (x *TerminalStatus) GetAbstained() int32 {
+	if x != nil {
+		return x.Abstained
+	}
+	return 0
+}
+
+func (x *TerminalStatus) GetVacatable() bool {
+	if x != nil {
+		return x.Vacatable
+	}
+	return false
+}
+
 type TableStatus struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Config            *TableConfig           `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -4579,19 +4694,24 @@ type TableStatus struct {
 	PendingJackpot *JackpotWon `protobuf:"bytes,17,opt,name=pending_jackpot,json=pendingJackpot,proto3" json:"pending_jackpot,omitempty"` // a hit waiting for the pit boss
 	// The open overpayments and underpayments (ListOverpayments) are terms of the identity:
 	// money_in - money_out == balances + open_tickets + house_result + underpaid - overpaid.
-	Overpaid      int64          `protobuf:"varint,18,opt,name=overpaid,proto3" json:"overpaid,omitempty"`
-	Underpaid     int64          `protobuf:"varint,19,opt,name=underpaid,proto3" json:"underpaid,omitempty"`
-	Conserved     bool           `protobuf:"varint,20,opt,name=conserved,proto3" json:"conserved,omitempty"`                       // the identity holds, every sum checked (no int64 wrap)
-	Overpayments  []*Overpayment `protobuf:"bytes,21,rep,name=overpayments,proto3" json:"overpayments,omitempty"`                  // the open ones, oldest first
-	TicketHolds   []*TicketHold  `protobuf:"bytes,22,rep,name=ticket_holds,json=ticketHolds,proto3" json:"ticket_holds,omitempty"` // tickets held by a terminal, oldest hold first
-	Alarms        []*Alarm       `protobuf:"bytes,23,rep,name=alarms,proto3" json:"alarms,omitempty"`                              // the most recent alarms, newest first
+	Overpaid           int64          `protobuf:"varint,18,opt,name=overpaid,proto3" json:"overpaid,omitempty"`
+	Underpaid          int64          `protobuf:"varint,19,opt,name=underpaid,proto3" json:"underpaid,omitempty"`
+	Conserved          bool           `protobuf:"varint,20,opt,name=conserved,proto3" json:"conserved,omitempty"`                                                 // the identity holds, every sum checked (no int64 wrap)
+	Overpayments       []*Overpayment `protobuf:"bytes,21,rep,name=overpayments,proto3" json:"overpayments,omitempty"`                                            // the open ones, oldest first
+	TicketHolds        []*TicketHold  `protobuf:"bytes,22,rep,name=ticket_holds,json=ticketHolds,proto3" json:"ticket_holds,omitempty"`                           // tickets held by a terminal, oldest hold first
+	Alarms             []*Alarm       `protobuf:"bytes,23,rep,name=alarms,proto3" json:"alarms,omitempty"`                                                        // the most recent alarms, newest first
+	ClosingAtUnixNanos int64          `protobuf:"varint,24,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"` // the announced closure (ScheduleClose), 0 for none
+	// The dealer console's lights (000 §10.9.2): red while a fault stands (fault says what), and
+	// the game does not go on; green when it may.
+	RedLight      bool   `protobuf:"varint,25,opt,name=red_light,json=redLight,proto3" json:"red_light,omitempty"`
+	Fault         string `protobuf:"bytes,26,opt,name=fault,proto3" json:"fault,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4603,7 +4723,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4616,7 +4736,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4780,6 +4900,27 @@ func (x *TableStatus) GetAlarms() []*Alarm {
 	return nil
 }
 
+func (x *TableStatus) GetClosingAtUnixNanos() int64 {
+	if x != nil {
+		return x.ClosingAtUnixNanos
+	}
+	return 0
+}
+
+func (x *TableStatus) GetRedLight() bool {
+	if x != nil {
+		return x.RedLight
+	}
+	return false
+}
+
+func (x *TableStatus) GetFault() string {
+	if x != nil {
+		return x.Fault
+	}
+	return ""
+}
+
 // Overpayment is a wrong settlement a chip account could not put right (003 §8.13–8.15).
 type Overpayment struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
@@ -4800,7 +4941,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4812,7 +4953,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4825,7 +4966,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4914,7 +5055,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4926,7 +5067,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4939,7 +5080,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4958,7 +5099,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4970,7 +5111,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4983,7 +5124,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -5005,7 +5146,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5017,7 +5158,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5030,7 +5171,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -5072,7 +5213,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5084,7 +5225,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5097,7 +5238,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -5131,7 +5272,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5143,7 +5284,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5156,7 +5297,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -5187,7 +5328,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5199,7 +5340,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5212,7 +5353,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5262,7 +5403,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5274,7 +5415,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5287,7 +5428,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5327,7 +5468,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5339,7 +5480,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5352,7 +5493,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5371,7 +5512,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5383,7 +5524,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5396,7 +5537,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5415,7 +5556,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5427,7 +5568,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5440,7 +5581,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5466,7 +5607,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5478,7 +5619,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5491,7 +5632,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5560,7 +5701,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5572,7 +5713,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5585,7 +5726,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5611,7 +5752,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5623,7 +5764,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5636,7 +5777,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5655,7 +5796,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5667,7 +5808,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5680,7 +5821,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5700,7 +5841,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5712,7 +5853,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5725,7 +5866,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5766,7 +5907,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5778,7 +5919,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5791,7 +5932,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -5911,7 +6052,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5923,7 +6064,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5936,7 +6077,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6032,7 +6173,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6044,7 +6185,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6057,7 +6198,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -6129,7 +6270,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6141,7 +6282,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6154,7 +6295,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -6209,7 +6350,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6221,7 +6362,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6234,7 +6375,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -6309,7 +6450,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6321,7 +6462,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6334,7 +6475,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -6353,7 +6494,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6365,7 +6506,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6378,7 +6519,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -6397,7 +6538,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6409,7 +6550,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6422,7 +6563,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -6441,7 +6582,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6453,7 +6594,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6466,7 +6607,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -6476,11 +6617,367 @@ func (x *CloseTournamentRequest) GetReason() string {
 	return ""
 }
 
+type ScheduleCloseRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	CloseAtUnixNanos int64                  `protobuf:"varint,1,opt,name=close_at_unix_nanos,json=closeAtUnixNanos,proto3" json:"close_at_unix_nanos,omitempty"` // at least 20 minutes from now
+	Cancel           bool                   `protobuf:"varint,2,opt,name=cancel,proto3" json:"cancel,omitempty"`                                                 // take the sign down instead
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ScheduleCloseRequest) Reset() {
+	*x = ScheduleCloseRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleCloseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleCloseRequest) ProtoMessage() {}
+
+func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
+func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
+	if x != nil {
+		return x.CloseAtUnixNanos
+	}
+	return 0
+}
+
+func (x *ScheduleCloseRequest) GetCancel() bool {
+	if x != nil {
+		return x.Cancel
+	}
+	return false
+}
+
+type DisputeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // the round in play
+	Note          string                 `protobuf:"bytes,2,opt,name=note,proto3" json:"note,omitempty"`                      // what the dealer saw, for the supervisor
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisputeRequest) Reset() {
+	*x = DisputeRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisputeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisputeRequest) ProtoMessage() {}
+
+func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
+func (*DisputeRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+}
+
+func (x *DisputeRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *DisputeRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type ClearFaultRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Note          string                 `protobuf:"bytes,1,opt,name=note,proto3" json:"note,omitempty"` // what was rectified
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClearFaultRequest) Reset() {
+	*x = ClearFaultRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClearFaultRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClearFaultRequest) ProtoMessage() {}
+
+func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
+func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *ClearFaultRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type PlaceWagerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat
+	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`          // the round in its wagering period
+	Wager         *Wager                 `protobuf:"bytes,3,opt,name=wager,proto3" json:"wager,omitempty"`                             // a call bet; amount per piece
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaceWagerRequest) Reset() {
+	*x = PlaceWagerRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaceWagerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaceWagerRequest) ProtoMessage() {}
+
+func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
+func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *PlaceWagerRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *PlaceWagerRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *PlaceWagerRequest) GetWager() *Wager {
+	if x != nil {
+		return x.Wager
+	}
+	return nil
+}
+
+type PlaceWagerResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Accepted      int64                  `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"` // the total accepted (all pieces)
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`      // why less than asked was accepted, if it was
+	Slip          *Slip                  `protobuf:"bytes,3,opt,name=slip,proto3" json:"slip,omitempty"`          // the seat's slip now
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaceWagerResponse) Reset() {
+	*x = PlaceWagerResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaceWagerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaceWagerResponse) ProtoMessage() {}
+
+func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
+func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *PlaceWagerResponse) GetAccepted() int64 {
+	if x != nil {
+		return x.Accepted
+	}
+	return 0
+}
+
+func (x *PlaceWagerResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *PlaceWagerResponse) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
+type CallDealerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"` // what the player says, if anything (at most 200 bytes)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallDealerRequest) Reset() {
+	*x = CallDealerRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallDealerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallDealerRequest) ProtoMessage() {}
+
+func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
+func (*CallDealerRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *CallDealerRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type CallDealerResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repeated      bool                   `protobuf:"varint,1,opt,name=repeated,proto3" json:"repeated,omitempty"` // a call within the last minute already raised the alarm
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallDealerResponse) Reset() {
+	*x = CallDealerResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallDealerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallDealerResponse) ProtoMessage() {}
+
+func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
+func (*CallDealerResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *CallDealerResponse) GetRepeated() bool {
+	if x != nil {
+		return x.Repeated
+	}
+	return false
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
-	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xcb\x01\n" +
+	"\x18ats/table/v1/table.proto\x12\fats.table.v1\"\xe8\x01\n" +
 	"\x05Wager\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.ats.table.v1.BetKindR\x04kind\x12\x18\n" +
 	"\anumbers\x18\x02 \x03(\tR\anumbers\x12\x14\n" +
@@ -6489,7 +6986,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06colour\x18\x05 \x01(\tR\x06colour\x12\x16\n" +
 	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x1f\n" +
 	"\vplayer_card\x18\a \x01(\tR\n" +
-	"playerCard\"?\n" +
+	"playerCard\x12\x1b\n" +
+	"\tplaced_by\x18\b \x01(\tR\bplacedBy\"?\n" +
 	"\x05Limit\x12\x10\n" +
 	"\x03min\x18\x01 \x01(\x03R\x03min\x12\x10\n" +
 	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x12\n" +
@@ -6551,7 +7049,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xc5\a\n" +
+	"\fWatchRequest\"\xb6\b\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -6575,8 +7073,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"tournament\x18\x17 \x01(\v2\x18.ats.table.v1.TournamentH\x00R\n" +
 	"tournament\x12H\n" +
-	"\rplayer_limits\x18\x18 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimitsB\a\n" +
-	"\x05event\"\x88\a\n" +
+	"\rplayer_limits\x18\x18 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimits\x126\n" +
+	"\aclosing\x18\x19 \x01(\v2\x1a.ats.table.v1.TableClosingH\x00R\aclosing\x127\n" +
+	"\fdealer_wager\x18\x1a \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWagerB\a\n" +
+	"\x05event\"=\n" +
+	"\fTableClosing\x12-\n" +
+	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xbb\a\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -6601,7 +7103,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"tournament\x18\x12 \x01(\v2\x18.ats.table.v1.TournamentR\n" +
 	"tournament\x129\n" +
-	"\rplayer_limits\x18\x13 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\"C\n" +
+	"\rplayer_limits\x18\x13 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\x121\n" +
+	"\x15closing_at_unix_nanos\x18\x14 \x01(\x03R\x12closingAtUnixNanos\"C\n" +
 	"\x13PlayerLimitsChanged\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\xa9\x01\n" +
 	"\fPhaseChanged\x12)\n" +
@@ -6785,7 +7288,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\x87\x02\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xc3\x02\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -6796,7 +7299,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\x129\n" +
 	"\rplayer_limits\x18\x06 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\x12\x1f\n" +
 	"\vplayer_card\x18\a \x01(\tR\n" +
-	"playerCard\"\xd1\a\n" +
+	"playerCard\x12\x1c\n" +
+	"\tabstained\x18\b \x01(\x05R\tabstained\x12\x1c\n" +
+	"\tvacatable\x18\t \x01(\bR\tvacatable\"\xb7\b\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -6822,7 +7327,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tconserved\x18\x14 \x01(\bR\tconserved\x12=\n" +
 	"\foverpayments\x18\x15 \x03(\v2\x19.ats.table.v1.OverpaymentR\foverpayments\x12;\n" +
 	"\fticket_holds\x18\x16 \x03(\v2\x18.ats.table.v1.TicketHoldR\vticketHolds\x12+\n" +
-	"\x06alarms\x18\x17 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"\xc1\x02\n" +
+	"\x06alarms\x18\x17 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\x121\n" +
+	"\x15closing_at_unix_nanos\x18\x18 \x01(\x03R\x12closingAtUnixNanos\x12\x1b\n" +
+	"\tred_light\x18\x19 \x01(\bR\bredLight\x12\x14\n" +
+	"\x05fault\x18\x1a \x01(\tR\x05fault\"\xc1\x02\n" +
 	"\vOverpayment\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vterminal_id\x18\x02 \x01(\tR\n" +
@@ -6969,7 +7477,28 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x14GetTournamentRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"0\n" +
 	"\x16CloseTournamentRequest\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason*~\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"]\n" +
+	"\x14ScheduleCloseRequest\x12-\n" +
+	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\x12\x16\n" +
+	"\x06cancel\x18\x02 \x01(\bR\x06cancel\"?\n" +
+	"\x0eDisputeRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x12\n" +
+	"\x04note\x18\x02 \x01(\tR\x04note\"'\n" +
+	"\x11ClearFaultRequest\x12\x12\n" +
+	"\x04note\x18\x01 \x01(\tR\x04note\"z\n" +
+	"\x11PlaceWagerRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x02 \x01(\tR\aroundId\x12)\n" +
+	"\x05wager\x18\x03 \x01(\v2\x13.ats.table.v1.WagerR\x05wager\"p\n" +
+	"\x12PlaceWagerResponse\x12\x1a\n" +
+	"\baccepted\x18\x01 \x01(\x03R\baccepted\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12&\n" +
+	"\x04slip\x18\x03 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"+\n" +
+	"\x11CallDealerRequest\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"0\n" +
+	"\x12CallDealerResponse\x12\x1a\n" +
+	"\brepeated\x18\x01 \x01(\bR\brepeated*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -7013,7 +7542,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xe9\t\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xba\n" +
+	"\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -7032,7 +7562,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xd9\x10\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12O\n" +
+	"\n" +
+	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse2\x88\x13\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -7062,7 +7594,13 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
 	"\rGetTournament\x12\".ats.table.v1.GetTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12Q\n" +
 	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12R\n" +
-	"\x0fSetPlayerLimits\x12$.ats.table.v1.SetPlayerLimitsRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
+	"\x0fSetPlayerLimits\x12$.ats.table.v1.SetPlayerLimitsRequest\x1a\x19.ats.table.v1.TableStatus\x12N\n" +
+	"\rScheduleClose\x12\".ats.table.v1.ScheduleCloseRequest\x1a\x19.ats.table.v1.TableStatus\x12B\n" +
+	"\aDispute\x12\x1c.ats.table.v1.DisputeRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
+	"\n" +
+	"ClearFault\x12\x1f.ats.table.v1.ClearFaultRequest\x1a\x19.ats.table.v1.TableStatus\x12O\n" +
+	"\n" +
+	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -7079,7 +7617,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 93)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -7097,257 +7635,279 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*Slip)(nil),                           // 13: ats.table.v1.Slip
 	(*WatchRequest)(nil),                   // 14: ats.table.v1.WatchRequest
 	(*TableEvent)(nil),                     // 15: ats.table.v1.TableEvent
-	(*Snapshot)(nil),                       // 16: ats.table.v1.Snapshot
-	(*PlayerLimitsChanged)(nil),            // 17: ats.table.v1.PlayerLimitsChanged
-	(*PhaseChanged)(nil),                   // 18: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 19: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 20: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 21: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 22: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 23: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 24: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 25: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 26: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 27: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 28: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 29: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 30: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 31: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 32: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 33: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 34: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 35: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 36: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 37: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 38: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 39: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 40: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 41: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 42: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 43: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 44: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 45: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 46: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 47: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 48: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 49: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 50: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 51: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 52: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 53: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 54: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 55: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 56: ats.table.v1.SetLimitsRequest
-	(*SetPlayerLimitsRequest)(nil),         // 57: ats.table.v1.SetPlayerLimitsRequest
-	(*StartRoundRequest)(nil),              // 58: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 59: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 60: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 61: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 62: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 63: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 64: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 65: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 66: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 67: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 68: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 69: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 70: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 71: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 72: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 73: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 74: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 75: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 76: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 77: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 78: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 79: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 80: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 81: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 82: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 83: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 84: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 85: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 86: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 87: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 88: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 89: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 90: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 91: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 92: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 93: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 94: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 95: ats.table.v1.CloseTournamentRequest
-	nil,                                    // 96: ats.table.v1.Limits.PerBetEntry
+	(*TableClosing)(nil),                   // 16: ats.table.v1.TableClosing
+	(*Snapshot)(nil),                       // 17: ats.table.v1.Snapshot
+	(*PlayerLimitsChanged)(nil),            // 18: ats.table.v1.PlayerLimitsChanged
+	(*PhaseChanged)(nil),                   // 19: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 20: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 21: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 22: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 23: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 24: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 25: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 26: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 27: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 28: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 29: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 30: ats.table.v1.JackpotWon
+	(*ConfirmJackpotRequest)(nil),          // 31: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 32: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 33: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 34: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 35: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 36: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 37: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 38: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 39: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 40: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 41: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 42: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 43: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 44: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 45: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 46: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 47: ats.table.v1.AckDealerCloseResponse
+	(*JournalHead)(nil),                    // 48: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 49: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 50: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 51: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 52: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 53: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 54: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 55: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 56: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 57: ats.table.v1.SetLimitsRequest
+	(*SetPlayerLimitsRequest)(nil),         // 58: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 59: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 60: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 61: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 62: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 63: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 64: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 65: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 66: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 67: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 68: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 69: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 70: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 71: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 72: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 73: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 74: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 75: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 76: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 77: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 78: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 79: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 80: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 81: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 82: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 83: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 84: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 85: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 86: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 87: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 88: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 89: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 90: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 91: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 92: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 93: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 94: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 95: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 96: ats.table.v1.CloseTournamentRequest
+	(*ScheduleCloseRequest)(nil),           // 97: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 98: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 99: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 100: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 101: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 102: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 103: ats.table.v1.CallDealerResponse
+	nil,                                    // 104: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	96,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	104, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
 	4,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
 	12,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	16,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	18,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	19,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	20,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	21,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	22,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	23,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	24,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	25,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	26,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	27,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	28,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	29,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	91,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
-	17,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
-	8,   // 23: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 24: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	6,   // 25: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	7,   // 26: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 27: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	13,  // 28: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	10,  // 29: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	25,  // 30: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	20,  // 31: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	26,  // 32: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	91,  // 33: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	6,   // 34: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
-	6,   // 35: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
-	0,   // 36: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	11,  // 37: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	6,   // 38: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	7,   // 39: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	41,  // 40: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	10,  // 41: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	4,   // 42: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	13,  // 43: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	47,  // 44: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 45: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 46: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 47: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 48: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	41,  // 49: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	47,  // 50: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 51: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 52: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	47,  // 53: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	6,   // 54: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	6,   // 55: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	41,  // 56: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	6,   // 57: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	8,   // 58: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 59: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 60: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 61: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 62: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	69,  // 63: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	29,  // 64: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	71,  // 65: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	77,  // 66: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	78,  // 67: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	71,  // 68: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	41,  // 69: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	78,  // 70: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	82,  // 71: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	89,  // 72: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	87,  // 73: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 74: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	88,  // 75: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	90,  // 76: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	87,  // 77: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 78: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 79: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	31,  // 80: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	33,  // 81: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	36,  // 82: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	37,  // 83: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	39,  // 84: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	39,  // 85: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	42,  // 86: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	39,  // 87: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	40,  // 88: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	44,  // 89: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	45,  // 90: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	48,  // 91: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	50,  // 92: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	86,  // 93: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	52,  // 94: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	53,  // 95: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	54,  // 96: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	55,  // 97: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	56,  // 98: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	58,  // 99: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	59,  // 100: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	59,  // 101: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	60,  // 102: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	59,  // 103: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	61,  // 104: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	62,  // 105: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	63,  // 106: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	65,  // 107: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	67,  // 108: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	30,  // 109: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	72,  // 110: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	74,  // 111: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	75,  // 112: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	79,  // 113: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	81,  // 114: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	92,  // 115: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	93,  // 116: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	94,  // 117: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	95,  // 118: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	57,  // 119: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	84,  // 120: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 121: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	32,  // 122: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	34,  // 123: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	35,  // 124: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	38,  // 125: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	35,  // 126: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	35,  // 127: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	43,  // 128: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	35,  // 129: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	35,  // 130: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	35,  // 131: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	46,  // 132: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	49,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	51,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	85,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	70,  // 136: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	70,  // 137: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	70,  // 138: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	70,  // 139: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	70,  // 140: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	70,  // 141: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	70,  // 142: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	70,  // 143: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	70,  // 144: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	70,  // 145: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	70,  // 146: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	70,  // 147: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	64,  // 148: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	66,  // 149: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	68,  // 150: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	70,  // 151: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	73,  // 152: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	71,  // 153: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	76,  // 154: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	80,  // 155: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	83,  // 156: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	91,  // 157: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	91,  // 158: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	91,  // 159: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	91,  // 160: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	70,  // 161: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	85,  // 162: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	121, // [121:163] is the sub-list for method output_type
-	79,  // [79:121] is the sub-list for method input_type
-	79,  // [79:79] is the sub-list for extension type_name
-	79,  // [79:79] is the sub-list for extension extendee
-	0,   // [0:79] is the sub-list for field type_name
+	17,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	19,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	20,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	21,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	22,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	23,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	24,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	25,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	26,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	27,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	28,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	29,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	30,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	92,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	18,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
+	16,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
+	13,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
+	8,   // 25: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 26: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	6,   // 27: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	7,   // 28: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 29: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	13,  // 30: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	10,  // 31: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	26,  // 32: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	21,  // 33: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	27,  // 34: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	92,  // 35: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	6,   // 36: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	6,   // 37: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 38: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	11,  // 39: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	6,   // 40: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 41: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	42,  // 42: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	10,  // 43: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	4,   // 44: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	13,  // 45: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	48,  // 46: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 47: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 48: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 49: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 50: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	42,  // 51: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	48,  // 52: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 53: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 54: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	48,  // 55: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	6,   // 56: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	6,   // 57: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	42,  // 58: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	6,   // 59: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	8,   // 60: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 61: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 62: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 63: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 64: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	70,  // 65: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	30,  // 66: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	72,  // 67: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	78,  // 68: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	79,  // 69: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	72,  // 70: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	42,  // 71: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	79,  // 72: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	83,  // 73: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	90,  // 74: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	88,  // 75: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 76: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	89,  // 77: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	91,  // 78: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	88,  // 79: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	4,   // 80: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	13,  // 81: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	5,   // 82: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 83: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	32,  // 84: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	34,  // 85: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	37,  // 86: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	38,  // 87: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	40,  // 88: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	40,  // 89: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 90: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	40,  // 91: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	41,  // 92: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	45,  // 93: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	46,  // 94: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	49,  // 95: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	51,  // 96: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	87,  // 97: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	102, // 98: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	53,  // 99: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	54,  // 100: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	55,  // 101: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	56,  // 102: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	57,  // 103: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	59,  // 104: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	60,  // 105: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	60,  // 106: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	61,  // 107: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	60,  // 108: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	62,  // 109: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	63,  // 110: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	64,  // 111: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	66,  // 112: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	68,  // 113: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	31,  // 114: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	73,  // 115: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	75,  // 116: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	76,  // 117: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	80,  // 118: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	82,  // 119: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	93,  // 120: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	94,  // 121: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	95,  // 122: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	96,  // 123: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	58,  // 124: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	97,  // 125: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	98,  // 126: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	99,  // 127: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	100, // 128: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	85,  // 129: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 130: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	33,  // 131: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	35,  // 132: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	36,  // 133: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	39,  // 134: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	36,  // 135: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	36,  // 136: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	44,  // 137: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	36,  // 138: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	36,  // 139: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	36,  // 140: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	47,  // 141: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	50,  // 142: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	52,  // 143: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	86,  // 144: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	103, // 145: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	71,  // 146: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	71,  // 147: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	71,  // 148: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	71,  // 149: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	71,  // 150: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	71,  // 151: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	71,  // 152: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	71,  // 153: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	71,  // 154: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	71,  // 155: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	71,  // 156: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	71,  // 157: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	65,  // 158: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	67,  // 159: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	69,  // 160: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	71,  // 161: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	74,  // 162: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	72,  // 163: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	77,  // 164: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	81,  // 165: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	84,  // 166: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	92,  // 167: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	92,  // 168: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	92,  // 169: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	92,  // 170: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	71,  // 171: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	71,  // 172: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	71,  // 173: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	71,  // 174: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	101, // 175: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	86,  // 176: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	130, // [130:177] is the sub-list for method output_type
+	83,  // [83:130] is the sub-list for method input_type
+	83,  // [83:83] is the sub-list for extension type_name
+	83,  // [83:83] is the sub-list for extension extendee
+	0,   // [0:83] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -7371,6 +7931,8 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_JackpotWon)(nil),
 		(*TableEvent_Tournament)(nil),
 		(*TableEvent_PlayerLimits)(nil),
+		(*TableEvent_Closing)(nil),
+		(*TableEvent_DealerWager)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -7378,7 +7940,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   93,
+			NumMessages:   101,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -41,6 +41,7 @@ const (
 	TerminalService_ReportNoteEscrow_FullMethodName       = "/ats.table.v1.TerminalService/ReportNoteEscrow"
 	TerminalService_GetJournalAnchor_FullMethodName       = "/ats.table.v1.TerminalService/GetJournalAnchor"
 	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
+	TerminalService_CallDealer_FullMethodName             = "/ats.table.v1.TerminalService/CallDealer"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -95,6 +96,11 @@ type TerminalServiceClient interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(ctx context.Context, in *AuthenticateTechnicianRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error)
+	// CallDealer is the player's call from the screen: a claim that an outcome is wrong or that
+	// part of the game has malfunctioned, which must be considered (001 §9.5, 000 §10.9.4). It
+	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
+	// terminal; a second call within a minute is answered without a second alarm. No money moves.
+	CallDealer(ctx context.Context, in *CallDealerRequest, opts ...grpc.CallOption) (*CallDealerResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -264,6 +270,16 @@ func (c *terminalServiceClient) AuthenticateTechnician(ctx context.Context, in *
 	return out, nil
 }
 
+func (c *terminalServiceClient) CallDealer(ctx context.Context, in *CallDealerRequest, opts ...grpc.CallOption) (*CallDealerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CallDealerResponse)
+	err := c.cc.Invoke(ctx, TerminalService_CallDealer_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -316,6 +332,11 @@ type TerminalServiceServer interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error)
+	// CallDealer is the player's call from the screen: a claim that an outcome is wrong or that
+	// part of the game has malfunctioned, which must be considered (001 §9.5, 000 §10.9.4). It
+	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
+	// terminal; a second call within a minute is answered without a second alarm. No money moves.
+	CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -370,6 +391,9 @@ func (UnimplementedTerminalServiceServer) GetJournalAnchor(context.Context, *Get
 }
 func (UnimplementedTerminalServiceServer) AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AuthenticateTechnician not implemented")
+}
+func (UnimplementedTerminalServiceServer) CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CallDealer not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -655,6 +679,24 @@ func _TerminalService_AuthenticateTechnician_Handler(srv interface{}, ctx contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_CallDealer_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CallDealerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).CallDealer(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_CallDealer_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).CallDealer(ctx, req.(*CallDealerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -718,6 +760,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "AuthenticateTechnician",
 			Handler:    _TerminalService_AuthenticateTechnician_Handler,
 		},
+		{
+			MethodName: "CallDealer",
+			Handler:    _TerminalService_CallDealer_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -756,6 +802,10 @@ const (
 	DealerService_GetTournament_FullMethodName       = "/ats.table.v1.DealerService/GetTournament"
 	DealerService_CloseTournament_FullMethodName     = "/ats.table.v1.DealerService/CloseTournament"
 	DealerService_SetPlayerLimits_FullMethodName     = "/ats.table.v1.DealerService/SetPlayerLimits"
+	DealerService_ScheduleClose_FullMethodName       = "/ats.table.v1.DealerService/ScheduleClose"
+	DealerService_Dispute_FullMethodName             = "/ats.table.v1.DealerService/Dispute"
+	DealerService_ClearFault_FullMethodName          = "/ats.table.v1.DealerService/ClearFault"
+	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -832,6 +882,24 @@ type DealerServiceClient interface {
 	// The seat shows them with the distinctive marker; the server prices that player's slips by
 	// them. Audited with who set them.
 	SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// ScheduleClose puts up the sign of a table's closure (001 §12.7, 003 §9.9): every terminal
+	// shows the time of closure from now on, and the table closes at that time once the round in
+	// play has its result. The time must be at least 20 minutes away; cancel takes the sign down.
+	// The pit boss's (supervisor's).
+	ScheduleClose(ctx context.Context, in *ScheduleCloseRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// Dispute is the Dispute Button of the dealer console (000 §10.9.1): the spin in play is a no
+	// spin, the Game Supervisor is notified (an alarm), and the console's light turns red until
+	// the supervisor clears the fault (ClearFault).
+	Dispute(ctx context.Context, in *DisputeRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
+	// the game may re-commence. The supervisor's.
+	ClearFault(ctx context.Context, in *ClearFaultRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// PlaceWager is a wager the dealer places for a seat: an oral call bet or racetrack wager the
+	// player declared (002 §3.2B). The table checks it as any wager — the wagering period, the
+	// balance, the limits: below the minimum it is void (refused), off the unit or over the
+	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
+	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
+	PlaceWager(ctx context.Context, in *PlaceWagerRequest, opts ...grpc.CallOption) (*PlaceWagerResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -1102,6 +1170,46 @@ func (c *dealerServiceClient) SetPlayerLimits(ctx context.Context, in *SetPlayer
 	return out, nil
 }
 
+func (c *dealerServiceClient) ScheduleClose(ctx context.Context, in *ScheduleCloseRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_ScheduleClose_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) Dispute(ctx context.Context, in *DisputeRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_Dispute_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) ClearFault(ctx context.Context, in *ClearFaultRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_ClearFault_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *dealerServiceClient) PlaceWager(ctx context.Context, in *PlaceWagerRequest, opts ...grpc.CallOption) (*PlaceWagerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlaceWagerResponse)
+	err := c.cc.Invoke(ctx, DealerService_PlaceWager_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1176,6 +1284,24 @@ type DealerServiceServer interface {
 	// The seat shows them with the distinctive marker; the server prices that player's slips by
 	// them. Audited with who set them.
 	SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error)
+	// ScheduleClose puts up the sign of a table's closure (001 §12.7, 003 §9.9): every terminal
+	// shows the time of closure from now on, and the table closes at that time once the round in
+	// play has its result. The time must be at least 20 minutes away; cancel takes the sign down.
+	// The pit boss's (supervisor's).
+	ScheduleClose(context.Context, *ScheduleCloseRequest) (*TableStatus, error)
+	// Dispute is the Dispute Button of the dealer console (000 §10.9.1): the spin in play is a no
+	// spin, the Game Supervisor is notified (an alarm), and the console's light turns red until
+	// the supervisor clears the fault (ClearFault).
+	Dispute(context.Context, *DisputeRequest) (*TableStatus, error)
+	// ClearFault turns the console's light green again once the fault is rectified (000 §10.9.2):
+	// the game may re-commence. The supervisor's.
+	ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error)
+	// PlaceWager is a wager the dealer places for a seat: an oral call bet or racetrack wager the
+	// player declared (002 §3.2B). The table checks it as any wager — the wagering period, the
+	// balance, the limits: below the minimum it is void (refused), off the unit or over the
+	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
+	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
+	PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1263,6 +1389,18 @@ func (UnimplementedDealerServiceServer) CloseTournament(context.Context, *CloseT
 }
 func (UnimplementedDealerServiceServer) SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetPlayerLimits not implemented")
+}
+func (UnimplementedDealerServiceServer) ScheduleClose(context.Context, *ScheduleCloseRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScheduleClose not implemented")
+}
+func (UnimplementedDealerServiceServer) Dispute(context.Context, *DisputeRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method Dispute not implemented")
+}
+func (UnimplementedDealerServiceServer) ClearFault(context.Context, *ClearFaultRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method ClearFault not implemented")
+}
+func (UnimplementedDealerServiceServer) PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlaceWager not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1753,6 +1891,78 @@ func _DealerService_SetPlayerLimits_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_ScheduleClose_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScheduleCloseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ScheduleClose(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ScheduleClose_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ScheduleClose(ctx, req.(*ScheduleCloseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_Dispute_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DisputeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).Dispute(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_Dispute_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).Dispute(ctx, req.(*DisputeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_ClearFault_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ClearFaultRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).ClearFault(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_ClearFault_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).ClearFault(ctx, req.(*ClearFaultRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DealerService_PlaceWager_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlaceWagerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).PlaceWager(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_PlaceWager_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).PlaceWager(ctx, req.(*PlaceWagerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1863,6 +2073,22 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetPlayerLimits",
 			Handler:    _DealerService_SetPlayerLimits_Handler,
+		},
+		{
+			MethodName: "ScheduleClose",
+			Handler:    _DealerService_ScheduleClose_Handler,
+		},
+		{
+			MethodName: "Dispute",
+			Handler:    _DealerService_Dispute_Handler,
+		},
+		{
+			MethodName: "ClearFault",
+			Handler:    _DealerService_ClearFault_Handler,
+		},
+		{
+			MethodName: "PlaceWager",
+			Handler:    _DealerService_PlaceWager_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// Dealer-placed wagers (issue 17, item 11). On a table with a racetrack the player declares a
+// call bet orally and the dealer places it (002 §3.2B); here the dealer places it at the console
+// on the seat's slip. The table checks it as it checks any wager, and the seat's terminal shows
+// it, marked as the dealer's:
+//
+//   - only while the wagering period is open on the table's clock: an oral wager is accepted
+//     only if the dealer can place it before "no more bets" (002, oral wagers);
+//   - against the seat's balance less its slip, and the table maximum;
+//   - below the minimum it is void even though the dealer placed it: refused, nothing stays on
+//     the slip (002 irregularities); off the unit or over the maximum it is void to the extent
+//     it exceeds the next lowest permitted amount: that amount stays, the answer says why;
+//   - recorded in the audit log with the dealer's identity, and kept on the slip with it
+//     (acceptedBet.PlacedBy), so the slip's ledger record at the close says who placed it.
+//
+// The terminal's own slip updates keep the dealer's wagers (pricing.dealer): the player can
+// neither withdraw nor change them from the screen, as a player may not handle a wager the
+// dealer placed on the layout; they settle with the slip, exactly once.
+
+// ReasonDealerOnly is why a terminal's own call bet accepted nothing on a table whose racetrack
+// wagers are placed only by the dealer (Config.OralRacetrack).
+const ReasonDealerOnly = "racetrack-dealer-only"
+
+// PlaceWager places a call bet w for the seat terminal on round roundID, as actor.
+func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.PlaceWagerResponse, error) {
+	if err := t.knownTerminal(terminal); err != nil {
+		return nil, err
+	}
+	if w.Err != nil {
+		return nil, invalid("wager: %v", w.Err)
+	}
+	if w.Amount <= 0 || w.Amount > roulette.MaxStake {
+		return nil, invalid("wager: amount %d: must be positive", w.Amount)
+	}
+	bet, err := roulette.ParseBet(t.layout, w.Spec)
+	if err != nil {
+		return nil, invalid("wager: %v", err)
+	}
+	if !bet.IsCall() {
+		return nil, invalid("wager %s: the dealer places call bets (the racetrack); the player places the others on the screen", bet.Spec().Name)
+	}
+	pieces, err := bet.Pieces(t.layout)
+	if err != nil {
+		return nil, invalid("wager: %v", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs(actor)()
+	now := t.now()
+	if t.frozen {
+		return nil, failed("accounts are frozen while a result is corrected")
+	}
+	r, err := t.current(roundID)
+	if err != nil {
+		return nil, err
+	}
+	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
+		return nil, failed("no more bets: the wagering period of %s has ended", r.id)
+	}
+	a := t.accounts[terminal]
+	if a == nil || !a.open {
+		return nil, failed("seat %s has no open chip account", terminal)
+	}
+	prev := r.slips[terminal]
+	var onSlip int64
+	if prev != nil {
+		onSlip = prev.total
+	}
+	cap := a.balance - onSlip
+	if t.limits.TableMax > 0 {
+		cap = min(cap, max(t.limits.TableMax-onSlip, 0))
+	}
+	per, total, why := t.limits.PlaceBet(pieces, true, w.Amount, cap)
+	if total <= 0 {
+		return nil, failed("void: %s wager of %d per piece: %s", bet.Spec().Name, w.Amount, why.String())
+	}
+	ab := acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total, Reason: why.String(),
+		PlacedBy: actor, bet: bet, pieces: pieces}
+	detail, err := json.Marshal(ab)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		return tx.Event("dealer-wager", terminal, r.id, total, string(detail))
+	}); err != nil {
+		return nil, ledgerErr(err)
+	}
+	sl := &slip{total: total}
+	if prev != nil {
+		sl.version, sl.total = prev.version, prev.total+total
+		sl.bets = append(sl.bets, prev.bets...)
+	}
+	sl.bets = append(sl.bets, ab)
+	r.slips[terminal] = sl
+	ack := sl.ack(r.id)
+	ack.Available = a.balance - sl.total
+	t.emit(now, terminal, table.DealerWagerPlaced{Slip: *ack})
+	return &pb.PlaceWagerResponse{Accepted: total, Reason: ab.Reason, Slip: wire.SlipPB(ack)}, nil
+}
