@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/table"
@@ -55,8 +54,6 @@ func (r *rig) auditLogHas(kind, actor string) bool {
 	}
 	return false
 }
-
-func code(err error) codes.Code { return status.Code(err) }
 
 // TestTableClosureNotice_001_12_7: a table with a player present closes only after the sign of
 // its closure has been shown for 20 minutes (001 §12.7, 003 §9.9). Before: the dealer's close
