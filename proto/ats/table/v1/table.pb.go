@@ -523,8 +523,11 @@ type TableConfig struct {
 	Racetrack          bool                   `protobuf:"varint,13,opt,name=racetrack,proto3" json:"racetrack,omitempty"`
 	Venue              string                 `protobuf:"bytes,14,opt,name=venue,proto3" json:"venue,omitempty"`
 	Currency           string                 `protobuf:"bytes,15,opt,name=currency,proto3" json:"currency,omitempty"` // ISO 4217, e.g. "AUD"
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Money in and out only through the dealer (004 §6.2, §6.6; 000 §11.7.2, §11.7.6): no note,
+	// no ticket in, no ticket printed; buy-in at the dealer, the balance paid in chips.
+	DealerCashOnly bool `protobuf:"varint,16,opt,name=dealer_cash_only,json=dealerCashOnly,proto3" json:"dealer_cash_only,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *TableConfig) Reset() {
@@ -660,6 +663,13 @@ func (x *TableConfig) GetCurrency() string {
 		return x.Currency
 	}
 	return ""
+}
+
+func (x *TableConfig) GetDealerCashOnly() bool {
+	if x != nil {
+		return x.DealerCashOnly
+	}
+	return false
 }
 
 type LuckyBallDraw struct {
@@ -1013,6 +1023,7 @@ type TableEvent struct {
 	//	*TableEvent_LuckyBall
 	//	*TableEvent_Jackpot
 	//	*TableEvent_JackpotWon
+	//	*TableEvent_SlipCarried
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1186,6 +1197,15 @@ func (x *TableEvent) GetJackpotWon() *JackpotWon {
 	return nil
 }
 
+func (x *TableEvent) GetSlipCarried() *SlipCarried {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_SlipCarried); ok {
+			return x.SlipCarried
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1242,6 +1262,10 @@ type TableEvent_JackpotWon struct {
 	JackpotWon *JackpotWon `protobuf:"bytes,22,opt,name=jackpot_won,json=jackpotWon,proto3,oneof"`
 }
 
+type TableEvent_SlipCarried struct {
+	SlipCarried *SlipCarried `protobuf:"bytes,23,opt,name=slip_carried,json=slipCarried,proto3,oneof"`
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1267,6 +1291,8 @@ func (*TableEvent_LuckyBall) isTableEvent_Event() {}
 func (*TableEvent_Jackpot) isTableEvent_Event() {}
 
 func (*TableEvent_JackpotWon) isTableEvent_Event() {}
+
+func (*TableEvent_SlipCarried) isTableEvent_Event() {}
 
 type Snapshot struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
@@ -2123,11 +2149,14 @@ func (x *JackpotMeter) GetAmount() int64 {
 // A jackpot hit in a round (001 §8.3.9): shown at once, credited to the winner's chip account
 // when the pit boss confirms it (confirmed = true), and never voided after that (§9.10).
 type JackpotWon struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	TerminalId    string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
-	Confirmed     bool                   `protobuf:"varint,4,opt,name=confirmed,proto3" json:"confirmed,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	RoundId    string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TerminalId string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Amount     int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	Confirmed  bool                   `protobuf:"varint,4,opt,name=confirmed,proto3" json:"confirmed,omitempty"`
+	// The round was invalidated before the pit boss confirmed the hit: void, its amount back on
+	// the meter (001 §8.8).
+	Void          bool `protobuf:"varint,5,opt,name=void,proto3" json:"void,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2190,6 +2219,60 @@ func (x *JackpotWon) GetConfirmed() bool {
 	return false
 }
 
+func (x *JackpotWon) GetVoid() bool {
+	if x != nil {
+		return x.Void
+	}
+	return false
+}
+
+// SlipCarried is this terminal's winning wagers of the last round carried to the new round
+// (004 §3.6(b)): the slip the table holds, with its version, so the screen shows exactly what
+// will settle and the next change is a newer version.
+type SlipCarried struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Slip          *Slip                  `protobuf:"bytes,1,opt,name=slip,proto3" json:"slip,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SlipCarried) Reset() {
+	*x = SlipCarried{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SlipCarried) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SlipCarried) ProtoMessage() {}
+
+func (x *SlipCarried) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SlipCarried.ProtoReflect.Descriptor instead.
+func (*SlipCarried) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *SlipCarried) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
 type ConfirmJackpotRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
@@ -2199,7 +2282,7 @@ type ConfirmJackpotRequest struct {
 
 func (x *ConfirmJackpotRequest) Reset() {
 	*x = ConfirmJackpotRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2294,7 @@ func (x *ConfirmJackpotRequest) String() string {
 func (*ConfirmJackpotRequest) ProtoMessage() {}
 
 func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[24]
+	mi := &file_ats_table_v1_table_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2307,7 @@ func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{24}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ConfirmJackpotRequest) GetRoundId() string {
@@ -2243,7 +2326,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2338,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[25]
+	mi := &file_ats_table_v1_table_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2351,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{25}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2289,7 +2372,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2301,7 +2384,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[26]
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2314,7 +2397,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{26}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2349,7 +2432,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2361,7 +2444,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2374,7 +2457,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2408,7 +2491,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2420,7 +2503,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2433,7 +2516,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2461,7 +2544,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2473,7 +2556,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2486,7 +2569,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2522,7 +2605,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2534,7 +2617,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2547,7 +2630,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2589,7 +2672,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2601,7 +2684,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2614,7 +2697,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2647,7 +2730,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2659,7 +2742,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2672,7 +2755,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -2693,7 +2776,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2705,7 +2788,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2718,7 +2801,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -2754,7 +2837,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2766,7 +2849,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2779,7 +2862,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -2826,7 +2909,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +2921,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +2934,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -2920,7 +3003,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2932,7 +3015,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2945,7 +3028,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -2972,7 +3055,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2984,7 +3067,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2997,7 +3080,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -3026,7 +3109,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3038,7 +3121,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3051,7 +3134,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -3092,7 +3175,7 @@ type AckDealerCloseRequest struct {
 
 func (x *AckDealerCloseRequest) Reset() {
 	*x = AckDealerCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3104,7 +3187,7 @@ func (x *AckDealerCloseRequest) String() string {
 func (*AckDealerCloseRequest) ProtoMessage() {}
 
 func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3117,7 +3200,7 @@ func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AckDealerCloseRequest) GetCloseId() string {
@@ -3142,7 +3225,7 @@ type AckDealerCloseResponse struct {
 
 func (x *AckDealerCloseResponse) Reset() {
 	*x = AckDealerCloseResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3154,7 +3237,7 @@ func (x *AckDealerCloseResponse) String() string {
 func (*AckDealerCloseResponse) ProtoMessage() {}
 
 func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3167,7 +3250,7 @@ func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
@@ -3184,7 +3267,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3196,7 +3279,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3209,7 +3292,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3238,7 +3321,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3250,7 +3333,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3263,7 +3346,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3302,7 +3385,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3314,7 +3397,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3327,7 +3410,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3338,7 +3421,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3350,7 +3433,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3363,7 +3446,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 type JournalAnchor struct {
@@ -3376,7 +3459,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3388,7 +3471,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3401,7 +3484,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3427,7 +3510,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3439,7 +3522,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3452,7 +3535,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3470,7 +3553,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3482,7 +3565,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3495,7 +3578,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 type GetStatusRequest struct {
@@ -3506,7 +3589,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3518,7 +3601,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3531,7 +3614,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3543,7 +3626,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3555,7 +3638,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3568,7 +3651,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3587,7 +3670,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3599,7 +3682,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3612,7 +3695,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3630,7 +3713,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3642,7 +3725,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3655,7 +3738,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 type RoundRequest struct {
@@ -3667,7 +3750,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3679,7 +3762,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3692,7 +3775,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3712,7 +3795,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3724,7 +3807,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3737,7 +3820,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3764,7 +3847,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3776,7 +3859,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3789,7 +3872,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3816,7 +3899,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3828,7 +3911,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3841,7 +3924,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3869,7 +3952,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +3964,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +3977,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -3927,7 +4010,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3939,7 +4022,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3952,7 +4035,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -3973,7 +4056,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3985,7 +4068,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3998,7 +4081,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4031,7 +4114,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4043,7 +4126,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4056,7 +4139,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4076,7 +4159,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4088,7 +4171,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4101,7 +4184,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4127,7 +4210,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4139,7 +4222,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4152,7 +4235,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4175,7 +4258,7 @@ type TerminalStatus struct {
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4187,7 +4270,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4200,7 +4283,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4272,7 +4355,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4284,7 +4367,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4297,7 +4380,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4481,7 +4564,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4493,7 +4576,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4506,7 +4589,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4595,7 +4678,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4607,7 +4690,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4620,7 +4703,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4639,7 +4722,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4651,7 +4734,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4664,7 +4747,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4686,7 +4769,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4698,7 +4781,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4711,7 +4794,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4753,7 +4836,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4765,7 +4848,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4778,7 +4861,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4812,7 +4895,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4824,7 +4907,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4837,7 +4920,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4868,7 +4951,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4880,7 +4963,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4893,7 +4976,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -4943,7 +5026,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4955,7 +5038,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4968,7 +5051,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5008,7 +5091,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5020,7 +5103,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5033,7 +5116,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5052,7 +5135,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5064,7 +5147,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5077,7 +5160,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5096,7 +5179,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5108,7 +5191,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5121,7 +5204,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5147,7 +5230,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5159,7 +5242,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5172,7 +5255,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5241,7 +5324,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5253,7 +5336,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5266,7 +5349,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5292,7 +5375,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5304,7 +5387,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5317,7 +5400,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5336,7 +5419,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5348,7 +5431,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5361,7 +5444,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5381,7 +5464,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5393,7 +5476,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5406,7 +5489,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5449,7 +5532,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x13.ats.table.v1.LimitR\x05value:\x028\x01\"t\n" +
 	"\rPendingLimits\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x125\n" +
-	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xac\x04\n" +
+	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xd6\x04\n" +
 	"\vTableConfig\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
 	"\x05wheel\x18\x02 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12%\n" +
@@ -5468,7 +5551,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fid_pad_required\x18\f \x01(\bR\ridPadRequired\x12\x1c\n" +
 	"\tracetrack\x18\r \x01(\bR\tracetrack\x12\x14\n" +
 	"\x05venue\x18\x0e \x01(\tR\x05venue\x12\x1a\n" +
-	"\bcurrency\x18\x0f \x01(\tR\bcurrency\"\xa7\x01\n" +
+	"\bcurrency\x18\x0f \x01(\tR\bcurrency\x12(\n" +
+	"\x10dealer_cash_only\x18\x10 \x01(\bR\x0edealerCashOnly\"\xa7\x01\n" +
 	"\rLuckyBallDraw\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03red\x18\x02 \x01(\tR\x03red\x12\x14\n" +
@@ -5492,7 +5576,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xbf\x06\n" +
+	"\fWatchRequest\"\xff\x06\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -5512,7 +5596,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"lucky_ball\x18\x14 \x01(\v2\x1c.ats.table.v1.LuckyBallDrawnH\x00R\tluckyBall\x126\n" +
 	"\ajackpot\x18\x15 \x01(\v2\x1a.ats.table.v1.JackpotMeterH\x00R\ajackpot\x12;\n" +
 	"\vjackpot_won\x18\x16 \x01(\v2\x18.ats.table.v1.JackpotWonH\x00R\n" +
-	"jackpotWonB\a\n" +
+	"jackpotWon\x12>\n" +
+	"\fslip_carried\x18\x17 \x01(\v2\x19.ats.table.v1.SlipCarriedH\x00R\vslipCarriedB\a\n" +
 	"\x05event\"\x93\x06\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
@@ -5584,14 +5669,17 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12/\n" +
 	"\x04draw\x18\x02 \x01(\v2\x1b.ats.table.v1.LuckyBallDrawR\x04draw\"&\n" +
 	"\fJackpotMeter\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"~\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\x92\x01\n" +
 	"\n" +
 	"JackpotWon\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1f\n" +
 	"\vterminal_id\x18\x02 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12\x1c\n" +
-	"\tconfirmed\x18\x04 \x01(\bR\tconfirmed\"2\n" +
+	"\tconfirmed\x18\x04 \x01(\bR\tconfirmed\x12\x12\n" +
+	"\x04void\x18\x05 \x01(\bR\x04void\"5\n" +
+	"\vSlipCarried\x12&\n" +
+	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"2\n" +
 	"\x15ConfirmJackpotRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
 	"\x11ServerTimeRequest\x123\n" +
@@ -5912,7 +6000,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 82)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -5941,68 +6029,69 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*LuckyBallDrawn)(nil),                 // 24: ats.table.v1.LuckyBallDrawn
 	(*JackpotMeter)(nil),                   // 25: ats.table.v1.JackpotMeter
 	(*JackpotWon)(nil),                     // 26: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 27: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 28: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 29: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 30: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 31: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 32: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 33: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 34: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 35: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 36: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 37: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 38: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 39: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 40: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 41: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 42: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 43: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 44: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 45: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 46: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 47: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 48: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 49: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 50: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 51: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 52: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 53: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 54: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 55: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 56: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 57: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 58: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 59: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 60: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 61: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 62: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 63: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 64: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 65: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 66: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 67: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 68: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 69: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 70: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 71: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 72: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 73: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 74: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 75: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 76: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 77: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 78: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 82: ats.table.v1.AuthenticateTechnicianRequest
-	nil,                                    // 83: ats.table.v1.Limits.PerBetEntry
+	(*SlipCarried)(nil),                    // 27: ats.table.v1.SlipCarried
+	(*ConfirmJackpotRequest)(nil),          // 28: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 29: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 30: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 31: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 32: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 33: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 34: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 35: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 36: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 37: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 38: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 39: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 40: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 41: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 42: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 43: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 44: ats.table.v1.AckDealerCloseResponse
+	(*JournalHead)(nil),                    // 45: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 46: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 47: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 48: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 49: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 50: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 51: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 52: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 53: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 54: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 55: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 56: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 57: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 58: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 59: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 60: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 61: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 62: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 63: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 64: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 65: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 66: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 67: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 68: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 69: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 70: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 71: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 72: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 73: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 74: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 75: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 76: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 77: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 78: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 79: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 80: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 81: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 82: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 83: ats.table.v1.AuthenticateTechnicianRequest
+	nil,                                    // 84: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	83,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	84,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6020,130 +6109,132 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	24,  // 17: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	25,  // 18: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	26,  // 19: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	7,   // 20: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 21: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	5,   // 22: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	6,   // 23: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 24: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	11,  // 25: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	8,   // 26: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	22,  // 27: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	17,  // 28: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	23,  // 29: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	0,   // 30: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	9,   // 31: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	5,   // 32: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	6,   // 33: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	38,  // 34: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	8,   // 35: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	3,   // 36: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	11,  // 37: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	44,  // 38: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 39: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 40: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 41: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 42: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	38,  // 43: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	44,  // 44: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 45: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 46: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	44,  // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	5,   // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	38,  // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	65,  // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26,  // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	67,  // 57: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	73,  // 58: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	74,  // 59: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	67,  // 60: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	38,  // 61: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	74,  // 62: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	78,  // 63: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 64: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12,  // 65: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28,  // 66: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30,  // 67: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33,  // 68: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34,  // 69: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36,  // 70: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36,  // 71: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39,  // 72: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36,  // 73: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37,  // 74: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41,  // 75: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	82,  // 79: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	49,  // 80: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	50,  // 81: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	51,  // 82: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	52,  // 83: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	53,  // 84: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	54,  // 85: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	55,  // 86: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	55,  // 87: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	56,  // 88: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	55,  // 89: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	57,  // 90: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	58,  // 91: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	59,  // 92: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	61,  // 93: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	63,  // 94: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27,  // 95: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	68,  // 96: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	70,  // 97: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	71,  // 98: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	75,  // 99: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	77,  // 100: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	80,  // 101: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 102: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29,  // 103: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31,  // 104: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32,  // 105: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35,  // 106: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32,  // 107: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32,  // 108: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 109: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32,  // 110: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32,  // 111: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32,  // 112: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43,  // 113: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	46,  // 114: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	48,  // 115: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	81,  // 116: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	66,  // 117: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	66,  // 118: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	66,  // 119: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	66,  // 120: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	66,  // 121: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	66,  // 122: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	66,  // 123: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	66,  // 124: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	66,  // 125: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 126: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	66,  // 127: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 128: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	60,  // 129: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	62,  // 130: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	64,  // 131: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	66,  // 132: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	69,  // 133: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	67,  // 134: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	72,  // 135: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	76,  // 136: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	79,  // 137: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	81,  // 138: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	102, // [102:139] is the sub-list for method output_type
-	65,  // [65:102] is the sub-list for method input_type
-	65,  // [65:65] is the sub-list for extension type_name
-	65,  // [65:65] is the sub-list for extension extendee
-	0,   // [0:65] is the sub-list for field type_name
+	27,  // 20: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
+	7,   // 21: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 22: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	5,   // 23: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	6,   // 24: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 25: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	11,  // 26: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	8,   // 27: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	22,  // 28: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	17,  // 29: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	23,  // 30: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	0,   // 31: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	9,   // 32: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	5,   // 33: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	6,   // 34: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	39,  // 35: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	8,   // 36: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	11,  // 37: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
+	3,   // 38: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	11,  // 39: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	45,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	39,  // 45: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	45,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	45,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	5,   // 50: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	39,  // 51: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,   // 52: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 53: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 54: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 55: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 56: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	66,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26,  // 58: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	68,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	74,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	75,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	68,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	39,  // 63: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	75,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,   // 66: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12,  // 67: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	29,  // 68: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	31,  // 69: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	34,  // 70: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	35,  // 71: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	37,  // 72: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	37,  // 73: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	40,  // 74: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	37,  // 75: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	38,  // 76: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	42,  // 77: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	43,  // 78: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	46,  // 79: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	48,  // 80: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	83,  // 81: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	50,  // 82: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	51,  // 83: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	52,  // 84: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	53,  // 85: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	54,  // 86: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	55,  // 87: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	56,  // 88: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	56,  // 89: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	57,  // 90: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	56,  // 91: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	58,  // 92: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	59,  // 93: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	60,  // 94: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	62,  // 95: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	64,  // 96: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	28,  // 97: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	69,  // 98: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	71,  // 99: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	72,  // 100: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	76,  // 101: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	78,  // 102: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	81,  // 103: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 104: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	30,  // 105: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	32,  // 106: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	33,  // 107: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	36,  // 108: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	33,  // 109: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	33,  // 110: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	41,  // 111: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	33,  // 112: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	33,  // 113: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	33,  // 114: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	44,  // 115: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	47,  // 116: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	49,  // 117: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	82,  // 118: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	67,  // 119: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	67,  // 120: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	67,  // 121: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	67,  // 122: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	67,  // 123: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	67,  // 124: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	67,  // 125: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	67,  // 126: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	67,  // 127: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 128: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	67,  // 129: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 130: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	61,  // 131: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	63,  // 132: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	65,  // 133: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	67,  // 134: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	70,  // 135: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	68,  // 136: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	73,  // 137: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	77,  // 138: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	80,  // 139: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	82,  // 140: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	104, // [104:141] is the sub-list for method output_type
+	67,  // [67:104] is the sub-list for method input_type
+	67,  // [67:67] is the sub-list for extension type_name
+	67,  // [67:67] is the sub-list for extension extendee
+	0,   // [0:67] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -6165,6 +6256,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_LuckyBall)(nil),
 		(*TableEvent_Jackpot)(nil),
 		(*TableEvent_JackpotWon)(nil),
+		(*TableEvent_SlipCarried)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -6172,7 +6264,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   81,
+			NumMessages:   82,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
