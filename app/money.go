@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/recall"
 )
@@ -61,9 +62,18 @@ func (t *Terminal) MoneyChanged(s MoneyStatus) {
 
 // CashOut prints the player's ticket through the cashier, off the caller's goroutine (the
 // screen never waits on a printer); what becomes of it comes back as MoneyChanged.
+//
+// Where the rules pay the balance out in chips at the dealer (004 §6.6, 000 §11.7.6) no ticket
+// is printed (the table would refuse it): the player is told to ask the dealer, who closes the
+// account at the console and pays the chips (the screen then says so, AccountClosed).
 func (t *Terminal) CashOut() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.view.Config.DealerCashOnly {
+		t.sayLocked(msg.New("Cash out at the dealer: your balance of %s is paid in chips at the table", money.Decimal(t.view.Balance)), Answer)
+		t.changedLocked()
+		return
+	}
 	if t.cashier == nil {
 		t.sayLocked(msg.New("Cash-out prints a ticket at the printer."), Answer)
 		t.changedLocked()

@@ -88,7 +88,7 @@ type View struct {
 	JackpotMine bool              // ...and it is this terminal's
 
 	Money      MoneyStatus // the money devices, when the terminal has them
-	CanCashOut bool        // Cash out would print a ticket now: a printer ready, money to cash
+	CanCashOut bool        // Cash out would print a ticket now: a printer ready, money to cash, a ticket table
 	Favourites []Favourite // the player's saved slips, oldest first
 
 	Message Notice // the one message for the player, chosen by priority and time (notice.go)
@@ -193,7 +193,9 @@ func (t *Terminal) snapshotLocked() View {
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
 	v.Money.Cashier = t.cashier != nil
-	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0
+	// No ticket where the rules pay out in chips at the dealer (004 §6.6, 000 §11.7.6).
+	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0 &&
+		!v.Config.DealerCashOnly
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	return v

@@ -310,9 +310,16 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		was := r.phase
 		refunded := map[string]int64{}
 		balances := map[string]int64{}
+		var jackpot jackpotState
+		var voidHit *ledger.Jackpot
 		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			prior, err := t.reverse(tx, r)
 			if err != nil {
+				return err
+			}
+			// A hit in this round not yet confirmed is void, its amount back on the meter (001
+			// §8.8); a confirmed one stands (§9.10).
+			if jackpot, voidHit, err = t.voidJackpot(tx, r.id); err != nil {
 				return err
 			}
 			for _, id := range sortedKeys(keysOf(prior)) {
@@ -339,6 +346,12 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		}
 		for id, bal := range balances {
 			t.account(id).balance = bal
+		}
+		if voidHit != nil {
+			*t.jackpot = jackpot
+			t.log.Info("jackpot void", "round", r.id, "terminal", voidHit.Terminal, "amount", voidHit.Amount)
+			t.emit(now, "", jackpotWon(*voidHit))
+			t.emit(now, "", table.JackpotMeter{Amount: t.jackpot.meter})
 		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {

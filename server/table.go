@@ -51,7 +51,7 @@ type Config struct {
 	TableID       string
 	Wheel         roulette.Wheel
 	LayoutProfile roulette.Profile
-	RulesProfile  string // "crown", "vic-1999", "star"
+	RulesProfile  string // "crown", "vic-1999", "star", "touchtable" (app/table's Profile…)
 	Period        time.Duration
 	Warning       time.Duration
 	Limits        roulette.Limits
@@ -289,6 +289,15 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	if cfg.History <= 0 {
 		cfg.History = 20
 	}
+	switch cfg.RulesProfile {
+	case "":
+		cfg.RulesProfile = table.ProfileCrown
+	case table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable:
+	default:
+		// A misspelt profile would silently run the default's money paths and rules.
+		return nil, fmt.Errorf("server: rules profile %q: want %s, %s, %s or %s", cfg.RulesProfile,
+			table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable)
+	}
 	if cfg.Notes == nil {
 		cfg.Notes = DefaultNotes()
 	}
@@ -326,7 +335,8 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,
-		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
+		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency,
+		DealerCashOnly: table.DealerCashOnly(cfg.RulesProfile)}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega
 	}
