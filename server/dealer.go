@@ -349,14 +349,17 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		}
 		if voidHit != nil {
 			*t.jackpot = jackpot
-			t.log.Info("jackpot void", "round", r.id, "terminal", voidHit.Terminal, "amount", voidHit.Amount)
-			t.emit(now, "", jackpotWon(*voidHit))
-			t.emit(now, "", table.JackpotMeter{Amount: t.jackpot.meter})
 		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {
 			t.emit(now, id, table.RoundVoided{RoundID: r.id, Reason: "invalidated: " + reason,
 				Refunded: refunded[id], Balance: t.account(id).balance})
+		}
+		if voidHit != nil {
+			// After the refunds: the void of the jackpot is the news the players read last.
+			t.log.Info("jackpot void", "round", r.id, "terminal", voidHit.Terminal, "amount", voidHit.Amount)
+			t.emit(now, "", jackpotWon(*voidHit))
+			t.emit(now, "", table.JackpotMeter{Amount: t.jackpot.meter})
 		}
 		if was != r.phase {
 			// Voided from "no more bets" (after a no-spin, or before any outcome): the round
