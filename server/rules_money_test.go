@@ -10,6 +10,7 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
@@ -371,4 +372,85 @@ func TestRule001_8_8_JackpotOfAnInvalidatedRoundIsVoid(t *testing.T) {
 		t.Fatalf("meter %d, want %d: a confirmed jackpot goes nowhere", m, meter)
 	}
 	r.conserved()
+}
+
+// FuzzSlipWhileBuyInWaits sends arbitrary slips while a dealer buy-in waits for the player
+// (004 §6.4(b)): a slip is taken only if it places nothing further — every wager on a bet the
+// acknowledged slip holds, at no more than attempted there — and every other slip is refused
+// for the buy-in (FailedPrecondition naming the rule) or as bad input (InvalidArgument). Never a
+// panic.
+func FuzzSlipWhileBuyInWaits(f *testing.F) {
+	f.Add(int32(15), "", int64(1000), int64(500))
+	f.Add(int32(15), "", int64(1500), int64(500))
+	f.Add(int32(1), "17", int64(500), int64(500))
+	f.Add(int32(1), "17", int64(400), int64(0))
+	f.Add(int32(1), "5", int64(100), int64(500))
+	f.Add(int32(99), "x", int64(-1), int64(1<<62))
+
+	tbl, _ := openFuzzTable(f)
+	if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		f.Fatal(err)
+	}
+	if err := tbl.RegisterTerminal("T1"); err != nil {
+		f.Fatal(err)
+	}
+	st, err := tbl.StartRound("dealer:test")
+	if err != nil {
+		f.Fatal(err)
+	}
+	version := uint64(1)
+	ack, err := tbl.UpdateSlip("T1", st.RoundId, version, slipWagers([]*pb.Wager{red(1000), straight("17", 500)}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := tbl.CreditPlayer("dealer:test", &pb.CreditPlayerRequest{IdempotencyKey: "b", TerminalId: "T1", Amount: 5000}); err != nil {
+		f.Fatal(err)
+	}
+	held := func(a *table.SlipAck) map[roulette.Bet]int64 {
+		m := map[roulette.Bet]int64{}
+		for _, b := range a.Bets {
+			m[b.Bet] = b.Amount
+		}
+		return m
+	}
+	was := held(ack)
+	f.Fuzz(func(t *testing.T, kind int32, numbers string, amount, redAmount int64) {
+		var nums []string
+		if numbers != "" {
+			nums = strings.Split(numbers, ",")
+		}
+		ws := []*pb.Wager{{Kind: pb.BetKind(kind), Numbers: nums, Amount: amount}}
+		if redAmount != 0 {
+			ws = append(ws, red(redAmount))
+		}
+		in := slipWagers(ws)
+		further := false
+		for _, w := range in {
+			if w.Err != nil {
+				continue
+			}
+			b, err := roulette.ParseBet(tbl.layout, w.Spec)
+			if err != nil {
+				continue
+			}
+			if held, ok := was[b]; !ok || w.Amount > held {
+				further = true
+			}
+		}
+		version++
+		got, err := tbl.UpdateSlip("T1", st.RoundId, version, in)
+		switch {
+		case err == nil:
+			if further {
+				t.Fatalf("%v taken while the buy-in waits: it places more than %v", ws, was)
+			}
+			was = held(got)
+		case code(err) == codes.FailedPrecondition:
+			if !further || !strings.Contains(err.Error(), "6.4(b)") {
+				t.Fatalf("%v refused (held %v): %v", ws, was, err)
+			}
+		case code(err) != codes.InvalidArgument:
+			t.Fatalf("%v: %v", ws, err)
+		}
+	})
 }
