@@ -126,8 +126,8 @@ func TestRule004_6_6_CashOutAtTheDealer(t *testing.T) {
 	h.link.Push(table.BalanceChanged{Balance: 5000, Delta: 5000})
 	h.term.MoneyChanged(MoneyStatus{Cashier: true})
 	v = h.waitFor(func(v View) bool { return v.Balance == 5000 })
-	if v.CanCashOut {
-		t.Fatal("a ticket cash-out offered")
+	if v.CanCashOut || !v.CashOutAtDealer {
+		t.Fatalf("a ticket cash-out offered (%v), or Cash out not sending to the dealer (%v)", v.CanCashOut, v.CashOutAtDealer)
 	}
 	h.term.CashOut()
 	v = h.term.View()
