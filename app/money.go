@@ -19,6 +19,12 @@ type Cashier interface {
 	CashOut(ctx context.Context) error
 }
 
+// DealerCashOutAsker is a link that can ask the dealer to pay the balance out in chips
+// (client.Client): Cash out at a table that pays only at the dealer (004 §6.6, 000 §11.7.6).
+type DealerCashOutAsker interface {
+	RequestDealerCashOut(ctx context.Context) (int64, error)
+}
+
 // ErrCashOutBusy is the cashier's answer while a cash-out is already under way: not news.
 var ErrCashOutBusy = errors.New("a cash-out is already under way")
 
@@ -70,8 +76,23 @@ func (t *Terminal) CashOut() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.view.Config.DealerCashOnly {
-		t.sayLocked(msg.New("Cash out at the dealer: your balance of %s is paid in chips at the table", money.Decimal(t.view.Balance)), Answer)
+		t.sayLocked(msg.New("Cash out at the dealer: the dealer is called to pay your balance of %s in chips at the table", money.Decimal(t.view.Balance)), Answer)
 		t.changedLocked()
+		asker, ok := t.link.(DealerCashOutAsker)
+		if !ok {
+			return
+		}
+		ctx := t.ctx
+		t.goLocked(func() {
+			// The dealer's status shows the request until the dealer pays and closes the
+			// account; the screen learns of that from the table (AccountClosed).
+			if _, err := asker.RequestDealerCashOut(ctx); err != nil && ctx.Err() == nil {
+				t.mu.Lock()
+				t.sayLocked(msg.New("the dealer could not be told: %s", msg.Of(err)), MoneyNews)
+				t.changedLocked()
+				t.mu.Unlock()
+			}
+		})
 		return
 	}
 	if t.cashier == nil {

@@ -74,6 +74,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		if t.cur != nil && t.cur.slip(id) != nil {
 			ts.SlipTotal = t.cur.slip(id).total
 		}
+		ts.CashOutRequested = t.cashOutAsked[id]
 		s.Terminals = append(s.Terminals, ts)
 	}
 	return s, nil
@@ -452,6 +453,7 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 			return &pb.ClosePlayerAccountResponse{Amount: bal}, func() {
 				a := t.account(req.TerminalId)
 				a.balance, a.open = 0, false
+				delete(t.cashOutAsked, req.TerminalId) // paid: the player's request is met
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, req.TerminalId)
 				}

@@ -106,6 +106,35 @@ func (t *Table) terminalCashAllowed(what string) error {
 		what, t.config.RulesProfile)
 }
 
+// RequestDealerCashOut is the player selecting Cash out where the dealer pays the balance in
+// chips (004 §6.6; 000 §11.7.6: "he/she selects Cash-Out … the Dealer must pay out the full
+// value … by tendering chips"): it moves no money, it asks the dealer, whose status shows the
+// request until the dealer closes the account (ClosePlayerAccount). Asking again is harmless.
+// Elsewhere the terminal prints a ticket, so the request is refused.
+func (t *Table) RequestDealerCashOut(terminal string) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs("terminal:" + terminal)()
+	if !t.config.DealerCashOnly {
+		return 0, failed("at this table Cash out prints a ticket: there is no cash-out at the dealer to ask for")
+	}
+	a := t.accounts[terminal]
+	if a == nil || !a.open || a.balance <= 0 {
+		return 0, failed("nothing to cash out")
+	}
+	if t.cashOutAsked[terminal] {
+		return a.balance, nil
+	}
+	err := t.led.Update(t.bg(), t.now(), func(tx *ledger.Tx) error {
+		return tx.Event("dealer-cash-out-requested", terminal, "", a.balance, "the player selected Cash out: the dealer pays in chips (004 §6.6, 000 §11.7.6)")
+	})
+	if err != nil {
+		return 0, ledgerErr(err)
+	}
+	t.cashOutAsked[terminal] = true
+	return a.balance, nil
+}
+
 // CreditNote credits a note the acceptor has stacked (001 §6.2.2). The server checks what the
 // terminal reports: the note code must be one of the table's currency table (Config.Notes) and
 // the amount that code's value, and the new balance must fit the table's maximum. The checks

@@ -248,6 +248,27 @@ func TestRule004_6_2_MoneyOnlyThroughTheDealer(t *testing.T) {
 			if err := r.buyIn(t1, "T1", "dealer", 5000); err != nil {
 				t.Fatalf("the dealer's buy-in under %s: %v", profile, err)
 			}
+			// 000 §11.7.6: the player selects Cash-Out and the dealer pays; elsewhere a ticket
+			// prints, and there is nothing to ask the dealer for.
+			asked, err := t1.RequestDealerCashOut(ctx, &pb.RequestDealerCashOutRequest{})
+			if dealerOnly != (err == nil) || dealerOnly && asked.Balance != 5000 {
+				t.Fatalf("asking the dealer to cash out under %s: %v %v", profile, asked, err)
+			}
+			requested := func() bool {
+				st, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ts := range st.Terminals {
+					if ts.TerminalId == "T1" {
+						return ts.CashOutRequested
+					}
+				}
+				return false
+			}
+			if requested() != dealerOnly {
+				t.Fatalf("the dealer's status shows the request: %v under %s", requested(), profile)
+			}
 			_, err = t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"})
 			refused("a ticket cash-out", err)
 			if !dealerOnly {
@@ -261,6 +282,12 @@ func TestRule004_6_2_MoneyOnlyThroughTheDealer(t *testing.T) {
 			res, err := r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: "close", TerminalId: "T1"})
 			if err != nil || res.Amount != 5000 {
 				t.Fatalf("the dealer paying out in chips: %v %v", res, err)
+			}
+			if requested() {
+				t.Fatal("the request still shown after the dealer paid")
+			}
+			if _, err := t1.RequestDealerCashOut(ctx, &pb.RequestDealerCashOutRequest{}); code(err) != codes.FailedPrecondition {
+				t.Fatalf("asking to cash out a closed account: %v", err)
 			}
 			r.conserved()
 		})

@@ -242,6 +242,10 @@ type Table struct {
 	wake      chan struct{}
 	jackpot   *jackpotState           // nil without a jackpot
 	redeem    map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
+	// cashOutAsked holds the terminals whose player selected Cash out at a table that pays in
+	// chips at the dealer (004 §6.6, 000 §11.7.6), until the dealer closes the account. Kept
+	// in memory: the request is in the audit log, and after a restart the player asks again.
+	cashOutAsked map[string]bool
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -331,7 +335,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
-		redeem: map[string]*redeemGuard{},
+		redeem: map[string]*redeemGuard{}, cashOutAsked: map[string]bool{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: true, Jackpot: cfg.Jackpot != nil,

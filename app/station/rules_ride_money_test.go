@@ -204,8 +204,8 @@ func TestRule004_6_4b_PendingBuyInBlocksBetting(t *testing.T) {
 // 004 §6.2, §6.6 and 000 §11.7.2, §11.7.6: under vic-1999, and at a TouchTable, money comes in
 // only through the dealer and goes out in chips through the dealer. The station keeps the note
 // acceptor inhibited (a note is handed back), the screen tells the player to buy in at the
-// dealer, offers no ticket cash-out (Cash out says to ask the dealer and prints nothing), and
-// the dealer's close pays the balance out. Before, notes, tickets and the ticket cash-out stood
+// dealer, offers no ticket cash-out (Cash out prints nothing, tells the player the dealer pays,
+// and asks the dealer, whose status shows it), and the dealer's close pays the balance out. Before, notes, tickets and the ticket cash-out stood
 // whatever the profile.
 func TestRule004_6_2_CashAtTheDealerOnly(t *testing.T) {
 	for _, profile := range []string{table.ProfileVic1999, table.ProfileTouchTable} {
@@ -239,6 +239,7 @@ func TestRule004_6_2_CashAtTheDealerOnly(t *testing.T) {
 			if n := len(r.prn.Printed()); n != 0 {
 				t.Fatalf("%d tickets printed", n)
 			}
+			r.eventually("the dealer asked to pay out (000 §11.7.6)", func() bool { return r.server().CashOutRequested })
 			if s := r.server(); s.Balance != 5000 || !s.AccountOpen {
 				t.Fatalf("the table after Cash out on the screen: %v", s)
 			}
@@ -247,6 +248,9 @@ func TestRule004_6_2_CashAtTheDealerOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.waitView("the dealer's payout on the screen", func(v app.View) bool { return !v.AccountOpen && v.Balance == 0 })
+			if r.server().CashOutRequested {
+				t.Error("the request still stands after the dealer paid")
+			}
 			r.eventually("the dealer's cash-out in the journal", func() bool {
 				rs := r.records(recall.KindDealerCashOut)
 				return len(rs) == 1 && rs[0].Amount == 5000

@@ -3253,6 +3253,86 @@ func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
+type RequestDealerCashOutRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestDealerCashOutRequest) Reset() {
+	*x = RequestDealerCashOutRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestDealerCashOutRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestDealerCashOutRequest) ProtoMessage() {}
+
+func (x *RequestDealerCashOutRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestDealerCashOutRequest.ProtoReflect.Descriptor instead.
+func (*RequestDealerCashOutRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+}
+
+type RequestDealerCashOutResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Balance       int64                  `protobuf:"varint,1,opt,name=balance,proto3" json:"balance,omitempty"` // what the dealer is to pay in chips
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestDealerCashOutResponse) Reset() {
+	*x = RequestDealerCashOutResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestDealerCashOutResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestDealerCashOutResponse) ProtoMessage() {}
+
+func (x *RequestDealerCashOutResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestDealerCashOutResponse.ProtoReflect.Descriptor instead.
+func (*RequestDealerCashOutResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *RequestDealerCashOutResponse) GetBalance() int64 {
+	if x != nil {
+		return x.Balance
+	}
+	return 0
+}
+
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
 // under the terminal's key). Every terminal request that moves money carries it (field 15); the
 // server keeps the newest one of each terminal it acknowledged, never moving it back, and
@@ -3267,7 +3347,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3279,7 +3359,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3292,7 +3372,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3321,7 +3401,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3333,7 +3413,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3346,7 +3426,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3385,7 +3465,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3397,7 +3477,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3410,7 +3490,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3421,7 +3501,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3433,7 +3513,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3446,7 +3526,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 type JournalAnchor struct {
@@ -3459,7 +3539,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3471,7 +3551,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3484,7 +3564,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3510,7 +3590,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3522,7 +3602,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3535,7 +3615,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3553,7 +3633,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3565,7 +3645,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3578,7 +3658,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 type GetStatusRequest struct {
@@ -3589,7 +3669,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3601,7 +3681,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3614,7 +3694,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3626,7 +3706,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3638,7 +3718,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3651,7 +3731,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3670,7 +3750,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3682,7 +3762,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3695,7 +3775,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3713,7 +3793,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3725,7 +3805,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3738,7 +3818,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 type RoundRequest struct {
@@ -3750,7 +3830,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3762,7 +3842,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3775,7 +3855,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -3795,7 +3875,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3807,7 +3887,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3820,7 +3900,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -3847,7 +3927,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3859,7 +3939,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3872,7 +3952,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -3899,7 +3979,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3911,7 +3991,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3924,7 +4004,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -3952,7 +4032,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3964,7 +4044,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3977,7 +4057,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -4010,7 +4090,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4022,7 +4102,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4035,7 +4115,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -4056,7 +4136,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4068,7 +4148,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4081,7 +4161,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4114,7 +4194,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4126,7 +4206,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4139,7 +4219,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4159,7 +4239,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4171,7 +4251,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4184,7 +4264,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4210,7 +4290,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4222,7 +4302,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4235,7 +4315,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4246,19 +4326,22 @@ func (x *HandpayResponse) GetTicket() *Ticket {
 }
 
 type TerminalStatus struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Connected     bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
-	Balance       int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
-	SlipTotal     int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
-	AccountOpen   bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId  string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Connected   bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
+	Balance     int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
+	SlipTotal   int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
+	AccountOpen bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	// The player selected Cash out at a table that pays in chips at the dealer and waits for the
+	// dealer to close the account (004 §6.6, 000 §11.7.6).
+	CashOutRequested bool `protobuf:"varint,6,opt,name=cash_out_requested,json=cashOutRequested,proto3" json:"cash_out_requested,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4270,7 +4353,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4283,7 +4366,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4317,6 +4400,13 @@ func (x *TerminalStatus) GetSlipTotal() int64 {
 func (x *TerminalStatus) GetAccountOpen() bool {
 	if x != nil {
 		return x.AccountOpen
+	}
+	return false
+}
+
+func (x *TerminalStatus) GetCashOutRequested() bool {
+	if x != nil {
+		return x.CashOutRequested
 	}
 	return false
 }
@@ -4355,7 +4445,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4367,7 +4457,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4380,7 +4470,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4564,7 +4654,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4576,7 +4666,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4589,7 +4679,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4678,7 +4768,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4690,7 +4780,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4703,7 +4793,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4722,7 +4812,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4734,7 +4824,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4747,7 +4837,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4769,7 +4859,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4781,7 +4871,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4794,7 +4884,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4836,7 +4926,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4848,7 +4938,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4861,7 +4951,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4895,7 +4985,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4907,7 +4997,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4920,7 +5010,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4951,7 +5041,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4963,7 +5053,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4976,7 +5066,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5026,7 +5116,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5038,7 +5128,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5051,7 +5141,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5091,7 +5181,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5103,7 +5193,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5116,7 +5206,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5135,7 +5225,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5147,7 +5237,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5160,7 +5250,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5179,7 +5269,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5191,7 +5281,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5204,7 +5294,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5230,7 +5320,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5242,7 +5332,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5255,7 +5345,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5324,7 +5414,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5336,7 +5426,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5349,7 +5439,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5375,7 +5465,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5387,7 +5477,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5400,7 +5490,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5419,7 +5509,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5431,7 +5521,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5444,7 +5534,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5464,7 +5554,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5476,7 +5566,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5489,7 +5579,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5743,7 +5833,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x15AckDealerCloseRequest\x12\x19\n" +
 	"\bclose_id\x18\x01 \x01(\tR\acloseId\x12<\n" +
 	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x18\n" +
-	"\x16AckDealerCloseResponse\"1\n" +
+	"\x16AckDealerCloseResponse\"\x1d\n" +
+	"\x1bRequestDealerCashOutRequest\"8\n" +
+	"\x1cRequestDealerCashOutResponse\x12\x18\n" +
+	"\abalance\x18\x01 \x01(\x03R\abalance\"1\n" +
 	"\vJournalHead\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x10\n" +
 	"\x03mac\x18\x02 \x01(\fR\x03mac\"\xaf\x01\n" +
@@ -5796,7 +5889,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x01\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xd9\x01\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -5804,7 +5897,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd1\a\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\x12,\n" +
+	"\x12cash_out_requested\x18\x06 \x01(\bR\x10cashOutRequested\"\xd1\a\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -5939,7 +6033,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xd8\n" +
+	"\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5958,7 +6053,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xb7\r\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12m\n" +
+	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse2\xb7\r\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -6000,7 +6096,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 82)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 84)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -6047,51 +6143,53 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ConfirmBuyInRequest)(nil),            // 42: ats.table.v1.ConfirmBuyInRequest
 	(*AckDealerCloseRequest)(nil),          // 43: ats.table.v1.AckDealerCloseRequest
 	(*AckDealerCloseResponse)(nil),         // 44: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 45: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 46: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 47: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 48: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 49: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 50: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 51: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 52: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 53: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 54: ats.table.v1.SetLimitsRequest
-	(*StartRoundRequest)(nil),              // 55: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 56: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 57: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 58: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 59: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 60: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 61: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 62: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 63: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 64: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 65: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 66: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 67: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 68: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 69: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 70: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 71: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 72: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 73: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 74: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 75: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 76: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 77: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 78: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 79: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 80: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 81: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 82: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 83: ats.table.v1.AuthenticateTechnicianRequest
-	nil,                                    // 84: ats.table.v1.Limits.PerBetEntry
+	(*RequestDealerCashOutRequest)(nil),    // 45: ats.table.v1.RequestDealerCashOutRequest
+	(*RequestDealerCashOutResponse)(nil),   // 46: ats.table.v1.RequestDealerCashOutResponse
+	(*JournalHead)(nil),                    // 47: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 48: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 49: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 50: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 51: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 52: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 53: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 54: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 55: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 56: ats.table.v1.SetLimitsRequest
+	(*StartRoundRequest)(nil),              // 57: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 58: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 59: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 60: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 61: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 62: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 63: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 64: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 65: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 66: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 67: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 68: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 69: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 70: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 71: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 72: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 73: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 74: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 75: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 76: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 77: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 78: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 79: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 80: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 81: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 82: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 83: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 84: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 85: ats.table.v1.AuthenticateTechnicianRequest
+	nil,                                    // 86: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	84,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	86,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6129,16 +6227,16 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	11,  // 37: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
 	3,   // 38: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
 	11,  // 39: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	45,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 40: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 41: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 42: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 43: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 44: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
 	39,  // 45: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	45,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	47,  // 46: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 47: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 48: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	47,  // 49: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	5,   // 50: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	39,  // 51: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
 	7,   // 52: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
@@ -6146,15 +6244,15 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	5,   // 54: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
 	6,   // 55: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
 	9,   // 56: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	66,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	68,  // 57: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
 	26,  // 58: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	68,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	74,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	75,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	68,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	70,  // 59: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	76,  // 60: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	77,  // 61: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	70,  // 62: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
 	39,  // 63: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	75,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	77,  // 64: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	81,  // 65: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
 	4,   // 66: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	12,  // 67: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
 	29,  // 68: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
@@ -6168,70 +6266,72 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	38,  // 76: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
 	42,  // 77: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
 	43,  // 78: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	46,  // 79: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	48,  // 80: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	83,  // 81: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	50,  // 82: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	51,  // 83: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	52,  // 84: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	53,  // 85: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	54,  // 86: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	55,  // 87: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	56,  // 88: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	56,  // 89: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	57,  // 90: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	56,  // 91: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	58,  // 92: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	59,  // 93: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	60,  // 94: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	62,  // 95: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	64,  // 96: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	28,  // 97: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	69,  // 98: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	71,  // 99: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	72,  // 100: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	76,  // 101: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	78,  // 102: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	81,  // 103: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 104: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	30,  // 105: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	32,  // 106: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	33,  // 107: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	36,  // 108: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	33,  // 109: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	33,  // 110: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	41,  // 111: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	33,  // 112: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	33,  // 113: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	33,  // 114: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	44,  // 115: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	47,  // 116: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	49,  // 117: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	82,  // 118: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	67,  // 119: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	67,  // 120: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	67,  // 121: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	67,  // 122: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	67,  // 123: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	67,  // 124: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	67,  // 125: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	67,  // 126: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	67,  // 127: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 128: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	67,  // 129: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	67,  // 130: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	61,  // 131: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	63,  // 132: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	65,  // 133: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	67,  // 134: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	70,  // 135: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	68,  // 136: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	73,  // 137: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	77,  // 138: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	80,  // 139: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	82,  // 140: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	104, // [104:141] is the sub-list for method output_type
-	67,  // [67:104] is the sub-list for method input_type
+	48,  // 79: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	50,  // 80: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	85,  // 81: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	45,  // 82: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	52,  // 83: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	53,  // 84: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	54,  // 85: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	55,  // 86: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	56,  // 87: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	57,  // 88: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	58,  // 89: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	58,  // 90: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	59,  // 91: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	58,  // 92: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	60,  // 93: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	61,  // 94: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	62,  // 95: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	64,  // 96: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	66,  // 97: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	28,  // 98: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	71,  // 99: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	73,  // 100: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	74,  // 101: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	78,  // 102: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	80,  // 103: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	83,  // 104: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 105: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	30,  // 106: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	32,  // 107: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	33,  // 108: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	36,  // 109: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	33,  // 110: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	33,  // 111: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	41,  // 112: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	33,  // 113: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	33,  // 114: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	33,  // 115: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	44,  // 116: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	49,  // 117: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	51,  // 118: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	84,  // 119: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	46,  // 120: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	69,  // 121: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	69,  // 122: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	69,  // 123: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	69,  // 124: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	69,  // 125: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	69,  // 126: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	69,  // 127: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	69,  // 128: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	69,  // 129: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 130: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	69,  // 131: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	69,  // 132: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	63,  // 133: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	65,  // 134: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	67,  // 135: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	69,  // 136: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	72,  // 137: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	70,  // 138: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	75,  // 139: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	79,  // 140: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	82,  // 141: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	84,  // 142: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	105, // [105:143] is the sub-list for method output_type
+	67,  // [67:105] is the sub-list for method input_type
 	67,  // [67:67] is the sub-list for extension type_name
 	67,  // [67:67] is the sub-list for extension extendee
 	0,   // [0:67] is the sub-list for field type_name
@@ -6264,7 +6364,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   82,
+			NumMessages:   84,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -41,6 +41,7 @@ const (
 	TerminalService_ReportNoteEscrow_FullMethodName       = "/ats.table.v1.TerminalService/ReportNoteEscrow"
 	TerminalService_GetJournalAnchor_FullMethodName       = "/ats.table.v1.TerminalService/GetJournalAnchor"
 	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
+	TerminalService_RequestDealerCashOut_FullMethodName   = "/ats.table.v1.TerminalService/RequestDealerCashOut"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -95,6 +96,11 @@ type TerminalServiceClient interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(ctx context.Context, in *AuthenticateTechnicianRequest, opts ...grpc.CallOption) (*TechnicianAuthenticateResponse, error)
+	// RequestDealerCashOut is the player selecting Cash out at a table whose rules pay the balance
+	// in chips at the dealer (004 §6.6, 000 §11.7.6; TableConfig.dealer_cash_only): the dealer's
+	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
+	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
+	RequestDealerCashOut(ctx context.Context, in *RequestDealerCashOutRequest, opts ...grpc.CallOption) (*RequestDealerCashOutResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -264,6 +270,16 @@ func (c *terminalServiceClient) AuthenticateTechnician(ctx context.Context, in *
 	return out, nil
 }
 
+func (c *terminalServiceClient) RequestDealerCashOut(ctx context.Context, in *RequestDealerCashOutRequest, opts ...grpc.CallOption) (*RequestDealerCashOutResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RequestDealerCashOutResponse)
+	err := c.cc.Invoke(ctx, TerminalService_RequestDealerCashOut_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -316,6 +332,11 @@ type TerminalServiceServer interface {
 	// (PERMISSION_DENIED for a wrong PIN or an unknown technician, RESOURCE_EXHAUSTED while the
 	// technician is locked out). Audited with the terminal as actor. It moves no money.
 	AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error)
+	// RequestDealerCashOut is the player selecting Cash out at a table whose rules pay the balance
+	// in chips at the dealer (004 §6.6, 000 §11.7.6; TableConfig.dealer_cash_only): the dealer's
+	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
+	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
+	RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -370,6 +391,9 @@ func (UnimplementedTerminalServiceServer) GetJournalAnchor(context.Context, *Get
 }
 func (UnimplementedTerminalServiceServer) AuthenticateTechnician(context.Context, *AuthenticateTechnicianRequest) (*TechnicianAuthenticateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AuthenticateTechnician not implemented")
+}
+func (UnimplementedTerminalServiceServer) RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RequestDealerCashOut not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -655,6 +679,24 @@ func _TerminalService_AuthenticateTechnician_Handler(srv interface{}, ctx contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_RequestDealerCashOut_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestDealerCashOutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).RequestDealerCashOut(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_RequestDealerCashOut_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).RequestDealerCashOut(ctx, req.(*RequestDealerCashOutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -717,6 +759,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AuthenticateTechnician",
 			Handler:    _TerminalService_AuthenticateTechnician_Handler,
+		},
+		{
+			MethodName: "RequestDealerCashOut",
+			Handler:    _TerminalService_RequestDealerCashOut_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
