@@ -57,6 +57,23 @@ func (t *Terminal) canChangeLocked() error {
 	return nil
 }
 
+// ErrBuyInPending refuses a further wager while the dealer's buy-in waits for the player's
+// confirmation (004 §6.3(c), §6.4(b)); withdrawing stays allowed. The table refuses it too.
+var ErrBuyInPending = msg.Err("confirm the dealer's buy-in first: no further wager until you do")
+
+// canPlaceLocked is canChangeLocked for a change that may place a further wager (a touch, a
+// move, repeat, double, a favourite, remove last — which may put a chip back): refused too
+// while a dealer buy-in awaits the player (004 §6.4(b)). Remove and remove all only withdraw.
+func (t *Terminal) canPlaceLocked() error {
+	if err := t.canChangeLocked(); err != nil {
+		return err
+	}
+	if t.view.BuyIn != nil {
+		return ErrBuyInPending
+	}
+	return nil
+}
+
 // Gate is this seat's player-ID pad and card reader (devices/idpad gives one per seat).
 type Gate interface {
 	Touched() bool
@@ -110,7 +127,7 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.canChangeLocked(); err != nil {
+	if err := t.canPlaceLocked(); err != nil {
 		return Feedback{Message: msg.Of(err)}, t.refuseLocked(err)
 	}
 	current := t.slip.On(b)
@@ -157,7 +174,7 @@ func (t *Terminal) Remove(b roulette.Bet) error {
 func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.canChangeLocked(); err != nil {
+	if err := t.canPlaceLocked(); err != nil {
 		return Feedback{Message: msg.Of(err)}, t.refuseLocked(err)
 	}
 	amount := t.slip.On(from)
@@ -181,8 +198,9 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	return fb, nil
 }
 
-// Undo is "remove last": as many steps back as the player likes.
-func (t *Terminal) Undo() error { return t.edit(t.slip.Undo) }
+// Undo is "remove last": as many steps back as the player likes. A step back may put chips
+// back, so it is a placement for 004 §6.4(b).
+func (t *Terminal) Undo() error { return t.editPlacing(t.slip.Undo) }
 
 // Clear is "remove all".
 func (t *Terminal) Clear() error {
@@ -212,7 +230,7 @@ func (t *Terminal) Double() error {
 func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.canChangeLocked(); err != nil {
+	if err := t.canPlaceLocked(); err != nil {
 		return t.refuseLocked(err)
 	}
 	if from == nil {
@@ -245,10 +263,14 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	return nil
 }
 
-func (t *Terminal) edit(change func() bool) error {
+func (t *Terminal) edit(change func() bool) error { return t.editWith(t.canChangeLocked, change) }
+
+func (t *Terminal) editPlacing(change func() bool) error { return t.editWith(t.canPlaceLocked, change) }
+
+func (t *Terminal) editWith(can func() error, change func() bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.canChangeLocked(); err != nil {
+	if err := can(); err != nil {
 		return t.refuseLocked(err)
 	}
 	if change() {

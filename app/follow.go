@@ -46,6 +46,16 @@ func (t *Terminal) record(ctx context.Context, ev table.Event) {
 	switch e := ev.(type) {
 	case table.Settled:
 		s = &e
+	case table.SlipCarried:
+		// The carried winners are a slip the table acknowledged for this terminal (004 §3.6(b)):
+		// recorded, as every acknowledged slip is, before the screen shows it (rules 9.7–9.9).
+		t.mu.Lock()
+		layout := t.view.Config.Layout
+		t.mu.Unlock()
+		if err := rec.SlipAcked(ctx, layout, e.Slip); err != nil {
+			t.log.Error("game records: carried slip not recorded", "round", e.Slip.RoundID, "version", e.Slip.Version, "err", err)
+		}
+		return
 	case table.Snapshot:
 		s = e.LastSettled
 		// Closes at the console the terminal may have missed (it was down, or off the stream,
@@ -172,10 +182,21 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onDealerWagerLocked(e)
 	case table.TableClosing:
 		t.setClosingLocked(e.At)
+	case table.SlipCarried:
+		t.carriedLocked(e.Slip)
 	case table.JackpotMeter:
 		t.view.Jackpot = e.Amount
 	case table.JackpotWon:
 		w := e
+		if w.Void {
+			// 001 §8.8: the hit's round was invalidated before the pit boss confirmed it.
+			if t.view.JackpotWon != nil && t.view.JackpotWon.RoundID == w.RoundID {
+				t.view.JackpotWon, t.view.JackpotMine = nil, false
+			}
+			t.sayLocked(msg.New("The jackpot of %s is void: its round was invalidated and the amount is back on the meter",
+				money.Decimal(w.Amount)), TableNews)
+			break
+		}
 		t.view.JackpotWon, t.view.JackpotMine = &w, w.TerminalID == t.terminalID
 	case table.TournamentChanged:
 		t.onTournament(e.Tournament)
@@ -271,12 +292,49 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 	t.schedulePeriodLocked()
 }
 
+// carriedLocked shows the winning wagers the table carried to the new round (004 §3.6(b)): the
+// chips on the layout are exactly the table's slip, so what settles is what the screen shows
+// (§3.4), and the terminal's next change is a newer version than the table's, so a touch that
+// withdraws them (§3.7) is taken, never refused as stale. A touch made before the table's word
+// arrived was sent as a version the table will refuse: the version moves past it, so that
+// refusal is not told, and the table's slip stands on the screen.
+func (t *Terminal) carriedLocked(ack table.SlipAck) {
+	if ack.RoundID != t.view.RoundID {
+		return // a round already gone: the snapshot of the new one says what stands
+	}
+	layout := t.view.Config.Layout
+	var stakes []Stake
+	for i, b := range ack.Bets {
+		if i >= len(ack.Results) {
+			break
+		}
+		if per := ack.Results[i].Accepted / max(units(b.Bet, layout), 1); per > 0 {
+			stakes = append(stakes, Stake{Bet: b.Bet, Amount: per})
+		}
+	}
+	t.slip.reset(stakes)
+	if t.version >= ack.Version {
+		t.version++
+	} else {
+		t.version = ack.Version
+	}
+	t.view.Acked = true
+	if len(stakes) > 0 {
+		t.sayLocked(msg.New("Your winning wagers stay on the layout for this spin: touch them to withdraw"), TableNews)
+	}
+}
+
 // greetLocked keeps the greeting standing while there is no money on the account and the
 // terminal can take some: what to do first, said where the player looks.
 func (t *Terminal) greetLocked() {
 	var m msg.Msg
-	if t.cashier != nil && t.view.Connected && t.view.Phase != table.PhaseClosed && t.view.BuyIn == nil &&
-		(!t.view.AccountOpen || t.view.Balance == 0) && !t.tournamentOnLocked() {
+	noMoney := t.view.Connected && t.view.Phase != table.PhaseClosed && t.view.BuyIn == nil &&
+		(!t.view.AccountOpen || t.view.Balance == 0) && !t.tournamentOnLocked()
+	switch {
+	case noMoney && t.view.Config.DealerCashOnly:
+		// 004 §6.2, 000 §11.7.2: the buy-in is by tendering to the dealer, never at the terminal.
+		m = msg.New("Buy in at the dealer: the dealer credits your account and you confirm it here")
+	case noMoney && t.cashier != nil:
 		m = msg.New("Insert notes or a ticket to buy in")
 	}
 	t.board.set("greeting", m, Hint)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/recall"
 )
@@ -16,6 +17,12 @@ import (
 type Cashier interface {
 	// CashOut prints a ticket for the whole balance and closes the account (001 §6.6.1(b)).
 	CashOut(ctx context.Context) error
+}
+
+// DealerCashOutAsker is a link that can ask the dealer to pay the balance out in chips
+// (client.Client): Cash out at a table that pays only at the dealer (004 §6.6, 000 §11.7.6).
+type DealerCashOutAsker interface {
+	RequestDealerCashOut(ctx context.Context) (int64, error)
 }
 
 // ErrCashOutBusy is the cashier's answer while a cash-out is already under way: not news.
@@ -61,9 +68,33 @@ func (t *Terminal) MoneyChanged(s MoneyStatus) {
 
 // CashOut prints the player's ticket through the cashier, off the caller's goroutine (the
 // screen never waits on a printer); what becomes of it comes back as MoneyChanged.
+//
+// Where the rules pay the balance out in chips at the dealer (004 §6.6, 000 §11.7.6) no ticket
+// is printed (the table would refuse it): the player is told to ask the dealer, who closes the
+// account at the console and pays the chips (the screen then says so, AccountClosed).
 func (t *Terminal) CashOut() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.view.Config.DealerCashOnly {
+		t.sayLocked(msg.New("Cash out at the dealer: the dealer is called to pay your balance of %s in chips at the table", money.Decimal(t.view.Balance)), Answer)
+		t.changedLocked()
+		asker, ok := t.link.(DealerCashOutAsker)
+		if !ok {
+			return
+		}
+		ctx := t.ctx
+		t.goLocked(func() {
+			// The dealer's status shows the request until the dealer pays and closes the
+			// account; the screen learns of that from the table (AccountClosed).
+			if _, err := asker.RequestDealerCashOut(ctx); err != nil && ctx.Err() == nil {
+				t.mu.Lock()
+				t.sayLocked(msg.New("the dealer could not be told: %s", msg.Of(err)), MoneyNews)
+				t.changedLocked()
+				t.mu.Unlock()
+			}
+		})
+		return
+	}
 	if t.cashier == nil {
 		t.sayLocked(msg.New("Cash-out prints a ticket at the printer."), Answer)
 		t.changedLocked()

@@ -103,8 +103,11 @@ type View struct {
 	JackpotMine bool              // ...and it is this terminal's
 
 	Money      MoneyStatus // the money devices, when the terminal has them
-	CanCashOut bool        // Cash out would print a ticket now: a printer ready, money to cash
-	Favourites []Favourite // the player's saved slips, oldest first
+	CanCashOut bool        // Cash out would print a ticket now: a printer ready, money to cash, a ticket table
+	// CashOutAtDealer: the balance is paid in chips by the dealer (004 §6.6, 000 §11.7.6) and
+	// there is money to pay; Cash out tells the player to ask the dealer, printing nothing.
+	CashOutAtDealer bool
+	Favourites      []Favourite // the player's saved slips, oldest first
 
 	Message Notice // the one message for the player, chosen by priority and time (notice.go)
 
@@ -216,7 +219,10 @@ func (t *Terminal) snapshotLocked() View {
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
 	v.Money.Cashier = t.cashier != nil
-	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0
+	// No ticket where the rules pay out in chips at the dealer (004 §6.6, 000 §11.7.6).
+	v.CanCashOut = v.Money.Cashier && !v.Money.PrinterDown && !v.Money.CashingOut && v.AccountOpen && v.Balance > 0 &&
+		!v.Config.DealerCashOnly
+	v.CashOutAtDealer = v.Config.DealerCashOnly && v.AccountOpen && v.Balance > 0
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)

@@ -496,6 +496,19 @@ func (c *Client) CallDealer(ctx context.Context, reason string) error {
 	return err
 }
 
+// RequestDealerCashOut asks the dealer to pay the balance out in chips, at a table whose rules
+// take and pay money only through the dealer (004 §6.6, 000 §11.7.6). It returns the balance
+// the dealer is to pay; it moves no money, so asking again is harmless.
+func (c *Client) RequestDealerCashOut(ctx context.Context) (int64, error) {
+	r, err := retry(ctx, c, func(ctx context.Context) (*pb.RequestDealerCashOutResponse, error) {
+		return c.tc.RequestDealerCashOut(ctx, &pb.RequestDealerCashOutRequest{})
+	})
+	if err != nil {
+		return 0, err
+	}
+	return r.Balance, nil
+}
+
 // ConfirmBuyIn accepts or declines a dealer buy-in.
 func (c *Client) ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error) {
 	r, err := retry(ctx, c, func(ctx context.Context) (*pb.MoneyResponse, error) {

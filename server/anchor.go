@@ -154,6 +154,9 @@ func (t *Table) ReportNoteEscrow(terminal string, req *pb.NoteEscrowRequest) (*p
 			}
 			return nil // reported again: harmless
 		}
+		if err := t.terminalCashAllowed("a note"); err != nil {
+			return err // refused in escrow: the acceptor hands the note back
+		}
 		if err := t.moneyInAllowed(); err != nil {
 			return err
 		}

@@ -88,6 +88,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 			ts.PlayerLimits = wire.LimitsPB(*l)
 		}
 		ts.PlayerCard = t.cardAt[id]
+		ts.CashOutRequested = t.cashOutAsked[id]
 		s.Terminals = append(s.Terminals, ts)
 	}
 	return s, nil
@@ -347,9 +348,16 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		was := r.phase
 		refunded := map[string]int64{}
 		balances := map[string]int64{}
+		var jackpot jackpotState
+		var voidHit *ledger.Jackpot
 		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			prior, err := t.reverse(tx, r)
 			if err != nil {
+				return err
+			}
+			// A hit in this round not yet confirmed is void, its amount back on the meter (001
+			// §8.8); a confirmed one stands (§9.10).
+			if jackpot, voidHit, err = t.voidJackpot(tx, r.id); err != nil {
 				return err
 			}
 			for _, id := range sortedKeys(keysOf(prior)) {
@@ -377,10 +385,19 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		for id, bal := range balances {
 			t.account(id).balance = bal
 		}
+		if voidHit != nil {
+			*t.jackpot = jackpot
+		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {
 			t.emit(now, id, table.RoundVoided{RoundID: r.id, Reason: "invalidated: " + reason,
 				Refunded: refunded[id], Balance: t.account(id).balance})
+		}
+		if voidHit != nil {
+			// After the refunds: the void of the jackpot is the news the players read last.
+			t.log.Info("jackpot void", "round", r.id, "terminal", voidHit.Terminal, "amount", voidHit.Amount)
+			t.emit(now, "", jackpotWon(*voidHit))
+			t.emit(now, "", table.JackpotMeter{Amount: t.jackpot.meter})
 		}
 		if was != r.phase {
 			// Voided from "no more bets" (after a no-spin, or before any outcome): the round
@@ -481,6 +498,7 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 				a := t.account(req.TerminalId)
 				a.balance, a.open = 0, false
 				delete(t.abstained, req.TerminalId)
+				delete(t.cashOutAsked, req.TerminalId) // paid: the player's request is met
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, req.TerminalId)
 				}

@@ -7,6 +7,7 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 )
@@ -133,7 +134,7 @@ func (t *Table) announceJackpot(now time.Time, hit *ledger.Jackpot) {
 
 // jackpotWon is a ledger jackpot as the terminals are told of it.
 func jackpotWon(j ledger.Jackpot) table.JackpotWon {
-	return table.JackpotWon{RoundID: j.Round, TerminalID: j.Terminal, Amount: j.Amount, Confirmed: j.Confirmed}
+	return table.JackpotWon{RoundID: j.Round, TerminalID: j.Terminal, Amount: j.Amount, Confirmed: j.Confirmed, Void: j.Void}
 }
 
 // ConfirmJackpot is the pit boss confirming a hit (001 §8.3.9(a)): the prize is credited to the
@@ -150,6 +151,14 @@ func (t *Table) ConfirmJackpot(actor, roundID string) (*pb.TableStatus, error) {
 			}
 		}
 		if i < 0 {
+			var j ledger.Jackpot
+			var found bool
+			if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) (err error) {
+				j, found, err = tx.Jackpot(roundID)
+				return err
+			}); err == nil && found && j.Void {
+				return failed("the jackpot of round %s is void: the round was invalidated and its amount went back on the meter (001 §8.8)", roundID)
+			}
 			return failed("no jackpot hit waiting in round %q", roundID)
 		}
 		hit := t.jackpot.pending[i]
@@ -181,4 +190,49 @@ func (t *Table) ConfirmJackpot(actor, roundID string) (*pb.TableStatus, error) {
 		t.emit(now, "", jackpotWon(hit))
 		return nil
 	})
+}
+
+// voidJackpot voids the unconfirmed hit of an invalidated round in tx (001 §8.8): "the amount
+// of the jackpot prize as displayed on the meter must be re-credited to the meter". At the hit
+// the meter was reset to the seed (contribute), so re-crediting takes the reset back: the meter
+// shows the prize again, plus what qualifying wagers have added since. The hidden trigger
+// stands; a meter now at or past it hits on the next qualifying round. A confirmed hit is not
+// pending and is never found here: it stands (§9.10). It returns the jackpot after the void
+// and the voided hit (nil if the round had none) to apply and announce once committed.
+func (t *Table) voidJackpot(tx *ledger.Tx, roundID string) (next jackpotState, void *ledger.Jackpot, err error) {
+	if t.jackpot == nil {
+		return jackpotState{}, nil, nil
+	}
+	j := *t.jackpot
+	i := -1
+	for k, p := range j.pending {
+		if p.Round == roundID {
+			i = k
+		}
+	}
+	if i < 0 {
+		return j, nil, nil
+	}
+	hit := j.pending[i]
+	back := hit.Amount - t.cfg.Jackpot.Seed
+	if back < 0 {
+		back = 0 // a prize below the seed never happens (the meter never is); never take the meter down
+	}
+	meter, err := money.Add(j.meter, back)
+	if err != nil {
+		return j, nil, fmt.Errorf("voiding the jackpot of %s: %w", roundID, err)
+	}
+	if _, err := tx.AddMeter(ledger.MeterJackpot, back); err != nil {
+		return j, nil, err
+	}
+	hit.Void = true
+	if err := tx.PutJackpot(hit); err != nil {
+		return j, nil, err
+	}
+	if err := tx.Event("jackpot-void", hit.Terminal, roundID, hit.Amount, "round invalidated before the pit boss confirmed it: back on the meter (001 §8.8)"); err != nil {
+		return j, nil, err
+	}
+	j.meter = meter
+	j.pending = append(j.pending[:i:i], j.pending[i+1:]...)
+	return j, &hit, nil
 }

@@ -92,6 +92,49 @@ func (t *Table) moneyInAllowed() error {
 	return nil
 }
 
+// terminalCashAllowed refuses a money path of the terminal's own — a note, a ticket in, a
+// ticket printed — at a table whose rules take and pay money only through the dealer: the
+// Victorian ATS (004 §6.2 buy-in by tendering to the dealer, §6.6 the balance paid in chips)
+// and the TouchTable Player Display (000 §11.7.2, §11.7.6). There the dealer buys in
+// (CreditPlayer, confirmed on the screen) and cashes out (ClosePlayerAccount). The check runs
+// after the idempotency lookup, so a retry of money already moved is answered the same.
+func (t *Table) terminalCashAllowed(what string) error {
+	if !t.config.DealerCashOnly {
+		return nil
+	}
+	return failed("%s refused: under the %s rules money is taken and paid only by the dealer — buy in at the dealer, cash out in chips at the dealer (004 §6.2, §6.6; 000 §11.7)",
+		what, t.config.RulesProfile)
+}
+
+// RequestDealerCashOut is the player selecting Cash out where the dealer pays the balance in
+// chips (004 §6.6; 000 §11.7.6: "he/she selects Cash-Out … the Dealer must pay out the full
+// value … by tendering chips"): it moves no money, it asks the dealer, whose status shows the
+// request until the dealer closes the account (ClosePlayerAccount). Asking again is harmless.
+// Elsewhere the terminal prints a ticket, so the request is refused.
+func (t *Table) RequestDealerCashOut(terminal string) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs("terminal:" + terminal)()
+	if !t.config.DealerCashOnly {
+		return 0, failed("at this table Cash out prints a ticket: there is no cash-out at the dealer to ask for")
+	}
+	a := t.accounts[terminal]
+	if a == nil || !a.open || a.balance <= 0 {
+		return 0, failed("nothing to cash out")
+	}
+	if t.cashOutAsked[terminal] {
+		return a.balance, nil
+	}
+	err := t.led.Update(t.bg(), t.now(), func(tx *ledger.Tx) error {
+		return tx.Event("dealer-cash-out-requested", terminal, "", a.balance, "the player selected Cash out: the dealer pays in chips (004 §6.6, 000 §11.7.6)")
+	})
+	if err != nil {
+		return 0, ledgerErr(err)
+	}
+	t.cashOutAsked[terminal] = true
+	return a.balance, nil
+}
+
 // CreditNote credits a note the acceptor has stacked (001 §6.2.2). The server checks what the
 // terminal reports: the note code must be one of the table's currency table (Config.Notes) and
 // the amount that code's value, and the new balance must fit the table's maximum. The checks
@@ -103,6 +146,9 @@ func (t *Table) CreditNote(terminal string, req *pb.CreditNoteRequest) (*pb.Mone
 	request := fmt.Sprintf("note %d %s", req.Amount, req.NoteCode)
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, request, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
+			if err := t.terminalCashAllowed("a note credit"); err != nil {
+				return nil, nil, err
+			}
 			if err := t.checkNote(req.NoteCode, req.Amount); err != nil {
 				return nil, nil, err
 			}
@@ -164,6 +210,9 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 	}
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "redeem "+req.ValidationNumber, func() *pb.RedeemTicketResponse { return &pb.RedeemTicketResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.RedeemTicketResponse, func(), error) {
+			if err := t.terminalCashAllowed("a ticket buy-in"); err != nil {
+				return nil, nil, err
+			}
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
 			}
@@ -341,6 +390,9 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 	defer t.mu.Unlock()
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "cash-out", func() *pb.CashOutResponse { return &pb.CashOutResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.CashOutResponse, func(), error) {
+			if err := t.terminalCashAllowed("a ticket cash-out"); err != nil {
+				return nil, nil, err
+			}
 			if t.frozen {
 				return nil, nil, failed("accounts are frozen while a result is corrected")
 			}

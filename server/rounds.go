@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -146,31 +148,44 @@ func (t *Table) startRound(now time.Time) error {
 		defer t.emitTournament(now)
 	}
 	// vic-1999 (004 §3.6(b)): winning wagers stay on the layout for the next spin unless withdrawn.
-	if t.cfg.RulesProfile == "vic-1999" && t.cur != nil {
-		t.carryWinners(now, r)
+	var carried map[string]*table.SlipAck
+	if table.WinnersRide(t.cfg.RulesProfile) && t.cur != nil {
+		carried = t.carryWinners(now, r)
 	}
 	t.cur = r
 	if limitsChanged {
 		t.emit(now, "", table.LimitsChanged{Limits: t.limits})
 	}
 	t.broadcastPhase(now, false)
+	// Each terminal is told its carried slip after the new round's phase (which clears its
+	// layout): its screen shows exactly the chips that will settle (004 §3.4) and its next
+	// change is a newer version than the table's (§3.7, the winners withdrawn by a touch).
+	for _, id := range slices.Sorted(maps.Keys(carried)) {
+		t.emit(now, id, table.SlipCarried{Slip: *carried[id]})
+	}
 	t.poke()
 	return nil
 }
 
 // carryWinners re-places each terminal's winning bets of the last round on the new round, as
-// far as the balance and limits allow.
-func (t *Table) carryWinners(now time.Time, next *round) {
+// far as the balance and limits allow, and returns the slips it made by terminal. A terminal
+// with no live stream has nothing carried: its screen cannot show the chips, and a wager is
+// settled only as the screen showed it (004 §3.4) — the winnings are in its balance.
+func (t *Table) carryWinners(now time.Time, next *round) map[string]*table.SlipAck {
 	prev := t.cur
-	if !prev.decided {
-		return
+	if !prev.decided || prev.status == "invalidated" || prev.status == "void" {
+		return nil // no outcome, or one invalidated (001 §12.3): nothing won
 	}
 	rd := roulette.Round{Outcome: prev.outcome, Draw: prev.draw}
+	out := map[string]*table.SlipAck{}
 	for _, id := range sortedTerminals(prev.slips) {
 		var specs []SlipWager
 		sl := prev.slip(id)
-		if sl == nil {
+		if sl == nil || len(t.subs[id]) == 0 {
 			continue
+		}
+		if set := t.lastSet[id]; set == nil || set.RoundID != prev.id || !set.Recognised {
+			continue // not recognised (004 §4.3(c)): nothing settled, nothing won
 		}
 		for _, b := range sl.bets {
 			won := false
@@ -188,11 +203,15 @@ func (t *Table) carryWinners(now time.Time, next *round) {
 		}
 		saved := t.cur
 		t.cur = next
-		if _, err := t.updateSlip(now, id, next.id, 1, specs); err != nil {
-			t.log.Warn("carrying winning wagers", "terminal", id, "err", err)
-		}
+		ack, err := t.updateSlip(now, id, next.id, 1, specs)
 		t.cur = saved
+		if err != nil {
+			t.log.Warn("carrying winning wagers", "terminal", id, "err", err)
+			continue
+		}
+		out[id] = ack
 	}
+	return out
 }
 
 // closeWagering ends the wagering period: at the deadline, or at once when the wheel sensor sees

@@ -405,6 +405,14 @@ func (s *terminalService) ConfirmBuyIn(ctx context.Context, req *pb.ConfirmBuyIn
 	return s.t.ConfirmBuyIn(callerID(ctx), req)
 }
 
+func (s *terminalService) RequestDealerCashOut(ctx context.Context, _ *pb.RequestDealerCashOutRequest) (*pb.RequestDealerCashOutResponse, error) {
+	bal, err := s.t.RequestDealerCashOut(callerID(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &pb.RequestDealerCashOutResponse{Balance: bal}, nil
+}
+
 func (s *terminalService) AckDealerClose(ctx context.Context, req *pb.AckDealerCloseRequest) (*pb.AckDealerCloseResponse, error) {
 	if req.CloseId == "" {
 		return nil, status.Error(codes.InvalidArgument, "close_id is required")

@@ -3,6 +3,9 @@ package server
 import (
 	"time"
 
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/server/ledger"
+
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 )
@@ -77,6 +80,9 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 	for range 3 {
 		t.mu.Lock()
 		in, err := t.slipInputs(t.now(), terminal, roundID, version, len(wagers), card)
+		if err == nil {
+			err = t.buyInBlocks(terminal, in.r, wagers)
+		}
 		t.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -89,6 +95,9 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 		t.mu.Lock()
 		now := t.now()
 		cur, err := t.slipInputs(now, terminal, roundID, version, len(wagers), card)
+		if err == nil {
+			err = t.buyInBlocks(terminal, cur.r, wagers)
+		}
 		if err != nil {
 			t.mu.Unlock()
 			return nil, err
@@ -102,7 +111,55 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if r, err := t.current(roundID); err == nil {
+		if err := t.buyInBlocks(terminal, r, wagers); err != nil {
+			return nil, err
+		}
+	}
 	return t.updateSlipSecret(t.now(), terminal, roundID, version, wagers, secret)
+}
+
+// buyInBlocks refuses a slip that places a further wager while a dealer buy-in offered to the
+// terminal awaits the player's confirmation (004 §6.3(c), §6.4(b)): the dealer "must not allow
+// the player to place a further wager until the player has confirmed". Withdrawing is not
+// placing, so a slip that only takes wagers off (or lowers them) is taken: every wager of it
+// must be on a bet the acknowledged slip already holds, at no more than was attempted there.
+// The carried winners of 004 §3.6(b) are not placed by the player and are not checked here.
+func (t *Table) buyInBlocks(terminal string, r *round, wagers []SlipWager) error {
+	var offered *ledger.BuyIn
+	for _, b := range t.buyins {
+		if b.Terminal == terminal && b.State == "offered" {
+			offered = &b
+			break
+		}
+	}
+	if offered == nil || len(wagers) == 0 {
+		return nil
+	}
+	var prev *slip
+	if r != nil {
+		prev = r.slip(terminal)
+	}
+	held := map[roulette.Bet]int64{}
+	if prev != nil {
+		for _, b := range prev.bets {
+			held[b.bet] = b.Attempt
+		}
+	}
+	for _, w := range wagers {
+		if w.Err != nil {
+			return nil // the pricing refuses it for what it is
+		}
+		bet, err := roulette.ParseBet(t.layout, w.Spec)
+		if err != nil {
+			return nil
+		}
+		if was, ok := held[bet]; !ok || w.Amount > was {
+			return failed("a further wager is refused until the player confirms the dealer's buy-in of %s (004 §6.4(b))",
+				money.Decimal(offered.Amount))
+		}
+	}
+	return nil
 }
 
 // pricing is what pricing a slip depends on, read under the lock. Two readings are equal when

@@ -59,7 +59,7 @@ type Config struct {
 	TableID       string
 	Wheel         roulette.Wheel
 	LayoutProfile roulette.Profile
-	RulesProfile  string // "crown", "vic-1999", "star"
+	RulesProfile  string // "crown", "vic-1999", "star", "touchtable" (app/table's Profile…)
 	Period        time.Duration
 	Warning       time.Duration
 	Limits        roulette.Limits
@@ -269,6 +269,10 @@ type Table struct {
 	abstained              map[string]int          // rounds in a row each open account placed no wager
 	fault                  string                  // why the console's light is red; "" for green
 	calls                  map[string]time.Time    // each terminal's last call to the dealer (CallDealer)
+	// cashOutAsked holds the terminals whose player selected Cash out at a table that pays in
+	// chips at the dealer (004 §6.6, 000 §11.7.6), until the dealer closes the account. Kept
+	// in memory: the request is in the audit log, and after a restart the player asks again.
+	cashOutAsked map[string]bool
 	// known holds the terminals known to the table (ids, as keys): those that presented their
 	// certificate, recorded in the ledger. The dealer can credit or close only these. Read
 	// without the lock on every terminal call.
@@ -318,6 +322,15 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	if cfg.History <= 0 {
 		cfg.History = 20
 	}
+	switch cfg.RulesProfile {
+	case "":
+		cfg.RulesProfile = table.ProfileCrown
+	case table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable:
+	default:
+		// A misspelt profile would silently run the default's money paths and rules.
+		return nil, fmt.Errorf("server: rules profile %q: want %s, %s, %s or %s", cfg.RulesProfile,
+			table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable)
+	}
 	if cfg.Notes == nil {
 		cfg.Notes = DefaultNotes()
 	}
@@ -353,11 +366,12 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
 		redeem:     map[string]*redeemGuard{},
 		seatLimits: map[string]roulette.Limits{}, cardLimits: map[string]roulette.Limits{}, cardAt: map[string]string{},
-		abstained: map[string]int{}, calls: map[string]time.Time{},
+		abstained: map[string]int{}, calls: map[string]time.Time{}, cashOutAsked: map[string]bool{},
 	}
 	t.config = table.TableConfig{TableID: cfg.TableID, Layout: t.layout, RulesProfile: cfg.RulesProfile, Chips: cfg.Chips,
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: !cfg.OralRacetrack, Jackpot: cfg.Jackpot != nil,
-		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency}
+		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency,
+		DealerCashOnly: table.DealerCashOnly(cfg.RulesProfile)}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega
 	}

@@ -59,7 +59,8 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
-	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut)
+	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
+	noteBuyIn   *canvas.Text   // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -152,6 +153,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
+		if s.last.CashOutAtDealer {
+			// Nothing prints and nothing ends here: the terminal sends the player to the dealer,
+			// who pays the balance in chips (004 §6.6, 000 §11.7.6).
+			term.CashOut()
+			return
+		}
 		// Cash out ends the session: the player confirms it, with the amount the ticket will carry.
 		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), amount(s.last.Balance)),
 			T("Cash out"), term.CashOut)
@@ -175,6 +182,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	rb := track.Bounds
 	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y)}, spreadCol, s.track)
 	noteBuyIn := text(T("Insert notes or a ticket to buy in"), 18, panelDimText)
+	s.noteBuyIn = noteBuyIn
 
 	s.Elements = map[diagrams.Element]fyne.CanvasObject{
 		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
@@ -347,11 +355,21 @@ func (s *Screen) update(v app.View) {
 	}
 	s.bet.Refresh()
 
-	if v.CanCashOut != !s.cashOut.Disabled() {
-		if v.CanCashOut {
+	// At a table that pays out in chips at the dealer (004 §6.6, 000 §11.7.6) Cash out stays
+	// for the player to select, and the terminal answers it by sending them to the dealer.
+	if can := v.CanCashOut || v.CashOutAtDealer; can != !s.cashOut.Disabled() {
+		if can {
 			s.cashOut.Enable()
 		} else {
 			s.cashOut.Disable()
+		}
+	}
+	// No note acceptor prompt where the buy-in is at the dealer only (004 §6.2, 000 §11.7.2).
+	if v.Config.DealerCashOnly == s.noteBuyIn.Visible() {
+		if v.Config.DealerCashOnly {
+			s.noteBuyIn.Hide()
+		} else {
+			s.noteBuyIn.Show()
 		}
 	}
 	s.showJackpot(v)

@@ -85,7 +85,9 @@ type Station struct {
 // MayTakeMoney says whether the station may take money now: not without the table server, not
 // while the table is closed, not while a device is at fault (the cashier tells the player
 // which) — the acceptor's own faults, and the printer's: a player must be able to cash out —
-// and not while a technician has the terminal.
+// and not while a technician has the terminal — nor ever at a table whose rules take money only
+// through the dealer (004 §6.2; 000 §11.7.2): there the acceptor stays inhibited, notes and
+// tickets handed back, and the dealer buys the player in.
 func (s *Station) MayTakeMoney() bool {
 	if s.Cashier != nil && !s.Cashier.Status().Fault.IsZero() || s.Refused() != nil {
 		return false
@@ -93,7 +95,8 @@ func (s *Station) MayTakeMoney() bool {
 	if s.Terminal.InService() {
 		return false // a technician has the terminal
 	}
-	return s.Client.Connected() && s.Terminal.View().Phase != table.PhaseClosed
+	v := s.Terminal.View()
+	return s.Client.Connected() && v.Phase != table.PhaseClosed && !v.Config.DealerCashOnly
 }
 
 // Start opens the journal (verifying its chain), connects to the table, recovers the money

@@ -57,7 +57,31 @@ type TableConfig struct {
 	PlayerCardRequired bool
 	IDPadRequired      bool
 	Venue, Currency    string
+	// DealerCashOnly: money in and out only through the dealer (004 §6.2, §6.6; 000 §11.7.2,
+	// §11.7.6) — no note, no ticket in, no ticket printed; the dealer buys in and pays the
+	// balance in chips. The table decides it from its rules profile (DealerCashOnly below).
+	DealerCashOnly bool
 }
+
+// DealerCashOnly reports whether a rules profile takes money only through the dealer: the
+// Victorian ATS rules (004 §6.2 buy-in by tendering to the dealer, §6.6 payout in chips) and the
+// TouchTable Player Display (000 §11.7.2, §11.7.6). The Crown Rapid Roulette ATS (001 §6.2,
+// §6.6) and The Star take notes and tickets and print the cash-out ticket.
+func DealerCashOnly(profile string) bool {
+	return profile == ProfileVic1999 || profile == ProfileTouchTable
+}
+
+// The rules profiles a table may run (server Config.RulesProfile).
+const (
+	ProfileCrown      = "crown"      // 001 Crown Rapid Roulette: the default
+	ProfileVic1999    = "vic-1999"   // 004 Victoria 1999 Rapid Roulette (the original ATS rules)
+	ProfileStar       = "star"       // 003 The Star Sydney
+	ProfileTouchTable = "touchtable" // 000 §11 TouchTable Player Display
+)
+
+// WinnersRide reports whether a profile keeps winning wagers on the layout for the next spin
+// until the player withdraws them (004 §3.6(b), §3.7).
+func WinnersRide(profile string) bool { return profile == ProfileVic1999 }
 
 // PendingLimits is an announced change and when it takes effect.
 type PendingLimits struct {
@@ -229,12 +253,20 @@ type TableClosing struct{ At time.Time }
 type JackpotMeter struct{ Amount int64 }
 
 // JackpotWon is a jackpot hit in a round: Confirmed once the pit boss has confirmed it and the
-// prize is in the winner's chip account.
+// prize is in the winner's chip account; Void when the round was invalidated before that, and
+// the amount went back on the meter (001 §8.8).
 type JackpotWon struct {
 	RoundID, TerminalID string
 	Amount              int64
 	Confirmed           bool
+	Void                bool
 }
+
+// SlipCarried is this terminal's winning wagers of the last round, carried by the table to the
+// new round (004 §3.6(b)): the slip it holds and its version. The screen shows exactly these
+// chips — what will settle unless the player withdraws them (§3.7) — and its next change is a
+// newer version.
+type SlipCarried struct{ Slip SlipAck }
 
 func (Connection) isEvent()          {}
 func (Snapshot) isEvent()            {}
@@ -253,6 +285,7 @@ func (JackpotWon) isEvent()          {}
 func (PlayerLimitsChanged) isEvent() {}
 func (TableClosing) isEvent()        {}
 func (DealerWagerPlaced) isEvent()   {}
+func (SlipCarried) isEvent()         {}
 
 // Money is the table's reply to a money call.
 type Money struct {

@@ -66,7 +66,7 @@ func run(args []string, stderr io.Writer) int {
 	result := fs.Duration("result", 5*time.Second, "auto-dealer: time the result shows before the next round")
 	wheel := fs.String("wheel", "single-zero", "single-zero or double-zero")
 	profile := fs.String("profile", "crown-rapid", "double-zero layout profile: crown-rapid or star")
-	rules := fs.String("rules", "crown", "rules profile: crown, vic-1999 or star")
+	rules := fs.String("rules", "crown", "rules profile: crown, vic-1999 (winners ride; buy-in and cash-out at the dealer), star or touchtable (buy-in and cash-out at the dealer)")
 	lucky := fs.Bool("lucky-ball", false, "offer the Lucky Ball side bet")
 	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
 	table := fs.String("table", "T1", "table id")

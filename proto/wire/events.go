@@ -106,7 +106,7 @@ func configFrom(in *pb.TableConfig) (table.TableConfig, error) {
 	c := table.TableConfig{TableID: in.GetTableId(), RulesProfile: in.GetRulesProfile(), Chips: in.GetChipDenominations(),
 		WageringPeriod: time.Duration(in.GetWageringPeriodMs()) * time.Millisecond, Warning: time.Duration(in.GetWarningMs()) * time.Millisecond,
 		LuckyBall: in.GetLuckyBall(), Racetrack: in.GetRacetrack(), Jackpot: in.GetJackpot(), PlayerCardRequired: in.GetPlayerCardRequired(),
-		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency()}
+		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency(), DealerCashOnly: in.GetDealerCashOnly()}
 	switch in.GetWheel() {
 	case pb.Wheel_WHEEL_SINGLE_ZERO:
 		c.Layout.Wheel = roulette.SingleZero
@@ -268,13 +268,26 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 		if w.Amount <= 0 || w.TerminalId == "" {
 			return nil, fmt.Errorf("jackpot won event: amount %d terminal %q", w.Amount, w.TerminalId)
 		}
-		return table.JackpotWon{RoundID: w.RoundId, TerminalID: w.TerminalId, Amount: w.Amount, Confirmed: w.Confirmed}, nil
+		if w.Confirmed && w.Void {
+			// 001 §9.10: a confirmed jackpot is never voided; a hit cannot be both.
+			return nil, fmt.Errorf("jackpot won event: round %s both confirmed and void", w.RoundId)
+		}
+		return table.JackpotWon{RoundID: w.RoundId, TerminalID: w.TerminalId, Amount: w.Amount, Confirmed: w.Confirmed, Void: w.Void}, nil
 	case *pb.TableEvent_Tournament:
 		tr, err := TournamentOf(e.Tournament)
 		if err != nil {
 			return nil, err
 		}
 		return table.TournamentChanged{Tournament: tr}, nil
+	case *pb.TableEvent_SlipCarried:
+		sl, err := SlipOf(e.SlipCarried.GetSlip(), layout)
+		if err != nil {
+			return nil, fmt.Errorf("slip carried event: %w", err)
+		}
+		if sl == nil || sl.Version == 0 || sl.RoundID == "" {
+			return nil, fmt.Errorf("slip carried event: want a slip with its round and a version")
+		}
+		return table.SlipCarried{Slip: *sl}, nil
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
 }

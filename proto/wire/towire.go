@@ -53,7 +53,8 @@ func ConfigPB(c table.TableConfig) *pb.TableConfig {
 		ChipDenominations: c.Chips, WageringPeriodMs: c.WageringPeriod.Milliseconds(), WarningMs: c.Warning.Milliseconds(),
 		LuckyBall: c.LuckyBall, LuckyBallVersion: c.LuckyBallVersion.String(), Racetrack: c.Racetrack, Jackpot: c.Jackpot,
 		IdPadRequired: c.IDPadRequired, PlayerCardRequired: c.PlayerCardRequired, Venue: c.Venue, Currency: c.Currency,
-		AsianGroups: AsianGroupsPB(c.Layout.Asian),
+		AsianGroups:    AsianGroupsPB(c.Layout.Asian),
+		DealerCashOnly: c.DealerCashOnly,
 	}
 }
 
@@ -137,7 +138,7 @@ func ClosedPB(c table.AccountClosed) *pb.AccountClosed {
 
 // JackpotWonPB writes a jackpot hit.
 func JackpotWonPB(j table.JackpotWon) *pb.JackpotWon {
-	return &pb.JackpotWon{RoundId: j.RoundID, TerminalId: j.TerminalID, Amount: j.Amount, Confirmed: j.Confirmed}
+	return &pb.JackpotWon{RoundId: j.RoundID, TerminalId: j.TerminalID, Amount: j.Amount, Confirmed: j.Confirmed, Void: j.Void}
 }
 
 // MoneyPB writes the reply to a money call.
@@ -221,6 +222,9 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_DealerWager{DealerWager: SlipPB(&s)}
 	case table.TableClosing:
 		out.Event = &pb.TableEvent_Closing{Closing: &pb.TableClosing{CloseAtUnixNanos: TimeNanos(e.At)}}
+	case table.SlipCarried:
+		s := e.Slip
+		out.Event = &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{Slip: SlipPB(&s)}}
 	default:
 		return nil, fmt.Errorf("wire: %T is not a table event on the wire", ev)
 	}

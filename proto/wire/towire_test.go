@@ -46,7 +46,8 @@ func TestEventsRoundTrip(t *testing.T) {
 	snapshot := table.Snapshot{TerminalID: "T07",
 		Config: table.TableConfig{TableID: "T1", Layout: layout, RulesProfile: "vic-1999", Chips: []int64{100, 500, 2500},
 			WageringPeriod: 30 * time.Second, Warning: 5 * time.Second, LuckyBall: true, LuckyBallVersion: roulette.LuckyMega,
-			Racetrack: true, Jackpot: true, PlayerCardRequired: true, IDPadRequired: true, Venue: "Demo Casino", Currency: "AUD"},
+			Racetrack: true, Jackpot: true, PlayerCardRequired: true, IDPadRequired: true, Venue: "Demo Casino", Currency: "AUD",
+			DealerCashOnly: true},
 		Phase: table.PhaseWagering, RoundID: "R000007", Deadline: at(30), Limits: limits,
 		Pending: &table.PendingLimits{Limits: higher, At: at(1200)}, Balance: 8400, AccountOpen: true, Frozen: true,
 		History: []table.Outcome{{RoundID: "R000006", Number: 0, At: at(-60), Corrected: true},
@@ -83,6 +84,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.DealerWagerPlaced{Slip: *slip},
 		table.TableClosing{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
+		table.JackpotWon{RoundID: "R000008", TerminalID: "T07", Amount: 100002, Void: true}, // 001 §8.8
+		table.SlipCarried{Slip: *slip},                                                      // 004 §3.6(b)
 	} {
 		msg, err := EventPB(ev)
 		if err != nil {
@@ -135,13 +138,19 @@ func TestEventOfRefusesMalformed(t *testing.T) {
 		"lucky ball bad colour":   {Event: &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{Draw: &pb.LuckyBallDraw{Red: "1", Green: "2", Blue: "3", Yellow: "4", Super: "mauve"}}}},
 		"lucky ball bad number":   {Event: &pb.TableEvent_LuckyBall{LuckyBall: &pb.LuckyBallDrawn{Draw: &pb.LuckyBallDraw{Red: "1", Green: "2", Blue: "3", Yellow: "y"}}}},
 		"jackpot won no terminal": {Event: &pb.TableEvent_JackpotWon{JackpotWon: &pb.JackpotWon{RoundId: "R1", Amount: 5}}},
-		"snapshot unknown wheel":  snap(func(s *pb.Snapshot) { s.Config.Wheel = pb.Wheel(9) }),
-		"snapshot no config":      snap(func(s *pb.Snapshot) { s.Config = nil }),
-		"snapshot bad profile":    snap(func(s *pb.Snapshot) { s.Config.LayoutProfile = "square" }),
-		"snapshot bad history":    snap(func(s *pb.Snapshot) { s.History = []*pb.Outcome{{RoundId: "R1", Number: "37"}} }),
-		"snapshot bad slip":       snap(func(s *pb.Snapshot) { s.Slip = &pb.Slip{Wagers: []*pb.Wager{{Kind: pb.BetKind(99)}}} }),
-		"snapshot bad settled":    snap(func(s *pb.Snapshot) { s.LastSettled = &pb.Settled{Number: ""} }),
-		"snapshot close no id":    snap(func(s *pb.Snapshot) { s.DealerCloses = []*pb.AccountClosed{{Amount: 100}} }),
+		"jackpot confirmed and void": {Event: &pb.TableEvent_JackpotWon{JackpotWon: &pb.JackpotWon{RoundId: "R1", TerminalId: "T1", Amount: 5,
+			Confirmed: true, Void: true}}},
+		"slip carried no slip":    {Event: &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{}}},
+		"slip carried no version": {Event: &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{Slip: &pb.Slip{RoundId: "R1"}}}},
+		"slip carried bad wager": {Event: &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{Slip: &pb.Slip{RoundId: "R1", Version: 1,
+			Wagers: []*pb.Wager{{Kind: pb.BetKind(99)}}}}}},
+		"snapshot unknown wheel": snap(func(s *pb.Snapshot) { s.Config.Wheel = pb.Wheel(9) }),
+		"snapshot no config":     snap(func(s *pb.Snapshot) { s.Config = nil }),
+		"snapshot bad profile":   snap(func(s *pb.Snapshot) { s.Config.LayoutProfile = "square" }),
+		"snapshot bad history":   snap(func(s *pb.Snapshot) { s.History = []*pb.Outcome{{RoundId: "R1", Number: "37"}} }),
+		"snapshot bad slip":      snap(func(s *pb.Snapshot) { s.Slip = &pb.Slip{Wagers: []*pb.Wager{{Kind: pb.BetKind(99)}}} }),
+		"snapshot bad settled":   snap(func(s *pb.Snapshot) { s.LastSettled = &pb.Settled{Number: ""} }),
+		"snapshot close no id":   snap(func(s *pb.Snapshot) { s.DealerCloses = []*pb.AccountClosed{{Amount: 100}} }),
 		// 002 §3.2: the Asian racetrack's groups are checked as the table's are
 		"snapshot asian group of 2": snap(func(s *pb.Snapshot) { s.Config.AsianGroups = []*pb.AsianGroup{{Numbers: []string{"1", "2"}}} }),
 		"snapshot asian 00 on single": snap(func(s *pb.Snapshot) {

@@ -212,8 +212,10 @@ func migrate(db *sql.DB) error {
 	if err := addColumn(db, "events", "actor", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		return err
 	}
+	// jackpots.void: a hit whose round was invalidated before the pit boss confirmed it (001
+	// §8.8), its amount put back on the meter. A ledger from before has none.
 	for _, c := range []struct{ table, column string }{
-		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"},
+		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"}, {"jackpots", "void"},
 	} {
 		if err := addColumn(db, c.table, c.column, "INTEGER NOT NULL DEFAULT 0"); err != nil {
 			return err
@@ -843,22 +845,27 @@ type State struct {
 	Slips    []Slip // of the current round
 	BuyIns   []BuyIn
 	Tickets  []Ticket
-	Jackpots []Jackpot // hits not yet confirmed
+	Jackpots []Jackpot // hits not yet confirmed, nor void
 	Closes   []Close   // the account closes their terminals have not acknowledged, oldest first
 }
 
-// Jackpot is a jackpot hit: won by a terminal in a round, credited once the pit boss confirms.
+// Jackpot is a jackpot hit: won by a terminal in a round, credited once the pit boss confirms;
+// void if its round was invalidated before that (001 §8.8).
 type Jackpot struct {
 	Round     string
 	Terminal  string
 	Amount    int64
 	Confirmed bool
+	Void      bool
 }
 
 // PutJackpot inserts or updates a jackpot hit.
 func (t *Tx) PutJackpot(j Jackpot) error {
-	_, err := t.exec(`INSERT INTO jackpots(round, terminal, amount, confirmed) VALUES (?,?,?,?)
-		ON CONFLICT(round) DO UPDATE SET confirmed = excluded.confirmed`, j.Round, j.Terminal, j.Amount, j.Confirmed)
+	if j.Confirmed && j.Void {
+		return fmt.Errorf("ledger: jackpot %s: confirmed and void (001 §9.10: a confirmed jackpot is never voided)", j.Round)
+	}
+	_, err := t.exec(`INSERT INTO jackpots(round, terminal, amount, confirmed, void) VALUES (?,?,?,?,?)
+		ON CONFLICT(round) DO UPDATE SET confirmed = excluded.confirmed, void = excluded.void`, j.Round, j.Terminal, j.Amount, j.Confirmed, j.Void)
 	if err != nil {
 		return fmt.Errorf("ledger: jackpot %s: %w", j.Round, err)
 	}
@@ -868,7 +875,7 @@ func (t *Tx) PutJackpot(j Jackpot) error {
 // Jackpot reads the jackpot hit of a round.
 func (t *Tx) Jackpot(round string) (Jackpot, bool, error) {
 	j := Jackpot{Round: round}
-	err := t.queryRow(`SELECT terminal, amount, confirmed FROM jackpots WHERE round = ?`, round).Scan(&j.Terminal, &j.Amount, &j.Confirmed)
+	err := t.queryRow(`SELECT terminal, amount, confirmed, void FROM jackpots WHERE round = ?`, round).Scan(&j.Terminal, &j.Amount, &j.Confirmed, &j.Void)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Jackpot{}, false, nil
 	}
@@ -979,7 +986,7 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 			st.Closes = append(st.Closes, c)
 		}
 		rows.Close()
-		rows, err = t.tx.QueryContext(ctx, `SELECT round, terminal, amount FROM jackpots WHERE confirmed = 0 ORDER BY round`)
+		rows, err = t.tx.QueryContext(ctx, `SELECT round, terminal, amount FROM jackpots WHERE confirmed = 0 AND void = 0 ORDER BY round`)
 		if err != nil {
 			return err
 		}

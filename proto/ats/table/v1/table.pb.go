@@ -610,9 +610,12 @@ type TableConfig struct {
 	Currency           string                 `protobuf:"bytes,15,opt,name=currency,proto3" json:"currency,omitempty"` // ISO 4217, e.g. "AUD"
 	// The groups of the Asian racetrack (002 §2.2(b), §3.2), in the order it draws them; none when
 	// the table has no Asian racetrack.
-	AsianGroups   []*AsianGroup `protobuf:"bytes,16,rep,name=asian_groups,json=asianGroups,proto3" json:"asian_groups,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	AsianGroups []*AsianGroup `protobuf:"bytes,16,rep,name=asian_groups,json=asianGroups,proto3" json:"asian_groups,omitempty"`
+	// Money in and out only through the dealer (004 §6.2, §6.6; 000 §11.7.2, §11.7.6): no note,
+	// no ticket in, no ticket printed; buy-in at the dealer, the balance paid in chips.
+	DealerCashOnly bool `protobuf:"varint,17,opt,name=dealer_cash_only,json=dealerCashOnly,proto3" json:"dealer_cash_only,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *TableConfig) Reset() {
@@ -755,6 +758,13 @@ func (x *TableConfig) GetAsianGroups() []*AsianGroup {
 		return x.AsianGroups
 	}
 	return nil
+}
+
+func (x *TableConfig) GetDealerCashOnly() bool {
+	if x != nil {
+		return x.DealerCashOnly
+	}
+	return false
 }
 
 // AsianGroup is one group of three numbers of the Asian racetrack ("0", "00", "1".."36").
@@ -1157,6 +1167,7 @@ type TableEvent struct {
 	//	*TableEvent_PlayerLimits
 	//	*TableEvent_Closing
 	//	*TableEvent_DealerWager
+	//	*TableEvent_SlipCarried
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1366,6 +1377,15 @@ func (x *TableEvent) GetDealerWager() *Slip {
 	return nil
 }
 
+func (x *TableEvent) GetSlipCarried() *SlipCarried {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_SlipCarried); ok {
+			return x.SlipCarried
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1438,6 +1458,10 @@ type TableEvent_DealerWager struct {
 	DealerWager *Slip `protobuf:"bytes,26,opt,name=dealer_wager,json=dealerWager,proto3,oneof"` // the seat's slip after the dealer placed a wager on it
 }
 
+type TableEvent_SlipCarried struct {
+	SlipCarried *SlipCarried `protobuf:"bytes,27,opt,name=slip_carried,json=slipCarried,proto3,oneof"`
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1471,6 +1495,8 @@ func (*TableEvent_PlayerLimits) isTableEvent_Event() {}
 func (*TableEvent_Closing) isTableEvent_Event() {}
 
 func (*TableEvent_DealerWager) isTableEvent_Event() {}
+
+func (*TableEvent_SlipCarried) isTableEvent_Event() {}
 
 // TableClosing is the sign of the table's closure (001 §12.7): the time it closes, or 0 when
 // the closure is called off.
@@ -2444,11 +2470,14 @@ func (x *JackpotMeter) GetAmount() int64 {
 // A jackpot hit in a round (001 §8.3.9): shown at once, credited to the winner's chip account
 // when the pit boss confirms it (confirmed = true), and never voided after that (§9.10).
 type JackpotWon struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	TerminalId    string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
-	Confirmed     bool                   `protobuf:"varint,4,opt,name=confirmed,proto3" json:"confirmed,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	RoundId    string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TerminalId string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Amount     int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	Confirmed  bool                   `protobuf:"varint,4,opt,name=confirmed,proto3" json:"confirmed,omitempty"`
+	// The round was invalidated before the pit boss confirmed the hit: void, its amount back on
+	// the meter (001 §8.8).
+	Void          bool `protobuf:"varint,5,opt,name=void,proto3" json:"void,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2511,6 +2540,60 @@ func (x *JackpotWon) GetConfirmed() bool {
 	return false
 }
 
+func (x *JackpotWon) GetVoid() bool {
+	if x != nil {
+		return x.Void
+	}
+	return false
+}
+
+// SlipCarried is this terminal's winning wagers of the last round carried to the new round
+// (004 §3.6(b)): the slip the table holds, with its version, so the screen shows exactly what
+// will settle and the next change is a newer version.
+type SlipCarried struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Slip          *Slip                  `protobuf:"bytes,1,opt,name=slip,proto3" json:"slip,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SlipCarried) Reset() {
+	*x = SlipCarried{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SlipCarried) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SlipCarried) ProtoMessage() {}
+
+func (x *SlipCarried) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SlipCarried.ProtoReflect.Descriptor instead.
+func (*SlipCarried) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *SlipCarried) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
 type ConfirmJackpotRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
@@ -2520,7 +2603,7 @@ type ConfirmJackpotRequest struct {
 
 func (x *ConfirmJackpotRequest) Reset() {
 	*x = ConfirmJackpotRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2532,7 +2615,7 @@ func (x *ConfirmJackpotRequest) String() string {
 func (*ConfirmJackpotRequest) ProtoMessage() {}
 
 func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[27]
+	mi := &file_ats_table_v1_table_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2545,7 +2628,7 @@ func (x *ConfirmJackpotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmJackpotRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmJackpotRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{27}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ConfirmJackpotRequest) GetRoundId() string {
@@ -2564,7 +2647,7 @@ type ServerTimeRequest struct {
 
 func (x *ServerTimeRequest) Reset() {
 	*x = ServerTimeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2576,7 +2659,7 @@ func (x *ServerTimeRequest) String() string {
 func (*ServerTimeRequest) ProtoMessage() {}
 
 func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[28]
+	mi := &file_ats_table_v1_table_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2589,7 +2672,7 @@ func (x *ServerTimeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeRequest.ProtoReflect.Descriptor instead.
 func (*ServerTimeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{28}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ServerTimeRequest) GetClientSendUnixNanos() int64 {
@@ -2610,7 +2693,7 @@ type ServerTimeResponse struct {
 
 func (x *ServerTimeResponse) Reset() {
 	*x = ServerTimeResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2622,7 +2705,7 @@ func (x *ServerTimeResponse) String() string {
 func (*ServerTimeResponse) ProtoMessage() {}
 
 func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[29]
+	mi := &file_ats_table_v1_table_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2635,7 +2718,7 @@ func (x *ServerTimeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerTimeResponse.ProtoReflect.Descriptor instead.
 func (*ServerTimeResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{29}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ServerTimeResponse) GetClientSendUnixNanos() int64 {
@@ -2673,7 +2756,7 @@ type UpdateSlipRequest struct {
 
 func (x *UpdateSlipRequest) Reset() {
 	*x = UpdateSlipRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2685,7 +2768,7 @@ func (x *UpdateSlipRequest) String() string {
 func (*UpdateSlipRequest) ProtoMessage() {}
 
 func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[30]
+	mi := &file_ats_table_v1_table_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2698,7 +2781,7 @@ func (x *UpdateSlipRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSlipRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{30}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *UpdateSlipRequest) GetRoundId() string {
@@ -2739,7 +2822,7 @@ type UpdateSlipResponse struct {
 
 func (x *UpdateSlipResponse) Reset() {
 	*x = UpdateSlipResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2751,7 +2834,7 @@ func (x *UpdateSlipResponse) String() string {
 func (*UpdateSlipResponse) ProtoMessage() {}
 
 func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[31]
+	mi := &file_ats_table_v1_table_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2764,7 +2847,7 @@ func (x *UpdateSlipResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSlipResponse.ProtoReflect.Descriptor instead.
 func (*UpdateSlipResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{31}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *UpdateSlipResponse) GetSlip() *Slip {
@@ -2792,7 +2875,7 @@ type MoneyResponse struct {
 
 func (x *MoneyResponse) Reset() {
 	*x = MoneyResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +2887,7 @@ func (x *MoneyResponse) String() string {
 func (*MoneyResponse) ProtoMessage() {}
 
 func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[32]
+	mi := &file_ats_table_v1_table_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +2900,7 @@ func (x *MoneyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoneyResponse.ProtoReflect.Descriptor instead.
 func (*MoneyResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{32}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MoneyResponse) GetBalance() int64 {
@@ -2853,7 +2936,7 @@ type CreditNoteRequest struct {
 
 func (x *CreditNoteRequest) Reset() {
 	*x = CreditNoteRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2865,7 +2948,7 @@ func (x *CreditNoteRequest) String() string {
 func (*CreditNoteRequest) ProtoMessage() {}
 
 func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[33]
+	mi := &file_ats_table_v1_table_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2878,7 +2961,7 @@ func (x *CreditNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditNoteRequest.ProtoReflect.Descriptor instead.
 func (*CreditNoteRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{33}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CreditNoteRequest) GetIdempotencyKey() string {
@@ -2920,7 +3003,7 @@ type RedeemTicketRequest struct {
 
 func (x *RedeemTicketRequest) Reset() {
 	*x = RedeemTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2932,7 +3015,7 @@ func (x *RedeemTicketRequest) String() string {
 func (*RedeemTicketRequest) ProtoMessage() {}
 
 func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[34]
+	mi := &file_ats_table_v1_table_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2945,7 +3028,7 @@ func (x *RedeemTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketRequest.ProtoReflect.Descriptor instead.
 func (*RedeemTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{34}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *RedeemTicketRequest) GetIdempotencyKey() string {
@@ -2978,7 +3061,7 @@ type RedeemTicketResponse struct {
 
 func (x *RedeemTicketResponse) Reset() {
 	*x = RedeemTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2990,7 +3073,7 @@ func (x *RedeemTicketResponse) String() string {
 func (*RedeemTicketResponse) ProtoMessage() {}
 
 func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[35]
+	mi := &file_ats_table_v1_table_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3003,7 +3086,7 @@ func (x *RedeemTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemTicketResponse.ProtoReflect.Descriptor instead.
 func (*RedeemTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{35}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RedeemTicketResponse) GetAmount() int64 {
@@ -3024,7 +3107,7 @@ type TicketRequest struct {
 
 func (x *TicketRequest) Reset() {
 	*x = TicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3036,7 +3119,7 @@ func (x *TicketRequest) String() string {
 func (*TicketRequest) ProtoMessage() {}
 
 func (x *TicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[36]
+	mi := &file_ats_table_v1_table_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3049,7 +3132,7 @@ func (x *TicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketRequest.ProtoReflect.Descriptor instead.
 func (*TicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{36}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *TicketRequest) GetIdempotencyKey() string {
@@ -3085,7 +3168,7 @@ type TicketPrintFailedRequest struct {
 
 func (x *TicketPrintFailedRequest) Reset() {
 	*x = TicketPrintFailedRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3097,7 +3180,7 @@ func (x *TicketPrintFailedRequest) String() string {
 func (*TicketPrintFailedRequest) ProtoMessage() {}
 
 func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[37]
+	mi := &file_ats_table_v1_table_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3110,7 +3193,7 @@ func (x *TicketPrintFailedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketPrintFailedRequest.ProtoReflect.Descriptor instead.
 func (*TicketPrintFailedRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{37}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *TicketPrintFailedRequest) GetIdempotencyKey() string {
@@ -3157,7 +3240,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3169,7 +3252,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[38]
+	mi := &file_ats_table_v1_table_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3182,7 +3265,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{38}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Ticket) GetValidationNumber() string {
@@ -3251,7 +3334,7 @@ type CashOutRequest struct {
 
 func (x *CashOutRequest) Reset() {
 	*x = CashOutRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3263,7 +3346,7 @@ func (x *CashOutRequest) String() string {
 func (*CashOutRequest) ProtoMessage() {}
 
 func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[39]
+	mi := &file_ats_table_v1_table_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3276,7 +3359,7 @@ func (x *CashOutRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutRequest.ProtoReflect.Descriptor instead.
 func (*CashOutRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{39}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CashOutRequest) GetIdempotencyKey() string {
@@ -3303,7 +3386,7 @@ type CashOutResponse struct {
 
 func (x *CashOutResponse) Reset() {
 	*x = CashOutResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3315,7 +3398,7 @@ func (x *CashOutResponse) String() string {
 func (*CashOutResponse) ProtoMessage() {}
 
 func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[40]
+	mi := &file_ats_table_v1_table_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3328,7 +3411,7 @@ func (x *CashOutResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CashOutResponse.ProtoReflect.Descriptor instead.
 func (*CashOutResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{40}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CashOutResponse) GetTicket() *Ticket {
@@ -3357,7 +3440,7 @@ type ConfirmBuyInRequest struct {
 
 func (x *ConfirmBuyInRequest) Reset() {
 	*x = ConfirmBuyInRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3369,7 +3452,7 @@ func (x *ConfirmBuyInRequest) String() string {
 func (*ConfirmBuyInRequest) ProtoMessage() {}
 
 func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[41]
+	mi := &file_ats_table_v1_table_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3382,7 +3465,7 @@ func (x *ConfirmBuyInRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmBuyInRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmBuyInRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{41}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ConfirmBuyInRequest) GetIdempotencyKey() string {
@@ -3423,7 +3506,7 @@ type AckDealerCloseRequest struct {
 
 func (x *AckDealerCloseRequest) Reset() {
 	*x = AckDealerCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3435,7 +3518,7 @@ func (x *AckDealerCloseRequest) String() string {
 func (*AckDealerCloseRequest) ProtoMessage() {}
 
 func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[42]
+	mi := &file_ats_table_v1_table_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3448,7 +3531,7 @@ func (x *AckDealerCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseRequest.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{42}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *AckDealerCloseRequest) GetCloseId() string {
@@ -3473,7 +3556,7 @@ type AckDealerCloseResponse struct {
 
 func (x *AckDealerCloseResponse) Reset() {
 	*x = AckDealerCloseResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3485,7 +3568,7 @@ func (x *AckDealerCloseResponse) String() string {
 func (*AckDealerCloseResponse) ProtoMessage() {}
 
 func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[43]
+	mi := &file_ats_table_v1_table_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3498,7 +3581,87 @@ func (x *AckDealerCloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckDealerCloseResponse.ProtoReflect.Descriptor instead.
 func (*AckDealerCloseResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{43}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+}
+
+type RequestDealerCashOutRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestDealerCashOutRequest) Reset() {
+	*x = RequestDealerCashOutRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestDealerCashOutRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestDealerCashOutRequest) ProtoMessage() {}
+
+func (x *RequestDealerCashOutRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestDealerCashOutRequest.ProtoReflect.Descriptor instead.
+func (*RequestDealerCashOutRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+}
+
+type RequestDealerCashOutResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Balance       int64                  `protobuf:"varint,1,opt,name=balance,proto3" json:"balance,omitempty"` // what the dealer is to pay in chips
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestDealerCashOutResponse) Reset() {
+	*x = RequestDealerCashOutResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestDealerCashOutResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestDealerCashOutResponse) ProtoMessage() {}
+
+func (x *RequestDealerCashOutResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestDealerCashOutResponse.ProtoReflect.Descriptor instead.
+func (*RequestDealerCashOutResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *RequestDealerCashOutResponse) GetBalance() int64 {
+	if x != nil {
+		return x.Balance
+	}
+	return 0
 }
 
 // JournalHead is a terminal journal's chain head: its last record's seq and MAC (HMAC-SHA256
@@ -3515,7 +3678,7 @@ type JournalHead struct {
 
 func (x *JournalHead) Reset() {
 	*x = JournalHead{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3527,7 +3690,7 @@ func (x *JournalHead) String() string {
 func (*JournalHead) ProtoMessage() {}
 
 func (x *JournalHead) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[44]
+	mi := &file_ats_table_v1_table_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3540,7 +3703,7 @@ func (x *JournalHead) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalHead.ProtoReflect.Descriptor instead.
 func (*JournalHead) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{44}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *JournalHead) GetSeq() int64 {
@@ -3569,7 +3732,7 @@ type NoteEscrowRequest struct {
 
 func (x *NoteEscrowRequest) Reset() {
 	*x = NoteEscrowRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3581,7 +3744,7 @@ func (x *NoteEscrowRequest) String() string {
 func (*NoteEscrowRequest) ProtoMessage() {}
 
 func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[45]
+	mi := &file_ats_table_v1_table_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3594,7 +3757,7 @@ func (x *NoteEscrowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowRequest.ProtoReflect.Descriptor instead.
 func (*NoteEscrowRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{45}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *NoteEscrowRequest) GetIdempotencyKey() string {
@@ -3633,7 +3796,7 @@ type NoteEscrowResponse struct {
 
 func (x *NoteEscrowResponse) Reset() {
 	*x = NoteEscrowResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3645,7 +3808,7 @@ func (x *NoteEscrowResponse) String() string {
 func (*NoteEscrowResponse) ProtoMessage() {}
 
 func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[46]
+	mi := &file_ats_table_v1_table_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3658,7 +3821,7 @@ func (x *NoteEscrowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteEscrowResponse.ProtoReflect.Descriptor instead.
 func (*NoteEscrowResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{46}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
 }
 
 type GetJournalAnchorRequest struct {
@@ -3669,7 +3832,7 @@ type GetJournalAnchorRequest struct {
 
 func (x *GetJournalAnchorRequest) Reset() {
 	*x = GetJournalAnchorRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3681,7 +3844,7 @@ func (x *GetJournalAnchorRequest) String() string {
 func (*GetJournalAnchorRequest) ProtoMessage() {}
 
 func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[47]
+	mi := &file_ats_table_v1_table_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3694,7 +3857,7 @@ func (x *GetJournalAnchorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJournalAnchorRequest.ProtoReflect.Descriptor instead.
 func (*GetJournalAnchorRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{47}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
 }
 
 type JournalAnchor struct {
@@ -3707,7 +3870,7 @@ type JournalAnchor struct {
 
 func (x *JournalAnchor) Reset() {
 	*x = JournalAnchor{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3719,7 +3882,7 @@ func (x *JournalAnchor) String() string {
 func (*JournalAnchor) ProtoMessage() {}
 
 func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[48]
+	mi := &file_ats_table_v1_table_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3732,7 +3895,7 @@ func (x *JournalAnchor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JournalAnchor.ProtoReflect.Descriptor instead.
 func (*JournalAnchor) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{48}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *JournalAnchor) GetHead() *JournalHead {
@@ -3758,7 +3921,7 @@ type OpenTableRequest struct {
 
 func (x *OpenTableRequest) Reset() {
 	*x = OpenTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3770,7 +3933,7 @@ func (x *OpenTableRequest) String() string {
 func (*OpenTableRequest) ProtoMessage() {}
 
 func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[49]
+	mi := &file_ats_table_v1_table_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3783,7 +3946,7 @@ func (x *OpenTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTableRequest.ProtoReflect.Descriptor instead.
 func (*OpenTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{49}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *OpenTableRequest) GetAutoDealer() bool {
@@ -3801,7 +3964,7 @@ type CloseTableRequest struct {
 
 func (x *CloseTableRequest) Reset() {
 	*x = CloseTableRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3813,7 +3976,7 @@ func (x *CloseTableRequest) String() string {
 func (*CloseTableRequest) ProtoMessage() {}
 
 func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[50]
+	mi := &file_ats_table_v1_table_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3826,7 +3989,7 @@ func (x *CloseTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTableRequest.ProtoReflect.Descriptor instead.
 func (*CloseTableRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{50}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
 }
 
 type GetStatusRequest struct {
@@ -3837,7 +4000,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3849,7 +4012,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[51]
+	mi := &file_ats_table_v1_table_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3862,7 +4025,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{51}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
 }
 
 type SetWageringPeriodRequest struct {
@@ -3874,7 +4037,7 @@ type SetWageringPeriodRequest struct {
 
 func (x *SetWageringPeriodRequest) Reset() {
 	*x = SetWageringPeriodRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3886,7 +4049,7 @@ func (x *SetWageringPeriodRequest) String() string {
 func (*SetWageringPeriodRequest) ProtoMessage() {}
 
 func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[52]
+	mi := &file_ats_table_v1_table_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3899,7 +4062,7 @@ func (x *SetWageringPeriodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetWageringPeriodRequest.ProtoReflect.Descriptor instead.
 func (*SetWageringPeriodRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{52}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *SetWageringPeriodRequest) GetWageringPeriodMs() int64 {
@@ -3918,7 +4081,7 @@ type SetLimitsRequest struct {
 
 func (x *SetLimitsRequest) Reset() {
 	*x = SetLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3930,7 +4093,7 @@ func (x *SetLimitsRequest) String() string {
 func (*SetLimitsRequest) ProtoMessage() {}
 
 func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[53]
+	mi := &file_ats_table_v1_table_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3943,7 +4106,7 @@ func (x *SetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{53}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *SetLimitsRequest) GetLimits() *Limits {
@@ -3965,7 +4128,7 @@ type SetPlayerLimitsRequest struct {
 
 func (x *SetPlayerLimitsRequest) Reset() {
 	*x = SetPlayerLimitsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3977,7 +4140,7 @@ func (x *SetPlayerLimitsRequest) String() string {
 func (*SetPlayerLimitsRequest) ProtoMessage() {}
 
 func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[54]
+	mi := &file_ats_table_v1_table_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3990,7 +4153,7 @@ func (x *SetPlayerLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetPlayerLimitsRequest.ProtoReflect.Descriptor instead.
 func (*SetPlayerLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{54}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SetPlayerLimitsRequest) GetTerminalId() string {
@@ -4029,7 +4192,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4041,7 +4204,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[55]
+	mi := &file_ats_table_v1_table_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4054,7 +4217,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{55}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
 }
 
 type RoundRequest struct {
@@ -4066,7 +4229,7 @@ type RoundRequest struct {
 
 func (x *RoundRequest) Reset() {
 	*x = RoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4078,7 +4241,7 @@ func (x *RoundRequest) String() string {
 func (*RoundRequest) ProtoMessage() {}
 
 func (x *RoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[56]
+	mi := &file_ats_table_v1_table_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4091,7 +4254,7 @@ func (x *RoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundRequest.ProtoReflect.Descriptor instead.
 func (*RoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{56}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *RoundRequest) GetRoundId() string {
@@ -4111,7 +4274,7 @@ type EnterOutcomeRequest struct {
 
 func (x *EnterOutcomeRequest) Reset() {
 	*x = EnterOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4123,7 +4286,7 @@ func (x *EnterOutcomeRequest) String() string {
 func (*EnterOutcomeRequest) ProtoMessage() {}
 
 func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[57]
+	mi := &file_ats_table_v1_table_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4136,7 +4299,7 @@ func (x *EnterOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*EnterOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{57}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *EnterOutcomeRequest) GetRoundId() string {
@@ -4163,7 +4326,7 @@ type CorrectOutcomeRequest struct {
 
 func (x *CorrectOutcomeRequest) Reset() {
 	*x = CorrectOutcomeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4175,7 +4338,7 @@ func (x *CorrectOutcomeRequest) String() string {
 func (*CorrectOutcomeRequest) ProtoMessage() {}
 
 func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[58]
+	mi := &file_ats_table_v1_table_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4188,7 +4351,7 @@ func (x *CorrectOutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CorrectOutcomeRequest.ProtoReflect.Descriptor instead.
 func (*CorrectOutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{58}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *CorrectOutcomeRequest) GetRoundId() string {
@@ -4215,7 +4378,7 @@ type InvalidateRoundRequest struct {
 
 func (x *InvalidateRoundRequest) Reset() {
 	*x = InvalidateRoundRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4227,7 +4390,7 @@ func (x *InvalidateRoundRequest) String() string {
 func (*InvalidateRoundRequest) ProtoMessage() {}
 
 func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[59]
+	mi := &file_ats_table_v1_table_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4240,7 +4403,7 @@ func (x *InvalidateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateRoundRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{59}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *InvalidateRoundRequest) GetRoundId() string {
@@ -4268,7 +4431,7 @@ type CreditPlayerRequest struct {
 
 func (x *CreditPlayerRequest) Reset() {
 	*x = CreditPlayerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4280,7 +4443,7 @@ func (x *CreditPlayerRequest) String() string {
 func (*CreditPlayerRequest) ProtoMessage() {}
 
 func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[60]
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4293,7 +4456,7 @@ func (x *CreditPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerRequest.ProtoReflect.Descriptor instead.
 func (*CreditPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{60}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *CreditPlayerRequest) GetIdempotencyKey() string {
@@ -4326,7 +4489,7 @@ type CreditPlayerResponse struct {
 
 func (x *CreditPlayerResponse) Reset() {
 	*x = CreditPlayerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4338,7 +4501,7 @@ func (x *CreditPlayerResponse) String() string {
 func (*CreditPlayerResponse) ProtoMessage() {}
 
 func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[61]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4351,7 +4514,7 @@ func (x *CreditPlayerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreditPlayerResponse.ProtoReflect.Descriptor instead.
 func (*CreditPlayerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{61}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *CreditPlayerResponse) GetBuyInId() string {
@@ -4372,7 +4535,7 @@ type ClosePlayerAccountRequest struct {
 
 func (x *ClosePlayerAccountRequest) Reset() {
 	*x = ClosePlayerAccountRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4384,7 +4547,7 @@ func (x *ClosePlayerAccountRequest) String() string {
 func (*ClosePlayerAccountRequest) ProtoMessage() {}
 
 func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[62]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4397,7 +4560,7 @@ func (x *ClosePlayerAccountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountRequest.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{62}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ClosePlayerAccountRequest) GetIdempotencyKey() string {
@@ -4430,7 +4593,7 @@ type ClosePlayerAccountResponse struct {
 
 func (x *ClosePlayerAccountResponse) Reset() {
 	*x = ClosePlayerAccountResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4442,7 +4605,7 @@ func (x *ClosePlayerAccountResponse) String() string {
 func (*ClosePlayerAccountResponse) ProtoMessage() {}
 
 func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4455,7 +4618,7 @@ func (x *ClosePlayerAccountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePlayerAccountResponse.ProtoReflect.Descriptor instead.
 func (*ClosePlayerAccountResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ClosePlayerAccountResponse) GetAmount() int64 {
@@ -4475,7 +4638,7 @@ type HandpayRequest struct {
 
 func (x *HandpayRequest) Reset() {
 	*x = HandpayRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4487,7 +4650,7 @@ func (x *HandpayRequest) String() string {
 func (*HandpayRequest) ProtoMessage() {}
 
 func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4500,7 +4663,7 @@ func (x *HandpayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayRequest.ProtoReflect.Descriptor instead.
 func (*HandpayRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *HandpayRequest) GetIdempotencyKey() string {
@@ -4526,7 +4689,7 @@ type HandpayResponse struct {
 
 func (x *HandpayResponse) Reset() {
 	*x = HandpayResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4538,7 +4701,7 @@ func (x *HandpayResponse) String() string {
 func (*HandpayResponse) ProtoMessage() {}
 
 func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4551,7 +4714,7 @@ func (x *HandpayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandpayResponse.ProtoReflect.Descriptor instead.
 func (*HandpayResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *HandpayResponse) GetTicket() *Ticket {
@@ -4573,15 +4736,18 @@ type TerminalStatus struct {
 	// abstained is how many wagering periods in a row this seat's open account placed no wager
 	// (001 §12.8, 003 §9.10); vacatable says the seat may be required to vacate now: three or
 	// more, while every other seat at the table is in use.
-	Abstained     int32 `protobuf:"varint,8,opt,name=abstained,proto3" json:"abstained,omitempty"`
-	Vacatable     bool  `protobuf:"varint,9,opt,name=vacatable,proto3" json:"vacatable,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Abstained int32 `protobuf:"varint,8,opt,name=abstained,proto3" json:"abstained,omitempty"`
+	Vacatable bool  `protobuf:"varint,9,opt,name=vacatable,proto3" json:"vacatable,omitempty"`
+	// The player selected Cash out at a table that pays in chips at the dealer and waits for the
+	// dealer to close the account (004 §6.6, 000 §11.7.6).
+	CashOutRequested bool `protobuf:"varint,10,opt,name=cash_out_requested,json=cashOutRequested,proto3" json:"cash_out_requested,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
 	*x = TerminalStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4593,7 +4759,7 @@ func (x *TerminalStatus) String() string {
 func (*TerminalStatus) ProtoMessage() {}
 
 func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4606,7 +4772,7 @@ func (x *TerminalStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminalStatus.ProtoReflect.Descriptor instead.
 func (*TerminalStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *TerminalStatus) GetTerminalId() string {
@@ -4672,6 +4838,13 @@ func (x *TerminalStatus) GetVacatable() bool {
 	return false
 }
 
+func (x *TerminalStatus) GetCashOutRequested() bool {
+	if x != nil {
+		return x.CashOutRequested
+	}
+	return false
+}
+
 type TableStatus struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Config            *TableConfig           `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -4711,7 +4884,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4723,7 +4896,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4736,7 +4909,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4941,7 +5114,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4953,7 +5126,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4966,7 +5139,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *Overpayment) GetId() string {
@@ -5055,7 +5228,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5067,7 +5240,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5080,7 +5253,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -5099,7 +5272,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5111,7 +5284,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5124,7 +5297,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -5146,7 +5319,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5158,7 +5331,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5171,7 +5344,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -5213,7 +5386,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5225,7 +5398,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5238,7 +5411,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -5272,7 +5445,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5284,7 +5457,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5297,7 +5470,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -5328,7 +5501,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5340,7 +5513,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5353,7 +5526,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5403,7 +5576,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5415,7 +5588,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5428,7 +5601,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5468,7 +5641,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5480,7 +5653,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5493,7 +5666,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5512,7 +5685,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5524,7 +5697,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5537,7 +5710,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5556,7 +5729,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5568,7 +5741,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5581,7 +5754,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5607,7 +5780,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5619,7 +5792,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5632,7 +5805,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5701,7 +5874,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5713,7 +5886,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5726,7 +5899,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5752,7 +5925,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5764,7 +5937,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5777,7 +5950,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5796,7 +5969,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5808,7 +5981,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5821,7 +5994,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5841,7 +6014,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5853,7 +6026,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5866,7 +6039,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5907,7 +6080,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5919,7 +6092,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5932,7 +6105,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -6052,7 +6225,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6064,7 +6237,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6077,7 +6250,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6173,7 +6346,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6185,7 +6358,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6198,7 +6371,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -6270,7 +6443,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6282,7 +6455,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6295,7 +6468,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -6350,7 +6523,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6362,7 +6535,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6375,7 +6548,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -6450,7 +6623,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6462,7 +6635,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6475,7 +6648,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -6494,7 +6667,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6506,7 +6679,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6519,7 +6692,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -6538,7 +6711,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6550,7 +6723,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6563,7 +6736,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -6582,7 +6755,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6594,7 +6767,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6607,7 +6780,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -6627,7 +6800,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6639,7 +6812,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6652,7 +6825,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -6679,7 +6852,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6691,7 +6864,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6704,7 +6877,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -6730,7 +6903,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6742,7 +6915,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6755,7 +6928,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -6776,7 +6949,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6788,7 +6961,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6801,7 +6974,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -6836,7 +7009,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6848,7 +7021,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6861,7 +7034,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -6894,7 +7067,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6906,7 +7079,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6919,7 +7092,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -6938,7 +7111,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6950,7 +7123,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6963,7 +7136,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7002,7 +7175,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x13.ats.table.v1.LimitR\x05value:\x028\x01\"t\n" +
 	"\rPendingLimits\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x125\n" +
-	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xe9\x04\n" +
+	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\x93\x05\n" +
 	"\vTableConfig\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
 	"\x05wheel\x18\x02 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12%\n" +
@@ -7022,7 +7195,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tracetrack\x18\r \x01(\bR\tracetrack\x12\x14\n" +
 	"\x05venue\x18\x0e \x01(\tR\x05venue\x12\x1a\n" +
 	"\bcurrency\x18\x0f \x01(\tR\bcurrency\x12;\n" +
-	"\fasian_groups\x18\x10 \x03(\v2\x18.ats.table.v1.AsianGroupR\vasianGroups\"&\n" +
+	"\fasian_groups\x18\x10 \x03(\v2\x18.ats.table.v1.AsianGroupR\vasianGroups\x12(\n" +
+	"\x10dealer_cash_only\x18\x11 \x01(\bR\x0edealerCashOnly\"&\n" +
 	"\n" +
 	"AsianGroup\x12\x18\n" +
 	"\anumbers\x18\x01 \x03(\tR\anumbers\"\xa7\x01\n" +
@@ -7049,7 +7223,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xb6\b\n" +
+	"\fWatchRequest\"\xf6\b\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -7075,7 +7249,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"tournament\x12H\n" +
 	"\rplayer_limits\x18\x18 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimits\x126\n" +
 	"\aclosing\x18\x19 \x01(\v2\x1a.ats.table.v1.TableClosingH\x00R\aclosing\x127\n" +
-	"\fdealer_wager\x18\x1a \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWagerB\a\n" +
+	"\fdealer_wager\x18\x1a \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWager\x12>\n" +
+	"\fslip_carried\x18\x1b \x01(\v2\x19.ats.table.v1.SlipCarriedH\x00R\vslipCarriedB\a\n" +
 	"\x05event\"=\n" +
 	"\fTableClosing\x12-\n" +
 	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xbb\a\n" +
@@ -7156,14 +7331,17 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12/\n" +
 	"\x04draw\x18\x02 \x01(\v2\x1b.ats.table.v1.LuckyBallDrawR\x04draw\"&\n" +
 	"\fJackpotMeter\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"~\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\x92\x01\n" +
 	"\n" +
 	"JackpotWon\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1f\n" +
 	"\vterminal_id\x18\x02 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12\x1c\n" +
-	"\tconfirmed\x18\x04 \x01(\bR\tconfirmed\"2\n" +
+	"\tconfirmed\x18\x04 \x01(\bR\tconfirmed\x12\x12\n" +
+	"\x04void\x18\x05 \x01(\bR\x04void\"5\n" +
+	"\vSlipCarried\x12&\n" +
+	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"2\n" +
 	"\x15ConfirmJackpotRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
 	"\x11ServerTimeRequest\x123\n" +
@@ -7228,7 +7406,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x15AckDealerCloseRequest\x12\x19\n" +
 	"\bclose_id\x18\x01 \x01(\tR\acloseId\x12<\n" +
 	"\fjournal_head\x18\x0f \x01(\v2\x19.ats.table.v1.JournalHeadR\vjournalHead\"\x18\n" +
-	"\x16AckDealerCloseResponse\"1\n" +
+	"\x16AckDealerCloseResponse\"\x1d\n" +
+	"\x1bRequestDealerCashOutRequest\"8\n" +
+	"\x1cRequestDealerCashOutResponse\x12\x18\n" +
+	"\abalance\x18\x01 \x01(\x03R\abalance\"1\n" +
 	"\vJournalHead\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x10\n" +
 	"\x03mac\x18\x02 \x01(\fR\x03mac\"\xaf\x01\n" +
@@ -7288,7 +7469,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xc3\x02\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xf1\x02\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -7301,7 +7482,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vplayer_card\x18\a \x01(\tR\n" +
 	"playerCard\x12\x1c\n" +
 	"\tabstained\x18\b \x01(\x05R\tabstained\x12\x1c\n" +
-	"\tvacatable\x18\t \x01(\bR\tvacatable\"\xb7\b\n" +
+	"\tvacatable\x18\t \x01(\bR\tvacatable\x12,\n" +
+	"\x12cash_out_requested\x18\n" +
+	" \x01(\bR\x10cashOutRequested\"\xb7\b\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -7542,8 +7725,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xba\n" +
-	"\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xa9\v\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -7564,7 +7746,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
 	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12O\n" +
 	"\n" +
-	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse2\x88\x13\n" +
+	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
+	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse2\x88\x13\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -7617,7 +7800,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -7650,85 +7833,88 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*LuckyBallDrawn)(nil),                 // 28: ats.table.v1.LuckyBallDrawn
 	(*JackpotMeter)(nil),                   // 29: ats.table.v1.JackpotMeter
 	(*JackpotWon)(nil),                     // 30: ats.table.v1.JackpotWon
-	(*ConfirmJackpotRequest)(nil),          // 31: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 32: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 33: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 34: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 35: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 36: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 37: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 38: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 39: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 40: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 41: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 42: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 43: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 44: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 45: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 46: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 47: ats.table.v1.AckDealerCloseResponse
-	(*JournalHead)(nil),                    // 48: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 49: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 50: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 51: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 52: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 53: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 54: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 55: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 56: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 57: ats.table.v1.SetLimitsRequest
-	(*SetPlayerLimitsRequest)(nil),         // 58: ats.table.v1.SetPlayerLimitsRequest
-	(*StartRoundRequest)(nil),              // 59: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 60: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 61: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 62: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 63: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 64: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 65: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 66: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 67: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 68: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 69: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 70: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 71: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 72: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 73: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 74: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 75: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 76: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 77: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 78: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 79: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 80: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 81: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 82: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 83: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 84: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 85: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 86: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 87: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 88: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 89: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 90: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 91: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 92: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 93: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 94: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 95: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 96: ats.table.v1.CloseTournamentRequest
-	(*ScheduleCloseRequest)(nil),           // 97: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 98: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 99: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 100: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 101: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 102: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 103: ats.table.v1.CallDealerResponse
-	nil,                                    // 104: ats.table.v1.Limits.PerBetEntry
+	(*SlipCarried)(nil),                    // 31: ats.table.v1.SlipCarried
+	(*ConfirmJackpotRequest)(nil),          // 32: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 33: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 34: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 35: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 36: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 37: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 38: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 39: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 40: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 41: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 42: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 43: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 44: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 45: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 46: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 47: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 48: ats.table.v1.AckDealerCloseResponse
+	(*RequestDealerCashOutRequest)(nil),    // 49: ats.table.v1.RequestDealerCashOutRequest
+	(*RequestDealerCashOutResponse)(nil),   // 50: ats.table.v1.RequestDealerCashOutResponse
+	(*JournalHead)(nil),                    // 51: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 52: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 53: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 54: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 55: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 56: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 57: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 58: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 59: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 60: ats.table.v1.SetLimitsRequest
+	(*SetPlayerLimitsRequest)(nil),         // 61: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 62: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 63: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 64: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 65: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 66: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 67: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 68: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 69: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 70: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 71: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 72: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 73: ats.table.v1.TerminalStatus
+	(*TableStatus)(nil),                    // 74: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 75: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 76: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 77: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 78: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 79: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 80: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 81: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 82: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 83: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 84: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 85: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 86: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 87: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 88: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 89: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 90: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 91: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 92: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 93: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 94: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 95: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 96: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 97: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 98: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 99: ats.table.v1.CloseTournamentRequest
+	(*ScheduleCloseRequest)(nil),           // 100: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 101: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 102: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 103: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 104: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 105: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 106: ats.table.v1.CallDealerResponse
+	nil,                                    // 107: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	104, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	107, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -7747,167 +7933,171 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	28,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	29,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	30,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	92,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	95,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
 	18,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
 	16,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	13,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
-	8,   // 25: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 26: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	6,   // 27: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	7,   // 28: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 29: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	13,  // 30: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	10,  // 31: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	26,  // 32: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	21,  // 33: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	27,  // 34: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	92,  // 35: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	6,   // 36: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
-	6,   // 37: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
-	0,   // 38: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	11,  // 39: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	6,   // 40: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	7,   // 41: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	42,  // 42: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	10,  // 43: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	4,   // 44: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	13,  // 45: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	48,  // 46: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 47: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 48: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 49: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 50: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	42,  // 51: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	48,  // 52: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 53: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 54: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	48,  // 55: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	6,   // 56: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	6,   // 57: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	42,  // 58: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	6,   // 59: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	8,   // 60: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 61: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 62: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 63: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 64: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	70,  // 65: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	30,  // 66: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	72,  // 67: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	78,  // 68: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	79,  // 69: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	72,  // 70: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	42,  // 71: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	79,  // 72: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	83,  // 73: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	90,  // 74: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	88,  // 75: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 76: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	89,  // 77: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	91,  // 78: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	88,  // 79: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	4,   // 80: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	13,  // 81: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	5,   // 82: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 83: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	32,  // 84: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	34,  // 85: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	37,  // 86: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	38,  // 87: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	40,  // 88: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	40,  // 89: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 90: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	40,  // 91: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	41,  // 92: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	45,  // 93: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	46,  // 94: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	49,  // 95: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	51,  // 96: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	87,  // 97: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	102, // 98: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	53,  // 99: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	54,  // 100: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	55,  // 101: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	56,  // 102: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	57,  // 103: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	59,  // 104: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	60,  // 105: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	60,  // 106: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	61,  // 107: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	60,  // 108: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	62,  // 109: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	63,  // 110: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	64,  // 111: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	66,  // 112: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	68,  // 113: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	31,  // 114: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	73,  // 115: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	75,  // 116: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	76,  // 117: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	80,  // 118: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	82,  // 119: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	93,  // 120: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	94,  // 121: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	95,  // 122: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	96,  // 123: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	58,  // 124: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	97,  // 125: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	98,  // 126: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	99,  // 127: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	100, // 128: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	85,  // 129: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 130: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	33,  // 131: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	35,  // 132: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	36,  // 133: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	39,  // 134: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	36,  // 135: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	36,  // 136: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	44,  // 137: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	36,  // 138: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	36,  // 139: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	36,  // 140: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	47,  // 141: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	50,  // 142: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	52,  // 143: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	86,  // 144: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	103, // 145: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	71,  // 146: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	71,  // 147: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	71,  // 148: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	71,  // 149: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	71,  // 150: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	71,  // 151: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	71,  // 152: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	71,  // 153: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	71,  // 154: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	71,  // 155: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	71,  // 156: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	71,  // 157: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	65,  // 158: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	67,  // 159: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	69,  // 160: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	71,  // 161: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	74,  // 162: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	72,  // 163: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	77,  // 164: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	81,  // 165: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	84,  // 166: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	92,  // 167: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	92,  // 168: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	92,  // 169: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	92,  // 170: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	71,  // 171: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	71,  // 172: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	71,  // 173: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	71,  // 174: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	101, // 175: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	86,  // 176: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	130, // [130:177] is the sub-list for method output_type
-	83,  // [83:130] is the sub-list for method input_type
-	83,  // [83:83] is the sub-list for extension type_name
-	83,  // [83:83] is the sub-list for extension extendee
-	0,   // [0:83] is the sub-list for field type_name
+	31,  // 25: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
+	8,   // 26: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 27: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	6,   // 28: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	7,   // 29: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 30: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	13,  // 31: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	10,  // 32: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	26,  // 33: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	21,  // 34: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	27,  // 35: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	95,  // 36: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	6,   // 37: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	6,   // 38: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 39: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	11,  // 40: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	6,   // 41: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 42: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	43,  // 43: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	10,  // 44: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	13,  // 45: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
+	4,   // 46: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	13,  // 47: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	51,  // 48: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 49: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 50: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 51: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 52: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	43,  // 53: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	51,  // 54: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 55: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 56: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 57: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	6,   // 58: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	6,   // 59: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	43,  // 60: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	6,   // 61: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	8,   // 62: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 63: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 64: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 65: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 66: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	73,  // 67: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	30,  // 68: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	75,  // 69: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	81,  // 70: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	82,  // 71: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	75,  // 72: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	43,  // 73: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	82,  // 74: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	86,  // 75: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	93,  // 76: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	91,  // 77: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 78: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	92,  // 79: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	94,  // 80: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	91,  // 81: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	4,   // 82: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	13,  // 83: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	5,   // 84: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 85: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	33,  // 86: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	35,  // 87: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	38,  // 88: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	39,  // 89: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	41,  // 90: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 91: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 92: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	41,  // 93: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	42,  // 94: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	46,  // 95: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	47,  // 96: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	52,  // 97: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	54,  // 98: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	90,  // 99: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	105, // 100: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	49,  // 101: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	56,  // 102: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	57,  // 103: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	58,  // 104: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	59,  // 105: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	60,  // 106: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	62,  // 107: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	63,  // 108: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	63,  // 109: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	64,  // 110: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	63,  // 111: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	65,  // 112: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	66,  // 113: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	67,  // 114: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	69,  // 115: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	71,  // 116: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	32,  // 117: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	76,  // 118: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	78,  // 119: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	79,  // 120: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	83,  // 121: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	85,  // 122: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	96,  // 123: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	97,  // 124: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	98,  // 125: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	99,  // 126: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	61,  // 127: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	100, // 128: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	101, // 129: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	102, // 130: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	103, // 131: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	88,  // 132: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 133: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	34,  // 134: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	36,  // 135: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	37,  // 136: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	40,  // 137: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	37,  // 138: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	37,  // 139: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	45,  // 140: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	37,  // 141: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	37,  // 142: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	37,  // 143: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	48,  // 144: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	53,  // 145: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	55,  // 146: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	89,  // 147: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	106, // 148: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	50,  // 149: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	74,  // 150: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	74,  // 151: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	74,  // 152: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	74,  // 153: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	74,  // 154: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	74,  // 155: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	74,  // 156: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	74,  // 157: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	74,  // 158: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	74,  // 159: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	74,  // 160: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	74,  // 161: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	68,  // 162: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	70,  // 163: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	72,  // 164: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	74,  // 165: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	77,  // 166: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	75,  // 167: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	80,  // 168: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	84,  // 169: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 170: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	95,  // 171: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	95,  // 172: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	95,  // 173: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	95,  // 174: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	74,  // 175: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	74,  // 176: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	74,  // 177: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	74,  // 178: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	104, // 179: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	89,  // 180: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	133, // [133:181] is the sub-list for method output_type
+	85,  // [85:133] is the sub-list for method input_type
+	85,  // [85:85] is the sub-list for extension type_name
+	85,  // [85:85] is the sub-list for extension extendee
+	0,   // [0:85] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -7933,6 +8123,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_PlayerLimits)(nil),
 		(*TableEvent_Closing)(nil),
 		(*TableEvent_DealerWager)(nil),
+		(*TableEvent_SlipCarried)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -7940,7 +8131,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   101,
+			NumMessages:   104,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

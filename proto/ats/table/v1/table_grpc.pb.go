@@ -42,6 +42,7 @@ const (
 	TerminalService_GetJournalAnchor_FullMethodName       = "/ats.table.v1.TerminalService/GetJournalAnchor"
 	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
 	TerminalService_CallDealer_FullMethodName             = "/ats.table.v1.TerminalService/CallDealer"
+	TerminalService_RequestDealerCashOut_FullMethodName   = "/ats.table.v1.TerminalService/RequestDealerCashOut"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -101,6 +102,11 @@ type TerminalServiceClient interface {
 	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
 	// terminal; a second call within a minute is answered without a second alarm. No money moves.
 	CallDealer(ctx context.Context, in *CallDealerRequest, opts ...grpc.CallOption) (*CallDealerResponse, error)
+	// RequestDealerCashOut is the player selecting Cash out at a table whose rules pay the balance
+	// in chips at the dealer (004 §6.6, 000 §11.7.6; TableConfig.dealer_cash_only): the dealer's
+	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
+	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
+	RequestDealerCashOut(ctx context.Context, in *RequestDealerCashOutRequest, opts ...grpc.CallOption) (*RequestDealerCashOutResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -280,6 +286,16 @@ func (c *terminalServiceClient) CallDealer(ctx context.Context, in *CallDealerRe
 	return out, nil
 }
 
+func (c *terminalServiceClient) RequestDealerCashOut(ctx context.Context, in *RequestDealerCashOutRequest, opts ...grpc.CallOption) (*RequestDealerCashOutResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RequestDealerCashOutResponse)
+	err := c.cc.Invoke(ctx, TerminalService_RequestDealerCashOut_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -337,6 +353,11 @@ type TerminalServiceServer interface {
 	// raises an alarm on the dealer console (ListAlarms, "player-call"), audited with the
 	// terminal; a second call within a minute is answered without a second alarm. No money moves.
 	CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error)
+	// RequestDealerCashOut is the player selecting Cash out at a table whose rules pay the balance
+	// in chips at the dealer (004 §6.6, 000 §11.7.6; TableConfig.dealer_cash_only): the dealer's
+	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
+	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
+	RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -394,6 +415,9 @@ func (UnimplementedTerminalServiceServer) AuthenticateTechnician(context.Context
 }
 func (UnimplementedTerminalServiceServer) CallDealer(context.Context, *CallDealerRequest) (*CallDealerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CallDealer not implemented")
+}
+func (UnimplementedTerminalServiceServer) RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RequestDealerCashOut not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -697,6 +721,24 @@ func _TerminalService_CallDealer_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_RequestDealerCashOut_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestDealerCashOutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).RequestDealerCashOut(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_RequestDealerCashOut_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).RequestDealerCashOut(ctx, req.(*RequestDealerCashOutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -763,6 +805,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CallDealer",
 			Handler:    _TerminalService_CallDealer_Handler,
+		},
+		{
+			MethodName: "RequestDealerCashOut",
+			Handler:    _TerminalService_RequestDealerCashOut_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
