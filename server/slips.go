@@ -94,6 +94,9 @@ type pricing struct {
 	balance   int64
 	limitsGen uint64          // t.limitsGen when read: limits change only with it
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
+	// luckyDown: the Lucky Ball display is out of order, so no Lucky Ball wager is taken
+	// (003 §8.11). Changing it bumps limitsGen, so a slip priced across the change is priced again.
+	luckyDown bool
 }
 
 func (p pricing) same(o pricing) bool {
@@ -122,7 +125,7 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if n > 0 && (a == nil || !a.open) {
 		return pricing{}, failed("no open chip account on this terminal")
 	}
-	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limits}
+	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limits, luckyDown: t.luckyDown}
 	if a != nil {
 		p.balance = a.balance
 	}
@@ -176,6 +179,9 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		}
 		if bet.Spot.Kind == roulette.LuckyBall && !t.cfg.LuckyBall {
 			return nil, invalid("wager %d: this table has no Lucky Ball", i)
+		}
+		if bet.Spot.Kind == roulette.LuckyBall && in.luckyDown {
+			return nil, failed("wager %d: Lucky Ball is not offered until its display works again (003 §8.11)", i)
 		}
 		pieces, err := bet.Pieces(t.layout)
 		if err != nil {

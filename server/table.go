@@ -227,6 +227,9 @@ type Table struct {
 	// the limits it was priced against are still the table's.
 	limitsGen uint64
 	pending   *table.PendingLimits
+	// luckyDown: the dealer reported the Lucky Ball display out of order (003 §8.11): no
+	// numbers are drawn and no Lucky Ball wager is taken until it is reported working.
+	luckyDown bool
 	open      bool
 	auto      bool
 	frozen    bool

@@ -751,6 +751,7 @@ const (
 	DealerService_ReleaseTicketHold_FullMethodName  = "/ats.table.v1.DealerService/ReleaseTicketHold"
 	DealerService_ListAlarms_FullMethodName         = "/ats.table.v1.DealerService/ListAlarms"
 	DealerService_GetAuditLog_FullMethodName        = "/ats.table.v1.DealerService/GetAuditLog"
+	DealerService_LuckyBallDisplay_FullMethodName   = "/ats.table.v1.DealerService/LuckyBallDisplay"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -811,6 +812,10 @@ type DealerServiceClient interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
+	// LuckyBallDisplay reports the Lucky Ball display out of order, or working again (003 §8.11):
+	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
+	// Ball wager is taken.
+	LuckyBallDisplay(ctx context.Context, in *LuckyBallDisplayRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1031,6 +1036,16 @@ func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) LuckyBallDisplay(ctx context.Context, in *LuckyBallDisplayRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_LuckyBallDisplay_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1089,6 +1104,10 @@ type DealerServiceServer interface {
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
+	// LuckyBallDisplay reports the Lucky Ball display out of order, or working again (003 §8.11):
+	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
+	// Ball wager is taken.
+	LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1161,6 +1180,9 @@ func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsR
 }
 func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
+}
+func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method LuckyBallDisplay not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -1561,6 +1583,24 @@ func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_LuckyBallDisplay_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LuckyBallDisplayRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).LuckyBallDisplay(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_LuckyBallDisplay_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).LuckyBallDisplay(ctx, req.(*LuckyBallDisplayRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1651,6 +1691,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetAuditLog",
 			Handler:    _DealerService_GetAuditLog_Handler,
+		},
+		{
+			MethodName: "LuckyBallDisplay",
+			Handler:    _DealerService_LuckyBallDisplay_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
