@@ -247,6 +247,14 @@ func (t *Table) LuckyBallDisplay(actor string, working bool, reason string) (*pb
 					return err
 				}
 			}
+			// Kept in the ledger, so a restarted table still offers no Lucky Ball (§8.11).
+			delta := int64(1)
+			if working {
+				delta = -1
+			}
+			if _, err := tx.AddMeter(meterLuckyBallDown, delta); err != nil {
+				return err
+			}
 			return tx.Event(what, "", round, 0, reason)
 		})
 		if err != nil {
@@ -263,6 +271,9 @@ func (t *Table) LuckyBallDisplay(actor string, working bool, reason string) (*pb
 		return nil
 	})
 }
+
+// meterLuckyBallDown is 1 while the Lucky Ball display is reported out of order, 0 otherwise.
+const meterLuckyBallDown = "lucky_ball_display_down"
 
 // BallDropping ends the wagering period at once (001 §5.1.3).
 func (t *Table) BallDropping(actor, roundID string) (*pb.TableStatus, error) {

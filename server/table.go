@@ -352,6 +352,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	for _, c := range st.Closes { // oldest first
 		t.rememberClose(c.Terminal, closeOf(c))
 	}
+	t.luckyDown = st.Meters[meterLuckyBallDown] > 0
 	if err := t.loadJackpot(ctx, st); err != nil {
 		return nil, err
 	}
