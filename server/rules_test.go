@@ -136,9 +136,26 @@ func TestRule003_8_11_DisplayFaultVoidsLuckyBallWagers(t *testing.T) {
 	if _, err := r.dealer.LuckyBallDisplay(ctx, &pb.LuckyBallDisplayRequest{Working: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 2, Wagers: []*pb.Wager{luckyWager("blue", 100)}}); err != nil {
+	if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 2, Wagers: []*pb.Wager{luckyWager("blue", 500)}}); err != nil {
 		t.Fatalf("a Lucky Ball wager once the display works: %v", err)
 	}
+	// Out of order again before any number is drawn: the round closes with no draw and its
+	// Lucky Ball wager is returned whole (no numbers were shown: 003 §7.4, §8.11).
+	if _, err := r.dealer.LuckyBallDisplay(ctx, &pb.LuckyBallDisplayRequest{Working: false}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(20 * time.Second)
+	r.table.Advance(r.clock.Now())
+	if d := r.curDraw(); d != nil {
+		t.Fatalf("numbers drawn at the close with the display out of order: %+v", d)
+	}
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := w.until(t, isSettled).GetSettled(); s.RoundId != st.RoundId || len(s.ReturnedPerWager) != 1 || s.ReturnedPerWager[0] != 500 || s.Staked != 500 {
+		t.Fatalf("a Lucky Ball wager of a round with no draw settled as %v", s)
+	}
+	r.conserved()
 	log, _ := r.dealer.GetAuditLog(ctx, &pb.GetAuditLogRequest{Limit: 50})
 	var kinds []string
 	for _, e := range log.Entries {
@@ -146,7 +163,7 @@ func TestRule003_8_11_DisplayFaultVoidsLuckyBallWagers(t *testing.T) {
 			kinds = append(kinds, e.Kind+" "+e.Actor)
 		}
 	}
-	if len(kinds) != 2 || !strings.Contains(kinds[1], "D1") {
+	if len(kinds) != 3 || !strings.Contains(kinds[1], "D1") {
 		t.Fatalf("audit: %v", kinds)
 	}
 }
