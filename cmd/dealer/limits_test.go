@@ -215,3 +215,71 @@ func TestRule001_4_1_DealerConsoleSetsEveryLimit(t *testing.T) {
 		t.Fatal("the console sent a maximum below the minimum")
 	}
 }
+
+// 001 §9.4 at the console: `correct N ROUND` corrects an earlier round, and the reply shows it
+// (the round corrected in the history); the current round is `correct N`.
+func TestRule001_9_4_ConsoleCorrectsAnEarlierRound(t *testing.T) {
+	m, err := pki.NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvTLS, _ := m.ServerTLS()
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	superTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S2")
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(superTLS)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	d := pb.NewDealerServiceClient(conn)
+	ctx := context.Background()
+	var rounds []string
+	for _, args := range [][]string{{"open"}, {"start"}, {"drop"}, {"outcome", "1"}, {"start"}, {"drop"}, {"outcome", "7"}} {
+		reply, err := command(ctx, d, args)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if args[0] == "start" {
+			rounds = append(rounds, reply.(*pb.TableStatus).RoundId)
+		}
+	}
+	reply, err := command(ctx, d, []string{"correct", "2", rounds[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h0, h1 *pb.Outcome
+	for _, h := range reply.(*pb.TableStatus).History {
+		switch h.RoundId {
+		case rounds[0]:
+			h0 = h
+		case rounds[1]:
+			h1 = h
+		}
+	}
+	if h0 == nil || !h0.Corrected || h0.Number != "2" || h1 == nil || h1.Corrected || h1.Number != "7" {
+		t.Fatalf("the console shows %v and %v", h0, h1)
+	}
+	// The current round by default.
+	if reply, err = command(ctx, d, []string{"correct", "8"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := reply.(*pb.TableStatus).History[0]; h.RoundId != rounds[1] || !h.Corrected || h.Number != "8" {
+		t.Fatalf("the current round's correction shows %v", h)
+	}
+	if _, err := command(ctx, d, []string{"correct", "9", "R999999"}); err == nil || !strings.Contains(err.Error(), "no round R999999") {
+		t.Fatalf("an unknown round: %v", err)
+	}
+}
