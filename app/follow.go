@@ -125,6 +125,9 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onPhase(e)
 	case table.OutcomeEntered:
 		o := e.Outcome
+		if o.Corrected && t.correctHistoryLocked(o) {
+			break
+		}
 		t.tournamentOutcomeLocked(o)
 		t.view.LastOutcome = &o
 		t.view.History = append([]table.Outcome{o}, t.view.History...)
@@ -132,6 +135,22 @@ func (t *Terminal) apply(ev table.Event) {
 			t.view.History = t.view.History[:50]
 		}
 	case table.Settled:
+		if e.Correction && e.RoundID != t.view.RoundID {
+			// An earlier round corrected (001 §9.4): its difference is in the balance; the
+			// layout and the result shown are this round's and stay as they are.
+			t.view.Balance = e.Balance
+			t.sayLocked(msg.New("The result of round %s was corrected to %s: your balance is now %s",
+				e.RoundID, e.Number.String(), money.Decimal(e.Balance)), MoneyNews)
+			break
+		}
+		if !e.Recognised && !e.Correction {
+			// 004 §4.3(c), 001 §4.3.3: wagers totalling less than the aggregate minimum are not
+			// recognised for the spin — returned, not settled — and the player is told why.
+			if total := t.slip.Total(t.view.Config.Layout); total > 0 {
+				t.voidLocked(msg.New("Your wagers of %s were below the table minimum of %s: not recognised for this spin and returned to your balance",
+					money.Decimal(total), money.Decimal(t.view.Limits.AggregateMin)))
+			}
+		}
 		s := e
 		t.view.LastWin, t.view.Balance = &s, e.Balance
 		if !e.Correction {
@@ -150,6 +169,11 @@ func (t *Terminal) apply(ev table.Event) {
 		t.view.AccountOpen = true
 	case table.LimitsChanged:
 		t.signLimits, t.view.Pending = e.Limits, e.Pending
+		if e.Warning > 0 {
+			// The dealer set the warning time with the limits (000 §10.6.2): from the next
+			// wagering period, as the table applies it.
+			t.view.Config.Warning = e.Warning
+		}
 		t.limitsLocked()
 	case table.PlayerLimitsChanged:
 		t.ownLimits = e.Limits
@@ -178,6 +202,11 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.LuckyBallDrawn:
 		d := e.Draw
 		t.view.LuckyBall = &d
+		if d.Void && e.RoundID == t.view.RoundID {
+			// 003 §8.11: the display showing the numbers malfunctioned; the round's Lucky Ball
+			// wagers are void and come back when it settles.
+			t.board.set("lucky-ball", msg.New("Lucky Ball display out of order: Lucky Ball wagers void and returned"), TableNews)
+		}
 	case table.DealerWagerPlaced:
 		t.onDealerWagerLocked(e)
 	case table.TableClosing:
@@ -288,6 +317,12 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 			v.JackpotWon, v.JackpotMine = nil, false
 		}
 	}
+	if e.NoSpin {
+		// 001 §9.1–9.2, 003 §8.1–8.9: the no spin is announced; the spin has no effect and the
+		// wagers stand for the valid spin that follows. The period stays as it was.
+		t.board.set("round", msg.New("No spin: the ball will be spun again. Your wagers stand"), TableNews)
+		e.BallDropping = v.BallDropping
+	}
 	v.Phase, v.RoundID, v.Deadline, v.BallDropping = e.Phase, e.RoundID, e.Deadline, e.BallDropping
 	t.schedulePeriodLocked()
 }
@@ -322,6 +357,24 @@ func (t *Terminal) carriedLocked(ack table.SlipAck) {
 	if len(stakes) > 0 {
 		t.sayLocked(msg.New("Your winning wagers stay on the layout for this spin: touch them to withdraw"), TableNews)
 	}
+}
+
+// correctHistoryLocked puts a corrected outcome in place of the round's entry in the history
+// (and the last outcome, if it is that round's), rather than as a new spin; false if the round
+// is not in the history shown.
+func (t *Terminal) correctHistoryLocked(o table.Outcome) bool {
+	for i, h := range t.view.History {
+		if h.RoundID == o.RoundID {
+			hist := slices.Clone(t.view.History)
+			hist[i] = o
+			t.view.History = hist
+			if t.view.LastOutcome != nil && t.view.LastOutcome.RoundID == o.RoundID {
+				t.view.LastOutcome = &o
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // greetLocked keeps the greeting standing while there is no money on the account and the

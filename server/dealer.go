@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -174,20 +175,45 @@ func raisesMinimum(cur, next roulette.Limits) bool {
 // SetLimits announces new limits. A higher minimum takes effect only after it has been shown for
 // 20 minutes (001 §4.1 fn, s.66(2)); other changes take effect from the next round.
 func (t *Table) SetLimits(actor string, l roulette.Limits) (*pb.TableStatus, error) {
+	return t.SetTableLimits(actor, l, 0)
+}
+
+// SetTableLimits is SetLimits with the warning time before the end of the wagering period
+// (000 §10.6.2; 0 leaves it as it is): everything the dealer's "limits" command sets. It is
+// validated whole — a bad limit or warning changes nothing — and audited with the actor.
+func (t *Table) SetTableLimits(actor string, l roulette.Limits, warning time.Duration) (*pb.TableStatus, error) {
 	return t.do(actor, func(now time.Time) error {
 		if err := l.Validate(); err != nil {
 			return invalid("%v", err)
 		}
+		if warning < 0 || warning >= t.config.WageringPeriod {
+			return invalid("warning %v: must be shorter than the wagering period %v", warning, t.config.WageringPeriod)
+		}
 		at := now
 		if raisesMinimum(t.limits, l) {
 			at = now.Add(minimumRaiseNotice)
+		}
+		detail := describeLimits(l)
+		if warning > 0 {
+			detail += fmt.Sprintf("; warning %v", warning)
+		}
+		if at.After(now) {
+			detail += "; a higher minimum, in force from " + at.UTC().Format(time.RFC3339)
+		}
+		if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+			return tx.Event("limits", "", "", 0, detail)
+		}); err != nil {
+			return ledgerErr(err)
+		}
+		if warning > 0 {
+			t.config.Warning = warning
 		}
 		t.pending = &table.PendingLimits{Limits: l, At: at}
 		if t.phase() != table.PhaseWagering && !now.Before(at) {
 			t.limits, t.pending = l, nil
 			t.limitsGen++
 		}
-		t.emit(now, "", table.LimitsChanged{Limits: t.limits, Pending: t.pending})
+		t.emit(now, "", table.LimitsChanged{Limits: t.limits, Pending: t.pending, Warning: warning})
 		return nil
 	})
 }
@@ -204,6 +230,65 @@ func (t *Table) SpinStarted(actor, roundID string) (*pb.TableStatus, error) {
 		return t.spinStarted(now, roundID)
 	})
 }
+
+// LuckyBallDisplay records the Lucky Ball display out of order (working false) or working again
+// (003 §8.11). Out of order: the current round's Lucky Ball wagers are void and returned when
+// it settles (its draw, if any, marked void and shown so), and no Lucky Ball wager is taken
+// nor numbers drawn until it works again. A round already settled is not touched: its numbers
+// were shown.
+func (t *Table) LuckyBallDisplay(actor string, working bool, reason string) (*pb.TableStatus, error) {
+	return t.do(actor, func(now time.Time) error {
+		if !t.cfg.LuckyBall {
+			return failed("this table has no Lucky Ball")
+		}
+		if len(reason) > 200 {
+			return invalid("reason: at most 200 bytes")
+		}
+		if working == !t.luckyDown {
+			return failed("the Lucky Ball display is already reported %s", map[bool]string{true: "working", false: "out of order"}[working])
+		}
+		r := t.cur
+		voiding := !working && r != nil && (r.phase == table.PhaseWagering || r.phase == table.PhaseNoMoreBets) && r.draw != nil
+		what := "lucky-ball-display-working"
+		if !working {
+			what = "lucky-ball-display-fault"
+		}
+		err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+			round := ""
+			if voiding {
+				round = r.id
+				r.draw.Void = true
+				if err := t.persistRound(tx, r); err != nil {
+					return err
+				}
+			}
+			// Kept in the ledger, so a restarted table still offers no Lucky Ball (§8.11).
+			delta := int64(1)
+			if working {
+				delta = -1
+			}
+			if _, err := tx.AddMeter(meterLuckyBallDown, delta); err != nil {
+				return err
+			}
+			return tx.Event(what, "", round, 0, reason)
+		})
+		if err != nil {
+			if voiding {
+				r.draw.Void = false
+			}
+			return ledgerErr(err)
+		}
+		t.luckyDown = !working
+		t.limitsGen++ // a slip priced before the change is priced again (pricing.luckyDown)
+		if voiding {
+			t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *r.draw})
+		}
+		return nil
+	})
+}
+
+// meterLuckyBallDown is 1 while the Lucky Ball display is reported out of order, 0 otherwise.
+const meterLuckyBallDown = "lucky_ball_display_down"
 
 // BallDropping ends the wagering period at once (001 §5.1.3).
 func (t *Table) BallDropping(actor, roundID string) (*pb.TableStatus, error) {
@@ -235,18 +320,28 @@ func (t *Table) NoSpin(actor, roundID string) (*pb.TableStatus, error) {
 		if r.phase != table.PhaseNoMoreBets {
 			return failed("no spin applies while waiting for the outcome (round %s is %v)", r.id, r.phase)
 		}
-		return ledgerErr(t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			return tx.Event("no-spin", "", r.id, 0, "")
-		}))
+		}); err != nil {
+			return ledgerErr(err)
+		}
+		// Announced on every terminal (003 §8.1–8.9 "shall announce"): the wagers stand.
+		t.emit(now, "", table.PhaseChanged{Phase: r.phase, RoundID: r.id, Deadline: r.deadline, NoSpin: true})
+		return nil
 	})
 }
 
 // CorrectOutcome applies rule 9.4: every account is frozen, the round is re-settled on the true
-// outcome, the earlier settlement reversed — once — and the accounts unfrozen. It applies to
-// the current round (before the next one opens).
+// outcome, the earlier settlement reversed — once — and the accounts unfrozen. The round may be
+// the current one or an earlier one (001 §9.4 names no round: the dealer may find the mistake
+// a round or more later). An earlier round is corrected between rounds — the current one
+// settled or none in play — so no wager stands on a balance the correction changes. Each
+// account's difference is applied once through adjust: never below zero, an overpayment the
+// account cannot cover, or one of an account closed since, recorded for the operator
+// (overpay.go).
 func (t *Table) CorrectOutcome(actor, roundID, number string) (*pb.TableStatus, error) {
 	return t.do(actor, func(now time.Time) error {
-		r, err := t.current(roundID)
+		r, earlier, err := t.roundToCorrect(roundID)
 		if err != nil {
 			return err
 		}
@@ -291,9 +386,74 @@ func (t *Table) CorrectOutcome(actor, roundID, number string) (*pb.TableStatus, 
 		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Number, h.Corrected = n, true })
 		t.emit(now, "", table.OutcomeEntered{Outcome: table.Outcome{RoundID: r.id, Number: n, At: now, Corrected: true}})
+		if earlier {
+			// The balances change and each terminal is told its own correction; the last
+			// settlement a terminal shows (the snapshot's) stays the current round's.
+			for _, s := range settled {
+				t.account(s.terminal).balance = s.ev.Balance
+				t.emit(now, s.terminal, s.ev)
+			}
+			return nil
+		}
 		t.applySettled(now, settled)
 		return nil
 	})
+}
+
+// roundToCorrect is the round a correction names: the current one (roundID "" or its id), or an
+// earlier one read back from the ledger, which may be corrected only between rounds.
+func (t *Table) roundToCorrect(roundID string) (r *round, earlier bool, err error) {
+	if roundID == "" || (t.cur != nil && roundID == t.cur.id) {
+		r, err := t.current(roundID)
+		return r, false, err
+	}
+	if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
+		return nil, false, failed("round %s is in play: correct %s after its result, before the next round opens", t.cur.id, roundID)
+	}
+	if len(roundID) > 64 {
+		return nil, false, invalid("round id: at most 64 bytes")
+	}
+	var lr ledger.Round
+	var slips []ledger.Slip
+	found := false
+	err = t.led.Update(t.bg(), t.now(), func(tx *ledger.Tx) error {
+		var err error
+		if lr, found, err = tx.RoundByID(roundID); err != nil || !found {
+			return err
+		}
+		slips, err = tx.Slips(roundID)
+		return err
+	})
+	if err != nil {
+		return nil, false, ledgerErr(err)
+	}
+	if !found {
+		return nil, false, status.Errorf(codes.NotFound, "no round %s at this table", roundID)
+	}
+	r = &round{id: lr.ID, seq: lr.Seq, phase: table.Phase(lr.Phase), opened: lr.Opened, deadline: lr.Deadline,
+		status: lr.Status, slips: map[string]*slip{}}
+	if lr.Outcome != "" {
+		n, err := roulette.ParseNumber(lr.Outcome)
+		if err != nil {
+			return nil, false, fmt.Errorf("server: round %s: outcome: %w", lr.ID, err)
+		}
+		r.setOutcome(n, true)
+	}
+	if len(lr.Draw) > 0 {
+		var d roulette.LuckyBallDraw
+		if err := json.Unmarshal(lr.Draw, &d); err != nil {
+			return nil, false, fmt.Errorf("server: round %s: lucky ball draw: %w", lr.ID, err)
+		}
+		r.draw = &d
+	}
+	for _, s := range slips {
+		sl, err := t.decodeSlip(s)
+		if err != nil {
+			return nil, false, fmt.Errorf("server: round %s: %w", lr.ID, err)
+		}
+		r.slips[s.Terminal] = sl
+	}
+	return r, true, nil
 }
 
 // reverse marks the live settlements of a round reversed in tx and takes their result off the

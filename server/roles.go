@@ -49,6 +49,8 @@ func init() {
 		"ScheduleClose", "ClearFault"} {
 		allow(dealer, m, supervisorRoles)
 	}
+	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).
+	allow(dealer, "LuckyBallDisplay", dealerRoles)
 	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.

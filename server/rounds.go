@@ -225,7 +225,17 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 	if dropping && now.Before(r.deadline) {
 		r.deadline = now
 	}
-	if r.draw != nil && !r.draw.HasSuper && !r.draw.HasMega {
+	// The ball is spun by the end of the period at the latest (001 §5.3.2, 004 §5.4(b)), so a
+	// round whose spin nobody reported (a dealer who never pressed "spin", a failed auto-dealer
+	// spin) has its numbers drawn now, however the round is driven (003 §7.4). With the display
+	// out of order there is no draw, and the round's Lucky Ball wagers are returned (§8.11).
+	drewNow := false
+	if t.cfg.LuckyBall && r.draw == nil && !t.luckyDown {
+		r.draw, drewNow = t.drawLucky(), true
+	}
+	enhancedNow := false
+	if r.draw != nil && !r.draw.Void && !r.draw.HasSuper && !r.draw.HasMega {
+		enhancedNow = true
 		c := roulette.BallColour(randInt(4))
 		if r.draw.Version == roulette.LuckyMega && randInt(2) == 0 {
 			r.draw.Mega, r.draw.HasMega = c, true
@@ -252,6 +262,11 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 	})
 	if err != nil {
 		r.phase = table.PhaseWagering
+		if drewNow {
+			r.draw = nil
+		} else if enhancedNow {
+			r.draw.HasSuper, r.draw.HasMega = false, false
+		}
 		return ledgerErr(err)
 	}
 	t.countAbstentions(r)
@@ -262,15 +277,28 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 	return nil
 }
 
-// spinStarted draws the Lucky Ball numbers when the table has Lucky Ball (003 §7.4).
+// spinStarted draws the Lucky Ball numbers when the table has Lucky Ball (003 §7.4): once the
+// ball is spun the display shows them. A draw that cannot be recorded is not shown: the round
+// then has no draw, and its Lucky Ball wagers are returned (roulette.Round.Returned).
 func (t *Table) spinStarted(now time.Time, roundID string) error {
 	r, err := t.current(roundID)
 	if err != nil {
 		return err
 	}
-	if !t.cfg.LuckyBall || r.draw != nil {
+	if !t.cfg.LuckyBall || r.draw != nil || t.luckyDown || r.phase != table.PhaseWagering {
 		return nil
 	}
+	r.draw = t.drawLucky()
+	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
+		r.draw = nil
+		return ledgerErr(err)
+	}
+	t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *r.draw})
+	return nil
+}
+
+// drawLucky draws four distinct numbers of the wheel, one a colour.
+func (t *Table) drawLucky() *roulette.LuckyBallDraw {
 	order := t.layout.Wheel.Order()
 	d := &roulette.LuckyBallDraw{}
 	if t.cfg.LuckyMega {
@@ -287,12 +315,7 @@ func (t *Table) spinStarted(now time.Time, roundID string) error {
 			}
 		}
 	}
-	r.draw = d
-	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error { return t.persistRound(tx, r) }); err != nil {
-		return ledgerErr(err)
-	}
-	t.emit(now, "", table.LuckyBallDrawn{RoundID: r.id, Draw: *d})
-	return nil
+	return d
 }
 
 func (t *Table) current(roundID string) (*round, error) {
@@ -400,6 +423,11 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 		if sl != nil {
 			// 001 §4.3.3 by the player's own aggregate minimum when they have one (000 §4.3)
 			recognised = t.limitsFor(id, sl.card()).Recognised(sl.total)
+			if p, ok := prior[id]; ok {
+				// A correction re-settles the play as it stood: recognised or not under the
+				// limits of its own round (4.3.3), whatever the limits are now.
+				recognised = p.Recognised
+			}
 			per = make([]int64, len(sl.bets))
 		}
 		if sl != nil && recognised {

@@ -473,7 +473,10 @@ func (s *dealerService) SetLimits(ctx context.Context, req *pb.SetLimitsRequest)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	return s.t.SetLimits(actorOf(ctx), l)
+	if req.WarningMs < 0 || req.WarningMs > int64(10*time.Minute/time.Millisecond) {
+		return nil, invalid("warning %d ms: must be 0 (unchanged) or a positive time shorter than the wagering period", req.WarningMs)
+	}
+	return s.t.SetTableLimits(actorOf(ctx), l, time.Duration(req.WarningMs)*time.Millisecond)
 }
 
 // SetPlayerLimits sets or clears a player's own limits (000 §4.3, 003 §4.6; players.go).
@@ -491,6 +494,10 @@ func (s *dealerService) SetPlayerLimits(ctx context.Context, req *pb.SetPlayerLi
 
 func (s *dealerService) StartRound(ctx context.Context, _ *pb.StartRoundRequest) (*pb.TableStatus, error) {
 	return s.t.StartRound(actorOf(ctx))
+}
+
+func (s *dealerService) LuckyBallDisplay(ctx context.Context, req *pb.LuckyBallDisplayRequest) (*pb.TableStatus, error) {
+	return s.t.LuckyBallDisplay(actorOf(ctx), req.Working, req.Reason)
 }
 
 func (s *dealerService) SpinStarted(ctx context.Context, req *pb.RoundRequest) (*pb.TableStatus, error) {

@@ -176,6 +176,9 @@ type pricing struct {
 	// wagers get what balance and table maximum they leave.
 	dealer      []acceptedBet
 	dealerTotal int64
+	// luckyDown: the Lucky Ball display is out of order, so no Lucky Ball wager is taken
+	// (003 §8.11). Changing it bumps limitsGen, so a slip priced across the change is priced again.
+	luckyDown bool
 }
 
 func (p pricing) same(o pricing) bool {
@@ -216,7 +219,7 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 		return pricing{}, failed("no open chip account on this terminal")
 	}
 	// The player's own limits when they have them (000 §4.3, 003 §4.6), else the table's.
-	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limitsFor(terminal, card), card: card}
+	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limitsFor(terminal, card), card: card, luckyDown: t.luckyDown}
 	if a != nil {
 		p.balance = a.balance
 	}
@@ -293,6 +296,9 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		}
 		if bet.Spot.Kind == roulette.LuckyBall && !t.cfg.LuckyBall {
 			return nil, invalid("wager %d: this table has no Lucky Ball", i)
+		}
+		if bet.Spot.Kind == roulette.LuckyBall && in.luckyDown {
+			return nil, failed("wager %d: Lucky Ball is not offered until its display works again (003 §8.11)", i)
 		}
 		pieces, err := bet.Pieces(t.layout)
 		if err != nil {

@@ -246,6 +246,9 @@ type Table struct {
 	// the limits it was priced against are still the table's.
 	limitsGen uint64
 	pending   *table.PendingLimits
+	// luckyDown: the dealer reported the Lucky Ball display out of order (003 §8.11): no
+	// numbers are drawn and no Lucky Ball wager is taken until it is reported working.
+	luckyDown bool
 	open      bool
 	auto      bool
 	frozen    bool
@@ -400,6 +403,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	for _, c := range st.Closes { // oldest first
 		t.rememberClose(c.Terminal, closeOf(c))
 	}
+	t.luckyDown = st.Meters[meterLuckyBallDown] > 0
 	if err := t.loadJackpot(ctx, st); err != nil {
 		return nil, err
 	}

@@ -307,6 +307,10 @@ func (s *Screen) tick() {
 	if v.Phase == table.PhaseWagering && v.Connected {
 		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
 		count = fmt.Sprintf("%d", int((s.term.Remaining()+999*time.Millisecond)/time.Second))
+	} else if v.Phase == table.PhaseNoMoreBets && v.BallDropping && v.Connected {
+		// 001 §5.1.3: the wheel sensor saw the ball about to drop, so the time for wagering
+		// is reduced to zero, and the countdown says so rather than vanish.
+		count = "0"
 	}
 	status, c := periodStatus(v.Period)
 	// Redraw only what changed: the ticker runs ten times a second for a number that changes

@@ -133,8 +133,17 @@ func TestLuckyBall(t *testing.T) {
 	if got := r.Returned(Wager{LuckyBallSpot(BallGreen), 100}); got != 10100 {
 		t.Errorf("round: green returns %d", got)
 	}
-	if got := (Round{Outcome: 13}).Returned(Wager{LuckyBallSpot(BallGreen), 100}); got != 0 {
-		t.Errorf("no draw: green returns %d", got)
+	// 003 §7.4, §8.11: with no numbers drawn, or a void draw, the wager is returned whole.
+	if got := (Round{Outcome: 13}).Returned(Wager{LuckyBallSpot(BallGreen), 100}); got != 100 {
+		t.Errorf("no draw: green returns %d, want the stake back", got)
+	}
+	void := d
+	void.Void = true
+	if got := (Round{Outcome: 13, Draw: &void}).Returned(Wager{LuckyBallSpot(BallGreen), 100}); got != 100 {
+		t.Errorf("void draw: green returns %d, want the stake back", got)
+	}
+	if got := (Round{Outcome: 13, Draw: &void}).Returned(Wager{Spot{Straight, MaskOf(13)}, 100}); got != 3600 {
+		t.Errorf("void draw: the main game's straight 13 returns %d", got)
 	}
 	if got := r.Returned(Wager{Spot{Straight, MaskOf(13)}, 100}); got != 3600 {
 		t.Errorf("round: straight 13 returns %d", got)

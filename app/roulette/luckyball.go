@@ -93,6 +93,10 @@ type LuckyBallDraw struct {
 	HasSuper bool
 	Mega     BallColour
 	HasMega  bool
+	// Void: the round's Lucky Ball wagers are void and returned to the players (003 §8.11: the
+	// display showing the numbers malfunctioned). A round with no draw at all is void the same
+	// way (Round.Returned).
+	Void bool `json:",omitempty"`
 }
 
 // Validate checks the draw against the wheel: four distinct numbers on it, and at most one

@@ -32,12 +32,18 @@ type Round struct {
 	Draw    *LuckyBallDraw
 }
 
-// Returned is what w returns in round r, Lucky Ball wagers included (0 without a draw).
+// Returned is what w returns in round r, Lucky Ball wagers included. A Lucky Ball wager of a
+// round with no draw, or whose draw is void, is returned whole: no numbers were shown, so it
+// neither won nor lost (003 §7.4: the numbers are shown once the ball is spun; §8.11: a display
+// malfunction voids every Lucky Ball wager).
 func (r Round) Returned(w Wager) int64 {
 	if w.Spot.Kind == LuckyBall {
 		c, ok := w.Spot.Colour()
-		if !ok || r.Draw == nil {
+		if !ok {
 			return 0
+		}
+		if r.Draw == nil || r.Draw.Void {
+			return w.Amount
 		}
 		return r.Draw.Returned(c, w.Amount, r.Outcome)
 	}

@@ -65,7 +65,7 @@ func (r *rig) spin(round, outcome string) table.Settled {
 	return *v.LastWin
 }
 
-func (r *rig) placeOn(b roulette.Bet) {
+func (r *rig) touch(b roulette.Bet) {
 	r.t.Helper()
 	if _, err := r.st.Terminal.Place(b); err != nil {
 		r.t.Fatalf("placing %v: %v", b, err)
@@ -96,9 +96,9 @@ func TestRule004_3_6_WinnersRideShownOnTerminal(t *testing.T) {
 	round1 := r.round()
 	r.st.Terminal.SelectChip(500)
 	seventeen, black := straightBet(17), outsideBet(roulette.Black)
-	r.placeOn(seventeen)
-	r.placeOn(black)
-	r.placeOn(straightBet(2))
+	r.touch(seventeen)
+	r.touch(black)
+	r.touch(straightBet(2))
 	r.acked(1500)
 	set := r.spin(round1, "17") // 17 is black: the straight and the black win, the 2 loses
 	if set.Staked != 1500 || set.Returned != 18000+1000 || set.Balance != 10000-1500+19000 {
@@ -163,7 +163,7 @@ func TestRule004_6_4b_PendingBuyInBlocksBetting(t *testing.T) {
 	round := r.round()
 	r.st.Terminal.SelectChip(500)
 	red, black := outsideBet(roulette.Red), outsideBet(roulette.Black)
-	r.placeOn(red)
+	r.touch(red)
 	r.acked(500)
 
 	r.offerBuyIn(2000)
@@ -197,7 +197,7 @@ func TestRule004_6_4b_PendingBuyInBlocksBetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.waitView("the buy-in credited", func(v app.View) bool { return v.Balance == 7000 && v.BuyIn == nil })
-	r.placeOn(black)
+	r.touch(black)
 	r.acked(500)
 }
 
@@ -276,7 +276,7 @@ func TestRule001_8_8_JackpotVoidWhenRoundInvalidated(t *testing.T) {
 	play := func() string {
 		round := r.round()
 		r.st.Terminal.SelectChip(500)
-		r.placeOn(red)
+		r.touch(red)
 		r.acked(500)
 		r.spin(round, "2")
 		return round

@@ -161,6 +161,9 @@ type PhaseChanged struct {
 	RoundID      string
 	Deadline     time.Time
 	BallDropping bool
+	// NoSpin: the dealer announced a no spin (001 §9.1–9.2, 003 §8.1–8.9): the spin has no
+	// effect, the wagers stand, the ball is spun again. Every terminal announces it.
+	NoSpin bool
 }
 
 // OutcomeEntered is a winning number shown on every terminal (001 §5.5.1).
@@ -188,6 +191,9 @@ type BalanceChanged struct {
 type LimitsChanged struct {
 	Limits  roulette.Limits
 	Pending *PendingLimits
+	// Warning is the warning time the dealer set with the limits (000 §10.6.2), from the next
+	// wagering period; 0 leaves the table's as it was.
+	Warning time.Duration
 }
 
 // PlayerLimitsChanged: this seat's own limits were set (Limits non-nil) or cleared (000 §4.3,

@@ -51,6 +51,9 @@ type luckyBallInput struct {
 	Numbers map[string]string `json:"numbers"`
 	Super   string            `json:"super"`
 	Mega    string            `json:"mega"`
+	// Void: the display showing the numbers malfunctioned (003 §8.11): every Lucky Ball wager
+	// is void and returned whole (result "void"); the main game settles as usual.
+	Void bool `json:"void"`
 }
 
 type wagerInput struct {
@@ -197,6 +200,11 @@ func settle(r io.Reader) (*settleOutput, error) {
 			out.TotalReturned += o.Returned
 			continue
 		}
+		if draw != nil && draw.Void && len(w.pieces) > 0 && w.pieces[0].Spot.Kind == roulette.LuckyBall {
+			o.Result, o.Returned = "void", o.Accepted
+			out.TotalReturned += o.Returned
+			continue
+		}
 		o.Result = "lost"
 		for _, p := range w.pieces {
 			ret := round.Returned(roulette.Wager{Spot: p.Spot, Amount: p.Units * accepted[i]})
@@ -272,6 +280,7 @@ func toDraw(in *luckyBallInput, wheel roulette.Wheel) (roulette.LuckyBallDraw, e
 	if err := d.Validate(wheel); err != nil {
 		return d, err
 	}
+	d.Void = in.Void
 	return d, nil
 }
 

@@ -123,6 +123,14 @@ func TestSettleCases(t *testing.T) {
 				"wagers":[{"bet":"lucky-ball","colour":"yellow","amount":100},{"bet":"lucky-ball","colour":"red","amount":100}]}`,
 			accepted: []int64{100, 100}, reasons: []string{"", ""}, results: []string{"won", "lost"}, returned: []int64{2600, 0},
 		},
+		{
+			// 003 §8.11: the display malfunctioned: yellow's 30 comes up and its wager is only
+			// returned; the main game's straight 30 is paid as ever.
+			name: "lucky ball void after a display malfunction; the main game settles",
+			input: `{"wheel":"single-zero","outcome":"30","lucky_ball":{"version":"standard","numbers":{"red":"7","green":"13","blue":"22","yellow":"30"},"super":"yellow","void":true},
+				"wagers":[{"bet":"lucky-ball","colour":"yellow","amount":100},{"bet":"straight","numbers":["30"],"amount":100}]}`,
+			accepted: []int64{100, 100}, reasons: []string{"", ""}, results: []string{"void", "won"}, returned: []int64{100, 3600},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,9 +2,13 @@
 //
 //	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] COMMAND [ARGS]
 //
-// Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N,
+// Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N [ROUND]
+// (the current round, or an earlier ROUND between rounds: 001 §9.4), luckyball fault|working
+// [REASON] (the Lucky Ball display out of order or working again: 003 §8.11),
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
-// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN], period DURATION, jackpot [ROUND]
+// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT ...] [table-max=CENTS]
+// [aggregate-min=CENTS] [warning=DURATION] (every limit the sign shows, amounts in cents; see
+// limits.go), period DURATION, jackpot [ROUND]
 // (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [N] (the last N
 // entries of the table's audit log, each with who did it),
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
@@ -196,8 +200,10 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		if err != nil {
 			return nil, err
 		}
-		r, err := current()
-		if err != nil {
+		var r string
+		if cmd == "correct" && len(rest) > 1 {
+			r = rest[1] // an earlier round (001 §9.4), corrected between rounds
+		} else if r, err = current(); err != nil {
 			return nil, err
 		}
 		if cmd == "outcome" {
@@ -256,22 +262,24 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		}
 		return d.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v})
 	case "limits":
-		var v [4]int64
-		for i := range 3 {
-			n, err := cents(i)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = n
+		req, err := parseLimits(rest)
+		if err != nil {
+			return nil, err
 		}
-		if len(rest) > 3 {
-			n, err := cents(3)
-			if err != nil {
-				return nil, err
-			}
-			v[3] = n
+		return d.SetLimits(ctx, req)
+	case "luckyball":
+		how, err := arg(0)
+		if err != nil {
+			return nil, err
 		}
-		return d.SetLimits(ctx, &pb.SetLimitsRequest{Limits: &pb.Limits{Default: &pb.Limit{Min: v[0], Max: v[1], Unit: v[2]}, AggregateMin: v[3]}})
+		if how != "fault" && how != "working" {
+			return nil, fmt.Errorf("luckyball %q: fault [REASON] or working", how)
+		}
+		reason := ""
+		if len(rest) > 1 {
+			reason = rest[1]
+		}
+		return d.LuckyBallDisplay(ctx, &pb.LuckyBallDisplayRequest{Working: how == "working", Reason: reason})
 	case "player-limits": // a player's own limits (000 §4.3, 003 §4.6): players.go
 		return playerLimits(ctx, d, rest)
 	case "overpayments":

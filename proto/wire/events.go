@@ -58,7 +58,7 @@ func drawFrom(in *pb.LuckyBallDraw) (*roulette.LuckyBallDraw, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Version = v
+	d.Version, d.Void = v, in.Void
 	for i, s := range []string{in.Red, in.Green, in.Blue, in.Yellow} {
 		n, err := numberFrom(s)
 		if err != nil {
@@ -207,7 +207,7 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 		}
 		return out, nil
 	case *pb.TableEvent_Phase:
-		return table.PhaseChanged{Phase: table.Phase(e.Phase.Phase), RoundID: e.Phase.RoundId, Deadline: Time(e.Phase.DeadlineUnixNanos), BallDropping: e.Phase.BallDropping}, nil
+		return table.PhaseChanged{Phase: table.Phase(e.Phase.Phase), RoundID: e.Phase.RoundId, Deadline: Time(e.Phase.DeadlineUnixNanos), BallDropping: e.Phase.BallDropping, NoSpin: e.Phase.NoSpin}, nil
 	case *pb.TableEvent_Outcome:
 		o, err := outcomeFrom(e.Outcome.GetOutcome())
 		return table.OutcomeEntered{Outcome: o}, err
@@ -225,7 +225,10 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, err
 		}
 		p, err := pendingFrom(e.Limits.Pending)
-		return table.LimitsChanged{Limits: l, Pending: p}, err
+		if e.Limits.WarningMs < 0 {
+			return nil, fmt.Errorf("limits: warning %d ms is negative", e.Limits.WarningMs)
+		}
+		return table.LimitsChanged{Limits: l, Pending: p, Warning: time.Duration(e.Limits.WarningMs) * time.Millisecond}, err
 	case *pb.TableEvent_PlayerLimits:
 		if e.PlayerLimits.Limits == nil {
 			return table.PlayerLimitsChanged{}, nil

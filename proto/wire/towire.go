@@ -87,6 +87,7 @@ func DrawPB(d roulette.LuckyBallDraw) *pb.LuckyBallDraw {
 	if d.HasMega {
 		out.Mega = d.Mega.String()
 	}
+	out.Void = d.Void
 	return out
 }
 
@@ -185,7 +186,7 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_Snapshot{Snapshot: SnapshotPB(e)}
 	case table.PhaseChanged:
 		out.Event = &pb.TableEvent_Phase{Phase: &pb.PhaseChanged{Phase: pb.Phase(e.Phase), RoundId: e.RoundID,
-			DeadlineUnixNanos: TimeNanos(e.Deadline), BallDropping: e.BallDropping}}
+			DeadlineUnixNanos: TimeNanos(e.Deadline), BallDropping: e.BallDropping, NoSpin: e.NoSpin}}
 	case table.OutcomeEntered:
 		out.Event = &pb.TableEvent_Outcome{Outcome: &pb.OutcomeEntered{Outcome: OutcomePB(e.Outcome)}}
 	case table.Settled:
@@ -193,7 +194,7 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 	case table.BalanceChanged:
 		out.Event = &pb.TableEvent_Balance{Balance: &pb.BalanceChanged{Balance: e.Balance, Delta: e.Delta, Reason: e.Reason}}
 	case table.LimitsChanged:
-		out.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: LimitsPB(e.Limits), Pending: PendingPB(e.Pending)}}
+		out.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: LimitsPB(e.Limits), Pending: PendingPB(e.Pending), WarningMs: e.Warning.Milliseconds()}}
 	case table.PlayerLimitsChanged:
 		pl := &pb.PlayerLimitsChanged{}
 		if e.Limits != nil {

@@ -62,6 +62,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.Snapshot{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.SingleZero}}, Phase: table.PhaseClosed, Limits: limits},
 		table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R000007", Deadline: at(29), BallDropping: true},
 		table.PhaseChanged{Phase: table.PhaseIdle},
+		table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R000007", Deadline: at(29), NoSpin: true},
 		table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R000007", Number: roulette.DoubleZeroNumber, At: at(40)}},
 		table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R000007", Number: 0, At: at(45), Corrected: true}},
 		settled,
@@ -69,6 +70,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.BalanceChanged{Balance: 12000, Delta: -1000, Reason: "jackpot"},
 		table.LimitsChanged{Limits: limits, Pending: &table.PendingLimits{Limits: higher, At: at(1200)}},
 		table.LimitsChanged{Limits: higher},
+		table.LimitsChanged{Limits: higher, Warning: 7 * time.Second},
 		table.FrozenChanged{Frozen: true, Reason: "correcting the result of R000007"},
 		table.FrozenChanged{},
 		table.RoundVoided{RoundID: "R000007", Reason: "invalidated: dealer error", Refunded: 2600, Balance: 11000},
@@ -77,6 +79,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.AccountClosed{Reason: "dealer", Amount: 700, ID: "C3", At: at(7)},
 		table.LuckyBallDrawn{RoundID: "R000007", Draw: draw},
 		table.LuckyBallDrawn{RoundID: "R000008", Draw: roulette.LuckyBallDraw{Numbers: [4]roulette.Number{4, 5, 6, 7}}},
+		table.LuckyBallDrawn{RoundID: "R000009", Draw: roulette.LuckyBallDraw{Numbers: [4]roulette.Number{4, 5, 6, 7}, Void: true}},
 		table.JackpotMeter{Amount: 123456},
 		table.PlayerLimitsChanged{Limits: &higher}, // 000 §4.3, 003 §4.6
 		table.PlayerLimitsChanged{},

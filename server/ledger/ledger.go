@@ -699,6 +699,42 @@ func (t *Tx) PutRound(r Round) error {
 	return nil
 }
 
+// RoundByID reads one round; ok is false if the ledger has no such round. A correction of an
+// earlier round (001 §9.4) settles it again from what is read here.
+func (t *Tx) RoundByID(id string) (r Round, ok bool, err error) {
+	var opened, deadline int64
+	err = t.queryRow(`SELECT id, seq, phase, opened, deadline, outcome, draw, status FROM rounds WHERE id = ?`, id).
+		Scan(&r.ID, &r.Seq, &r.Phase, &opened, &deadline, &r.Outcome, &r.Draw, &r.Status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Round{}, false, nil
+	}
+	if err != nil {
+		return Round{}, false, fmt.Errorf("ledger: round %s: %w", id, err)
+	}
+	r.Opened, r.Deadline = time.Unix(0, opened), time.Unix(0, deadline)
+	return r, true, nil
+}
+
+// Slips reads every acknowledged slip of a round, by terminal.
+func (t *Tx) Slips(round string) ([]Slip, error) {
+	rows, err := t.query(`SELECT round, terminal, version, wagers, total FROM slips WHERE round = ? ORDER BY terminal`, round)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: slips of %s: %w", round, err)
+	}
+	defer rows.Close()
+	var out []Slip
+	for rows.Next() {
+		var s Slip
+		var v int64
+		if err := rows.Scan(&s.Round, &s.Terminal, &v, &s.Wagers, &s.Total); err != nil {
+			return nil, fmt.Errorf("ledger: slips of %s: %w", round, err)
+		}
+		s.Version = uint64(v)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
 // Slip is a terminal's last acknowledged slip of a round.
 type Slip struct {
 	Round    string

@@ -852,6 +852,7 @@ const (
 	DealerService_Dispute_FullMethodName             = "/ats.table.v1.DealerService/Dispute"
 	DealerService_ClearFault_FullMethodName          = "/ats.table.v1.DealerService/ClearFault"
 	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
+	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -946,6 +947,10 @@ type DealerServiceClient interface {
 	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
 	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
 	PlaceWager(ctx context.Context, in *PlaceWagerRequest, opts ...grpc.CallOption) (*PlaceWagerResponse, error)
+	// LuckyBallDisplay reports the Lucky Ball display out of order, or working again (003 §8.11):
+	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
+	// Ball wager is taken.
+	LuckyBallDisplay(ctx context.Context, in *LuckyBallDisplayRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1256,6 +1261,16 @@ func (c *dealerServiceClient) PlaceWager(ctx context.Context, in *PlaceWagerRequ
 	return out, nil
 }
 
+func (c *dealerServiceClient) LuckyBallDisplay(ctx context.Context, in *LuckyBallDisplayRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_LuckyBallDisplay_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1348,6 +1363,10 @@ type DealerServiceServer interface {
 	// maximum void beyond the next lowest permitted amount (002 irregularities) — records it with
 	// the dealer's identity and tells the seat's terminal, which shows it as dealer-placed.
 	PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error)
+	// LuckyBallDisplay reports the Lucky Ball display out of order, or working again (003 §8.11):
+	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
+	// Ball wager is taken.
+	LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1447,6 +1466,9 @@ func (UnimplementedDealerServiceServer) ClearFault(context.Context, *ClearFaultR
 }
 func (UnimplementedDealerServiceServer) PlaceWager(context.Context, *PlaceWagerRequest) (*PlaceWagerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method PlaceWager not implemented")
+}
+func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method LuckyBallDisplay not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2009,6 +2031,24 @@ func _DealerService_PlaceWager_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_LuckyBallDisplay_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LuckyBallDisplayRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).LuckyBallDisplay(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_LuckyBallDisplay_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).LuckyBallDisplay(ctx, req.(*LuckyBallDisplayRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2135,6 +2175,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "PlaceWager",
 			Handler:    _DealerService_PlaceWager_Handler,
+		},
+		{
+			MethodName: "LuckyBallDisplay",
+			Handler:    _DealerService_LuckyBallDisplay_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
