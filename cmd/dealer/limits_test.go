@@ -196,7 +196,7 @@ func TestRule001_4_1_DealerConsoleSetsEveryLimit(t *testing.T) {
 	}
 	audited := false
 	for _, e := range log.Entries {
-		if e.Kind == "limits" && strings.Contains(e.Actor, "D4") && strings.Contains(e.Detail, "straight 100-1000/100") &&
+		if e.Kind == "limits" && strings.Contains(e.Actor, "D4") && strings.Contains(e.Detail, "straight min 1.00 max 10.00 unit 1.00") &&
 			strings.Contains(e.Detail, "warning 8s") {
 			audited = true
 		}
