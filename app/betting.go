@@ -250,6 +250,12 @@ func (t *Terminal) edit(change func() bool) error {
 func (t *Terminal) touchedLocked() {
 	t.version++
 	t.view.Acked = false
+	t.slipDue = true
+	t.wakeSyncLocked()
+}
+
+// wakeSyncLocked has syncLoop look at what it owes the table.
+func (t *Terminal) wakeSyncLocked() {
 	select {
 	case t.dirty <- struct{}{}:
 	default:
@@ -258,7 +264,8 @@ func (t *Terminal) touchedLocked() {
 
 // syncLoop sends the newest slip version whenever it changes. Versions in between are skipped:
 // the server keeps the last version it acknowledged before the deadline, so only the newest
-// matters (rule 3.6).
+// matters (rule 3.6). A report of technician mode the table is owed goes first (reportService),
+// so the table never hears of a slip from a terminal back in play before it hears that it is.
 func (t *Terminal) syncLoop(ctx context.Context) {
 	for {
 		select {
@@ -266,7 +273,13 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 			return
 		case <-t.dirty:
 		}
+		t.reportService(ctx)
 		t.mu.Lock()
+		if !t.slipDue {
+			t.mu.Unlock()
+			continue
+		}
+		t.slipDue = false
 		round, version := t.view.RoundID, t.version
 		stakes := slices.Clone(t.slip.Stakes())
 		t.mu.Unlock()

@@ -40,6 +40,9 @@ type Link interface {
 	ConfirmBuyIn(ctx context.Context, key, buyInID string, accept bool) (table.Money, error)
 	// AckDealerClose tells the table a dealer close is recorded here, so it stops telling it.
 	AckDealerClose(ctx context.Context, closeID string) error
+	// SetInService tells the table the terminal's technician mode: s out of play, nil back in
+	// play (technician.go reports it at every change and every connection).
+	SetInService(ctx context.Context, s *table.SeatService) (time.Time, error)
 }
 
 // Config is everything a Terminal depends on, given once at construction.
@@ -134,6 +137,11 @@ type Terminal struct {
 	// offers one, and must not put it back on the screen.
 	answered map[string]bool
 	money    MoneyStatus // as last told by the cashier (MoneyChanged)
+	// slipDue says the slip changed since syncLoop last sent it; serviceDue that the table is
+	// owed a report of technician mode (technician.go), which serviceGen counts the changes of.
+	slipDue    bool
+	serviceDue bool
+	serviceGen uint64
 
 	ctx    context.Context // Run's; cancelled by Close
 	cancel context.CancelFunc

@@ -4163,12 +4163,16 @@ func (x *HandpayResponse) GetTicket() *Ticket {
 }
 
 type TerminalStatus struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Connected     bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
-	Balance       int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
-	SlipTotal     int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
-	AccountOpen   bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId  string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Connected   bool                   `protobuf:"varint,2,opt,name=connected,proto3" json:"connected,omitempty"`
+	Balance     int64                  `protobuf:"varint,3,opt,name=balance,proto3" json:"balance,omitempty"`
+	SlipTotal   int64                  `protobuf:"varint,4,opt,name=slip_total,json=slipTotal,proto3" json:"slip_total,omitempty"`
+	AccountOpen bool                   `protobuf:"varint,5,opt,name=account_open,json=accountOpen,proto3" json:"account_open,omitempty"`
+	// in_service is set while a field technician has the terminal out of play (SetInService), as
+	// last reported: with connected false it is the last word of a terminal the table cannot
+	// reach, and the dealer console says so.
+	InService     *SeatService `protobuf:"bytes,6,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4238,6 +4242,74 @@ func (x *TerminalStatus) GetAccountOpen() bool {
 	return false
 }
 
+func (x *TerminalStatus) GetInService() *SeatService {
+	if x != nil {
+		return x.InService
+	}
+	return nil
+}
+
+// SeatService is a seat a field technician has out of play.
+type SeatService struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TechnicianId   string                 `protobuf:"bytes,1,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"`          // who, as the terminal reported it
+	SinceUnixNanos int64                  `protobuf:"varint,2,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // server time the table first heard of it
+	Reason         string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                                          // the terminal's words, e.g. "technician mode"
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SeatService) Reset() {
+	*x = SeatService{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatService) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatService) ProtoMessage() {}
+
+func (x *SeatService) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatService.ProtoReflect.Descriptor instead.
+func (*SeatService) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *SeatService) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
+func (x *SeatService) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
+}
+
+func (x *SeatService) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type TableStatus struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Config            *TableConfig           `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -4272,7 +4344,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4284,7 +4356,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[63]
+	mi := &file_ats_table_v1_table_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4297,7 +4369,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{63}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -4481,7 +4553,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4493,7 +4565,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[64]
+	mi := &file_ats_table_v1_table_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4506,7 +4578,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{64}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *Overpayment) GetId() string {
@@ -4595,7 +4667,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4607,7 +4679,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[65]
+	mi := &file_ats_table_v1_table_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4620,7 +4692,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{65}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -4639,7 +4711,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4651,7 +4723,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[66]
+	mi := &file_ats_table_v1_table_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4664,7 +4736,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{66}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -4686,7 +4758,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4698,7 +4770,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[67]
+	mi := &file_ats_table_v1_table_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4711,7 +4783,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{67}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -4753,7 +4825,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4765,7 +4837,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[68]
+	mi := &file_ats_table_v1_table_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4778,7 +4850,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{68}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -4812,7 +4884,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4824,7 +4896,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[69]
+	mi := &file_ats_table_v1_table_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4837,7 +4909,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{69}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -4868,7 +4940,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4880,7 +4952,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[70]
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4893,7 +4965,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{70}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -4943,7 +5015,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4955,7 +5027,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4968,7 +5040,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5008,7 +5080,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5020,7 +5092,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5033,7 +5105,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5052,7 +5124,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5064,7 +5136,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5077,7 +5149,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5096,7 +5168,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5108,7 +5180,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5121,7 +5193,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5147,7 +5219,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5159,7 +5231,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5172,7 +5244,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5241,7 +5313,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5253,7 +5325,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5266,7 +5338,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -5292,7 +5364,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5304,7 +5376,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5317,7 +5389,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -5336,7 +5408,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5348,7 +5420,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5361,7 +5433,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -5381,7 +5453,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5393,7 +5465,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5406,7 +5478,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -5421,6 +5493,110 @@ func (x *AuthenticateTechnicianRequest) GetPin() string {
 		return x.Pin
 	}
 	return ""
+}
+
+type SetInServiceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	InService     bool                   `protobuf:"varint,1,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`         // true: out of play; false: back in play
+	TechnicianId  string                 `protobuf:"bytes,2,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // who: required when in_service (a certificate-style id)
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                                 // up to 200 characters of text, no control characters
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetInServiceRequest) Reset() {
+	*x = SetInServiceRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetInServiceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetInServiceRequest) ProtoMessage() {}
+
+func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
+func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *SetInServiceRequest) GetInService() bool {
+	if x != nil {
+		return x.InService
+	}
+	return false
+}
+
+func (x *SetInServiceRequest) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
+func (x *SetInServiceRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type SetInServiceResponse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	SinceUnixNanos int64                  `protobuf:"varint,1,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // in service since (server time); 0 when back in play
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SetInServiceResponse) Reset() {
+	*x = SetInServiceResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetInServiceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetInServiceResponse) ProtoMessage() {}
+
+func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
+func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
 }
 
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
@@ -5708,7 +5884,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x01\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xe5\x01\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -5716,7 +5892,13 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abalance\x18\x03 \x01(\x03R\abalance\x12\x1d\n" +
 	"\n" +
 	"slip_total\x18\x04 \x01(\x03R\tslipTotal\x12!\n" +
-	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\"\xd1\a\n" +
+	"\faccount_open\x18\x05 \x01(\bR\vaccountOpen\x128\n" +
+	"\n" +
+	"in_service\x18\x06 \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\"t\n" +
+	"\vSeatService\x12#\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
+	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\xd1\a\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -5816,7 +5998,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\"V\n" +
 	"\x1dAuthenticateTechnicianRequest\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12\x10\n" +
-	"\x03pin\x18\x02 \x01(\tR\x03pin*~\n" +
+	"\x03pin\x18\x02 \x01(\tR\x03pin\"q\n" +
+	"\x13SetInServiceRequest\x12\x1d\n" +
+	"\n" +
+	"in_service\x18\x01 \x01(\bR\tinService\x12#\n" +
+	"\rtechnician_id\x18\x02 \x01(\tR\ftechnicianId\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"@\n" +
+	"\x14SetInServiceResponse\x12(\n" +
+	"\x10since_unix_nanos\x18\x01 \x01(\x03R\x0esinceUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -5851,7 +6040,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12BET_KIND_ORPHELINS\x10\x11\x12\x14\n" +
 	"\x10BET_KIND_VOISINS\x10\x12\x12\x16\n" +
 	"\x12BET_KIND_ZERO_GAME\x10\x13\x12\x17\n" +
-	"\x13BET_KIND_NEIGHBOURS\x10\x142\xe9\t\n" +
+	"\x13BET_KIND_NEIGHBOURS\x10\x142\xc0\n" +
+	"\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -5870,7 +6060,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0eAckDealerClose\x12#.ats.table.v1.AckDealerCloseRequest\x1a$.ats.table.v1.AckDealerCloseResponse\x12U\n" +
 	"\x10ReportNoteEscrow\x12\x1f.ats.table.v1.NoteEscrowRequest\x1a .ats.table.v1.NoteEscrowResponse\x12V\n" +
 	"\x10GetJournalAnchor\x12%.ats.table.v1.GetJournalAnchorRequest\x1a\x1b.ats.table.v1.JournalAnchor\x12s\n" +
-	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xb7\r\n" +
+	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12U\n" +
+	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse2\xb7\r\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -5912,7 +6103,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 84)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -5980,29 +6171,32 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*HandpayRequest)(nil),                 // 63: ats.table.v1.HandpayRequest
 	(*HandpayResponse)(nil),                // 64: ats.table.v1.HandpayResponse
 	(*TerminalStatus)(nil),                 // 65: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 66: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 67: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 68: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 69: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 70: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 71: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 72: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 73: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 74: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 75: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 76: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 77: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 78: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 79: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 80: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 81: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 82: ats.table.v1.AuthenticateTechnicianRequest
-	nil,                                    // 83: ats.table.v1.Limits.PerBetEntry
+	(*SeatService)(nil),                    // 66: ats.table.v1.SeatService
+	(*TableStatus)(nil),                    // 67: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 68: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 69: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 70: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 71: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 72: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 73: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 74: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 75: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 76: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 77: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 78: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 79: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 80: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 81: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 82: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 83: ats.table.v1.AuthenticateTechnicianRequest
+	(*SetInServiceRequest)(nil),            // 84: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 85: ats.table.v1.SetInServiceResponse
+	nil,                                    // 86: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	4,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	83,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	86,  // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	5,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	3,   // 5: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
@@ -6050,100 +6244,103 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	44,  // 47: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	5,   // 48: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	38,  // 49: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 50: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 51: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	5,   // 52: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	6,   // 53: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	9,   // 54: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	65,  // 55: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	26,  // 56: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	67,  // 57: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	73,  // 58: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	74,  // 59: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	67,  // 60: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	38,  // 61: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	74,  // 62: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	78,  // 63: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	4,   // 64: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	12,  // 65: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	28,  // 66: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	30,  // 67: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	33,  // 68: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	34,  // 69: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	36,  // 70: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	36,  // 71: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	39,  // 72: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	36,  // 73: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	37,  // 74: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	41,  // 75: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	42,  // 76: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	45,  // 77: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	47,  // 78: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	82,  // 79: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	49,  // 80: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	50,  // 81: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	51,  // 82: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	52,  // 83: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	53,  // 84: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	54,  // 85: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	55,  // 86: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	55,  // 87: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	56,  // 88: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	55,  // 89: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	57,  // 90: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	58,  // 91: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	59,  // 92: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	61,  // 93: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	63,  // 94: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	27,  // 95: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	68,  // 96: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	70,  // 97: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	71,  // 98: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	75,  // 99: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	77,  // 100: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	80,  // 101: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	13,  // 102: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	29,  // 103: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	31,  // 104: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	32,  // 105: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	35,  // 106: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	32,  // 107: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	32,  // 108: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 109: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	32,  // 110: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	32,  // 111: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	32,  // 112: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	43,  // 113: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	46,  // 114: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	48,  // 115: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	81,  // 116: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	66,  // 117: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	66,  // 118: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	66,  // 119: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	66,  // 120: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	66,  // 121: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	66,  // 122: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	66,  // 123: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	66,  // 124: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	66,  // 125: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 126: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	66,  // 127: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	66,  // 128: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	60,  // 129: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	62,  // 130: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	64,  // 131: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	66,  // 132: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	69,  // 133: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	67,  // 134: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	72,  // 135: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	76,  // 136: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	79,  // 137: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	81,  // 138: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	102, // [102:139] is the sub-list for method output_type
-	65,  // [65:102] is the sub-list for method input_type
-	65,  // [65:65] is the sub-list for extension type_name
-	65,  // [65:65] is the sub-list for extension extendee
-	0,   // [0:65] is the sub-list for field type_name
+	66,  // 50: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	7,   // 51: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 52: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	5,   // 53: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	6,   // 54: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	9,   // 55: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	65,  // 56: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	26,  // 57: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	68,  // 58: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	74,  // 59: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	75,  // 60: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	68,  // 61: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	38,  // 62: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	75,  // 63: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 64: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	4,   // 65: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	12,  // 66: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	28,  // 67: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	30,  // 68: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	33,  // 69: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	34,  // 70: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	36,  // 71: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	36,  // 72: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	39,  // 73: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	36,  // 74: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	37,  // 75: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	41,  // 76: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	42,  // 77: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	45,  // 78: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	47,  // 79: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	83,  // 80: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	84,  // 81: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	49,  // 82: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	50,  // 83: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	51,  // 84: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	52,  // 85: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	53,  // 86: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	54,  // 87: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	55,  // 88: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	55,  // 89: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	56,  // 90: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	55,  // 91: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	57,  // 92: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	58,  // 93: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	59,  // 94: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	61,  // 95: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	63,  // 96: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	27,  // 97: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	69,  // 98: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	71,  // 99: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	72,  // 100: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	76,  // 101: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	78,  // 102: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	81,  // 103: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	13,  // 104: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	29,  // 105: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	31,  // 106: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	32,  // 107: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	35,  // 108: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	32,  // 109: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	32,  // 110: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 111: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	32,  // 112: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	32,  // 113: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	32,  // 114: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	43,  // 115: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	46,  // 116: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	48,  // 117: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	82,  // 118: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	85,  // 119: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	67,  // 120: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	67,  // 121: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	67,  // 122: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	67,  // 123: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	67,  // 124: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	67,  // 125: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	67,  // 126: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	67,  // 127: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	67,  // 128: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 129: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	67,  // 130: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	67,  // 131: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	60,  // 132: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	62,  // 133: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	64,  // 134: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	67,  // 135: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	70,  // 136: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	68,  // 137: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	73,  // 138: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	77,  // 139: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	80,  // 140: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	82,  // 141: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	104, // [104:142] is the sub-list for method output_type
+	66,  // [66:104] is the sub-list for method input_type
+	66,  // [66:66] is the sub-list for extension type_name
+	66,  // [66:66] is the sub-list for extension extendee
+	0,   // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -6172,7 +6369,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   81,
+			NumMessages:   84,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
