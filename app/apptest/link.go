@@ -30,10 +30,10 @@ type Link struct {
 	buyIns []string // ConfirmBuyIn calls: the buy-in ids
 	acked  []string // AckDealerClose calls
 	// Service are the SetInService reports received, in order (nil: back in play).
-	Service []*table.SeatService
+	Service       []*table.SeatService
 	refuseService error // SetRefuseService
 	serviceCalls  int   // SetInService calls, refused ones included
-	sent   chan struct{}
+	sent          chan struct{}
 }
 
 // SentSlip is one UpdateSlip call.
