@@ -804,6 +804,20 @@ func (c *Cashier) PrintTestTicket(ctx context.Context) error {
 	return c.prn.Print(ctx, printer.TestTicket(c.cfg.Asset, c.cfg.Asset, time.Now()))
 }
 
+// ErrPrinterBusy is PrinterStatus while a job (a ticket, a test ticket) has the printer.
+var ErrPrinterBusy = errors.New("the printer is printing: ask again when it is done")
+
+// PrinterStatus asks the printer for its status now, for a technician's devices page: its paper
+// and head state and every flag it reports. Between jobs only, like CheckPrinter: it never
+// waits for a job, so the page does not hang on one.
+func (c *Cashier) PrinterStatus() (printer.Status, error) {
+	if !c.prnMu.TryLock() {
+		return printer.Status{}, ErrPrinterBusy
+	}
+	defer c.prnMu.Unlock()
+	return c.prn.Status()
+}
+
 // printerStops are the printer conditions that keep the terminal from taking money: while it
 // cannot print, a player could buy in and not cash out. (Paper low is not one; a template
 // lost at power-up is put right by the next job.)

@@ -103,3 +103,51 @@ func TestTechnicianModeShownAtTheTable(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// The devices page reads the printer's paper and head state from the running driver, as the
+// printer answers now: a head lifted and paper low show at the next refresh, and clear again.
+func TestTechnicianPrinterPaperAndHead(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(context.Background(), demo.TechnicianPIN); err != nil {
+		t.Fatal(err)
+	}
+	printerSays := func() string {
+		ds, err := r.st.Desk.DeviceStatuses()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			if d.Name == "Printer" {
+				return strings.Join(d.Lines, "\n")
+			}
+		}
+		return ""
+	}
+	r.eventually("paper ok, head down", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
+	})
+	for _, c := range []string{"head-up", "paper-low"} {
+		if _, err := r.prn.Command(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.eventually("paper low, head up", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: low") && strings.Contains(s, "print head: up (platen open)")
+	})
+	for _, c := range []string{"clear", "paper"} {
+		if _, err := r.prn.Command(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.eventually("paper ok, head down again", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
+	"github.com/tablegames/ats/devices/printer"
 )
 
 // Desk is technician mode's pages over the running terminal and drivers: what the kiosk's
@@ -171,7 +172,8 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 		out = append(out, s)
 	}
 	if dv.Cashier != nil {
-		out = append(out, DeviceStatus{Name: "Printer", Lines: []string{"last fault: " + orNone(fault)}})
+		lines := []string{"last fault: " + orNone(fault)}
+		out = append(out, DeviceStatus{Name: "Printer", Lines: append(lines, printerLines(dv.Cashier.PrinterStatus())...)})
 	}
 	if p := dv.Pad; p != nil {
 		seat := max(dv.Seat, 1)
@@ -287,4 +289,29 @@ func (d *Desk) SetSetting(ctx context.Context, key, value string) error {
 		return now, JournalLog{d.cfg.Journal}.ServiceRecord(ctx, KindConfig, tech.ID, detail)
 	})
 	return err
+}
+
+// printerLines is the printer's state as it answers now: firmware, paper, print head, and
+// every flag up.
+func printerLines(st printer.Status, err error) []string {
+	if err != nil {
+		return []string{"status: " + err.Error()}
+	}
+	paper := "ok"
+	switch {
+	case st.Has(printer.FlagPaperOut):
+		paper = "out"
+	case st.Has(printer.FlagPaperLow):
+		paper = "low"
+	case !st.Extended:
+		paper = "not out (a standard status does not say low)"
+	}
+	head := "down"
+	if st.Has(printer.FlagHeadUp) {
+		head = "up (platen open)"
+	}
+	if st.Has(printer.FlagHeadError) {
+		head += ", head error"
+	}
+	return []string{"firmware: " + orNone(st.Firmware), "paper: " + paper, "print head: " + head, "status: " + st.String()}
 }
