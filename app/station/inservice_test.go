@@ -57,6 +57,9 @@ func TestTechnicianModeShownAtTheTable(t *testing.T) {
 	r.eventually("the crashed terminal in service, not connected", func() bool { s := r.server(); return !s.Connected && inService() })
 	r.start()
 	r.eventually("back in play at the table after the restart", func() bool { s := r.server(); return s.Connected && s.InService == nil })
+	if out := r.records(app.ServiceLeft); len(out) != 1 || !contains(string(out[0].Body), "restarted in technician mode") {
+		t.Fatalf("the session the terminal went down in, in the journal: %v", out)
+	}
 
 	// A network cut in service: still in service; said again on reconnecting.
 	enter()
