@@ -247,6 +247,14 @@ func (c *Cashier) Status() Status {
 	return c.status
 }
 
+// DeviceFaults is each money device's fault now (zero when none), apart: Status.Fault joins
+// them for the player, the technician's devices page shows each under its device.
+func (c *Cashier) DeviceFaults() (acceptor, printer msg.Msg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.faults[acceptorFault], c.faults[printerFault]
+}
+
 func (c *Cashier) update(fn func(*Status)) {
 	c.mu.Lock()
 	fn(&c.status)

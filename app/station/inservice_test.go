@@ -108,7 +108,8 @@ func TestTechnicianModeShownAtTheTable(t *testing.T) {
 }
 
 // The devices page reads the printer's paper and head state from the running driver, as the
-// printer answers now: a head lifted and paper low show at the next refresh, and clear again.
+// printer answers now: a head lifted and paper low show at the next refresh, and clear again;
+// each device's fault now is shown under that device, not the other.
 func TestTechnicianPrinterPaperAndHead(t *testing.T) {
 	r := newRig(t, rigOptions{manual: true, state: true})
 	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
@@ -119,18 +120,19 @@ func TestTechnicianPrinterPaperAndHead(t *testing.T) {
 	if err := r.st.Desk.EnterService(context.Background(), demo.TechnicianPIN); err != nil {
 		t.Fatal(err)
 	}
-	printerSays := func() string {
+	deviceSays := func(name string) string {
 		ds, err := r.st.Desk.DeviceStatuses()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ds {
-			if d.Name == "Printer" {
+			if d.Name == name {
 				return strings.Join(d.Lines, "\n")
 			}
 		}
 		return ""
 	}
+	printerSays := func() string { return deviceSays("Printer") }
 	r.eventually("paper ok, head down", func() bool {
 		s := printerSays()
 		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
@@ -140,17 +142,21 @@ func TestTechnicianPrinterPaperAndHead(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r.eventually("paper low, head up", func() bool {
+	r.eventually("paper low, head up: the printer's fault under the printer", func() bool {
 		s := printerSays()
-		return strings.Contains(s, "paper: low") && strings.Contains(s, "print head: up (platen open)")
+		return strings.Contains(s, "paper: low") && strings.Contains(s, "print head: up (platen open)") &&
+			strings.Contains(s, "fault now: Printer: ")
 	})
+	if s := deviceSays("Note acceptor"); !strings.Contains(s, "fault now: none") {
+		t.Fatalf("the printer's fault shown under the acceptor:\n%s", s)
+	}
 	for _, c := range []string{"clear", "paper"} {
 		if _, err := r.prn.Command(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r.eventually("paper ok, head down again", func() bool {
+	r.eventually("paper ok, head down again, no fault", func() bool {
 		s := printerSays()
-		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
+		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down") && strings.Contains(s, "fault now: none")
 	})
 }

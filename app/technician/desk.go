@@ -146,10 +146,15 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 	}
 	dv := d.cfg.Devices
 	var out []DeviceStatus
-	var fault string
+	// Each device's fault now, apart; the ones before are in the event log (device-fault).
+	var accFault, prnFault string
 	if dv.Cashier != nil {
-		if f := dv.Cashier.Status().Fault; !f.IsZero() {
-			fault = f.String()
+		a, p := dv.Cashier.DeviceFaults()
+		if !a.IsZero() {
+			accFault = a.String()
+		}
+		if !p.IsZero() {
+			prnFault = p.String()
 		}
 	}
 	a := dv.Acceptor
@@ -169,10 +174,13 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 			inhibited = "no"
 		}
 		s.Lines = append(s.Lines, "inhibited: "+inhibited)
+		if dv.Cashier != nil {
+			s.Lines = append(s.Lines, "fault now: "+orNone(accFault))
+		}
 		out = append(out, s)
 	}
 	if dv.Cashier != nil {
-		lines := []string{"last fault: " + orNone(fault)}
+		lines := []string{"fault now: " + orNone(prnFault)}
 		out = append(out, DeviceStatus{Name: "Printer", Lines: append(lines, printerLines(dv.Cashier.PrinterStatus())...)})
 	}
 	if p := dv.Pad; p != nil {
