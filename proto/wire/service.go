@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"regexp"
 	"unicode"
 	"unicode/utf8"
 
@@ -58,12 +59,15 @@ func SeatServiceOf(p *pb.SeatService) (*table.SeatService, error) {
 	return s, nil
 }
 
-// maxTechnicianID is the longest technician id read: a certificate-style id is at most 32.
-const maxTechnicianID = 32
+// technicianID is what a technician's id may be: a certificate's id (letters, digits, '_', '-')
+// or a terminal technicians file's (which also allows '.'), 1 to 32 characters, starting with
+// a letter or a digit. A technician in service on a terminal that checks PINs itself
+// (-local-technician-pins) has the file's kind.
+var technicianID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
 
 func checkService(s *table.SeatService) error {
-	if s.Technician == "" || len(s.Technician) > maxTechnicianID || !printable(s.Technician) {
-		return fmt.Errorf("in service: technician %q: 1 to %d printable characters", s.Technician, maxTechnicianID)
+	if !technicianID.MatchString(s.Technician) {
+		return fmt.Errorf("in service: technician %q: 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit", s.Technician)
 	}
 	if utf8.RuneCountInString(s.Reason) > table.MaxServiceReason || !printable(s.Reason) {
 		return fmt.Errorf("in service: reason: up to %d printable characters", table.MaxServiceReason)

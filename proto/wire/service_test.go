@@ -29,6 +29,7 @@ func TestSeatServiceRoundTrip(t *testing.T) {
 		{Technician: "tech-1", Reason: "technician mode"},
 		{Technician: "T_9", Reason: "触摸校准"},
 		{Technician: "tech-2"},
+		{Technician: "tess.t"}, // a terminal technicians file's id
 	} {
 		var req pb.SetInServiceRequest
 		bytesTrip(SetInServicePB(s), &req)
@@ -57,6 +58,8 @@ func TestSetInServiceOfRefuses(t *testing.T) {
 		{InService: true},
 		{InService: true, TechnicianId: strings.Repeat("t", 33)},
 		{InService: true, TechnicianId: "tech\n1"},
+		{InService: true, TechnicianId: "../tech1"},
+		{InService: true, TechnicianId: "tech 1"},
 		{InService: true, TechnicianId: "tech-1", Reason: strings.Repeat("r", table.MaxServiceReason+1)},
 		{InService: true, TechnicianId: "tech-1", Reason: "a\x00b"},
 		{InService: true, TechnicianId: "tech-1", Reason: "\xff"},

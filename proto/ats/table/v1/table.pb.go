@@ -5498,7 +5498,7 @@ func (x *AuthenticateTechnicianRequest) GetPin() string {
 type SetInServiceRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	InService     bool                   `protobuf:"varint,1,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`         // true: out of play; false: back in play
-	TechnicianId  string                 `protobuf:"bytes,2,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // who: required when in_service (a certificate-style id)
+	TechnicianId  string                 `protobuf:"bytes,2,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // who: required when in_service; 1-32 of A-Z a-z 0-9 . _ -
 	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                                 // up to 200 characters of text, no control characters
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
