@@ -284,6 +284,12 @@ func (t *Terminal) editWith(can func() error, change func() bool) error {
 func (t *Terminal) touchedLocked() {
 	t.version++
 	t.view.Acked = false
+	t.slipDue = true
+	t.wakeSyncLocked()
+}
+
+// wakeSyncLocked has syncLoop look at what it owes the table.
+func (t *Terminal) wakeSyncLocked() {
 	select {
 	case t.dirty <- struct{}{}:
 	default:
@@ -292,7 +298,8 @@ func (t *Terminal) touchedLocked() {
 
 // syncLoop sends the newest slip version whenever it changes. Versions in between are skipped:
 // the server keeps the last version it acknowledged before the deadline, so only the newest
-// matters (rule 3.6).
+// matters (rule 3.6). A report of technician mode the table is owed goes first (reportService),
+// so the table never hears of a slip from a terminal back in play before it hears that it is.
 func (t *Terminal) syncLoop(ctx context.Context) {
 	for {
 		select {
@@ -300,7 +307,13 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 			return
 		case <-t.dirty:
 		}
+		t.reportService(ctx)
 		t.mu.Lock()
+		if !t.slipDue {
+			t.mu.Unlock()
+			continue
+		}
+		t.slipDue = false
 		round, version := t.view.RoundID, t.version
 		stakes := slices.Clone(t.slip.Stakes())
 		tour, secret := t.tournamentPlayingLocked(), t.view.Tournament.Secret

@@ -121,6 +121,7 @@ func (t *Terminal) apply(ev table.Event) {
 		}
 	case table.Snapshot:
 		t.fromSnapshot(e)
+		t.serviceOwedLocked() // a new connection: the table may have lost or kept an old report
 	case table.PhaseChanged:
 		t.onPhase(e)
 	case table.OutcomeEntered:

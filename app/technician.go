@@ -20,6 +20,13 @@ import (
 //   - the station keeps the note acceptor inhibited (InService, station.MayTakeMoney);
 //   - the player's screen reads "terminal in service" (PeriodInService).
 //
+// The table is told too (Link.SetInService, reportService): it shows the seat in service to the
+// dealer and refuses wagers from it. The terminal reports at every change and again at every
+// connection (each snapshot), so a table that restarted, or a terminal that crashed in service
+// and came back in play, agree again at once. The report goes before any slip (syncLoop sends
+// both), and entering or leaving never waits for it: being out of play is the safe side, and a
+// table that cannot be reached takes no wagers anyway.
+//
 // Entering, leaving and every refused PIN are recorded (ServiceLog, the terminal journal)
 // with the technician's id, before the terminal acts on them.
 
@@ -149,6 +156,7 @@ func (t *Terminal) EnterService(ctx context.Context, pin string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.view.Service = ServiceView{Open: true, Technician: tech, Since: t.clk.Now()}
+	t.serviceChangedLocked()
 	t.withdrawSlipLocked()
 	t.board.set("service", sayInService, MoneyNews)
 	t.log.Info("technician: in service", "technician", tech.ID)
@@ -181,6 +189,7 @@ func (t *Terminal) LeaveService(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.view.Service = ServiceView{}
+	t.serviceChangedLocked()
 	t.board.set("service", msg.Msg{}, MoneyNews)
 	if t.view.Void.Equal(sayWithdrawn) && t.view.Phase == table.PhaseWagering && !t.view.Locked {
 		// Back in play while the spin is still open: the player may bet on it again.
@@ -203,4 +212,50 @@ func (t *Terminal) serviceRecord(ctx context.Context, kind, id, detail string) e
 		return nil
 	}
 	return t.svc.Log.ServiceRecord(ctx, kind, id, detail)
+}
+
+// ServiceReason is the reason the terminal gives the table for a seat in service.
+const ServiceReason = "technician mode"
+
+// serviceChangedLocked owes the table a report of a change of technician mode.
+func (t *Terminal) serviceChangedLocked() {
+	t.serviceGen++
+	t.serviceOwedLocked()
+}
+
+// serviceOwedLocked owes the table a report of technician mode, and has syncLoop send it. A
+// terminal without technician mode owes none: it is never out of play.
+func (t *Terminal) serviceOwedLocked() {
+	if t.svc.Auth == nil {
+		return
+	}
+	t.serviceDue = true
+	t.wakeSyncLocked()
+}
+
+// reportService sends the table the report of technician mode it is owed, if any. A report that
+// fails stays owed: it is sent again at the next change or connection.
+func (t *Terminal) reportService(ctx context.Context) {
+	t.mu.Lock()
+	if !t.serviceDue {
+		t.mu.Unlock()
+		return
+	}
+	var rep *table.SeatService
+	if sv := t.view.Service; sv.Open {
+		rep = &table.SeatService{Technician: sv.Technician.ID, Reason: ServiceReason}
+	}
+	gen := t.serviceGen
+	t.mu.Unlock()
+	_, err := t.link.SetInService(ctx, rep)
+	t.mu.Lock()
+	if (err == nil && gen == t.serviceGen) || table.Refused(err) {
+		// Told; or refused for good (a table too old to know the call), which asking again
+		// at every slip would not change.
+		t.serviceDue = false
+	}
+	t.mu.Unlock()
+	if err != nil && ctx.Err() == nil {
+		t.log.Warn("technician: in-service state not told to the table (told again at the next connection)", "in_service", rep != nil, "err", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +142,78 @@ func TestNoTechnicianModeWithoutAuth(t *testing.T) {
 	}
 	if h.term.InService() {
 		t.Fatal("in service")
+	}
+}
+
+// The table is told: the connection's first snapshot brings a report (in play), entering
+// reports the seat in service before the withdrawal reaches the table, every new connection
+// (snapshot) reports it again, a report the table did not take is sent again at the next one,
+// and leaving reports the seat back in play. A terminal without technician mode reports
+// nothing.
+func TestTechnicianModeToldToTheTable(t *testing.T) {
+	f := &fakeAuth{}
+	h := newHarness(t, withService(f))
+	reports := func() string {
+		var out []string
+		for _, s := range h.link.ServiceReports() {
+			if s == nil {
+				out = append(out, "in play")
+			} else {
+				out = append(out, s.Technician+" "+s.Reason)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	eventually(t, "the first report", func() bool { return reports() == "in play" })
+	if _, err := h.term.Place(spot(t, roulette.Straight, 17)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.link.WaitSlip(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h.term.TechnicianCard("900001")
+	if err := h.term.EnterService(context.Background(), "246810"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.link.WaitSlip(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The withdrawal (an empty slip) is sent after the report, by the same goroutine.
+	if s, _ := h.link.LastSlip(); len(s.Bets) != 0 || reports() != "in play, tech-1 "+ServiceReason {
+		t.Fatalf("when the withdrawal reached the table: slip %+v, reports %q", s, reports())
+	}
+	// A reconnection while in service: the table hears it again.
+	h.link.Push(table.Connection{Up: false})
+	h.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseIdle,
+		Limits: limits, Balance: 10000, AccountOpen: true})
+	eventually(t, "the report again after the reconnection", func() bool {
+		return reports() == "in play, tech-1 "+ServiceReason+", tech-1 "+ServiceReason
+	})
+	// A table that does not answer: the report is owed until the next connection.
+	h.link.SetRefuseService(errors.New("unavailable"))
+	calls := h.link.ServiceCalls()
+	if err := h.term.LeaveService(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the report refused", func() bool { return h.link.ServiceCalls() > calls })
+	if got := reports(); strings.HasSuffix(got, ", in play") {
+		t.Fatalf("a refused report recorded: %q", got)
+	}
+	h.link.SetRefuseService(nil)
+	h.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}}, Phase: table.PhaseIdle,
+		Limits: limits, Balance: 10000, AccountOpen: true})
+	eventually(t, "back in play told at the next connection", func() bool {
+		return reports() == "in play, tech-1 "+ServiceReason+", tech-1 "+ServiceReason+", in play"
+	})
+
+	plain := newHarness(t)
+	if _, err := plain.term.Place(spot(t, roulette.Straight, 17)); err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.link.WaitSlip(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(plain.link.ServiceReports()); n != 0 {
+		t.Fatalf("a terminal without technician mode reported %d times", n)
 	}
 }

@@ -45,6 +45,9 @@ type Link interface {
 	AckDealerClose(ctx context.Context, closeID string) error
 	// CallDealer raises the player's call on the dealer console (dealerwager.go's CallDealer).
 	CallDealer(ctx context.Context, reason string) error
+	// SetInService tells the table the terminal's technician mode: s out of play, nil back in
+	// play (technician.go reports it at every change and every connection).
+	SetInService(ctx context.Context, s *table.SeatService) (time.Time, error)
 }
 
 // Config is everything a Terminal depends on, given once at construction.
@@ -159,6 +162,11 @@ type Terminal struct {
 	// is made (limitsLocked).
 	signLimits roulette.Limits
 	ownLimits  *roulette.Limits
+	// slipDue says the slip changed since syncLoop last sent it; serviceDue that the table is
+	// owed a report of technician mode (technician.go), which serviceGen counts the changes of.
+	slipDue    bool
+	serviceDue bool
+	serviceGen uint64
 
 	ctx    context.Context // Run's; cancelled by Close
 	cancel context.CancelFunc

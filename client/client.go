@@ -329,6 +329,23 @@ func (c *Client) AuthenticateTechnician(ctx context.Context, id, pin string) (st
 	return r.GetTechnicianId(), nil
 }
 
+// SetInService reports this terminal's technician mode to the table: s is the seat out of play
+// (its technician and reason), nil back in play. It answers since when the table has the seat
+// in service. It is asked once, not retried: the terminal reports its state again at its next
+// connection, and a report held up by retries would hold up the slips sent after it.
+func (c *Client) SetInService(ctx context.Context, s *table.SeatService) (time.Time, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	defer cancel()
+	r, err := c.tc.SetInService(cctx, wire.SetInServicePB(s))
+	if status.Code(err) == codes.Unimplemented {
+		return time.Time{}, &table.Refusal{Err: err} // a table older than the call: final
+	}
+	if err != nil {
+		return time.Time{}, refusal(err)
+	}
+	return wire.Time(r.GetSinceUnixNanos()), nil
+}
+
 // retryable reports whether a failed attempt may be retried with the same key: the request may
 // or may not have reached the server, and the key makes a second arrival harmless.
 func retryable(err error) bool {

@@ -73,8 +73,11 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	for id := range t.subs {
 		ids[id] = true
 	}
+	for id := range t.service {
+		ids[id] = true
+	}
 	for _, id := range sortedKeys(ids) {
-		ts := &pb.TerminalStatus{TerminalId: id, Connected: len(t.subs[id]) > 0}
+		ts := &pb.TerminalStatus{TerminalId: id, Connected: len(t.subs[id]) > 0, InService: wire.SeatServicePB(t.service[id])}
 		if a := t.accounts[id]; a != nil {
 			ts.Balance, ts.AccountOpen = a.balance, a.open
 		}

@@ -200,6 +200,12 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
 		return pricing{}, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
+	if svc := t.service[terminal]; svc != nil && n > 0 {
+		// The terminal refuses bets in technician mode itself; this is the table's own check,
+		// should a terminal out of play still send wagers. Withdrawing them (an empty slip) is
+		// always taken.
+		return pricing{}, failed("terminal %s is in service (technician %s): no wagers until it is back in play", terminal, svc.Technician)
+	}
 	tp, tour, err := t.tournamentPricing(r, terminal)
 	if err != nil {
 		return pricing{}, err

@@ -259,6 +259,7 @@ type Table struct {
 	subs      map[string]map[*subscriber]bool
 	lastSet   map[string]*table.Settled
 	closes    map[string][]table.AccountClosed // each terminal's latest dealer closes, newest first
+	service   map[string]*table.SeatService    // the seats a technician has out of play (technician.go)
 	// The players' own limits (000 §4.3, 003 §4.6, players.go): by seat, by player card, and
 	// the card last used at each seat.
 	seatLimits, cardLimits map[string]roulette.Limits
@@ -366,7 +367,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		limits:   cfg.Limits,
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
-		closes: map[string][]table.AccountClosed{}, wake: make(chan struct{}, 1),
+		closes: map[string][]table.AccountClosed{}, service: map[string]*table.SeatService{}, wake: make(chan struct{}, 1),
 		redeem:     map[string]*redeemGuard{},
 		seatLimits: map[string]roulette.Limits{}, cardLimits: map[string]roulette.Limits{}, cardAt: map[string]string{},
 		abstained: map[string]int{}, calls: map[string]time.Time{}, cashOutAsked: map[string]bool{},
@@ -695,25 +696,33 @@ func (t *Table) Unsubscribe(s *subscriber) {
 	}
 	delete(t.subs, s.terminal)
 	now := t.now()
-	if t.cur == nil || t.cur.phase != table.PhaseWagering || !now.Before(t.cur.deadline) {
-		return
+	if t.cur != nil && t.cur.phase == table.PhaseWagering && now.Before(t.cur.deadline) {
+		t.tournamentTerminalLost(s.terminal, now)
 	}
-	t.tournamentTerminalLost(s.terminal, now)
-	if t.cur.slip(s.terminal) == nil {
-		return
+	if err := t.voidSlip(now, s.terminal, "terminal disconnected before the deadline"); err != nil {
+		t.log.Error("voiding the slip of a disconnected terminal", "terminal", s.terminal, "err", err)
+	}
+}
+
+// voidSlip voids a terminal's slip on the current round, with the reason why, if it has one
+// and the period is still open: a terminal that lost the table, or that a technician took out
+// of play, before the deadline (rule 9.7.1). Called with t.mu held.
+func (t *Table) voidSlip(now time.Time, terminal, why string) error {
+	if t.cur == nil || t.cur.phase != table.PhaseWagering || !now.Before(t.cur.deadline) || t.cur.slip(terminal) == nil {
+		return nil
 	}
 	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
-		if err := tx.DeleteSlip(t.cur.id, s.terminal); err != nil {
+		if err := tx.DeleteSlip(t.cur.id, terminal); err != nil {
 			return err
 		}
-		return tx.Event("slip-void", s.terminal, t.cur.id, 0, "terminal disconnected before the deadline")
+		return tx.Event("slip-void", terminal, t.cur.id, 0, why)
 	})
 	if err != nil {
-		t.log.Error("voiding the slip of a disconnected terminal", "terminal", s.terminal, "err", err)
-		return
+		return err
 	}
-	delete(t.cur.slips, s.terminal)
-	t.log.Info("terminal lost before the deadline: wagers void", "terminal", s.terminal, "round", t.cur.id)
+	delete(t.cur.slips, terminal)
+	t.log.Info("wagers void before the deadline", "terminal", terminal, "round", t.cur.id, "why", why)
+	return nil
 }
 
 // RegisterTerminal makes a terminal known to the table before it first connects, for a table

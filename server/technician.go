@@ -20,7 +20,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/tablegames/ats/app/table"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -291,4 +293,89 @@ func (t *Table) audit(actor, kind, terminal, detail string) error {
 	return ledgerErr(t.led.Update(ledger.WithActor(context.Background(), actor), t.now(), func(tx *ledger.Tx) error {
 		return tx.Event(kind, terminal, "", 0, detail)
 	}))
+}
+
+// ---- a seat in service ----------------------------------------------------------------------
+
+// SetInService records a terminal's technician mode as the terminal reports it: s is the seat
+// out of play (the technician's id and the terminal's reason), nil back in play. It answers
+// since when the seat is in service (zero back in play).
+//
+// The terminal's report is the truth: the terminal reports again on every connection, so a
+// report that changes nothing (the same technician after a reconnect) is taken quietly, keeps
+// the time the table first heard of it, and writes no audit event; every change is audited,
+// with the terminal as actor and the technician in the detail. A seat taken out of play during
+// the wagering period loses its slip (rule 9.7.1), as a terminal that lost the table does: its
+// terminal withdraws it too, this makes sure of it. While the seat is in service the table
+// refuses wagers from it (slipInputs).
+//
+// A terminal that disconnects in service stays in service here: the table cannot know whether
+// the technician is still at work (unplugging the cabinet is part of it) or the terminal died,
+// so it does not guess. The status shows the seat in service and not connected, which the
+// dealer console reads as "in service, not confirmed"; the terminal's report on its next
+// connection settles it either way (a terminal that restarts comes back in play).
+func (t *Table) SetInService(terminal string, s *table.SeatService) (time.Time, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs("terminal:" + terminal)()
+	now := t.now()
+	old := t.service[terminal]
+	if s == nil {
+		if old == nil {
+			return time.Time{}, nil
+		}
+		detail := fmt.Sprintf("technician %s, in service since %s (%v)", old.Technician, old.Since.UTC().Format(time.RFC3339), now.Sub(old.Since).Round(time.Second))
+		if err := t.serviceEvent(now, "terminal-back-in-play", terminal, detail); err != nil {
+			return time.Time{}, err
+		}
+		delete(t.service, terminal)
+		t.log.Info("terminal back in play", "terminal", terminal, "technician", old.Technician)
+		return time.Time{}, nil
+	}
+	if old != nil && old.Technician == s.Technician {
+		old.Reason = s.Reason // the same session told again: only its words may have changed
+		return old.Since, nil
+	}
+	detail := "technician " + s.Technician
+	if old != nil {
+		detail += " (taking over from " + old.Technician + ")"
+	}
+	if s.Reason != "" {
+		detail += ": " + s.Reason
+	}
+	if err := t.serviceEvent(now, "terminal-in-service", terminal, detail); err != nil {
+		return time.Time{}, err
+	}
+	rec := &table.SeatService{Technician: s.Technician, Since: now, Reason: s.Reason}
+	t.service[terminal] = rec
+	t.log.Info("terminal in service", "terminal", terminal, "technician", s.Technician)
+	if err := t.voidSlip(now, terminal, "terminal in service (technician "+s.Technician+") before the deadline"); err != nil {
+		// In service all the same (the terminal is, whatever the table says): the slip stays,
+		// and the terminal's own withdrawal (an empty slip) is still taken.
+		t.log.Error("voiding the slip of a terminal in service", "terminal", terminal, "err", err)
+	}
+	return now, nil
+}
+
+// serviceEvent writes one audit event of a seat's service state. Called with t.mu held.
+func (t *Table) serviceEvent(now time.Time, kind, terminal, detail string) error {
+	return ledgerErr(t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		return tx.Event(kind, terminal, "", 0, detail)
+	}))
+}
+
+// SetInService is a terminal's report of its technician mode (Table.SetInService), for the seat
+// of the terminal's own certificate: a terminal cannot report another's.
+func (s *terminalService) SetInService(ctx context.Context, req *pb.SetInServiceRequest) (*pb.SetInServiceResponse, error) {
+	// The technician is as the terminal reports it (a certificate's id, or its technicians
+	// file's where the terminal checks PINs itself): the wire reader holds it to that shape.
+	rep, err := wire.SetInServiceOf(req)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	since, err := s.t.SetInService(callerID(ctx), rep)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.SetInServiceResponse{SinceUnixNanos: wire.TimeNanos(since)}, nil
 }

@@ -84,8 +84,8 @@ func (d *fakeDesk) AcceptTest(ctx context.Context) (string, error) {
 
 func (d *fakeDesk) DeviceStatuses() ([]technician.DeviceStatus, error) {
 	return []technician.DeviceStatus{
-		{Name: "Note acceptor", Lines: []string{"version: i(AUD)-100-SS ID003-05V300-00", "notes accepted: [5.00 10.00 20.00 50.00 100.00]", "inhibited: yes (technician mode, no table, table closed or a device fault)"}},
-		{Name: "Printer", Lines: []string{"last fault: none"}},
+		{Name: "Note acceptor", Lines: []string{"version: i(AUD)-100-SS ID003-05V300-00", "notes accepted: [5.00 10.00 20.00 50.00 100.00]", "inhibited: yes (technician mode, no table, table closed or a device fault)", "fault now: none"}},
+		{Name: "Printer", Lines: []string{"fault now: none", "firmware: GURV1-0012", "paper: ok", "print head: down"}},
 		{Name: "ID pad", Lines: []string{"seat 1 touched: false", "card: 900001"}},
 	}, nil
 }

@@ -32,7 +32,11 @@ type Link struct {
 	calls  []string // CallDealer calls: the reasons
 	// CallErr, if set, makes CallDealer fail with it.
 	CallErr error
-	sent    chan struct{}
+	// Service are the SetInService reports received, in order (nil: back in play).
+	Service       []*table.SeatService
+	refuseService error // SetRefuseService
+	serviceCalls  int   // SetInService calls, refused ones included
+	sent          chan struct{}
 }
 
 // SentSlip is one UpdateSlip call.
@@ -142,6 +146,47 @@ func (l *Link) AckDealerClose(_ context.Context, closeID string) error {
 	defer l.mu.Unlock()
 	l.acked = append(l.acked, closeID)
 	return nil
+}
+
+// SetInService implements app.Link: it records the report.
+func (l *Link) SetInService(_ context.Context, s *table.SeatService) (time.Time, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.serviceCalls++
+	if l.refuseService != nil {
+		return time.Time{}, l.refuseService
+	}
+	var c *table.SeatService
+	if s != nil {
+		cp := *s
+		c = &cp
+	}
+	l.Service = append(l.Service, c)
+	if s == nil {
+		return time.Time{}, nil
+	}
+	return l.now().Add(l.offset), nil
+}
+
+// SetRefuseService makes SetInService fail with err (nil: answer again).
+func (l *Link) SetRefuseService(err error) {
+	l.mu.Lock()
+	l.refuseService = err
+	l.mu.Unlock()
+}
+
+// ServiceCalls is how many times SetInService was called, refused calls included.
+func (l *Link) ServiceCalls() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.serviceCalls
+}
+
+// ServiceReports returns the SetInService reports received so far, in order.
+func (l *Link) ServiceReports() []*table.SeatService {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]*table.SeatService(nil), l.Service...)
 }
 
 // AskedBuyIns returns the buy-in ids ConfirmBuyIn was called with so far, in order.

@@ -247,6 +247,14 @@ func (c *Cashier) Status() Status {
 	return c.status
 }
 
+// DeviceFaults is each money device's fault now (zero when none), apart: Status.Fault joins
+// them for the player, the technician's devices page shows each under its device.
+func (c *Cashier) DeviceFaults() (acceptor, printer msg.Msg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.faults[acceptorFault], c.faults[printerFault]
+}
+
 func (c *Cashier) update(fn func(*Status)) {
 	c.mu.Lock()
 	fn(&c.status)
@@ -802,6 +810,20 @@ func (c *Cashier) PrintTestTicket(ctx context.Context) error {
 	c.prnMu.Lock()
 	defer c.prnMu.Unlock()
 	return c.prn.Print(ctx, printer.TestTicket(c.cfg.Asset, c.cfg.Asset, time.Now()))
+}
+
+// ErrPrinterBusy is PrinterStatus while a job (a ticket, a test ticket) has the printer.
+var ErrPrinterBusy = errors.New("the printer is printing: ask again when it is done")
+
+// PrinterStatus asks the printer for its status now, for a technician's devices page: its paper
+// and head state and every flag it reports. Between jobs only, like CheckPrinter: it never
+// waits for a job, so the page does not hang on one.
+func (c *Cashier) PrinterStatus() (printer.Status, error) {
+	if !c.prnMu.TryLock() {
+		return printer.Status{}, ErrPrinterBusy
+	}
+	defer c.prnMu.Unlock()
+	return c.prn.Status()
 }
 
 // printerStops are the printer conditions that keep the terminal from taking money: while it

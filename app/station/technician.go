@@ -33,6 +33,12 @@ func (s *Station) serviceConfig(cfg Config) app.ServiceConfig {
 		return app.ServiceConfig{}
 	}
 	s.technicians = technician.Open(cfg.StateDir, nil)
+	// A session the terminal went down in ends here: it starts in play (and tells the table so).
+	if id, err := technician.CloseInterruptedSession(context.Background(), s.Journal); err != nil {
+		s.log.Error("technician: a session interrupted by the restart not closed in the journal", "err", err)
+	} else if id != "" {
+		s.log.Warn("technician: the terminal restarted in technician mode: back in play", "technician", id)
+	}
 	var auth app.TechnicianAuth = serverTechAuth{c: s.Client, names: s.technicians}
 	if cfg.LocalTechnicianPINs {
 		auth = s.technicians

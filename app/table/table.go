@@ -331,3 +331,15 @@ type AcceptedBuyIn struct {
 	Key    string // the idempotency key of the ConfirmBuyIn request, the same on every retry
 	Amount int64  // as offered
 }
+
+// SeatService is a seat a field technician has taken out of play (technician mode, SPEC §8), as
+// its terminal reported it to the table (TerminalService.SetInService) and the table shows it to
+// the dealer. A terminal in play has none (nil).
+type SeatService struct {
+	Technician string    // who has the terminal, as the terminal reported it
+	Since      time.Time // server time the table first heard of it; zero in a terminal's report
+	Reason     string    // the terminal's words, e.g. "technician mode"
+}
+
+// MaxServiceReason is the longest reason a terminal may give for being in service, in characters.
+const MaxServiceReason = 200

@@ -15,6 +15,7 @@ import (
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
+	"github.com/tablegames/ats/devices/printer"
 )
 
 // Desk is technician mode's pages over the running terminal and drivers: what the kiosk's
@@ -145,10 +146,15 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 	}
 	dv := d.cfg.Devices
 	var out []DeviceStatus
-	var fault string
+	// Each device's fault now, apart; the ones before are in the event log (device-fault).
+	var accFault, prnFault string
 	if dv.Cashier != nil {
-		if f := dv.Cashier.Status().Fault; !f.IsZero() {
-			fault = f.String()
+		a, p := dv.Cashier.DeviceFaults()
+		if !a.IsZero() {
+			accFault = a.String()
+		}
+		if !p.IsZero() {
+			prnFault = p.String()
 		}
 	}
 	a := dv.Acceptor
@@ -168,10 +174,14 @@ func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
 			inhibited = "no"
 		}
 		s.Lines = append(s.Lines, "inhibited: "+inhibited)
+		if dv.Cashier != nil {
+			s.Lines = append(s.Lines, "fault now: "+orNone(accFault))
+		}
 		out = append(out, s)
 	}
 	if dv.Cashier != nil {
-		out = append(out, DeviceStatus{Name: "Printer", Lines: []string{"last fault: " + orNone(fault)}})
+		lines := []string{"fault now: " + orNone(prnFault)}
+		out = append(out, DeviceStatus{Name: "Printer", Lines: append(lines, printerLines(dv.Cashier.PrinterStatus())...)})
 	}
 	if p := dv.Pad; p != nil {
 		seat := max(dv.Seat, 1)
@@ -287,4 +297,29 @@ func (d *Desk) SetSetting(ctx context.Context, key, value string) error {
 		return now, JournalLog{d.cfg.Journal}.ServiceRecord(ctx, KindConfig, tech.ID, detail)
 	})
 	return err
+}
+
+// printerLines is the printer's state as it answers now: firmware, paper, print head, and
+// every flag up.
+func printerLines(st printer.Status, err error) []string {
+	if err != nil {
+		return []string{"status: " + err.Error()}
+	}
+	paper := "ok"
+	switch {
+	case st.Has(printer.FlagPaperOut):
+		paper = "out"
+	case st.Has(printer.FlagPaperLow):
+		paper = "low"
+	case !st.Extended:
+		paper = "not out (a standard status does not say low)"
+	}
+	head := "down"
+	if st.Has(printer.FlagHeadUp) {
+		head = "up (platen open)"
+	}
+	if st.Has(printer.FlagHeadError) {
+		head += ", head error"
+	}
+	return []string{"firmware: " + orNone(st.Firmware), "paper: " + paper, "print head: " + head, "status: " + st.String()}
 }

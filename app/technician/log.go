@@ -47,6 +47,32 @@ func (l JournalLog) ServiceRecord(ctx context.Context, kind, technician, detail 
 
 var _ app.ServiceLog = JournalLog{}
 
+// CloseInterruptedSession ends, in the journal, a technician session the terminal went down in:
+// a technician-in with no technician-out after it. The terminal starts in play (technician mode
+// is not kept across a restart: the technician enters again), so the journal must say that
+// session ended, when, and why, or it would read as open for ever. It returns the technician
+// whose session it closed ("" and nil when there was none).
+func CloseInterruptedSession(ctx context.Context, j *journal.Journal) (string, error) {
+	in, err := j.Last(ctx, app.ServiceEntered, 1)
+	if err != nil || len(in) == 0 {
+		return "", err
+	}
+	out, err := j.Last(ctx, app.ServiceLeft, 1)
+	if err != nil {
+		return "", err
+	}
+	if len(out) > 0 && out[0].Seq > in[0].Seq {
+		return "", nil
+	}
+	var b recordBody
+	_ = json.Unmarshal(in[0].Body, &b) // a body that does not read still ends the session, unnamed
+	detail := fmt.Sprintf("the terminal restarted in technician mode (entered %s): back in play", in[0].At.UTC().Format(time.RFC3339))
+	if err := (JournalLog{J: j}).ServiceRecord(ctx, app.ServiceLeft, b.Technician, detail); err != nil {
+		return "", err
+	}
+	return b.Technician, nil
+}
+
 // FaultLog journals the money devices' faults as they come and go, for the event log: the
 // cashier's status repeats a fault on every poll, so only a change is recorded.
 type FaultLog struct {

@@ -247,3 +247,50 @@ func TestMain(m *testing.M) {
 	iterations = 1000
 	os.Exit(m.Run())
 }
+
+// A session the terminal went down in is ended in the journal at the next start, with the
+// technician and why; a journal whose last session ended, or that has none, is left as it is.
+func TestCloseInterruptedSession(t *testing.T) {
+	ctx := context.Background()
+	j, err := journal.Open(filepath.Join(t.TempDir(), "terminal.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	log := JournalLog{J: j}
+	closeIt := func() string {
+		t.Helper()
+		id, err := CloseInterruptedSession(ctx, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	if id := closeIt(); id != "" {
+		t.Fatalf("no session: closed %q", id)
+	}
+	for _, r := range [][2]string{{app.ServiceEntered, "tech-1"}, {app.ServiceLeft, "tech-1"}} {
+		if err := log.ServiceRecord(ctx, r[0], r[1], ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if id := closeIt(); id != "" {
+		t.Fatalf("an ended session: closed %q", id)
+	}
+	if err := log.ServiceRecord(ctx, app.ServiceEntered, "tech-2", ""); err != nil {
+		t.Fatal(err)
+	}
+	if id := closeIt(); id != "tech-2" {
+		t.Fatalf("the session the terminal went down in: closed %q", id)
+	}
+	out, err := j.Last(ctx, app.ServiceLeft, 1)
+	if err != nil || len(out) != 1 || !strings.Contains(string(out[0].Body), "tech-2") || !strings.Contains(string(out[0].Body), "restarted in technician mode") {
+		t.Fatalf("the closing record: %+v %v", out, err)
+	}
+	if id := closeIt(); id != "" {
+		t.Fatalf("closed twice: %q", id)
+	}
+	if err := j.Verify(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

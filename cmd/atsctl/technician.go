@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -27,10 +28,19 @@ func init() {
 	})
 }
 
-const technicianUsage = `usage: atsctl technician <action> [-dir STATE] [-journal PATH] -id TECHNICIAN [flags]
-The technician's PIN is the first line of standard input (the same PIN, file and throttle as the
-kiosk's PIN pad: technicians.json in the state directory, default $ATS_STATE_DIR or /var/lib/ats).
-  add -id X [-name N] [-card C]   add technician X (or give X a new PIN); PIN 6-12 digits on stdin
+const technicianUsage = `usage: atsctl technician <action> [-dir STATE] [-journal PATH] -id TECHNICIAN
+       [-server ADDR] [-pki DIR] [-cert NAME] [-local-pins] [flags]
+The technician's PIN is the first line of standard input, checked by the table server as the
+kiosk's PIN pad has it checked: the same PINs, the same throttle, the same audit. -server is the
+table server (default $ATS_SERVER); -cert names the certificate in -pki (default $ATS_PKI or pki)
+to ask with: the terminal's (default $ATS_ID or T01, as the kiosk) or the technician's own (role
+technician, whose id must be -id). When the table cannot be reached nothing is opened: there is
+no fallback. -local-pins checks technicians.json in the state directory instead (default
+$ATS_STATE_DIR or /var/lib/ats), for a table with no technician PINs, as the kiosk's
+-local-technician-pins.
+  add -id X [-name N] [-card C]   add technician X to the terminal's technicians.json: the card
+                                  that asks for the PIN, the name, and a PIN (6-12 digits on
+                                  stdin) for -local-pins
   meters                          the terminal's meters (as atsctl records meters)
   log [-page N]                   the event log, newest first, 12 a page: faults, technician
                                   sessions and changes, money events
@@ -66,12 +76,21 @@ func runTechnician(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	rules := fs.String("rules", "", "calibrate: the udev rule file")
 	device := fs.String("device", "", "calibrate: the xinput name of the touch device, to apply it live")
 	xinput := fs.String("xinput", "xinput", "calibrate: the xinput command")
+	srv := fs.String("server", os.Getenv("ATS_SERVER"), "the table server that checks the PIN")
+	pkiDir := fs.String("pki", cmp.Or(os.Getenv("ATS_PKI"), "pki"), "the PKI directory with -cert's certificate")
+	cert := fs.String("cert", cmp.Or(os.Getenv("ATS_ID"), "T01"), "the certificate to ask the table with: the terminal's or the technician's")
+	localPINs := fs.Bool("local-pins", false, "check the PIN against the state directory's technicians.json, not the table")
 	rest := args[1:]
 	if action == "device" {
 		// Flags up to the device's own arguments.
 		i := 0
 		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
-			i += 2
+			name := strings.TrimLeft(rest[i], "-")
+			if strings.Contains(name, "=") || name == "local-pins" {
+				i++ // a flag with its value in it, or the one boolean flag
+			} else {
+				i += 2
+			}
 		}
 		if err := fs.Parse(rest[:min(i, len(rest))]); err != nil {
 			return 2
@@ -106,10 +125,23 @@ func runTechnician(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "atsctl technician: unknown action %q\n%s\n", action, technicianUsage)
 		return 2
 	}
-	tech, err := store.Authenticate(ctx, *id, pin)
+	var auth app.TechnicianAuth = store
+	if !*localPINs {
+		if *srv == "" {
+			fmt.Fprintln(stderr, "atsctl technician: -server (or $ATS_SERVER) is required: the table server checks the PIN (-local-pins for a table without technician PINs)")
+			return 2
+		}
+		auth = tableAuth{addr: *srv, pkiDir: *pkiDir, cert: *cert, names: store, timeout: 10 * time.Second}
+	}
+	tech, err := auth.Authenticate(ctx, *id, pin)
 	if err != nil {
-		// Refused PINs are counted in the technicians file (the throttle) and journalled when the
-		// journal can be written (the kiosk stopped); the kiosk's own journal lock refuses otherwise.
+		// Refused PINs are counted by the table (or, with -local-pins, in the technicians file)
+		// and journalled here when the journal can be written (the kiosk stopped); the kiosk's
+		// own journal lock refuses otherwise. A table that could not be asked refused nothing.
+		if !errors.Is(err, app.ErrWrongPIN) && !errors.Is(err, app.ErrThrottled) {
+			fmt.Fprintln(stderr, "atsctl technician:", err) // no PIN was checked: nothing refused
+			return 1
+		}
 		if j, jerr := journal.Open(*jpath, time.Now); jerr == nil {
 			technician.JournalLog{J: j}.ServiceRecord(ctx, app.ServiceRefused, *id, "atsctl: "+err.Error())
 			j.Close()

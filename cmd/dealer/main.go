@@ -27,8 +27,11 @@
 // wager TERMINAL CALL CENTS [NUMBER [SPREAD]] (an oral call bet the dealer places for a seat on
 // the current round: tier, orphelins, voisins, zero-game, or neighbours of NUMBER with SPREAD
 // either side; CENTS per piece: 002 §3.2B).
+// seats (one line a terminal: connected, balance, slip, and IN SERVICE with the technician and
+// since when while a field technician has it out of play).
 // status shows the conservation identity, the open overpayments, the holds and the latest
-// alarms too. The operator's certificate identity is recorded with every privileged action.
+// alarms too; it, and every command answered with the table's status, then says on stderr which
+// seats are IN SERVICE. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
 //
 // -id names the certificate the console acts with, and so its role: the dealer's ("dealer")
@@ -132,8 +135,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
 	}
+	if st, ok := reply.(*pb.TableStatus); ok && fs.Arg(0) == "seats" {
+		for _, l := range seatLines(st, time.Now()) {
+			fmt.Fprintln(stdout, l)
+		}
+		return 0
+	}
 	out, _ := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: false}.Marshal(reply)
 	fmt.Fprintln(stdout, string(out))
+	if st, ok := reply.(*pb.TableStatus); ok {
+		for _, l := range inServiceLines(st, time.Now()) {
+			fmt.Fprintln(stderr, l)
+		}
+	}
 	return 0
 }
 

@@ -4828,8 +4828,12 @@ type TerminalStatus struct {
 	// The player selected Cash out at a table that pays in chips at the dealer and waits for the
 	// dealer to close the account (004 §6.6, 000 §11.7.6).
 	CashOutRequested bool `protobuf:"varint,10,opt,name=cash_out_requested,json=cashOutRequested,proto3" json:"cash_out_requested,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// in_service is set while a field technician has the terminal out of play (SetInService), as
+	// last reported: with connected false it is the last word of a terminal the table cannot
+	// reach, and the dealer console says so.
+	InService     *SeatService `protobuf:"bytes,11,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
@@ -4932,6 +4936,74 @@ func (x *TerminalStatus) GetCashOutRequested() bool {
 	return false
 }
 
+func (x *TerminalStatus) GetInService() *SeatService {
+	if x != nil {
+		return x.InService
+	}
+	return nil
+}
+
+// SeatService is a seat a field technician has out of play.
+type SeatService struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TechnicianId   string                 `protobuf:"bytes,1,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"`          // who, as the terminal reported it
+	SinceUnixNanos int64                  `protobuf:"varint,2,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // server time the table first heard of it
+	Reason         string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                                          // the terminal's words, e.g. "technician mode"
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SeatService) Reset() {
+	*x = SeatService{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatService) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatService) ProtoMessage() {}
+
+func (x *SeatService) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatService.ProtoReflect.Descriptor instead.
+func (*SeatService) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *SeatService) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
+func (x *SeatService) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
+}
+
+func (x *SeatService) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type TableStatus struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	Config            *TableConfig           `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -4971,7 +5043,7 @@ type TableStatus struct {
 
 func (x *TableStatus) Reset() {
 	*x = TableStatus{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4983,7 +5055,7 @@ func (x *TableStatus) String() string {
 func (*TableStatus) ProtoMessage() {}
 
 func (x *TableStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[71]
+	mi := &file_ats_table_v1_table_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4996,7 +5068,7 @@ func (x *TableStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableStatus.ProtoReflect.Descriptor instead.
 func (*TableStatus) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{71}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *TableStatus) GetConfig() *TableConfig {
@@ -5201,7 +5273,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5213,7 +5285,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[72]
+	mi := &file_ats_table_v1_table_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5226,7 +5298,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{72}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *Overpayment) GetId() string {
@@ -5315,7 +5387,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5327,7 +5399,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[73]
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5340,7 +5412,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{73}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -5359,7 +5431,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5371,7 +5443,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5384,7 +5456,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -5406,7 +5478,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5418,7 +5490,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5431,7 +5503,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -5473,7 +5545,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5485,7 +5557,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5498,7 +5570,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -5532,7 +5604,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5544,7 +5616,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5557,7 +5629,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -5588,7 +5660,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5600,7 +5672,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5613,7 +5685,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5663,7 +5735,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5675,7 +5747,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5688,7 +5760,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -5728,7 +5800,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5740,7 +5812,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5753,7 +5825,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -5772,7 +5844,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5784,7 +5856,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5797,7 +5869,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -5816,7 +5888,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5828,7 +5900,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5841,7 +5913,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -5867,7 +5939,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5879,7 +5951,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5892,7 +5964,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -5961,7 +6033,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5973,7 +6045,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5986,7 +6058,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -6012,7 +6084,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6024,7 +6096,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6037,7 +6109,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -6056,7 +6128,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6068,7 +6140,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6081,7 +6153,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -6101,7 +6173,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6113,7 +6185,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6126,7 +6198,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -6167,7 +6239,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6179,7 +6251,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6192,7 +6264,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -6312,7 +6384,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6324,7 +6396,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6337,7 +6409,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6433,7 +6505,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6445,7 +6517,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6458,7 +6530,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -6530,7 +6602,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6542,7 +6614,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6555,7 +6627,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -6610,7 +6682,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6622,7 +6694,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6635,7 +6707,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -6710,7 +6782,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6722,7 +6794,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6735,7 +6807,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -6754,7 +6826,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6766,7 +6838,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6779,7 +6851,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -6798,7 +6870,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6810,7 +6882,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6823,7 +6895,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -6842,7 +6914,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6854,7 +6926,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6867,7 +6939,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -6887,7 +6959,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6899,7 +6971,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6912,7 +6984,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -6939,7 +7011,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6951,7 +7023,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6964,7 +7036,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -6990,7 +7062,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7002,7 +7074,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7015,7 +7087,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -7036,7 +7108,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7048,7 +7120,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7061,7 +7133,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -7096,7 +7168,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7108,7 +7180,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7121,7 +7193,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -7154,7 +7226,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7166,7 +7238,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7179,7 +7251,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -7198,7 +7270,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7210,7 +7282,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7223,7 +7295,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7231,6 +7303,110 @@ func (x *CallDealerResponse) GetRepeated() bool {
 		return x.Repeated
 	}
 	return false
+}
+
+type SetInServiceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	InService     bool                   `protobuf:"varint,1,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`         // true: out of play; false: back in play
+	TechnicianId  string                 `protobuf:"bytes,2,opt,name=technician_id,json=technicianId,proto3" json:"technician_id,omitempty"` // who: required when in_service; 1-32 of A-Z a-z 0-9 . _ -
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                                 // up to 200 characters of text, no control characters
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetInServiceRequest) Reset() {
+	*x = SetInServiceRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetInServiceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetInServiceRequest) ProtoMessage() {}
+
+func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
+func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
+}
+
+func (x *SetInServiceRequest) GetInService() bool {
+	if x != nil {
+		return x.InService
+	}
+	return false
+}
+
+func (x *SetInServiceRequest) GetTechnicianId() string {
+	if x != nil {
+		return x.TechnicianId
+	}
+	return ""
+}
+
+func (x *SetInServiceRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type SetInServiceResponse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	SinceUnixNanos int64                  `protobuf:"varint,1,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // in service since (server time); 0 when back in play
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SetInServiceResponse) Reset() {
+	*x = SetInServiceResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetInServiceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetInServiceResponse) ProtoMessage() {}
+
+func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
+func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
+}
+
+func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
 }
 
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
@@ -7565,7 +7741,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xf1\x02\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -7580,7 +7756,13 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tabstained\x18\b \x01(\x05R\tabstained\x12\x1c\n" +
 	"\tvacatable\x18\t \x01(\bR\tvacatable\x12,\n" +
 	"\x12cash_out_requested\x18\n" +
-	" \x01(\bR\x10cashOutRequested\"\xb7\b\n" +
+	" \x01(\bR\x10cashOutRequested\x128\n" +
+	"\n" +
+	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\"t\n" +
+	"\vSeatService\x12#\n" +
+	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
+	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\xb7\b\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -7777,7 +7959,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x11CallDealerRequest\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"0\n" +
 	"\x12CallDealerResponse\x12\x1a\n" +
-	"\brepeated\x18\x01 \x01(\bR\brepeated*~\n" +
+	"\brepeated\x18\x01 \x01(\bR\brepeated\"q\n" +
+	"\x13SetInServiceRequest\x12\x1d\n" +
+	"\n" +
+	"in_service\x18\x01 \x01(\bR\tinService\x12#\n" +
+	"\rtechnician_id\x18\x02 \x01(\tR\ftechnicianId\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"@\n" +
+	"\x14SetInServiceResponse\x12(\n" +
+	"\x10since_unix_nanos\x18\x01 \x01(\x03R\x0esinceUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -7821,7 +8010,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\xa9\v\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\x80\f\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -7843,7 +8032,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x16AuthenticateTechnician\x12+.ats.table.v1.AuthenticateTechnicianRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse\x12O\n" +
 	"\n" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
-	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse2\xde\x13\n" +
+	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
+	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse2\xde\x13\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -7897,7 +8087,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 105)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 108)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -7974,45 +8164,48 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*HandpayRequest)(nil),                 // 72: ats.table.v1.HandpayRequest
 	(*HandpayResponse)(nil),                // 73: ats.table.v1.HandpayResponse
 	(*TerminalStatus)(nil),                 // 74: ats.table.v1.TerminalStatus
-	(*TableStatus)(nil),                    // 75: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 76: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 77: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 78: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 79: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 80: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 81: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 82: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 83: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 84: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 85: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 86: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 87: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 88: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 89: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 90: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 91: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 92: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 93: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 94: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 95: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 96: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 97: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 98: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 99: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 100: ats.table.v1.CloseTournamentRequest
-	(*ScheduleCloseRequest)(nil),           // 101: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 102: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 103: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 104: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 105: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 106: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 107: ats.table.v1.CallDealerResponse
-	nil,                                    // 108: ats.table.v1.Limits.PerBetEntry
+	(*SeatService)(nil),                    // 75: ats.table.v1.SeatService
+	(*TableStatus)(nil),                    // 76: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 77: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 78: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 79: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 80: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 81: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 82: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 83: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 84: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 85: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 86: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 87: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 88: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 89: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 90: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 91: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 92: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 93: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 94: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 95: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 96: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 97: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 98: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 99: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 100: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 101: ats.table.v1.CloseTournamentRequest
+	(*ScheduleCloseRequest)(nil),           // 102: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 103: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 104: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 105: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 106: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 107: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 108: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 109: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 110: ats.table.v1.SetInServiceResponse
+	nil,                                    // 111: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	108, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	111, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -8031,7 +8224,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	28,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	29,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	30,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	96,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	97,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
 	18,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
 	16,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	13,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
@@ -8046,7 +8239,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	26,  // 33: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
 	21,  // 34: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
 	27,  // 35: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	96,  // 36: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	97,  // 36: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
 	6,   // 37: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
 	6,   // 38: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
 	0,   // 39: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
@@ -8072,132 +8265,135 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	6,   // 59: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	43,  // 60: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
 	6,   // 61: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	8,   // 62: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 63: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 64: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 65: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 66: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	74,  // 67: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	30,  // 68: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	76,  // 69: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	82,  // 70: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	83,  // 71: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	76,  // 72: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	43,  // 73: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	83,  // 74: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	87,  // 75: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	94,  // 76: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	92,  // 77: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 78: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	93,  // 79: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	95,  // 80: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	92,  // 81: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	4,   // 82: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	13,  // 83: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	5,   // 84: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 85: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	33,  // 86: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	35,  // 87: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	38,  // 88: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	39,  // 89: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	41,  // 90: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	41,  // 91: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 92: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	41,  // 93: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	42,  // 94: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	46,  // 95: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	47,  // 96: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	52,  // 97: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	54,  // 98: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	91,  // 99: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	106, // 100: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	49,  // 101: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	56,  // 102: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	57,  // 103: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	58,  // 104: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	59,  // 105: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	60,  // 106: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	63,  // 107: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	64,  // 108: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	64,  // 109: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	65,  // 110: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	64,  // 111: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	66,  // 112: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	67,  // 113: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	68,  // 114: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	70,  // 115: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	72,  // 116: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	32,  // 117: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	77,  // 118: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	79,  // 119: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	80,  // 120: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	84,  // 121: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	86,  // 122: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	97,  // 123: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	98,  // 124: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	99,  // 125: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	100, // 126: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	62,  // 127: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	101, // 128: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	102, // 129: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	103, // 130: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	104, // 131: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	61,  // 132: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	89,  // 133: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 134: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	34,  // 135: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	36,  // 136: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	37,  // 137: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	40,  // 138: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	37,  // 139: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	37,  // 140: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	45,  // 141: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	37,  // 142: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	37,  // 143: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	37,  // 144: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	48,  // 145: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	53,  // 146: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	55,  // 147: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	90,  // 148: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	107, // 149: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	50,  // 150: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	75,  // 151: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	75,  // 152: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	75,  // 153: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	75,  // 154: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	75,  // 155: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	75,  // 156: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	75,  // 157: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	75,  // 158: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	75,  // 159: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	75,  // 160: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	75,  // 161: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	75,  // 162: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	69,  // 163: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	71,  // 164: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	73,  // 165: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	75,  // 166: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	78,  // 167: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	76,  // 168: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	81,  // 169: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	85,  // 170: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	88,  // 171: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	96,  // 172: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	96,  // 173: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	96,  // 174: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	96,  // 175: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	75,  // 176: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	75,  // 177: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	75,  // 178: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	75,  // 179: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	105, // 180: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	75,  // 181: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	90,  // 182: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	134, // [134:183] is the sub-list for method output_type
-	85,  // [85:134] is the sub-list for method input_type
-	85,  // [85:85] is the sub-list for extension type_name
-	85,  // [85:85] is the sub-list for extension extendee
-	0,   // [0:85] is the sub-list for field type_name
+	75,  // 62: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	8,   // 63: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 64: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 65: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 66: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 67: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	74,  // 68: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	30,  // 69: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	77,  // 70: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	83,  // 71: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	84,  // 72: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	77,  // 73: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	43,  // 74: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	84,  // 75: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	88,  // 76: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	95,  // 77: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	93,  // 78: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 79: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	94,  // 80: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	96,  // 81: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	93,  // 82: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	4,   // 83: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	13,  // 84: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	5,   // 85: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 86: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	33,  // 87: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	35,  // 88: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	38,  // 89: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	39,  // 90: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	41,  // 91: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 92: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 93: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	41,  // 94: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	42,  // 95: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	46,  // 96: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	47,  // 97: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	52,  // 98: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	54,  // 99: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	92,  // 100: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	107, // 101: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	49,  // 102: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	109, // 103: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	56,  // 104: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	57,  // 105: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	58,  // 106: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	59,  // 107: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	60,  // 108: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	63,  // 109: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	64,  // 110: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	64,  // 111: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	65,  // 112: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	64,  // 113: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	66,  // 114: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	67,  // 115: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	68,  // 116: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	70,  // 117: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	72,  // 118: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	32,  // 119: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	78,  // 120: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	80,  // 121: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	81,  // 122: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	85,  // 123: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	87,  // 124: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	98,  // 125: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	99,  // 126: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	100, // 127: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	101, // 128: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	62,  // 129: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	102, // 130: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	103, // 131: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	104, // 132: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	105, // 133: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	61,  // 134: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	90,  // 135: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 136: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	34,  // 137: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	36,  // 138: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	37,  // 139: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	40,  // 140: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	37,  // 141: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	37,  // 142: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	45,  // 143: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	37,  // 144: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	37,  // 145: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	37,  // 146: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	48,  // 147: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	53,  // 148: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	55,  // 149: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	91,  // 150: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	108, // 151: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	50,  // 152: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	110, // 153: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	76,  // 154: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	76,  // 155: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	76,  // 156: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	76,  // 157: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	76,  // 158: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 159: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	76,  // 160: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	76,  // 161: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	76,  // 162: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 163: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	76,  // 164: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 165: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	69,  // 166: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	71,  // 167: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	73,  // 168: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	76,  // 169: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 170: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	77,  // 171: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	82,  // 172: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	86,  // 173: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	89,  // 174: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	97,  // 175: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	97,  // 176: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	97,  // 177: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	97,  // 178: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	76,  // 179: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 180: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	76,  // 181: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	76,  // 182: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	106, // 183: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	76,  // 184: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	91,  // 185: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	136, // [136:186] is the sub-list for method output_type
+	86,  // [86:136] is the sub-list for method input_type
+	86,  // [86:86] is the sub-list for extension type_name
+	86,  // [86:86] is the sub-list for extension extendee
+	0,   // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -8231,7 +8427,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   105,
+			NumMessages:   108,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -43,6 +43,7 @@ const (
 	TerminalService_AuthenticateTechnician_FullMethodName = "/ats.table.v1.TerminalService/AuthenticateTechnician"
 	TerminalService_CallDealer_FullMethodName             = "/ats.table.v1.TerminalService/CallDealer"
 	TerminalService_RequestDealerCashOut_FullMethodName   = "/ats.table.v1.TerminalService/RequestDealerCashOut"
+	TerminalService_SetInService_FullMethodName           = "/ats.table.v1.TerminalService/SetInService"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -107,6 +108,14 @@ type TerminalServiceClient interface {
 	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
 	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
 	RequestDealerCashOut(ctx context.Context, in *RequestDealerCashOutRequest, opts ...grpc.CallOption) (*RequestDealerCashOutResponse, error)
+	// SetInService reports this terminal's technician mode: in_service when a field technician has
+	// taken it out of play, false when it is back in play. The table shows the seat in service in
+	// TableStatus (TerminalStatus.in_service) and refuses slips with wagers from it
+	// (FAILED_PRECONDITION) until it is back; an empty slip (the wagers withdrawn) is still taken.
+	// The terminal reports its state again on every connection (after a crash or a restart of
+	// either side), so a report that changes nothing is harmless and only a change is audited,
+	// with the terminal as actor and the technician in the detail. It moves no money.
+	SetInService(ctx context.Context, in *SetInServiceRequest, opts ...grpc.CallOption) (*SetInServiceResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -296,6 +305,16 @@ func (c *terminalServiceClient) RequestDealerCashOut(ctx context.Context, in *Re
 	return out, nil
 }
 
+func (c *terminalServiceClient) SetInService(ctx context.Context, in *SetInServiceRequest, opts ...grpc.CallOption) (*SetInServiceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetInServiceResponse)
+	err := c.cc.Invoke(ctx, TerminalService_SetInService_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -358,6 +377,14 @@ type TerminalServiceServer interface {
 	// status shows the request (TerminalStatus.cash_out_requested) until the dealer closes the
 	// account. It moves no money. Elsewhere FAILED_PRECONDITION (Cash out prints a ticket there).
 	RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error)
+	// SetInService reports this terminal's technician mode: in_service when a field technician has
+	// taken it out of play, false when it is back in play. The table shows the seat in service in
+	// TableStatus (TerminalStatus.in_service) and refuses slips with wagers from it
+	// (FAILED_PRECONDITION) until it is back; an empty slip (the wagers withdrawn) is still taken.
+	// The terminal reports its state again on every connection (after a crash or a restart of
+	// either side), so a report that changes nothing is harmless and only a change is audited,
+	// with the terminal as actor and the technician in the detail. It moves no money.
+	SetInService(context.Context, *SetInServiceRequest) (*SetInServiceResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -418,6 +445,9 @@ func (UnimplementedTerminalServiceServer) CallDealer(context.Context, *CallDeale
 }
 func (UnimplementedTerminalServiceServer) RequestDealerCashOut(context.Context, *RequestDealerCashOutRequest) (*RequestDealerCashOutResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RequestDealerCashOut not implemented")
+}
+func (UnimplementedTerminalServiceServer) SetInService(context.Context, *SetInServiceRequest) (*SetInServiceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetInService not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -739,6 +769,24 @@ func _TerminalService_RequestDealerCashOut_Handler(srv interface{}, ctx context.
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_SetInService_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetInServiceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).SetInService(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_SetInService_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).SetInService(ctx, req.(*SetInServiceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -809,6 +857,10 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RequestDealerCashOut",
 			Handler:    _TerminalService_RequestDealerCashOut_Handler,
+		},
+		{
+			MethodName: "SetInService",
+			Handler:    _TerminalService_SetInService_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

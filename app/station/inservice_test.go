@@ -1,0 +1,162 @@
+package station_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/app/technician"
+	"github.com/tablegames/ats/internal/demo"
+)
+
+// Technician mode as the table sees it, through the real station, client and table server over
+// gRPC: entering shows the seat in service in the table's status (who, since when) and voids its
+// slip; a wager sent anyway over the terminal's own connection is refused by the table; a
+// terminal that crashes in service is shown in service and not connected until it comes back,
+// in play, and says so; a network cut in service keeps the seat in service and the terminal
+// says it again on reconnecting (no second audit entry); leaving puts it back in play.
+func TestTechnicianModeShownAtTheTable(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.buyIn(2000)
+	round := r.round()
+	red, _ := roulette.Layout{Wheel: roulette.SingleZero}.Outside(roulette.Red, 0)
+	r.st.Terminal.SelectChip(500)
+	if _, err := r.st.Terminal.Place(roulette.Bet{Spot: red}); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the slip at the table", func() bool { return r.server().SlipTotal == 500 })
+	ctx := context.Background()
+	enter := func() {
+		t.Helper()
+		r.st.Terminal.TechnicianCard("900001")
+		if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inService := func() bool { return r.server().InService.GetTechnicianId() == demo.Technician }
+	enter()
+	r.eventually("the seat in service at the table, its slip void", func() bool {
+		s := r.server()
+		return inService() && s.InService.SinceUnixNanos > 0 && s.InService.Reason == "technician mode" && s.SlipTotal == 0
+	})
+	_, err := r.st.Client.UpdateSlip(ctx, round, 1000, []table.SlipBet{{Bet: roulette.Bet{Spot: red}, Amount: 500}})
+	if err == nil || !strings.Contains(err.Error(), "in service") {
+		t.Fatalf("a wager from a terminal in service, sent anyway: %v", err)
+	}
+
+	// A crash in service: the table keeps the seat in service, not connected, until the
+	// terminal is back; it comes back in play and says so.
+	r.stop()
+	r.eventually("the crashed terminal in service, not connected", func() bool { s := r.server(); return !s.Connected && inService() })
+	r.start()
+	r.eventually("back in play at the table after the restart", func() bool { s := r.server(); return s.Connected && s.InService == nil })
+	if out := r.records(app.ServiceLeft); len(out) != 1 || !contains(string(out[0].Body), "restarted in technician mode") {
+		t.Fatalf("the session the terminal went down in, in the journal: %v", out)
+	}
+
+	// A network cut in service: still in service; said again on reconnecting.
+	enter()
+	r.eventually("in service again", inService)
+	r.net.Cut()
+	r.eventually("cut off, in service", func() bool { return !r.server().Connected && inService() })
+	r.net.Restore()
+	r.waitView("reconnected", func(v app.View) bool { return v.Connected })
+	r.eventually("reconnected, in service", func() bool { return r.server().Connected && inService() })
+
+	if err := r.st.Desk.LeaveService(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("back in play at the table", func() bool { return r.server().InService == nil })
+	// The spin the seat was taken out of play in ends; on the next one it bets again.
+	if _, err := r.demo.Table.BallDropping("dealer:test", round); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.demo.Table.EnterOutcome("dealer:test", round, "0"); err != nil {
+		t.Fatal(err)
+	}
+	r.round()
+	r.st.Terminal.SelectChip(500) // the terminal restarted: its chip is the smallest again
+	if _, err := r.st.Terminal.Place(roulette.Bet{Spot: red}); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("a wager at the table again", func() bool { return r.server().SlipTotal == 500 })
+
+	evs, err := r.demo.Table.AuditLog(200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Kind == "terminal-in-service" || e.Kind == "terminal-back-in-play" {
+			if e.Actor != "terminal:T01" || e.Terminal != "T01" || !strings.Contains(e.Detail, demo.Technician) {
+				t.Errorf("audit entry: %+v", e)
+			}
+			n[e.Kind]++
+		}
+	}
+	if n["terminal-in-service"] != 2 || n["terminal-back-in-play"] != 2 {
+		t.Errorf("audited changes %v, want 2 in service and 2 back in play (the reconnection changed nothing)", n)
+	}
+	r.conserved()
+}
+
+// The devices page reads the printer's paper and head state from the running driver, as the
+// printer answers now: a head lifted and paper low show at the next refresh, and clear again;
+// each device's fault now is shown under that device, not the other.
+func TestTechnicianPrinterPaperAndHead(t *testing.T) {
+	r := newRig(t, rigOptions{manual: true, state: true})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(context.Background(), demo.TechnicianPIN); err != nil {
+		t.Fatal(err)
+	}
+	deviceSays := func(name string) string {
+		ds, err := r.st.Desk.DeviceStatuses()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			if d.Name == name {
+				return strings.Join(d.Lines, "\n")
+			}
+		}
+		return ""
+	}
+	printerSays := func() string { return deviceSays("Printer") }
+	r.eventually("paper ok, head down", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
+	})
+	for _, c := range []string{"head-up", "paper-low"} {
+		if _, err := r.prn.Command(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.eventually("paper low, head up: the printer's fault under the printer", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: low") && strings.Contains(s, "print head: up (platen open)") &&
+			strings.Contains(s, "fault now: Printer: ")
+	})
+	if s := deviceSays("Note acceptor"); !strings.Contains(s, "fault now: none") {
+		t.Fatalf("the printer's fault shown under the acceptor:\n%s", s)
+	}
+	for _, c := range []string{"clear", "paper"} {
+		if _, err := r.prn.Command(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.eventually("paper ok, head down again, no fault", func() bool {
+		s := printerSays()
+		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down") && strings.Contains(s, "fault now: none")
+	})
+}
