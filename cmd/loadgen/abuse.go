@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +55,7 @@ var _ encoding.Codec = rawCodec{}
 
 type abuser struct {
 	id   string
+	rate float64 // slips a second (0: as fast as it can)
 	conn *grpc.ClientConn
 	// the wagers of each kind of slip, encoded as field 3 of UpdateSlipRequest
 	maximal, oversized []byte
@@ -79,13 +81,13 @@ func slipWagersWire(n int) []byte {
 	return b
 }
 
-func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, error) {
+func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config, rate float64) (*abuser, error) {
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
 		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(1<<30)))
 	if err != nil {
 		return nil, err
 	}
-	a := &abuser{id: id, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
+	a := &abuser{id: id, rate: rate, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
 	// A chip account with money for every wager of a maximal slip: the load terminals' one
 	// "load" note (the table's maximum balance), reported in escrow first as a cashier does.
 	tc := pb.NewTerminalServiceClient(conn)
@@ -100,14 +102,33 @@ func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, 
 	return a, nil
 }
 
-// run sends slips for the round until ctx ends.
-func (a *abuser) run(ctx context.Context, roundID string) {
+// Close closes its connection.
+func (a *abuser) Close() error { return a.conn.Close() }
+
+// run sends slips for the round until its deadline (or ctx ends).
+func (a *abuser) run(ctx context.Context, roundID string, deadline time.Time) {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	var wg sync.WaitGroup
+	// Paced (a.rate > 0), the slips go out at that rate between them, not as fast as they can.
+	var pace <-chan time.Time
+	if a.rate > 0 {
+		tick := time.NewTicker(time.Duration(float64(time.Second) / a.rate))
+		defer tick.Stop()
+		pace = tick.C
+	}
 	for g := range abuseParallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := g; ctx.Err() == nil; i++ {
+				if pace != nil {
+					select {
+					case <-pace:
+					case <-ctx.Done():
+						return
+					}
+				}
 				wagers := a.maximal
 				if i%2 == 1 {
 					wagers = a.oversized
@@ -123,6 +144,9 @@ func (a *abuser) run(ctx context.Context, roundID string) {
 				if err != nil {
 					a.refused.Add(1)
 					key := status.Code(err).String()
+					if strings.Contains(err.Error(), "cut off") {
+						key = "cut-off" // told it is cut off (ResourceExhausted)
+					}
 					n, _ := a.refusals.LoadOrStore(key, new(atomic.Int64))
 					n.(*atomic.Int64).Add(1)
 					if status.Code(err).String() == "Unavailable" {
