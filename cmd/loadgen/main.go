@@ -56,7 +56,7 @@ type options struct {
 	abuseProcess bool
 	abuseProcs   int
 	abuseRate    float64 // each abusive terminal's slips a second; 0 is as fast as it can
-	noCutoff     bool // the server never cuts a terminal off (to measure without the cut-off)
+	noCutoff     bool    // the server never cuts a terminal off (to measure without the cut-off)
 }
 
 func main() {
