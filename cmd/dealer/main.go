@@ -10,7 +10,8 @@
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
 // right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
-// alarms [N] (e.g. a terminal throttled for guessing ticket numbers).
+// alarms [N] (e.g. a terminal throttled for guessing ticket numbers, or cut off for calling
+// over its rate).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.

@@ -145,8 +145,9 @@ func abuseChild(addr, certs, id string, rate float64, stdin io.Reader, stdout io
 		if err != nil {
 			return fmt.Errorf("abuser %s: bad deadline %q", id, f[1])
 		}
+		before := cpuTime()
 		a.run(ctx, f[0], time.Unix(0, ns))
-		fmt.Fprintln(stdout, a.String())
+		fmt.Fprintf(stdout, "%v, its process's cpu %v\n", a, (cpuTime() - before).Round(time.Millisecond))
 	}
 	return in.Err()
 }

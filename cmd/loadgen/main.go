@@ -29,6 +29,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tablegames/ats/app/table"
@@ -269,6 +270,10 @@ func run(o options, out io.Writer) error {
 	spots := layout.Spots()
 	var slipRTT, settleLat, lockEarly stats
 	var errorsSeen atomic.Int64
+	// The CPU this process spends on the measured rounds: the server, the measured terminals
+	// and an in-process abuser. Unlike the latencies it hardly depends on what else the
+	// machine runs, so it shows what an abuser costs even on a busy machine.
+	cpuBefore := cpuTime()
 	for round := range o.rounds {
 		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
@@ -340,6 +345,7 @@ func run(o options, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
 	}
+	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", (cpuTime() - cpuBefore).Round(time.Millisecond))
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &lockEarly)
@@ -416,4 +422,13 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 	fmt.Fprintf(out, "soak: %d auto-dealt rounds with %d terminals in %v; %d settlements; conserved %v\n",
 		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
 	return nil
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
