@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -35,10 +36,13 @@ import (
 // and in the audit log with the terminal's identity. An honest terminal never comes near:
 // it makes at most a dozen calls a second and backs off when refused.
 //
-// What this does not bound: the TLS handshake of a cut-off terminal's reconnects, paid before
-// its certificate is known. gRPC's client backs off between failed connections; a terminal
-// that reconnects in a loop costs a handshake each time, which only the network in front of
-// the table (a rate per address) can refuse.
+// A reconnect costs the server a TLS handshake before it knows whose certificate it is, and a
+// hostile cabinet need not back off as gRPC's client does. So while a terminal is cut off, the
+// network address it called from is suspect: new connections from it are allowed
+// SuspectConnRate a second (a burst of as many), and the rest are closed as they are accepted,
+// before any handshake. Other addresses are not touched, and neither are the connections
+// already open from a suspect address (a console beside a cut-off kiosk keeps its own); a new
+// one from there waits at most a second.
 const (
 	// CutoffStrikes is how many refusals over its rate a terminal may collect at once before
 	// it is cut off.
@@ -52,7 +56,12 @@ const (
 	CutoffMax = 10 * time.Minute
 	// cutGrace is how long a cut connection stays open, unread, for the refusal to be written.
 	cutGrace = 100 * time.Millisecond
+	// SuspectConnRate is how many new connections a second an address a cut-off terminal
+	// called from may open while the cut-off lasts.
+	SuspectConnRate = 2
 )
+
+var errSuspectAddress = errors.New("a new connection from the address of a cut-off terminal, over its ration: closed before the handshake")
 
 // AlarmCallFlood is the alarm raised when a terminal is cut off for calling over its rate.
 const AlarmCallFlood = "call-flood"
@@ -90,7 +99,7 @@ func (e *edge) admit(id string) error {
 	if now.Before(g.until) {
 		until := g.until
 		e.bucketMu.Unlock()
-		e.cut(id) // a connection made during the cut-off: told at its first call, then closed
+		e.cut(id, until) // a connection made during the cut-off: told at its first call, then closed
 		return status.Errorf(codes.ResourceExhausted, "terminal %q is cut off until %s for calling over its rate (%g calls a second)",
 			id, until.UTC().Format(time.RFC3339Nano), e.rate)
 	}
@@ -123,15 +132,15 @@ func (e *edge) admit(id string) error {
 	// It comes back with a second's calls and a few refusals in hand, not a full burst: a
 	// terminal that behaves again is served, one that floods again is cut off again soon.
 	g.at, g.tokens, g.strikes = g.until, e.rate, CutoffStrikes/5
-	n := g.cutoffs
+	n, until := g.cutoffs, g.until
 	e.bucketMu.Unlock()
 
-	e.cut(id)
+	e.cut(id, until)
 	detail := fmt.Sprintf("refused %d calls over its rate of %g a second: cut off for %s (cut-off %d), its connections closed", CutoffStrikes, e.rate, d, n)
 	e.log.Warn("alarm: terminal cut off for calling over its rate", "terminal", id, "for", d, "cutoff", n)
 	go e.t.alarm(AlarmCallFlood, id, detail) // a ledger commit: not on the connection's reader
 	return status.Errorf(codes.ResourceExhausted, "terminal %q cut off for %s: %d calls refused over its rate of %g a second; its connections are closed and calls refused until %s",
-		id, d, CutoffStrikes, e.rate, g.until.UTC().Format(time.RFC3339Nano))
+		id, d, CutoffStrikes, e.rate, until.UTC().Format(time.RFC3339Nano))
 }
 
 // alarm records an alarm for the dealer's console and the audit log.
@@ -144,17 +153,74 @@ func (t *Table) alarm(kind, terminal, detail string) {
 	}
 }
 
-// cut stops reading every connection of a terminal and closes each after cutGrace.
-func (e *edge) cut(id string) {
+// cut stops reading every connection of a terminal and closes each after cutGrace; their
+// addresses are suspect until until.
+func (e *edge) cut(id string, until time.Time) {
 	e.connMu.Lock()
 	var cs []*trackedConn
 	for c := range e.conns[id] {
 		cs = append(cs, c)
+		if host := hostOf(c.RemoteAddr()); host != "" {
+			sp := e.suspects[host]
+			if sp == nil {
+				if len(e.suspects) > 10_000 { // bounded memory
+					clear(e.suspects)
+				}
+				sp = &suspect{tokens: SuspectConnRate, at: e.now()}
+				e.suspects[host] = sp
+			}
+			sp.until = until
+		}
 	}
 	e.connMu.Unlock()
 	for _, c := range cs {
 		c.cutOff()
 	}
+}
+
+// suspect is a network address a cut-off terminal called from: its new connections are
+// rationed until the cut-off ends.
+type suspect struct {
+	until  time.Time
+	tokens float64
+	at     time.Time
+}
+
+// mayHandshake reports whether a new connection from addr may go on to its TLS handshake.
+func (e *edge) mayHandshake(addr net.Addr) bool {
+	host := hostOf(addr)
+	e.connMu.Lock()
+	defer e.connMu.Unlock()
+	sp := e.suspects[host]
+	if sp == nil {
+		return true
+	}
+	now := e.now()
+	if !now.Before(sp.until) {
+		delete(e.suspects, host)
+		return true
+	}
+	if dt := now.Sub(sp.at).Seconds(); dt > 0 {
+		sp.tokens = min(SuspectConnRate, sp.tokens+dt*SuspectConnRate)
+		sp.at = now
+	}
+	if sp.tokens < 1 {
+		e.refusedConns++
+		return false
+	}
+	sp.tokens--
+	return true
+}
+
+func hostOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
 }
 
 // trackedConn is a terminal's connection as the edge sees it, under TLS: the edge can stop
@@ -217,6 +283,10 @@ type trackingCreds struct {
 }
 
 func (tc trackingCreds) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	if !tc.e.mayHandshake(raw.RemoteAddr()) {
+		raw.Close()
+		return nil, nil, errSuspectAddress
+	}
 	c := newTrackedConn(raw, tc.e)
 	conn, ai, err := tc.TransportCredentials.ServerHandshake(c)
 	if err != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/server/pki"
 )
 
 // Attack (issue 13, 7): one terminal flooding the table with calls. Its calls over the rate
@@ -126,6 +129,24 @@ func TestAbusiveTerminalIsCutOffAndOthersServed(t *testing.T) {
 	// A second flood earns a cut-off twice as long.
 	if _, _, cut = flood("second flood"); !strings.Contains(cut.Error(), "cut off for 800ms") {
 		t.Errorf("the second cut-off says: %v", cut)
+	}
+	// While it is cut off, its address may open SuspectConnRate connections a second: a cabinet
+	// reconnecting in a loop has the rest closed before their TLS handshake, whoever's
+	// certificate they would show. (A TLS 1.3 client's handshake completes only if the
+	// server went through with its own.)
+	cfg, err := r.pki.ClientTLS(pki.RoleTerminal, "X1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	handshakes := 0
+	for range 20 {
+		if c, err := tls.Dial("tcp", r.addr, cfg); err == nil {
+			handshakes++
+			c.Close()
+		}
+	}
+	if handshakes == 0 || handshakes >= 10 {
+		t.Errorf("%d of 20 quick reconnects during the cut-off got a handshake: want a few (%d a second)", handshakes, SuspectConnRate)
 	}
 	close(stop)
 	wg.Wait()

@@ -100,7 +100,7 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 	}
 	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
 		buckets: map[string]*callGuard{}, now: time.Now, rate: o.rate, burst: o.burst, cutoff: o.cutoff,
-		conns: map[string]map[*trackedConn]struct{}{}}
+		conns: map[string]map[*trackedConn]struct{}{}, suspects: map[string]*suspect{}}
 	s := grpc.NewServer(
 		grpc.Creds(trackingCreds{credentials.NewTLS(tlsCfg), e}), // cutoff.go: a terminal's connections can be cut
 		grpc.ChainUnaryInterceptor(e.unary, anchorHeads(t)),      // anchor.go: the journal heads
@@ -147,8 +147,10 @@ type edge struct {
 	burst    float64
 	cutoff   time.Duration // the first cut-off of a terminal that keeps calling over its rate
 
-	connMu sync.Mutex
-	conns  map[string]map[*trackedConn]struct{} // terminal id → its open connections
+	connMu       sync.Mutex
+	conns        map[string]map[*trackedConn]struct{} // terminal id → its open connections
+	suspects     map[string]*suspect                  // address → its ration of new connections
+	refusedConns int                                  // new connections closed before their handshake
 }
 
 // tap refuses a terminal's call over its rate before gRPC reads the call's message, and cuts
