@@ -44,7 +44,7 @@ type abuseProc struct {
 
 // startAbuseProc writes the abuser's credentials into dir and starts it as a child process.
 // procs, if positive, is the child's GOMAXPROCS.
-func startAbuseProc(m *pki.Memory, dir, id, addr string, procs int, rate float64) (*abuseProc, error) {
+func startAbuseProc(m *pki.Memory, dir, id, addr string, procs int, o abuseOpts) (*abuseProc, error) {
 	is, err := m.CA.IssueClient(pki.RoleTerminal, id)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,8 @@ func startAbuseProc(m *pki.Memory, dir, id, addr string, procs int, rate float64
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe, "-abuse-child", "-abuse-addr", addr, "-abuse-certs", certs, "-abuse-id", id, "-abuse-rate", strconv.FormatFloat(rate, 'g', -1, 64))
+	cmd := exec.Command(exe, "-abuse-child", "-abuse-addr", addr, "-abuse-certs", certs, "-abuse-id", id,
+		"-abuse-rate", strconv.FormatFloat(o.rate, 'g', -1, 64), "-abuse-redial="+strconv.FormatBool(o.redial))
 	cmd.Stderr = os.Stderr
 	cmd.Env = os.Environ()
 	if procs > 0 {
@@ -115,7 +116,7 @@ func (p *abuseProc) Close() error {
 }
 
 // abuseChild is the child process: an abusive terminal driven by its parent through stdin.
-func abuseChild(addr, certs, id string, rate float64, stdin io.Reader, stdout io.Writer) error {
+func abuseChild(addr, certs, id string, o abuseOpts, stdin io.Reader, stdout io.Writer) error {
 	read := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join(certs, name))
 		if err != nil {
@@ -129,7 +130,7 @@ func abuseChild(addr, certs, id string, rate float64, stdin io.Reader, stdout io
 		return err
 	}
 	ctx := context.Background()
-	a, err := newAbuser(ctx, id, addr, cfg, rate)
+	a, err := newAbuser(ctx, id, addr, cfg, o)
 	if err != nil {
 		return err
 	}

@@ -56,8 +56,8 @@ type options struct {
 	// GOMAXPROCS abuseProcs when positive.
 	abuseProcess bool
 	abuseProcs   int
-	abuseRate    float64 // each abusive terminal's slips a second; 0 is as fast as it can
-	noCutoff     bool    // the server never cuts a terminal off (to measure without the cut-off)
+	hostile      abuseOpts // how each abusive terminal behaves
+	noCutoff     bool      // the server never cuts a terminal off (to measure without the cut-off)
 }
 
 func main() {
@@ -75,7 +75,8 @@ func main() {
 	flag.IntVar(&o.abuse, "abuse", 0, "abusive terminals sending maximal and oversized slips in parallel through each measured period")
 	flag.BoolVar(&o.abuseProcess, "abuse-process", false, "run each abusive terminal as a separate process (as a hostile cabinet on its own machine would be), not in this one")
 	flag.IntVar(&o.abuseProcs, "abuse-gomaxprocs", 0, "GOMAXPROCS of each abusive terminal's process with -abuse-process (0: Go's default)")
-	flag.Float64Var(&o.abuseRate, "abuse-rate", 0, "slips a second each abusive terminal sends (0: as fast as it can); 60 keeps one just under the server's cut-off (its rate of 50 a second and 10 refusals a second forgiven)")
+	flag.BoolVar(&o.hostile.redial, "abuse-redial", false, "an abusive terminal cut off (or disconnected) reconnects at once, again and again, ignoring gRPC's backoff")
+	flag.Float64Var(&o.hostile.rate, "abuse-rate", 0, "slips a second each abusive terminal sends (0: as fast as it can); 60 keeps one just under the server's cut-off (its rate of 50 a second and 10 refusals a second forgiven)")
 	flag.BoolVar(&o.noCutoff, "no-cutoff", false, "the server never cuts off a terminal that keeps calling over its rate (its calls over the rate are still refused): to measure without the cut-off")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
@@ -84,7 +85,7 @@ func main() {
 	childID := flag.String("abuse-id", "", "internal: the abuser's terminal id, with -abuse-child")
 	flag.Parse()
 	if *child {
-		if err := abuseChild(*childAddr, *childCerts, *childID, o.abuseRate, os.Stdin, os.Stdout); err != nil {
+		if err := abuseChild(*childAddr, *childCerts, *childID, o.hostile, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen abuser:", err)
 			os.Exit(1)
 		}
@@ -252,11 +253,11 @@ func run(o options, out io.Writer) error {
 		id := fmt.Sprintf("X%03d", i+1)
 		var a abuseRunner
 		if o.abuseProcess {
-			a, err = startAbuseProc(m, dir, id, addr, o.abuseProcs, o.abuseRate)
+			a, err = startAbuseProc(m, dir, id, addr, o.abuseProcs, o.hostile)
 		} else {
 			var ccfg *tls.Config
 			if ccfg, err = m.ClientTLS(pki.RoleTerminal, id); err == nil {
-				a, err = newAbuser(ctx, id, addr, ccfg, o.abuseRate)
+				a, err = newAbuser(ctx, id, addr, ccfg, o.hostile)
 			}
 		}
 		if err != nil {

@@ -18,9 +18,11 @@ func TestMain(m *testing.M) {
 		fs := flag.NewFlagSet("abuser", flag.ExitOnError)
 		fs.Bool("abuse-child", false, "")
 		addr, certs, id := fs.String("abuse-addr", "", ""), fs.String("abuse-certs", "", ""), fs.String("abuse-id", "", "")
-		rate := fs.Float64("abuse-rate", 0, "")
+		var o abuseOpts
+		fs.Float64Var(&o.rate, "abuse-rate", 0, "")
+		fs.BoolVar(&o.redial, "abuse-redial", false, "")
 		fs.Parse(os.Args[1:])
-		if err := abuseChild(*addr, *certs, *id, *rate, os.Stdin, os.Stdout); err != nil {
+		if err := abuseChild(*addr, *certs, *id, o, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
