@@ -58,6 +58,9 @@ type options struct {
 	abuseProcs   int
 	hostile      abuseOpts // how each abusive terminal behaves
 	noCutoff     bool      // the server never cuts a terminal off (to measure without the cut-off)
+	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
+	// test under the race detector lowers it so its slowed abuser still crosses it.
+	callRate, callBurst float64
 }
 
 func main() {
@@ -190,7 +193,11 @@ func run(o options, out io.Writer) error {
 	if o.noCutoff {
 		cutoff = 0
 	}
-	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0", server.WithCutoff(cutoff))
+	serverOpts := []server.Option{server.WithCutoff(cutoff)}
+	if o.callRate > 0 {
+		serverOpts = append(serverOpts, server.WithCallRate(o.callRate, o.callBurst))
+	}
+	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0", serverOpts...)
 	if err != nil {
 		return err
 	}

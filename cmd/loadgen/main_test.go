@@ -75,7 +75,11 @@ func TestShortRunWithAnAbuser(t *testing.T) {
 	for _, process := range []bool{false, true} {
 		t.Run(fmt.Sprintf("process=%v", process), func(t *testing.T) {
 			var out bytes.Buffer
-			o := options{terminals: 3, rate: 10, period: 1500 * time.Millisecond, rounds: 1, abuse: 1, abuseProcess: process}
+			// The server's call rate is lowered (10 a second, burst 20; the measured terminals
+			// send 4 slips a second) so that an abuser slowed by the race detector or a busy
+			// machine still crosses it well within the period.
+			o := options{terminals: 3, rate: 4, period: 2 * time.Second, rounds: 1, abuse: 1, abuseProcess: process,
+				callRate: 10, callBurst: 20}
 			if err := run(o, &out); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
