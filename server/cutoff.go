@@ -131,7 +131,7 @@ func (e *edge) admit(id string) error {
 	g.last, g.until = now, now.Add(d)
 	// It comes back with a second's calls and a few refusals in hand, not a full burst: a
 	// terminal that behaves again is served, one that floods again is cut off again soon.
-	g.at, g.tokens, g.strikes = g.until, e.rate, CutoffStrikes/5
+	g.at, g.tokens, g.strikes = g.until, min(e.rate, e.burst), CutoffStrikes/5
 	n, until := g.cutoffs, g.until
 	e.bucketMu.Unlock()
 
