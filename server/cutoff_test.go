@@ -203,3 +203,26 @@ func TestCutoffDisabledStillRefusesOverTheRate(t *testing.T) {
 		t.Fatalf("%d served, %d refused", admitted, refused)
 	}
 }
+
+// BenchmarkMaximalSlip is what the most a terminal may send in one call costs the table: a
+// slip of MaxSlipWagers wagers (one in ten a neighbours bet of nine pieces), read off the wire
+// and priced. A terminal may start TerminalCallRate calls a second without being cut off, so
+// this times that rate is the most CPU one terminal can take from the table.
+func BenchmarkMaximalSlip(b *testing.B) {
+	r := newRig(b)
+	_, round := openRound(b, r, "T1", 10_000_000)
+	ws := make([]*pb.Wager, MaxSlipWagers)
+	nums := []string{"0", "17", "32", "5", "26"}
+	for i := range ws {
+		ws[i] = straight(nums[i%len(nums)], 100)
+		if i%10 == 9 {
+			ws[i] = &pb.Wager{Kind: pb.BetKind_BET_KIND_NEIGHBOURS, Numbers: []string{nums[i%len(nums)]}, Spread: 4, Amount: 100}
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := r.table.UpdateSlip("T1", round, uint64(i+1), slipWagers(ws)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
