@@ -739,7 +739,9 @@ func TestEveryMoneyCallIsIdempotent(t *testing.T) {
 // Slips from many terminals are written in shared commits; a ball-dropping close racing them
 // must settle exactly what each terminal had acknowledged, and a restart must find the same.
 func TestConcurrentSlipsRacingTheClose(t *testing.T) {
-	r := newRig(t)
+	// The terminals send slips flat out, over their call rate, to race the close: not cut off
+	// for it (cutoff.go), which TestAbusiveTerminalIsCutOffAndOthersServed tests.
+	r := newRigWith(t, nil, WithCutoff(0))
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	const n = 20
 	terms := make([]pb.TerminalServiceClient, n)

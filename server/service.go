@@ -62,6 +62,8 @@ type grpcOptions struct {
 	technicians *Technicians
 	log         *slog.Logger
 	rate, burst float64 // a terminal's calls a second, and its burst
+	cutoff      time.Duration
+	cutoffSet   bool
 }
 
 // WithCallRate sets how many calls a second a terminal identity may start, and its burst
@@ -91,15 +93,19 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if !o.cutoffSet {
+		o.cutoff = CutoffBase
+	}
 	if o.revoked != nil {
 		tlsCfg = tlsCfg.Clone()
 		o.revoked.Protect(tlsCfg)
 	}
 	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
-		buckets: map[string]*bucket{}, now: time.Now, rate: o.rate, burst: o.burst}
+		buckets: map[string]*callGuard{}, now: time.Now, rate: o.rate, burst: o.burst, cutoff: o.cutoff,
+		conns: map[string]map[*trackedConn]struct{}{}, suspects: map[string]*suspect{}}
 	s := grpc.NewServer(
-		grpc.Creds(credentials.NewTLS(tlsCfg)),
-		grpc.ChainUnaryInterceptor(e.unary, anchorHeads(t)), // anchor.go: the journal heads
+		grpc.Creds(trackingCreds{credentials.NewTLS(tlsCfg), e}), // cutoff.go: a terminal's connections can be cut
+		grpc.ChainUnaryInterceptor(e.unary, anchorHeads(t)),      // anchor.go: the journal heads
 		grpc.ChainStreamInterceptor(e.stream),
 		grpc.MaxRecvMsgSize(MaxRecvMsgBytes),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
@@ -137,21 +143,21 @@ type edge struct {
 	watches  map[identity]int
 
 	bucketMu sync.Mutex
-	buckets  map[string]*bucket // terminal id → its call budget
+	buckets  map[string]*callGuard // terminal id → its call budget and cut-offs (cutoff.go)
 	now      func() time.Time
 	rate     float64 // calls a second per terminal identity (WithCallRate)
 	burst    float64
+	cutoff   time.Duration // the first cut-off of a terminal that keeps calling over its rate
+
+	connMu       sync.Mutex
+	conns        map[string]map[*trackedConn]struct{} // terminal id → its open connections
+	suspects     map[string]*suspect                  // address → its ration of new connections
+	refusedConns int                                  // new connections closed before their handshake
 }
 
-// bucket is a token bucket of calls.
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-// tap refuses a terminal's call over its rate before gRPC reads the call's message. It runs
-// on the connection's reader goroutine, so it only looks at the certificate gRPC already
-// verified and a small map.
+// tap refuses a terminal's call over its rate before gRPC reads the call's message, and cuts
+// off a terminal that keeps calling over it (cutoff.go). It runs on the connection's reader
+// goroutine, so it only looks at the certificate gRPC already verified and a small map.
 func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 	p, ok := peer.FromContext(ctx)
 	if !ok {
@@ -165,23 +171,9 @@ func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 	if err != nil || role != pki.RoleTerminal {
 		return ctx, nil
 	}
-	e.bucketMu.Lock()
-	defer e.bucketMu.Unlock()
-	now := e.now()
-	b := e.buckets[id]
-	if b == nil {
-		if len(e.buckets) > 100_000 { // bounded memory, whatever the number of identities
-			clear(e.buckets)
-		}
-		b = &bucket{tokens: e.burst, at: now}
-		e.buckets[id] = b
+	if err := e.admit(id); err != nil {
+		return nil, err
 	}
-	b.tokens = min(e.burst, b.tokens+now.Sub(b.at).Seconds()*e.rate)
-	b.at = now
-	if b.tokens < 1 {
-		return nil, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %g calls a second", id, e.rate)
-	}
-	b.tokens--
 	return ctx, nil
 }
 

@@ -22,8 +22,9 @@
 // The edge is also the gate (service.go, roles.go): every call needs a certificate of the
 // table's CA that is not revoked, whose role the role table allows for the method (terminal,
 // dealer, supervisor, technician); every caller is bounded (request size, Watch streams and
-// calls in progress per identity, a terminal's call rate), and a slip is priced outside the
-// table's lock, so one terminal cannot stall the others. Every audit event records who did it
+// calls in progress per identity, a terminal's call rate; a terminal that keeps calling over
+// it is cut off, cutoff.go), and a slip is priced outside the table's lock, so one terminal
+// cannot stall the others. Every audit event records who did it
 // (the certificate's role:id, "system" for the table itself).
 //
 // The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the

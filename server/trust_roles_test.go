@@ -22,7 +22,7 @@ import (
 )
 
 // openRound opens the table and a round, and funds a terminal that watches it.
-func openRound(t *testing.T, r *rig, term string, funds int64) (pb.TerminalServiceClient, string) {
+func openRound(t testing.TB, r *rig, term string, funds int64) (pb.TerminalServiceClient, string) {
 	t.Helper()
 	c := r.terminal(term)
 	r.watch(c)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/status"
@@ -52,9 +54,19 @@ func (rawCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(dat
 
 var _ encoding.Codec = rawCodec{}
 
+// abuseOpts is how an abusive terminal behaves.
+type abuseOpts struct {
+	rate   float64 // slips a second (0: as fast as it can)
+	redial bool    // reconnect at once when cut off or disconnected, again and again
+}
+
 type abuser struct {
-	id   string
-	conn *grpc.ClientConn
+	id string
+	abuseOpts
+	dial    func() (*grpc.ClientConn, error)
+	connMu  sync.Mutex
+	conn    *grpc.ClientConn
+	redials atomic.Int64
 	// the wagers of each kind of slip, encoded as field 3 of UpdateSlipRequest
 	maximal, oversized []byte
 	version            atomic.Uint64
@@ -79,13 +91,16 @@ func slipWagersWire(n int) []byte {
 	return b
 }
 
-func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, error) {
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
-		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(1<<30)))
+func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config, o abuseOpts) (*abuser, error) {
+	dial := func() (*grpc.ClientConn, error) {
+		return grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
+			grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(1<<30)))
+	}
+	conn, err := dial()
 	if err != nil {
 		return nil, err
 	}
-	a := &abuser{id: id, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
+	a := &abuser{id: id, abuseOpts: o, dial: dial, conn: conn, maximal: slipWagersWire(abuseMaximal), oversized: slipWagersWire(abuseOversized)}
 	// A chip account with money for every wager of a maximal slip: the load terminals' one
 	// "load" note (the table's maximum balance), reported in escrow first as a cashier does.
 	tc := pb.NewTerminalServiceClient(conn)
@@ -100,14 +115,53 @@ func newAbuser(ctx context.Context, id, addr string, cfg *tls.Config) (*abuser, 
 	return a, nil
 }
 
-// run sends slips for the round until ctx ends.
-func (a *abuser) run(ctx context.Context, roundID string) {
+// Close closes its connection.
+func (a *abuser) Close() error { a.connMu.Lock(); defer a.connMu.Unlock(); return a.conn.Close() }
+
+// current is the connection to send on.
+func (a *abuser) current() *grpc.ClientConn { a.connMu.Lock(); defer a.connMu.Unlock(); return a.conn }
+
+// redialFrom replaces conn with a new connection, unless another sender already has.
+func (a *abuser) redialFrom(conn *grpc.ClientConn) {
+	a.connMu.Lock()
+	defer a.connMu.Unlock()
+	if a.conn != conn {
+		return
+	}
+	c, err := a.dial()
+	if err != nil {
+		return
+	}
+	conn.Close()
+	a.conn = c
+	a.redials.Add(1)
+	c.Connect() // at once, not at the next call
+}
+
+// run sends slips for the round until its deadline (or ctx ends).
+func (a *abuser) run(ctx context.Context, roundID string, deadline time.Time) {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	var wg sync.WaitGroup
+	// Paced (a.rate > 0), the slips go out at that rate between them, not as fast as they can.
+	var pace <-chan time.Time
+	if a.rate > 0 {
+		tick := time.NewTicker(time.Duration(float64(time.Second) / a.rate))
+		defer tick.Stop()
+		pace = tick.C
+	}
 	for g := range abuseParallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := g; ctx.Err() == nil; i++ {
+				if pace != nil {
+					select {
+					case <-pace:
+					case <-ctx.Done():
+						return
+					}
+				}
 				wagers := a.maximal
 				if i%2 == 1 {
 					wagers = a.oversized
@@ -115,7 +169,8 @@ func (a *abuser) run(ctx context.Context, roundID string) {
 				head, _ := proto.Marshal(&pb.UpdateSlipRequest{RoundId: roundID, Version: a.version.Add(1)})
 				msg := append(append(rawMsg{}, head...), wagers...) // fields concatenate: one message
 				out := new(pb.UpdateSlipResponse)
-				err := a.conn.Invoke(ctx, pb.TerminalService_UpdateSlip_FullMethodName, msg, out)
+				conn := a.current()
+				err := conn.Invoke(ctx, pb.TerminalService_UpdateSlip_FullMethodName, msg, out)
 				if ctx.Err() != nil {
 					return
 				}
@@ -123,9 +178,15 @@ func (a *abuser) run(ctx context.Context, roundID string) {
 				if err != nil {
 					a.refused.Add(1)
 					key := status.Code(err).String()
+					if strings.Contains(err.Error(), "cut off") {
+						key = "cut-off" // told it is cut off (ResourceExhausted)
+					}
 					n, _ := a.refusals.LoadOrStore(key, new(atomic.Int64))
 					n.(*atomic.Int64).Add(1)
-					if status.Code(err).String() == "Unavailable" {
+					switch {
+					case a.redial && (key == "cut-off" || status.Code(err) == codes.Unavailable):
+						a.redialFrom(conn) // a hostile cabinet: straight back on a new connection
+					case status.Code(err) == codes.Unavailable:
 						time.Sleep(10 * time.Millisecond) // a reset link: do not spin
 					}
 				}
@@ -137,6 +198,9 @@ func (a *abuser) run(ctx context.Context, roundID string) {
 
 func (a *abuser) String() string {
 	s := fmt.Sprintf("%s: %d slips sent, %d refused", a.id, a.sent.Load(), a.refused.Load())
+	if a.redial {
+		s += fmt.Sprintf(", %d reconnects,", a.redials.Load())
+	}
 	a.refusals.Range(func(k, v any) bool {
 		s += fmt.Sprintf(" %s×%d", k, v.(*atomic.Int64).Load())
 		return true

@@ -9,11 +9,13 @@
 //	go run ./cmd/loadgen -terminals 100 -rate 10 -period 30s -rounds 1 -soak 1000
 //
 // -abuse N adds N abusive terminals (abuse.go) that flood the table with maximal and oversized
-// slips, several at once, while the others are measured.
+// slips, several at once, while the others are measured; -abuse-process runs each in its own
+// process (abuseproc.go).
 package main
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"io"
@@ -27,6 +29,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tablegames/ats/app/table"
@@ -49,6 +52,15 @@ type options struct {
 	soakPeriod time.Duration
 	jitter     time.Duration
 	abuse      int
+	// abuseProcess runs each abusive terminal as its own process (abuseproc.go), with
+	// GOMAXPROCS abuseProcs when positive.
+	abuseProcess bool
+	abuseProcs   int
+	hostile      abuseOpts // how each abusive terminal behaves
+	noCutoff     bool      // the server never cuts a terminal off (to measure without the cut-off)
+	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
+	// test under the race detector lowers it so its slowed abuser still crosses it.
+	callRate, callBurst float64
 }
 
 func main() {
@@ -64,8 +76,24 @@ func main() {
 	flag.DurationVar(&o.soakPeriod, "soak-period", 400*time.Millisecond, "wagering period of the soak rounds")
 	flag.DurationVar(&o.jitter, "jitter", 0, "random delay up to this on each direction of every terminal's link")
 	flag.IntVar(&o.abuse, "abuse", 0, "abusive terminals sending maximal and oversized slips in parallel through each measured period")
+	flag.BoolVar(&o.abuseProcess, "abuse-process", false, "run each abusive terminal as a separate process (as a hostile cabinet on its own machine would be), not in this one")
+	flag.IntVar(&o.abuseProcs, "abuse-gomaxprocs", 0, "GOMAXPROCS of each abusive terminal's process with -abuse-process (0: Go's default)")
+	flag.BoolVar(&o.hostile.redial, "abuse-redial", false, "an abusive terminal cut off (or disconnected) reconnects at once, again and again, ignoring gRPC's backoff")
+	flag.Float64Var(&o.hostile.rate, "abuse-rate", 0, "slips a second each abusive terminal sends (0: as fast as it can); 60 keeps one just under the server's cut-off (its rate of 50 a second and 10 refusals a second forgiven)")
+	flag.BoolVar(&o.noCutoff, "no-cutoff", false, "the server never cuts off a terminal that keeps calling over its rate (its calls over the rate are still refused): to measure without the cut-off")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
+	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
+	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
+	childCerts := flag.String("abuse-certs", "", "internal: the directory of the abuser's certificate, with -abuse-child")
+	childID := flag.String("abuse-id", "", "internal: the abuser's terminal id, with -abuse-child")
 	flag.Parse()
+	if *child {
+		if err := abuseChild(*childAddr, *childCerts, *childID, o.hostile, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen abuser:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err == nil {
@@ -161,7 +189,15 @@ func run(o options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0")
+	cutoff := server.CutoffBase
+	if o.noCutoff {
+		cutoff = 0
+	}
+	serverOpts := []server.Option{server.WithCutoff(cutoff)}
+	if o.callRate > 0 {
+		serverOpts = append(serverOpts, server.WithCallRate(o.callRate, o.callBurst))
+	}
+	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0", serverOpts...)
 	if err != nil {
 		return err
 	}
@@ -219,17 +255,22 @@ func run(o options, out io.Writer) error {
 		}
 	}
 
-	var abusers []*abuser
+	var abusers []abuseRunner
 	for i := range o.abuse {
-		ccfg, err := m.ClientTLS(pki.RoleTerminal, fmt.Sprintf("X%03d", i+1))
+		id := fmt.Sprintf("X%03d", i+1)
+		var a abuseRunner
+		if o.abuseProcess {
+			a, err = startAbuseProc(m, dir, id, addr, o.abuseProcs, o.hostile)
+		} else {
+			var ccfg *tls.Config
+			if ccfg, err = m.ClientTLS(pki.RoleTerminal, id); err == nil {
+				a, err = newAbuser(ctx, id, addr, ccfg, o.hostile)
+			}
+		}
 		if err != nil {
 			return err
 		}
-		a, err := newAbuser(ctx, fmt.Sprintf("X%03d", i+1), addr, ccfg)
-		if err != nil {
-			return err
-		}
-		defer a.conn.Close()
+		defer a.Close()
 		abusers = append(abusers, a)
 	}
 
@@ -237,17 +278,20 @@ func run(o options, out io.Writer) error {
 	spots := layout.Spots()
 	var slipRTT, settleLat, lockEarly stats
 	var errorsSeen atomic.Int64
+	// The CPU this process spends on the measured rounds: the server, the measured terminals
+	// and an in-process abuser. Unlike the latencies it hardly depends on what else the
+	// machine runs, so it shows what an abuser costs even on a busy machine.
+	cpuBefore := cpuTime()
 	for round := range o.rounds {
 		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
 			return err
 		}
 		deadline := time.Unix(0, st.DeadlineUnixNanos)
-		abuseCtx, stopAbuse := context.WithDeadline(ctx, deadline)
 		var abuseWG sync.WaitGroup
 		for _, a := range abusers {
 			abuseWG.Add(1)
-			go func() { defer abuseWG.Done(); a.run(abuseCtx, st.RoundId) }()
+			go func() { defer abuseWG.Done(); a.run(ctx, st.RoundId, deadline) }()
 		}
 		var wg sync.WaitGroup
 		for _, t := range terms {
@@ -288,7 +332,6 @@ func run(o options, out io.Writer) error {
 			}()
 		}
 		wg.Wait()
-		stopAbuse()
 		abuseWG.Wait()
 		for _, t := range terms {
 			for ph := <-t.phases; ph.Phase != table.PhaseNoMoreBets; ph = <-t.phases {
@@ -310,6 +353,7 @@ func run(o options, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
 	}
+	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", (cpuTime() - cpuBefore).Round(time.Millisecond))
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &lockEarly)
@@ -386,4 +430,13 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 	fmt.Fprintf(out, "soak: %d auto-dealt rounds with %d terminals in %v; %d settlements; conserved %v\n",
 		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
 	return nil
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
