@@ -222,11 +222,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		tray: trayL, sizing: s.sizing}
 	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, s.buyInRow, message)
 	s.favourites.changed, s.message.changed = s.relayout, s.relayout
-	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
+	panel := container.NewStack(backdrop(), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
 	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth}, panel),
-		container.NewStack(canvas.NewRectangle(panelBg), container.New(inset{rowGap}, s.left)))
+		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
 	s.update(term.View())
 	return s, nil
 }
