@@ -380,14 +380,24 @@ func (s *Screen) update(v app.View) {
 	s.felt.SetResult(won)
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
 	var calls []string
+	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
 		if st.Bet.IsCall() {
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
+			if onTrack == nil {
+				onTrack = map[diagrams.TrackTarget]int64{}
+			}
+			tt := diagrams.TrackTarget{Call: st.Bet.Call}
+			if st.Bet.Call == roulette.Neighbours {
+				tt.Centre = st.Bet.Centre
+			}
+			onTrack[tt] += st.Amount
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
 		}
 	}
 	s.felt.SetStakes(stakes)
+	s.track.SetStakes(onTrack)
 	// One call bet a line, beside the racetrack they were placed on.
 	if t := strings.Join(calls, "\n"); t != s.calls.Text {
 		s.calls.SetText(t)
@@ -444,7 +454,8 @@ func (s *Screen) update(v app.View) {
 	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
 	s.lucky.RemoveAll()
 	if v.Config.LuckyBall {
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
+		open := v.Period == app.PeriodOpen || v.Period == app.PeriodWarning
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, open, func(c roulette.BallColour) {
 			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
 		}))
 	}
