@@ -51,6 +51,7 @@ type Screen struct {
 	lucky       *fyne.Container
 	buyIn       *fyne.Container
 	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
+	messageView fyne.CanvasObject        // the message line's row, hidden under an offer
 	controls    *fyne.Container
 	jackpot     *canvas.Text // the meter, when the table has a jackpot
 	jackpotWin  *widget.Label
@@ -171,7 +172,6 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		term.Place(b)
 	}
 	s.calls.Truncation = fyne.TextTruncateEllipsis
-	s.calls.Hide()
 	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
 	rb := track.Bounds
 	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y)}, spreadCol, s.track)
@@ -220,8 +220,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	fb := s.geom.Bounds
 	play := &playArea{feltAspect: (fb.Max.X - fb.Min.X) / (fb.Max.Y - fb.Min.Y), track: neighbours.Layout.(*trackRow),
 		tray: trayL, sizing: s.sizing}
-	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, s.buyInRow, message)
-	s.favourites.changed, s.message.changed = s.relayout, s.relayout
+	// The offer stands over the message line, in its row: the row keeps its height with or
+	// without an offer, and nothing above it moves (issue 18).
+	s.messageView = message
+	bottom := container.New(&messageSlot{line: s.message, controls: s.controlsRow}, message, s.buyInRow)
+	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, bottom)
+	s.favourites.changed = s.relayout
 	panel := container.NewStack(backdrop(), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
@@ -398,11 +402,10 @@ func (s *Screen) update(v app.View) {
 	}
 	s.felt.SetStakes(stakes)
 	s.track.SetStakes(onTrack)
-	// One call bet a line, beside the racetrack they were placed on.
-	if t := strings.Join(calls, "\n"); t != s.calls.Text {
+	// The call bets in one line under the spread (their chips stand on the racetrack): the
+	// line's place is kept while there are none, so the racetrack does not move when one comes.
+	if t := strings.Join(calls, " · "); t != s.calls.Text {
 		s.calls.SetText(t)
-		s.calls.Hidden = t == ""
-		s.relayout()
 	}
 
 	if o := v.LastOutcome; o != nil && showResult {
@@ -479,8 +482,10 @@ func (s *Screen) update(v app.View) {
 		s.buyIn.Add(widget.NewButtonWithIcon(T("Decline"), theme.CancelIcon(), func() { s.confirmBuyIn(false) }))
 		s.buyInRow.Show()
 		restyle(s.buyInRow)
+		s.messageView.Hide()
 	} else {
 		s.buyInRow.Hide()
+		s.messageView.Show()
 	}
 	if offered != s.buyInRow.Visible() {
 		s.relayout()

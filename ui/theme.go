@@ -115,7 +115,8 @@ var (
 	compactSizes = map[fyne.ThemeSizeName]float32{
 		theme.SizeNameText: 18, theme.SizeNameInnerPadding: 16, theme.SizeNameInlineIcon: 24, theme.SizeNamePadding: 4,
 	}
-	messageSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 24, theme.SizeNameInnerPadding: 10}
+	messageSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: messageLarge, theme.SizeNameCaptionText: messageSmall,
+		theme.SizeNameInnerPadding: 10, theme.SizeNameLineSpacing: 4}
 )
 
 // touchSizing is the size class of a screen's controls, and the objects drawn in it.
