@@ -59,6 +59,8 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
+	lamps       *periodLamps   // L's period lamps (designs.go); nil in A and U
+	wonMeter    *canvas.Text   // U's amount-won meter; nil in A and L
 	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut)
 
 	// Elements maps each element the design requires to the object that shows it.
@@ -189,11 +191,8 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		diagrams.ElemJackpotMeter: s.jackpot,
 	}
 
-	side := container.NewVBox(
-		s.status, s.explain, s.countdown,
-		widget.NewSeparator(),
-		text(T("BALANCE"), 16, panelDimText), s.balance,
-		text(T("BET"), 16, panelDimText), s.bet,
+	side := container.NewVBox(s.sideTop()...) // what the design puts first (designs.go)
+	side.Objects = append(side.Objects,
 		widget.NewSeparator(),
 		container.NewCenter(outcome), s.callout, s.won,
 		s.history, s.hotCold,
@@ -203,9 +202,13 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		s.limits, s.pending,
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
-	// Help, Game records, and Cash out at the end of the row.
+	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
 	s.controls = container.NewHBox(help, s.recordsButton(), cashOut)
-	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, container.NewHBox(undo, clear, repeat, double), s.controls), nil, nil)
+	betting := container.NewHBox(undo, clear, repeat, double)
+	if design.Name == "U" {
+		betting = container.NewHBox(clear, undo, repeat)
+	}
+	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, betting, s.controls), nil, nil)
 	trayL := &trayRow{favs: s.favourites.flow, box: s.favourites.box}
 	tray := container.New(trayL, s.chips, s.favourites.view)
 	s.buyInRow = s.sizing.sized(s.buyIn, nil, nil)
@@ -215,7 +218,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		// The note acceptor's prompt stands at the end of the message line, where the player
 		// looks to learn what the terminal wants; the side panel has no room left for it on a
 		// Lucky Ball table at 1280×800.
-		message = container.NewBorder(nil, nil, nil, container.NewCenter(noteBuyIn), message)
+		// L's prompt is a sign of its own (000 §10.3.1): larger, in the chips' gold, framed.
+		noteBuyIn.TextSize, noteBuyIn.Color = 22, selectedChip
+		frame := canvas.NewRectangle(color.Transparent)
+		frame.StrokeColor, frame.StrokeWidth, frame.CornerRadius = selectedChip, 2, 6
+		sign := container.NewStack(frame, container.NewPadded(noteBuyIn))
+		message = container.NewBorder(nil, nil, nil, container.NewCenter(sign), message)
 	}
 	fb := s.geom.Bounds
 	play := &playArea{feltAspect: (fb.Max.X - fb.Min.X) / (fb.Max.Y - fb.Min.Y), track: neighbours.Layout.(*trackRow),
@@ -307,6 +315,9 @@ func (s *Screen) tick() {
 	if count != s.countdown.Text || c != s.countdown.Color {
 		s.countdown.Text, s.countdown.Color = count, c
 		s.countdown.Refresh()
+	}
+	if s.lamps != nil {
+		s.lamps.set(v.Period)
 	}
 	if status != s.status.Text || c != s.status.Color {
 		s.status.Text, s.status.Color = status, c
@@ -443,6 +454,7 @@ func (s *Screen) update(v app.View) {
 		}
 	}
 	s.won.Refresh()
+	s.showWonMeter(v)
 
 	s.history.RemoveAll()
 	for i, o := range v.History {

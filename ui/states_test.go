@@ -274,7 +274,7 @@ func TestScreenStates(t *testing.T) {
 		"u_open.xml":              {"PLACE YOUR BETS", "neighbours 17±2 1"},
 		"u_closing.xml":           {"CLOSING", "4"},
 		"u_no_more_bets.xml":      {"NO MORE BETS", "35.00"},
-		"u_result.xml":            {"RESULT", "32", "WON 180.00", "1,145.00"},
+		"u_result.xml":            {"RESULT", "32", "AMOUNT WON", "180.00", "1,145.00"}, // U says it on its meter
 		"a_waiting_for_table.xml": {"WAITING FOR THE TABLE"},
 		"a_frozen.xml":            {"ACCOUNTS FROZEN", "being corrected"},
 		"a_reconnecting.xml":      {"RECONNECTING…", "wagers void"},
