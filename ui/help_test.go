@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
@@ -38,5 +41,50 @@ func TestHelpScreen(t *testing.T) {
 	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Close"))
 	if w.Canvas().Overlays().Top() != nil {
 		t.Error("Close left the help open")
+	}
+}
+
+// The help screen is laid out for reading from the seat: headings, paragraphs, and the payout
+// table in columns — each bet with its odds from the rules engine and this table's limits on
+// one row of the grid, whatever the language's word lengths.
+func TestHelpScreenTable(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, term, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	v := term.View()
+	var grid *fyne.Container
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *container.ThemeOverride:
+			walk(x.Content)
+		case *container.Scroll:
+			walk(x.Content)
+		case *fyne.Container:
+			if len(x.Objects) == 5*(int(roulette.Black-roulette.Straight)+2) {
+				grid = x
+			}
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		}
+	}
+	walk(helpView(v, s.sizing))
+	if grid == nil {
+		t.Fatal("no payout table of five columns, a row per bet kind and a heading row")
+	}
+	cells := func(row int) []string {
+		var out []string
+		for _, o := range grid.Objects[row*5 : row*5+5] {
+			out = append(out, o.(*widget.Label).Text)
+		}
+		return out
+	}
+	for i, k := 1, roulette.Straight; k <= roulette.Black; i, k = i+1, k+1 {
+		lim := v.Limits.For(k)
+		want := []string{k.String(), fmt.Sprintf("%d to 1", k.Odds()), amount(lim.Min), amount(lim.Max), amount(lim.Unit)}
+		if got := cells(i); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("row %d: %v, want %v", i, got, want)
+		}
 	}
 }

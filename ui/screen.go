@@ -593,17 +593,28 @@ func limitSign(l roulette.Limits) string {
 
 // helpText is the help screen (000 §11.2): how to play, the payouts generated from the rules
 // engine, this table's limits for every kind of bet, and what happens when something fails.
-func helpText(v app.View) string {
-	var b strings.Builder
-	b.WriteString(T("HOW TO PLAY") + "\n")
-	for _, l := range []string{
+// The help's paragraphs (i18n keys), shared by helpText and the help screen (help.go).
+var (
+	howToPlay = []string{
 		"Choose a chip, then touch a spot on the layout to place it; touch again to add another.",
 		"Drag a chip to move it; drag it off the layout to take it back. Remove last and Remove all undo.",
 		"Touch and hold a spot to see what it pays and its limits.",
 		"Bets can be placed, changed or removed until the countdown ends: then no more bets.",
 		"A chip shows … until the table has accepted it. Winnings are added to your balance.",
 		"Cash out prints a ticket for your whole balance.",
-	} {
+	}
+	ifWrong = []string{
+		"If this terminal or the table fails before betting ends, the round's wagers are void and returned.",
+		"After betting ends, wagers are settled from the table's records.",
+		"A spin that does not count changes nothing: wagers stay for the next spin.",
+		"Money and tickets are recorded before they are acted on: call an attendant for any question.",
+	}
+)
+
+func helpText(v app.View) string {
+	var b strings.Builder
+	b.WriteString(T("HOW TO PLAY") + "\n")
+	for _, l := range howToPlay {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
@@ -622,12 +633,7 @@ func helpText(v app.View) string {
 		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", amount(v.Limits.AggregateMin))
 	}
 	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
-	for _, l := range []string{
-		"If this terminal or the table fails before betting ends, the round's wagers are void and returned.",
-		"After betting ends, wagers are settled from the table's records.",
-		"A spin that does not count changes nothing: wagers stay for the next spin.",
-		"Money and tickets are recorded before they are acted on: call an attendant for any question.",
-	} {
+	for _, l := range ifWrong {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	return b.String()
@@ -635,9 +641,7 @@ func helpText(v app.View) string {
 
 // showHelp opens the help screen over the layout.
 func (s *Screen) showHelp(v app.View) {
-	txt := widget.NewLabel(helpText(v))
-	txt.TextStyle = fyne.TextStyle{Monospace: true}
-	s.showModal(container.NewVScroll(txt))
+	s.showModal(helpView(v, s.sizing))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the
