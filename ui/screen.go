@@ -127,8 +127,9 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.callout = text("", 18, panelText)
 	s.callout.Alignment = fyne.TextAlignCenter
 	s.message = newMessageLine()
-	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
+	s.history = container.NewGridWithColumns(historyColumns) // two rows of six, read from the seat
 	s.limits = widget.NewLabel("")
+	s.limits.Wrapping = fyne.TextWrapWord
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
 	s.hotCold = widget.NewLabel("")
@@ -195,11 +196,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	side.Objects = append(side.Objects,
 		widget.NewSeparator(),
 		container.NewCenter(outcome), s.callout, s.won,
-		s.history, s.hotCold,
+		s.history, s.sizing.sized(s.hotCold, panelSizes, nil),
 		widget.NewSeparator(),
 		s.lucky,
 		s.jackpot, s.jackpotWin,
-		s.limits, s.pending,
+		s.sizing.sized(s.limits, panelSizes, nil), s.pending,
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
 	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
@@ -546,17 +547,24 @@ func redMark(c color.Color, size float32) fyne.CanvasObject {
 	return d
 }
 
+// panelSizes are the side panel's statistics and limit sign: 17 points, not Fyne's 14.
+var panelSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 17, theme.SizeNameInnerPadding: 4}
+
+// historyColumns is how many recent outcomes a row of the side panel shows.
+const historyColumns = 6
+
 // numberTile is one recent outcome: white on its colour with a light edge (black reads on the
-// dark panel), a diamond under a red number; 12 fit the side panel.
+// dark panel), a diamond under a red number; two rows of six fill the side panel at 22 points
+// (issue 18: twelve 22×30 tiles in one row were not read from the seat).
 func numberTile(n roulette.Number) fyne.CanvasObject {
 	bg := canvas.NewRectangle(numberColour(n.Colour()))
 	bg.StrokeColor, bg.StrokeWidth = feltLine, 1
-	bg.SetMinSize(fyne.NewSize(22, 34))
-	t := text(n.String(), 13, textColour)
+	bg.SetMinSize(fyne.NewSize(44, 40))
+	t := text(n.String(), 22, textColour)
 	t.Alignment = fyne.TextAlignCenter
 	var mark fyne.CanvasObject = layout.NewSpacer()
 	if n.Colour() == roulette.ColourRed {
-		mark = container.NewCenter(redMark(textColour, 6))
+		mark = container.NewCenter(redMark(textColour, 7))
 	}
 	return container.NewStack(bg, container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t, mark, layout.NewSpacer()))
 }
