@@ -124,11 +124,12 @@ func meter(caption string, value *canvas.Text) fyne.CanvasObject {
 // sideTop is the top of the side panel in a design: the period status and the countdown, in
 // L with the lamps, in U over the three meters.
 func (s *Screen) sideTop() []fyne.CanvasObject {
+	s.cd = newCountdownView(s.countdown)
 	switch s.design.Name {
 	case "L":
 		s.lamps = newPeriodLamps()
 		s.countdown.TextSize = 56
-		row := container.New(lampRow{}, s.lamps.box, s.countdown)
+		row := container.New(lampRow{}, s.lamps.box, s.cd.view)
 		return []fyne.CanvasObject{row, s.status, s.explain, widget.NewSeparator(),
 			text(T("BALANCE"), 16, panelDimText), s.balance, text(T("BET"), 16, panelDimText), s.bet}
 	case "U":
@@ -137,10 +138,10 @@ func (s *Screen) sideTop() []fyne.CanvasObject {
 		won := meter(T("AMOUNT WON"), s.wonMeter)
 		s.Elements[diagrams.ElemAmountWon] = won
 		s.won.Hide() // the meter says it
-		return []fyne.CanvasObject{s.status, s.explain, s.countdown, widget.NewSeparator(),
+		return []fyne.CanvasObject{s.status, s.explain, s.cd.view, widget.NewSeparator(),
 			meter(T("CHIP ACCOUNT"), s.balance), meter(T("AMOUNT BET"), s.bet), won}
 	}
-	return []fyne.CanvasObject{s.status, s.explain, s.countdown, widget.NewSeparator(),
+	return []fyne.CanvasObject{s.status, s.explain, s.cd.view, widget.NewSeparator(),
 		text(T("BALANCE"), 16, panelDimText), s.balance,
 		text(T("BET"), 16, panelDimText), s.bet}
 }

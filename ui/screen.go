@@ -60,6 +60,7 @@ type Screen struct {
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
 	lamps       *periodLamps   // L's period lamps (designs.go); nil in A and U
+	cd          *countdownView // the countdown's plate and bar (countdown.go)
 	wonMeter    *canvas.Text   // U's amount-won meter; nil in A and L
 	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut)
 
@@ -306,11 +307,21 @@ func (s *Screen) untilNextSecond() time.Duration {
 func (s *Screen) tick() {
 	v := s.last
 	count := ""
+	var left time.Duration
+	second := 0
 	if v.Phase == table.PhaseWagering && v.Connected {
 		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
-		count = fmt.Sprintf("%d", int((s.term.Remaining()+999*time.Millisecond)/time.Second))
+		left = s.term.Remaining()
+		second = int((left + 999*time.Millisecond) / time.Second)
+		count = fmt.Sprintf("%d", second)
 	}
 	status, c := periodStatus(v.Period)
+	if s.cd != nil {
+		s.cd.show(left, v.Config.WageringPeriod, v.Period, second)
+		if s.cd.lastLit {
+			c = color.Black // on the lit plate
+		}
+	}
 	// Redraw only what changed: the ticker runs ten times a second for a number that changes
 	// once, and every refresh repaints the window (idle cost, issue 18).
 	if count != s.countdown.Text || c != s.countdown.Color {
@@ -320,12 +331,14 @@ func (s *Screen) tick() {
 	if s.lamps != nil {
 		s.lamps.set(v.Period)
 	}
-	if status != s.status.Text || c != s.status.Color {
-		s.status.Text, s.status.Color = status, c
+	if sc := statusColour(v.Period); status != s.status.Text || sc != s.status.Color {
+		s.status.Text, s.status.Color = status, sc
 		s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
 		s.status.Refresh()
 	}
 }
+
+func statusColour(p app.Period) color.Color { _, c := periodStatus(p); return c }
 
 // periodStatus is the words and colour of a period state (the terminal decides which holds).
 func periodStatus(p app.Period) (string, color.Color) {
