@@ -61,3 +61,17 @@ func TestCountdownBarAgainstThePeriod(t *testing.T) {
 		t.Errorf("5 s of a 20 s period: the bar is %.2f full", f)
 	}
 }
+
+// Money on the screen carries the table's currency symbol; a table that names none shows none.
+func TestCurrencySymbol(t *testing.T) {
+	for code, want := range map[string]string{"": "", "USD": "$", "AUD": "A$", "EUR": "€", "CNY": "¥", "XYZ": "XYZ "} {
+		if got := currencySymbol(code); got != want {
+			t.Errorf("%q: %q, want %q", code, got, want)
+		}
+	}
+	s := &Screen{}
+	s.last.Config.Currency = "AUD"
+	if got := s.cash(123456); got != "A$1,234.56" {
+		t.Errorf("cash: %q", got)
+	}
+}

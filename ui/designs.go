@@ -152,9 +152,9 @@ func (s *Screen) showWonMeter(v app.View) {
 	if s.wonMeter == nil {
 		return
 	}
-	t := amount(0)
+	t := s.cash(0)
 	if w := v.LastWin; w != nil {
-		t = amount(w.Returned)
+		t = s.cash(w.Returned)
 	}
 	if t != s.wonMeter.Text {
 		s.wonMeter.Text = t

@@ -154,7 +154,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
 		// Cash out ends the session: the player confirms it, with the amount the ticket will carry.
-		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), amount(s.last.Balance)),
+		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), s.cash(s.last.Balance)),
 			T("Cash out"), term.CashOut)
 	})
 	cashOut.Importance = widget.WarningImportance
@@ -243,6 +243,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
 	s.update(term.View())
 	return s, nil
+}
+
+// cash is an amount of money with the table's currency symbol, as balances, stakes, wins and
+// offers show it (issue 18: the symbol wherever money shows).
+func (s *Screen) cash(cents int64) string {
+	return currencySymbol(s.last.Config.Currency) + amount(cents)
 }
 
 // relayout lays the play area out again after a row changed its height or appeared: the GL
@@ -365,9 +371,9 @@ func periodStatus(p app.Period) (string, color.Color) {
 
 func (s *Screen) update(v app.View) {
 	s.last = v
-	s.balance.Text = amount(v.Balance)
+	s.balance.Text = s.cash(v.Balance)
 	s.balance.Refresh()
-	s.bet.Text = amount(v.SlipTotal)
+	s.bet.Text = s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
 		s.bet.Text += " …"
 	}
@@ -462,7 +468,7 @@ func (s *Screen) update(v app.View) {
 	if w := v.LastWin; w != nil && showResult {
 		switch {
 		case w.Returned > 0:
-			s.won.Text = T("WON") + " " + amount(w.Returned)
+			s.won.Text = T("WON") + " " + s.cash(w.Returned)
 		case w.Staked > 0:
 			s.won.Text = T("No win") // never "WON 0.00"
 		}
@@ -501,7 +507,7 @@ func (s *Screen) update(v app.View) {
 	offered := s.buyInRow.Visible()
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
-		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), amount(b.Amount))))
+		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))))
 		accept := widget.NewButtonWithIcon(T("Accept"), theme.ConfirmIcon(), func() { s.confirmBuyIn(true) })
 		accept.Importance = widget.HighImportance
 		s.buyIn.Add(accept)
