@@ -5,9 +5,10 @@
 # wagering period, waits IDLE_SETTLE seconds (default 8) for the first frame and the period to
 # open, then reads the kiosk's utime+stime from /proc/PID/stat over SECONDS (default 20, inside
 # the 60 s period) and prints the share of one core. SAMPLES (default 1) repeats the reading back
-# to back, each in a new wagering period's window of the same run is not guaranteed, so keep
-# SAMPLES*SECONDS + IDLE_SETTLE under 60. KIOSK_ARGS are given to the kiosk (e.g. -design U);
-# SCREEN_SIZE sets the screen (default 1920x1080).
+# to back in the same run; keep SAMPLES*SECONDS + IDLE_SETTLE under 60 so every reading falls in
+# the first wagering period. KIOSK_ARGS are given to the kiosk (e.g. -design U); SCREEN_SIZE
+# sets the screen (default 1920x1080). The machine's other load shows in the figure: measure on
+# an idle machine, and read a spread of runs.
 #
 #   go build -o /tmp/kiosk . && bash packaging/idle-cpu.sh /tmp/kiosk 20 2
 set -euo pipefail
