@@ -33,7 +33,7 @@ func logRounds(ctx context.Context, t *app.Terminal, log *slog.Logger) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		log.Info("round", "id", last, "number", v.LastOutcome.Number, "rounds", n, "rss_mb", rssMB(),
-			"go_heap_mb", ms.HeapAlloc>>20, "go_sys_mb", ms.Sys>>20)
+			"go_heap_mb", ms.HeapAlloc>>20, "go_sys_mb", ms.Sys>>20, "gc_cycles", ms.NumGC)
 	}
 }
 

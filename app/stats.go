@@ -33,7 +33,11 @@ func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []Numb
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Count > all[j].Count })
 	n = min(n, len(all))
-	hot = append(hot, all[:n]...)
+	for _, c := range all[:n] {
+		if c.Count > 0 { // a number that never came up is not hot, however short the sample
+			hot = append(hot, c)
+		}
+	}
 	for i := len(all) - 1; i >= len(all)-n; i-- {
 		cold = append(cold, all[i])
 	}

@@ -24,7 +24,12 @@ func TestHotCold(t *testing.T) {
 	if len(cold) != 3 || cold[0].Count != 0 || cold[0].Number == 17 {
 		t.Fatalf("cold %v", cold)
 	}
-	if hot, _, s := HotCold(nil, roulette.DoubleZero, 2); s != 0 || len(hot) != 2 {
-		t.Fatalf("empty history: %v %d", hot, s)
+	if hot, cold, s := HotCold(nil, roulette.DoubleZero, 2); s != 0 || len(hot) != 0 || len(cold) != 2 {
+		t.Fatalf("empty history: hot %v cold %v, sample %d", hot, cold, s)
+	}
+	// One spin: only its number is hot — never "0×0" (issue 18).
+	hot, _, _ = HotCold([]table.Outcome{{Number: 17}}, roulette.SingleZero, 3)
+	if len(hot) != 1 || hot[0] != (NumberCount{17, 1}) {
+		t.Fatalf("hot after one spin of 17: %v", hot)
 	}
 }

@@ -126,12 +126,9 @@ func (spreadColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	ch := caption.MinSize().Height
 	caption.Move(fyne.NewPos(0, 0))
 	caption.Resize(fyne.NewSize(size.Width, ch))
-	sh := seg.MinSize().Height
-	if calls.Visible() {
-		sh = max(sh, min(72, size.Height-ch-calls.MinSize().Height-rowGap))
-	} else {
-		sh = max(sh, min(72, size.Height-ch-rowGap))
-	}
+	// The calls' line is kept whether or not there are call bets: the segments do not shrink
+	// under a finger when the first one comes.
+	sh := max(seg.MinSize().Height, min(72, size.Height-ch-calls.MinSize().Height-rowGap))
 	seg.Move(fyne.NewPos(0, ch+rowGap/2))
 	seg.Resize(fyne.NewSize(size.Width, sh))
 	calls.Move(fyne.NewPos(0, ch+rowGap/2+sh))
@@ -141,11 +138,9 @@ func (spreadColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 func (spreadColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objs {
-		if o.Visible() {
-			m := o.MinSize()
-			s.Width = max(s.Width, m.Width)
-			s.Height += m.Height
-		}
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height
 	}
 	return s.AddWidthHeight(0, rowGap/2)
 }

@@ -237,3 +237,52 @@ func (t chipTray) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	}
 	return fyne.NewSize(n*chipMin+(n-1)*trayGap, chipMin)
 }
+
+// stakeChip draws a stake of amount cents centred on c, d across: the chip of the tray whose
+// band the amount falls in — body, edge spots, inlay — with the amount printed on the inlay as
+// large as fits, so the felt, the racetrack and the Lucky Ball areas read like the tray (issue
+// 18: every stake had been the same flat yellow disc, call bets and Lucky Ball wagers none). A
+// stake of more than one chip of its band stands on a second chip's rim, a stack. body is the
+// chip's disc, for a caller that marks it.
+func stakeChip(amount int64, c fyne.Position, d float32) (objs []fyne.CanvasObject, body *canvas.Circle) {
+	st := styleOf(amount)
+	place := func(o fyne.CanvasObject, centre fyne.Position, diameter float32) {
+		o.Move(fyne.NewPos(centre.X-diameter/2, centre.Y-diameter/2))
+		o.Resize(fyne.NewSquareSize(diameter))
+	}
+	if band := bandOf(amount); band > 0 && amount > band {
+		under := canvas.NewCircle(darker(st.body))
+		under.StrokeColor, under.StrokeWidth = st.insert, max(1, d*0.03)
+		place(under, fyne.NewPos(c.X, c.Y+d*0.1), d)
+		objs = append(objs, under)
+	}
+	body = canvas.NewCircle(st.body)
+	body.StrokeColor, body.StrokeWidth = darker(st.body), max(1, d*0.03)
+	place(body, c, d)
+	objs = append(objs, body)
+	for i := 0; i < chipSpots; i++ {
+		a := 2 * math.Pi * float64(i) / chipSpots
+		sp := canvas.NewCircle(st.insert)
+		place(sp, fyne.NewPos(c.X+float32(math.Sin(a))*d*0.41, c.Y-float32(math.Cos(a))*d*0.41), d*0.12)
+		objs = append(objs, sp)
+	}
+	inlay := canvas.NewCircle(st.body)
+	inlay.StrokeColor, inlay.StrokeWidth = st.insert, max(1, d*0.025)
+	place(inlay, c, d*0.7)
+	label := canvas.NewText(money(amount), st.ink)
+	label.TextStyle, label.Alignment = fyne.TextStyle{Bold: true}, fyne.TextAlignCenter
+	label.TextSize = fitText(label.Text, d*0.34, d*0.64, label.TextStyle)
+	place(label, c, d)
+	return append(objs, inlay, label), body
+}
+
+// bandOf is the lower bound, in cents, of the colour band an amount falls in (0 under 1.00).
+func bandOf(cents int64) int64 {
+	from := int64(0)
+	for _, b := range chipBands {
+		if cents >= b.from {
+			from = b.from
+		}
+	}
+	return from
+}

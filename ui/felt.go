@@ -251,8 +251,6 @@ type feltRenderer struct {
 }
 
 var (
-	chipFill   = color.NRGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
-	chipEdge   = color.NRGBA{R: 0x6d, G: 0x4c, B: 0x00, A: 0xff}
 	chipText   = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
 	winOutline = color.NRGBA{R: 0xff, G: 0xee, B: 0x58, A: 0xff}
 	closedDim  = color.NRGBA{A: 0x70} // no more bets: the felt under a dark veil, chips still readable
@@ -262,27 +260,18 @@ var (
 // layoutChips rebuilds the chip objects from the felt's stakes.
 func (r *feltRenderer) layoutChips(scale float32) {
 	r.chips = r.chips[:0]
-	d := scale * 0.5
+	d := scale * 0.62 // most of a number's box: the value printed on it read from the seat
 	for _, reg := range r.felt.geom.Regions {
 		amount, ok := r.felt.stakes[reg.Spot]
 		if !ok || amount == 0 {
 			continue
 		}
 		c := r.felt.ToScreen(reg.Centre)
-		disc := canvas.NewCircle(chipFill)
-		disc.StrokeColor, disc.StrokeWidth = chipEdge, 3
-		disc.Move(fyne.NewPos(c.X-d/2, c.Y-d/2))
-		disc.Resize(fyne.NewSize(d, d))
-		label := canvas.NewText(money(amount), chipText)
-		label.TextSize = d * 0.32
-		label.TextStyle = fyne.TextStyle{Bold: true}
-		label.Alignment = fyne.TextAlignCenter
-		label.Move(fyne.NewPos(c.X-d/2, c.Y-d/2))
-		label.Resize(fyne.NewSize(d, d))
-		r.chips = append(r.chips, disc, label)
+		chip, body := stakeChip(amount, c, d)
+		r.chips = append(r.chips, chip...)
 		if won := r.felt.won[reg.Spot]; won > 0 {
 			// What the chip won, on a green tab under it: the winning spots, marked.
-			disc.StrokeColor = winOutline
+			body.StrokeColor = winOutline
 			tab := canvas.NewRectangle(wonBadge)
 			tab.CornerRadius = 4
 			text := canvas.NewText("+"+money(won), color.White)

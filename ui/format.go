@@ -34,3 +34,34 @@ func amount(cents int64) string {
 	}
 	return s
 }
+
+// currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
+// the table's configuration): its symbol where one is common, else the code and a space; none
+// when the table names no currency.
+func currencySymbol(code string) string {
+	switch code {
+	case "":
+		return ""
+	case "USD":
+		return "$"
+	case "AUD":
+		return "A$"
+	case "NZD":
+		return "NZ$"
+	case "CAD":
+		return "C$"
+	case "HKD":
+		return "HK$"
+	case "SGD":
+		return "S$"
+	case "MOP":
+		return "MOP$"
+	case "EUR":
+		return "€"
+	case "GBP":
+		return "£"
+	case "CNY":
+		return "¥"
+	}
+	return code + " "
+}

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -63,5 +66,50 @@ func TestRule002_3_2_HelpListsTheAsianNeighbour(t *testing.T) {
 	v.Config.Layout.Asian = roulette.DefaultAsianGroups(roulette.SingleZero)
 	if got := helpText(v); strings.Count(got, T("asian-neighbour")) != 2 || !strings.Contains(got, T("asian-neighbour")+"  11") {
 		t.Errorf("help on a table with the racetrack:\n%s", got)
+	}
+}
+
+// The help screen is laid out for reading from the seat: headings, paragraphs, and the payout
+// table in columns — each bet with its odds from the rules engine and this table's limits on
+// one row of the grid, whatever the language's word lengths.
+func TestHelpScreenTable(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, term, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	v := term.View()
+	var grid *fyne.Container
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *container.ThemeOverride:
+			walk(x.Content)
+		case *container.Scroll:
+			walk(x.Content)
+		case *fyne.Container:
+			if len(x.Objects) == 5*(int(roulette.Black-roulette.Straight)+2) {
+				grid = x
+			}
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		}
+	}
+	walk(helpView(v, s.sizing))
+	if grid == nil {
+		t.Fatal("no payout table of five columns, a row per bet kind and a heading row")
+	}
+	cells := func(row int) []string {
+		var out []string
+		for _, o := range grid.Objects[row*5 : row*5+5] {
+			out = append(out, o.(*widget.Label).Text)
+		}
+		return out
+	}
+	for i, k := 1, roulette.Straight; k <= roulette.Black; i, k = i+1, k+1 {
+		lim := v.Limits.For(k)
+		want := []string{k.String(), fmt.Sprintf("%d to 1", k.Odds()), amount(lim.Min), amount(lim.Max), amount(lim.Unit)}
+		if got := cells(i); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("row %d: %v, want %v", i, got, want)
+		}
 	}
 }

@@ -209,7 +209,9 @@ func chineseChild(t *testing.T) {
 	// Every character of the translation has a glyph, in the embedded Chinese font or in
 	// Fyne's Latin one (packaging/gen-fonts.sh cuts the font to the translation).
 	th := Theme()
-	if _, ok := th.(chineseTheme); !ok {
+	if pt, ok := th.(panelTheme); !ok {
+		t.Fatalf("the kiosk's theme is %T, not the one clearing to the panels' colour", th)
+	} else if _, ok := pt.Theme.(chineseTheme); !ok {
 		t.Fatalf("the theme in a zh_CN locale is %T, not the Chinese one", th)
 	}
 	faces := []*font.Face{}

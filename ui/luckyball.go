@@ -22,8 +22,10 @@ var ballColours = [4]color.NRGBA{
 }
 
 // luckyBallPanel shows the four Lucky Ball numbers in their coloured borders with the odds each
-// pays, the Super or Mega colour marked once chosen, and the four betting areas (003 §7).
-func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion, place func(roulette.BallColour)) fyne.CanvasObject {
+// pays, the Super or Mega colour marked once chosen, and the four betting areas (003 §7): each
+// with the chip of what is staked on it, and its Bet button dimmed while the table takes no
+// bets (open false).
+func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion, staked map[roulette.Spot]int64, open bool, place func(roulette.BallColour)) fyne.CanvasObject {
 	row := container.NewGridWithColumns(4)
 	draw := roulette.LuckyBallDraw{Version: version}
 	if d != nil {
@@ -52,7 +54,45 @@ func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion
 		marked.Alignment = fyne.TextAlignCenter
 		c := c
 		bet := widget.NewButton(T("Bet"), func() { place(c) })
-		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(num, odds, marked, bet))))
+		if !open {
+			bet.Disable()
+		}
+		// The stake's chip stands at the right of the number, which moves left for it: the cell
+		// is a quarter of the side panel, too narrow for both side by side centred.
+		top := fyne.CanvasObject(num)
+		if a := staked[roulette.LuckyBallSpot(c)]; a > 0 {
+			num.Alignment = fyne.TextAlignLeading
+			top = container.NewStack(num, newStakeMark(a))
+		}
+		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(top, odds, marked, bet))))
 	}
 	return container.NewVBox(text(T("LUCKY BALL"), 16, panelDimText), row)
 }
+
+// stakeMark is a stake's chip at the right end of the row it stands in.
+type stakeMark struct {
+	widget.BaseWidget
+	amount int64
+}
+
+func newStakeMark(amount int64) *stakeMark {
+	m := &stakeMark{amount: amount}
+	m.ExtendBaseWidget(m)
+	return m
+}
+
+func (m *stakeMark) CreateRenderer() fyne.WidgetRenderer { return &stakeMarkRenderer{m: m} }
+
+type stakeMarkRenderer struct {
+	m    *stakeMark
+	objs []fyne.CanvasObject
+}
+
+func (r *stakeMarkRenderer) Layout(size fyne.Size) {
+	d := min(30, size.Height, size.Width*0.42)
+	r.objs, _ = stakeChip(r.m.amount, fyne.NewPos(size.Width-d/2, size.Height/2), d)
+}
+func (r *stakeMarkRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *stakeMarkRenderer) Refresh()                     { r.Layout(r.m.Size()) }
+func (r *stakeMarkRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *stakeMarkRenderer) Destroy()                     {}

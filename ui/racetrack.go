@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"maps"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -17,6 +20,18 @@ type Racetrack struct {
 
 	// OnTapped is called with the number or sector tapped.
 	OnTapped func(diagrams.TrackRegion)
+
+	stakes map[diagrams.TrackTarget]int64 // call bets, each a chip where it was placed
+}
+
+// SetStakes shows the call bets as chips: a neighbours bet on the number it is centred on, a
+// sector bet on its sector.
+func (r *Racetrack) SetStakes(stakes map[diagrams.TrackTarget]int64) {
+	if maps.Equal(stakes, r.stakes) || len(stakes) == 0 && len(r.stakes) == 0 {
+		return // a view change that moved no call bet redraws nothing
+	}
+	r.stakes = stakes
+	r.Refresh()
 }
 
 // NewRacetrack returns the racetrack widget of a wheel's track.
@@ -73,8 +88,35 @@ type trackRenderer struct {
 	objs []fyne.CanvasObject
 }
 
-func (t *trackRenderer) Layout(size fyne.Size)        { t.art.raster.Resize(size) }
-func (t *trackRenderer) MinSize() fyne.Size           { return t.w.MinSize() }
-func (t *trackRenderer) Refresh()                     { t.Layout(t.w.Size()) }
+func (t *trackRenderer) Layout(size fyne.Size) {
+	t.art.raster.Resize(size)
+	t.objs = append(t.objs[:0], t.art.raster)
+	if len(t.w.stakes) == 0 {
+		return
+	}
+	scale, _ := fit(t.w.track.Bounds, size)
+	chipAt := func(reg diagrams.TrackRegion, amount int64) {
+		rc := reg.Rect
+		d := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y) * scale * 0.82
+		c := t.w.ToScreen(diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2})
+		chip, _ := stakeChip(amount, c, d)
+		t.objs = append(t.objs, chip...)
+	}
+	for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors} {
+		for _, reg := range regs { // a number's target is the neighbours bet centred on it
+			if a := t.w.stakes[reg.Target]; a > 0 {
+				chipAt(reg, a)
+			}
+		}
+	}
+}
+
+func (t *trackRenderer) MinSize() fyne.Size { return t.w.MinSize() }
+func (t *trackRenderer) Refresh() {
+	t.Layout(t.w.Size())
+	for _, o := range t.objs[1:] {
+		canvas.Refresh(o)
+	}
+}
 func (t *trackRenderer) Destroy()                     {}
 func (t *trackRenderer) Objects() []fyne.CanvasObject { return t.objs }

@@ -162,7 +162,8 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 		return accept != nil
 	}, says)
 	ui.DoAndWait(func() { test.Tap(accept) })
-	ui.eventually(t, "the buy-in credited", func() bool { return s.balance.Text == "500.00" && len(s.buyIn.Objects) == 0 }, says)
+	// The demo table counts in Australian dollars (server.DefaultConfig): money shows A$.
+	ui.eventually(t, "the buy-in credited", func() bool { return s.balance.Text == "A$500.00" && len(s.buyIn.Objects) == 0 }, says)
 	if b := terminalOnTable(t, tbl).Balance; b != 50000 {
 		t.Fatalf("the table's ledger has %d for T01 after the buy-in", b)
 	}
@@ -202,7 +203,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	// Acknowledged: the chips stand and the amount bet has lost its "…".
 	ui.eventually(t, "the chips acknowledged by the table", func() bool {
 		chips := feltChips(s)
-		return s.bet.Text == "40.00" && len(chips) == 3 && chips[s17] == "25" && chips[split] == "5" && chips[red] == "10"
+		return s.bet.Text == "A$40.00" && len(chips) == 3 && chips[s17] == "25" && chips[split] == "5" && chips[red] == "10"
 	}, says)
 	if time.Now().After(deadline) {
 		t.Fatalf("the chips were acknowledged only after the deadline (%v late): the machine is too slow for a %v period", time.Since(deadline), roundPeriod)
@@ -248,7 +249,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 	ui.eventually(t, "the result", func() bool {
 		chips := feltChips(s)
-		return s.status.Text == "RESULT" && s.outcome.Text == "17" && s.won.Text == "WON 990.00" &&
+		return s.status.Text == "RESULT" && s.outcome.Text == "17" && s.won.Text == "WON A$990.00" &&
 			s.callout.Text == "BLACK · ODD · 2nd 12 · 1 to 18" && chips[s17] == "25" && chips[split] == "5" && chips[red] == "" &&
 			s.felt.won[s17] == 90000 && s.felt.won[split] == 9000 && len(s.felt.won) == 2
 	}, says)
@@ -256,7 +257,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	if onTable != 50000-4000+99000 {
 		t.Errorf("the table's ledger has %d for T01", onTable)
 	}
-	ui.eventually(t, "the settled balance "+amount(onTable), func() bool { return s.balance.Text == amount(onTable) }, says)
+	ui.eventually(t, "the settled balance "+amount(onTable), func() bool { return s.balance.Text == s.cash(onTable) }, says)
 
 	// Cash out: the ticket for the whole balance, printed, and the player told to take it.
 	ui.DoAndWait(func() {
@@ -264,7 +265,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 		test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Cash out")) // confirmed
 	})
 	ui.eventually(t, "take your ticket", func() bool {
-		return s.message.Text == "Please take your ticket" && s.balance.Text == "0.00"
+		return s.message.Text == "Please take your ticket" && s.balance.Text == "A$0.00"
 	}, says)
 	if ts := terminalOnTable(t, tbl); ts.Balance != 0 || ts.AccountOpen {
 		t.Errorf("after the cash-out the table has T01 at %d, open %v", ts.Balance, ts.AccountOpen)

@@ -77,7 +77,7 @@ func newToldRig(t *testing.T) *toldRig {
 	if err := st.Terminal.ConfirmBuyIn(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	ui.eventually(t, "the buy-in credited", func() bool { return s.balance.Text == "100.00" }, r.says)
+	ui.eventually(t, "the buy-in credited", func() bool { return s.balance.Text == s.cash(10000) }, r.says)
 	return r
 }
 
@@ -124,7 +124,7 @@ func TestRule004_4_3c_BelowAggregateMinimumNotRecognisedOnScreen(t *testing.T) {
 	}
 	r.ui.eventually(t, "not recognised on the screen", func() bool {
 		return strings.Contains(r.s.message.Text, "not recognised") && strings.Contains(r.s.message.Text, "5.00") &&
-			r.s.balance.Text == "100.00"
+			r.s.balance.Text == r.s.cash(10000)
 	}, r.says)
 	if b := terminalOnTable(t, r.tbl).Balance; b != 10000 {
 		t.Fatalf("the table's ledger has %d", b)
@@ -144,7 +144,7 @@ func TestRule001_9_2_NoSpinAnnouncedOnScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.ui.eventually(t, "the no spin announced", func() bool {
-		return strings.Contains(r.s.message.Text, "No spin") && r.s.bet.Text == "5.00"
+		return strings.Contains(r.s.message.Text, "No spin") && r.s.bet.Text == r.s.cash(500)
 	}, r.says)
 	if got := terminalOnTable(t, r.tbl).SlipTotal; got != 500 {
 		t.Fatalf("after the no spin the table holds a slip of %d", got)

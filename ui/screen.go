@@ -52,6 +52,7 @@ type Screen struct {
 	lucky       *fyne.Container
 	buyIn       *fyne.Container
 	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
+	messageView fyne.CanvasObject        // the message line's row, hidden under an offer
 	controls    *fyne.Container
 	jackpot     *canvas.Text // the meter, when the table has a jackpot
 	jackpotWin  *widget.Label
@@ -59,6 +60,9 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
+	lamps       *periodLamps   // L's period lamps (designs.go); nil in A and U
+	cd          *countdownView // the countdown's plate and bar (countdown.go)
+	wonMeter    *canvas.Text   // U's amount-won meter; nil in A and L
 	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
 	noteBuyIn   *canvas.Text   // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
@@ -128,9 +132,10 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.callout = text("", 18, panelText)
 	s.callout.Alignment = fyne.TextAlignCenter
 	s.message = newMessageLine()
-	s.history = container.New(layout.NewCustomPaddedHBoxLayout(2)) // 12 tiles fit the panel
+	s.history = container.NewGridWithColumns(historyColumns) // two rows of six, read from the seat
 	s.limits = widget.NewLabel("")
 	s.personal = personalMarker()
+	s.limits.Wrapping = fyne.TextWrapWord
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
 	s.hotCold = widget.NewLabel("")
@@ -160,7 +165,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 			return
 		}
 		// Cash out ends the session: the player confirms it, with the amount the ticket will carry.
-		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), amount(s.last.Balance)),
+		s.confirm(fmt.Sprintf(T("Cash out %s? A ticket is printed for your whole balance."), s.cash(s.last.Balance)),
 			T("Cash out"), term.CashOut)
 	})
 	cashOut.Importance = widget.WarningImportance
@@ -177,7 +182,6 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.track = NewRacetrack(track)
 	s.track.OnTapped = func(r diagrams.TrackRegion) { term.Place(r.Target.Bet(spread)) }
 	s.calls.Truncation = fyne.TextTruncateEllipsis
-	s.calls.Hide()
 	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
 	rb := track.Bounds
 	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y)}, spreadCol, s.track)
@@ -196,27 +200,28 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		diagrams.ElemJackpotMeter: s.jackpot,
 	}
 
-	balanceLabel, betLabel := text(T("BALANCE"), 16, panelDimText), text(T("BET"), 16, panelDimText)
+	top, cash := s.sideTop() // what the design puts first (designs.go)
 	// In a tournament its panel takes the place of the chip account's and of the history.
-	s.tournament = newTournamentPanel(term, balanceLabel, s.balance, betLabel, s.bet, s.history, s.hotCold, s.limits, s.pending)
-	side := container.NewVBox(
-		s.status, s.explain, s.countdown,
-		widget.NewSeparator(),
-		balanceLabel, s.balance,
-		betLabel, s.bet,
+	s.tournament = newTournamentPanel(term, append(cash, s.history, s.hotCold, s.limits, s.pending)...)
+	side := container.NewVBox(top...)
+	side.Objects = append(side.Objects,
 		s.tournament.box,
 		widget.NewSeparator(),
 		container.NewCenter(outcome), s.callout, s.won,
-		s.history, s.hotCold,
+		s.history, s.sizing.sized(s.hotCold, panelSizes, nil),
 		widget.NewSeparator(),
 		s.lucky,
 		s.jackpot, s.jackpotWin,
-		s.personal, s.limits, s.pending,
+		s.personal, s.sizing.sized(s.limits, panelSizes, nil), s.pending,
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
-	// Help, Game records, and Cash out at the end of the row.
+	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
 	s.controls = container.NewHBox(help, s.recordsButton(), cashOut)
-	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, container.NewHBox(undo, clear, repeat, double), s.controls), nil, nil)
+	betting := container.NewHBox(undo, clear, repeat, double)
+	if design.Name == "U" {
+		betting = container.NewHBox(clear, undo, repeat)
+	}
+	s.controlsRow = s.sizing.sized(container.NewBorder(nil, nil, betting, s.controls), nil, nil)
 	trayL := &trayRow{favs: s.favourites.flow, box: s.favourites.box}
 	tray := container.New(trayL, s.chips, s.favourites.view)
 	s.buyInRow = s.sizing.sized(s.buyIn, nil, nil)
@@ -226,20 +231,35 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		// The note acceptor's prompt stands at the end of the message line, where the player
 		// looks to learn what the terminal wants; the side panel has no room left for it on a
 		// Lucky Ball table at 1280×800.
-		message = container.NewBorder(nil, nil, nil, container.NewCenter(noteBuyIn), message)
+		// L's prompt is a sign of its own (000 §10.3.1): larger, in the chips' gold, framed.
+		noteBuyIn.TextSize, noteBuyIn.Color = 22, selectedChip
+		frame := canvas.NewRectangle(color.Transparent)
+		frame.StrokeColor, frame.StrokeWidth, frame.CornerRadius = selectedChip, 2, 6
+		sign := container.NewStack(frame, container.NewPadded(noteBuyIn))
+		message = container.NewBorder(nil, nil, nil, container.NewCenter(sign), message)
 	}
 	fb := s.geom.Bounds
 	play := &playArea{feltAspect: (fb.Max.X - fb.Min.X) / (fb.Max.Y - fb.Min.Y), track: neighbours.Layout.(*trackRow),
 		tray: trayL, sizing: s.sizing}
-	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, s.buyInRow, message)
-	s.favourites.changed, s.message.changed = s.relayout, s.relayout
-	panel := container.NewStack(canvas.NewRectangle(panelBg), container.NewPadded(side))
+	// The offer stands over the message line, in its row: the row keeps its height with or
+	// without an offer, and nothing above it moves (issue 18).
+	s.messageView = message
+	bottom := container.New(&messageSlot{line: s.message, controls: s.controlsRow}, message, s.buyInRow)
+	s.left = container.New(play, s.felt, neighbours, tray, s.controlsRow, bottom)
+	s.favourites.changed = s.relayout
+	panel := container.NewStack(backdrop(), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
 	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth}, panel),
-		container.NewStack(canvas.NewRectangle(panelBg), container.New(inset{rowGap}, s.left)))
+		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
 	s.update(term.View())
 	return s, nil
+}
+
+// cash is an amount of money with the table's currency symbol, as balances, stakes, wins and
+// offers show it (issue 18: the symbol wherever money shows).
+func (s *Screen) cash(cents int64) string {
+	return currencySymbol(s.last.Config.Currency) + amount(cents)
 }
 
 // relayout lays the play area out again after a row changed its height or appeared: the GL
@@ -304,27 +324,42 @@ func (s *Screen) untilNextSecond() time.Duration {
 func (s *Screen) tick() {
 	v := s.last
 	count := ""
+	var left time.Duration
+	second := 0
 	if v.Phase == table.PhaseWagering && v.Connected {
 		// Cut off from the table this terminal takes no bets: a countdown would say otherwise.
-		count = fmt.Sprintf("%d", int((s.term.Remaining()+999*time.Millisecond)/time.Second))
+		left = s.term.Remaining()
+		second = int((left + 999*time.Millisecond) / time.Second)
+		count = fmt.Sprintf("%d", second)
 	} else if v.Phase == table.PhaseNoMoreBets && v.BallDropping && v.Connected {
 		// 001 §5.1.3: the wheel sensor saw the ball about to drop, so the time for wagering
 		// is reduced to zero, and the countdown says so rather than vanish.
 		count = "0"
 	}
 	status, c := periodStatus(v.Period)
+	if s.cd != nil {
+		s.cd.show(left, v.Config.WageringPeriod, v.Period, second)
+		if s.cd.lastLit {
+			c = color.Black // on the lit plate
+		}
+	}
 	// Redraw only what changed: the ticker runs ten times a second for a number that changes
 	// once, and every refresh repaints the window (idle cost, issue 18).
 	if count != s.countdown.Text || c != s.countdown.Color {
 		s.countdown.Text, s.countdown.Color = count, c
 		s.countdown.Refresh()
 	}
-	if status != s.status.Text || c != s.status.Color {
-		s.status.Text, s.status.Color = status, c
+	if s.lamps != nil {
+		s.lamps.set(v.Period)
+	}
+	if sc := statusColour(v.Period); status != s.status.Text || sc != s.status.Color {
+		s.status.Text, s.status.Color = status, sc
 		s.status.TextSize = fitText(status, statusSize, sidePanelWidth-12, s.status.TextStyle)
 		s.status.Refresh()
 	}
 }
+
+func statusColour(p app.Period) color.Color { _, c := periodStatus(p); return c }
 
 // periodStatus is the words and colour of a period state (the terminal decides which holds).
 func periodStatus(p app.Period) (string, color.Color) {
@@ -351,9 +386,9 @@ func periodStatus(p app.Period) (string, color.Color) {
 
 func (s *Screen) update(v app.View) {
 	s.last = v
-	s.balance.Text = amount(v.Balance)
+	s.balance.Text = s.cash(v.Balance)
 	s.balance.Refresh()
-	s.bet.Text = amount(v.SlipTotal)
+	s.bet.Text = s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
 		s.bet.Text += " …"
 	}
@@ -405,26 +440,49 @@ func (s *Screen) update(v app.View) {
 	s.felt.SetResult(won)
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
 	var calls []string
+	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
 		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: listed by the racetrack, as its box reads
 			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), money(st.Amount)))
 		} else if st.Bet.IsCall() {
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
+			if onTrack == nil {
+				onTrack = map[diagrams.TrackTarget]int64{}
+			}
+			tt := diagrams.TrackTarget{Call: st.Bet.Call}
+			if st.Bet.Call == roulette.Neighbours {
+				tt.Centre = st.Bet.Centre
+			}
+			onTrack[tt] += st.Amount
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
 		}
 	}
 	// The dealer's wagers for this seat (002 §3.2B), each marked as the dealer's: the player
 	// did not place them on the screen and cannot take them off it.
+	// They come first on the call-bet line, so the mark is never the part cut off, and stand as
+	// chips on the racetrack like the player's own.
+	var dealers []string
 	for _, d := range v.DealerStakes {
-		calls = append(calls, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, money(d.Amount)))
+		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, money(d.Amount)))
+		if d.Bet.IsCall() {
+			if onTrack == nil {
+				onTrack = map[diagrams.TrackTarget]int64{}
+			}
+			tt := diagrams.TrackTarget{Call: d.Bet.Call}
+			if d.Bet.Call == roulette.Neighbours {
+				tt.Centre = d.Bet.Centre
+			}
+			onTrack[tt] += d.Amount
+		}
 	}
+	calls = append(dealers, calls...)
 	s.felt.SetStakes(stakes)
-	// One call bet a line, beside the racetrack they were placed on.
-	if t := strings.Join(calls, "\n"); t != s.calls.Text {
+	s.track.SetStakes(onTrack)
+	// The call bets in one line under the spread (their chips stand on the racetrack): the
+	// line's place is kept while there are none, so the racetrack does not move when one comes.
+	if t := strings.Join(calls, " · "); t != s.calls.Text {
 		s.calls.SetText(t)
-		s.calls.Hidden = t == ""
-		s.relayout()
 	}
 
 	if o := v.LastOutcome; o != nil && showResult {
@@ -456,12 +514,13 @@ func (s *Screen) update(v app.View) {
 	if w := v.LastWin; w != nil && showResult {
 		switch {
 		case w.Returned > 0:
-			s.won.Text = T("WON") + " " + amount(w.Returned)
+			s.won.Text = T("WON") + " " + s.cash(w.Returned)
 		case w.Staked > 0:
 			s.won.Text = T("No win") // never "WON 0.00"
 		}
 	}
 	s.won.Refresh()
+	s.showWonMeter(v)
 
 	s.history.RemoveAll()
 	for i, o := range v.History {
@@ -476,7 +535,8 @@ func (s *Screen) update(v app.View) {
 	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
 	s.lucky.RemoveAll()
 	if v.Config.LuckyBall {
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, func(c roulette.BallColour) {
+		open := v.Period == app.PeriodOpen || v.Period == app.PeriodWarning
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, open, func(c roulette.BallColour) {
 			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
 		}))
 	}
@@ -498,15 +558,17 @@ func (s *Screen) update(v app.View) {
 	offered := s.buyInRow.Visible()
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
-		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), amount(b.Amount))))
+		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))))
 		accept := widget.NewButtonWithIcon(T("Accept"), theme.ConfirmIcon(), func() { s.confirmBuyIn(true) })
 		accept.Importance = widget.HighImportance
 		s.buyIn.Add(accept)
 		s.buyIn.Add(widget.NewButtonWithIcon(T("Decline"), theme.CancelIcon(), func() { s.confirmBuyIn(false) }))
 		s.buyInRow.Show()
 		restyle(s.buyInRow)
+		s.messageView.Hide()
 	} else {
 		s.buyInRow.Hide()
+		s.messageView.Show()
 	}
 	if offered != s.buyInRow.Visible() {
 		s.relayout()
@@ -560,17 +622,24 @@ func redMark(c color.Color, size float32) fyne.CanvasObject {
 	return d
 }
 
+// panelSizes are the side panel's statistics and limit sign: 17 points, not Fyne's 14.
+var panelSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 17, theme.SizeNameInnerPadding: 4}
+
+// historyColumns is how many recent outcomes a row of the side panel shows.
+const historyColumns = 6
+
 // numberTile is one recent outcome: white on its colour with a light edge (black reads on the
-// dark panel), a diamond under a red number; 12 fit the side panel.
+// dark panel), a diamond under a red number; two rows of six fill the side panel at 22 points
+// (issue 18: twelve 22×30 tiles in one row were not read from the seat).
 func numberTile(n roulette.Number) fyne.CanvasObject {
 	bg := canvas.NewRectangle(numberColour(n.Colour()))
 	bg.StrokeColor, bg.StrokeWidth = feltLine, 1
-	bg.SetMinSize(fyne.NewSize(22, 34))
-	t := text(n.String(), 13, textColour)
+	bg.SetMinSize(fyne.NewSize(44, 40))
+	t := text(n.String(), 22, textColour)
 	t.Alignment = fyne.TextAlignCenter
 	var mark fyne.CanvasObject = layout.NewSpacer()
 	if n.Colour() == roulette.ColourRed {
-		mark = container.NewCenter(redMark(textColour, 6))
+		mark = container.NewCenter(redMark(textColour, 7))
 	}
 	return container.NewStack(bg, container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t, mark, layout.NewSpacer()))
 }
@@ -633,17 +702,28 @@ func limitSign(l roulette.Limits) string {
 
 // helpText is the help screen (000 §11.2): how to play, the payouts generated from the rules
 // engine, this table's limits for every kind of bet, and what happens when something fails.
-func helpText(v app.View) string {
-	var b strings.Builder
-	b.WriteString(T("HOW TO PLAY") + "\n")
-	for _, l := range []string{
+// The help's paragraphs (i18n keys), shared by helpText and the help screen (help.go).
+var (
+	howToPlay = []string{
 		"Choose a chip, then touch a spot on the layout to place it; touch again to add another.",
 		"Drag a chip to move it; drag it off the layout to take it back. Remove last and Remove all undo.",
 		"Touch and hold a spot to see what it pays and its limits.",
 		"Bets can be placed, changed or removed until the countdown ends: then no more bets.",
 		"A chip shows … until the table has accepted it. Winnings are added to your balance.",
 		"Cash out prints a ticket for your whole balance.",
-	} {
+	}
+	ifWrong = []string{
+		"If this terminal or the table fails before betting ends, the round's wagers are void and returned.",
+		"After betting ends, wagers are settled from the table's records.",
+		"A spin that does not count changes nothing: wagers stay for the next spin.",
+		"Money and tickets are recorded before they are acted on: call an attendant for any question.",
+	}
+)
+
+func helpText(v app.View) string {
+	var b strings.Builder
+	b.WriteString(T("HOW TO PLAY") + "\n")
+	for _, l := range howToPlay {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
@@ -669,12 +749,7 @@ func helpText(v app.View) string {
 		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", amount(v.Limits.AggregateMin))
 	}
 	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
-	for _, l := range []string{
-		"If this terminal or the table fails before betting ends, the round's wagers are void and returned.",
-		"After betting ends, wagers are settled from the table's records.",
-		"A spin that does not count changes nothing: wagers stay for the next spin.",
-		"Money and tickets are recorded before they are acted on: call an attendant for any question.",
-	} {
+	for _, l := range ifWrong {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	return b.String()
@@ -684,12 +759,10 @@ func helpText(v app.View) string {
 // thinks an outcome is wrong or the game has failed says so, and the dealer must consider it
 // (001 §9.5, 000 §10.9.4). The answer is on the message line.
 func (s *Screen) showHelp(v app.View) {
-	txt := widget.NewLabel(helpText(v))
-	txt.TextStyle = fyne.TextStyle{Monospace: true}
 	call := widget.NewButtonWithIcon(T("Call the dealer: a wrong result or a fault"), theme.InfoIcon(), func() {
 		go s.term.CallDealer(context.Background()) // the table answers on the message line
 	})
-	s.showModal(container.NewBorder(nil, container.NewHBox(call), nil, nil, container.NewVScroll(txt)))
+	s.showModal(container.NewBorder(nil, container.NewHBox(call), nil, nil, helpView(v, s.sizing)))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the

@@ -306,7 +306,7 @@ func TestScreenStates(t *testing.T) {
 		"u_open.xml":              {"PLACE YOUR BETS", "neighbours 17±2 1"},
 		"u_closing.xml":           {"CLOSING", "4"},
 		"u_no_more_bets.xml":      {"NO MORE BETS", "35.00"},
-		"u_result.xml":            {"RESULT", "32", "WON 180.00", "1,145.00"},
+		"u_result.xml":            {"RESULT", "32", "AMOUNT WON", "180.00", "1,145.00"}, // U says it on its meter
 		"a_waiting_for_table.xml": {"WAITING FOR THE TABLE"},
 		"a_frozen.xml":            {"ACCOUNTS FROZEN", "being corrected"},
 		"a_reconnecting.xml":      {"RECONNECTING…", "wagers void"},
@@ -316,7 +316,7 @@ func TestScreenStates(t *testing.T) {
 		"a_closure_announced.xml": {"This table closes at", "25 min left"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
-		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00  unit 5.00"},
+		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00"},
 		"u_asian_racetrack.xml":   {"asian-neighbour 32 15 19 10"},
 	}
 	for _, c := range stateCases() {

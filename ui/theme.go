@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
@@ -16,11 +17,46 @@ import (
 // embedded Chinese glyphs first. Fyne looks a character up in the theme's font, then in its
 // own Latin font, so Latin text draws exactly as in English; an English screen keeps Fyne's
 // fonts untouched.
+//
+// Its background is the panels' colour: the window is cleared to it before every frame, so the
+// screen needs no full-window rectangle of its own (see backdrop).
 func Theme() fyne.Theme {
 	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
-		return chineseTheme{theme.DefaultTheme()}
+		return panelTheme{chineseTheme{theme.DefaultTheme()}}
 	}
-	return theme.DefaultTheme()
+	return panelTheme{theme.DefaultTheme()}
+}
+
+// panelTheme clears the window to the panels' colour.
+type panelTheme struct{ fyne.Theme }
+
+func (t panelTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameBackground {
+		return panelBg
+	}
+	return t.Theme.Color(n, v)
+}
+
+// backdrop is the panels' colour behind the screen, hidden where the window is already cleared
+// to it (Theme; a test's theme differs, and its renders show the rectangle). The theme is the
+// app's before the screen is built and only Theme's variants replace it, all of one background.
+//
+// On the GL driver every refresh repaints the whole window (Fyne 2.7 keeps one dirty flag per
+// canvas; a frame clears the window and paints every object): the countdown's once-a-second
+// number costs a full frame. In software GL a full-window rectangle is a shaded, blended pass
+// over two million pixels; the two the screen had took a quarter of the idle CPU (issue 18,
+// packaging/idle-cpu.sh: 6.9 % → 5.1 % of a core). The clear that starts each frame paints the
+// same colour for nothing.
+func backdrop() *canvas.Rectangle {
+	r := canvas.NewRectangle(panelBg)
+	r.Hidden = sameColour(theme.Color(theme.ColorNameBackground), panelBg)
+	return r
+}
+
+func sameColour(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
 
 type chineseTheme struct{ fyne.Theme }
@@ -79,7 +115,8 @@ var (
 	compactSizes = map[fyne.ThemeSizeName]float32{
 		theme.SizeNameText: 18, theme.SizeNameInnerPadding: 16, theme.SizeNameInlineIcon: 24, theme.SizeNamePadding: 4,
 	}
-	messageSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 24, theme.SizeNameInnerPadding: 10}
+	messageSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: messageLarge, theme.SizeNameCaptionText: messageSmall,
+		theme.SizeNameInnerPadding: 10, theme.SizeNameLineSpacing: 4}
 )
 
 // touchSizing is the size class of a screen's controls, and the objects drawn in it.

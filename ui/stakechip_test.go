@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"image/color"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// stakesDrawn finds, under o, each printed amount with the body colour of the chip it sits on
+// and the chip's centre: the body is the largest circle under the text's centre.
+func stakesDrawn(o fyne.CanvasObject) map[string]struct {
+	body   color.Color
+	centre fyne.Position
+} {
+	type circ struct {
+		c   *canvas.Circle
+		pos fyne.Position
+	}
+	var circles []circ
+	var texts []*canvas.Text
+	var textPos []fyne.Position
+	var walk func(o fyne.CanvasObject, at fyne.Position)
+	walk = func(o fyne.CanvasObject, at fyne.Position) {
+		if !o.Visible() {
+			return
+		}
+		p := at.Add(o.Position())
+		switch x := o.(type) {
+		case *canvas.Circle:
+			circles = append(circles, circ{x, p})
+		case *canvas.Text:
+			texts, textPos = append(texts, x), append(textPos, p)
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c, p)
+			}
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c, p)
+			}
+		}
+	}
+	walk(o, fyne.Position{})
+	out := map[string]struct {
+		body   color.Color
+		centre fyne.Position
+	}{}
+	for i, t := range texts {
+		c := textPos[i].Add(fyne.NewPos(t.Size().Width/2, t.Size().Height/2))
+		var best *canvas.Circle
+		for _, k := range circles {
+			in := c.X >= k.pos.X && c.X <= k.pos.X+k.c.Size().Width && c.Y >= k.pos.Y && c.Y <= k.pos.Y+k.c.Size().Height
+			if in && (best == nil || k.c.Size().Width > best.Size().Width) {
+				best = k.c
+			}
+		}
+		if best != nil {
+			out[t.Text] = struct {
+				body   color.Color
+				centre fyne.Position
+			}{best.FillColor, c}
+		}
+	}
+	return out
+}
+
+// A stake on the felt is the tray's chip of its value: its colour band and its amount.
+func TestFeltStakesAreTrayChips(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	g, err := diagrams.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFelt(g)
+	w := test.NewTempWindow(t, f)
+	w.Resize(fyne.NewSize(1400, 500))
+	red, err := l.Outside(roulette.Red, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := l.Inside(roulette.Straight, []roulette.Number{17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetStakes(map[roulette.Spot]int64{red: 2500, st: 10000, {}: 0})
+	got := stakesDrawn(f)
+	for label, want := range map[string]color.Color{"25": styleOf(2500).body, "100": styleOf(10000).body} {
+		c, ok := got[label]
+		if !ok {
+			t.Errorf("no chip reads %q on the felt (drawn: %v)", label, got)
+			continue
+		}
+		if c.body != want {
+			t.Errorf("the %s chip is %v, the tray's is %v", label, c.body, want)
+		}
+	}
+	if styleOf(2500).body == styleOf(10000).body {
+		t.Fatal("the test needs two values of different colours")
+	}
+}
+
+// Call bets stand as chips on the racetrack where they were placed: a neighbours bet on its
+// centre number, a sector bet on its sector; a stake of several chips of its band is a stack.
+func TestRacetrackStakesStandWherePlaced(t *testing.T) {
+	test.NewTempApp(t)
+	rt, err := diagrams.NewRacetrack(roulette.SingleZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRacetrack(rt)
+	w := test.NewTempWindow(t, r)
+	w.Resize(fyne.NewSize(1300, 220))
+	if got := stakesDrawn(r); len(got) != 0 {
+		t.Fatalf("chips on an empty racetrack: %v", got)
+	}
+	r.SetStakes(map[diagrams.TrackTarget]int64{
+		{Call: roulette.Neighbours, Centre: 17}: 500,
+		{Call: roulette.Voisins}:                900, // 9: more than one chip of the 5 band
+	})
+	got := stakesDrawn(r)
+	for _, reg := range append(append([]diagrams.TrackRegion{}, rt.Numbers...), rt.Sectors...) {
+		var label string
+		switch reg.Target {
+		case diagrams.TrackTarget{Call: roulette.Neighbours, Centre: 17}:
+			label = "5"
+		case diagrams.TrackTarget{Call: roulette.Voisins}:
+			label = "9"
+		default:
+			continue
+		}
+		c, ok := got[label]
+		if !ok {
+			t.Fatalf("no %s chip on the racetrack (drawn: %v)", label, got)
+		}
+		tl, br := r.ToScreen(reg.Rect.Min), r.ToScreen(reg.Rect.Max)
+		if c.centre.X < tl.X || c.centre.X > br.X || c.centre.Y < tl.Y || c.centre.Y > br.Y {
+			t.Errorf("the %s chip stands at %v, outside %s (%v–%v)", label, c.centre, reg.Label, tl, br)
+		}
+	}
+	if n := len(objectsOf(r)); n != 1+2*(chipSpots+3)+1 {
+		t.Errorf("%d objects: the raster, a chip and a stacked chip (with its rim) expected", n)
+	}
+	r.SetStakes(nil)
+	if got := stakesDrawn(r); len(got) != 0 {
+		t.Errorf("chips left after the call bets went: %v", got)
+	}
+}
+
+func objectsOf(w fyne.Widget) []fyne.CanvasObject { return test.WidgetRenderer(w).Objects() }
+
+// A Lucky Ball wager has its chip in its colour's area, and the areas' Bet buttons are dimmed
+// while the table takes no bets.
+func TestLuckyBallStakesAndClosedButtons(t *testing.T) {
+	test.NewTempApp(t)
+	d := &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}}
+	staked := map[roulette.Spot]int64{roulette.LuckyBallSpot(roulette.BallBlue): 500}
+	for _, open := range []bool{true, false} {
+		p := luckyBallPanel(d, roulette.LuckyMega, staked, open, func(roulette.BallColour) {})
+		w := test.NewTempWindow(t, p)
+		w.Resize(fyne.NewSize(300, 200))
+		if _, ok := stakesDrawn(p)["5"]; !ok {
+			t.Errorf("open %v: no chip of 5 on the blue area", open)
+		}
+		var buttons, disabled int
+		var walk func(o fyne.CanvasObject)
+		walk = func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Button:
+				buttons++
+				if x.Disabled() {
+					disabled++
+				}
+			case *fyne.Container:
+				for _, c := range x.Objects {
+					walk(c)
+				}
+			}
+		}
+		walk(p)
+		if buttons != 4 || (open && disabled != 0) || (!open && disabled != 4) {
+			t.Errorf("open %v: %d of %d Bet buttons dimmed", open, disabled, buttons)
+		}
+	}
+}
