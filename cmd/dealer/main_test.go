@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -397,4 +398,50 @@ func TestSeatsInService(t *testing.T) {
 	if out, errOut := console("status"); strings.Contains(out+errOut, "IN SERVICE") || strings.Contains(out, "inService") {
 		t.Fatalf("back in play, status still says in service:\n%s\n%s", out, errOut)
 	}
+}
+
+// TestRule003_9_12_RefuseCommand: the supervisor's `refuse TERMINAL INDEX[,INDEX...]|all
+// REASON` names the seat, the wagers by index or all, and the grounds the player is told.
+func TestRule003_9_12_RefuseCommand(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		all     bool
+		indexes []uint32
+		reason  string
+	}{
+		{[]string{"T01", "1", "late", "bet"}, false, []uint32{1}, "late bet"},
+		{[]string{"T01", "0,2", "past-post"}, false, []uint32{0, 2}, "past-post"},
+		{[]string{"T01", "all", "collusion suspected"}, true, nil, "collusion suspected"},
+	} {
+		req, err := refusal(c.args)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if req.TerminalId != c.args[0] || req.All != c.all || !slices.Equal(req.Indexes, c.indexes) || req.Reason != c.reason {
+			t.Errorf("%v: got %v", c.args, req)
+		}
+	}
+	for _, bad := range [][]string{{}, {"T01"}, {"T01", "all"}, {"T01", "1"}, {"T01", "1,x", "r"}, {"T01", "99999999999", "r"}, {"T01", "1,,2", "r"}, {"T02", "player", "left"}, {"T01", "all", " "}} {
+		if req, err := refusal(bad); err == nil {
+			t.Errorf("%v: accepted as %v", bad, req)
+		}
+	}
+}
+
+// FuzzRefusal: whatever the console is given, it refuses it or builds a request the table's own
+// reading (server.RefusalOf) takes or refuses with an error; it never panics.
+func FuzzRefusal(f *testing.F) {
+	for _, s := range []string{"T01 1 late", "T01 all r", "T01 0,2 x y", "T01", "T01 ,, r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		req, err := refusal(strings.Fields(line))
+		if err != nil {
+			return
+		}
+		if req.Reason == "" || (req.All && len(req.Indexes) > 0) {
+			t.Fatalf("%q: %v", line, req)
+		}
+		_, _, _, _ = server.RefusalOf(req)
+	})
 }
