@@ -259,6 +259,13 @@ func TestTableAndSeatCommands(t *testing.T) {
 	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
 		t.Fatalf("wager with a bad spread: %v", err)
 	}
+	// refuse (003 §9.12): sent to the table as the supervisor, which finds the seat has no wager.
+	if _, err := command(ctx, d, []string{"refuse", "T01", "all", "past", "posting"}); err == nil || !strings.Contains(err.Error(), "has no wager") {
+		t.Fatalf("refuse on a seat with no wager: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"refuse", "T01", "x", "late"}); err == nil || !strings.Contains(err.Error(), "INDEX") {
+		t.Fatalf("refuse with a bad index: %v", err)
+	}
 	if _, err := run("dispute", "ball jumped out"); err != nil {
 		t.Fatal(err)
 	}
