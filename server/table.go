@@ -30,7 +30,8 @@
 // The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the
 // seat abstaining three rounds (§12.8), the dealer console's Dispute Button and red/green light
 // (000 §10.9.1–2), a player's call (001 §9.5); the dealer's oral call bets on a seat's slip
-// (dealerwager.go, 002 §3.2B).
+// (dealerwager.go, 002 §3.2B); the casino supervisor's refusal of a seat's wagers before no
+// more bets (refusewager.go, 003 §9.12).
 package server
 
 import (
