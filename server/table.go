@@ -211,6 +211,14 @@ type round struct {
 // slip returns a terminal's acknowledged slip of the round, nil if none.
 func (r *round) slip(terminal string) *slip { return r.slips[terminal] }
 
+// slipOrNil is the terminal's slip of round r, nil with no round or no slip.
+func (r *round) slipOrNil(terminal string) *slip {
+	if r == nil {
+		return nil
+	}
+	return r.slips[terminal]
+}
+
 // outcomeText is the winning number as the ledger keeps it, "" before there is one.
 func (r *round) outcomeText() string {
 	if !r.decided {

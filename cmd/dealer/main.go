@@ -32,7 +32,8 @@
 // no more bets, by their index in the seat's slip or all of them; the player is told REASON:
 // 003 §9.12).
 // seats (one line a terminal: connected, balance, slip, and IN SERVICE with the technician and
-// since when while a field technician has it out of play).
+// since when while a field technician has it out of play; under it the seat's wagers, each with
+// the index refuse names).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too; it, and every command answered with the table's status, then says on stderr which
 // seats are IN SERVICE. The operator's certificate identity is recorded with every privileged action.

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server"
@@ -451,4 +452,77 @@ func FuzzRefusal(f *testing.F) {
 		}
 		_, _, _, _ = server.RefusalOf(req)
 	})
+}
+
+// TestRule003_9_12_SeatsListTheIndexesRefuseNames: `dealer seats` lists each seat's wagers
+// under it with their index in the slip, and `refuse` by that index removes exactly that wager
+// (003 §9.12), end to end over gRPC as the supervisor.
+func TestRule003_9_12_SeatsListTheIndexesRefuseNames(t *testing.T) {
+	m, err := pki.NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.RegisterTerminal("T01"); err != nil {
+		t.Fatal(err)
+	}
+	srvTLS, _ := m.ServerTLS()
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7")
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	d := pb.NewDealerServiceClient(conn)
+	ctx := context.Background()
+	if _, err := command(ctx, d, []string{"open"}); err != nil {
+		t.Fatal(err)
+	}
+	note := &pb.NoteEscrowRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}
+	if _, err := tbl.ReportNoteEscrow("T01", note); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbl.CreditNote("T01", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := tbl.StartRound("dealer:D1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := roulette.BetSpec{Name: "red"}
+	s17 := roulette.BetSpec{Name: "straight", Numbers: []string{"17"}}
+	if _, err := tbl.UpdateSlip("T01", st.RoundId, 1, []server.SlipWager{{Spec: red, Amount: 500}, {Spec: s17, Amount: 200}}); err != nil {
+		t.Fatal(err)
+	}
+	seats := func() []string {
+		t.Helper()
+		out, err := command(ctx, d, []string{"seats"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seatLines(out.(*pb.TableStatus), time.Now())
+	}
+	lines := seats()
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[1]), " ") != "[0] red 5.00" || strings.Join(strings.Fields(lines[2]), " ") != "[1] straight 17 2.00" {
+		t.Fatalf("seats:\n%s", strings.Join(lines, "\n"))
+	}
+	if _, err := command(ctx, d, []string{"refuse", "T01", "1", "past-posting", "suspected"}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := seats(); len(lines) != 2 || !strings.Contains(lines[0], "slip      5.00") || !strings.Contains(lines[1], "[0] red") {
+		t.Fatalf("seats after refusing [1]:\n%s", strings.Join(lines, "\n"))
+	}
 }

@@ -4847,7 +4847,11 @@ type TerminalStatus struct {
 	// in_service is set while a field technician has the terminal out of play (SetInService), as
 	// last reported: with connected false it is the last word of a terminal the table cannot
 	// reach, and the dealer console says so.
-	InService     *SeatService `protobuf:"bytes,11,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
+	InService *SeatService `protobuf:"bytes,11,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
+	// The seat's slip of the current round, its wagers in order (their indexes are what a
+	// supervisor's RefuseWager names, 003 §9.12); unset with no slip, and for an undisclosed
+	// tournament slip.
+	Slip          *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4955,6 +4959,13 @@ func (x *TerminalStatus) GetCashOutRequested() bool {
 func (x *TerminalStatus) GetInService() *SeatService {
 	if x != nil {
 		return x.InService
+	}
+	return nil
+}
+
+func (x *TerminalStatus) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
 	}
 	return nil
 }
@@ -7955,7 +7966,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x03\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xd3\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -7972,7 +7983,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12cash_out_requested\x18\n" +
 	" \x01(\bR\x10cashOutRequested\x128\n" +
 	"\n" +
-	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\"t\n" +
+	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\x12&\n" +
+	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"t\n" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
@@ -8500,139 +8512,140 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	43,  // 61: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
 	6,   // 62: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
 	75,  // 63: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	8,   // 64: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 65: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 66: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 67: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 68: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	74,  // 69: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	30,  // 70: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	77,  // 71: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	83,  // 72: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	84,  // 73: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	77,  // 74: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	43,  // 75: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	84,  // 76: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	88,  // 77: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	95,  // 78: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	93,  // 79: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 80: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	94,  // 81: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	96,  // 82: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	93,  // 83: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	4,   // 84: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	13,  // 85: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	13,  // 86: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	13,  // 87: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	4,   // 88: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	5,   // 89: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 90: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	33,  // 91: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	35,  // 92: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	38,  // 93: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	39,  // 94: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	41,  // 95: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	41,  // 96: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 97: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	41,  // 98: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	42,  // 99: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	46,  // 100: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	47,  // 101: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	52,  // 102: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	54,  // 103: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	92,  // 104: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	107, // 105: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	49,  // 106: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	109, // 107: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	56,  // 108: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	57,  // 109: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	58,  // 110: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	59,  // 111: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	60,  // 112: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	63,  // 113: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	64,  // 114: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	64,  // 115: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	65,  // 116: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	64,  // 117: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	66,  // 118: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	67,  // 119: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	68,  // 120: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	70,  // 121: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	72,  // 122: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	32,  // 123: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	78,  // 124: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	80,  // 125: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	81,  // 126: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	85,  // 127: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	87,  // 128: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	98,  // 129: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	99,  // 130: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	100, // 131: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	101, // 132: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	62,  // 133: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	102, // 134: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	103, // 135: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	104, // 136: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	105, // 137: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	61,  // 138: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	111, // 139: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	90,  // 140: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 141: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	34,  // 142: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	36,  // 143: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	37,  // 144: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	40,  // 145: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	37,  // 146: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	37,  // 147: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	45,  // 148: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	37,  // 149: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	37,  // 150: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	37,  // 151: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	48,  // 152: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	53,  // 153: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	55,  // 154: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	91,  // 155: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	108, // 156: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	50,  // 157: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	110, // 158: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	76,  // 159: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	76,  // 160: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	76,  // 161: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	76,  // 162: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	76,  // 163: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 164: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	76,  // 165: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	76,  // 166: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	76,  // 167: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 168: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	76,  // 169: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 170: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	69,  // 171: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	71,  // 172: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	73,  // 173: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	76,  // 174: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	79,  // 175: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	77,  // 176: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	82,  // 177: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	86,  // 178: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	89,  // 179: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	97,  // 180: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	97,  // 181: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	97,  // 182: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	97,  // 183: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	76,  // 184: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 185: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	76,  // 186: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	76,  // 187: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	106, // 188: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	76,  // 189: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	112, // 190: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	91,  // 191: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	141, // [141:192] is the sub-list for method output_type
-	90,  // [90:141] is the sub-list for method input_type
-	90,  // [90:90] is the sub-list for extension type_name
-	90,  // [90:90] is the sub-list for extension extendee
-	0,   // [0:90] is the sub-list for field type_name
+	13,  // 64: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	8,   // 65: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 66: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 67: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 68: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 69: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	74,  // 70: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	30,  // 71: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	77,  // 72: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	83,  // 73: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	84,  // 74: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	77,  // 75: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	43,  // 76: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	84,  // 77: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	88,  // 78: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	95,  // 79: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	93,  // 80: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 81: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	94,  // 82: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	96,  // 83: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	93,  // 84: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	4,   // 85: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	13,  // 86: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	13,  // 87: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	13,  // 88: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	4,   // 89: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	5,   // 90: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 91: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	33,  // 92: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	35,  // 93: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	38,  // 94: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	39,  // 95: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	41,  // 96: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 97: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 98: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	41,  // 99: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	42,  // 100: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	46,  // 101: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	47,  // 102: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	52,  // 103: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	54,  // 104: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	92,  // 105: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	107, // 106: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	49,  // 107: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	109, // 108: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	56,  // 109: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	57,  // 110: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	58,  // 111: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	59,  // 112: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	60,  // 113: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	63,  // 114: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	64,  // 115: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	64,  // 116: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	65,  // 117: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	64,  // 118: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	66,  // 119: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	67,  // 120: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	68,  // 121: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	70,  // 122: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	72,  // 123: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	32,  // 124: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	78,  // 125: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	80,  // 126: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	81,  // 127: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	85,  // 128: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	87,  // 129: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	98,  // 130: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	99,  // 131: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	100, // 132: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	101, // 133: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	62,  // 134: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	102, // 135: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	103, // 136: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	104, // 137: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	105, // 138: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	61,  // 139: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	111, // 140: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	90,  // 141: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 142: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	34,  // 143: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	36,  // 144: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	37,  // 145: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	40,  // 146: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	37,  // 147: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	37,  // 148: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	45,  // 149: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	37,  // 150: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	37,  // 151: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	37,  // 152: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	48,  // 153: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	53,  // 154: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	55,  // 155: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	91,  // 156: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	108, // 157: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	50,  // 158: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	110, // 159: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	76,  // 160: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	76,  // 161: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	76,  // 162: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	76,  // 163: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	76,  // 164: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 165: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	76,  // 166: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	76,  // 167: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	76,  // 168: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 169: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	76,  // 170: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 171: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	69,  // 172: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	71,  // 173: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	73,  // 174: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	76,  // 175: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 176: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	77,  // 177: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	82,  // 178: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	86,  // 179: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	89,  // 180: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	97,  // 181: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	97,  // 182: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	97,  // 183: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	97,  // 184: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	76,  // 185: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 186: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	76,  // 187: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	76,  // 188: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	106, // 189: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	76,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	112, // 191: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	91,  // 192: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	142, // [142:193] is the sub-list for method output_type
+	91,  // [91:142] is the sub-list for method input_type
+	91,  // [91:91] is the sub-list for extension type_name
+	91,  // [91:91] is the sub-list for extension extendee
+	0,   // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
