@@ -96,3 +96,38 @@ func (t *Terminal) CallDealer(ctx context.Context) error {
 	t.changedLocked()
 	return err
 }
+
+// refusedLocked takes the seat's slip after the casino supervisor refused wagers on it before
+// no more bets (003 §9.12): the chips on the layout become exactly the table's slip, so the
+// refused ones are gone from the screen, and the player is told the supervisor refused them and
+// why. As for carried winners (carriedLocked), the terminal's next change is a newer version
+// than the table's, and a change sent before the table's word arrived — which the table refuses
+// as stale — is not told as a refusal: the table's slip stands. The undo history goes too, so
+// undo cannot put a refused wager back without the player placing it again.
+func (t *Terminal) refusedLocked(e table.WagerRefused) {
+	if e.Slip.RoundID != t.view.RoundID {
+		return // a round already gone: the snapshot of the new one says what stands
+	}
+	layout := t.view.Config.Layout
+	before := dealerTotal(t.view.DealerStakes, layout)
+	for _, s := range t.slip.Stakes() {
+		before += s.Amount * units(s.Bet, layout)
+	}
+	own, dealer := splitAck(&e.Slip, layout)
+	t.slip.reset(own)
+	t.view.DealerStakes = dealer
+	if t.version >= e.Slip.Version {
+		t.version++
+	} else {
+		t.version = e.Slip.Version
+	}
+	t.view.Acked = true
+	removed := max(before-e.Slip.Total, 0)
+	if len(e.Refused) == 1 {
+		t.sayLocked(msg.New("The casino supervisor refused your wager on %s (%s) and removed it: %s",
+			e.Refused[0].Bet, money.Decimal(removed), e.Reason), TableNews)
+	} else {
+		t.sayLocked(msg.New("The casino supervisor refused %d of your wagers (%s) and removed them: %s",
+			len(e.Refused), money.Decimal(removed), e.Reason), TableNews)
+	}
+}

@@ -46,6 +46,16 @@ func (t *Terminal) record(ctx context.Context, ev table.Event) {
 	switch e := ev.(type) {
 	case table.Settled:
 		s = &e
+	case table.WagerRefused:
+		// 003 §9.12: the slip without the refused wagers is the slip the table will settle;
+		// recorded, as every acknowledged slip is, before the screen shows it.
+		t.mu.Lock()
+		layout := t.view.Config.Layout
+		t.mu.Unlock()
+		if err := rec.SlipAcked(ctx, layout, e.Slip); err != nil {
+			t.log.Error("game records: slip after a refusal not recorded", "round", e.Slip.RoundID, "version", e.Slip.Version, "err", err)
+		}
+		return
 	case table.SlipCarried:
 		// The carried winners are a slip the table acknowledged for this terminal (004 §3.6(b)):
 		// recorded, as every acknowledged slip is, before the screen shows it (rules 9.7–9.9).
@@ -214,6 +224,8 @@ func (t *Terminal) apply(ev table.Event) {
 		t.setClosingLocked(e.At)
 	case table.SlipCarried:
 		t.carriedLocked(e.Slip)
+	case table.WagerRefused:
+		t.refusedLocked(e)
 	case table.JackpotMeter:
 		t.view.Jackpot = e.Amount
 	case table.JackpotWon:

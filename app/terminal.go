@@ -16,7 +16,8 @@
 //   - notice.go: the one message on screen, with its priority and minimum time;
 //   - closing.go: the sign of the table's announced closure, counted down (001 §12.7);
 //   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
-//     the player's call to the dealer (001 §9.5);
+//     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
+//     seat's wagers, which takes their chips off the layout and says why (003 §9.12);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8).
 package app
 

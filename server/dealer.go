@@ -85,8 +85,11 @@ func (t *Table) status() (*pb.TableStatus, error) {
 			ts.Abstained = int32(min(t.abstained[id], 1<<30))
 			ts.Vacatable, _ = t.vacatable(id)
 		}
-		if t.cur != nil && t.cur.slip(id) != nil {
-			ts.SlipTotal = t.cur.slip(id).total
+		if sl := t.cur.slipOrNil(id); sl != nil {
+			ts.SlipTotal = sl.total
+			if !sl.secret {
+				ts.Slip = wire.SlipPB(sl.ack(t.cur.id))
+			}
 		}
 		if l := t.personal(id); l != nil { // the dealer sees which seats play to their own limits
 			ts.PlayerLimits = wire.LimitsPB(*l)

@@ -339,3 +339,59 @@ func openFuzzTable(f *testing.F) (*Table, *fakeClock) {
 	}
 	return tbl, clock
 }
+
+// FuzzRefuseWager: a supervisor's refusal (003 §9.12) from any request. The edge's reading
+// (RefusalOf) and the table refuse a bad one with InvalidArgument or FailedPrecondition, never a
+// panic; a refusal taken leaves a slip of a newer version whose total is its wagers' and no
+// more than before, and what it removed is what the slip lost.
+func FuzzRefuseWager(f *testing.F) {
+	f.Add("T1", "late bet", []byte{0}, false)
+	f.Add("T1", "collusion", []byte{}, true)
+	f.Add("T1", "x", []byte{1, 0}, false)
+	f.Add("T1", "", []byte{0}, false)
+	f.Add("T9", "r", []byte{0}, true)
+	f.Add("T1", "bell\a", []byte{5}, false)
+	f.Add("", "r", []byte{0, 0}, true)
+	tbl, _ := openFuzzTable(f)
+	if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		f.Fatal(err)
+	}
+	st, err := tbl.StartRound("dealer:test")
+	if err != nil {
+		f.Fatal(err)
+	}
+	version := uint64(0)
+	f.Fuzz(func(t *testing.T, terminal, reason string, idx []byte, all bool) {
+		version++
+		prev, err := tbl.UpdateSlip("T1", st.RoundId, version, slipWagers([]*pb.Wager{
+			{Kind: pb.BetKind_BET_KIND_RED, Amount: 500}, {Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{"17"}, Amount: 100}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		version = prev.Version
+		req := &pb.RefuseWagerRequest{TerminalId: terminal, RoundId: st.RoundId, Reason: reason, All: all}
+		for _, b := range idx {
+			req.Indexes = append(req.Indexes, uint32(b))
+		}
+		term, round, ref, err := RefusalOf(req)
+		if err == nil {
+			var res *pb.RefuseWagerResponse
+			res, err = tbl.RefuseWager("supervisor:S1", term, round, ref)
+			if err == nil {
+				sl := res.Slip
+				var sum int64
+				for _, r := range sl.Results {
+					sum += r.Accepted
+				}
+				if sl.Version <= prev.Version || sum != sl.Total || sl.Total+res.Refused != prev.Total {
+					t.Fatalf("%v: before %+v, after %+v (refused %d)", req, prev, sl, res.Refused)
+				}
+				version = sl.Version
+				return
+			}
+		}
+		if c := status.Code(err); c != codes.InvalidArgument && c != codes.FailedPrecondition && c != codes.NotFound {
+			t.Fatalf("%v: %v", req, err)
+		}
+	})
+}

@@ -46,7 +46,9 @@ func init() {
 		// Tournament play: the Tournament Director's (000 §12.2.3) configuring, opening and
 		// closing; the dealer deals its rounds and prints its standings (GetTournament).
 		"ConfigureTournament", "OpenTournament", "CloseTournament",
-		"ScheduleClose", "ClearFault"} {
+		"ScheduleClose", "ClearFault",
+		// 003 §9.12: a casino supervisor may refuse a player's wager before no more bets.
+		"RefuseWager"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).

@@ -444,6 +444,14 @@ func (s *dealerService) PlaceWager(ctx context.Context, req *pb.PlaceWagerReques
 	return s.t.PlaceWager(actorOf(ctx), req.TerminalId, req.RoundId, slipWagers([]*pb.Wager{req.Wager})[0])
 }
 
+func (s *dealerService) RefuseWager(ctx context.Context, req *pb.RefuseWagerRequest) (*pb.RefuseWagerResponse, error) {
+	terminal, round, ref, err := RefusalOf(req)
+	if err != nil {
+		return nil, err
+	}
+	return s.t.RefuseWager(actorOf(ctx), terminal, round, ref)
+}
+
 func (s *dealerService) Dispute(ctx context.Context, req *pb.DisputeRequest) (*pb.TableStatus, error) {
 	return s.t.Dispute(actorOf(ctx), req.RoundId, req.Note)
 }

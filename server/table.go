@@ -30,7 +30,8 @@
 // The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the
 // seat abstaining three rounds (§12.8), the dealer console's Dispute Button and red/green light
 // (000 §10.9.1–2), a player's call (001 §9.5); the dealer's oral call bets on a seat's slip
-// (dealerwager.go, 002 §3.2B).
+// (dealerwager.go, 002 §3.2B); the casino supervisor's refusal of a seat's wagers before no
+// more bets (refusewager.go, 003 §9.12).
 package server
 
 import (
@@ -209,6 +210,14 @@ type round struct {
 
 // slip returns a terminal's acknowledged slip of the round, nil if none.
 func (r *round) slip(terminal string) *slip { return r.slips[terminal] }
+
+// slipOrNil is the terminal's slip of round r, nil with no round or no slip.
+func (r *round) slipOrNil(terminal string) *slip {
+	if r == nil {
+		return nil
+	}
+	return r.slips[terminal]
+}
 
 // outcomeText is the winning number as the ledger keeps it, "" before there is one.
 func (r *round) outcomeText() string {

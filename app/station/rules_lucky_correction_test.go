@@ -230,3 +230,48 @@ func TestRule001_9_4_CorrectionOfEarlierRound(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// 003 §7.3: "Players are not required to bet on the main game to place a Lucky Ball wager."
+// Through the real table and a real station: a Lucky Ball wager alone is placed, accepted whole
+// (it meets the aggregate minimum by itself), shown with the Super colour once no more bets is
+// called (§7.6), and settles as a recognised slip on its colour's number at the odds the screen
+// shows for it.
+func TestRule003_7_3_LuckyBallAloneThroughTheTable(t *testing.T) {
+	r := luckyRig(t)
+	r.ready()
+	r.buyIn(2000)
+	round := r.startRound()
+	r.placeOn(500, roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)})
+	if v := r.view(); len(v.Stakes) != 1 || v.SlipTotal != 500 {
+		t.Fatalf("a Lucky Ball wager alone: stakes %v total %d", v.Stakes, v.SlipTotal)
+	}
+	if _, err := r.demo.Table.SpinStarted("dealer:test", round); err != nil {
+		t.Fatal(err)
+	}
+	v := r.waitView("the numbers shown at the spin", func(v app.View) bool { return v.LuckyBall != nil && v.RoundID == round })
+	if v.LuckyBall.HasSuper || v.LuckyBall.HasMega {
+		t.Fatalf("a Super colour chosen before no more bets: %+v", v.LuckyBall)
+	}
+	if _, err := r.demo.Table.BallDropping("dealer:test", round); err != nil {
+		t.Fatal(err)
+	}
+	v = r.waitView("the Super colour shown at no more bets", func(v app.View) bool { return v.LuckyBall != nil && v.LuckyBall.HasSuper })
+	draw := *v.LuckyBall
+	blue := draw.Numbers[roulette.BallBlue]
+	odds := int64(20) // Table One, 003 §7.8
+	if draw.Super == roulette.BallBlue {
+		odds = 75
+	}
+	if _, err := r.demo.Table.EnterOutcome("dealer:test", round, blue.String()); err != nil {
+		t.Fatal(err)
+	}
+	want := 2000 - 500 + 500*(odds+1)
+	v = r.waitView("the Lucky Ball win paid", func(v app.View) bool { return v.LastWin != nil && v.LastWin.RoundID == round })
+	if v.Balance != want || v.LastWin.Staked != 500 || v.LastWin.Returned != 500*(odds+1) {
+		t.Fatalf("balance %d staked %d returned %d, want %d, 5.00, %d", v.Balance, v.LastWin.Staked, v.LastWin.Returned, want, 500*(odds+1))
+	}
+	if got := r.server().Balance; got != want {
+		t.Fatalf("the table's ledger has %d, the screen %d", got, want)
+	}
+	r.conserved()
+}

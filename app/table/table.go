@@ -274,6 +274,17 @@ type JackpotWon struct {
 // newer version.
 type SlipCarried struct{ Slip SlipAck }
 
+// WagerRefused is the casino supervisor's refusal of wagers on this terminal's slip before "no
+// more bets" (003 §9.12): the slip as it now stands (a newer version, without them), the wagers
+// removed, the supervisor's grounds, and who refused them. The screen shows exactly the slip's
+// chips and tells the player why the others went.
+type WagerRefused struct {
+	Slip    SlipAck
+	Refused []SlipBet
+	Reason  string
+	By      string
+}
+
 func (Connection) isEvent()          {}
 func (Snapshot) isEvent()            {}
 func (PhaseChanged) isEvent()        {}
@@ -292,6 +303,7 @@ func (PlayerLimitsChanged) isEvent() {}
 func (TableClosing) isEvent()        {}
 func (DealerWagerPlaced) isEvent()   {}
 func (SlipCarried) isEvent()         {}
+func (WagerRefused) isEvent()        {}
 
 // Money is the table's reply to a money call.
 type Money struct {

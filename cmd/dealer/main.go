@@ -27,9 +27,13 @@
 // clearfault [NOTE] (the supervisor turns the light green again),
 // wager TERMINAL CALL CENTS [NUMBER [SPREAD]] (an oral call bet the dealer places for a seat on
 // the current round: tier, orphelins, voisins, zero-game, or neighbours of NUMBER with SPREAD
-// either side; CENTS per piece: 002 §3.2B).
+// either side; CENTS per piece: 002 §3.2B),
+// refuse TERMINAL INDEX[,INDEX...]|all REASON (the supervisor refuses a seat's wagers before
+// no more bets, by their index in the seat's slip or all of them; the player is told REASON:
+// 003 §9.12).
 // seats (one line a terminal: connected, balance, slip, and IN SERVICE with the technician and
-// since when while a field technician has it out of play).
+// since when while a field technician has it out of play; under it the seat's wagers, each with
+// the index refuse names).
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too; it, and every command answered with the table's status, then says on stderr which
 // seats are IN SERVICE. The operator's certificate identity is recorded with every privileged action.
@@ -395,6 +399,17 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 			return nil, err
 		}
 		return d.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: rest[0], RoundId: r, Wager: w})
+	case "refuse":
+		req, err := refusal(rest)
+		if err != nil {
+			return nil, err
+		}
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		req.RoundId = r
+		return d.RefuseWager(ctx, req)
 	case "period":
 		s, err := arg(0)
 		if err != nil {
@@ -428,6 +443,34 @@ func closingTime(s string, now time.Time) (time.Time, error) {
 		at = at.AddDate(0, 0, 1)
 	}
 	return at, nil
+}
+
+// refusal reads "TERMINAL INDEX[,INDEX...]|all REASON..." into a supervisor's refusal of a
+// seat's wagers (003 §9.12). The indexes are the wagers' places in the seat's slip, from 0, as
+// the table's answers list them; "all" refuses every wager of the slip. The selector is never
+// optional, so a mistyped index is an error rather than a refusal of everything. The reason is
+// the rest of the line: the player's screen shows it.
+func refusal(args []string) (*pb.RefuseWagerRequest, error) {
+	const usage = "refuse: TERMINAL INDEX[,INDEX...]|all REASON"
+	if len(args) < 3 {
+		return nil, fmt.Errorf("%s", usage)
+	}
+	req := &pb.RefuseWagerRequest{TerminalId: args[0], Reason: strings.TrimSpace(strings.Join(args[2:], " "))}
+	if sel := args[1]; sel == "all" {
+		req.All = true
+	} else {
+		for _, f := range strings.Split(sel, ",") {
+			i, err := strconv.ParseUint(f, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("refuse: index %q: %v (%s)", f, err, usage)
+			}
+			req.Indexes = append(req.Indexes, uint32(i))
+		}
+	}
+	if req.Reason == "" {
+		return nil, fmt.Errorf("refuse: the reason is required (the player is told it): %s", usage)
+	}
+	return req, nil
 }
 
 // callWager reads "TERMINAL CALL CENTS [NUMBER [SPREAD]]" into the wire wager of a call bet; the

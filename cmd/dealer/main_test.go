@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server"
@@ -258,6 +260,13 @@ func TestTableAndSeatCommands(t *testing.T) {
 	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
 		t.Fatalf("wager with a bad spread: %v", err)
 	}
+	// refuse (003 §9.12): sent to the table as the supervisor, which finds the seat has no wager.
+	if _, err := command(ctx, d, []string{"refuse", "T01", "all", "past", "posting"}); err == nil || !strings.Contains(err.Error(), "has no wager") {
+		t.Fatalf("refuse on a seat with no wager: %v", err)
+	}
+	if _, err := command(ctx, d, []string{"refuse", "T01", "x", "late"}); err == nil || !strings.Contains(err.Error(), "INDEX") {
+		t.Fatalf("refuse with a bad index: %v", err)
+	}
 	if _, err := run("dispute", "ball jumped out"); err != nil {
 		t.Fatal(err)
 	}
@@ -396,5 +405,124 @@ func TestSeatsInService(t *testing.T) {
 	}
 	if out, errOut := console("status"); strings.Contains(out+errOut, "IN SERVICE") || strings.Contains(out, "inService") {
 		t.Fatalf("back in play, status still says in service:\n%s\n%s", out, errOut)
+	}
+}
+
+// TestRule003_9_12_RefuseCommand: the supervisor's `refuse TERMINAL INDEX[,INDEX...]|all
+// REASON` names the seat, the wagers by index or all, and the grounds the player is told.
+func TestRule003_9_12_RefuseCommand(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		all     bool
+		indexes []uint32
+		reason  string
+	}{
+		{[]string{"T01", "1", "late", "bet"}, false, []uint32{1}, "late bet"},
+		{[]string{"T01", "0,2", "past-post"}, false, []uint32{0, 2}, "past-post"},
+		{[]string{"T01", "all", "collusion suspected"}, true, nil, "collusion suspected"},
+	} {
+		req, err := refusal(c.args)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if req.TerminalId != c.args[0] || req.All != c.all || !slices.Equal(req.Indexes, c.indexes) || req.Reason != c.reason {
+			t.Errorf("%v: got %v", c.args, req)
+		}
+	}
+	for _, bad := range [][]string{{}, {"T01"}, {"T01", "all"}, {"T01", "1"}, {"T01", "1,x", "r"}, {"T01", "99999999999", "r"}, {"T01", "1,,2", "r"}, {"T02", "player", "left"}, {"T01", "all", " "}} {
+		if req, err := refusal(bad); err == nil {
+			t.Errorf("%v: accepted as %v", bad, req)
+		}
+	}
+}
+
+// FuzzRefusal: whatever the console is given, it refuses it or builds a request the table's own
+// reading (server.RefusalOf) takes or refuses with an error; it never panics.
+func FuzzRefusal(f *testing.F) {
+	for _, s := range []string{"T01 1 late", "T01 all r", "T01 0,2 x y", "T01", "T01 ,, r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		req, err := refusal(strings.Fields(line))
+		if err != nil {
+			return
+		}
+		if req.Reason == "" || (req.All && len(req.Indexes) > 0) {
+			t.Fatalf("%q: %v", line, req)
+		}
+		_, _, _, _ = server.RefusalOf(req)
+	})
+}
+
+// TestRule003_9_12_SeatsListTheIndexesRefuseNames: `dealer seats` lists each seat's wagers
+// under it with their index in the slip, and `refuse` by that index removes exactly that wager
+// (003 §9.12), end to end over gRPC as the supervisor.
+func TestRule003_9_12_SeatsListTheIndexesRefuseNames(t *testing.T) {
+	m, err := pki.NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.RegisterTerminal("T01"); err != nil {
+		t.Fatal(err)
+	}
+	srvTLS, _ := m.ServerTLS()
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7")
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	d := pb.NewDealerServiceClient(conn)
+	ctx := context.Background()
+	if _, err := command(ctx, d, []string{"open"}); err != nil {
+		t.Fatal(err)
+	}
+	note := &pb.NoteEscrowRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}
+	if _, err := tbl.ReportNoteEscrow("T01", note); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbl.CreditNote("T01", &pb.CreditNoteRequest{IdempotencyKey: "n", Amount: 10000, NoteCode: "AUD100"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := tbl.StartRound("dealer:D1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := roulette.BetSpec{Name: "red"}
+	s17 := roulette.BetSpec{Name: "straight", Numbers: []string{"17"}}
+	if _, err := tbl.UpdateSlip("T01", st.RoundId, 1, []server.SlipWager{{Spec: red, Amount: 500}, {Spec: s17, Amount: 200}}); err != nil {
+		t.Fatal(err)
+	}
+	seats := func() []string {
+		t.Helper()
+		out, err := command(ctx, d, []string{"seats"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seatLines(out.(*pb.TableStatus), time.Now())
+	}
+	lines := seats()
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[1]), " ") != "[0] red 5.00" || strings.Join(strings.Fields(lines[2]), " ") != "[1] straight 17 2.00" {
+		t.Fatalf("seats:\n%s", strings.Join(lines, "\n"))
+	}
+	if _, err := command(ctx, d, []string{"refuse", "T01", "1", "past-posting", "suspected"}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := seats(); len(lines) != 2 || !strings.Contains(lines[0], "slip      5.00") || !strings.Contains(lines[1], "[0] red") {
+		t.Fatalf("seats after refusing [1]:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -37,6 +39,26 @@ func seatLines(st *pb.TableStatus, now time.Time) []string {
 			line += "  " + inService(ts, now)
 		}
 		out = append(out, line)
+		out = append(out, slipLines(ts.GetSlip())...)
+	}
+	return out
+}
+
+// slipLines are a seat's wagers, one a line under the seat's, each with its index in the slip:
+// the index a supervisor's `refuse` names (003 §9.12). A wager the dealer placed says who did.
+func slipLines(sl *pb.Slip) []string {
+	var out []string
+	for i, w := range sl.GetWagers() {
+		var accepted int64
+		if i < len(sl.GetResults()) {
+			accepted = sl.GetResults()[i].GetAccepted()
+		}
+		line := fmt.Sprintf("    [%d] %-12s %-10s %9s", i, strings.ToLower(strings.TrimPrefix(w.GetKind().String(), "BET_KIND_")),
+			strings.Join(append(slices.Clone(w.GetNumbers()), w.GetColour()), " "), money.Decimal(accepted))
+		if w.GetPlacedBy() != "" {
+			line += "  placed by " + w.GetPlacedBy()
+		}
+		out = append(out, strings.TrimRight(line, " "))
 	}
 	return out
 }

@@ -61,7 +61,8 @@ func run(args []string, stderr io.Writer) int {
 	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
 	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
-	period := fs.Duration("period", 30*time.Second, "wagering period")
+	// 001 §5.1.2: without the operator's own period, the table's default (30 s).
+	period := fs.Duration("period", server.DefaultConfig().Period, "wagering period (001 §5.1.2: 30 s unless the operator sets it; the dealer's period command changes it)")
 	spin := fs.Duration("spin", 4*time.Second, "auto-dealer: time from the deadline to the outcome")
 	result := fs.Duration("result", 5*time.Second, "auto-dealer: time the result shows before the next round")
 	wheel := fs.String("wheel", "single-zero", "single-zero or double-zero")

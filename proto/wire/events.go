@@ -291,8 +291,31 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("slip carried event: want a slip with its round and a version")
 		}
 		return table.SlipCarried{Slip: *sl}, nil
+	case *pb.TableEvent_WagerRefused:
+		return wagerRefusedOf(e.WagerRefused, layout)
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
+}
+
+// wagerRefusedOf reads a supervisor's refusal (003 §9.12): the slip must name its round and a
+// version, as the terminal's next change must be newer than it.
+func wagerRefusedOf(e *pb.WagerRefused, layout roulette.Layout) (table.Event, error) {
+	sl, err := SlipOf(e.GetSlip(), layout)
+	if err != nil {
+		return nil, fmt.Errorf("wager refused event: %w", err)
+	}
+	if sl == nil || sl.Version == 0 || sl.RoundID == "" {
+		return nil, fmt.Errorf("wager refused event: want a slip with its round and a version")
+	}
+	out := table.WagerRefused{Slip: *sl, Reason: e.GetReason(), By: e.GetBy()}
+	for i, w := range e.GetRefused() {
+		b, err := BetOf(w, layout)
+		if err != nil {
+			return nil, fmt.Errorf("wager refused event: refused wager %d: %w", i, err)
+		}
+		out.Refused = append(out.Refused, table.SlipBet{Bet: b, Amount: w.Amount, Card: w.PlayerCard, PlacedBy: w.PlacedBy})
+	}
+	return out, nil
 }
 
 func closedFrom(c *pb.AccountClosed) table.AccountClosed {

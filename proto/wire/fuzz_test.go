@@ -20,6 +20,8 @@ func FuzzEventOf(f *testing.F) {
 		{Event: &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{Slip: &pb.Slip{RoundId: "R1", Version: 1, Total: 500,
 			Wagers:  []*pb.Wager{{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{"17"}, Amount: 500}},
 			Results: []*pb.WagerResult{{Accepted: 500}}}}}},
+		{Event: &pb.TableEvent_WagerRefused{WagerRefused: &pb.WagerRefused{Slip: &pb.Slip{RoundId: "R1", Version: 2},
+			Refused: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{"17"}, Amount: 500}}, Reason: "late", By: "supervisor:s1"}}},
 		{Event: &pb.TableEvent_JackpotWon{JackpotWon: &pb.JackpotWon{RoundId: "R1", TerminalId: "T1", Amount: 100001, Void: true}}},
 		{Event: &pb.TableEvent_Snapshot{Snapshot: &pb.Snapshot{Config: &pb.TableConfig{Wheel: pb.Wheel_WHEEL_SINGLE_ZERO, DealerCashOnly: true}}}},
 	} {
@@ -42,6 +44,10 @@ func FuzzEventOf(f *testing.F) {
 		case table.SlipCarried:
 			if e.Slip.Version == 0 || e.Slip.RoundID == "" {
 				t.Fatalf("carried slip without its round or version: %+v", e.Slip)
+			}
+		case table.WagerRefused:
+			if e.Slip.Version == 0 || e.Slip.RoundID == "" {
+				t.Fatalf("refusal without the slip's round or version: %+v", e.Slip)
 			}
 		case table.JackpotWon:
 			if e.Confirmed && e.Void {

@@ -226,6 +226,13 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 	case table.SlipCarried:
 		s := e.Slip
 		out.Event = &pb.TableEvent_SlipCarried{SlipCarried: &pb.SlipCarried{Slip: SlipPB(&s)}}
+	case table.WagerRefused:
+		s := e.Slip
+		w := &pb.WagerRefused{Slip: SlipPB(&s), Reason: e.Reason, By: e.By}
+		for _, b := range e.Refused {
+			w.Refused = append(w.Refused, WagerOfBet(b))
+		}
+		out.Event = &pb.TableEvent_WagerRefused{WagerRefused: w}
 	default:
 		return nil, fmt.Errorf("wire: %T is not a table event on the wire", ev)
 	}

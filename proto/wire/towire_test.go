@@ -87,8 +87,9 @@ func TestEventsRoundTrip(t *testing.T) {
 		table.DealerWagerPlaced{Slip: *slip},
 		table.TableClosing{},
 		table.JackpotWon{RoundID: "R000007", TerminalID: "T07", Amount: 100001, Confirmed: true},
-		table.JackpotWon{RoundID: "R000008", TerminalID: "T07", Amount: 100002, Void: true}, // 001 §8.8
-		table.SlipCarried{Slip: *slip},                                                      // 004 §3.6(b)
+		table.JackpotWon{RoundID: "R000008", TerminalID: "T07", Amount: 100002, Void: true},                 // 001 §8.8
+		table.SlipCarried{Slip: *slip},                                                                      // 004 §3.6(b)
+		table.WagerRefused{Slip: *slip, Refused: slip.Bets[:1], Reason: "past-post", By: "supervisor:pit1"}, // 003 §9.12
 	} {
 		msg, err := EventPB(ev)
 		if err != nil {

@@ -1178,6 +1178,7 @@ type TableEvent struct {
 	//	*TableEvent_Closing
 	//	*TableEvent_DealerWager
 	//	*TableEvent_SlipCarried
+	//	*TableEvent_WagerRefused
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1396,6 +1397,15 @@ func (x *TableEvent) GetSlipCarried() *SlipCarried {
 	return nil
 }
 
+func (x *TableEvent) GetWagerRefused() *WagerRefused {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_WagerRefused); ok {
+			return x.WagerRefused
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1472,6 +1482,10 @@ type TableEvent_SlipCarried struct {
 	SlipCarried *SlipCarried `protobuf:"bytes,27,opt,name=slip_carried,json=slipCarried,proto3,oneof"`
 }
 
+type TableEvent_WagerRefused struct {
+	WagerRefused *WagerRefused `protobuf:"bytes,28,opt,name=wager_refused,json=wagerRefused,proto3,oneof"` // the supervisor refused wagers of this seat (003 §9.12)
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1507,6 +1521,8 @@ func (*TableEvent_Closing) isTableEvent_Event() {}
 func (*TableEvent_DealerWager) isTableEvent_Event() {}
 
 func (*TableEvent_SlipCarried) isTableEvent_Event() {}
+
+func (*TableEvent_WagerRefused) isTableEvent_Event() {}
 
 // TableClosing is the sign of the table's closure (001 §12.7): the time it closes, or 0 when
 // the closure is called off.
@@ -4831,7 +4847,11 @@ type TerminalStatus struct {
 	// in_service is set while a field technician has the terminal out of play (SetInService), as
 	// last reported: with connected false it is the last word of a terminal the table cannot
 	// reach, and the dealer console says so.
-	InService     *SeatService `protobuf:"bytes,11,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
+	InService *SeatService `protobuf:"bytes,11,opt,name=in_service,json=inService,proto3" json:"in_service,omitempty"`
+	// The seat's slip of the current round, its wagers in order (their indexes are what a
+	// supervisor's RefuseWager names, 003 §9.12); unset with no slip, and for an undisclosed
+	// tournament slip.
+	Slip          *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4939,6 +4959,13 @@ func (x *TerminalStatus) GetCashOutRequested() bool {
 func (x *TerminalStatus) GetInService() *SeatService {
 	if x != nil {
 		return x.InService
+	}
+	return nil
+}
+
+func (x *TerminalStatus) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
 	}
 	return nil
 }
@@ -7409,6 +7436,203 @@ func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
 	return 0
 }
 
+type RefuseWagerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat
+	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`          // the round in its wagering period
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                           // the supervisor's grounds, told to the player: 1-200 characters
+	Indexes       []uint32               `protobuf:"varint,4,rep,packed,name=indexes,proto3" json:"indexes,omitempty"`                 // the wagers refused, by index in the seat's slip (from 0)
+	All           bool                   `protobuf:"varint,5,opt,name=all,proto3" json:"all,omitempty"`                                // every wager of the slip instead (indexes then empty)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RefuseWagerRequest) Reset() {
+	*x = RefuseWagerRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RefuseWagerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RefuseWagerRequest) ProtoMessage() {}
+
+func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RefuseWagerRequest.ProtoReflect.Descriptor instead.
+func (*RefuseWagerRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
+}
+
+func (x *RefuseWagerRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *RefuseWagerRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *RefuseWagerRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *RefuseWagerRequest) GetIndexes() []uint32 {
+	if x != nil {
+		return x.Indexes
+	}
+	return nil
+}
+
+func (x *RefuseWagerRequest) GetAll() bool {
+	if x != nil {
+		return x.All
+	}
+	return false
+}
+
+type RefuseWagerResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Refused       int64                  `protobuf:"varint,1,opt,name=refused,proto3" json:"refused,omitempty"` // the money the refused wagers held on the slip
+	Slip          *Slip                  `protobuf:"bytes,2,opt,name=slip,proto3" json:"slip,omitempty"`        // the seat's slip now
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RefuseWagerResponse) Reset() {
+	*x = RefuseWagerResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RefuseWagerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RefuseWagerResponse) ProtoMessage() {}
+
+func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RefuseWagerResponse.ProtoReflect.Descriptor instead.
+func (*RefuseWagerResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
+}
+
+func (x *RefuseWagerResponse) GetRefused() int64 {
+	if x != nil {
+		return x.Refused
+	}
+	return 0
+}
+
+func (x *RefuseWagerResponse) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
+// WagerRefused tells a seat's terminal the supervisor refused wagers on its slip (003 §9.12).
+type WagerRefused struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Slip          *Slip                  `protobuf:"bytes,1,opt,name=slip,proto3" json:"slip,omitempty"`       // the seat's slip now, a new version without them
+	Refused       []*Wager               `protobuf:"bytes,2,rep,name=refused,proto3" json:"refused,omitempty"` // the wagers removed, as placed
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`   // the supervisor's grounds
+	By            string                 `protobuf:"bytes,4,opt,name=by,proto3" json:"by,omitempty"`           // who refused them (role:id)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WagerRefused) Reset() {
+	*x = WagerRefused{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WagerRefused) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WagerRefused) ProtoMessage() {}
+
+func (x *WagerRefused) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WagerRefused.ProtoReflect.Descriptor instead.
+func (*WagerRefused) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
+}
+
+func (x *WagerRefused) GetSlip() *Slip {
+	if x != nil {
+		return x.Slip
+	}
+	return nil
+}
+
+func (x *WagerRefused) GetRefused() []*Wager {
+	if x != nil {
+		return x.Refused
+	}
+	return nil
+}
+
+func (x *WagerRefused) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *WagerRefused) GetBy() string {
+	if x != nil {
+		return x.By
+	}
+	return ""
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -7487,7 +7711,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x123\n" +
 	"\aresults\x18\x04 \x03(\v2\x19.ats.table.v1.WagerResultR\aresults\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x03R\x05total\"\x0e\n" +
-	"\fWatchRequest\"\xf6\b\n" +
+	"\fWatchRequest\"\xb9\t\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -7514,7 +7738,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rplayer_limits\x18\x18 \x01(\v2!.ats.table.v1.PlayerLimitsChangedH\x00R\fplayerLimits\x126\n" +
 	"\aclosing\x18\x19 \x01(\v2\x1a.ats.table.v1.TableClosingH\x00R\aclosing\x127\n" +
 	"\fdealer_wager\x18\x1a \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWager\x12>\n" +
-	"\fslip_carried\x18\x1b \x01(\v2\x19.ats.table.v1.SlipCarriedH\x00R\vslipCarriedB\a\n" +
+	"\fslip_carried\x18\x1b \x01(\v2\x19.ats.table.v1.SlipCarriedH\x00R\vslipCarried\x12A\n" +
+	"\rwager_refused\x18\x1c \x01(\v2\x1a.ats.table.v1.WagerRefusedH\x00R\fwagerRefusedB\a\n" +
 	"\x05event\"=\n" +
 	"\fTableClosing\x12-\n" +
 	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xbb\a\n" +
@@ -7741,7 +7966,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xab\x03\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xd3\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -7758,7 +7983,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12cash_out_requested\x18\n" +
 	" \x01(\bR\x10cashOutRequested\x128\n" +
 	"\n" +
-	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\"t\n" +
+	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\x12&\n" +
+	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"t\n" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
@@ -7966,7 +8192,22 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rtechnician_id\x18\x02 \x01(\tR\ftechnicianId\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\"@\n" +
 	"\x14SetInServiceResponse\x12(\n" +
-	"\x10since_unix_nanos\x18\x01 \x01(\x03R\x0esinceUnixNanos*~\n" +
+	"\x10since_unix_nanos\x18\x01 \x01(\x03R\x0esinceUnixNanos\"\x94\x01\n" +
+	"\x12RefuseWagerRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x19\n" +
+	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x18\n" +
+	"\aindexes\x18\x04 \x03(\rR\aindexes\x12\x10\n" +
+	"\x03all\x18\x05 \x01(\bR\x03all\"W\n" +
+	"\x13RefuseWagerResponse\x12\x18\n" +
+	"\arefused\x18\x01 \x01(\x03R\arefused\x12&\n" +
+	"\x04slip\x18\x02 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"\x8d\x01\n" +
+	"\fWagerRefused\x12&\n" +
+	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12-\n" +
+	"\arefused\x18\x02 \x03(\v2\x13.ats.table.v1.WagerR\arefused\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x0e\n" +
+	"\x02by\x18\x04 \x01(\tR\x02by*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -8033,7 +8274,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
-	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse2\xde\x13\n" +
+	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse2\xb2\x14\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -8070,7 +8311,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"ClearFault\x12\x1f.ats.table.v1.ClearFaultRequest\x1a\x19.ats.table.v1.TableStatus\x12O\n" +
 	"\n" +
 	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse\x12T\n" +
-	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
+	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
+	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -8087,7 +8329,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 108)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 111)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -8200,12 +8442,15 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*CallDealerResponse)(nil),             // 108: ats.table.v1.CallDealerResponse
 	(*SetInServiceRequest)(nil),            // 109: ats.table.v1.SetInServiceRequest
 	(*SetInServiceResponse)(nil),           // 110: ats.table.v1.SetInServiceResponse
-	nil,                                    // 111: ats.table.v1.Limits.PerBetEntry
+	(*RefuseWagerRequest)(nil),             // 111: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 112: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 113: ats.table.v1.WagerRefused
+	nil,                                    // 114: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	111, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	114, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -8229,171 +8474,178 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	16,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	13,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
 	31,  // 25: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	8,   // 26: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 27: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	6,   // 28: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	7,   // 29: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 30: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	13,  // 31: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	10,  // 32: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	26,  // 33: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	21,  // 34: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	27,  // 35: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	97,  // 36: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	6,   // 37: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
-	6,   // 38: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
-	0,   // 39: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	11,  // 40: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	6,   // 41: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	7,   // 42: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	43,  // 43: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	10,  // 44: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	13,  // 45: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
-	4,   // 46: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	13,  // 47: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	51,  // 48: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 49: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 50: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 51: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 52: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	43,  // 53: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	51,  // 54: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 55: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 56: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 57: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	6,   // 58: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	6,   // 59: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	43,  // 60: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	6,   // 61: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	75,  // 62: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	8,   // 63: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 64: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 65: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 66: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 67: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	74,  // 68: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	30,  // 69: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	77,  // 70: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	83,  // 71: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	84,  // 72: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	77,  // 73: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	43,  // 74: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	84,  // 75: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	88,  // 76: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	95,  // 77: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	93,  // 78: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 79: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	94,  // 80: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	96,  // 81: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	93,  // 82: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	4,   // 83: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	13,  // 84: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	5,   // 85: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 86: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	33,  // 87: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	35,  // 88: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	38,  // 89: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	39,  // 90: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	41,  // 91: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	41,  // 92: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 93: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	41,  // 94: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	42,  // 95: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	46,  // 96: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	47,  // 97: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	52,  // 98: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	54,  // 99: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	92,  // 100: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	107, // 101: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	49,  // 102: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	109, // 103: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	56,  // 104: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	57,  // 105: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	58,  // 106: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	59,  // 107: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	60,  // 108: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	63,  // 109: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	64,  // 110: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	64,  // 111: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	65,  // 112: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	64,  // 113: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	66,  // 114: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	67,  // 115: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	68,  // 116: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	70,  // 117: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	72,  // 118: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	32,  // 119: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	78,  // 120: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	80,  // 121: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	81,  // 122: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	85,  // 123: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	87,  // 124: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	98,  // 125: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	99,  // 126: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	100, // 127: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	101, // 128: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	62,  // 129: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	102, // 130: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	103, // 131: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	104, // 132: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	105, // 133: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	61,  // 134: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	90,  // 135: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 136: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	34,  // 137: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	36,  // 138: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	37,  // 139: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	40,  // 140: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	37,  // 141: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	37,  // 142: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	45,  // 143: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	37,  // 144: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	37,  // 145: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	37,  // 146: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	48,  // 147: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	53,  // 148: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	55,  // 149: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	91,  // 150: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	108, // 151: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	50,  // 152: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	110, // 153: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	76,  // 154: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	76,  // 155: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	76,  // 156: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	76,  // 157: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	76,  // 158: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 159: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	76,  // 160: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	76,  // 161: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	76,  // 162: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 163: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	76,  // 164: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 165: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	69,  // 166: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	71,  // 167: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	73,  // 168: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	76,  // 169: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	79,  // 170: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	77,  // 171: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	82,  // 172: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	86,  // 173: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	89,  // 174: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	97,  // 175: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	97,  // 176: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	97,  // 177: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	97,  // 178: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	76,  // 179: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 180: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	76,  // 181: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	76,  // 182: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	106, // 183: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	76,  // 184: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	91,  // 185: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	136, // [136:186] is the sub-list for method output_type
-	86,  // [86:136] is the sub-list for method input_type
-	86,  // [86:86] is the sub-list for extension type_name
-	86,  // [86:86] is the sub-list for extension extendee
-	0,   // [0:86] is the sub-list for field type_name
+	113, // 26: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	8,   // 27: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 28: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	6,   // 29: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	7,   // 30: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 31: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	13,  // 32: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	10,  // 33: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	26,  // 34: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	21,  // 35: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	27,  // 36: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	97,  // 37: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	6,   // 38: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	6,   // 39: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 40: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	11,  // 41: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	6,   // 42: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 43: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	43,  // 44: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	10,  // 45: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	13,  // 46: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
+	4,   // 47: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	13,  // 48: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	51,  // 49: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 50: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 51: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 52: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 53: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	43,  // 54: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	51,  // 55: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 56: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 57: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	51,  // 58: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	6,   // 59: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	6,   // 60: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	43,  // 61: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	6,   // 62: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	75,  // 63: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	13,  // 64: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	8,   // 65: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 66: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	6,   // 67: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	7,   // 68: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	11,  // 69: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	74,  // 70: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	30,  // 71: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	77,  // 72: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	83,  // 73: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	84,  // 74: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	77,  // 75: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	43,  // 76: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	84,  // 77: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	88,  // 78: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	95,  // 79: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	93,  // 80: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 81: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	94,  // 82: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	96,  // 83: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	93,  // 84: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	4,   // 85: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	13,  // 86: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	13,  // 87: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	13,  // 88: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	4,   // 89: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	5,   // 90: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	14,  // 91: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	33,  // 92: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	35,  // 93: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	38,  // 94: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	39,  // 95: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	41,  // 96: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	41,  // 97: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 98: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	41,  // 99: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	42,  // 100: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	46,  // 101: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	47,  // 102: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	52,  // 103: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	54,  // 104: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	92,  // 105: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	107, // 106: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	49,  // 107: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	109, // 108: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	56,  // 109: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	57,  // 110: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	58,  // 111: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	59,  // 112: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	60,  // 113: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	63,  // 114: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	64,  // 115: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	64,  // 116: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	65,  // 117: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	64,  // 118: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	66,  // 119: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	67,  // 120: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	68,  // 121: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	70,  // 122: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	72,  // 123: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	32,  // 124: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	78,  // 125: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	80,  // 126: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	81,  // 127: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	85,  // 128: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	87,  // 129: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	98,  // 130: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	99,  // 131: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	100, // 132: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	101, // 133: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	62,  // 134: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	102, // 135: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	103, // 136: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	104, // 137: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	105, // 138: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	61,  // 139: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	111, // 140: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	90,  // 141: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	15,  // 142: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	34,  // 143: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	36,  // 144: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	37,  // 145: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	40,  // 146: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	37,  // 147: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	37,  // 148: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	45,  // 149: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	37,  // 150: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	37,  // 151: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	37,  // 152: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	48,  // 153: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	53,  // 154: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	55,  // 155: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	91,  // 156: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	108, // 157: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	50,  // 158: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	110, // 159: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	76,  // 160: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	76,  // 161: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	76,  // 162: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	76,  // 163: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	76,  // 164: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 165: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	76,  // 166: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	76,  // 167: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	76,  // 168: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 169: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	76,  // 170: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	76,  // 171: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	69,  // 172: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	71,  // 173: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	73,  // 174: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	76,  // 175: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 176: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	77,  // 177: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	82,  // 178: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	86,  // 179: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	89,  // 180: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	97,  // 181: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	97,  // 182: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	97,  // 183: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	97,  // 184: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	76,  // 185: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	76,  // 186: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	76,  // 187: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	76,  // 188: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	106, // 189: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	76,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	112, // 191: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	91,  // 192: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	142, // [142:193] is the sub-list for method output_type
+	91,  // [91:142] is the sub-list for method input_type
+	91,  // [91:91] is the sub-list for extension type_name
+	91,  // [91:91] is the sub-list for extension extendee
+	0,   // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -8420,6 +8672,7 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_Closing)(nil),
 		(*TableEvent_DealerWager)(nil),
 		(*TableEvent_SlipCarried)(nil),
+		(*TableEvent_WagerRefused)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -8427,7 +8680,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   108,
+			NumMessages:   111,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

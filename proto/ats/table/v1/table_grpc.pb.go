@@ -905,6 +905,7 @@ const (
 	DealerService_ClearFault_FullMethodName          = "/ats.table.v1.DealerService/ClearFault"
 	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
 	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
+	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1003,6 +1004,11 @@ type DealerServiceClient interface {
 	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
 	// Ball wager is taken.
 	LuckyBallDisplay(ctx context.Context, in *LuckyBallDisplayRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// RefuseWager is the casino supervisor's refusal, on reasonable grounds, of a seat's wager(s)
+	// before "no more bets" (003 §9.12): the wagers are removed from the seat's slip (a new slip
+	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
+	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
+	RefuseWager(ctx context.Context, in *RefuseWagerRequest, opts ...grpc.CallOption) (*RefuseWagerResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -1323,6 +1329,16 @@ func (c *dealerServiceClient) LuckyBallDisplay(ctx context.Context, in *LuckyBal
 	return out, nil
 }
 
+func (c *dealerServiceClient) RefuseWager(ctx context.Context, in *RefuseWagerRequest, opts ...grpc.CallOption) (*RefuseWagerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RefuseWagerResponse)
+	err := c.cc.Invoke(ctx, DealerService_RefuseWager_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1419,6 +1435,11 @@ type DealerServiceServer interface {
 	// while it is out of order the round's Lucky Ball wagers are void and returned, and no Lucky
 	// Ball wager is taken.
 	LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error)
+	// RefuseWager is the casino supervisor's refusal, on reasonable grounds, of a seat's wager(s)
+	// before "no more bets" (003 §9.12): the wagers are removed from the seat's slip (a new slip
+	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
+	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
+	RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1521,6 +1542,9 @@ func (UnimplementedDealerServiceServer) PlaceWager(context.Context, *PlaceWagerR
 }
 func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *LuckyBallDisplayRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method LuckyBallDisplay not implemented")
+}
+func (UnimplementedDealerServiceServer) RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RefuseWager not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2101,6 +2125,24 @@ func _DealerService_LuckyBallDisplay_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_RefuseWager_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RefuseWagerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).RefuseWager(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_RefuseWager_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).RefuseWager(ctx, req.(*RefuseWagerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2231,6 +2273,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "LuckyBallDisplay",
 			Handler:    _DealerService_LuckyBallDisplay_Handler,
+		},
+		{
+			MethodName: "RefuseWager",
+			Handler:    _DealerService_RefuseWager_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
