@@ -21,7 +21,7 @@ func TestRule003_7_6_SuperOddsShownOnceChosen(t *testing.T) {
 	draw := roulette.LuckyBallDraw{Version: roulette.LuckyStandard, Numbers: [4]roulette.Number{7, 23, 14, 31}}
 	shown := func(d roulette.LuckyBallDraw) map[color.NRGBA][]string {
 		got := map[color.NRGBA][]string{}
-		walkObjects(luckyBallPanel(&d, d.Version, func(roulette.BallColour) {}), func(o fyne.CanvasObject) {
+		walkObjects(luckyBallPanel(&d, d.Version, nil, true, func(roulette.BallColour) {}), func(o fyne.CanvasObject) {
 			if tx, ok := o.(*canvas.Text); ok {
 				if c, ok := tx.Color.(color.NRGBA); ok {
 					got[c] = append(got[c], tx.Text)
