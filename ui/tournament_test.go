@@ -74,6 +74,16 @@ func tournamentCases() []tournamentCase {
 			return s
 		}
 	}
+	// An order of wagering (003 §10.9): the marker on T02's box, T02 has wagered (undisclosed),
+	// T03's turn; T01 and T05 wait.
+	ordered := func(turn string) *table.Tournament {
+		st := append([]table.TournamentStanding(nil), round...)
+		st[1].WageredInTurn = true
+		st[2].RoundStake, st[2].PassesLeft = 0, 1
+		tr := tour(table.TournamentRunning, 2, st)
+		tr.Terms.OrderOfWagering, tr.Marker, tr.Turn = true, "T02", turn
+		return tr
+	}
 	big, small := fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)
 	return []tournamentCase{
 		{"tournament_round", big, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
@@ -86,6 +96,10 @@ func tournamentCases() []tournamentCase {
 			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}},
 		{"tournament_not_seated", big, asSeat("T09", snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), false)),
 			[]string{"This table is reserved for the tournament", "T01", "4,200"}},
+		{"tournament_turn", big, asSeat("T03", snap(table.PhaseWagering, ordered("T03"), true)),
+			[]string{"YOUR TURN TO WAGER", "END TURN", "M", "to wager", "BET 60"}},
+		{"tournament_wait", big, snap(table.PhaseWagering, ordered("T03"), false),
+			[]string{"Wait your turn: T03 wagers now", "M", "to wager"}},
 		{"tournament_final", big, asSeat("T02", snap(table.PhaseResult, &table.Tournament{Terms: tournamentTerms,
 			Status: table.TournamentFinished, Round: 4, Played: 4, PrizePool: 30000, Standings: final}, false)),
 			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "180.00", "Prize pool 300.00"}},
