@@ -40,7 +40,7 @@ type tournamentPanel struct {
 	secret    *widget.Check
 	turn      *canvas.Text   // the order of wagering: whose turn it is
 	endTurn   *widget.Button // END TURN / PASS for the player whose turn it is
-	seen      bool // the check's state as last drawn, so drawing it does not call the model
+	seen      bool           // the check's state as last drawn, so drawing it does not call the model
 	cashParts []fyne.CanvasObject
 }
 
