@@ -105,6 +105,10 @@ func parseTerms(args []string) (*pb.TournamentTerms, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("tournament configure: %w", err)
 	}
+	if fs.NArg() > 0 {
+		// A word the flags did not take (and every flag after it) would be dropped silently.
+		return nil, fmt.Errorf("tournament configure: %q is not a flag: the terms are given as -flag value", fs.Arg(0))
+	}
 	t := &pb.TournamentTerms{Id: *id, Name: *name, Terms: *termsText, EntryFee: *entry, AddedPrize: *added,
 		StartingChips: *chips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass),
 		OrderOfWagering: *order}

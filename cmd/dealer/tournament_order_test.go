@@ -5,15 +5,18 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
@@ -127,4 +130,31 @@ func lineWith(s, prefix, want string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzParseTerms: configure's flags, -order among them, never panic; what parses makes the
+// wire round trip unchanged, and -order after it sets the order of wagering (a stray word,
+// which once made every flag after it silently dropped, is refused).
+func FuzzParseTerms(f *testing.F) {
+	f.Add("-id CUP -chips 500 -rounds 2 -min 100,200 -prizes 70,30 -players 2-6 -order")
+	f.Add("-id X -order=false -min 1,x")
+	f.Add("-players 9-")
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		terms, err := parseTerms(args)
+		if err != nil {
+			return
+		}
+		if back := wire.TournamentTermsPB(wire.TournamentTermsOf(terms)); !proto.Equal(back, terms) {
+			t.Fatalf("%q: round trip %v → %v", line, terms, back)
+		}
+		// Every word was a flag or its value (a stray word is refused): -order added after
+		// them is the order of wagering.
+		if slices.Contains(args, "--") {
+			return // the end of the flags: nothing after it is one
+		}
+		if ordered, err := parseTerms(append(args, "-order")); err != nil || !ordered.OrderOfWagering {
+			t.Fatalf("%q -order: %v %v", line, ordered, err)
+		}
+	})
 }
