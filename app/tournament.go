@@ -8,7 +8,9 @@ package app
 // re-checks with (table.TournamentTerms.Limits). Tournament chips are not money: the chip
 // account, the cashier and the journal's money records are left alone — a tournament slip is
 // not journalled as a game of the chip account, and a tournament round brings no settlement of
-// it, so the meters cannot count one.
+// it, so the meters cannot count one. With an order of wagering (003 §10.9) the terminal
+// shows whose turn it is, refuses a touch out of turn or after the player's turn, and sends
+// the player's slip once, when they end their turn (EndTurn).
 
 import (
 	"context"

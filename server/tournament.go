@@ -28,6 +28,10 @@ package server
 // result, when it is disclosed in the record. The Director's console sees it all along (the
 // supervisor records it: §10.8.2.1).
 //
+// Order of wagering (003 §10.9), when the terms provide it: a marker, the marker's player
+// wagering first and the others in seat order, a slip out of turn refused and one made in turn
+// final; see "the order of wagering" below.
+//
 // The whole tournament is one sealed ledger row (ledger/tournament.go), written in the same
 // transaction as the round it follows, with an audit event for every step; the results stay
 // in the ledger for the console's print (`dealer tournament results`).
