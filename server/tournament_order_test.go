@@ -20,7 +20,8 @@ import (
 //	        (§10.9.5); T2 empty slip → a pass; T3 black 100 → taken, turn T4; T4 never wagers.
 //	        17: T1 800, T2 1000 (pass card used), T3 1100, T4 1000 (had the turn and did not
 //	        wager: pass card used, 003 §10.6.4/§10.7). The marker moves to T2.
-//	round 2, marker T2: T2 black 100 → turn T3; T3 never wagers. 17: T2 1100; T3 1100 (pass
+//	round 2, marker T2: T2 black 100 → turn T3; T3 never wagers; the server restarts between
+//	        the deadline and the outcome (settled from the ledger). 17: T2 1100; T3 1100 (pass
 //	        card used); T4 and T1 "not reached": no penalty, T4 still playing though it has no
 //	        pass card, T1 keeps its pass card. The marker moves to T3.
 //	round 3, marker T3 (min 200): T3 never wagers and has no pass card → disqualified; T4, T1,
@@ -30,14 +31,23 @@ func TestRule003_10_9_OrderOfWagering(t *testing.T) {
 	ids := []string{"T1", "T2", "T3", "T4"}
 	terms := map[string]pb.TerminalServiceClient{}
 	var w *watcher
-	for _, id := range ids { // a terminal becomes known when it first connects
-		terms[id] = r.terminal(id)
-		ww := r.watch(terms[id])
-		defer ww.cancel()
-		if id == "T4" {
-			w = ww
+	var watchers []*watcher
+	connect := func() {
+		for _, id := range ids { // a terminal becomes known when it first connects
+			terms[id] = r.terminal(id)
+			ww := r.watch(terms[id])
+			watchers = append(watchers, ww)
+			if id == "T4" {
+				w = ww
+			}
 		}
 	}
+	connect()
+	defer func() {
+		for _, ww := range watchers {
+			ww.cancel()
+		}
+	}()
 	if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +83,21 @@ func TestRule003_10_9_OrderOfWagering(t *testing.T) {
 			t.Fatalf("round %s: marker %q, want %q", round, tr.Marker, marker)
 		}
 	}
-	spin := func(n string, played int32) *pb.Tournament {
+	spin := func(n string, played int32, restart bool) *pb.Tournament {
 		t.Helper()
 		r.clock.Add(20 * time.Second)
 		r.table.Advance(r.clock.Now())
+		if restart {
+			// The server restarts between the deadline and the outcome: the round's slips and
+			// the marker come back from the ledger, and so does who was not reached.
+			for _, ww := range watchers {
+				ww.cancel()
+			}
+			watchers = nil
+			r.shutdown()
+			r.start()
+			connect()
+		}
 		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: round, Number: n}); err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +143,7 @@ func TestRule003_10_9_OrderOfWagering(t *testing.T) {
 		t.Fatal(err)
 	}
 	turnIs("T4")
-	after := spin("17", 1)
+	after := spin("17", 1, false)
 	want(after, map[string]int64{"T1": 800, "T2": 1000, "T3": 1100, "T4": 1000}, map[string]int32{"T1": 1, "T2": 0, "T3": 1, "T4": 0})
 	if after.Marker != "T2" || after.Turn != "" {
 		t.Fatalf("after round 1: marker %q turn %q", after.Marker, after.Turn)
@@ -140,7 +161,7 @@ func TestRule003_10_9_OrderOfWagering(t *testing.T) {
 	if err := slip("T4", 1, red(100)); code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "wait your turn: T3") {
 		t.Fatalf("out of turn in round 2: %v", err)
 	}
-	after = spin("17", 2)
+	after = spin("17", 2, true)
 	want(after, map[string]int64{"T1": 800, "T2": 1100, "T3": 1100, "T4": 1000}, map[string]int32{"T1": 1, "T2": 0, "T3": 0, "T4": 0})
 	for _, s := range after.Standings {
 		if s.State != "playing" {
@@ -163,7 +184,7 @@ func TestRule003_10_9_OrderOfWagering(t *testing.T) {
 
 	// Round 3: T3 has the marker and no pass card, and never wagers.
 	start("T3")
-	final := spin("17", 3)
+	final := spin("17", 3, false)
 	if final.Status != pb.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
 		t.Fatalf("final: %v", final)
 	}
