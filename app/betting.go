@@ -49,6 +49,8 @@ func (t *Terminal) canChangeLocked() error {
 		return ErrLocked
 	case t.tournamentRefusalLocked() != nil:
 		return t.tournamentRefusalLocked()
+	case t.turnRefusalLocked() != nil:
+		return t.turnRefusalLocked()
 	case t.view.Config.IDPadRequired && (t.gate == nil || !t.gate.Touched()):
 		return ErrPadNotTouched
 	case t.view.Config.PlayerCardRequired && !t.hasCard():
@@ -284,6 +286,9 @@ func (t *Terminal) editWith(can func() error, change func() bool) error {
 func (t *Terminal) touchedLocked() {
 	t.version++
 	t.view.Acked = false
+	if t.orderedLocked() {
+		return // under an order of wagering the slip goes once, when the turn ends (EndTurn)
+	}
 	t.slipDue = true
 	t.wakeSyncLocked()
 }
@@ -353,6 +358,9 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 		t.mu.Lock()
 		if t.view.RoundID == round && t.version == version {
 			if err != nil {
+				if t.turnEnded == round {
+					t.turnEnded = "" // the table did not take the turn's wager: the player may try again
+				}
 				t.sayLocked(msg.New("the table did not accept the last change: %s", msg.Of(err)), TableNews)
 				t.log.Warn("slip update", "round", round, "version", version, "err", err)
 			} else {

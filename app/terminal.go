@@ -168,6 +168,9 @@ type Terminal struct {
 	slipDue    bool
 	serviceDue bool
 	serviceGen uint64
+	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
+	// tournament.go): no further change to its wagers.
+	turnEnded string
 
 	ctx    context.Context // Run's; cancelled by Close
 	cancel context.CancelFunc

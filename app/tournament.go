@@ -8,11 +8,14 @@ package app
 // re-checks with (table.TournamentTerms.Limits). Tournament chips are not money: the chip
 // account, the cashier and the journal's money records are left alone — a tournament slip is
 // not journalled as a game of the chip account, and a tournament round brings no settlement of
-// it, so the meters cannot count one.
+// it, so the meters cannot count one. With an order of wagering (003 §10.9) the terminal
+// shows whose turn it is, refuses a touch out of turn or after the player's turn, and sends
+// the player's slip once, when they end their turn (EndTurn).
 
 import (
 	"context"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
@@ -24,7 +27,16 @@ var (
 	ErrOutOfTournament = msg.Err("you are out of the tournament")
 	ErrNotInPlayoff    = msg.Err("only the tied players play the playoff")
 	ErrNoSecretLeft    = msg.Err("no undisclosed wagers left")
+	// The order of wagering (003 §10.9).
+	ErrWageredInTurn = msg.Err("your wager was made in turn: it may not be removed or altered")
+	ErrNotMyTurn     = msg.Err("it is not your turn to wager")
+	ErrNoPassLeft    = msg.Err("no pass card left: wager at least the minimum")
 )
+
+// errWaitTurn refuses a touch out of turn, naming whose turn it is (003 §10.9.4).
+func errWaitTurn(turn string) error {
+	return &msg.Error{Msg: msg.New("wait your turn: %s wagers now", turn)}
+}
 
 // TournamentView is the tournament as this terminal shows it.
 type TournamentView struct {
@@ -32,6 +44,10 @@ type TournamentView struct {
 	Me      *table.TournamentStanding // this seat's line, nil if it is not in the tournament
 	Playing bool                      // this seat wagers this round, in tournament chips
 	Secret  bool                      // the player has marked this round's wagers undisclosed
+	// With an order of wagering (003 §10.9): MyTurn, this seat wagers now; TurnEnded, the
+	// player ended this round's turn and the slip is on its way (the table's word,
+	// WageredInTurn, follows).
+	MyTurn, TurnEnded bool
 }
 
 // tournamentOnLocked reports whether the table's rounds are tournament rounds now.
@@ -64,6 +80,59 @@ func (t *Terminal) tournamentRefusalLocked() error {
 		return ErrOutOfTournament
 	}
 	return ErrNotInPlayoff
+}
+
+// orderedLocked reports whether this seat wagers the round under an order of wagering (003
+// §10.9): its chips stay on the screen until the player ends their turn (EndTurn), and the
+// slip goes to the table once, since the wager is then final.
+func (t *Terminal) orderedLocked() bool {
+	return t.tournamentPlayingLocked() && t.view.Tournament.Terms.OrderOfWagering
+}
+
+// turnRefusalLocked is why this seat may not touch its wagers now under an order of wagering,
+// nil if it may: its wager made in turn is final (§10.9.5), and out of turn it waits (§10.9.4).
+func (t *Terminal) turnRefusalLocked() error {
+	if !t.orderedLocked() {
+		return nil
+	}
+	tr := t.view.Tournament.Tournament
+	if me := tr.Standing(t.terminalID); me != nil && me.WageredInTurn || t.turnEnded == t.view.RoundID {
+		return ErrWageredInTurn
+	}
+	if tr.Turn != t.terminalID {
+		if tr.Turn == "" {
+			return ErrNotMyTurn
+		}
+		return errWaitTurn(tr.Turn)
+	}
+	return nil
+}
+
+// EndTurn ends the player's turn under an order of wagering (003 §10.9): the wagers on the
+// layout go to the table as the player's final wager of the round, or, with none, a pass card
+// is played (003 §10.7). A wager below the round's minimum is refused here as at the table.
+func (t *Terminal) EndTurn() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.canChangeLocked(); err != nil {
+		return t.refuseLocked(err)
+	}
+	if !t.orderedLocked() {
+		return t.refuseLocked(ErrNotMyTurn)
+	}
+	tr := t.view.Tournament.Tournament
+	total := t.slip.Total(t.view.Config.Layout)
+	switch {
+	case total == 0 && tr.Standing(t.terminalID).PassesLeft <= 0:
+		return t.refuseLocked(ErrNoPassLeft)
+	case total > 0 && !tr.Terms.Limits(tr.Round).Recognised(total):
+		return t.refuseLocked(&msg.Error{Msg: msg.New("wager at least the minimum of %s before you end your turn", money.Decimal(tr.Minimum()))})
+	}
+	t.turnEnded = t.view.RoundID
+	t.slipDue = true
+	t.wakeSyncLocked()
+	t.changedLocked()
+	return nil
 }
 
 // betBalanceLocked is what the player's wagers draw on: their tournament chips in a tournament
@@ -136,6 +205,9 @@ func (t *Terminal) tournamentViewLocked(v *View) {
 	}
 	v.Tournament.Me = v.Tournament.Standing(t.terminalID)
 	v.Tournament.Playing = t.tournamentPlayingLocked()
+	v.Tournament.TurnEnded = v.Tournament.Playing && t.turnEnded == v.RoundID
+	v.Tournament.MyTurn = v.Tournament.Playing && v.Tournament.Terms.OrderOfWagering && v.Tournament.Turn == t.terminalID &&
+		!v.Tournament.TurnEnded && (v.Tournament.Me == nil || !v.Tournament.Me.WageredInTurn)
 	if v.Tournament.Playing {
 		v.Available = v.Tournament.Me.Chips - v.SlipTotal
 	}

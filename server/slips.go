@@ -170,6 +170,7 @@ type pricing struct {
 	limitsGen uint64          // t.limitsGen when read: limits change only with it
 	limits    roulette.Limits // a copy; its map is replaced, never changed in place
 	tour      bool            // a tournament round: balance is the player's tournament chips
+	inTurn    bool            // an order of wagering (003 §10.9): the slip ends the turn, so it must count
 	card      string          // the slip's player card (003 §3.4), whose own limits may apply
 	// dealer are the wagers the dealer placed on this seat's slip (dealerwager.go), which a
 	// slip update from the terminal keeps: they are priced first, and the terminal's own
@@ -218,6 +219,10 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 		return pricing{}, failed("slip version %d is not newer than the acknowledged version %d", version, prev.version)
 	}
 	if tour {
+		// Out of turn, or altering a wager made in turn, is refused (003 §10.9.4–10.9.5).
+		if err := t.tour.turnRefusal(terminal, n); err != nil {
+			return pricing{}, err
+		}
 		return tp, nil
 	}
 	a := t.accounts[terminal]
@@ -330,6 +335,11 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		sl.total += total
 		sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total,
 			Reason: why.String(), Card: w.Card, bet: bet, pieces: pieces})
+	}
+	if in.inTurn && len(wagers) > 0 && !limits.Recognised(sl.total) {
+		// A slip that ends the player's turn is final (003 §10.9.5): one that would not count
+		// as a wager (below the round's minimum, 003 §10.6.4) is refused, not taken.
+		return nil, failed("your wagers total %d, below the round's minimum of %d: a wager made in turn is final, so make it at least the minimum", sl.total, limits.AggregateMin)
 	}
 	return sl, nil
 }

@@ -28,6 +28,10 @@ package server
 // result, when it is disclosed in the record. The Director's console sees it all along (the
 // supervisor records it: §10.8.2.1).
 //
+// Order of wagering (003 §10.9), when the terms provide it: a marker, the marker's player
+// wagering first and the others in seat order, a slip out of turn refused and one made in turn
+// final; see "the order of wagering" below.
+//
 // The whole tournament is one sealed ledger row (ledger/tournament.go), written in the same
 // transaction as the round it follows, with an audit event for every step; the results stay
 // in the ledger for the console's print (`dealer tournament results`).
@@ -87,6 +91,9 @@ type tournament struct {
 	Closed  []tourSlip              `json:"closed,omitempty"`   // that round's slips, once its wagering closed
 	Note    string                  `json:"note,omitempty"`
 	Created time.Time               `json:"created"`
+	// Marker is the terminal whose box has the marker this round, with an order of wagering
+	// (003 §10.9); "" without one.
+	Marker string `json:"marker,omitempty"`
 
 	// The slips of the round under way, as acknowledged (in memory until the close, as cash
 	// slips are: slips.go).
@@ -128,6 +135,117 @@ func (tr *tournament) playsRound(p *tourPlayer) bool {
 		return false
 	}
 	return tr.Status != table.TournamentPlayoff || p.InPlayoff
+}
+
+// ---- the order of wagering (003 §10.9) ---------------------------------------------------------
+//
+// With terms.OrderOfWagering a marker sits on one player's box each round: that player wagers
+// first, then the others in seat order ("to the left" is the order the seats were entered,
+// wrapping round). A player's turn ends when the table acknowledges their slip: the kiosk
+// holds the player's chips until they end their turn, then sends the slip once. An empty slip
+// is a pass, taken only from a player with a pass card left (003 §10.7); a slip below the
+// round's minimum is refused, so a turn never ends in a wager that would not count. A slip from
+// a player whose turn it is not is refused (§10.9.4); a slip from a player who has wagered in
+// turn is refused too — the wager may not be removed or altered (§10.9.5).
+//
+// A player whose turn it is and who never wagers before the period ends has failed to wager
+// (003 §10.6.4): they play a pass card if they have one left, else they are disqualified, as
+// without an order of wagering. The players after them, whom the turn never reached, did not
+// fail to wager — they were not allowed to — so their round counts as passed without using a
+// pass card and with no penalty (recorded "not reached"). A player whose terminal is lost
+// before the deadline has their wager voided (001 §9.7.1), and the turn returns to them.
+//
+// The marker starts on the first seat and moves after each round to the next player, to the
+// left, who plays the next round (in a playoff, the next tied player).
+
+// resultNotReached is the record of a player the turn never reached (above).
+const resultNotReached = "not reached"
+
+// order is the players who play the round under way, in the order of wagering: the marker's
+// player first, then to the left (seat order, wrapping round).
+func (tr *tournament) order() []*tourPlayer {
+	start := 0
+	for i, p := range tr.Players {
+		if p.Terminal == tr.Marker {
+			start = i
+		}
+	}
+	var out []*tourPlayer
+	for k := range tr.Players {
+		if p := tr.Players[(start+k)%len(tr.Players)]; tr.playsRound(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// turn is the terminal whose turn it is to wager, given the round's acknowledged slips; ""
+// without an order of wagering or once every player has wagered.
+func (tr *tournament) turn(slips map[string]*slip) string {
+	if !tr.Terms.OrderOfWagering {
+		return ""
+	}
+	for _, p := range tr.order() {
+		if slips[p.Terminal] == nil {
+			return p.Terminal
+		}
+	}
+	return ""
+}
+
+// notReached is the players the turn never reached in a round whose slips are slips: those
+// after the turn's holder in the order (003 §10.6.4 does not disqualify them).
+func (tr *tournament) notReached(slips map[string]*slip) map[string]bool {
+	out := map[string]bool{}
+	holder := tr.turn(slips)
+	if holder == "" {
+		return out
+	}
+	after := false
+	for _, p := range tr.order() {
+		if after && slips[p.Terminal] == nil {
+			out[p.Terminal] = true
+		}
+		after = after || p.Terminal == holder
+	}
+	return out
+}
+
+// moveMarker moves the marker to the next player to the left who plays the round to come.
+func (tr *tournament) moveMarker() {
+	if !tr.Terms.OrderOfWagering || len(tr.Players) == 0 {
+		return
+	}
+	from := -1
+	for i, p := range tr.Players {
+		if p.Terminal == tr.Marker {
+			from = i
+		}
+	}
+	for k := 1; k <= len(tr.Players); k++ {
+		if p := tr.Players[(from+k+len(tr.Players))%len(tr.Players)]; tr.playsRound(p) {
+			tr.Marker = p.Terminal
+			return
+		}
+	}
+}
+
+// turnRefusal is why terminal may not send a slip (of n wagers) now under the order of
+// wagering, nil if it may.
+func (tr *tournament) turnRefusal(terminal string, n int) error {
+	if !tr.Terms.OrderOfWagering {
+		return nil
+	}
+	if tr.slips[terminal] != nil {
+		return failed("your wager of this round was made in turn: it may not be removed or altered (003 §10.9.5)")
+	}
+	if turn := tr.turn(tr.slips); turn != terminal {
+		return failed("wait your turn: %s wagers now (order of wagering, 003 §10.9.4)", turn)
+	}
+	if pl := tr.player(terminal); n == 0 && (pl == nil || pl.Passes <= 0) {
+		return failed("wager at least the minimum of %d: you have no pass card left", tr.Terms.Minimum(tr.round()))
+	}
+	return nil
 }
 
 // ---- loading and storing ----------------------------------------------------------------------
@@ -244,6 +362,9 @@ func (t *Table) OpenTournament(actor string, seats []string) (*table.Tournament,
 	for _, s := range seats {
 		next.Players = append(next.Players, &tourPlayer{Terminal: s, Chips: tr.Terms.StartingChips, State: table.PlayerPlaying,
 			Secrets: tr.Terms.SecretWagers, Passes: tr.Terms.PassCards})
+	}
+	if tr.Terms.OrderOfWagering {
+		next.Marker = seats[0] // the first seat entered wagers first in round 1 (003 §10.9.3)
 	}
 	now := t.now()
 	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
@@ -365,7 +486,8 @@ func (t *Table) tournamentPricing(r *round, terminal string) (p pricing, ok bool
 	case !tr.playsRound(pl):
 		return pricing{}, true, failed("only the tied players play the playoff")
 	}
-	return pricing{r: r, balance: pl.Chips, limitsGen: t.limitsGen, limits: tr.Terms.Limits(tr.round()), tour: true}, true, nil
+	return pricing{r: r, balance: pl.Chips, limitsGen: t.limitsGen, limits: tr.Terms.Limits(tr.round()), tour: true,
+		inTurn: tr.Terms.OrderOfWagering}, true, nil
 }
 
 // checkSecret refuses an undisclosed wager the player may not make.
@@ -458,6 +580,7 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 	rd := roulette.Round{Outcome: n, Draw: r.draw}
 	rec := table.TournamentRound{N: rn, RoundID: r.id, Outcome: n.String(), Playoff: next.Status == table.TournamentPlayoff}
 	stakes := map[string]int64{}
+	notReached := next.notReached(next.slips)
 	for _, p := range next.Players {
 		if !next.playsRound(p) {
 			continue
@@ -465,6 +588,9 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 		play := table.TournamentPlay{Terminal: p.Terminal}
 		sl := next.slips[p.Terminal]
 		switch {
+		case notReached[p.Terminal]:
+			// The turn never reached them (order of wagering): not a failure to wager.
+			play.Result = resultNotReached
 		case sl != nil && sl.total > 0 && limits.Recognised(sl.total):
 			var returned int64
 			var desc []string
@@ -530,6 +656,9 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 		if err := next.finish(); err != nil {
 			return nil, err
 		}
+	}
+	if !next.Status.Final() {
+		next.moveMarker()
 	}
 	if err := putTournament(tx, next, now); err != nil {
 		return nil, err
@@ -780,11 +909,16 @@ func (t *Table) tournamentView(full bool) *table.Tournament {
 	if t.cur != nil && t.cur.id == t.tour.RoundID {
 		slips = t.tour.slips
 	}
-	return t.tour.view(full, slips)
+	v := t.tour.view(full, slips)
+	if t.cur != nil && t.cur.id == t.tour.RoundID && t.cur.phase == table.PhaseWagering {
+		v.Turn = t.tour.turn(slips) // whose turn it is, only while wagers are taken
+	}
+	return v
 }
 
 func (tr *tournament) view(full bool, slips map[string]*slip) *table.Tournament {
-	v := &table.Tournament{Terms: tr.Terms, Status: tr.Status, Round: tr.round(), Played: tr.Played, RoundID: tr.RoundID, Note: tr.Note}
+	v := &table.Tournament{Terms: tr.Terms, Status: tr.Status, Round: tr.round(), Played: tr.Played, RoundID: tr.RoundID, Note: tr.Note,
+		Marker: tr.Marker}
 	if tr.Status == table.TournamentFinished || tr.Status == table.TournamentCancelled {
 		v.Round = tr.Played
 	}
@@ -804,7 +938,7 @@ func (tr *tournament) view(full bool, slips map[string]*slip) *table.Tournament 
 		s := table.TournamentStanding{Terminal: p.Terminal, Rank: p.Rank, Chips: p.Chips, State: p.State, InPlayoff: p.InPlayoff,
 			SecretsLeft: p.Secrets, PassesLeft: p.Passes, Prize: p.Prize, Eliminated: p.Out}
 		if sl, ok := slips[p.Terminal]; ok {
-			s.Secret = sl.secret
+			s.Secret, s.WageredInTurn = sl.secret, tr.Terms.OrderOfWagering
 			if !sl.secret || full {
 				s.RoundStake = sl.total
 			}

@@ -41,6 +41,9 @@ type Model interface {
 	GameRecords(ctx context.Context, rounds, tickets int) (app.GameRecords, error)
 	// SetSecret marks this round's tournament wagers undisclosed (003 §10.8).
 	SetSecret(on bool) error
+	// EndTurn ends the player's turn under an order of wagering (003 §10.9): the wagers on the
+	// layout go to the table as final, or with none a pass card is played.
+	EndTurn() error
 	// CallDealer raises the player's call on the dealer console: a claim or a fault (001 §9.5).
 	CallDealer(ctx context.Context) error
 }

@@ -6,6 +6,11 @@ package ui
 // standings (place, seat, chips; an undisclosed wager shown as such), and the toggle for an
 // undisclosed wager with how many are left. The countdown above it is the round's time left.
 // After the last round it shows the final places and prizes until the next round opens.
+// With an order of wagering (003 §10.9) it says whose turn it is and whose box has the marker
+// (an M on that player's line of the standings, the seat to wager highlighted), and offers the
+// player whose turn it is END TURN (or PASS, with nothing on the layout and a pass card left):
+// the wager is final once the table takes it. A touch out of turn is refused by the model with
+// "wait your turn: T02 wagers now".
 // Tournament chips are drawn as the chip tray draws chips (100 = a 1 chip), never as money.
 
 import (
@@ -33,7 +38,9 @@ type tournamentPanel struct {
 	limits    *canvas.Text
 	rows      *fyne.Container
 	secret    *widget.Check
-	seen      bool // the check's state as last drawn, so drawing it does not call the model
+	turn      *canvas.Text   // the order of wagering: whose turn it is
+	endTurn   *widget.Button // END TURN / PASS for the player whose turn it is
+	seen      bool           // the check's state as last drawn, so drawing it does not call the model
 	cashParts []fyne.CanvasObject
 }
 
@@ -50,9 +57,12 @@ func newTournamentPanel(term Model, cashParts ...fyne.CanvasObject) *tournamentP
 			term.SetSecret(on)
 		}
 	})
+	p.turn = text("", 18, selectedChip)
+	p.endTurn = widget.NewButton(T("END TURN"), func() { term.EndTurn() })
+	p.endTurn.Importance = widget.HighImportance
 	p.box = container.NewVBox(p.title, p.round,
 		text(T("TOURNAMENT CHIPS"), 16, panelDimText), p.chips,
-		p.bet, p.limits, p.secret,
+		p.bet, p.limits, p.secret, p.turn, p.endTurn,
 		widget.NewSeparator(),
 		text(T("STANDINGS"), 16, panelDimText), p.rows)
 	p.box.Hide()
@@ -145,12 +155,43 @@ func (p *tournamentPanel) update(v app.View) bool {
 	} else {
 		p.secret.Hide()
 	}
+	p.updateTurn(v)
 	p.rows.RemoveAll()
 	for _, s := range standingsShown(tr.Standings, v.Tournament.Me) {
-		p.rows.Add(standingRow(s, me != nil && s.Terminal == me.Terminal, tr.Status == table.TournamentFinished))
+		p.rows.Add(standingRow(s, me != nil && s.Terminal == me.Terminal, tr.Status == table.TournamentFinished, tr))
 	}
 	p.box.Show()
 	return true
+}
+
+// updateTurn draws the order of wagering: whose turn it is, and END TURN (or PASS) for the
+// player whose turn it is.
+func (p *tournamentPanel) updateTurn(v app.View) {
+	tr, me := v.Tournament.Tournament, v.Tournament.Me
+	p.turn.Text = ""
+	p.endTurn.Hide()
+	if tr.Terms.OrderOfWagering && tr.Status.Playing() && v.Phase == table.PhaseWagering && v.Tournament.Playing && me != nil {
+		switch {
+		case v.Tournament.MyTurn:
+			p.turn.Text = T("YOUR TURN TO WAGER")
+			p.endTurn.SetText(T("END TURN"))
+			if v.SlipTotal == 0 && me.PassesLeft > 0 {
+				p.endTurn.SetText(fmt.Sprintf(T("PASS (%d left)"), me.PassesLeft))
+			}
+			p.endTurn.Show()
+		case me.WageredInTurn || v.Tournament.TurnEnded:
+			p.turn.Text = T("Your wager is made")
+		case tr.Turn != "":
+			p.turn.Text = fmt.Sprintf(T("Wait your turn: %s wagers now"), tr.Turn)
+		}
+	}
+	if p.turn.Text == "" {
+		p.turn.Hide()
+	} else {
+		p.turn.TextSize = fitText(p.turn.Text, 18, sidePanelWidth-24, p.turn.TextStyle)
+		p.turn.Refresh()
+		p.turn.Show()
+	}
 }
 
 // standingsShown is the top of the standings, with the player's own line in place of the last
@@ -174,10 +215,18 @@ func standingsShown(all []table.TournamentStanding, me *table.TournamentStanding
 
 // standingRow is one line: place, seat, chips, and what the others may know of the seat's
 // wager this round (an undisclosed one shows only that it is).
-func standingRow(s table.TournamentStanding, mine, final bool) fyne.CanvasObject {
+func standingRow(s table.TournamentStanding, mine, final bool, tr *table.Tournament) fyne.CanvasObject {
 	c := panelText
 	if mine {
 		c = selectedChip
+	}
+	// The order of wagering: M marks the marker's box; the seat to wager says so.
+	marker, turn := "", false
+	if tr.Terms.OrderOfWagering && tr.Status.Playing() {
+		if s.Terminal == tr.Marker {
+			marker = T("M")
+		}
+		turn = s.Terminal == tr.Turn
 	}
 	place := "–"
 	if s.Rank > 0 {
@@ -193,6 +242,8 @@ func standingRow(s table.TournamentStanding, mine, final bool) fyne.CanvasObject
 		note = amount(s.Prize)
 	case s.InPlayoff:
 		note = T("playoff")
+	case turn:
+		note = T("to wager")
 	case s.Secret && s.RoundStake == 0:
 		note = T("undisclosed")
 	case s.RoundStake > 0:
@@ -204,8 +255,14 @@ func standingRow(s table.TournamentStanding, mine, final bool) fyne.CanvasObject
 		x.TextStyle = fyne.TextStyle{Bold: mine}
 		return container.New(&fixedWidth{w}, x)
 	}
-	return container.NewHBox(cell(place, 24, fyne.TextAlignLeading), cell(s.Terminal, 56, fyne.TextAlignLeading),
-		cell(money(s.Chips), 72, fyne.TextAlignTrailing), cell(note, 110, fyne.TextAlignTrailing))
+	row := []fyne.CanvasObject{cell(place, 24, fyne.TextAlignLeading), cell(s.Terminal, 56, fyne.TextAlignLeading),
+		cell(money(s.Chips), 72, fyne.TextAlignTrailing), cell(note, 110, fyne.TextAlignTrailing)}
+	if tr.Terms.OrderOfWagering {
+		m := text(marker, 16, selectedChip)
+		m.TextStyle = fyne.TextStyle{Bold: true}
+		row = append([]fyne.CanvasObject{container.New(&fixedWidth{16}, m)}, row...)
+	}
+	return container.NewHBox(row...)
 }
 
 // fixedWidth lays its one object out at a fixed width, so the standings' columns line up.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -12,6 +13,7 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // tournamentTerms are the screens' tournament: 1,000 chips each, 3 rounds at minimums 10, 10,
@@ -74,6 +76,16 @@ func tournamentCases() []tournamentCase {
 			return s
 		}
 	}
+	// An order of wagering (003 §10.9): the marker on T02's box, T02 has wagered (undisclosed),
+	// T03's turn; T01 and T05 wait.
+	ordered := func(turn string) *table.Tournament {
+		st := append([]table.TournamentStanding(nil), round...)
+		st[1].WageredInTurn = true
+		st[2].RoundStake, st[2].PassesLeft = 0, 1
+		tr := tour(table.TournamentRunning, 2, st)
+		tr.Terms.OrderOfWagering, tr.Marker, tr.Turn = true, "T02", turn
+		return tr
+	}
 	big, small := fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)
 	return []tournamentCase{
 		{"tournament_round", big, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
@@ -86,6 +98,10 @@ func tournamentCases() []tournamentCase {
 			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}},
 		{"tournament_not_seated", big, asSeat("T09", snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), false)),
 			[]string{"This table is reserved for the tournament", "T01", "4,200"}},
+		{"tournament_turn", big, asSeat("T03", snap(table.PhaseWagering, ordered("T03"), true)),
+			[]string{"YOUR TURN TO WAGER", "END TURN", "M", "to wager", "BET 60"}},
+		{"tournament_wait", big, snap(table.PhaseWagering, ordered("T03"), false),
+			[]string{"Wait your turn: T03 wagers now", "M", "to wager"}},
 		{"tournament_final", big, asSeat("T02", snap(table.PhaseResult, &table.Tournament{Terms: tournamentTerms,
 			Status: table.TournamentFinished, Round: 4, Played: 4, PrizePool: 30000, Standings: final}, false)),
 			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "180.00", "Prize pool 300.00"}},
@@ -132,5 +148,75 @@ func TestTournamentScreens(t *testing.T) {
 				t.Errorf("%s is stale: %s", path, msg)
 			}
 		})
+	}
+}
+
+// The order of wagering on the screen (003 §10.9): the player whose turn it is places chips,
+// which stay on the screen (nothing is sent), then touches END TURN: the slip goes to the table
+// once, and a further touch is refused with the reason on the message line. A seat whose turn
+// it is not is refused on the touch, told whose turn it is.
+func TestTournamentEndTurnOnTheScreen(t *testing.T) {
+	test.NewTempApp(t)
+	if T("BALANCE") != "BALANCE" {
+		t.Skip("in English; run with LANG=en_US.UTF-8 (or unset)")
+	}
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, term, link, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	st := []table.TournamentStanding{
+		{Terminal: "T01", Rank: 1, Chips: 100000, State: table.PlayerPlaying},
+		{Terminal: "T02", Rank: 1, Chips: 100000, State: table.PlayerPlaying, WageredInTurn: true, RoundStake: 1000},
+		{Terminal: "T03", Rank: 1, Chips: 100000, State: table.PlayerPlaying},
+	}
+	tr := &table.Tournament{Terms: tournamentTerms, Status: table.TournamentRunning, Round: 1, RoundID: "R42", Standings: st}
+	tr.Terms.OrderOfWagering, tr.Marker, tr.Turn = true, "T02", "T03"
+	seat := func(id string) {
+		t.Helper()
+		snap := tableSnap(l, table.PhaseWagering)
+		snap.TerminalID, snap.Balance, snap.AccountOpen, snap.Tournament = id, 0, false, tr
+		link.Push(snap)
+		if !testwait.For(5*time.Second, func() bool {
+			v := term.View()
+			return v.RoundID == "R42" && v.Tournament.Me != nil && v.Tournament.Me.Terminal == id
+		}) {
+			t.Fatalf("never seated as %s", id)
+		}
+	}
+	red, err := l.Outside(roulette.Red, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	seat("T01") // T03's turn, not T01's
+	term.SelectChip(1000)
+	if _, err := term.Place(roulette.Bet{Spot: red}); err == nil {
+		t.Fatal("T01 placed out of turn")
+	}
+	if got := shown(s); got != "wait your turn: T03 wagers now" {
+		t.Fatalf("out of turn the screen says %q", got)
+	}
+
+	seat("T03")
+	if !term.View().Tournament.MyTurn {
+		t.Fatal("T03's turn not seen")
+	}
+	if fb, err := term.Place(roulette.Bet{Spot: red}); err != nil || fb.Accepted != 1000 {
+		t.Fatalf("T03's touch in turn: %+v %v", fb, err)
+	}
+	if err := link.WaitSlip(100 * time.Millisecond); err == nil {
+		t.Fatal("the chips went to the table before the turn ended")
+	}
+	shown(s) // the panel drawn for the view: END TURN offered
+	test.Tap(findButton(t, s.Content(), "END TURN"))
+	if err := link.WaitSlip(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if sent, _ := link.LastSlip(); len(sent.Bets) != 1 || sent.Bets[0].Amount != 1000 || sent.Round != "R42" {
+		t.Fatalf("the turn's slip: %+v", sent)
+	}
+	if _, err := term.Place(roulette.Bet{Spot: red}); err == nil {
+		t.Fatal("a wager made in turn was altered")
+	}
+	if got := shown(s); got != "your wager was made in turn: it may not be removed or altered" {
+		t.Fatalf("after the turn the screen says %q", got)
 	}
 }

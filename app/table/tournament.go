@@ -68,6 +68,13 @@ type TournamentTerms struct {
 	Prizes []int64
 
 	MinPlayers, MaxPlayers int
+
+	// OrderOfWagering (003 §10.9): a marker sits on one player's box each round; that player
+	// wagers first and the others follow in seat order ("to the left" is the order the seats
+	// were entered in OpenTournament, wrapping round). A wager out of turn is refused
+	// (§10.9.4); a wager made in turn is final (§10.9.5). The marker starts on the first seat
+	// and moves each round to the next player still playing.
+	OrderOfWagering bool
 }
 
 // Limits at most the table accepts: a tournament is small.
@@ -173,6 +180,9 @@ type TournamentStanding struct {
 	PassesLeft  int
 	Prize       int64 // cents, once the tournament is finished
 	Eliminated  int   // the round in which the player went out, 0 while playing
+	// WageredInTurn: with an order of wagering, this round's wager (or pass) is made and may
+	// no longer be removed or altered (003 §10.9.5).
+	WageredInTurn bool
 }
 
 // Tournament is the tournament at the table as a terminal and the console see it.
@@ -186,6 +196,10 @@ type Tournament struct {
 	Standings []TournamentStanding // by rank
 	Rounds    []TournamentRound    // the record of every round played (the console's print; not sent to terminals)
 	Note      string               // why it ended early or was cancelled
+	// With an order of wagering (003 §10.9): Marker is the terminal whose box has the marker
+	// this round, Turn the terminal whose turn it is to wager ("" when none is: every player
+	// has wagered, or no round is in its wagering period).
+	Marker, Turn string
 }
 
 // Minimum is the minimum wager of the round being played.

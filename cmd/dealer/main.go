@@ -152,6 +152,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, l := range inServiceLines(st, time.Now()) {
 			fmt.Fprintln(stderr, l)
 		}
+		if l := tournamentStatusLine(ctx, pb.NewDealerServiceClient(conn)); l != "" {
+			fmt.Fprintln(stderr, l)
+		}
 	}
 	return 0
 }

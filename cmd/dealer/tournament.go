@@ -4,14 +4,17 @@ package main
 //
 //	dealer -id supervisor tournament configure -id SPRING-1 -name "Spring Cup" -terms-file terms.txt \
 //	       -entry 5000 -added 5000 -chips 1000 -rounds 3 -min 100,100,200 -max 500 \
-//	       -secret 1 -pass 1 -prizes 60,30,10 -players 2-8
+//	       -secret 1 -pass 1 -prizes 60,30,10 -players 2-8 [-order]
 //	dealer -id supervisor tournament open T01 T02 T03
 //	dealer tournament standings          the standings now: round n of N, minimum, each seat
 //	dealer -id supervisor tournament close [REASON]
 //	dealer tournament results [ID]       the record to print: terms, every round, places, prizes
 //
-// The rounds themselves are dealt with the ordinary commands (start, drop, outcome N). Every
-// command prints text for people; -json before the action prints the table's reply as JSON.
+// -order gives the tournament an order of wagering (003 §10.9): the standings then show whose
+// box has the marker and whose turn it is. `dealer status` ends with a line on the tournament
+// under way (tournamentStatusLine). The rounds themselves are dealt with the ordinary commands
+// (start, drop, outcome N). Every command prints text for people; -json before the action
+// prints the table's reply as JSON.
 
 import (
 	"context"
@@ -98,11 +101,17 @@ func parseTerms(args []string) (*pb.TournamentTerms, error) {
 	pass := fs.Int("pass", 0, "pass cards per player")
 	prizes := fs.String("prizes", "", "percent of the pool for 1st,2nd,…")
 	players := fs.String("players", "", "MIN-MAX players")
+	order := fs.Bool("order", false, "an order of wagering: a marker, each player wagers in turn (003 §10.9)")
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("tournament configure: %w", err)
 	}
+	if fs.NArg() > 0 {
+		// A word the flags did not take (and every flag after it) would be dropped silently.
+		return nil, fmt.Errorf("tournament configure: %q is not a flag: the terms are given as -flag value", fs.Arg(0))
+	}
 	t := &pb.TournamentTerms{Id: *id, Name: *name, Terms: *termsText, EntryFee: *entry, AddedPrize: *added,
-		StartingChips: *chips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass)}
+		StartingChips: *chips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass),
+		OrderOfWagering: *order}
 	if *termsFile != "" {
 		b, err := os.ReadFile(*termsFile)
 		if err != nil {
@@ -171,8 +180,16 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 		fmt.Fprintf(out, "Round %d of %d  minimum %d  maximum %d  prize pool %s\n", tr.Round, t.GetRounds(),
 			minimumOf(t, tr.Round), t.GetMaximum(), money.Decimal(tr.PrizePool))
 	}
+	ordered := t.GetOrderOfWagering()
+	if ordered && len(tr.Standings) > 0 {
+		fmt.Fprintln(out, orderLine(tr))
+	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "Place\tSeat\tChips\tState\tThis round\tUndisclosed left\tPasses left")
+	head := "Place\tSeat\tChips\tState\tThis round\tUndisclosed left\tPasses left"
+	if ordered {
+		head += "\tOrder"
+	}
+	fmt.Fprintln(w, head)
 	for _, s := range tr.Standings {
 		stake := strconv.FormatInt(s.RoundStake, 10)
 		if s.Secret {
@@ -182,9 +199,50 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 		if s.InPlayoff {
 			state += ", playoff"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%d\t%d\n", place(s), s.TerminalId, s.Chips, state, stake, s.SecretsLeft, s.PassesLeft)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%d\t%d", place(s), s.TerminalId, s.Chips, state, stake, s.SecretsLeft, s.PassesLeft)
+		if ordered {
+			var marks []string
+			if s.TerminalId == tr.Marker {
+				marks = append(marks, "marker")
+			}
+			if s.TerminalId == tr.Turn {
+				marks = append(marks, "to wager")
+			}
+			if s.WageredInTurn {
+				marks = append(marks, "wagered")
+			}
+			fmt.Fprintf(w, "\t%s", strings.Join(marks, ", "))
+		}
+		fmt.Fprintln(w)
 	}
 	return w.Flush()
+}
+
+// orderLine says the order of wagering now: whose box has the marker, whose turn it is.
+func orderLine(tr *pb.Tournament) string {
+	line := "Order of wagering: marker on " + tr.GetMarker()
+	switch {
+	case tr.GetTurn() != "":
+		line += ", " + tr.GetTurn() + " to wager"
+	case tr.GetRoundId() != "":
+		line += ", no one to wager"
+	}
+	return line
+}
+
+// tournamentStatusLine is `dealer status`'s line on the tournament under way ("" when none
+// is): its id, round n of N and status, and with an order of wagering the marker and turn.
+func tournamentStatusLine(ctx context.Context, d pb.DealerServiceClient) string {
+	tr, err := d.GetTournament(ctx, &pb.GetTournamentRequest{})
+	if err != nil || tr == nil || tr.GetStatus() == pb.TournamentStatus_TOURNAMENT_STATUS_FINISHED ||
+		tr.GetStatus() == pb.TournamentStatus_TOURNAMENT_STATUS_CANCELLED {
+		return "" // none on record (NotFound), or the last one is over
+	}
+	line := fmt.Sprintf("TOURNAMENT %s: round %d of %d, %s", tr.GetTerms().GetId(), tr.GetRound(), tr.GetTerms().GetRounds(), statusName(tr.GetStatus()))
+	if tr.GetTerms().GetOrderOfWagering() && len(tr.GetStandings()) > 0 {
+		line += "; " + strings.ToLower(orderLine(tr)[:1]) + orderLine(tr)[1:]
+	}
+	return line
 }
 
 // printResults prints the tournament's record for the operator: the terms, every round with
@@ -201,6 +259,9 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 		money.Decimal(t.GetEntryFee()), money.Decimal(t.GetAddedPrize()), money.Decimal(tr.PrizePool), t.GetPrizes())
 	fmt.Fprintf(out, "Starting chips %d  rounds %d  minimums %v  maximum %d  undisclosed wagers %d  pass cards %d\n",
 		t.GetStartingChips(), t.GetRounds(), t.GetMinimums(), t.GetMaximum(), t.GetSecretWagers(), t.GetPassCards())
+	if t.GetOrderOfWagering() {
+		fmt.Fprintln(out, "Order of wagering: the marker's player first, then to the left (seat order); the marker moves one to the left each round")
+	}
 	if t.GetTerms() != "" {
 		fmt.Fprintf(out, "Terms and conditions:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(t.GetTerms()), "\n", "\n  "))
 	}

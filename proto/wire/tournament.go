@@ -15,7 +15,7 @@ func TournamentTermsPB(c table.TournamentTerms) *pb.TournamentTerms {
 	return &pb.TournamentTerms{Id: c.ID, Name: c.Name, Terms: c.Terms, EntryFee: c.EntryFee, AddedPrize: c.AddedPrize,
 		StartingChips: c.StartingChips, Rounds: int32(c.Rounds), Minimums: append([]int64(nil), c.Minimums...), Maximum: c.Maximum,
 		SecretWagers: int32(c.SecretWagers), PassCards: int32(c.PassCards), Prizes: append([]int64(nil), c.Prizes...),
-		MinPlayers: int32(c.MinPlayers), MaxPlayers: int32(c.MaxPlayers)}
+		MinPlayers: int32(c.MinPlayers), MaxPlayers: int32(c.MaxPlayers), OrderOfWagering: c.OrderOfWagering}
 }
 
 // TournamentTermsOf reads a tournament's terms; they are checked (Validate) by whoever acts
@@ -27,7 +27,7 @@ func TournamentTermsOf(c *pb.TournamentTerms) table.TournamentTerms {
 	return table.TournamentTerms{ID: c.Id, Name: c.Name, Terms: c.Terms, EntryFee: c.EntryFee, AddedPrize: c.AddedPrize,
 		StartingChips: c.StartingChips, Rounds: int(c.Rounds), Minimums: append([]int64(nil), c.Minimums...), Maximum: c.Maximum,
 		SecretWagers: int(c.SecretWagers), PassCards: int(c.PassCards), Prizes: append([]int64(nil), c.Prizes...),
-		MinPlayers: int(c.MinPlayers), MaxPlayers: int(c.MaxPlayers)}
+		MinPlayers: int(c.MinPlayers), MaxPlayers: int(c.MaxPlayers), OrderOfWagering: c.OrderOfWagering}
 }
 
 // TournamentPB writes a tournament; nil for none.
@@ -36,11 +36,11 @@ func TournamentPB(t *table.Tournament) *pb.Tournament {
 		return nil
 	}
 	out := &pb.Tournament{Terms: TournamentTermsPB(t.Terms), Status: pb.TournamentStatus(t.Status), Round: int32(t.Round),
-		Played: int32(t.Played), RoundId: t.RoundID, PrizePool: t.PrizePool, Note: t.Note}
+		Played: int32(t.Played), RoundId: t.RoundID, PrizePool: t.PrizePool, Note: t.Note, Marker: t.Marker, Turn: t.Turn}
 	for _, s := range t.Standings {
 		out.Standings = append(out.Standings, &pb.TournamentStanding{TerminalId: s.Terminal, Rank: int32(s.Rank), Chips: s.Chips,
 			State: s.State, InPlayoff: s.InPlayoff, RoundStake: s.RoundStake, Secret: s.Secret, SecretsLeft: int32(s.SecretsLeft),
-			PassesLeft: int32(s.PassesLeft), Prize: s.Prize, EliminatedRound: int32(s.Eliminated)})
+			PassesLeft: int32(s.PassesLeft), Prize: s.Prize, EliminatedRound: int32(s.Eliminated), WageredInTurn: s.WageredInTurn})
 	}
 	for _, r := range t.Rounds {
 		pr := &pb.TournamentRound{N: int32(r.N), RoundId: r.RoundID, Outcome: r.Outcome, Playoff: r.Playoff}
@@ -67,7 +67,7 @@ func TournamentOf(t *pb.Tournament) (*table.Tournament, error) {
 		return nil, fmt.Errorf("tournament: round %d, played %d, prize pool %d: must not be negative", t.Round, t.Played, t.PrizePool)
 	}
 	out := &table.Tournament{Terms: TournamentTermsOf(t.Terms), Status: st, Round: int(t.Round), Played: int(t.Played),
-		RoundID: t.RoundId, PrizePool: t.PrizePool, Note: t.Note}
+		RoundID: t.RoundId, PrizePool: t.PrizePool, Note: t.Note, Marker: t.Marker, Turn: t.Turn}
 	for _, s := range t.Standings {
 		switch s.GetState() {
 		case table.PlayerPlaying, table.PlayerEliminated, table.PlayerDisqualified:
@@ -76,7 +76,7 @@ func TournamentOf(t *pb.Tournament) (*table.Tournament, error) {
 		}
 		out.Standings = append(out.Standings, table.TournamentStanding{Terminal: s.TerminalId, Rank: int(s.Rank), Chips: s.Chips,
 			State: s.State, InPlayoff: s.InPlayoff, RoundStake: s.RoundStake, Secret: s.Secret, SecretsLeft: int(s.SecretsLeft),
-			PassesLeft: int(s.PassesLeft), Prize: s.Prize, Eliminated: int(s.EliminatedRound)})
+			PassesLeft: int(s.PassesLeft), Prize: s.Prize, Eliminated: int(s.EliminatedRound), WageredInTurn: s.WageredInTurn})
 	}
 	for _, r := range t.Rounds {
 		tr := table.TournamentRound{N: int(r.N), RoundID: r.RoundId, Outcome: r.Outcome, Playoff: r.Playoff}

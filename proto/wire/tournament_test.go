@@ -15,10 +15,11 @@ func sampleTournament() *table.Tournament {
 	return &table.Tournament{
 		Terms: table.TournamentTerms{ID: "SPRING-1", Name: "Spring Cup", Terms: "T&C", EntryFee: 5000, AddedPrize: 5000,
 			StartingChips: 1000, Rounds: 3, Minimums: []int64{100, 100, 200}, Maximum: 500, SecretWagers: 1, PassCards: 1,
-			Prizes: []int64{60, 30, 10}, MinPlayers: 2, MaxPlayers: 8},
+			Prizes: []int64{60, 30, 10}, MinPlayers: 2, MaxPlayers: 8, OrderOfWagering: true},
 		Status: table.TournamentPlayoff, Round: 4, Played: 3, RoundID: "R000004", PrizePool: 30000, Note: "n",
+		Marker: "T2", Turn: "T1",
 		Standings: []table.TournamentStanding{
-			{Terminal: "T1", Rank: 1, Chips: 3800, State: table.PlayerPlaying, SecretsLeft: 1, PassesLeft: 1},
+			{Terminal: "T1", Rank: 1, Chips: 3800, State: table.PlayerPlaying, SecretsLeft: 1, PassesLeft: 1, WageredInTurn: true},
 			{Terminal: "T2", Rank: 2, Chips: 1200, State: table.PlayerPlaying, InPlayoff: true, RoundStake: 200, Secret: true, Prize: 9000},
 			{Terminal: "T5", Rank: 4, Chips: 100, State: table.PlayerEliminated, Eliminated: 2},
 			{Terminal: "T4", Chips: 1000, State: table.PlayerDisqualified, Eliminated: 2},

@@ -6260,8 +6260,11 @@ type TournamentTerms struct {
 	Prizes        []int64                `protobuf:"varint,12,rep,packed,name=prizes,proto3" json:"prizes,omitempty"` // percent of the prize pool for 1st, 2nd, …
 	MinPlayers    int32                  `protobuf:"varint,13,opt,name=min_players,json=minPlayers,proto3" json:"min_players,omitempty"`
 	MaxPlayers    int32                  `protobuf:"varint,14,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// 003 §10.9: a marker on one player's box each round; that player wagers first, the others in
+	// seat order after them; a wager out of turn is refused, one made in turn is final.
+	OrderOfWagering bool `protobuf:"varint,15,opt,name=order_of_wagering,json=orderOfWagering,proto3" json:"order_of_wagering,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *TournamentTerms) Reset() {
@@ -6392,6 +6395,13 @@ func (x *TournamentTerms) GetMaxPlayers() int32 {
 	return 0
 }
 
+func (x *TournamentTerms) GetOrderOfWagering() bool {
+	if x != nil {
+		return x.OrderOfWagering
+	}
+	return false
+}
+
 type TournamentStanding struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId      string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -6405,6 +6415,7 @@ type TournamentStanding struct {
 	PassesLeft      int32                  `protobuf:"varint,9,opt,name=passes_left,json=passesLeft,proto3" json:"passes_left,omitempty"`
 	Prize           int64                  `protobuf:"varint,10,opt,name=prize,proto3" json:"prize,omitempty"`
 	EliminatedRound int32                  `protobuf:"varint,11,opt,name=eliminated_round,json=eliminatedRound,proto3" json:"eliminated_round,omitempty"`
+	WageredInTurn   bool                   `protobuf:"varint,12,opt,name=wagered_in_turn,json=wageredInTurn,proto3" json:"wagered_in_turn,omitempty"` // order of wagering: this round's wager (or pass) is made and final
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -6514,6 +6525,13 @@ func (x *TournamentStanding) GetEliminatedRound() int32 {
 		return x.EliminatedRound
 	}
 	return 0
+}
+
+func (x *TournamentStanding) GetWageredInTurn() bool {
+	if x != nil {
+		return x.WageredInTurn
+	}
+	return false
 }
 
 type TournamentPlay struct {
@@ -6703,6 +6721,8 @@ type Tournament struct {
 	Standings     []*TournamentStanding  `protobuf:"bytes,7,rep,name=standings,proto3" json:"standings,omitempty"`
 	Rounds        []*TournamentRound     `protobuf:"bytes,8,rep,name=rounds,proto3" json:"rounds,omitempty"`
 	Note          string                 `protobuf:"bytes,9,opt,name=note,proto3" json:"note,omitempty"`
+	Marker        string                 `protobuf:"bytes,10,opt,name=marker,proto3" json:"marker,omitempty"` // order of wagering: the terminal whose box has the marker
+	Turn          string                 `protobuf:"bytes,11,opt,name=turn,proto3" json:"turn,omitempty"`     // order of wagering: the terminal whose turn it is ("" none)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6796,6 +6816,20 @@ func (x *Tournament) GetRounds() []*TournamentRound {
 func (x *Tournament) GetNote() string {
 	if x != nil {
 		return x.Note
+	}
+	return ""
+}
+
+func (x *Tournament) GetMarker() string {
+	if x != nil {
+		return x.Marker
+	}
+	return ""
+}
+
+func (x *Tournament) GetTurn() string {
+	if x != nil {
+		return x.Turn
 	}
 	return ""
 }
@@ -8091,7 +8125,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\"V\n" +
 	"\x1dAuthenticateTechnicianRequest\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12\x10\n" +
-	"\x03pin\x18\x02 \x01(\tR\x03pin\"\x9c\x03\n" +
+	"\x03pin\x18\x02 \x01(\tR\x03pin\"\xc8\x03\n" +
 	"\x0fTournamentTerms\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
@@ -8111,7 +8145,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vmin_players\x18\r \x01(\x05R\n" +
 	"minPlayers\x12\x1f\n" +
 	"\vmax_players\x18\x0e \x01(\x05R\n" +
-	"maxPlayers\"\xd2\x02\n" +
+	"maxPlayers\x12*\n" +
+	"\x11order_of_wagering\x18\x0f \x01(\bR\x0forderOfWagering\"\xfa\x02\n" +
 	"\x12TournamentStanding\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x12\n" +
@@ -8128,7 +8163,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"passesLeft\x12\x14\n" +
 	"\x05prize\x18\n" +
 	" \x01(\x03R\x05prize\x12)\n" +
-	"\x10eliminated_round\x18\v \x01(\x05R\x0feliminatedRound\"\xdb\x01\n" +
+	"\x10eliminated_round\x18\v \x01(\x05R\x0feliminatedRound\x12&\n" +
+	"\x0fwagered_in_turn\x18\f \x01(\bR\rwageredInTurn\"\xdb\x01\n" +
 	"\x0eTournamentPlay\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
@@ -8144,7 +8180,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x18\n" +
 	"\aoutcome\x18\x03 \x01(\tR\aoutcome\x12\x18\n" +
 	"\aplayoff\x18\x04 \x01(\bR\aplayoff\x122\n" +
-	"\x05plays\x18\x05 \x03(\v2\x1c.ats.table.v1.TournamentPlayR\x05plays\"\xec\x02\n" +
+	"\x05plays\x18\x05 \x03(\v2\x1c.ats.table.v1.TournamentPlayR\x05plays\"\x98\x03\n" +
 	"\n" +
 	"Tournament\x123\n" +
 	"\x05terms\x18\x01 \x01(\v2\x1d.ats.table.v1.TournamentTermsR\x05terms\x126\n" +
@@ -8156,7 +8192,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"prize_pool\x18\x06 \x01(\x03R\tprizePool\x12>\n" +
 	"\tstandings\x18\a \x03(\v2 .ats.table.v1.TournamentStandingR\tstandings\x125\n" +
 	"\x06rounds\x18\b \x03(\v2\x1d.ats.table.v1.TournamentRoundR\x06rounds\x12\x12\n" +
-	"\x04note\x18\t \x01(\tR\x04note\"Q\n" +
+	"\x04note\x18\t \x01(\tR\x04note\x12\x16\n" +
+	"\x06marker\x18\n" +
+	" \x01(\tR\x06marker\x12\x12\n" +
+	"\x04turn\x18\v \x01(\tR\x04turn\"Q\n" +
 	"\x1aConfigureTournamentRequest\x123\n" +
 	"\x05terms\x18\x01 \x01(\v2\x1d.ats.table.v1.TournamentTermsR\x05terms\":\n" +
 	"\x15OpenTournamentRequest\x12!\n" +
