@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -21,7 +18,6 @@ import (
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/testwait"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -120,36 +116,13 @@ func FuzzParseLimits(f *testing.F) {
 // and the terminal (the kiosk's client and app.Terminal over mutual TLS) shows them. Before, the
 // per-bet limits, the table maximum and the warning were dropped without a word.
 func TestRule001_4_1_DealerConsoleSetsEveryLimit(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	dealerTLS, _ := m.ClientTLS(pki.RoleDealer, "D4")
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(dealerTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	lt := newLiveTable(t, server.DefaultConfig())
+	conn := lt.conn(pki.RoleDealer, "D4")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 
-	termTLS, _ := m.ClientTLS(pki.RoleTerminal, "T01")
-	cli, err := client.Dial(client.Config{Addr: addr, TLS: termTLS, Logger: slog.New(slog.DiscardHandler)})
+	termTLS, _ := lt.PKI.ClientTLS(pki.RoleTerminal, "T01")
+	cli, err := client.Dial(client.Config{Addr: lt.Addr, TLS: termTLS, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,31 +192,8 @@ func TestRule001_4_1_DealerConsoleSetsEveryLimit(t *testing.T) {
 // 001 §9.4 at the console: `correct N ROUND` corrects an earlier round, and the reply shows it
 // (the round corrected in the history); the current round is `correct N`.
 func TestRule001_9_4_ConsoleCorrectsAnEarlierRound(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	superTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S2")
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(superTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	lt := newLiveTable(t, server.DefaultConfig())
+	conn := lt.conn(pki.RoleSupervisor, "S2")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 	var rounds []string

@@ -25,31 +25,8 @@ import (
 // The console's money commands against a real table over mutual TLS: overpayments, resolve,
 // holds, release, alarms.
 func TestMoneyCommands(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7") // release and resolve are the pit boss's
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	lt := newLiveTable(t, server.DefaultConfig())
+	conn := lt.conn(pki.RoleSupervisor, "S7") // release and resolve are the pit boss's
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -77,34 +54,12 @@ func TestMoneyCommands(t *testing.T) {
 // and a card's limits set and cleared, with per-bet limits; a bad line refused before the call,
 // bad limits and an unknown seat refused by the table.
 func TestRule003_4_6_PlayerLimitsCommand(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := newLiveTable(t, server.DefaultConfig())
+	tbl := lt.Table
 	if err := tbl.RegisterTerminal("T01"); err != nil {
 		t.Fatal(err)
 	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cliTLS, _ := m.ClientTLS(pki.RoleDealer, "D3")
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := lt.conn(pki.RoleDealer, "D3")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -173,34 +128,12 @@ func FuzzParsePlayerLimits(f *testing.F) {
 // TLS, as the pit boss: closing (announce, too early, cancel), seats, vacate (refused for a seat
 // that has not abstained), dispute, lights, clearfault — each answer checked, not only its error.
 func TestTableAndSeatCommands(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := newLiveTable(t, server.DefaultConfig())
+	tbl := lt.Table
 	if err := tbl.RegisterTerminal("T01"); err != nil {
 		t.Fatal(err)
 	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7")
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := lt.conn(pki.RoleSupervisor, "S7")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 	run := func(args ...string) (*pb.TableStatus, error) {
@@ -458,34 +391,12 @@ func FuzzRefusal(f *testing.F) {
 // under it with their index in the slip, and `refuse` by that index removes exactly that wager
 // (003 §9.12), end to end over gRPC as the supervisor.
 func TestRule003_9_12_SeatsListTheIndexesRefuseNames(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := newLiveTable(t, server.DefaultConfig())
+	tbl := lt.Table
 	if err := tbl.RegisterTerminal("T01"); err != nil {
 		t.Fatal(err)
 	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cliTLS, _ := m.ClientTLS(pki.RoleSupervisor, "S7")
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cliTLS)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := lt.conn(pki.RoleSupervisor, "S7")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
 	if _, err := command(ctx, d, []string{"open"}); err != nil {

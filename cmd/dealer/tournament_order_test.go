@@ -3,22 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/proto/wire"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -27,33 +21,10 @@ import (
 // Three seats T1–T3 entered in that order: round 1's marker is on T1, so T1 wagers first; once
 // T1's slip is taken it is T2's turn, T1 "wagered"; after round 1 the marker moves to T2.
 func TestTournamentOrderOfWageringCommands(t *testing.T) {
-	m, err := pki.NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	lt := newLiveTable(t, server.DefaultConfig())
+	tbl := lt.Table
 	client := func(role, id string) pb.DealerServiceClient {
-		cfg, _ := m.ClientTLS(role, id)
-		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conn.Close() })
-		return pb.NewDealerServiceClient(conn)
+		return lt.dealer(role, id)
 	}
 	director, dealer := client(pki.RoleSupervisor, "TD1"), client(pki.RoleDealer, "D1")
 	for _, id := range []string{"T1", "T2", "T3"} {
