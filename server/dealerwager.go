@@ -58,15 +58,9 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 	defer t.mu.Unlock()
 	defer t.actAs(actor)()
 	now := t.now()
-	if t.frozen {
-		return nil, failed("accounts are frozen while a result is corrected")
-	}
-	r, err := t.current(roundID)
+	r, err := t.wageringRound(now, roundID)
 	if err != nil {
 		return nil, err
-	}
-	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
-		return nil, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
 	a := t.accounts[terminal]
 	if a == nil || !a.open {

@@ -98,15 +98,9 @@ func (t *Table) RefuseWager(actor, terminal, roundID string, ref Refusal) (*pb.R
 	defer t.mu.Unlock()
 	defer t.actAs(actor)()
 	now := t.now()
-	if t.frozen {
-		return nil, failed("accounts are frozen while a result is corrected")
-	}
-	r, err := t.current(roundID)
+	r, err := t.wageringRound(now, roundID)
 	if err != nil {
 		return nil, err
-	}
-	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
-		return nil, failed("no more bets: the wagering period of %s has ended; a wager may be refused only before it (003 §9.12)", r.id)
 	}
 	if t.tournamentRound(r) {
 		return nil, failed("%s is a tournament round: its wagers are tournament chips, not refused here", r.id)

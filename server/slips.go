@@ -189,17 +189,9 @@ func (p pricing) same(o pricing) bool {
 
 // slipInputs checks a slip update may be made now and reads what pricing it depends on.
 func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint64, n int, card string) (pricing, error) {
-	if t.frozen {
-		return pricing{}, failed("accounts are frozen while a result is corrected")
-	}
-	r, err := t.current(roundID)
+	r, err := t.wageringRound(now, roundID)
 	if err != nil {
 		return pricing{}, err
-	}
-	// Rule 3.7: nothing placed, changed or withdrawn after the period expires. The server's
-	// clock decides.
-	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
-		return pricing{}, failed("no more bets: the wagering period of %s has ended", r.id)
 	}
 	if svc := t.service[terminal]; svc != nil && n > 0 {
 		// The terminal refuses bets in technician mode itself; this is the table's own check,
@@ -243,6 +235,24 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 		}
 	}
 	return p, nil
+}
+
+// wageringRound is round roundID while its wagering period is open: what a slip, a dealer's
+// wager or a supervisor's refusal may change. Rule 3.7: nothing placed, changed or withdrawn
+// after the period expires, and the server's clock decides; nor while accounts are frozen for a
+// correction. Called with t.mu held.
+func (t *Table) wageringRound(now time.Time, roundID string) (*round, error) {
+	if t.frozen {
+		return nil, failed("accounts are frozen while a result is corrected")
+	}
+	r, err := t.current(roundID)
+	if err != nil {
+		return nil, err
+	}
+	if r.phase != table.PhaseWagering || !now.Before(r.deadline) {
+		return nil, failed("no more bets: the wagering period of %s has ended", r.id)
+	}
+	return r, nil
 }
 
 // updateSlip checks, prices and installs a slip all under the table's lock (the auto-dealer's
