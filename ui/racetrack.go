@@ -102,8 +102,8 @@ func (t *trackRenderer) Layout(size fyne.Size) {
 		chip, _ := stakeChip(amount, c, d)
 		t.objs = append(t.objs, chip...)
 	}
-	for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors} {
-		for _, reg := range regs { // a number's target is the neighbours bet centred on it
+	for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
+		for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
 			if a := t.w.stakes[reg.Target]; a > 0 {
 				chipAt(reg, a)
 			}

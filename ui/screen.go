@@ -442,8 +442,12 @@ func (s *Screen) update(v app.View) {
 	var calls []string
 	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
-		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: listed by the racetrack, as its box reads
+		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: a chip on its group's box, and listed as the box reads
 			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), money(st.Amount)))
+			if onTrack == nil {
+				onTrack = map[diagrams.TrackTarget]int64{}
+			}
+			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
 			if onTrack == nil {

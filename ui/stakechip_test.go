@@ -156,6 +156,30 @@ func TestRacetrackStakesStandWherePlaced(t *testing.T) {
 
 func objectsOf(w fyne.Widget) []fyne.CanvasObject { return test.WidgetRenderer(w).Objects() }
 
+// An Asian Neighbour (002 §3.2) has its chip on its group's box of the Asian racetrack, where it
+// was placed, not only a line of text beside the racetrack.
+func TestAsianNeighbourChipOnItsGroup(t *testing.T) {
+	test.NewTempApp(t)
+	rt, err := diagrams.NewRacetrack(roulette.SingleZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.AddAsian(roulette.DefaultAsianGroups(roulette.SingleZero))
+	r := NewRacetrack(rt)
+	w := test.NewTempWindow(t, r)
+	w.Resize(fyne.NewSize(1300, 260))
+	reg := rt.Asian[4]
+	r.SetStakes(map[diagrams.TrackTarget]int64{reg.Target: 2500})
+	c, ok := stakesDrawn(r)["25"]
+	if !ok {
+		t.Fatalf("no chip of 25 on the Asian racetrack (drawn: %v)", stakesDrawn(r))
+	}
+	tl, br := r.ToScreen(reg.Rect.Min), r.ToScreen(reg.Rect.Max)
+	if c.centre.X < tl.X || c.centre.X > br.X || c.centre.Y < tl.Y || c.centre.Y > br.Y {
+		t.Errorf("the chip stands at %v, outside the group %s (%v–%v)", c.centre, reg.Label, tl, br)
+	}
+}
+
 // A Lucky Ball wager has its chip in its colour's area, and the areas' Bet buttons are dimmed
 // while the table takes no bets.
 func TestLuckyBallStakesAndClosedButtons(t *testing.T) {
