@@ -24,19 +24,47 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 	a.Settings().SetTheme(ui.Theme())
 	w := a.NewWindow("ATS")
 	noDepthBuffer()
-	screen, err := ui.NewScreen(st.Terminal, designOf(o.design), view.Config.Layout)
-	if err != nil {
+	// The screen is built again in the language a player chooses (its texts are made when it is
+	// built); the new one follows the terminal in place of the old, whose countdown stops.
+	var (
+		screen     *ui.Screen
+		stopScreen context.CancelFunc = func() {}
+	)
+	var build func() error
+	build = func() error {
+		s, err := ui.NewScreen(st.Terminal, designOf(o.design), view.Config.Layout)
+		if err != nil {
+			return err
+		}
+		if st.Desk != nil { // technician mode (technician.go)
+			var panel *ui.TouchPanel
+			if o.technicianDemo {
+				panel = demoPanel()
+			}
+			s.AttachService(st.Desk, panel)
+		}
+		s.OfferLanguages(func(code string) { // on the Fyne thread: a touch
+			if err := ui.SetLanguage(code); err != nil {
+				slog.Error("kiosk: language", "code", code, "err", err)
+				return
+			}
+			a.Settings().SetTheme(ui.Theme())
+			if err := build(); err != nil {
+				slog.Error("kiosk: the screen in the new language", "code", code, "err", err)
+			}
+		})
+		stopScreen()
+		var sctx context.Context
+		sctx, stopScreen = context.WithCancel(ctx)
+		s.Follow(sctx)
+		ui.SetContent(w, s.Content())
+		screen = s
+		return nil
+	}
+	if err := build(); err != nil {
 		return err
 	}
-	if st.Desk != nil { // technician mode (technician.go)
-		var panel *ui.TouchPanel
-		if o.technicianDemo {
-			panel = demoPanel()
-		}
-		screen.AttachService(st.Desk, panel)
-	}
-	screen.Follow(ctx)
-	w.SetContent(screen.Content())
+	defer func() { stopScreen() }()
 	w.Resize(fyne.NewSize(1920, 1080))
 	if !o.windowed {
 		ui.Kiosk(w)

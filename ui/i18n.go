@@ -35,3 +35,32 @@ func posixLocale() (string, bool) {
 
 // T translates a UI string.
 func T(s string) string { return lang.L(s) }
+
+// The languages the kiosk speaks, by their translation file's code, each named in itself.
+var languages = []struct{ code, name string }{{"en", "English"}, {"zh_Hans", "中文"}}
+
+// Speaking is the code of the language the screen speaks now ("en" or "zh_Hans").
+func Speaking() string {
+	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
+		return "zh_Hans"
+	}
+	return "en"
+}
+
+// OfferLanguages puts the language button in the controls row: it names the other language,
+// and a touch calls choose with that language's code. The screen's texts are made when it is
+// built, so choose is the kiosk's to act on: set the language (SetLanguage) and build the screen
+// again. Call it before the screen is shown: the button takes its place in the row then, so
+// nothing moves under a finger later.
+func (s *Screen) OfferLanguages(choose func(code string)) {
+	now := Speaking()
+	for _, l := range languages {
+		if l.code != now {
+			code := l.code
+			s.language.SetText(l.name)
+			s.language.OnTapped = func() { choose(code) }
+			s.langBox.Show()
+			return
+		}
+	}
+}

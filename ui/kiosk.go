@@ -63,3 +63,13 @@ func inKiosk(c fyne.Canvas) bool {
 	_, ok = s.Objects[len(s.Objects)-1].(*cursorHider)
 	return ok
 }
+
+// SetContent shows content in w in place of what it shows: over a cursor hider where w is a
+// kiosk (Kiosk), so the pointer stays hidden after the screen is built again (a new language).
+func SetContent(w fyne.Window, content fyne.CanvasObject) {
+	if inKiosk(w.Canvas()) {
+		w.SetContent(container.NewStack(content, newCursorHider()))
+		return
+	}
+	w.SetContent(content)
+}

@@ -25,9 +25,11 @@ import (
 // Screen is the player's screen of one design (Diagram A, L or U): the felt with its chips and
 // the panels around it, following a Model.
 type Screen struct {
-	term   Model
-	design diagrams.Design
-	geom   *diagrams.Geometry
+	term     Model
+	language *widget.Button    // the other language (OfferLanguages)
+	langBox  fyne.CanvasObject // the button in its theme, shown once the kiosk offers it
+	design   diagrams.Design
+	geom     *diagrams.Geometry
 
 	felt        *Felt
 	track       *Racetrack
@@ -216,7 +218,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
 	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
-	s.controls = container.NewHBox(help, s.recordsButton(), cashOut)
+	// The language button's label names the other language in its own script: a theme with the
+	// Chinese glyphs draws it on an English screen too.
+	s.language = widget.NewButton("", nil)
+	s.langBox = container.NewThemeOverride(s.language, chineseTheme{theme.DefaultTheme()})
+	s.langBox.Hide()
+	s.controls = container.NewHBox(s.langBox, help, s.recordsButton(), cashOut)
 	betting := container.NewHBox(undo, clear, repeat, double)
 	if design.Name == "U" {
 		betting = container.NewHBox(clear, undo, repeat)

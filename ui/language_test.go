@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"os"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// A player changes the language at the screen (issue 18, point 10): the button names the other
+// language in its own script, a touch asks for that language's code, and a screen built after
+// SetLanguage speaks it and offers the first one back. The button is in the controls row from
+// the start, so offering it moves nothing later.
+func TestLanguageButton(t *testing.T) {
+	orig, had := os.LookupEnv("LANGUAGE")
+	t.Cleanup(func() {
+		if had {
+			os.Setenv("LANGUAGE", orig)
+		} else {
+			os.Unsetenv("LANGUAGE")
+		}
+		lang.AddTranslationsFS(assets.Translations, "translations")
+	})
+	if err := SetLanguage("en"); err != nil {
+		t.Fatal(err)
+	}
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, _, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	if s.langBox.Visible() {
+		t.Fatal("a language button on a screen the kiosk offered no language")
+	}
+	var asked string
+	s.OfferLanguages(func(code string) { asked = code })
+	if !s.langBox.Visible() || s.language.Text != "中文" {
+		t.Fatalf("on an English screen the button reads %q (shown %v), want 中文", s.language.Text, s.langBox.Visible())
+	}
+	test.Tap(s.language)
+	if asked != "zh_Hans" {
+		t.Fatalf("a touch asked for %q, want zh_Hans", asked)
+	}
+
+	if err := SetLanguage(asked); err != nil {
+		t.Fatal(err)
+	}
+	zh, _, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	zh.OfferLanguages(func(code string) { asked = code })
+	if zh.language.Text != "English" || T("Help") == "Help" {
+		t.Fatalf("the screen built in Chinese: button %q, Help reads %q", zh.language.Text, T("Help"))
+	}
+	test.Tap(zh.language)
+	if asked != "en" {
+		t.Fatalf("a touch on the Chinese screen asked for %q, want en", asked)
+	}
+}
