@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
+	"github.com/tablegames/ats/assets"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -35,6 +36,7 @@ type boxArt struct {
 	raster *canvas.Raster
 	img    *image.RGBA // the last painting, reused while the pixel size stays the same
 	faces  map[float32]font.Face
+	font   *sfnt.Font // the labels' font, in the language the screen speaks (labelFont)
 }
 
 // artBox is one box of the picture, in layout units.
@@ -47,7 +49,7 @@ type artBox struct {
 }
 
 func newBoxArt(bounds diagrams.Rect, bg color.Color, lineW float32, boxes []artBox) *boxArt {
-	a := &boxArt{bounds: bounds, bg: bg, lineW: lineW, boxes: boxes, faces: map[float32]font.Face{}}
+	a := &boxArt{bounds: bounds, bg: bg, lineW: lineW, boxes: boxes, faces: map[float32]font.Face{}, font: labelFont()}
 	a.raster = canvas.NewRaster(a.generate)
 	return a
 }
@@ -136,7 +138,7 @@ func (a *boxArt) face(size float32) font.Face {
 	if len(a.faces) > 8 { // sizes change with the window; keep only the current ones
 		clear(a.faces)
 	}
-	f, err := opentype.NewFace(boldFont(), &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingNone})
+	f, err := opentype.NewFace(a.font, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
 		panic("ui: embedded bold font: " + err.Error()) // the font is compiled in; caught by any test
 	}
@@ -153,6 +155,27 @@ var boldFont = sync.OnceValue(func() *sfnt.Font {
 	}
 	return f
 })
+
+// chineseBoldFont is the embedded Chinese bold font, which also has every printable ASCII
+// character (packaging/gen-fonts.sh keeps them; TestChineseLocale checks).
+var chineseBoldFont = sync.OnceValue(func() *sfnt.Font {
+	f, err := opentype.Parse(assets.ChineseBold.Content())
+	if err != nil {
+		panic("ui: embedded Chinese bold font: " + err.Error())
+	}
+	return f
+})
+
+// labelFont is the font the felt's and the racetrack's labels are drawn in: Fyne's bold where
+// the screen speaks English, the Chinese bold where it speaks Chinese — whose labels (一打, 红,
+// 邻居…) Fyne's Latin font has no glyphs for. The screen is built again when the language
+// changes, and its pictures with it.
+func labelFont() *sfnt.Font {
+	if Speaking() == "zh_Hans" {
+		return chineseBoldFont()
+	}
+	return boldFont()
+}
 
 // diamond fills a diamond centred on (cx, cy) with half-width rx and half-height ry, in pixels.
 func diamond(dst *image.RGBA, cx, cy, rx, ry float32, c color.Color) {

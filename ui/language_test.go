@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
+	"golang.org/x/image/font/sfnt"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/assets"
@@ -49,6 +50,17 @@ func TestLanguageButton(t *testing.T) {
 	if err := SetLanguage(asked); err != nil {
 		t.Fatal(err)
 	}
+	// The felt's and the racetrack's pictures draw their labels (红, 一打…) in the Chinese font:
+	// Fyne's Latin one has no glyph for them.
+	if labelFont() != chineseBoldFont() {
+		t.Fatal("in Chinese the felt's labels are drawn in a font without Chinese glyphs")
+	}
+	var sb sfnt.Buffer
+	for _, r := range T("RED") + T("1st 12") {
+		if g, err := labelFont().GlyphIndex(&sb, r); err != nil || g == 0 {
+			t.Errorf("the labels' font has no glyph for %q", r)
+		}
+	}
 	zh, _, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
 	zh.OfferLanguages(func(code string) { asked = code })
 	if zh.language.Text != "English" || T("Help") == "Help" {
@@ -57,5 +69,11 @@ func TestLanguageButton(t *testing.T) {
 	test.Tap(zh.language)
 	if asked != "en" {
 		t.Fatalf("a touch on the Chinese screen asked for %q, want en", asked)
+	}
+	if err := SetLanguage("en"); err != nil {
+		t.Fatal(err)
+	}
+	if labelFont() != boldFont() {
+		t.Fatal("in English the felt's labels are not in Fyne's bold font (the reference renders' font)")
 	}
 }

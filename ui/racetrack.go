@@ -70,9 +70,10 @@ func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 	}
 	for _, reg := range r.track.Sectors {
 		label := reg.Label
-		if label != "ZERO" { // go-i18n reserves the key "zero" (a plural form): it stays as written
-			label = T(label) // VOISINS, ORPHELINS, TIER in the player's language
+		if label == "ZERO" { // go-i18n reserves the key "zero" (a plural form): asked by another
+			label = "ZERO GAME"
 		}
+		label = T(label) // ZERO, VOISINS, ORPHELINS, TIER in the player's language
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: label, em: 0.3})
 	}
 	for _, reg := range r.track.Asian { // the Asian racetrack's groups (002 §3.2)

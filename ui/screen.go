@@ -221,7 +221,9 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// The language button's label names the other language in its own script: a theme with the
 	// Chinese glyphs draws it on an English screen too.
 	s.language = widget.NewButton("", nil)
-	s.langBox = container.NewThemeOverride(s.language, chineseTheme{theme.DefaultTheme()})
+	lt := container.NewThemeOverride(s.language, chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: compactSizes}})
+	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
+	s.langBox = lt
 	s.langBox.Hide()
 	s.controls = container.NewHBox(s.langBox, help, s.recordsButton(), cashOut)
 	betting := container.NewHBox(undo, clear, repeat, double)
