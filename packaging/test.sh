@@ -45,11 +45,15 @@ step "cgo build of the kiosk"
 mkdir -p build
 bash packaging/build-kiosk.sh build/ats
 
-step "the kiosk draws under Xvfb (1920x1080 and 1280x800, and the touch calibration)"
+step "the kiosk draws under Xvfb (1920x1080 and 1280x800, the touch calibration, designs L and U, Chinese)"
 bash packaging/screenshot.sh build/ats build/screenshot.png
 SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
 # Technician mode's touch calibration, on the demo's simulated miscalibrated panel.
 KIOSK_ARGS=-technician-demo bash packaging/screenshot.sh build/ats build/screenshot-technician.png
+# Each design (SPEC §7: L's period lamps, U's meters), and the screen in Chinese.
+KIOSK_ARGS="-design L" bash packaging/screenshot.sh build/ats build/screenshot-design-L.png
+KIOSK_ARGS="-design U" bash packaging/screenshot.sh build/ats build/screenshot-design-U.png
+LANGUAGE=zh_Hans bash packaging/screenshot.sh build/ats build/screenshot-zh.png
 
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
 # Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts
