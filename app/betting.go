@@ -401,7 +401,7 @@ func (t *Terminal) Explain(b roulette.Bet) {
 	}
 	lim := t.betLimitsLocked().For(b.Spot.Kind)
 	t.sayLocked(msg.New("%s: pays %d to 1; minimum %s, maximum %s, in steps of %s", b.Spot, b.Spot.Kind.Odds(),
-		money.Decimal(lim.Min), money.Decimal(lim.Max), money.Decimal(lim.Unit)), Hint)
+		money.Amount(lim.Min), money.Amount(lim.Max), money.Amount(lim.Unit)), Hint)
 	t.changedLocked()
 }
 
@@ -413,7 +413,7 @@ func (t *Terminal) SaveFavourite() error {
 	if err != nil {
 		return t.refuseLocked(err)
 	}
-	t.sayLocked(msg.New("Saved as a favourite: %s", money.Decimal(f.Total)), Answer)
+	t.sayLocked(msg.New("Saved as a favourite: %s", money.Amount(f.Total)), Answer)
 	t.changedLocked()
 	return nil
 }

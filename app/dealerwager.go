@@ -64,7 +64,7 @@ func (t *Terminal) onDealerWagerLocked(e table.DealerWagerPlaced) {
 	known := len(t.view.DealerStakes)
 	t.view.DealerStakes = dealer
 	for _, d := range dealer[min(known, len(dealer)):] {
-		t.sayLocked(msg.New("The dealer placed %s for you: %s", d.Bet, money.Decimal(d.Amount*units(d.Bet, layout))), TableNews)
+		t.sayLocked(msg.New("The dealer placed %s for you: %s", d.Bet, money.Amount(d.Amount*units(d.Bet, layout))), TableNews)
 	}
 }
 
@@ -125,9 +125,9 @@ func (t *Terminal) refusedLocked(e table.WagerRefused) {
 	removed := max(before-e.Slip.Total, 0)
 	if len(e.Refused) == 1 {
 		t.sayLocked(msg.New("The casino supervisor refused your wager on %s (%s) and removed it: %s",
-			e.Refused[0].Bet, money.Decimal(removed), e.Reason), TableNews)
+			e.Refused[0].Bet, money.Amount(removed), e.Reason), TableNews)
 	} else {
 		t.sayLocked(msg.New("The casino supervisor refused %d of your wagers (%s) and removed them: %s",
-			len(e.Refused), money.Decimal(removed), e.Reason), TableNews)
+			len(e.Refused), money.Amount(removed), e.Reason), TableNews)
 	}
 }

@@ -151,7 +151,7 @@ func (t *Terminal) apply(ev table.Event) {
 			// layout and the result shown are this round's and stay as they are.
 			t.view.Balance = e.Balance
 			t.sayLocked(msg.New("The result of round %s was corrected to %s: your balance is now %s",
-				e.RoundID, e.Number.String(), money.Decimal(e.Balance)), MoneyNews)
+				e.RoundID, e.Number.String(), money.Amount(e.Balance)), MoneyNews)
 			break
 		}
 		if !e.Recognised && !e.Correction {
@@ -159,7 +159,7 @@ func (t *Terminal) apply(ev table.Event) {
 			// recognised for the spin — returned, not settled — and the player is told why.
 			if total := t.slip.Total(t.view.Config.Layout); total > 0 {
 				t.voidLocked(msg.New("Your wagers of %s were below the table minimum of %s: not recognised for this spin and returned to your balance",
-					money.Decimal(total), money.Decimal(t.view.Limits.AggregateMin)))
+					money.Amount(total), money.Amount(t.view.Limits.AggregateMin)))
 			}
 		}
 		s := e
@@ -208,7 +208,7 @@ func (t *Terminal) apply(ev table.Event) {
 		if e.Ticket == nil {
 			// Closed at the console (001 §6.5.2): the money is paid at the table, not by a
 			// ticket from this terminal, so the screen must say where it went.
-			t.sayLocked(msg.New("The dealer closed your account: %s paid at the table", money.Decimal(e.Amount)), MoneyNews)
+			t.sayLocked(msg.New("The dealer closed your account: %s paid at the table", money.Amount(e.Amount)), MoneyNews)
 		}
 	case table.LuckyBallDrawn:
 		d := e.Draw
@@ -236,7 +236,7 @@ func (t *Terminal) apply(ev table.Event) {
 				t.view.JackpotWon, t.view.JackpotMine = nil, false
 			}
 			t.sayLocked(msg.New("The jackpot of %s is void: its round was invalidated and the amount is back on the meter",
-				money.Decimal(w.Amount)), TableNews)
+				money.Amount(w.Amount)), TableNews)
 			break
 		}
 		t.view.JackpotWon, t.view.JackpotMine = &w, w.TerminalID == t.terminalID

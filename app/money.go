@@ -76,7 +76,7 @@ func (t *Terminal) CashOut() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.view.Config.DealerCashOnly {
-		t.sayLocked(msg.New("Cash out at the dealer: the dealer is called to pay your balance of %s in chips at the table", money.Decimal(t.view.Balance)), Answer)
+		t.sayLocked(msg.New("Cash out at the dealer: the dealer is called to pay your balance of %s in chips at the table", money.Amount(t.view.Balance)), Answer)
 		t.changedLocked()
 		asker, ok := t.link.(DealerCashOutAsker)
 		if !ok {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tablegames/ats/app"
+	appmoney "github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
 )
 
 // The countdown's bar is as long as the share of the period left, turns the warning colour in
@@ -73,5 +76,12 @@ func TestCurrencySymbol(t *testing.T) {
 	s.last.Config.Currency = "AUD"
 	if got := s.cash(123456); got != "A$1,234.56" {
 		t.Errorf("cash: %q", got)
+	}
+	// Amounts in the terminal's messages too (money.Amount), but not tournament chips (text).
+	if got := s.say(msg.New("Credited %s", appmoney.Amount(10000))); got != "Credited A$100.00" {
+		t.Errorf("a message's amount: %q", got)
+	}
+	if got := s.say(msg.New("wager at least the minimum of %s before you end your turn", appmoney.Decimal(200))); strings.Contains(got, "A$") {
+		t.Errorf("tournament chips said as money: %q", got)
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	appmoney "github.com/tablegames/ats/app/money"
+
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 )
@@ -22,8 +24,22 @@ func sayArg(a any) (string, bool) {
 		return spotName(v), true
 	case roulette.Kind:
 		return T(v.String()), true
+	case appmoney.Amount:
+		return amount(int64(v)), true
 	}
 	return "", false
+}
+
+// say is m as the player reads it on this screen: amounts of money after the table's currency
+// symbol, as the balance and the bet read.
+func (s *Screen) say(m msg.Msg) string {
+	sym := currencySymbol(s.last.Config.Currency)
+	return m.Format(T, func(a any) (string, bool) {
+		if v, ok := a.(appmoney.Amount); ok {
+			return sym + amount(int64(v)), true
+		}
+		return sayArg(a)
+	})
 }
 
 // betName is a bet as the player reads it; in English it is the rules engine's own name.

@@ -587,7 +587,7 @@ func (s *Screen) update(v app.View) {
 		s.relayout()
 	}
 	// The one message the terminal chose for the player, or none.
-	if said := say(v.Message.Msg); said != s.message.Text {
+	if said := s.say(v.Message.Msg); said != s.message.Text {
 		s.message.SetText(said)
 	}
 	if !s.tournament.update(v) {

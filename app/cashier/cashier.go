@@ -466,7 +466,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 		return err
 	}
 	c.update(func(s *Status) {
-		s.Message, s.Balance = msg.New("Credited %s", money.Decimal(m.Amount)), m.Balance
+		s.Message, s.Balance = msg.New("Credited %s", money.Amount(m.Amount)), m.Balance
 		s.Said++
 		if !m.Replayed {
 			s.Credits++
@@ -772,7 +772,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 				return err
 			}
 			c.update(func(s *Status) {
-				s.Handpay, s.Message = true, msg.New("The ticket could not be printed: an attendant will pay %s by hand", money.Decimal(t.Amount))
+				s.Handpay, s.Message = true, msg.New("The ticket could not be printed: an attendant will pay %s by hand", money.Amount(t.Amount))
 				s.Said++
 			})
 			return nil

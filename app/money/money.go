@@ -13,3 +13,10 @@ func Decimal(cents int64) string {
 	}
 	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
 }
+
+// Amount is an amount of money in cents, as an argument of a message to the player (msg.New):
+// it reads as Decimal, and the screen puts the table's currency symbol before it. Amounts that
+// are not money (tournament chips) are passed as Decimal's text instead.
+type Amount int64
+
+func (a Amount) String() string { return Decimal(int64(a)) }
