@@ -95,19 +95,19 @@ func run(o options) error {
 	if err := x.checkOnNumbers(numbers, cell); err != nil {
 		return err
 	}
-	lat, timeouts, err := x.series(numbers, o.taps, o)
+	r, err := x.series(numbers, o.taps, o)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("numbers: %v\n", summarise(lat, timeouts))
+	r.print("numbers")
 	if o.chipTaps > 0 && len(chips) > 1 {
 		// Start from the second chip: the first is chosen already and a tap on it changes nothing.
 		order := append(chips[1:len(chips):len(chips)], chips[0])
-		lat, timeouts, err := x.series(order, o.chipTaps, o)
+		r, err := x.series(order, o.chipTaps, o)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("chip tray: %v\n", summarise(lat, timeouts))
+		r.print("chip tray")
 	}
 	return nil
 }
@@ -272,40 +272,69 @@ func (d *display) checkOnNumbers(ps []point, cell float64) error {
 	return nil
 }
 
-// series taps n times, cycling over ps, and returns the latencies of the taps that drew and
-// the count that did not before the timeout.
-func (d *display) series(ps []point, n int, o options) ([]time.Duration, int, error) {
-	var lat []time.Duration
-	timeouts := 0
+// result is one series' measurements: the latency of each tap that drew, the time to the
+// window's first damage after each such tap (any frame, chip or not), the frames drawn before
+// the one with the chip, and the taps that drew nothing before the timeout.
+type result struct {
+	lat, first   []time.Duration
+	framesBefore []int
+	timeouts     int
+}
+
+// series taps n times, cycling over ps.
+func (d *display) series(ps []point, n int, o options) (result, error) {
+	var r result
 	for i := range n {
 		p := ps[i%len(ps)]
-		took, ok, err := d.tap(p, o)
+		t, err := d.tap(p, o)
 		if err != nil {
-			return nil, 0, err
+			return r, err
 		}
-		if ok {
-			lat = append(lat, took)
+		if t.drew {
+			r.lat = append(r.lat, t.took)
+			r.first = append(r.first, t.first)
+			r.framesBefore = append(r.framesBefore, t.frames-1)
 		} else {
-			timeouts++
+			r.timeouts++
 		}
 		time.Sleep(o.gap)
 	}
-	return lat, timeouts, nil
+	return r, nil
+}
+
+// print writes a series' figures: the latencies, and where they went (how long until the
+// window's first frame after the tap, how many frames came before the chip's).
+func (r result) print(name string) {
+	fmt.Printf("%s: %v\n", name, summarise(r.lat, r.timeouts))
+	hist := map[int]int{}
+	for _, f := range r.framesBefore {
+		hist[min(f, 3)]++
+	}
+	fmt.Printf("  first frame after the tap: %v\n", summarise(r.first, 0))
+	fmt.Printf("  frames before the chip's: 0: %d, 1: %d, 2: %d, 3+: %d\n", hist[0], hist[1], hist[2], hist[3])
+}
+
+// tapped is what one tap took.
+type tapped struct {
+	drew        bool
+	took, first time.Duration // until the region changed; until the window's first damage
+	frames      int           // damage events up to and including the one with the change
 }
 
 // tap moves the pointer to p, reads the region around it, clears the window's damage, presses
 // and releases the first button there and waits until the region differs from before.
-func (d *display) tap(p point, o options) (time.Duration, bool, error) {
+func (d *display) tap(p point, o options) (tapped, error) {
+	var t tapped
 	rx, ry := int16(d.originX+p.X), int16(d.originY+p.Y)
 	xtest.FakeInput(d.conn, xproto.MotionNotify, 0, 0, d.root, rx, ry, 0)
 	time.Sleep(20 * time.Millisecond) // the hover the move causes draws nothing, but let it pass
 	before, err := d.region(p, o.half)
 	if err != nil {
-		return 0, false, err
+		return t, err
 	}
 	damage.Subtract(d.conn, d.damage, xfixes.RegionNone, xfixes.RegionNone)
 	if _, err := xproto.GetInputFocus(d.conn).Reply(); err != nil { // a round trip: the subtract is done
-		return 0, false, err
+		return t, err
 	}
 	d.drain()
 	start := time.Now()
@@ -317,22 +346,26 @@ func (d *display) tap(p point, o options) (time.Duration, bool, error) {
 		select {
 		case ev, ok := <-d.events:
 			if !ok {
-				return 0, false, errors.New("the X connection closed")
+				return t, errors.New("the X connection closed")
 			}
 			if _, isDamage := ev.(damage.NotifyEvent); !isDamage {
 				continue
+			}
+			if t.frames++; t.frames == 1 {
+				t.first = time.Since(start)
 			}
 			// Re-arm first: a frame drawn while the region is read is reported again.
 			damage.Subtract(d.conn, d.damage, xfixes.RegionNone, xfixes.RegionNone)
 			now, err := d.region(p, o.half)
 			if err != nil {
-				return 0, false, err
+				return t, err
 			}
 			if differs(before, now) {
-				return time.Since(start), true, nil
+				t.drew, t.took = true, time.Since(start)
+				return t, nil
 			}
 		case <-deadline.C:
-			return 0, false, nil
+			return t, nil
 		}
 	}
 }
