@@ -3,7 +3,9 @@
 // window's pixels, watching the window with the DAMAGE extension and reading the tapped region
 // back (GetImage) after each damage until it differs from before the tap. It prints n, p50, p95,
 // p99, max and the taps that drew nothing before -timeout (e.g. a tap during no more bets, or
-// on a spot at its limit), for the felt's numbers and then for the chip tray.
+// on a spot at its limit), for the felt's numbers and then for the chip tray. Under each series
+// it says where the time went: how long until the window's first frame after the tap (any
+// damage), and how many frames came before the one with the change.
 //
 // It is a pure-Go X11 client (github.com/jezek/xgb), so it builds without cgo and without the
 // XTest and Xdamage headers; only this command imports xgb. packaging/tap-probe.sh runs it
