@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# tap-probe.sh BINARY [TAPS] [CHIP_TAPS] measures the kiosk's tap-to-pixels latency (issue 18:
+# p95 <= 50 ms): it builds cmd/kioskprobe, starts the kiosk binary in demo mode full screen in a
+# real X window under Xvfb (software GL) with a 60 s wagering period, waits PROBE_SETTLE seconds
+# (default 8) for the first frame and the demo's buy-in, then runs the probe: TAPS taps (default
+# 200) on the felt's numbers and CHIP_TAPS (default 50) on the chip tray, each timed from the
+# XTest press until the tapped region's pixels change (DAMAGE + read-back), and prints n, p50,
+# p95, p99, max and timeouts. A timeout is a tap that drew nothing within a second: a tap during
+# no more bets, or on a number at its limit. PROBE_ARGS are given to the probe (e.g. -gap 300ms),
+# KIOSK_ARGS to the kiosk. The layout is design A's at 1920x1080 (the probe's -felt and -chips
+# defaults). Not part of packaging/test.sh: it takes a minute and its figures are the machine's
+# load as much as the kiosk's; measure on an idle machine.
+#
+#   bash packaging/build-kiosk.sh build/ats && bash packaging/tap-probe.sh build/ats 200
+set -euo pipefail
+bin=${1:?binary}
+taps=${2:-200}
+chiptaps=${3:-50}
+cd "$(dirname "$0")/.."
+probe=$(mktemp -d)/kioskprobe
+CGO_ENABLED=0 go build -o "$probe" ./cmd/kioskprobe
+source packaging/xvfb.sh
+start_xvfb 1920x1080
+state=$(mktemp -d)
+log=$state/kiosk.log
+# shellcheck disable=SC2086 # KIOSK_ARGS is a list of arguments
+ATS_STATE_DIR=$state "$bin" -demo-period 60s ${KIOSK_ARGS:-} >"$log" 2>&1 &
+app=$!
+sleep "${PROBE_SETTLE:-8}"
+if ! kill -0 "$app" 2>/dev/null; then echo "the kiosk exited early:"; tail -20 "$log"; exit 1; fi
+# shellcheck disable=SC2086 # PROBE_ARGS is a list of arguments
+"$probe" -taps "$taps" -chip-taps "$chiptaps" ${PROBE_ARGS:-}
