@@ -141,17 +141,6 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 				cfg.Log.Error("ID pad", "err", err)
 			}
 		})
-		s.run(func() {
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case e := <-s.Pad.Events():
-					cfg.Log.Info("ID pad", "event", e.String())
-					s.padEvent(e, cfg.Seat)
-				}
-			}
-		})
 	}
 	var desk app.Cashier
 	if cfg.Printer != "" {
@@ -167,6 +156,21 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Records: recall.Writer{J: s.Journal},
 		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}, Service: s.serviceConfig(cfg)})
 	s.startDesk(cfg)
+	if s.Pad != nil {
+		// The pad's events reach technician mode once the terminal and the technicians file are
+		// in place (serviceConfig): read before, they raced with setting them up.
+		s.run(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case e := <-s.Pad.Events():
+					cfg.Log.Info("ID pad", "event", e.String())
+					s.padEvent(e, cfg.Seat)
+				}
+			}
+		})
+	}
 	s.close = append(s.close, func() error { s.Terminal.Close(); return nil })
 	if s.Cashier != nil {
 		// The screen hears of money through the terminal, which chooses what the player reads.
