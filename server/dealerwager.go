@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
@@ -81,14 +82,8 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 	}
 	ab := acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total, Reason: why.String(),
 		PlacedBy: actor, bet: bet, pieces: pieces}
-	detail, err := json.Marshal(ab)
-	if err != nil {
+	if err := t.auditJSON(now, "dealer-wager", terminal, r.id, total, ab); err != nil {
 		return nil, err
-	}
-	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
-		return tx.Event("dealer-wager", terminal, r.id, total, string(detail))
-	}); err != nil {
-		return nil, ledgerErr(err)
 	}
 	sl := &slip{total: total}
 	if prev != nil {
@@ -101,4 +96,20 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 	ack.Available = a.balance - sl.total
 	t.emit(now, terminal, table.DealerWagerPlaced{Slip: *ack})
 	return &pb.PlaceWagerResponse{Accepted: total, Reason: ab.Reason, Slip: wire.SlipPB(ack)}, nil
+}
+
+// auditJSON records a dealer's or supervisor's change to a seat's slip in the audit log, with
+// what changed as JSON in the detail (the actor is the one t.actAs set), before the change is
+// made: a change the log cannot take is not made.
+func (t *Table) auditJSON(now time.Time, kind, terminal, roundID string, amount int64, what any) error {
+	detail, err := json.Marshal(what)
+	if err != nil {
+		return err
+	}
+	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		return tx.Event(kind, terminal, roundID, amount, string(detail))
+	}); err != nil {
+		return ledgerErr(err)
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -9,7 +8,6 @@ import (
 	"github.com/tablegames/ats/app/table"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/proto/wire"
-	"github.com/tablegames/ats/server/ledger"
 )
 
 // A supervisor's refusal of wagers (003 §9.12): "A casino supervisor may refuse, on reasonable
@@ -132,14 +130,8 @@ func (t *Table) RefuseWager(actor, terminal, roundID string, ref Refusal) (*pb.R
 		sl.total += b.Total
 	}
 	rec.Reason, rec.Version = ref.Reason, sl.version
-	detail, err := json.Marshal(rec)
-	if err != nil {
+	if err := t.auditJSON(now, "wager-refused", terminal, r.id, money, rec); err != nil {
 		return nil, err
-	}
-	if err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
-		return tx.Event("wager-refused", terminal, r.id, money, string(detail))
-	}); err != nil {
-		return nil, ledgerErr(err)
 	}
 	r.slips[terminal] = sl
 	ack := sl.ack(r.id)
