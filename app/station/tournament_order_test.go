@@ -3,7 +3,6 @@ package station_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,8 +14,6 @@ import (
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/testwait"
-	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -35,30 +32,9 @@ import (
 // Final: T03 1st (1100), T01 2nd (800), T02 disqualified.
 func TestRule003_10_9_OrderOfWageringOnTheTerminals(t *testing.T) {
 	dir := t.TempDir()
-	led, err := ledger.Open(filepath.Join(dir, "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, m, addr := tournamentTable(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := server.DefaultConfig()
-	cfg.Period = 30 * time.Second
-	tbl, err := server.NewTable(ctx, cfg, led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _ := pki.NewMemory()
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := make(chan struct{})
-	go func() { defer close(ran); tbl.Run(ctx) }()
-	defer func() { cancel(); stop(); <-ran; led.Close() }()
-	if _, err := tbl.OpenTable("dealer:D1", false); err != nil {
-		t.Fatal(err)
-	}
 	ids := []string{"T01", "T02", "T03"}
 	sts := map[string]*station.Station{}
 	for _, id := range ids {
@@ -135,7 +111,7 @@ func TestRule003_10_9_OrderOfWageringOnTheTerminals(t *testing.T) {
 	if v := sts["T01"].Terminal.View(); v.Tournament.Marker != "T01" {
 		t.Fatalf("marker in round 1: %q", v.Tournament.Marker)
 	}
-	_, err = sts["T02"].Terminal.Place(outside(roulette.Red))
+	_, err := sts["T02"].Terminal.Place(outside(roulette.Red))
 	if m := msg.Of(err); m.Key != "wait your turn: %s wagers now" || len(m.Args) != 1 || m.Args[0] != "T01" {
 		t.Fatalf("T02's touch out of turn: %v", err)
 	}

@@ -37,30 +37,9 @@ import (
 // may not wager.
 func TestTournamentOnTheTerminals(t *testing.T) {
 	dir := t.TempDir()
-	led, err := ledger.Open(filepath.Join(dir, "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, m, addr := tournamentTable(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := server.DefaultConfig()
-	cfg.Period = 30 * time.Second
-	tbl, err := server.NewTable(ctx, cfg, led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _ := pki.NewMemory()
-	srvTLS, _ := m.ServerTLS()
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := make(chan struct{})
-	go func() { defer close(ran); tbl.Run(ctx) }()
-	defer func() { cancel(); stop(); <-ran; led.Close() }()
-	if _, err := tbl.OpenTable("dealer:D1", false); err != nil {
-		t.Fatal(err)
-	}
 	sts := map[string]*station.Station{}
 	for _, id := range []string{"T01", "T02", "T03"} {
 		if err := tbl.RegisterTerminal(id); err != nil {
@@ -234,4 +213,36 @@ func countKind(t *testing.T, st *station.Station, kind string) int {
 		}
 	}
 	return n
+}
+
+// tournamentTable is a real table server for the tournament tests: a 30 s wagering period, its
+// ledger in dir, mutual TLS on loopback, running and open; stopped when the test ends.
+func tournamentTable(t *testing.T, dir string) (tbl *server.Table, m *pki.Memory, addr string) {
+	t.Helper()
+	led, err := ledger.Open(filepath.Join(dir, "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := server.DefaultConfig()
+	cfg.Period = 30 * time.Second
+	tbl, err = server.NewTable(ctx, cfg, led, time.Now, slog.New(slog.DiscardHandler))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	m, _ = pki.NewMemory()
+	srvTLS, _ := m.ServerTLS()
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ran := make(chan struct{})
+	go func() { defer close(ran); tbl.Run(ctx) }()
+	t.Cleanup(func() { cancel(); stop(); <-ran; led.Close() })
+	if _, err := tbl.OpenTable("dealer:D1", false); err != nil {
+		t.Fatal(err)
+	}
+	return tbl, m, addr
 }
