@@ -2,10 +2,13 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
+
+	"github.com/tablegames/ats/app/roulette"
 )
 
 // limitMemory keeps the resident size flat over a long session (issue 4) without ever letting
@@ -40,8 +43,9 @@ type options struct {
 	acceptor, printer, idpad string
 	seat                     int
 	demoPeriod, demoSpin     time.Duration
-	technicianDemo           bool // technician.go
-	localTechnicianPINs      bool // technician PINs from technicians.json, not the table
+	demoWheel, demoProfile   string // the demo table's wheel and double-zero layout profile
+	technicianDemo           bool   // technician.go
+	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
 }
 
 func parseFlags() options {
@@ -57,8 +61,24 @@ func parseFlags() options {
 	flag.IntVar(&o.seat, "seat", 1, "this terminal's pad on the ID pad line")
 	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
+	flag.StringVar(&o.demoWheel, "wheel", "single-zero", "demo table: the wheel, single-zero or double-zero")
+	flag.StringVar(&o.demoProfile, "profile", "crown-rapid", "demo table: a double-zero layout's profile, crown-rapid or star")
 	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
 	flag.BoolVar(&o.localTechnicianPINs, "local-technician-pins", false, "check technician PINs against this terminal's technicians.json instead of the table server's technician PINs (a table without a -technicians file)")
 	flag.Parse()
 	return o
+}
+
+// demoLayout is the demo table's wheel and layout profile from -wheel and -profile; a name
+// neither knows is an error that names the choices, before anything starts.
+func demoLayout(o options) (roulette.Wheel, roulette.Profile, error) {
+	w, err := roulette.ParseWheel(o.demoWheel)
+	if err != nil {
+		return 0, 0, fmt.Errorf("-wheel: %w", err)
+	}
+	p, err := roulette.ParseProfile(o.demoProfile)
+	if err != nil {
+		return 0, 0, fmt.Errorf("-profile: %w", err)
+	}
+	return w, p, nil
 }

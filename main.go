@@ -40,8 +40,12 @@ func run(log *slog.Logger) (err error) {
 		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
 	var d *demo.Demo
 	if o.server == "" {
+		wheel, profile, err := demoLayout(o)
+		if err != nil {
+			return err
+		}
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,
-			Log: log, Commands: os.Stdin, Replies: os.Stderr}); err != nil {
+			Wheel: wheel, Profile: profile, Log: log, Commands: os.Stdin, Replies: os.Stderr}); err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, d.Close()) }()

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/server"
@@ -37,6 +38,12 @@ type Config struct {
 	Period     time.Duration // the wagering period; 0: 20 s
 	Spin       time.Duration // from the deadline to the outcome, and the result's time on screen; 0: 4 s
 	Log        *slog.Logger  // the devices' and tickets' log; nil: none (the table's own log is dropped)
+
+	// Wheel and Profile are the demo table's wheel and, on a double-zero wheel, its layout
+	// profile (zero values: single zero; crown-rapid), so the double-zero screen can be shown
+	// and photographed as readily as the single-zero one (issue 18).
+	Wheel   roulette.Wheel
+	Profile roulette.Profile
 
 	// Commands, if set, is read line by line for device commands ("note 2000", "printer
 	// paper-out", "pad card 1234567 1"…); each answer is written to Replies.
@@ -80,6 +87,10 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	}
 	tcfg := server.DefaultConfig()
 	tcfg.Period, tcfg.SpinTime, tcfg.ResultTime = cfg.Period, cfg.Spin, cfg.Spin
+	if cfg.Wheel != 0 {
+		tcfg.Wheel = cfg.Wheel
+	}
+	tcfg.LayoutProfile = cfg.Profile
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
 	table, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)

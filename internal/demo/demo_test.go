@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
@@ -84,6 +85,32 @@ func TestDemoPlaysLikeACabinet(t *testing.T) {
 	replies.close()
 	if n := replies.late(); n > 0 {
 		t.Errorf("%d replies written after Close", n)
+	}
+}
+
+// A demo asked for a double-zero wheel (the kiosk's -wheel double-zero) deals on one: the
+// terminal, through the real client over the demo's TLS, is told the double-zero layout in the
+// profile asked for, which is what the kiosk builds its screen from (the double-zero screenshot,
+// issue 18). The single-zero default is the other demo test's.
+func TestDemoDealsADoubleZeroWheel(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Wheel: roulette.DoubleZero, Profile: roulette.Star})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal-T01.db"),
+		Client:   client.Config{Addr: d.Addr, TLS: d.ClientTLS},
+		Acceptor: d.Acceptor, Printer: d.Printer, IDPad: d.IDPad, Seat: d.Seat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	v := st.WaitForTable(ctx, 10*time.Second)
+	if l := v.Config.Layout; l.Wheel != roulette.DoubleZero || l.Profile != roulette.Star {
+		t.Fatalf("the demo table's layout: %v/%v, want double-zero/star", l.Wheel, l.Profile)
 	}
 }
 
