@@ -16,7 +16,9 @@ const rowGap = 8
 // as wide as the area, as long as the rows keep their minimum; then the tray and the racetrack
 // grow towards what they can use (the chips up to trayShare of the screen's height, the
 // racetrack to the height its proportions give at its width); what is still left goes back
-// to the felt, which centres itself in it.
+// to the felt, which centres itself in it. Where the area is narrow (the compact size class,
+// 1280×800) there is not height for all three at their width, and the tray and the racetrack
+// are served first (see Layout).
 type playArea struct {
 	feltAspect float32 // the felt's width over its height
 	track      *trackRow
@@ -36,6 +38,7 @@ func (p *playArea) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	felt, track, tray, rest := objs[0], objs[1], objs[2], objs[3:]
 	// The size class first: it changes what the rows measure.
 	p.sizing.fit(size.Width)
+	p.track.fit(size.Width)
 	cell := max(size.Height*trayShare, trayLeast)
 	p.tray.fit(tray.(*fyne.Container).Objects, size.Width, cell)
 	var fixed float32
@@ -51,11 +54,22 @@ func (p *playArea) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	avail := size.Height - fixed - 2*rowGap
 	trackMin, trayMin := track.MinSize().Height, tray.MinSize().Height
-	feltH := max(min(size.Width/p.feltAspect, avail-trackMin-trayMin), felt.MinSize().Height)
-	left := avail - feltH
-	trayH := max(min(cell, left-trackMin), trayMin)
-	trackH := max(min(p.track.want(size.Width), left-trayH), trackMin)
-	feltH = max(avail-trayH-trackH, felt.MinSize().Height)
+	feltMin := felt.MinSize().Height
+	var feltH, trayH, trackH float32
+	if p.track.across {
+		// Short of height (1280×800) the tray and the racetrack come first, each at the size
+		// its width gives it, and the felt takes what is left: a few pixels off the felt's
+		// height cost it 3 % of its size, the same pixels off the racetrack a tenth of its
+		// cells' (issue 18).
+		trayH = max(min(cell, avail-feltMin-trackMin), trayMin)
+		trackH = max(min(p.track.want(size.Width), avail-trayH-feltMin), trackMin)
+	} else {
+		feltH = max(min(size.Width/p.feltAspect, avail-trackMin-trayMin), feltMin)
+		left := avail - feltH
+		trayH = max(min(cell, left-trackMin), trayMin)
+		trackH = max(min(p.track.want(size.Width), left-trayH), trackMin)
+	}
+	feltH = max(avail-trayH-trackH, feltMin)
 
 	y := float32(0)
 	put := func(o fyne.CanvasObject, h float32) {
@@ -89,22 +103,49 @@ func (p *playArea) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
-// trackRow lays out the neighbours spread column on the left and the racetrack beside it,
-// the column a seventh of the width (within 200 and 240 pixels), the racetrack the rest.
+// trackRow lays out the neighbours spread and the racetrack. Where the play area is wide
+// (1920×1080) the spread is a column on the left, a seventh of the width (within 200 and 240
+// pixels), and the racetrack takes the rest. Where it is narrow (1280×800, the compact size
+// class) that column cost the racetrack a fifth of its width, and the racetrack is as tall as
+// its width makes it: its cells were 41 pixels with 16-pixel labels while 70 pixels of felt
+// above stayed empty (issue 18). There the spread is a strip across the top of the row —
+// caption, segments and the call bets placed, side by side — and the racetrack below it takes
+// the full width.
 type trackRow struct {
 	aspect float32 // the racetrack's width over its height
+	across bool    // the spread is a strip above the racetrack (set for the width by the play area)
+	spread *spreadColumn
+}
+
+// fit chooses the arrangement for the play area's width: the same size class as the controls'.
+func (r *trackRow) fit(width float32) {
+	r.across = width < compactBelow
+	r.spread.across = r.across
 }
 
 func (r *trackRow) column(width float32) float32 { return min(max(width/7, 200), 240) }
 
+// stripHeight is the spread strip's height: a segment's, a fingertip.
+var stripHeight = segmentMin.Height
+
 // want is the height at which the racetrack fills the width the row leaves it.
 func (r *trackRow) want(width float32) float32 {
+	if r.across {
+		return stripHeight + rowGap + width/r.aspect
+	}
 	return (width - r.column(width) - rowGap) / r.aspect
 }
 
-// Layout takes the column and the racetrack.
+// Layout takes the spread and the racetrack.
 func (r *trackRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	col, track := objs[0], objs[1]
+	if r.across {
+		col.Move(fyne.NewPos(0, 0))
+		col.Resize(fyne.NewSize(size.Width, stripHeight))
+		track.Move(fyne.NewPos(0, stripHeight+rowGap))
+		track.Resize(fyne.NewSize(size.Width, max(size.Height-stripHeight-rowGap, 0)))
+		return
+	}
 	cw := r.column(size.Width)
 	col.Move(fyne.NewPos(0, 0))
 	col.Resize(fyne.NewSize(cw, size.Height))
@@ -114,15 +155,37 @@ func (r *trackRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (r *trackRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	col, track := objs[0].MinSize(), objs[1].MinSize()
+	if r.across {
+		return fyne.NewSize(max(col.Width, track.Width), stripHeight+rowGap+track.Height)
+	}
 	return fyne.NewSize(max(col.Width, 200)+rowGap+track.Width, max(col.Height, track.Height))
 }
 
-// spreadColumn stacks the column's caption, the spread's segments (taller where the row is)
-// and the call bets placed.
-type spreadColumn struct{}
+// spreadColumn arranges the spread's caption, its segments and the call bets placed: stacked
+// in the column beside the racetrack (the segments taller where the row is), or side by side
+// in the strip above it (across).
+type spreadColumn struct {
+	across bool
+}
 
-func (spreadColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+// stripSegments is the segments' width in the strip: four fingertips and more.
+const stripSegments = 4*60 + 3*segmentGap
+
+func (c *spreadColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	caption, seg, calls := objs[0], objs[1], objs[2]
+	if c.across {
+		cm := caption.MinSize()
+		caption.Move(fyne.NewPos(0, (size.Height-cm.Height)/2))
+		caption.Resize(cm)
+		x := cm.Width + rowGap
+		seg.Move(fyne.NewPos(x, 0))
+		seg.Resize(fyne.NewSize(stripSegments, size.Height))
+		x += stripSegments + rowGap
+		ch := calls.MinSize().Height
+		calls.Move(fyne.NewPos(x, (size.Height-ch)/2))
+		calls.Resize(fyne.NewSize(max(size.Width-x, 0), ch))
+		return
+	}
 	ch := caption.MinSize().Height
 	caption.Move(fyne.NewPos(0, 0))
 	caption.Resize(fyne.NewSize(size.Width, ch))
@@ -135,7 +198,11 @@ func (spreadColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	calls.Resize(fyne.NewSize(size.Width, max(size.Height-ch-rowGap/2-sh, calls.MinSize().Height)))
 }
 
-func (spreadColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+func (c *spreadColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if c.across {
+		w := objs[0].MinSize().Width + rowGap + stripSegments + rowGap + 100 // a call bet's first words
+		return fyne.NewSize(w, stripHeight)
+	}
 	var s fyne.Size
 	for _, o := range objs {
 		m := o.MinSize()

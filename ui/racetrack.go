@@ -59,6 +59,10 @@ func (r *Racetrack) Tapped(e *fyne.PointEvent) {
 	}
 }
 
+// trackNumberEm is a number's label size on the racetrack, in cells: 0.38 of a 53-pixel cell
+// at 1280×800 is a 20-pixel label.
+const trackNumberEm = 0.38
+
 // MinSize keeps the boxes big enough for a finger at 1280×800.
 func (r *Racetrack) MinSize() fyne.Size { return fyne.NewSize(540, 100) }
 
@@ -66,7 +70,7 @@ func (r *Racetrack) MinSize() fyne.Size { return fyne.NewSize(540, 100) }
 func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 	var boxes []artBox
 	for _, reg := range r.track.Numbers {
-		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: 0.38, marker: reg.Colour == roulette.ColourRed})
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: trackNumberEm, marker: reg.Colour == roulette.ColourRed})
 	}
 	for _, reg := range r.track.Sectors {
 		label := reg.Label

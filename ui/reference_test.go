@@ -97,6 +97,10 @@ type referenceCase struct {
 	design diagrams.Design
 	layout roulette.Layout
 	snap   func(t *testing.T, l roulette.Layout) table.Snapshot
+	// size is the screen's (zero: 1920×1080); kiosk offers the language button, as the kiosk
+	// always does: it is the widest row's last button at 1280×800.
+	size  fyne.Size
+	kiosk bool
 }
 
 func referenceCases() []referenceCase {
@@ -121,16 +125,30 @@ func referenceCases() []referenceCase {
 				inside(t, l, roulette.Corner, 500, 1, 2, 4, 5), inside(t, l, roulette.Straight, 100, 0),
 				outside(t, l, roulette.Red, 0, 10000), outside(t, l, roulette.Dozen, 2, 500),
 			}
-		})},
+		}), fyne.Size{}, false},
 		{"a_double_zero_wagering.png", diagrams.DiagramA, crown, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
 			return []table.SlipBet{
 				inside(t, l, roulette.Straight, 100, roulette.DoubleZeroNumber), inside(t, l, roulette.Split, 500, 0, roulette.DoubleZeroNumber),
 				inside(t, l, roulette.Straight, 2500, 28), outside(t, l, roulette.Column, 3, 1000),
 			}
-		})},
+		}), fyne.Size{}, false},
+		// The small kiosk screen (issue 18, point 11) on both wheels, as the kiosk shows it.
+		{file: "a_single_zero_wagering_1280.png", design: diagrams.DiagramA, layout: single, snap: wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{
+				inside(t, l, roulette.Straight, 2500, 17), inside(t, l, roulette.Corner, 500, 1, 2, 4, 5),
+				outside(t, l, roulette.Red, 0, 10000), outside(t, l, roulette.Dozen, 2, 500),
+				{Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 900},
+			}
+		}), size: fyne.NewSize(1280, 800), kiosk: true},
+		{file: "a_double_zero_wagering_1280.png", design: diagrams.DiagramA, layout: crown, snap: wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{
+				inside(t, l, roulette.Straight, 100, roulette.DoubleZeroNumber), inside(t, l, roulette.Split, 500, 0, roulette.DoubleZeroNumber),
+				inside(t, l, roulette.Straight, 2500, 28), outside(t, l, roulette.Column, 3, 1000),
+			}
+		}), size: fyne.NewSize(1280, 800), kiosk: true},
 		{"a_double_zero_star_closing.png", diagrams.DiagramA, star, wagering(4*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
 			return []table.SlipBet{inside(t, l, roulette.Straight, 500, roulette.DoubleZeroNumber), outside(t, l, roulette.Black, 0, 2500)}
-		})},
+		}), fyne.Size{}, false},
 		{"l_lucky_ball.png", diagrams.DiagramL, single, func(t *testing.T, l roulette.Layout) table.Snapshot {
 			return table.Snapshot{
 				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second,
@@ -142,7 +160,7 @@ func referenceCases() []referenceCase {
 				LuckyBall: &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
 					Mega: roulette.BallBlue, HasMega: true},
 			}
-		}},
+		}, fyne.Size{}, false},
 		// The Asian racetrack below the ring (002 §3.2) with a wager on one group, and the
 		// personal limit marker over the player's own limit sign (000 §4.3, 003 §4.6).
 		{"u_asian_racetrack_personal_limits.png", diagrams.DiagramU, asian, func(t *testing.T, l roulette.Layout) table.Snapshot {
@@ -154,7 +172,7 @@ func referenceCases() []referenceCase {
 				Slip: slipOf("R42", inside(t, l, roulette.Straight, 2500, 17),
 					table.SlipBet{Bet: roulette.Bet{Spot: roulette.Spot{Kind: roulette.AsianNeighbour, Mask: roulette.MaskOf(32, 15, 19)}}, Amount: 1000}),
 			}
-		}},
+		}, fyne.Size{}, false},
 		{"u_result.png", diagrams.DiagramU, single, func(t *testing.T, l roulette.Layout) table.Snapshot {
 			return table.Snapshot{
 				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
@@ -162,12 +180,12 @@ func referenceCases() []referenceCase {
 				History:     referenceHistory(l.Wheel),
 				LastSettled: &table.Settled{RoundID: "R41", Number: 17, Recognised: true, Staked: 3500, Returned: 67000, Balance: 163500},
 			}
-		}},
+		}, fyne.Size{}, false},
 	}
 }
 
 // referenceScreen builds a design's screen on a fake table that has just sent snap, and renders
-// it at 1920×1080 with the software painter.
+// it at its size (1920×1080 unless it says) with the software painter.
 func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	snap := c.snap(t, c.layout)
 	clk := clocktest.New(t0)
@@ -183,8 +201,15 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c.kiosk {
+		s.OfferLanguages(func(string) {})
+	}
+	size := c.size
+	if size.IsZero() {
+		size = fyne.NewSize(1920, 1080)
+	}
 	w := test.NewTempWindow(t, s.Content())
-	w.Resize(fyne.NewSize(1920, 1080))
+	w.Resize(size)
 	return w.Canvas().Capture()
 }
 

@@ -184,9 +184,10 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.track = NewRacetrack(track)
 	s.track.OnTapped = func(r diagrams.TrackRegion) { term.Place(r.Target.Bet(spread)) }
 	s.calls.Truncation = fyne.TextTruncateEllipsis
-	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
+	spreadL := &spreadColumn{}
+	spreadCol := container.New(spreadL, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
 	rb := track.Bounds
-	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y)}, spreadCol, s.track)
+	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y), spread: spreadL}, spreadCol, s.track)
 	noteBuyIn := text(T("Insert notes or a ticket to buy in"), 18, panelDimText)
 	s.noteBuyIn = noteBuyIn
 

@@ -113,7 +113,7 @@ var (
 		theme.SizeNameText: 22, theme.SizeNameInnerPadding: 16, theme.SizeNameInlineIcon: 28, theme.SizeNamePadding: 6,
 	}
 	compactSizes = map[fyne.ThemeSizeName]float32{
-		theme.SizeNameText: 18, theme.SizeNameInnerPadding: 16, theme.SizeNameInlineIcon: 24, theme.SizeNamePadding: 4,
+		theme.SizeNameText: 18, theme.SizeNameInnerPadding: 13, theme.SizeNameInlineIcon: 22, theme.SizeNamePadding: 4,
 	}
 	messageSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: messageLarge, theme.SizeNameCaptionText: messageSmall,
 		theme.SizeNameInnerPadding: 10, theme.SizeNameLineSpacing: 4}
