@@ -45,9 +45,12 @@ step "cgo build of the kiosk"
 mkdir -p build
 bash packaging/build-kiosk.sh build/ats
 
-step "the kiosk draws under Xvfb (1920x1080 and 1280x800, the touch calibration, designs L and U, Chinese)"
+step "the kiosk draws under Xvfb (1920x1080 and 1280x800, both wheels, the touch calibration, designs L and U, Chinese)"
 bash packaging/screenshot.sh build/ats build/screenshot.png
 SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
+# The double-zero wheel (its 0/00 column, the American racetrack), at both sizes.
+KIOSK_ARGS="-wheel double-zero" bash packaging/screenshot.sh build/ats build/screenshot-double-zero.png
+KIOSK_ARGS="-wheel double-zero" SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-double-zero-1280x800.png
 # Technician mode's touch calibration, on the demo's simulated miscalibrated panel.
 KIOSK_ARGS=-technician-demo bash packaging/screenshot.sh build/ats build/screenshot-technician.png
 # Each design (SPEC §7: L's period lamps, U's meters), and the screen in Chinese.
