@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // rowGap is the space between the rows under the felt and around the groups in them.
@@ -115,12 +117,28 @@ type trackRow struct {
 	aspect float32 // the racetrack's width over its height
 	across bool    // the spread is a strip above the racetrack (set for the width by the play area)
 	spread *spreadColumn
+	calls  *widget.Label // the call bets placed, in the spread
 }
 
 // fit chooses the arrangement for the play area's width: the same size class as the controls'.
+// In the strip the call bets' line has the row's width, and is drawn at 18 points; in the
+// 200-pixel column it keeps Fyne's 14.
 func (r *trackRow) fit(width float32) {
-	r.across = width < compactBelow
-	r.spread.across = r.across
+	across := width < compactBelow
+	if across == r.across && r.calls != nil && r.calls.SizeName != "" {
+		return
+	}
+	r.across, r.spread.across = across, across
+	if r.calls != nil {
+		name := theme.SizeNameText
+		if across {
+			name = theme.SizeNameSubHeadingText
+		}
+		if name != r.calls.SizeName {
+			r.calls.SizeName = name
+			r.calls.Refresh()
+		}
+	}
 }
 
 func (r *trackRow) column(width float32) float32 { return min(max(width/7, 200), 240) }

@@ -187,7 +187,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	spreadL := &spreadColumn{}
 	spreadCol := container.New(spreadL, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
 	rb := track.Bounds
-	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y), spread: spreadL}, spreadCol, s.track)
+	neighbours := container.New(&trackRow{aspect: (rb.Max.X - rb.Min.X) / (rb.Max.Y - rb.Min.Y), spread: spreadL, calls: s.calls}, spreadCol, s.track)
 	noteBuyIn := text(T("Insert notes or a ticket to buy in"), 18, panelDimText)
 	s.noteBuyIn = noteBuyIn
 
