@@ -24,9 +24,10 @@ import (
 //   - the racetrack's cells are at least 48 pixels with labels of at least 16 (they were
 //     41×41 with 16-pixel labels beside a 200-pixel spread column), and at 1920×1080 as large
 //     as they were (72 and more);
-//   - the touch targets are where they are drawn: a touch at the middle of a racetrack cell
-//     places a neighbours bet on that cell's number (TestRacetrackTaps checks the mapping; this
-//     checks it through the screen, where the spread strip moved the racetrack).
+//   - the touch targets are where they are drawn: a touch on the spread's last segment and
+//     then at the middle of a racetrack cell places a neighbours bet of 4 on that cell's number
+//     (TestRacetrackTaps checks the racetrack's mapping; this checks it through the screen,
+//     where the spread strip moved both).
 func TestKioskSizesUseTheScreen(t *testing.T) {
 	orig, had := os.LookupEnv("LANGUAGE")
 	t.Cleanup(func() {
@@ -77,7 +78,11 @@ func TestKioskSizesUseTheScreen(t *testing.T) {
 					if cell < c.cell || cell*trackNumberEm < c.label {
 						t.Errorf("%s at %v: racetrack cells of %.1f pixels, labels of %.1f; want %.0f and %.0f", where, c.size, cell, cell*trackNumberEm, c.cell, c.label)
 					}
-					// A touch at the middle of the first number on the racetrack bets on it.
+					// A touch at the middle of the spread's last segment chooses 4, and one at the
+					// middle of the first number on the racetrack bets on its neighbours at 4.
+					spread := s.Elements[diagrams.ElemRacetrack].(*fyne.Container).Objects[0].(*fyne.Container).Objects[1]
+					seg := fyne.CurrentApp().Driver().AbsolutePositionForObject(spread).Add(fyne.NewPos(spread.Size().Width*7/8, spread.Size().Height/2))
+					test.TapCanvas(w.Canvas(), seg)
 					reg := s.track.track.Numbers[0]
 					mid := s.track.ToScreen(diagrams.Point{X: (reg.Rect.Min.X + reg.Rect.Max.X) / 2, Y: (reg.Rect.Min.Y + reg.Rect.Max.Y) / 2})
 					at := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.track).Add(mid)
@@ -85,7 +90,7 @@ func TestKioskSizesUseTheScreen(t *testing.T) {
 					v := term.View()
 					found := false
 					for _, st := range v.Stakes {
-						found = found || st.Bet.Call == roulette.Neighbours && st.Bet.Centre == reg.Target.Centre
+						found = found || st.Bet.Call == roulette.Neighbours && st.Bet.Centre == reg.Target.Centre && st.Bet.Spread == 4
 					}
 					if !found {
 						t.Errorf("%s at %v: a touch on %s of the racetrack at %v placed %v", where, c.size, reg.Label, at, v.Stakes)
