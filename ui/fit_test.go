@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
@@ -97,6 +98,32 @@ func TestKioskSizesUseTheScreen(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// The recent outcomes of a double-zero table show 00 as its own tile, on green like 0, with no
+// red diamond (issue 18, per wheel); red and black numbers keep their colours.
+func TestHistoryTilesOfBothZeros(t *testing.T) {
+	test.NewTempApp(t)
+	for _, c := range []struct {
+		n    roulette.Number
+		text string
+		fill any
+		mark bool
+	}{
+		{roulette.DoubleZeroNumber, "00", numGreen, false},
+		{0, "0", numGreen, false},
+		{32, "32", numRed, true},
+		{17, "17", numBlack, false},
+	} {
+		tile := numberTile(c.n).(*fyne.Container)
+		bg := tile.Objects[0].(*canvas.Rectangle)
+		col := tile.Objects[1].(*fyne.Container).Objects
+		label := col[1].(*canvas.Text)
+		_, marked := col[2].(*fyne.Container)
+		if label.Text != c.text || bg.FillColor != c.fill || marked != c.mark {
+			t.Errorf("the tile of %v reads %q on %v (diamond %v), want %q on %v (diamond %v)", c.n, label.Text, bg.FillColor, marked, c.text, c.fill, c.mark)
 		}
 	}
 }
