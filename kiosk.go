@@ -27,11 +27,17 @@ func limitMemory() {
 }
 
 // stateDir is where the terminal journal (and in demo mode the table's ledger and the printed
-// tickets) live: $ATS_STATE_DIR, or ats-demo in the temporary directory. It is made if missing.
-func stateDir() (string, error) {
+// tickets) live: $ATS_STATE_DIR, or ats-demo in the temporary directory — for a demo on another
+// layout than the default single zero, ats-demo-double-zero-<profile>, since a demo table's
+// state belongs to its wheel (internal/demo refuses another's). It is made if missing.
+func stateDir(o options) (string, error) {
 	dir := os.Getenv("ATS_STATE_DIR")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "ats-demo")
+		name := "ats-demo"
+		if o.server == "" && o.demoWheel != "" && o.demoWheel != "single-zero" {
+			name += "-" + o.demoWheel + "-" + o.demoProfile
+		}
+		dir = filepath.Join(os.TempDir(), name)
 	}
 	return dir, os.MkdirAll(dir, 0o700)
 }

@@ -29,7 +29,11 @@ func run(log *slog.Logger) (err error) {
 	start := time.Now()
 	limitMemory()
 	o := parseFlags()
-	dir, err := stateDir()
+	wheel, profile, err := demoLayout(o) // before anything is made for a layout that does not exist
+	if err != nil {
+		return err
+	}
+	dir, err := stateDir(o)
 	if err != nil {
 		return err
 	}
@@ -40,10 +44,6 @@ func run(log *slog.Logger) (err error) {
 		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
 	var d *demo.Demo
 	if o.server == "" {
-		wheel, profile, err := demoLayout(o)
-		if err != nil {
-			return err
-		}
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,
 			Wheel: wheel, Profile: profile, Log: log, Commands: os.Stdin, Replies: os.Stderr}); err != nil {
 			return err

@@ -18,10 +18,13 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,6 +94,9 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 		tcfg.Wheel = cfg.Wheel
 	}
 	tcfg.LayoutProfile = cfg.Profile
+	if err := keepLayout(cfg.StateDir, tcfg.Wheel, tcfg.LayoutProfile); err != nil {
+		return nil, err
+	}
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
 	table, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
@@ -176,4 +182,34 @@ func (d *Demo) Close() error {
 func (d *Demo) run(fn func()) {
 	d.wg.Add(1)
 	go func() { defer d.wg.Done(); fn() }()
+}
+
+// layoutFile, in the state directory, names the wheel and profile its demo table deals on.
+const layoutFile = "demo-table.layout"
+
+// keepLayout refuses a state directory whose demo table was made for another wheel or profile:
+// the table's ledger does not record its layout, and its slips and outcomes (a 0/00 split, a
+// 00) mean nothing, or something else, on another — the table would not start, or would show a
+// single-zero player a 00. A directory without the file and without a table is new, and takes
+// the layout asked; one with a table but no file predates the choice, and was single zero.
+func keepLayout(dir string, w roulette.Wheel, p roulette.Profile) error {
+	want := w.String()
+	if w == roulette.DoubleZero {
+		want += " " + p.String()
+	}
+	path := filepath.Join(dir, layoutFile)
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if got := strings.TrimSpace(string(b)); got != want {
+			return fmt.Errorf("demo: %s holds a %s demo table, not %s: give the %s one a state directory of its own (ATS_STATE_DIR)", dir, got, want, want)
+		}
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("demo: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo-table.db")); err == nil && want != roulette.SingleZero.String() {
+		return fmt.Errorf("demo: %s holds a single-zero demo table, not %s: give the %s one a state directory of its own (ATS_STATE_DIR)", dir, want, want)
+	}
+	return os.WriteFile(path, []byte(want+"\n"), 0o600)
 }

@@ -112,6 +112,15 @@ func TestDemoDealsADoubleZeroWheel(t *testing.T) {
 	if l := v.Config.Layout; l.Wheel != roulette.DoubleZero || l.Profile != roulette.Star {
 		t.Fatalf("the demo table's layout: %v/%v, want double-zero/star", l.Wheel, l.Profile)
 	}
+	st.Close()
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Its state directory is the double-zero table's: a single-zero demo is refused there,
+	// before it starts anything.
+	if _, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01"}); err == nil || !strings.Contains(err.Error(), "double-zero star") {
+		t.Fatalf("a single-zero demo in the double-zero one's directory: %v", err)
+	}
 }
 
 // A demo closed before any station uses it stops cleanly, buy-in in progress and all: the
