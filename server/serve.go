@@ -17,9 +17,7 @@ import (
 // Files is where a table server's state lives on disk.
 type Files struct {
 	PKI    string // the PKI directory (tableserver pki init): ca.pem, server.pem, server-key.pem, crl.pem
-	// Ledger is the ledger: a SQLite file, or a floor's PostgreSQL database
-	// (postgres://…), where the table's rows are in schema table_<Config.TableID>.
-	Ledger string
+	Ledger string // the ledger: a SQLite file, or a floor's PostgreSQL database, postgres://… (schema table_<TableID>)
 	Listen string // the address to serve on
 	Auto   bool   // open the table with the auto-dealer
 	// Technicians is the technicians' PIN file; "" is PKI/technicians.

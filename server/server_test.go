@@ -461,7 +461,9 @@ func TestDisconnectBeforeAndAfterTheDeadline(t *testing.T) {
 
 // Tickets: cash-out issues one, it prints, another terminal redeems it once; a failed print is
 // hand-paid and can then never be redeemed. Every money call is idempotent.
-func TestTicketsAndIdempotentMoneyCalls(t *testing.T) { bothStores(t, testTicketsAndIdempotentMoneyCalls) }
+func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
+	bothStores(t, testTicketsAndIdempotentMoneyCalls)
+}
 
 func testTicketsAndIdempotentMoneyCalls(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")

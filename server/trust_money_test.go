@@ -130,7 +130,9 @@ func TestCorrectionAfterCashOutDoesNotSwallowTheNextPlayersNotes(t *testing.T) {
 // Attack 1, the other order: the next player has bought in before the correction arrives.
 // Their money is not the first player's debt, and a refund the correction finds for the first
 // player is not the next player's either.
-func TestCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney(t *testing.T) { bothStores(t, testCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney) }
+func TestCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney(t *testing.T) {
+	bothStores(t, testCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney)
+}
 
 func testCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
