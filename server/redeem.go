@@ -146,7 +146,7 @@ func (t *Table) ticketHolds() ([]*pb.TicketHold, error) {
 		if tk.HolderTable != "" && tk.HolderTable != t.cfg.TableID {
 			continue // held at another table of the floor: its dealer's to see and release
 		}
-		h := &pb.TicketHold{ValidationNumber: tk.Validation, TerminalId: tk.Holder, Amount: tk.Amount}
+		h := &pb.TicketHold{ValidationNumber: tk.Validation, TerminalId: tk.Holder, Amount: tk.Amount, HolderTableId: t.cfg.TableID}
 		if !tk.HeldAt.IsZero() {
 			h.HeldAtUnixNanos, h.LapsesAtUnixNanos = tk.HeldAt.UnixNano(), tk.HeldAt.Add(t.cfg.TicketHold).UnixNano()
 		}
