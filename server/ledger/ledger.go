@@ -36,11 +36,13 @@ type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
 
+	dialect dialect // store.go: SQLite or PostgreSQL
+	schema  string  // PostgreSQL: the table server's own schema, table_<id>
+	tableID string  // the table server's table id (OpenStore, SetTable): whose tickets are its own
+
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
-
-	tableID string // the table server this ledger is of (SetTable): whose tickets Conserve counts
 }
 
 const schema = `
@@ -177,91 +179,32 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + migrationsSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	seal, err := openSeal(ctx, db, path, keyPath)
+	l := &Ledger{db: db, dialect: dialectSQLite}
+	seal, err := openSeal(ctx, l, path, keyPath)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	before, err := schemaOf(ctx, db)
+	l.seal = seal
+	before, err := schemaOf(ctx, l)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	if err := migrate(db); err != nil {
+	applied, err := migrate(ctx, l)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	if err := seal.migrated(ctx, db, before); err != nil {
+	if err := seal.migrated(ctx, l, before, applied); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	return &Ledger{db: db, seal: seal}, nil
-}
-
-// migrate brings a ledger written by an earlier version up to the schema: CREATE TABLE IF NOT
-// EXISTS leaves an existing table as it was.
-func migrate(db *sql.DB) error {
-	// closes.acked (the terminal has recorded the close): a close from before the column
-	// existed counts as not acknowledged, so its terminal is told of it once more and its
-	// journal, which knows it by id, records it no more.
-	var n int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('closes') WHERE name = 'acked'`).Scan(&n); err != nil {
-		return fmt.Errorf("schema of closes: %w", err)
-	}
-	if n == 0 {
-		if _, err := db.Exec(`ALTER TABLE closes ADD COLUMN acked INTEGER NOT NULL DEFAULT 0`); err != nil {
-			return fmt.Errorf("adding closes.acked: %w", err)
-		}
-	}
-	// accounts.epoch counts the closes of an account (cash-out, dealer close): money of one
-	// epoch belongs to the player who sat there then. settlements.epoch is the epoch a round
-	// settled in, so a correction after the player left never reaches the next player's money.
-	// A ledger from before counts every account and settlement as epoch 0: a correction of a
-	// round settled before the upgrade treats the account as not closed since.
-	// tickets.held_at is when a terminal took its hold on the ticket, so a hold can lapse.
-	// events.actor (who did it): events from before the column have "" — not recorded.
-	if err := addColumn(db, "events", "actor", "TEXT NOT NULL DEFAULT ''"); err != nil {
-		return err
-	}
-	// jackpots.void: a hit whose round was invalidated before the pit boss confirmed it (001
-	// §8.8), its amount put back on the meter. A ledger from before has none.
-	for _, c := range []struct{ table, column string }{
-		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"}, {"jackpots", "void"},
-		{"tickets", "redeemed_at"},
-	} {
-		if err := addColumn(db, c.table, c.column, "INTEGER NOT NULL DEFAULT 0"); err != nil {
-			return err
-		}
-	}
-	// The floor's tickets (issue 16): which table printed a ticket, which table's terminal holds
-	// it (terminal ids repeat across tables), and where, by whom and when it was redeemed (a
-	// table id or "cage"). A ticket from before has "" for each: printed, held and redeemed at
-	// this table, which was the only place a ticket could be redeemed then.
-	for _, column := range []string{"issuer_table", "holder_table", "redeemed_where", "redeemed_by"} {
-		if err := addColumn(db, "tickets", column, "TEXT NOT NULL DEFAULT ''"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// addColumn adds a column to a table unless it has it already.
-func addColumn(db *sql.DB, table, column, decl string) error {
-	var n int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n); err != nil {
-		return fmt.Errorf("schema of %s: %w", table, err)
-	}
-	if n > 0 {
-		return nil
-	}
-	if _, err := db.Exec(`ALTER TABLE ` + table + ` ADD COLUMN ` + column + ` ` + decl); err != nil {
-		return fmt.Errorf("adding %s.%s: %w", table, column, err)
-	}
-	return nil
+	return l, nil
 }
 
 // Close closes the file.
@@ -289,6 +232,9 @@ type Tx struct {
 // and preparing needs it.
 
 func (t *Tx) stmt(q string) *sql.Stmt {
+	if t.l.dialect == dialectPostgres {
+		return nil // see openPostgres: nothing is kept prepared on PostgreSQL
+	}
 	t.l.stmtMu.Lock()
 	defer t.l.stmtMu.Unlock()
 	if st, ok := t.l.stmts[q]; ok {
@@ -360,6 +306,18 @@ func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 }
 
 func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := l.attempt(ctx, now, fn)
+		// PostgreSQL aborts one of two tables' transactions that would otherwise interleave
+		// wrongly (a deadlock, a serialization failure); nothing of it happened, so fn runs
+		// again, over what the other committed. SQLite has one writer and never does.
+		if l.dialect != dialectPostgres || !retryable(err) || attempt == maxAttempts {
+			return err
+		}
+	}
+}
+
+func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("ledger: begin: %w", err)
@@ -514,7 +472,7 @@ func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) er
 
 // NoteTerminal records that a terminal presented its certificate to the table (once).
 func (t *Tx) NoteTerminal(id string) error {
-	if _, err := t.exec(`INSERT OR IGNORE INTO terminals(id, first_seen) VALUES (?,?)`, id, t.now.UnixNano()); err != nil {
+	if _, err := t.exec(`INSERT INTO terminals(id, first_seen) VALUES (?,?) ON CONFLICT DO NOTHING`, id, t.now.UnixNano()); err != nil {
 		return fmt.Errorf("ledger: terminal %s: %w", id, err)
 	}
 	return nil
@@ -635,7 +593,7 @@ const RedeemedAtCage = "cage"
 
 // Ticket reads a ticket by validation number.
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
-	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`, validation))
+	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`+t.l.lockRow(), validation))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Ticket{}, false, nil
 	}
@@ -711,6 +669,9 @@ func (t *Tx) PutTicket(tk Ticket) error {
 	}
 	if !tk.RedeemedAt.IsZero() {
 		redeemed = tk.RedeemedAt.UnixNano()
+	}
+	if tk.IssuerTable == "" { // a ticket printed here
+		tk.IssuerTable = t.l.tableID
 	}
 	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at,
 			issuer_table, holder_table, redeemed_where, redeemed_by, redeemed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -1059,8 +1020,14 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 			st.BuyIns = append(st.BuyIns, b)
 		}
 		rows.Close()
+		// Oldest first; on SQLite closes of one instant in the order written (PostgreSQL has
+		// no rowid: by id).
+		order := "rowid"
+		if l.dialect == dialectPostgres {
+			order = "id"
+		}
 		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, reason, at FROM closes
-			WHERE acked = 0 ORDER BY at, rowid`)
+			WHERE acked = 0 ORDER BY at, `+order)
 		if err != nil {
 			return err
 		}
@@ -1182,8 +1149,15 @@ func (c Conservation) String() string {
 }
 
 // SetTable names the table server this ledger is of (its Config.TableID): the table whose
-// tickets Conserve counts as its own. The table engine sets it when it starts.
-func (l *Ledger) SetTable(id string) { l.tableID = id }
+// tickets Conserve counts as its own, and the issuer of a ticket put without one. The table
+// engine sets it when it starts; a PostgreSQL ledger knows it from OpenStore already, and a
+// different id is ignored there (the schema is that table's).
+func (l *Ledger) SetTable(id string) {
+	if l.dialect == dialectPostgres && l.tableID != "" {
+		return
+	}
+	l.tableID = id
+}
 
 // Table is the table the ledger is of: the one SetTable named, else (a tool that opened a
 // table's SQLite file by itself) the table that printed the newest ticket — a SQLite ledger
@@ -1211,10 +1185,19 @@ func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
 }
 
 // ConserveTable computes the identity of one table. A ticket is the table's own when it issued
-// it (issuer_table, "" for a ticket from before tables were recorded), and redeemed here when
-// its redemption names the table ("" likewise). SQLite's SUM fails on integer overflow rather
-// than wrapping.
+// it (issuer_table; on SQLite also "", a ticket from before tables were recorded). A
+// redemption that names no place (redeemed_where "": from before, or written by a tool) was at
+// the ticket's own table, the only place it could be then. SQLite's SUM fails on
+// integer overflow rather than wrapping; PostgreSQL's SUM of BIGINT is NUMERIC, and a total
+// beyond int64 fails the Scan.
 func (l *Ledger) ConserveTable(ctx context.Context, table string) (Conservation, error) {
+	// old is what a ticket from before tables were recorded has instead of the table: "" on
+	// SQLite, where the file is one table's. A floor's PostgreSQL store has none: every ticket
+	// there names its table, so "" would only mistake another table's for this one's.
+	old := ""
+	if l.dialect == dialectPostgres {
+		old = table
+	}
 	var c Conservation
 	err := l.db.QueryRowContext(ctx, `SELECT
 		COALESCE((SELECT value FROM meters WHERE name = 'money_in'), 0),
@@ -1222,13 +1205,14 @@ func (l *Ledger) ConserveTable(ctx context.Context, table string) (Conservation,
 		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
 		COALESCE((SELECT SUM(balance) FROM accounts), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')
-			AND issuer_table IN (?, '')), 0),
+			AND issuer_table IN (?, ?)), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'overpayment'), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
-			AND issuer_table NOT IN (?, '') AND redeemed_where IN (?, '')), 0),
+			AND issuer_table NOT IN (?, ?) AND redeemed_where = ?), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
-			AND issuer_table IN (?, '') AND redeemed_where NOT IN (?, '')), 0)`, table, table, table, table, table).
+			AND issuer_table IN (?, ?) AND redeemed_where NOT IN (?, '')), 0)`,
+		table, old, table, old, table, table, old, table).
 		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid, &c.TicketsIn, &c.TicketsOut)
 	if err != nil {
 		return c, fmt.Errorf("ledger: conservation of %s: %w", table, err)
