@@ -413,7 +413,9 @@ func (r *rig) ticket(vn string) ledger.Ticket {
 
 // 100 attempts at once on one ticket — cashiers paying it, terminals holding and committing
 // it — pay it exactly once, and the books conserve.
-func TestConcurrentCageAndTerminalsPayOnce(t *testing.T) { bothStores(t, testConcurrentCageAndTerminalsPayOnce) }
+func TestConcurrentCageAndTerminalsPayOnce(t *testing.T) {
+	bothStores(t, testConcurrentCageAndTerminalsPayOnce)
+}
 
 func testConcurrentCageAndTerminalsPayOnce(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
