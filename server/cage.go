@@ -291,8 +291,8 @@ func tableTicketsPB(tot ledger.TicketTotals) *pb.TableTickets {
 }
 
 // FloorReport is the floor's tickets issued in a window, per issuing table and summed, as of
-// now, and the notes reconciliation of this table's terminals. Tickets from before tables were
-// recorded are this table's.
+// now, and the notes reconciliation of every table's terminals (on SQLite, this table's).
+// Tickets from before tables were recorded are this table's.
 func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse, error) {
 	from, to, err := reportWindow(req.FromUnixNanos, req.ToUnixNanos)
 	if err != nil {
@@ -331,18 +331,28 @@ func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse
 		res.Tables = append(res.Tables, tableTicketsPB(merged[id]))
 	}
 	res.Floor = tableTicketsPB(floor)
-	notes, err := t.led.NoteTotals(ctx, from, to)
+	byTable, err := t.led.FloorNoteTotals(ctx, from, to)
 	if err != nil {
 		return nil, ledgerErr(err)
 	}
-	for _, n := range notes {
-		d, err := n.Difference()
-		if err != nil {
-			return nil, status.Errorf(codes.Internal, "floor report: %v", err)
+	tables := make([]string, 0, len(byTable))
+	for id := range byTable {
+		tables = append(tables, id)
+	}
+	sort.Strings(tables)
+	for _, id := range tables {
+		for _, n := range byTable[id] {
+			d, err := n.Difference()
+			if err != nil {
+				return nil, status.Errorf(codes.Internal, "floor report: %v", err)
+			}
+			if id == "" { // a SQLite ledger that has printed no ticket yet: this table's
+				id = t.cfg.TableID
+			}
+			res.Notes = append(res.Notes, &pb.NoteReconciliation{TableId: id, TerminalId: n.Terminal,
+				Reported: tallyPB(n.Reported), Stacked: tallyPB(n.Stacked), Uncredited: tallyPB(n.Uncredited),
+				Credited: tallyPB(n.Credited), Difference: d})
 		}
-		res.Notes = append(res.Notes, &pb.NoteReconciliation{TableId: t.cfg.TableID, TerminalId: n.Terminal,
-			Reported: tallyPB(n.Reported), Stacked: tallyPB(n.Stacked), Uncredited: tallyPB(n.Uncredited),
-			Credited: tallyPB(n.Credited), Difference: d})
 	}
 	return res, nil
 }

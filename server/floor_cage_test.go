@@ -77,11 +77,23 @@ func TestFloorTicketsCrossTables(t *testing.T) {
 	if c := cs["T2"]; c.MoneyIn != 0 || c.TicketsIn != 5000 || c.Balances != 5000 {
 		t.Fatalf("T2: %v", c)
 	}
-	// The floor report, from either server, is the floor's.
+	// The floor report, from either server, is the floor's: the tickets of both tables, and
+	// both tables' notes (T2's T01 puts a 10.00 note in; T1's T01 put in 70.00).
+	if _, err := creditNotes(ctx, t2, "n2", 1000); err != nil {
+		t.Fatal(err)
+	}
+	cs = floorBooks(t, rs)
 	rep, err := rs[0].cashier("cashier-1").FloorReport(ctx, &pb.FloorReportRequest{})
 	if err != nil || len(rep.Tables) != 2 || rep.Tables[0].TableId != "T1" || rep.Tables[0].RedeemedTable.Amount != 5000 ||
 		rep.Tables[0].RedeemedCage.Amount != 2000 || rep.Tables[1].RedeemedByTable.Amount != 5000 {
 		t.Fatalf("floor report: %v %v", rep, err)
+	}
+	var notes []string
+	for _, n := range rep.Notes {
+		notes = append(notes, fmt.Sprintf("%s/%s %d %d %d", n.TableId, n.TerminalId, n.Stacked.Amount, n.Credited.Amount, n.Difference))
+	}
+	if got := fmt.Sprint(notes); got != "[T1/T01 7000 7000 0 T2/T01 1000 1000 0]" {
+		t.Fatalf("the floor's notes: %s", got)
 	}
 }
 
