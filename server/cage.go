@@ -178,7 +178,13 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 		return nil, err
 	}
 	defer t.actAs(scope)()
-	res, replayed, err := moneyCall(t, scope, req.IdempotencyKey, "cage-pay "+req.ValidationNumber, func() *pb.PayTicketResponse { return &pb.PayTicketResponse{} },
+	// The request as the key remembers it: the number as digits, so a retry typed with the
+	// dashes the ticket prints is the same request.
+	request := "cage-pay " + req.ValidationNumber
+	if vn, err := ParseValidation(req.ValidationNumber); err == nil {
+		request = "cage-pay " + vn
+	}
+	res, replayed, err := moneyCall(t, scope, req.IdempotencyKey, request, func() *pb.PayTicketResponse { return &pb.PayTicketResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.PayTicketResponse, func(), error) {
 			tk, err := t.cageTicket(tx, req.ValidationNumber)
 			if err != nil {

@@ -62,7 +62,7 @@ func testCagePaysATicketOnce(t *testing.T, r *rig) {
 	if paid.Amount != 5000 || paid.CashierId != "cashier-1" || paid.Ticket.RedeemedWhere != "cage" || paid.Ticket.RedeemedBy != "cashier-1" || paid.Replayed {
 		t.Fatalf("paid: %v", paid)
 	}
-	again, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "pay-1"})
+	again, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: typed, IdempotencyKey: "pay-1"}) // typed as printed: the same request
 	if err != nil || !again.Replayed || again.PaymentId != paid.PaymentId || again.Amount != 5000 {
 		t.Fatalf("a retry with the same key: %v %v", again, err)
 	}
