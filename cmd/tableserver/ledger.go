@@ -38,7 +38,7 @@ func runLedger(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	// Verifies every row against its seal (on PostgreSQL the table's schema and the floor's).
-	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: *db, TableID: *table, KeyPath: *key, FloorKeyPath: *floorKey})
+	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: *db, TableID: *table, KeyPath: *key, FloorKeyPath: *floorKey, MustExist: true})
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver "+cmd+":", err)
 		return 1

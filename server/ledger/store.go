@@ -20,6 +20,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ type StoreConfig struct {
 	// file for every table server of the floor. "" means KeyPath (every table server of the
 	// floor is then given the same key file).
 	FloorKeyPath string
+	// MustExist refuses to make a ledger that is not there yet (offline commands such as
+	// tableserver verify): no SQLite file, or no schema for the table on PostgreSQL.
+	MustExist bool
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL database rather than a SQLite file.
@@ -88,6 +92,11 @@ func SchemaOf(tableID string) string {
 // OpenStore opens the ledger cfg names: SQLite as OpenWith does, or PostgreSQL.
 func OpenStore(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 	if !IsPostgres(cfg.DSN) {
+		if cfg.MustExist {
+			if _, err := os.Stat(cfg.DSN); err != nil {
+				return nil, fmt.Errorf("ledger: %w", err)
+			}
+		}
 		return OpenWith(cfg.DSN, cfg.KeyPath)
 	}
 	return openPostgres(ctx, cfg)
@@ -345,6 +354,15 @@ func openPostgres(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 	fail := func(err error) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s (table %s): %w", redact(cfg.DSN), cfg.TableID, err)
+	}
+	if cfg.MustExist {
+		var found bool
+		if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)`, schema).Scan(&found); err != nil {
+			return fail(err)
+		}
+		if !found {
+			return fail(fmt.Errorf("no ledger of table %s here (schema %s): check -table", cfg.TableID, schema))
+		}
 	}
 	if err := l.createPostgres(ctx); err != nil {
 		return fail(err)
