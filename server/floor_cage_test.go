@@ -55,6 +55,27 @@ func TestFloorTicketsCrossTables(t *testing.T) {
 		t.Fatalf("T2's commit: %v %v", res, err)
 	}
 	b := printedTicket(t, t1, "b", 2000)
+	// T2's T01 is not the T01 that printed it: it cannot report it printed or failed, nor can
+	// T2's pit boss hand-pay T1's unprintable ticket.
+	if _, err := t2.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "pf", ValidationNumber: b}); code(err) != codes.PermissionDenied {
+		t.Fatalf("T2's T01 reported T1's ticket unprinted: %v", err)
+	}
+	if _, err := creditNotes(ctx, t1, "u", 1000); err != nil {
+		t.Fatal(err)
+	}
+	co, err := t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "u/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t1.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "u/pf", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rs[1].super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: co.Ticket.ValidationNumber}); code(err) != codes.FailedPrecondition {
+		t.Fatalf("T2's pit boss hand-paid T1's ticket: %v", err)
+	}
+	if _, err := rs[0].super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		t.Fatalf("T1's pit boss: %v", err)
+	}
 	paid, err := rs[1].cashier("cashier-1").PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: b, IdempotencyKey: "p-b"})
 	if err != nil || paid.Amount != 2000 || paid.Ticket.IssuerTableId != "T1" {
 		t.Fatalf("the cage: %v %v", paid, err)
@@ -71,14 +92,14 @@ func TestFloorTicketsCrossTables(t *testing.T) {
 		t.Fatalf("the cage paying a ticket T2 redeemed: %v", v)
 	}
 	cs := floorBooks(t, rs)
-	if c := cs["T1"]; c.MoneyIn != 7000 || c.TicketsOut != 7000 || c.OpenTickets != 0 || c.TicketsIn != 0 {
+	if c := cs["T1"]; c.MoneyIn != 8000 || c.MoneyOut != 1000 || c.TicketsOut != 7000 || c.OpenTickets != 0 || c.TicketsIn != 0 {
 		t.Fatalf("T1: %v", c)
 	}
 	if c := cs["T2"]; c.MoneyIn != 0 || c.TicketsIn != 5000 || c.Balances != 5000 {
 		t.Fatalf("T2: %v", c)
 	}
 	// The floor report, from either server, is the floor's: the tickets of both tables, and
-	// both tables' notes (T2's T01 puts a 10.00 note in; T1's T01 put in 70.00).
+	// both tables' notes (T2's T01 puts a 10.00 note in; T1's T01 put in 80.00).
 	if _, err := creditNotes(ctx, t2, "n2", 1000); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +113,7 @@ func TestFloorTicketsCrossTables(t *testing.T) {
 	for _, n := range rep.Notes {
 		notes = append(notes, fmt.Sprintf("%s/%s %d %d %d", n.TableId, n.TerminalId, n.Stacked.Amount, n.Credited.Amount, n.Difference))
 	}
-	if got := fmt.Sprint(notes); got != "[T1/T01 7000 7000 0 T2/T01 1000 1000 0]" {
+	if got := fmt.Sprint(notes); got != "[T1/T01 8000 8000 0 T2/T01 1000 1000 0]" {
 		t.Fatalf("the floor's notes: %s", got)
 	}
 }
