@@ -38,7 +38,7 @@ func TestVerifyOnPostgres(t *testing.T) {
 		return code, out.String(), errs.String()
 	}
 	// The ticket is money the table owes with no money in: conservation fails, the seal holds.
-	if code, out, errs := run("-db", dsn, "-table", "T1", "-ledger-key", key); code != 1 || !strings.Contains(out, "every one matches") {
+	if code, out, errs := run("-db", dsn, "-table", "T1", "-ledger-key", key); code != 1 || !strings.Contains(out, "every one matches") || !strings.Contains(out, "store postgres, schema version") {
 		t.Fatalf("verify: %d %q %q", code, out, errs)
 	}
 	if code, _, errs := run("-db", dsn, "-table", "T9", "-ledger-key", key); code != 1 || !strings.Contains(errs, "no ledger of table T9") {

@@ -241,8 +241,10 @@ func TestUpdateRetriesATransactionAbortedForAnother(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatalf("a deadlock reached the caller: %v / %v", errs[0], errs[1])
 	}
-	if n := runs[0].Load() + runs[1].Load(); n != 3 {
-		t.Fatalf("the transactions ran %d and %d times: want one of them run again, once", runs[0].Load(), runs[1].Load())
+	// One ran again at least; a retry can meet the other again (a row lock goes to whoever
+	// asks first when it is freed), within the bound.
+	if r0, r1 := runs[0].Load(), runs[1].Load(); r0+r1 < 3 || r0 > maxAttempts || r1 > maxAttempts {
+		t.Fatalf("the transactions ran %d and %d times: want one of them run again", r0, r1)
 	}
 	for _, l := range ls {
 		if _, err := l.Verify(ctx); err != nil {

@@ -318,6 +318,12 @@ func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 		if l.dialect != dialectPostgres || !retryable(err) || attempt == maxAttempts {
 			return err
 		}
+		// A moment's pause, longer each time and never the same for two tables: the one the
+		// database let through takes its locks while this one waits, rather than both taking
+		// them again at once and meeting the same way (a row lock goes to whoever asks first).
+		if err := retryPause(ctx, attempt); err != nil {
+			return err
+		}
 	}
 }
 

@@ -20,11 +20,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -227,6 +229,17 @@ func retryable(err error) bool {
 // maxAttempts bounds Update's retries of a transaction PostgreSQL aborted for a concurrent
 // one: each retry waits on the rows the other holds, so a handful is plenty.
 const maxAttempts = 10
+
+// retryPause waits before attempt+1 of a transaction: up to attempt × 5 ms, at random.
+func retryPause(ctx context.Context, attempt int) error {
+	d := time.Duration(1+rand.Int64N(int64(attempt)*5000)) * time.Microsecond
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
 
 var (
 	createTableRE = regexp.MustCompile(`(?s)CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\n\);`)
