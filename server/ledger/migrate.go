@@ -59,6 +59,18 @@ var migrations = []migration{
 		// (001 §8.8), its amount put back on the meter.
 		{"jackpots", "void", "INTEGER NOT NULL DEFAULT 0"},
 	}, nil},
+	{4, "the floor's tickets: issuer and holder tables, where, by whom and when redeemed", []column{
+		// Which table printed a ticket, which table's terminal holds it (terminal ids repeat
+		// across tables), and where (a table id or "cage"), by whom and when it was redeemed.
+		// A ticket from before has "" for each: printed, held and redeemed at this table,
+		// the only place it could be then. The cage's payments (cage_payments) are a new
+		// table, made by the schema.
+		{"tickets", "issuer_table", "TEXT NOT NULL DEFAULT ''"},
+		{"tickets", "holder_table", "TEXT NOT NULL DEFAULT ''"},
+		{"tickets", "redeemed_where", "TEXT NOT NULL DEFAULT ''"},
+		{"tickets", "redeemed_by", "TEXT NOT NULL DEFAULT ''"},
+		{"tickets", "redeemed_at", "INTEGER NOT NULL DEFAULT 0"},
+	}, nil},
 }
 
 // Version is the newest migration this code knows: the schema version of a ledger it opened.
