@@ -227,18 +227,18 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			switch tk.State {
 			case ledger.TicketPrinted:
 			case ledger.TicketRedeemed:
-				return nil, nil, failed("ticket %s has already been redeemed", tk.Validation)
+				return nil, nil, failed("ticket %s has already been redeemed (%s)", tk.Validation, redeemedWhere(tk))
 			case ledger.TicketHandpaid, ledger.TicketPrintFailed:
 				return nil, nil, failed("ticket %s could not be printed and is paid by hand: this copy is void", tk.Validation)
 			case ledger.TicketIssued:
 				return nil, nil, failed("ticket %s is not confirmed printed", tk.Validation)
 			case ledger.TicketRedeeming:
-				if tk.Holder != terminal {
+				if !t.holds(tk, terminal) {
 					if !t.holdLapsed(tk, now) {
-						return nil, nil, failed("ticket %s is being redeemed at another terminal (its hold lapses at %s)",
-							tk.Validation, tk.HeldAt.Add(t.cfg.TicketHold).Format(time.TimeOnly))
+						return nil, nil, failed("ticket %s is being redeemed at another terminal (%s; its hold lapses at %s)",
+							tk.Validation, holderName(tk), tk.HeldAt.Add(t.cfg.TicketHold).Format(time.TimeOnly))
 					}
-					lapsed = tk.Holder
+					lapsed = holderName(tk)
 				}
 			default:
 				return nil, nil, failed("ticket %s is %s", tk.Validation, tk.State)
@@ -254,16 +254,16 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 				return nil, nil, err
 			}
 			if lapsed != "" {
-				if err := tx.Event("ticket-hold-lapsed", lapsed, "", tk.Amount,
-					fmt.Sprintf("%s: held since %s, taken by %s", tk.Validation, tk.HeldAt.Format(time.RFC3339), terminal)); err != nil {
+				if err := tx.Event("ticket-hold-lapsed", tk.Holder, "", tk.Amount,
+					fmt.Sprintf("%s: held by %s since %s, taken by %s at %s", tk.Validation, lapsed, tk.HeldAt.Format(time.RFC3339), terminal, t.cfg.TableID)); err != nil {
 					return nil, nil, err
 				}
 			}
-			tk.State, tk.Holder, tk.HeldAt = ledger.TicketRedeeming, terminal, now
+			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketRedeeming, t.cfg.TableID, terminal, now
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
-			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation)
+			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation+issuedAt(tk, t.cfg.TableID))
 		})
 	if err != nil && redeemFailure(err) {
 		t.redeemFailed(terminal, req.ValidationNumber, t.now())
@@ -271,11 +271,58 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 	return res, err
 }
 
-// heldBy reports whether terminal may commit or cancel a ticket: it holds it, or it held it
-// last and the hold was released or lapsed with nobody else taking it since (its acceptor may
-// have stacked the ticket while the dealer released it, and that must still be credited once).
-func heldBy(tk ledger.Ticket, terminal string) bool {
-	return tk.Holder == terminal && (tk.State == ledger.TicketRedeeming || tk.State == ledger.TicketPrinted)
+// heldBy reports whether terminal of table may commit or cancel a ticket: it holds it, or it
+// held it last and the hold was released or lapsed with nobody else taking it since (its
+// acceptor may have stacked the ticket while the dealer released it, and that must still be
+// credited once). A hold is a table's and a terminal's: terminal ids repeat from table to
+// table, so T01 of another table holding the ticket is not this T01.
+func heldBy(tk ledger.Ticket, table, terminal string) bool {
+	return sameHolder(tk, table, terminal) && (tk.State == ledger.TicketRedeeming || tk.State == ledger.TicketPrinted)
+}
+
+// sameHolder reports whether a ticket's holder is terminal of table. A hold with no table was
+// taken before holds recorded one, when the ticket could only be held at this table.
+func sameHolder(tk ledger.Ticket, table, terminal string) bool {
+	return tk.Holder == terminal && (tk.HolderTable == table || tk.HolderTable == "")
+}
+
+// holds reports whether this table's terminal is the ticket's holder.
+func (t *Table) holds(tk ledger.Ticket, terminal string) bool {
+	return sameHolder(tk, t.cfg.TableID, terminal)
+}
+
+// holderName is a ticket's holder as the audit log and a refusal name it: "T01 at T2".
+func holderName(tk ledger.Ticket) string {
+	if tk.HolderTable == "" {
+		return tk.Holder
+	}
+	return tk.Holder + " at " + tk.HolderTable
+}
+
+// redeemedWhere says where and when a redeemed ticket was redeemed, for a refusal.
+func redeemedWhere(tk ledger.Ticket) string {
+	if tk.RedeemedWhere == "" {
+		return "at this table"
+	}
+	s := "at " + tk.RedeemedWhere
+	if tk.RedeemedWhere == ledger.RedeemedAtCage {
+		s = "at the cage"
+	}
+	if tk.RedeemedBy != "" {
+		s += " by " + tk.RedeemedBy
+	}
+	if !tk.RedeemedAt.IsZero() {
+		s += " on " + tk.RedeemedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return s
+}
+
+// issuedAt is the audit log's note of a ticket printed at another table: " (issued at T1)".
+func issuedAt(tk ledger.Ticket, here string) string {
+	if tk.IssuerTable == "" || tk.IssuerTable == here {
+		return ""
+	}
+	return " (issued at " + tk.IssuerTable + ")"
 }
 
 func (t *Table) ticket(tx *ledger.Tx, validation string) (ledger.Ticket, error) {
@@ -302,10 +349,11 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			if !heldBy(tk, terminal) {
+			if !heldBy(tk, t.cfg.TableID, terminal) {
 				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
-			tk.State, tk.Holder, tk.HeldAt = ledger.TicketRedeemed, "", time.Time{}
+			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketRedeemed, "", "", time.Time{}
+			tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = t.cfg.TableID, terminal, now
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
@@ -321,7 +369,7 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err := tx.SetAccount(terminal, bal, true); err != nil {
 				return nil, nil, err
 			}
-			if err := tx.Event("ticket-in", terminal, "", tk.Amount, tk.Validation); err != nil {
+			if err := tx.Event("ticket-in", terminal, "", tk.Amount, tk.Validation+issuedAt(tk, t.cfg.TableID)); err != nil {
 				return nil, nil, err
 			}
 			return &pb.MoneyResponse{Balance: bal, Amount: tk.Amount}, func() {
@@ -346,10 +394,10 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			if !heldBy(tk, terminal) {
+			if !heldBy(tk, t.cfg.TableID, terminal) {
 				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
-			tk.State, tk.Holder, tk.HeldAt = ledger.TicketPrinted, "", time.Time{}
+			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketPrinted, "", "", time.Time{}
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
@@ -417,7 +465,7 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 				return nil, nil, err
 			}
 			tk := ledger.Ticket{Number: num, Terminal: terminal, Amount: bal, Issued: now,
-				Expires: now.Add(t.cfg.TicketExpiry), State: ledger.TicketIssued}
+				Expires: now.Add(t.cfg.TicketExpiry), State: ledger.TicketIssued, IssuerTable: t.cfg.TableID}
 			for {
 				tk.Validation = newValidation()
 				if _, taken, err := tx.Ticket(tk.Validation); err != nil {
@@ -469,7 +517,7 @@ func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.Mon
 			if err != nil {
 				return nil, nil, err
 			}
-			if tk.Terminal != terminal {
+			if tk.Terminal != terminal || (tk.IssuerTable != "" && tk.IssuerTable != t.cfg.TableID) {
 				return nil, nil, status.Errorf(codes.PermissionDenied, "ticket %s was issued by another terminal", validation)
 			}
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {

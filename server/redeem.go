@@ -143,7 +143,10 @@ func (t *Table) ticketHolds() ([]*pb.TicketHold, error) {
 	held, err := t.led.HeldTickets(context.Background())
 	var out []*pb.TicketHold
 	for _, tk := range held {
-		h := &pb.TicketHold{ValidationNumber: tk.Validation, TerminalId: tk.Holder, Amount: tk.Amount}
+		if tk.HolderTable != "" && tk.HolderTable != t.cfg.TableID {
+			continue // held at another table of the floor: its dealer's to see and release
+		}
+		h := &pb.TicketHold{ValidationNumber: tk.Validation, TerminalId: tk.Holder, Amount: tk.Amount, HolderTableId: t.cfg.TableID}
 		if !tk.HeldAt.IsZero() {
 			h.HeldAtUnixNanos, h.LapsesAtUnixNanos = tk.HeldAt.UnixNano(), tk.HeldAt.Add(t.cfg.TicketHold).UnixNano()
 		}
@@ -169,6 +172,9 @@ func (t *Table) ReleaseTicketHold(actor string, req *pb.ReleaseTicketHoldRequest
 				return nil, nil, failed("ticket %s is %s, not held", tk.Validation, tk.State)
 			}
 			from := tk.Holder
+			if tk.HolderTable != "" && tk.HolderTable != t.cfg.TableID {
+				return nil, nil, failed("ticket %s is held by %s: its own table's dealer releases it", tk.Validation, holderName(tk))
+			}
 			tk.State, tk.HeldAt = ledger.TicketPrinted, time.Time{} // Holder kept: see releaseHold
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err

@@ -16,11 +16,14 @@ import (
 // overrides the round or pays money outside it — corrections, invalidations, handpays,
 // jackpot confirmations, releases of held tickets — and, so one person can run a table, the
 // dealer's calls too. Technician: the technician service only. Terminals: their own service.
+// Cashier: the cage's service (a supervisor may read its reports, never pay a ticket).
 var roleTable = map[string][]string{}
 
 var (
 	dealerRoles     = []string{pki.RoleDealer, pki.RoleSupervisor}
 	supervisorRoles = []string{pki.RoleSupervisor}
+	cashierRoles    = []string{pki.RoleCashier}
+	cageReportRoles = []string{pki.RoleCashier, pki.RoleSupervisor}
 	anyRole         = []string{} // any holder of a valid certificate of the table's CA
 )
 
@@ -54,6 +57,13 @@ func init() {
 	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).
 	allow(dealer, "LuckyBallDisplay", dealerRoles)
 	allow(pb.TechnicianService_ServiceDesc.ServiceName, "Authenticate", []string{pki.RoleTechnician})
+	// The cage (cage.go): cashiers look up and pay tickets; the reports are a supervisor's to
+	// read too (ShiftTotals lets a cashier read only their own shift).
+	cage := pb.CageService_ServiceDesc.ServiceName
+	allow(cage, "LookupTicket", cashierRoles)
+	allow(cage, "PayTicket", cashierRoles)
+	allow(cage, "ShiftTotals", cageReportRoles)
+	allow(cage, "FloorReport", cageReportRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

@@ -118,11 +118,13 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 	pb.RegisterTerminalServiceServer(s, &terminalService{t: t, pins: o.technicians, log: o.log})
 	pb.RegisterDealerServiceServer(s, &dealerService{t: t})
 	pb.RegisterTechnicianServiceServer(s, &technicianService{t: t, pins: o.technicians, log: o.log})
+	pb.RegisterCageServiceServer(s, &cageService{t: t}) // cage.go: the cashiers'
 	h := health.NewServer()
 	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.TerminalService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.DealerService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.TechnicianService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	h.SetServingStatus(pb.CageService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(s, h)
 	reflection.Register(s)
 	return s

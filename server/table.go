@@ -398,6 +398,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	// The tickets this table printed are its own in the conservation identity, wherever they
+	// are redeemed (ledger.Conservation).
+	led.SetTable(cfg.TableID)
 	st, err := led.Load(ctx, cfg.History)
 	if err != nil {
 		return nil, err

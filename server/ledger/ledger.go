@@ -33,11 +33,12 @@ type Ledger struct {
 
 	dialect dialect // store.go: SQLite or PostgreSQL
 	schema  string  // PostgreSQL: the table server's own schema, table_<id>
-	tableID string  // PostgreSQL: the table server's table id
 
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
+
+	tableID string // the table server this ledger is of (SetTable): whose tickets Conserve counts
 }
 
 const schema = `
@@ -67,6 +68,14 @@ CREATE TABLE IF NOT EXISTS tickets (
 	expires    INTEGER NOT NULL,
 	state      TEXT NOT NULL,
 	holder     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cage_payments (
+	id         TEXT PRIMARY KEY,
+	validation TEXT NOT NULL UNIQUE,
+	cashier    TEXT NOT NULL,
+	amount     INTEGER NOT NULL CHECK (amount > 0),
+	at         INTEGER NOT NULL,
+	via_table  TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rounds (
 	id       TEXT PRIMARY KEY,
@@ -561,7 +570,22 @@ type Ticket struct {
 	State      string
 	Holder     string    // the terminal redeeming it, while State is redeeming
 	HeldAt     time.Time // when Holder took its hold; zero when not held
+
+	// On a floor of tables sharing one ticket store a ticket printed at one table may be
+	// redeemed at another, or paid at the cage. Terminal ids (T01) repeat from table to table,
+	// so a terminal is known by its table and its id: IssuerTable and Terminal printed it,
+	// HolderTable and Holder hold it. RedeemedWhere is the table id that redeemed it, or
+	// "cage"; RedeemedBy the terminal or cashier; RedeemedAt when. "" (and the zero time) on a
+	// ticket from before tables were recorded: this table's own.
+	IssuerTable   string
+	HolderTable   string
+	RedeemedWhere string
+	RedeemedBy    string
+	RedeemedAt    time.Time
 }
+
+// RedeemedAtCage is Ticket.RedeemedWhere of a ticket paid in cash at the cage.
+const RedeemedAtCage = "cage"
 
 // Ticket reads a ticket by validation number.
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
@@ -575,17 +599,22 @@ func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	return tk, true, nil
 }
 
-const ticketColumns = `validation, number, terminal, amount, issued, expires, state, holder, held_at`
+const ticketColumns = `validation, number, terminal, amount, issued, expires, state, holder, held_at,
+	issuer_table, holder_table, redeemed_where, redeemed_by, redeemed_at`
 
 func scanTicket(row interface{ Scan(...any) error }) (Ticket, error) {
 	var tk Ticket
-	var issued, expires, held int64
-	if err := row.Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder, &held); err != nil {
+	var issued, expires, held, redeemed int64
+	if err := row.Scan(&tk.Validation, &tk.Number, &tk.Terminal, &tk.Amount, &issued, &expires, &tk.State, &tk.Holder, &held,
+		&tk.IssuerTable, &tk.HolderTable, &tk.RedeemedWhere, &tk.RedeemedBy, &redeemed); err != nil {
 		return Ticket{}, err
 	}
 	tk.Issued, tk.Expires = time.Unix(0, issued), time.Unix(0, expires)
 	if held != 0 {
 		tk.HeldAt = time.Unix(0, held)
+	}
+	if redeemed != 0 {
+		tk.RedeemedAt = time.Unix(0, redeemed)
 	}
 	return tk, nil
 }
@@ -627,15 +656,23 @@ func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
 	return out, rows.Err()
 }
 
-// PutTicket inserts or updates a ticket.
+// PutTicket inserts or updates a ticket. An update changes only its state, hold and redemption:
+// who printed it, for how much and until when are fixed when it is issued.
 func (t *Tx) PutTicket(tk Ticket) error {
-	var held int64
+	var held, redeemed int64
 	if !tk.HeldAt.IsZero() {
 		held = tk.HeldAt.UnixNano()
 	}
-	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at) VALUES (?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder, held_at = excluded.held_at`,
-		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder, held)
+	if !tk.RedeemedAt.IsZero() {
+		redeemed = tk.RedeemedAt.UnixNano()
+	}
+	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at,
+			issuer_table, holder_table, redeemed_where, redeemed_by, redeemed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder, held_at = excluded.held_at,
+			holder_table = excluded.holder_table, redeemed_where = excluded.redeemed_where,
+			redeemed_by = excluded.redeemed_by, redeemed_at = excluded.redeemed_at`,
+		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder, held,
+		tk.IssuerTable, tk.HolderTable, tk.RedeemedWhere, tk.RedeemedBy, redeemed)
 	if err != nil {
 		return fmt.Errorf("ledger: ticket %s: %w", tk.Validation, err)
 	}
@@ -1026,21 +1063,39 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 // below zero): money out of the table that the operator is to recover from them (003 §8.13–8.15).
 // Underpaid is what a correction found owed to a player who had already left: money the operator
 // is to pay them. Both count while their records are open.
+//
+// Tickets cross tables on a floor (issue 16): a ticket is owed by the table that printed it
+// until it is redeemed. So OpenTickets counts only the open tickets this table issued;
+// TicketsOut is the tickets this table issued that were redeemed elsewhere — at another table
+// or paid at the cage — which left this table as surely as money paid out; TicketsIn is the
+// tickets other tables issued that this table's terminals redeemed, money that came in. The
+// floor's identity is the sum of its tables' (Sum): every ticket that crossed is one table's
+// TicketsOut and another's TicketsIn, and only the cage's payments remain, paid out.
 type Conservation struct {
 	MoneyIn, MoneyOut, Balances, OpenTickets, HouseResult int64
 	Overpaid, Underpaid                                   int64
+	TicketsIn, TicketsOut                                 int64
 }
 
-// Holds reports whether money in − money out = balances + open tickets + house result +
-// underpaid − overpaid. Each side is computed with checked arithmetic: one that leaves int64
-// does not hold (wrapping sums could otherwise balance by accident).
+// Holds reports whether money in + tickets in − money out − tickets out = balances + open
+// tickets + house result + underpaid − overpaid. Each side is computed with checked
+// arithmetic: one that leaves int64 does not hold (wrapping sums could otherwise balance by
+// accident).
 func (c Conservation) Holds() bool {
 	left, right, err := c.sides()
 	return err == nil && left == right
 }
 
 func (c Conservation) sides() (left, right int64, err error) {
-	if left, err = money.Sub(c.MoneyIn, c.MoneyOut); err != nil {
+	in, err := money.Add(c.MoneyIn, c.TicketsIn)
+	if err != nil {
+		return 0, 0, err
+	}
+	out, err := money.Add(c.MoneyOut, c.TicketsOut)
+	if err != nil {
+		return 0, 0, err
+	}
+	if left, err = money.Sub(in, out); err != nil {
 		return 0, 0, err
 	}
 	if right, err = money.Sum(c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid); err != nil {
@@ -1050,31 +1105,93 @@ func (c Conservation) sides() (left, right int64, err error) {
 	return left, right, err
 }
 
+// Sum is the identity of several tables together (a floor): each term added, checked.
+func Sum(cs ...Conservation) (Conservation, error) {
+	var s Conservation
+	for _, c := range cs {
+		var err error
+		for _, f := range []struct{ to, v *int64 }{
+			{&s.MoneyIn, &c.MoneyIn}, {&s.MoneyOut, &c.MoneyOut}, {&s.Balances, &c.Balances},
+			{&s.OpenTickets, &c.OpenTickets}, {&s.HouseResult, &c.HouseResult}, {&s.Overpaid, &c.Overpaid},
+			{&s.Underpaid, &c.Underpaid}, {&s.TicketsIn, &c.TicketsIn}, {&s.TicketsOut, &c.TicketsOut},
+		} {
+			if *f.to, err = money.Add(*f.to, *f.v); err != nil {
+				return Conservation{}, fmt.Errorf("ledger: floor conservation: %w", err)
+			}
+		}
+	}
+	return s, nil
+}
+
 func (c Conservation) String() string {
 	left, right, err := c.sides()
+	tickets := ""
+	if c.TicketsIn != 0 || c.TicketsOut != 0 {
+		tickets = fmt.Sprintf(", tickets in %d, tickets out %d", c.TicketsIn, c.TicketsOut)
+	}
 	if err != nil {
-		return fmt.Sprintf("in %d, out %d, balances %d, open tickets %d, house %d, underpaid %d, overpaid %d: %v",
-			c.MoneyIn, c.MoneyOut, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, err)
+		return fmt.Sprintf("in %d, out %d%s, balances %d, open tickets %d, house %d, underpaid %d, overpaid %d: %v",
+			c.MoneyIn, c.MoneyOut, tickets, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, err)
+	}
+	if tickets != "" {
+		return fmt.Sprintf("in %d + tickets in %d − out %d − tickets out %d = %d; balances %d + open tickets %d + house %d + underpaid %d − overpaid %d = %d",
+			c.MoneyIn, c.TicketsIn, c.MoneyOut, c.TicketsOut, left, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, right)
 	}
 	return fmt.Sprintf("in %d − out %d = %d; balances %d + open tickets %d + house %d + underpaid %d − overpaid %d = %d",
 		c.MoneyIn, c.MoneyOut, left, c.Balances, c.OpenTickets, c.HouseResult, c.Underpaid, c.Overpaid, right)
 }
 
-// Conserve computes the identity from the ledger's own tables (not the engine's memory), so it
-// checks what is on disk. SQLite's SUM fails on integer overflow rather than wrapping.
+// SetTable names the table server this ledger is of (its Config.TableID): the table whose
+// tickets Conserve counts as its own. The table engine sets it when it starts.
+func (l *Ledger) SetTable(id string) { l.tableID = id }
+
+// Table is the table the ledger is of: the one SetTable named, else (a tool that opened a
+// table's SQLite file by itself) the table that printed the newest ticket — a SQLite ledger
+// holds the tickets of its one table — else "".
+func (l *Ledger) Table(ctx context.Context) (string, error) {
+	if l.tableID != "" {
+		return l.tableID, nil
+	}
+	var id string
+	err := l.db.QueryRowContext(ctx, `SELECT issuer_table FROM tickets WHERE issuer_table <> '' ORDER BY issued DESC, number DESC LIMIT 1`).Scan(&id)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("ledger: the ledger's table: %w", err)
+	}
+	return id, nil
+}
+
+// Conserve computes the identity of the ledger's table (Table) from the ledger's own tables
+// (not the engine's memory), so it checks what is on disk.
 func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
+	id, err := l.Table(ctx)
+	if err != nil {
+		return Conservation{}, err
+	}
+	return l.ConserveTable(ctx, id)
+}
+
+// ConserveTable computes the identity of one table. A ticket is the table's own when it issued
+// it (issuer_table, "" for a ticket from before tables were recorded), and redeemed here when
+// its redemption names the table ("" likewise). SQLite's SUM fails on integer overflow rather
+// than wrapping.
+func (l *Ledger) ConserveTable(ctx context.Context, table string) (Conservation, error) {
 	var c Conservation
 	err := l.db.QueryRowContext(ctx, `SELECT
 		COALESCE((SELECT value FROM meters WHERE name = 'money_in'), 0),
 		COALESCE((SELECT value FROM meters WHERE name = 'money_out'), 0),
 		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
 		COALESCE((SELECT SUM(balance) FROM accounts), 0),
-		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')`+l.ownTickets()+`), 0),
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')
+			AND issuer_table IN (?, '')), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'overpayment'), 0),
-		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0)`).
-		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid)
+		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0),
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
+			AND issuer_table NOT IN (?, '') AND redeemed_where IN (?, '')), 0),
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
+			AND issuer_table IN (?, '') AND redeemed_where NOT IN (?, '')), 0)`, table, table, table, table, table).
+		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid, &c.TicketsIn, &c.TicketsOut)
 	if err != nil {
-		return c, fmt.Errorf("ledger: conservation: %w", err)
+		return c, fmt.Errorf("ledger: conservation of %s: %w", table, err)
 	}
 	return c, nil
 }

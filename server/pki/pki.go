@@ -45,10 +45,13 @@ const (
 	RoleSupervisor = "supervisor"
 	// RoleTechnician is a field technician, who also proves it is them with a PIN.
 	RoleTechnician = "technician"
+	// RoleCashier works the cage: looks up and pays cash-out tickets printed anywhere on the
+	// floor, and reads their own shift's totals (CageService).
+	RoleCashier = "cashier"
 )
 
 // Roles lists every role, terminal first.
-var Roles = []string{RoleTerminal, RoleDealer, RoleSupervisor, RoleTechnician}
+var Roles = []string{RoleTerminal, RoleDealer, RoleSupervisor, RoleTechnician, RoleCashier}
 
 func knownRole(role string) bool {
 	for _, r := range Roles {
@@ -264,6 +267,7 @@ type InitOptions struct {
 	Dealers     []string // dealer certificates; nil: "dealer"
 	Supervisors []string // supervisor certificates; nil: "supervisor"
 	Technicians []string // technician certificates; nil: "technician"
+	Cashiers    []string // the cage's cashier certificates; nil: "cashier-1"
 	// Force replaces an existing CA. Without it Init refuses a directory that has one:
 	// a new CA locks out every terminal and console deployed with the old one.
 	Force          bool
@@ -272,8 +276,8 @@ type InitOptions struct {
 }
 
 // Init creates a PKI directory: the CA, the server certificate for localhost and the loopback
-// addresses plus hosts, a dealer, a supervisor and a technician certificate, and one
-// certificate per terminal id. It refuses a directory that already has a CA.
+// addresses plus hosts, a dealer, a supervisor, a technician and a cashier (cashier-1)
+// certificate, and one certificate per terminal id. It refuses a directory that already has a CA.
 func Init(dir string, terminals []string, hosts ...string) error {
 	return InitWith(dir, InitOptions{Terminals: terminals, Hosts: hosts})
 }
@@ -289,6 +293,9 @@ func InitWith(dir string, o InitOptions) error {
 	if o.Technicians == nil {
 		o.Technicians = []string{"technician"}
 	}
+	if o.Cashiers == nil {
+		o.Cashiers = []string{"cashier-1"}
+	}
 	if o.ClientValidity == 0 {
 		o.ClientValidity = DefaultClientValidity
 	}
@@ -297,7 +304,7 @@ func InitWith(dir string, o InitOptions) error {
 	}
 	// Check every id before writing anything: a bad one must not leave half a directory.
 	seen := map[string]bool{}
-	for _, group := range [][]string{o.Terminals, o.Dealers, o.Supervisors, o.Technicians} {
+	for _, group := range [][]string{o.Terminals, o.Dealers, o.Supervisors, o.Technicians, o.Cashiers} {
 		for _, id := range group {
 			if err := ValidID(id); err != nil {
 				return err
@@ -354,7 +361,7 @@ func InitWith(dir string, o InitOptions) error {
 	for _, g := range []struct {
 		role string
 		ids  []string
-	}{{RoleDealer, o.Dealers}, {RoleSupervisor, o.Supervisors}, {RoleTechnician, o.Technicians}, {RoleTerminal, o.Terminals}} {
+	}{{RoleDealer, o.Dealers}, {RoleSupervisor, o.Supervisors}, {RoleTechnician, o.Technicians}, {RoleCashier, o.Cashiers}, {RoleTerminal, o.Terminals}} {
 		for _, id := range g.ids {
 			is, err := ca.IssueClientFor(g.role, id, o.ClientValidity)
 			if err != nil {

@@ -304,6 +304,68 @@ func (TournamentStatus) EnumDescriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{3}
 }
 
+// TicketRefusal is why a ticket cannot be paid; UNSPECIFIED: it can.
+type TicketRefusal int32
+
+const (
+	TicketRefusal_TICKET_REFUSAL_UNSPECIFIED   TicketRefusal = 0
+	TicketRefusal_TICKET_REFUSAL_UNKNOWN       TicketRefusal = 1 // no ticket has that number
+	TicketRefusal_TICKET_REFUSAL_ALREADY_PAID  TicketRefusal = 2 // redeemed: redeemed_where/by/at say where, by whom, when
+	TicketRefusal_TICKET_REFUSAL_HELD          TicketRefusal = 3 // a terminal's acceptor holds it: holder_*, hold_lapses_at
+	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4 // past expires_unix_nanos
+	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5 // the printer has not confirmed it printed
+	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6 // it did not print and is (to be) paid by hand: a copy is void
+)
+
+// Enum value maps for TicketRefusal.
+var (
+	TicketRefusal_name = map[int32]string{
+		0: "TICKET_REFUSAL_UNSPECIFIED",
+		1: "TICKET_REFUSAL_UNKNOWN",
+		2: "TICKET_REFUSAL_ALREADY_PAID",
+		3: "TICKET_REFUSAL_HELD",
+		4: "TICKET_REFUSAL_EXPIRED",
+		5: "TICKET_REFUSAL_NOT_PRINTED",
+		6: "TICKET_REFUSAL_VOID_HANDPAID",
+	}
+	TicketRefusal_value = map[string]int32{
+		"TICKET_REFUSAL_UNSPECIFIED":   0,
+		"TICKET_REFUSAL_UNKNOWN":       1,
+		"TICKET_REFUSAL_ALREADY_PAID":  2,
+		"TICKET_REFUSAL_HELD":          3,
+		"TICKET_REFUSAL_EXPIRED":       4,
+		"TICKET_REFUSAL_NOT_PRINTED":   5,
+		"TICKET_REFUSAL_VOID_HANDPAID": 6,
+	}
+)
+
+func (x TicketRefusal) Enum() *TicketRefusal {
+	p := new(TicketRefusal)
+	*p = x
+	return p
+}
+
+func (x TicketRefusal) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TicketRefusal) Descriptor() protoreflect.EnumDescriptor {
+	return file_ats_table_v1_table_proto_enumTypes[4].Descriptor()
+}
+
+func (TicketRefusal) Type() protoreflect.EnumType {
+	return &file_ats_table_v1_table_proto_enumTypes[4]
+}
+
+func (x TicketRefusal) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TicketRefusal.Descriptor instead.
+func (TicketRefusal) EnumDescriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{4}
+}
+
 type Wager struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Kind    BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
@@ -5681,6 +5743,7 @@ type TicketHold struct {
 	Amount            int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
 	HeldAtUnixNanos   int64                  `protobuf:"varint,4,opt,name=held_at_unix_nanos,json=heldAtUnixNanos,proto3" json:"held_at_unix_nanos,omitempty"`
 	LapsesAtUnixNanos int64                  `protobuf:"varint,5,opt,name=lapses_at_unix_nanos,json=lapsesAtUnixNanos,proto3" json:"lapses_at_unix_nanos,omitempty"` // after this another terminal (or the dealer) may take it
+	HolderTableId     string                 `protobuf:"bytes,6,opt,name=holder_table_id,json=holderTableId,proto3" json:"holder_table_id,omitempty"`                // the table of the terminal holding it (terminal ids repeat across tables)
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
@@ -5748,6 +5811,13 @@ func (x *TicketHold) GetLapsesAtUnixNanos() int64 {
 		return x.LapsesAtUnixNanos
 	}
 	return 0
+}
+
+func (x *TicketHold) GetHolderTableId() string {
+	if x != nil {
+		return x.HolderTableId
+	}
+	return ""
 }
 
 type Alarm struct {
@@ -7667,6 +7737,956 @@ func (x *WagerRefused) GetBy() string {
 	return ""
 }
 
+type LookupTicketRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"` // 18 digits; spaces and dashes as printed are ignored
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *LookupTicketRequest) Reset() {
+	*x = LookupTicketRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LookupTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LookupTicketRequest) ProtoMessage() {}
+
+func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LookupTicketRequest.ProtoReflect.Descriptor instead.
+func (*LookupTicketRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
+}
+
+func (x *LookupTicketRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+// CageTicket is a ticket as the cage sees it.
+type CageTicket struct {
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber      string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	Amount                int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
+	IssuerTableId         string                 `protobuf:"bytes,3,opt,name=issuer_table_id,json=issuerTableId,proto3" json:"issuer_table_id,omitempty"`
+	IssuerTerminalId      string                 `protobuf:"bytes,4,opt,name=issuer_terminal_id,json=issuerTerminalId,proto3" json:"issuer_terminal_id,omitempty"`
+	TicketNumber          int64                  `protobuf:"varint,5,opt,name=ticket_number,json=ticketNumber,proto3" json:"ticket_number,omitempty"`
+	IssuedUnixNanos       int64                  `protobuf:"varint,6,opt,name=issued_unix_nanos,json=issuedUnixNanos,proto3" json:"issued_unix_nanos,omitempty"`
+	ExpiresUnixNanos      int64                  `protobuf:"varint,7,opt,name=expires_unix_nanos,json=expiresUnixNanos,proto3" json:"expires_unix_nanos,omitempty"`
+	State                 string                 `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`                                       // the ledger's: "printed", "redeeming", "redeemed", …
+	Payable               bool                   `protobuf:"varint,9,opt,name=payable,proto3" json:"payable,omitempty"`                                  // the cage may pay it now
+	Refusal               TicketRefusal          `protobuf:"varint,10,opt,name=refusal,proto3,enum=ats.table.v1.TicketRefusal" json:"refusal,omitempty"` // why not, when not payable
+	Message               string                 `protobuf:"bytes,11,opt,name=message,proto3" json:"message,omitempty"`                                  // the refusal in words, for the cashier
+	RedeemedWhere         string                 `protobuf:"bytes,12,opt,name=redeemed_where,json=redeemedWhere,proto3" json:"redeemed_where,omitempty"` // a table id, or "cage"
+	RedeemedBy            string                 `protobuf:"bytes,13,opt,name=redeemed_by,json=redeemedBy,proto3" json:"redeemed_by,omitempty"`          // a terminal id or a cashier id
+	RedeemedAtUnixNanos   int64                  `protobuf:"varint,14,opt,name=redeemed_at_unix_nanos,json=redeemedAtUnixNanos,proto3" json:"redeemed_at_unix_nanos,omitempty"`
+	HolderTableId         string                 `protobuf:"bytes,15,opt,name=holder_table_id,json=holderTableId,proto3" json:"holder_table_id,omitempty"`
+	HolderTerminalId      string                 `protobuf:"bytes,16,opt,name=holder_terminal_id,json=holderTerminalId,proto3" json:"holder_terminal_id,omitempty"`
+	HoldLapsesAtUnixNanos int64                  `protobuf:"varint,17,opt,name=hold_lapses_at_unix_nanos,json=holdLapsesAtUnixNanos,proto3" json:"hold_lapses_at_unix_nanos,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *CageTicket) Reset() {
+	*x = CageTicket{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CageTicket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CageTicket) ProtoMessage() {}
+
+func (x *CageTicket) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CageTicket.ProtoReflect.Descriptor instead.
+func (*CageTicket) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
+}
+
+func (x *CageTicket) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *CageTicket) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CageTicket) GetIssuerTableId() string {
+	if x != nil {
+		return x.IssuerTableId
+	}
+	return ""
+}
+
+func (x *CageTicket) GetIssuerTerminalId() string {
+	if x != nil {
+		return x.IssuerTerminalId
+	}
+	return ""
+}
+
+func (x *CageTicket) GetTicketNumber() int64 {
+	if x != nil {
+		return x.TicketNumber
+	}
+	return 0
+}
+
+func (x *CageTicket) GetIssuedUnixNanos() int64 {
+	if x != nil {
+		return x.IssuedUnixNanos
+	}
+	return 0
+}
+
+func (x *CageTicket) GetExpiresUnixNanos() int64 {
+	if x != nil {
+		return x.ExpiresUnixNanos
+	}
+	return 0
+}
+
+func (x *CageTicket) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *CageTicket) GetPayable() bool {
+	if x != nil {
+		return x.Payable
+	}
+	return false
+}
+
+func (x *CageTicket) GetRefusal() TicketRefusal {
+	if x != nil {
+		return x.Refusal
+	}
+	return TicketRefusal_TICKET_REFUSAL_UNSPECIFIED
+}
+
+func (x *CageTicket) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CageTicket) GetRedeemedWhere() string {
+	if x != nil {
+		return x.RedeemedWhere
+	}
+	return ""
+}
+
+func (x *CageTicket) GetRedeemedBy() string {
+	if x != nil {
+		return x.RedeemedBy
+	}
+	return ""
+}
+
+func (x *CageTicket) GetRedeemedAtUnixNanos() int64 {
+	if x != nil {
+		return x.RedeemedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *CageTicket) GetHolderTableId() string {
+	if x != nil {
+		return x.HolderTableId
+	}
+	return ""
+}
+
+func (x *CageTicket) GetHolderTerminalId() string {
+	if x != nil {
+		return x.HolderTerminalId
+	}
+	return ""
+}
+
+func (x *CageTicket) GetHoldLapsesAtUnixNanos() int64 {
+	if x != nil {
+		return x.HoldLapsesAtUnixNanos
+	}
+	return 0
+}
+
+type PayTicketRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	IdempotencyKey   string                 `protobuf:"bytes,2,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *PayTicketRequest) Reset() {
+	*x = PayTicketRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PayTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PayTicketRequest) ProtoMessage() {}
+
+func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
+func (*PayTicketRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
+}
+
+func (x *PayTicketRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *PayTicketRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+type PayTicketResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Ticket          *CageTicket            `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`  // now redeemed at the cage
+	Amount          int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"` // the cash to hand over
+	PaymentId       string                 `protobuf:"bytes,3,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	CashierId       string                 `protobuf:"bytes,4,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	PaidAtUnixNanos int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
+	Replayed        bool                   `protobuf:"varint,6,opt,name=replayed,proto3" json:"replayed,omitempty"` // the answer to an earlier call with this key
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PayTicketResponse) Reset() {
+	*x = PayTicketResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PayTicketResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PayTicketResponse) ProtoMessage() {}
+
+func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
+func (*PayTicketResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
+}
+
+func (x *PayTicketResponse) GetTicket() *CageTicket {
+	if x != nil {
+		return x.Ticket
+	}
+	return nil
+}
+
+func (x *PayTicketResponse) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *PayTicketResponse) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
+}
+
+func (x *PayTicketResponse) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *PayTicketResponse) GetPaidAtUnixNanos() int64 {
+	if x != nil {
+		return x.PaidAtUnixNanos
+	}
+	return 0
+}
+
+func (x *PayTicketResponse) GetReplayed() bool {
+	if x != nil {
+		return x.Replayed
+	}
+	return false
+}
+
+type ShiftTotalsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CashierId     string                 `protobuf:"bytes,1,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`                // "": the caller's own
+	FromUnixNanos int64                  `protobuf:"varint,2,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"` // 0: from the beginning
+	ToUnixNanos   int64                  `protobuf:"varint,3,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`       // exclusive; 0: until now
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShiftTotalsRequest) Reset() {
+	*x = ShiftTotalsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShiftTotalsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShiftTotalsRequest) ProtoMessage() {}
+
+func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
+func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+}
+
+func (x *ShiftTotalsRequest) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *ShiftTotalsRequest) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *ShiftTotalsRequest) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
+type CagePayment struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	PaymentId        string                 `protobuf:"bytes,1,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	CashierId        string                 `protobuf:"bytes,3,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	Amount           int64                  `protobuf:"varint,4,opt,name=amount,proto3" json:"amount,omitempty"`
+	PaidAtUnixNanos  int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
+	ViaTableId       string                 `protobuf:"bytes,6,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *CagePayment) Reset() {
+	*x = CagePayment{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CagePayment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CagePayment) ProtoMessage() {}
+
+func (x *CagePayment) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
+func (*CagePayment) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+}
+
+func (x *CagePayment) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
+}
+
+func (x *CagePayment) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *CagePayment) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *CagePayment) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CagePayment) GetPaidAtUnixNanos() int64 {
+	if x != nil {
+		return x.PaidAtUnixNanos
+	}
+	return 0
+}
+
+func (x *CagePayment) GetViaTableId() string {
+	if x != nil {
+		return x.ViaTableId
+	}
+	return ""
+}
+
+type ShiftTotalsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CashierId     string                 `protobuf:"bytes,1,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	Count         int64                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	Payments      []*CagePayment         `protobuf:"bytes,4,rep,name=payments,proto3" json:"payments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShiftTotalsResponse) Reset() {
+	*x = ShiftTotalsResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShiftTotalsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShiftTotalsResponse) ProtoMessage() {}
+
+func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
+func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+}
+
+func (x *ShiftTotalsResponse) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *ShiftTotalsResponse) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *ShiftTotalsResponse) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *ShiftTotalsResponse) GetPayments() []*CagePayment {
+	if x != nil {
+		return x.Payments
+	}
+	return nil
+}
+
+type FloorReportRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FromUnixNanos int64                  `protobuf:"varint,1,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"` // tickets issued from; 0: from the beginning
+	ToUnixNanos   int64                  `protobuf:"varint,2,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`       // exclusive; 0: until now
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FloorReportRequest) Reset() {
+	*x = FloorReportRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FloorReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FloorReportRequest) ProtoMessage() {}
+
+func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
+func (*FloorReportRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+}
+
+func (x *FloorReportRequest) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *FloorReportRequest) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
+// TicketTally is a count (of tickets, or of notes) and their sum.
+type TicketTally struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Count         int64                  `protobuf:"varint,1,opt,name=count,proto3" json:"count,omitempty"`
+	Amount        int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TicketTally) Reset() {
+	*x = TicketTally{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TicketTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TicketTally) ProtoMessage() {}
+
+func (x *TicketTally) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
+func (*TicketTally) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+}
+
+func (x *TicketTally) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *TicketTally) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+// TableTickets is what became of the tickets one table issued in the window, as of the
+// report: issued = redeemed_table + redeemed_cage + handpaid + outstanding + expired_unpaid.
+type TableTickets struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TableId         string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	Issued          *TicketTally           `protobuf:"bytes,2,opt,name=issued,proto3" json:"issued,omitempty"`
+	RedeemedTable   *TicketTally           `protobuf:"bytes,3,opt,name=redeemed_table,json=redeemedTable,proto3" json:"redeemed_table,omitempty"`
+	RedeemedCage    *TicketTally           `protobuf:"bytes,4,opt,name=redeemed_cage,json=redeemedCage,proto3" json:"redeemed_cage,omitempty"`
+	Handpaid        *TicketTally           `protobuf:"bytes,5,opt,name=handpaid,proto3" json:"handpaid,omitempty"`
+	Outstanding     *TicketTally           `protobuf:"bytes,6,opt,name=outstanding,proto3" json:"outstanding,omitempty"`
+	ExpiredUnpaid   *TicketTally           `protobuf:"bytes,7,opt,name=expired_unpaid,json=expiredUnpaid,proto3" json:"expired_unpaid,omitempty"`
+	RedeemedByTable *TicketTally           `protobuf:"bytes,8,opt,name=redeemed_by_table,json=redeemedByTable,proto3" json:"redeemed_by_table,omitempty"` // tickets of the window this table's terminals redeemed, whoever issued them
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *TableTickets) Reset() {
+	*x = TableTickets{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TableTickets) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TableTickets) ProtoMessage() {}
+
+func (x *TableTickets) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
+func (*TableTickets) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+}
+
+func (x *TableTickets) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *TableTickets) GetIssued() *TicketTally {
+	if x != nil {
+		return x.Issued
+	}
+	return nil
+}
+
+func (x *TableTickets) GetRedeemedTable() *TicketTally {
+	if x != nil {
+		return x.RedeemedTable
+	}
+	return nil
+}
+
+func (x *TableTickets) GetRedeemedCage() *TicketTally {
+	if x != nil {
+		return x.RedeemedCage
+	}
+	return nil
+}
+
+func (x *TableTickets) GetHandpaid() *TicketTally {
+	if x != nil {
+		return x.Handpaid
+	}
+	return nil
+}
+
+func (x *TableTickets) GetOutstanding() *TicketTally {
+	if x != nil {
+		return x.Outstanding
+	}
+	return nil
+}
+
+func (x *TableTickets) GetExpiredUnpaid() *TicketTally {
+	if x != nil {
+		return x.ExpiredUnpaid
+	}
+	return nil
+}
+
+func (x *TableTickets) GetRedeemedByTable() *TicketTally {
+	if x != nil {
+		return x.RedeemedByTable
+	}
+	return nil
+}
+
+// NoteReconciliation is one terminal's notes: reported in escrow, stacked (credited from
+// escrow) or not, against the money the audit log shows credited for notes.
+type NoteReconciliation struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TableId       string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	TerminalId    string                 `protobuf:"bytes,2,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
+	Reported      *TicketTally           `protobuf:"bytes,3,opt,name=reported,proto3" json:"reported,omitempty"`
+	Stacked       *TicketTally           `protobuf:"bytes,4,opt,name=stacked,proto3" json:"stacked,omitempty"`
+	Uncredited    *TicketTally           `protobuf:"bytes,5,opt,name=uncredited,proto3" json:"uncredited,omitempty"` // reported and never credited: handed back, or in the box unpaid
+	Credited      *TicketTally           `protobuf:"bytes,6,opt,name=credited,proto3" json:"credited,omitempty"`
+	Difference    int64                  `protobuf:"varint,7,opt,name=difference,proto3" json:"difference,omitempty"` // credited − stacked: 0 when cash box and credits agree
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NoteReconciliation) Reset() {
+	*x = NoteReconciliation{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NoteReconciliation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NoteReconciliation) ProtoMessage() {}
+
+func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
+func (*NoteReconciliation) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+}
+
+func (x *NoteReconciliation) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *NoteReconciliation) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *NoteReconciliation) GetReported() *TicketTally {
+	if x != nil {
+		return x.Reported
+	}
+	return nil
+}
+
+func (x *NoteReconciliation) GetStacked() *TicketTally {
+	if x != nil {
+		return x.Stacked
+	}
+	return nil
+}
+
+func (x *NoteReconciliation) GetUncredited() *TicketTally {
+	if x != nil {
+		return x.Uncredited
+	}
+	return nil
+}
+
+func (x *NoteReconciliation) GetCredited() *TicketTally {
+	if x != nil {
+		return x.Credited
+	}
+	return nil
+}
+
+func (x *NoteReconciliation) GetDifference() int64 {
+	if x != nil {
+		return x.Difference
+	}
+	return 0
+}
+
+type FloorReportResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tables        []*TableTickets        `protobuf:"bytes,1,rep,name=tables,proto3" json:"tables,omitempty"`
+	Floor         *TableTickets          `protobuf:"bytes,2,opt,name=floor,proto3" json:"floor,omitempty"` // the tables summed (table_id "floor")
+	Notes         []*NoteReconciliation  `protobuf:"bytes,3,rep,name=notes,proto3" json:"notes,omitempty"`
+	AtUnixNanos   int64                  `protobuf:"varint,4,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"` // as of
+	FromUnixNanos int64                  `protobuf:"varint,5,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"`
+	ToUnixNanos   int64                  `protobuf:"varint,6,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FloorReportResponse) Reset() {
+	*x = FloorReportResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FloorReportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FloorReportResponse) ProtoMessage() {}
+
+func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
+func (*FloorReportResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+}
+
+func (x *FloorReportResponse) GetTables() []*TableTickets {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *FloorReportResponse) GetFloor() *TableTickets {
+	if x != nil {
+		return x.Floor
+	}
+	return nil
+}
+
+func (x *FloorReportResponse) GetNotes() []*NoteReconciliation {
+	if x != nil {
+		return x.Notes
+	}
+	return nil
+}
+
+func (x *FloorReportResponse) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *FloorReportResponse) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *FloorReportResponse) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -8084,7 +9104,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\"n\n" +
 	"\x19ReleaseTicketHoldResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12#\n" +
-	"\rreleased_from\x18\x02 \x01(\tR\freleasedFrom\"\xd0\x01\n" +
+	"\rreleased_from\x18\x02 \x01(\tR\freleasedFrom\"\xf8\x01\n" +
 	"\n" +
 	"TicketHold\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x1f\n" +
@@ -8092,7 +9112,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"terminalId\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12+\n" +
 	"\x12held_at_unix_nanos\x18\x04 \x01(\x03R\x0fheldAtUnixNanos\x12/\n" +
-	"\x14lapses_at_unix_nanos\x18\x05 \x01(\x03R\x11lapsesAtUnixNanos\"x\n" +
+	"\x14lapses_at_unix_nanos\x18\x05 \x01(\x03R\x11lapsesAtUnixNanos\x12&\n" +
+	"\x0fholder_table_id\x18\x06 \x01(\tR\rholderTableId\"x\n" +
 	"\x05Alarm\x12\"\n" +
 	"\rat_unix_nanos\x18\x01 \x01(\x03R\vatUnixNanos\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
@@ -8246,7 +9267,98 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12-\n" +
 	"\arefused\x18\x02 \x03(\v2\x13.ats.table.v1.WagerR\arefused\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x0e\n" +
-	"\x02by\x18\x04 \x01(\tR\x02by*~\n" +
+	"\x02by\x18\x04 \x01(\tR\x02by\"B\n" +
+	"\x13LookupTicketRequest\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xb4\x05\n" +
+	"\n" +
+	"CageTicket\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12&\n" +
+	"\x0fissuer_table_id\x18\x03 \x01(\tR\rissuerTableId\x12,\n" +
+	"\x12issuer_terminal_id\x18\x04 \x01(\tR\x10issuerTerminalId\x12#\n" +
+	"\rticket_number\x18\x05 \x01(\x03R\fticketNumber\x12*\n" +
+	"\x11issued_unix_nanos\x18\x06 \x01(\x03R\x0fissuedUnixNanos\x12,\n" +
+	"\x12expires_unix_nanos\x18\a \x01(\x03R\x10expiresUnixNanos\x12\x14\n" +
+	"\x05state\x18\b \x01(\tR\x05state\x12\x18\n" +
+	"\apayable\x18\t \x01(\bR\apayable\x125\n" +
+	"\arefusal\x18\n" +
+	" \x01(\x0e2\x1b.ats.table.v1.TicketRefusalR\arefusal\x12\x18\n" +
+	"\amessage\x18\v \x01(\tR\amessage\x12%\n" +
+	"\x0eredeemed_where\x18\f \x01(\tR\rredeemedWhere\x12\x1f\n" +
+	"\vredeemed_by\x18\r \x01(\tR\n" +
+	"redeemedBy\x123\n" +
+	"\x16redeemed_at_unix_nanos\x18\x0e \x01(\x03R\x13redeemedAtUnixNanos\x12&\n" +
+	"\x0fholder_table_id\x18\x0f \x01(\tR\rholderTableId\x12,\n" +
+	"\x12holder_terminal_id\x18\x10 \x01(\tR\x10holderTerminalId\x128\n" +
+	"\x19hold_lapses_at_unix_nanos\x18\x11 \x01(\x03R\x15holdLapsesAtUnixNanos\"h\n" +
+	"\x10PayTicketRequest\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12'\n" +
+	"\x0fidempotency_key\x18\x02 \x01(\tR\x0eidempotencyKey\"\xe4\x01\n" +
+	"\x11PayTicketResponse\x120\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x18.ats.table.v1.CageTicketR\x06ticket\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1d\n" +
+	"\n" +
+	"payment_id\x18\x03 \x01(\tR\tpaymentId\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
+	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
+	"\breplayed\x18\x06 \x01(\bR\breplayed\"\x7f\n" +
+	"\x12ShiftTotalsRequest\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x02 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x03 \x01(\x03R\vtoUnixNanos\"\xdf\x01\n" +
+	"\vCagePayment\x12\x1d\n" +
+	"\n" +
+	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12+\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x03 \x01(\tR\tcashierId\x12\x16\n" +
+	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12+\n" +
+	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12 \n" +
+	"\fvia_table_id\x18\x06 \x01(\tR\n" +
+	"viaTableId\"\x99\x01\n" +
+	"\x13ShiftTotalsResponse\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\x125\n" +
+	"\bpayments\x18\x04 \x03(\v2\x19.ats.table.v1.CagePaymentR\bpayments\"`\n" +
+	"\x12FloorReportRequest\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x01 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x02 \x01(\x03R\vtoUnixNanos\";\n" +
+	"\vTicketTally\x12\x14\n" +
+	"\x05count\x18\x01 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\"\xdb\x03\n" +
+	"\fTableTickets\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x121\n" +
+	"\x06issued\x18\x02 \x01(\v2\x19.ats.table.v1.TicketTallyR\x06issued\x12@\n" +
+	"\x0eredeemed_table\x18\x03 \x01(\v2\x19.ats.table.v1.TicketTallyR\rredeemedTable\x12>\n" +
+	"\rredeemed_cage\x18\x04 \x01(\v2\x19.ats.table.v1.TicketTallyR\fredeemedCage\x125\n" +
+	"\bhandpaid\x18\x05 \x01(\v2\x19.ats.table.v1.TicketTallyR\bhandpaid\x12;\n" +
+	"\voutstanding\x18\x06 \x01(\v2\x19.ats.table.v1.TicketTallyR\voutstanding\x12@\n" +
+	"\x0eexpired_unpaid\x18\a \x01(\v2\x19.ats.table.v1.TicketTallyR\rexpiredUnpaid\x12E\n" +
+	"\x11redeemed_by_table\x18\b \x01(\v2\x19.ats.table.v1.TicketTallyR\x0fredeemedByTable\"\xce\x02\n" +
+	"\x12NoteReconciliation\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1f\n" +
+	"\vterminal_id\x18\x02 \x01(\tR\n" +
+	"terminalId\x125\n" +
+	"\breported\x18\x03 \x01(\v2\x19.ats.table.v1.TicketTallyR\breported\x123\n" +
+	"\astacked\x18\x04 \x01(\v2\x19.ats.table.v1.TicketTallyR\astacked\x129\n" +
+	"\n" +
+	"uncredited\x18\x05 \x01(\v2\x19.ats.table.v1.TicketTallyR\n" +
+	"uncredited\x125\n" +
+	"\bcredited\x18\x06 \x01(\v2\x19.ats.table.v1.TicketTallyR\bcredited\x12\x1e\n" +
+	"\n" +
+	"difference\x18\a \x01(\x03R\n" +
+	"difference\"\xa3\x02\n" +
+	"\x13FloorReportResponse\x122\n" +
+	"\x06tables\x18\x01 \x03(\v2\x1a.ats.table.v1.TableTicketsR\x06tables\x120\n" +
+	"\x05floor\x18\x02 \x01(\v2\x1a.ats.table.v1.TableTicketsR\x05floor\x126\n" +
+	"\x05notes\x18\x03 \x03(\v2 .ats.table.v1.NoteReconciliationR\x05notes\x12\"\n" +
+	"\rat_unix_nanos\x18\x04 \x01(\x03R\vatUnixNanos\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x05 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x06 \x01(\x03R\vtoUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -8290,7 +9402,15 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x062\x80\f\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\xe3\x01\n" +
+	"\rTicketRefusal\x12\x1e\n" +
+	"\x1aTICKET_REFUSAL_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16TICKET_REFUSAL_UNKNOWN\x10\x01\x12\x1f\n" +
+	"\x1bTICKET_REFUSAL_ALREADY_PAID\x10\x02\x12\x17\n" +
+	"\x13TICKET_REFUSAL_HELD\x10\x03\x12\x1a\n" +
+	"\x16TICKET_REFUSAL_EXPIRED\x10\x04\x12\x1e\n" +
+	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
+	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x062\x80\f\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -8353,7 +9473,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xd0\x02\n" +
+	"\vCageService\x12K\n" +
+	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
+	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
+	"\vShiftTotals\x12 .ats.table.v1.ShiftTotalsRequest\x1a!.ats.table.v1.ShiftTotalsResponse\x12R\n" +
+	"\vFloorReport\x12 .ats.table.v1.FloorReportRequest\x1a!.ats.table.v1.FloorReportResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -8367,324 +9492,362 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 	return file_ats_table_v1_table_proto_rawDescData
 }
 
-var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 111)
+var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 123)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
 	(BetKind)(0),                           // 2: ats.table.v1.BetKind
 	(TournamentStatus)(0),                  // 3: ats.table.v1.TournamentStatus
-	(*Wager)(nil),                          // 4: ats.table.v1.Wager
-	(*Limit)(nil),                          // 5: ats.table.v1.Limit
-	(*Limits)(nil),                         // 6: ats.table.v1.Limits
-	(*PendingLimits)(nil),                  // 7: ats.table.v1.PendingLimits
-	(*TableConfig)(nil),                    // 8: ats.table.v1.TableConfig
-	(*AsianGroup)(nil),                     // 9: ats.table.v1.AsianGroup
-	(*LuckyBallDraw)(nil),                  // 10: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                        // 11: ats.table.v1.Outcome
-	(*WagerResult)(nil),                    // 12: ats.table.v1.WagerResult
-	(*Slip)(nil),                           // 13: ats.table.v1.Slip
-	(*WatchRequest)(nil),                   // 14: ats.table.v1.WatchRequest
-	(*TableEvent)(nil),                     // 15: ats.table.v1.TableEvent
-	(*TableClosing)(nil),                   // 16: ats.table.v1.TableClosing
-	(*Snapshot)(nil),                       // 17: ats.table.v1.Snapshot
-	(*PlayerLimitsChanged)(nil),            // 18: ats.table.v1.PlayerLimitsChanged
-	(*PhaseChanged)(nil),                   // 19: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 20: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 21: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 22: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 23: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 24: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 25: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 26: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 27: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 28: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 29: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 30: ats.table.v1.JackpotWon
-	(*SlipCarried)(nil),                    // 31: ats.table.v1.SlipCarried
-	(*ConfirmJackpotRequest)(nil),          // 32: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 33: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 34: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 35: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 36: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 37: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 38: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 39: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 40: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 41: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 42: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 43: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 44: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 45: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 46: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 47: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 48: ats.table.v1.AckDealerCloseResponse
-	(*RequestDealerCashOutRequest)(nil),    // 49: ats.table.v1.RequestDealerCashOutRequest
-	(*RequestDealerCashOutResponse)(nil),   // 50: ats.table.v1.RequestDealerCashOutResponse
-	(*JournalHead)(nil),                    // 51: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 52: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 53: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 54: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 55: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 56: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 57: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 58: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 59: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 60: ats.table.v1.SetLimitsRequest
-	(*LuckyBallDisplayRequest)(nil),        // 61: ats.table.v1.LuckyBallDisplayRequest
-	(*SetPlayerLimitsRequest)(nil),         // 62: ats.table.v1.SetPlayerLimitsRequest
-	(*StartRoundRequest)(nil),              // 63: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 64: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 65: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 66: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 67: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 68: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 69: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 70: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 71: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 72: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 73: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 74: ats.table.v1.TerminalStatus
-	(*SeatService)(nil),                    // 75: ats.table.v1.SeatService
-	(*TableStatus)(nil),                    // 76: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 77: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 78: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 79: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 80: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 81: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 82: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 83: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 84: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 85: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 86: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 87: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 88: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 89: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 90: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 91: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 92: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 93: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 94: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 95: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 96: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 97: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 98: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 99: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 100: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 101: ats.table.v1.CloseTournamentRequest
-	(*ScheduleCloseRequest)(nil),           // 102: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 103: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 104: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 105: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 106: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 107: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 108: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 109: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 110: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 111: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 112: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 113: ats.table.v1.WagerRefused
-	nil,                                    // 114: ats.table.v1.Limits.PerBetEntry
+	(TicketRefusal)(0),                     // 4: ats.table.v1.TicketRefusal
+	(*Wager)(nil),                          // 5: ats.table.v1.Wager
+	(*Limit)(nil),                          // 6: ats.table.v1.Limit
+	(*Limits)(nil),                         // 7: ats.table.v1.Limits
+	(*PendingLimits)(nil),                  // 8: ats.table.v1.PendingLimits
+	(*TableConfig)(nil),                    // 9: ats.table.v1.TableConfig
+	(*AsianGroup)(nil),                     // 10: ats.table.v1.AsianGroup
+	(*LuckyBallDraw)(nil),                  // 11: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 12: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 13: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 14: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 15: ats.table.v1.WatchRequest
+	(*TableEvent)(nil),                     // 16: ats.table.v1.TableEvent
+	(*TableClosing)(nil),                   // 17: ats.table.v1.TableClosing
+	(*Snapshot)(nil),                       // 18: ats.table.v1.Snapshot
+	(*PlayerLimitsChanged)(nil),            // 19: ats.table.v1.PlayerLimitsChanged
+	(*PhaseChanged)(nil),                   // 20: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 21: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 22: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 23: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 24: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 25: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 26: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 27: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 28: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 29: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 30: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 31: ats.table.v1.JackpotWon
+	(*SlipCarried)(nil),                    // 32: ats.table.v1.SlipCarried
+	(*ConfirmJackpotRequest)(nil),          // 33: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 34: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 35: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 36: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 37: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 38: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 39: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 40: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 41: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 42: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 43: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 44: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 45: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 46: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 47: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 48: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 49: ats.table.v1.AckDealerCloseResponse
+	(*RequestDealerCashOutRequest)(nil),    // 50: ats.table.v1.RequestDealerCashOutRequest
+	(*RequestDealerCashOutResponse)(nil),   // 51: ats.table.v1.RequestDealerCashOutResponse
+	(*JournalHead)(nil),                    // 52: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 53: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 54: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 55: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 56: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 57: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 58: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 59: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 60: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 61: ats.table.v1.SetLimitsRequest
+	(*LuckyBallDisplayRequest)(nil),        // 62: ats.table.v1.LuckyBallDisplayRequest
+	(*SetPlayerLimitsRequest)(nil),         // 63: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 64: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 65: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 66: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 67: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 68: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 69: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 70: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 71: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 72: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 73: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 74: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 75: ats.table.v1.TerminalStatus
+	(*SeatService)(nil),                    // 76: ats.table.v1.SeatService
+	(*TableStatus)(nil),                    // 77: ats.table.v1.TableStatus
+	(*Overpayment)(nil),                    // 78: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 79: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 80: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 81: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 82: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 83: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 84: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 85: ats.table.v1.Alarm
+	(*ListAlarmsRequest)(nil),              // 86: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 87: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 88: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 89: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 90: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 91: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 92: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 93: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 94: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 95: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 96: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 97: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 98: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 99: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 100: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 101: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 102: ats.table.v1.CloseTournamentRequest
+	(*ScheduleCloseRequest)(nil),           // 103: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 104: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 105: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 106: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 107: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 108: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 109: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 110: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 111: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 112: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 113: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 114: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 115: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 116: ats.table.v1.CageTicket
+	(*PayTicketRequest)(nil),               // 117: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 118: ats.table.v1.PayTicketResponse
+	(*ShiftTotalsRequest)(nil),             // 119: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 120: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 121: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 122: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 123: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 124: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 125: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 126: ats.table.v1.FloorReportResponse
+	nil,                                    // 127: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
-	5,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	114, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
-	6,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
+	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
+	127, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	9,   // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
-	4,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	12,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	17,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	19,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	20,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	21,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	22,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	23,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	24,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	25,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	26,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	27,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	28,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	29,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	30,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	97,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
-	18,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
-	16,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
-	13,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
-	31,  // 25: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	113, // 26: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
-	8,   // 27: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
+	5,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	13,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	18,  // 8: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	20,  // 9: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	21,  // 10: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	22,  // 11: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	23,  // 12: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	24,  // 13: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	25,  // 14: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	26,  // 15: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	27,  // 16: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	28,  // 17: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	29,  // 18: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	30,  // 19: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	31,  // 20: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	98,  // 21: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	19,  // 22: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
+	17,  // 23: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
+	14,  // 24: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
+	32,  // 25: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
+	114, // 26: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	9,   // 27: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
 	0,   // 28: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	6,   // 29: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	7,   // 30: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 31: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	13,  // 32: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	10,  // 33: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	26,  // 34: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	21,  // 35: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	27,  // 36: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	97,  // 37: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	6,   // 38: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
-	6,   // 39: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	7,   // 29: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	8,   // 30: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	12,  // 31: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	14,  // 32: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	11,  // 33: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	27,  // 34: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	22,  // 35: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	28,  // 36: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	98,  // 37: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	7,   // 38: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	7,   // 39: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
 	0,   // 40: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	11,  // 41: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	6,   // 42: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	7,   // 43: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	43,  // 44: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	10,  // 45: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	13,  // 46: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
-	4,   // 47: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	13,  // 48: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	51,  // 49: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 50: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 51: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 52: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 53: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	43,  // 54: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	51,  // 55: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 56: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 57: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	51,  // 58: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	6,   // 59: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	6,   // 60: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	43,  // 61: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	6,   // 62: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	75,  // 63: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	13,  // 64: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
-	8,   // 65: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	12,  // 41: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	7,   // 42: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	8,   // 43: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	44,  // 44: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	11,  // 45: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	14,  // 46: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
+	5,   // 47: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	14,  // 48: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	52,  // 49: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 50: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 51: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 52: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 53: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	44,  // 54: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	52,  // 55: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 56: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 57: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	52,  // 58: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	7,   // 59: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	7,   // 60: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	44,  // 61: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	7,   // 62: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	76,  // 63: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	14,  // 64: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	9,   // 65: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
 	0,   // 66: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	6,   // 67: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	7,   // 68: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	11,  // 69: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	74,  // 70: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	30,  // 71: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	77,  // 72: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	83,  // 73: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	84,  // 74: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	77,  // 75: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	43,  // 76: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	84,  // 77: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	88,  // 78: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	95,  // 79: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	93,  // 80: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	7,   // 67: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	8,   // 68: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	12,  // 69: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	75,  // 70: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	31,  // 71: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	78,  // 72: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	84,  // 73: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	85,  // 74: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	78,  // 75: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	44,  // 76: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	85,  // 77: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	89,  // 78: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	96,  // 79: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	94,  // 80: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
 	3,   // 81: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	94,  // 82: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	96,  // 83: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	93,  // 84: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	4,   // 85: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	13,  // 86: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	13,  // 87: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	13,  // 88: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	4,   // 89: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	5,   // 90: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	14,  // 91: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	33,  // 92: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	35,  // 93: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	38,  // 94: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	39,  // 95: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	41,  // 96: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	41,  // 97: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 98: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	41,  // 99: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	42,  // 100: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	46,  // 101: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	47,  // 102: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	52,  // 103: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	54,  // 104: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	92,  // 105: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	107, // 106: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	49,  // 107: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	109, // 108: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	56,  // 109: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	57,  // 110: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	58,  // 111: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	59,  // 112: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	60,  // 113: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	63,  // 114: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	64,  // 115: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	64,  // 116: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	65,  // 117: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	64,  // 118: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	66,  // 119: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	67,  // 120: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	68,  // 121: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	70,  // 122: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	72,  // 123: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	32,  // 124: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	78,  // 125: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	80,  // 126: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	81,  // 127: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	85,  // 128: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	87,  // 129: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	98,  // 130: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	99,  // 131: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	100, // 132: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	101, // 133: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	62,  // 134: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	102, // 135: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	103, // 136: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	104, // 137: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	105, // 138: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	61,  // 139: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	111, // 140: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	90,  // 141: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	15,  // 142: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	34,  // 143: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	36,  // 144: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	37,  // 145: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	40,  // 146: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	37,  // 147: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	37,  // 148: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	45,  // 149: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	37,  // 150: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	37,  // 151: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	37,  // 152: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	48,  // 153: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	53,  // 154: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	55,  // 155: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	91,  // 156: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	108, // 157: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	50,  // 158: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	110, // 159: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	76,  // 160: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	76,  // 161: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	76,  // 162: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	76,  // 163: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	76,  // 164: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 165: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	76,  // 166: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	76,  // 167: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	76,  // 168: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 169: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	76,  // 170: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	76,  // 171: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	69,  // 172: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	71,  // 173: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	73,  // 174: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	76,  // 175: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	79,  // 176: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	77,  // 177: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	82,  // 178: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	86,  // 179: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	89,  // 180: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	97,  // 181: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	97,  // 182: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	97,  // 183: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	97,  // 184: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	76,  // 185: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	76,  // 186: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	76,  // 187: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	76,  // 188: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	106, // 189: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	76,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	112, // 191: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	91,  // 192: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	142, // [142:193] is the sub-list for method output_type
-	91,  // [91:142] is the sub-list for method input_type
-	91,  // [91:91] is the sub-list for extension type_name
-	91,  // [91:91] is the sub-list for extension extendee
-	0,   // [0:91] is the sub-list for field type_name
+	95,  // 82: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	97,  // 83: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	94,  // 84: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 85: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	14,  // 86: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 87: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 88: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	5,   // 89: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 90: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	116, // 91: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	120, // 92: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	123, // 93: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	123, // 94: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	123, // 95: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	123, // 96: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	123, // 97: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	123, // 98: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	123, // 99: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	123, // 100: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	123, // 101: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	123, // 102: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	123, // 103: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	124, // 104: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	124, // 105: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	125, // 106: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	6,   // 107: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 108: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	34,  // 109: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	36,  // 110: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	39,  // 111: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	40,  // 112: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	42,  // 113: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	42,  // 114: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	45,  // 115: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	42,  // 116: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	43,  // 117: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	47,  // 118: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	48,  // 119: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	53,  // 120: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	55,  // 121: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	93,  // 122: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	108, // 123: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	50,  // 124: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	110, // 125: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	57,  // 126: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	58,  // 127: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	59,  // 128: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	60,  // 129: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	61,  // 130: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	64,  // 131: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	65,  // 132: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	65,  // 133: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	66,  // 134: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	65,  // 135: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	67,  // 136: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	68,  // 137: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	69,  // 138: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	71,  // 139: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	73,  // 140: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	33,  // 141: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	79,  // 142: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	81,  // 143: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	82,  // 144: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	86,  // 145: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 146: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	99,  // 147: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	100, // 148: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	101, // 149: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	102, // 150: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	63,  // 151: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	103, // 152: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	104, // 153: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	105, // 154: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	106, // 155: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	62,  // 156: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	112, // 157: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	91,  // 158: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	115, // 159: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	117, // 160: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	119, // 161: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	122, // 162: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	16,  // 163: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	35,  // 164: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	37,  // 165: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	38,  // 166: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	41,  // 167: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	38,  // 168: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	38,  // 169: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	46,  // 170: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	38,  // 171: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	38,  // 172: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	38,  // 173: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	49,  // 174: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	54,  // 175: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	56,  // 176: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	92,  // 177: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	109, // 178: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	51,  // 179: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	111, // 180: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	77,  // 181: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	77,  // 182: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	77,  // 183: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	77,  // 184: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	77,  // 185: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	77,  // 186: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	77,  // 187: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	77,  // 188: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	77,  // 189: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	77,  // 190: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	77,  // 191: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	77,  // 192: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	70,  // 193: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	72,  // 194: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	74,  // 195: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	77,  // 196: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	80,  // 197: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	78,  // 198: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	83,  // 199: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	87,  // 200: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	90,  // 201: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	98,  // 202: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	98,  // 203: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	98,  // 204: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	98,  // 205: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	77,  // 206: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	77,  // 207: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	77,  // 208: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	77,  // 209: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	107, // 210: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	77,  // 211: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	113, // 212: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	92,  // 213: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	116, // 214: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	118, // 215: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	121, // 216: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	126, // 217: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	163, // [163:218] is the sub-list for method output_type
+	108, // [108:163] is the sub-list for method input_type
+	108, // [108:108] is the sub-list for extension type_name
+	108, // [108:108] is the sub-list for extension extendee
+	0,   // [0:108] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -8718,10 +9881,10 @@ func file_ats_table_v1_table_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   111,
+			NumEnums:      5,
+			NumMessages:   123,
 			NumExtensions: 0,
-			NumServices:   3,
+			NumServices:   4,
 		},
 		GoTypes:           file_ats_table_v1_table_proto_goTypes,
 		DependencyIndexes: file_ats_table_v1_table_proto_depIdxs,

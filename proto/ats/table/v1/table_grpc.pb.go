@@ -2394,3 +2394,249 @@ var TechnicianService_ServiceDesc = grpc.ServiceDesc{
 	Streams:  []grpc.StreamDesc{},
 	Metadata: "ats/table/v1/table.proto",
 }
+
+const (
+	CageService_LookupTicket_FullMethodName = "/ats.table.v1.CageService/LookupTicket"
+	CageService_PayTicket_FullMethodName    = "/ats.table.v1.CageService/PayTicket"
+	CageService_ShiftTotals_FullMethodName  = "/ats.table.v1.CageService/ShiftTotals"
+	CageService_FloorReport_FullMethodName  = "/ats.table.v1.CageService/FloorReport"
+)
+
+// CageServiceClient is the client API for CageService service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
+// and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
+// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+type CageServiceClient interface {
+	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
+	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
+	// cashier (ResourceExhausted), so a stolen cashier card cannot enumerate tickets.
+	LookupTicket(ctx context.Context, in *LookupTicketRequest, opts ...grpc.CallOption) (*CageTicket, error)
+	// PayTicket pays a ticket in cash: the ticket redeemed at the cage and the payment recorded
+	// in one ledger transaction. Idempotent by key (a replay answers the same; the key with
+	// another ticket is AlreadyExists). A ticket that cannot be paid is FailedPrecondition (an
+	// unknown one NotFound) with a CageTicket in the status details naming the refusal.
+	PayTicket(ctx context.Context, in *PayTicketRequest, opts ...grpc.CallOption) (*PayTicketResponse, error)
+	// ShiftTotals is what a cashier paid in a window: a cashier may ask for itself only, a
+	// supervisor for any cashier.
+	ShiftTotals(ctx context.Context, in *ShiftTotalsRequest, opts ...grpc.CallOption) (*ShiftTotalsResponse, error)
+	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
+	// floor, and each table's notes reconciled against the money credited for them.
+	FloorReport(ctx context.Context, in *FloorReportRequest, opts ...grpc.CallOption) (*FloorReportResponse, error)
+}
+
+type cageServiceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewCageServiceClient(cc grpc.ClientConnInterface) CageServiceClient {
+	return &cageServiceClient{cc}
+}
+
+func (c *cageServiceClient) LookupTicket(ctx context.Context, in *LookupTicketRequest, opts ...grpc.CallOption) (*CageTicket, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageTicket)
+	err := c.cc.Invoke(ctx, CageService_LookupTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) PayTicket(ctx context.Context, in *PayTicketRequest, opts ...grpc.CallOption) (*PayTicketResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PayTicketResponse)
+	err := c.cc.Invoke(ctx, CageService_PayTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) ShiftTotals(ctx context.Context, in *ShiftTotalsRequest, opts ...grpc.CallOption) (*ShiftTotalsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ShiftTotalsResponse)
+	err := c.cc.Invoke(ctx, CageService_ShiftTotals_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) FloorReport(ctx context.Context, in *FloorReportRequest, opts ...grpc.CallOption) (*FloorReportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(FloorReportResponse)
+	err := c.cc.Invoke(ctx, CageService_FloorReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CageServiceServer is the server API for CageService service.
+// All implementations must embed UnimplementedCageServiceServer
+// for forward compatibility.
+//
+// CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
+// and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
+// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+type CageServiceServer interface {
+	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
+	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
+	// cashier (ResourceExhausted), so a stolen cashier card cannot enumerate tickets.
+	LookupTicket(context.Context, *LookupTicketRequest) (*CageTicket, error)
+	// PayTicket pays a ticket in cash: the ticket redeemed at the cage and the payment recorded
+	// in one ledger transaction. Idempotent by key (a replay answers the same; the key with
+	// another ticket is AlreadyExists). A ticket that cannot be paid is FailedPrecondition (an
+	// unknown one NotFound) with a CageTicket in the status details naming the refusal.
+	PayTicket(context.Context, *PayTicketRequest) (*PayTicketResponse, error)
+	// ShiftTotals is what a cashier paid in a window: a cashier may ask for itself only, a
+	// supervisor for any cashier.
+	ShiftTotals(context.Context, *ShiftTotalsRequest) (*ShiftTotalsResponse, error)
+	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
+	// floor, and each table's notes reconciled against the money credited for them.
+	FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error)
+	mustEmbedUnimplementedCageServiceServer()
+}
+
+// UnimplementedCageServiceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedCageServiceServer struct{}
+
+func (UnimplementedCageServiceServer) LookupTicket(context.Context, *LookupTicketRequest) (*CageTicket, error) {
+	return nil, status.Error(codes.Unimplemented, "method LookupTicket not implemented")
+}
+func (UnimplementedCageServiceServer) PayTicket(context.Context, *PayTicketRequest) (*PayTicketResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method PayTicket not implemented")
+}
+func (UnimplementedCageServiceServer) ShiftTotals(context.Context, *ShiftTotalsRequest) (*ShiftTotalsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ShiftTotals not implemented")
+}
+func (UnimplementedCageServiceServer) FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method FloorReport not implemented")
+}
+func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
+func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
+
+// UnsafeCageServiceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to CageServiceServer will
+// result in compilation errors.
+type UnsafeCageServiceServer interface {
+	mustEmbedUnimplementedCageServiceServer()
+}
+
+func RegisterCageServiceServer(s grpc.ServiceRegistrar, srv CageServiceServer) {
+	// If the following call panics, it indicates UnimplementedCageServiceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&CageService_ServiceDesc, srv)
+}
+
+func _CageService_LookupTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LookupTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).LookupTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_LookupTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).LookupTicket(ctx, req.(*LookupTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_PayTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PayTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).PayTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_PayTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).PayTicket(ctx, req.(*PayTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_ShiftTotals_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ShiftTotalsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).ShiftTotals(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_ShiftTotals_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).ShiftTotals(ctx, req.(*ShiftTotalsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_FloorReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(FloorReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).FloorReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_FloorReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).FloorReport(ctx, req.(*FloorReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var CageService_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "ats.table.v1.CageService",
+	HandlerType: (*CageServiceServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "LookupTicket",
+			Handler:    _CageService_LookupTicket_Handler,
+		},
+		{
+			MethodName: "PayTicket",
+			Handler:    _CageService_PayTicket_Handler,
+		},
+		{
+			MethodName: "ShiftTotals",
+			Handler:    _CageService_ShiftTotals_Handler,
+		},
+		{
+			MethodName: "FloorReport",
+			Handler:    _CageService_FloorReport_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "ats/table/v1/table.proto",
+}
