@@ -9,6 +9,11 @@
 // below zero (a correction's overpayment is recorded for the operator, overpay.go), a ticket
 // hold lapses, and a terminal guessing validation numbers is throttled (redeem.go).
 //
+// A ticket is the floor's: printed at one table, it may be redeemed at another table's terminal
+// or paid in cash at the cage, once. A hold is a table's and a terminal's (terminal ids repeat
+// across tables). The cage's service (cage.go) is the cashiers': look-up, payment, shift totals
+// and the floor report.
+//
 // The player at a seat is known by the card each wager carries where the profile requires one
 // (003 §3.4, §9.1), and may play to limits of their own (000 §4.3, 003 §4.6): players.go.
 //

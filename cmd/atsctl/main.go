@@ -1,5 +1,6 @@
 // Command atsctl is the operator's and technician's tool for a terminal: auditing settlements
-// against the rules engine, reading records, and talking to devices on a real port.
+// against the rules engine, reading records, and talking to devices on a real port; and the
+// cashier's at the cage (atsctl cage: look up and pay tickets, shift totals, floor report).
 //
 // Each subcommand lives in its own file and registers itself in commands, so adding one never
 // touches another's code.

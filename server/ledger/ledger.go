@@ -11,6 +11,11 @@
 // written in the same transaction as the row and verified for the whole ledger on Open, so a
 // ledger edited behind the server's back is refused rather than served. anchor.go keeps the
 // terminals' journal anchors and the notes they reported in escrow.
+//
+// Tickets are the floor's (issue 16): each records the table that printed it, the table and
+// terminal holding it and where it was redeemed, so a table's conservation identity counts its
+// own tickets however they left (Conservation). cage.go keeps the cage's payments and reads
+// the floor's reports.
 package ledger
 
 import (

@@ -1,0 +1,442 @@
+package main
+
+// atsctl cage is the cashier's tool at the cage (issue 16): look a cash-out ticket up, pay it
+// in cash, see why one is refused, and read a shift's totals or the floor's ticket report. It
+// talks to a table server's CageService over mutual TLS with the cashier's certificate (from
+// `tableserver pki init` or `pki issue -role cashier`), which is also who the audit log says
+// paid.
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/devices/printer"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/pki"
+)
+
+func init() {
+	register("cage", command{
+		summary: "the cashier's cage: look up and pay tickets, shift totals, floor report (-id cashier-1)",
+		run:     runCage,
+	})
+}
+
+const cageUsage = `usage: atsctl cage [-addr HOST:PORT] [-pki DIR] [-id CASHIER] COMMAND
+  lookup NUMBER            what a ticket is worth and whether it can be paid (if not, why)
+  pay NUMBER [-yes]        pay a ticket in cash (asks first unless -yes)
+  shift [-from T] [-to T] [-cashier ID]   what was paid (a supervisor may name any cashier)
+  report [-from T] [-to T] [-format text|csv]   tickets per table and floor, notes reconciliation
+NUMBER: the ticket's 18 digits, dashes and spaces as printed are fine.
+T: 2006-01-02, "2006-01-02 15:04" (local time) or RFC 3339; shift's -from defaults to today 00:00.`
+
+// cageFlags are the cage's flags, read before and after the command.
+type cageFlags struct {
+	fs                        *flag.FlagSet
+	addr, dir, id             *string
+	yes                       *bool
+	from, to, format, cashier *string
+	timeout                   *time.Duration
+}
+
+func newCageFlags(stderr io.Writer) cageFlags {
+	fs := flag.NewFlagSet("cage", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, cageUsage) }
+	return cageFlags{fs: fs,
+		addr:    fs.String("addr", "127.0.0.1:7443", "table server address"),
+		dir:     fs.String("pki", "pki", "PKI directory with ca.pem and the cashier's certificate"),
+		id:      fs.String("id", "cashier-1", "the cashier's certificate name in the PKI directory"),
+		yes:     fs.Bool("yes", false, "pay: do not ask"),
+		from:    fs.String("from", "", "shift, report: from (inclusive)"),
+		to:      fs.String("to", "", "shift, report: to (exclusive)"),
+		format:  fs.String("format", "text", "report: text or csv"),
+		cashier: fs.String("cashier", "", "shift: the cashier (a supervisor's certificate only; default yourself)"),
+		timeout: fs.Duration("timeout", 10*time.Second, "how long to wait for the table server"),
+	}
+}
+
+// parse reads flags wherever they are: before the command, between and after its arguments.
+func (c cageFlags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = c.fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newCageFlags(stderr)
+	pos, err := f.parse(args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(stderr, cageUsage)
+		return 2
+	}
+	verb, rest := pos[0], pos[1:]
+	want := map[string]int{"lookup": 1, "pay": 1, "shift": 0, "report": 0}
+	n, ok := want[verb]
+	if !ok {
+		fmt.Fprintf(stderr, "atsctl cage: unknown command %q\n%s\n", verb, cageUsage)
+		return 2
+	}
+	if len(rest) != n {
+		if n == 1 {
+			fmt.Fprintf(stderr, "atsctl cage %s: give the ticket's validation number (18 digits)\n", verb)
+		} else {
+			fmt.Fprintf(stderr, "atsctl cage %s: unexpected %q\n", verb, strings.Join(rest, " "))
+		}
+		return 2
+	}
+	// Everything the cashier typed is checked before the table server is called.
+	var vn string
+	if n == 1 {
+		if vn, err = server.ParseValidation(rest[0]); err != nil {
+			fmt.Fprintln(stderr, "atsctl cage:", err)
+			return 2
+		}
+	}
+	from, to, err := cageWindow(*f.from, *f.to, verb == "shift", time.Now())
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl cage:", err)
+		return 2
+	}
+	if *f.format != "text" && *f.format != "csv" {
+		fmt.Fprintf(stderr, "atsctl cage: -format %q: text or csv\n", *f.format)
+		return 2
+	}
+	conn, who, err := dialCage(*f.addr, *f.dir, *f.id)
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl cage:", err)
+		return 1
+	}
+	defer conn.Close()
+	cage := pb.NewCageServiceClient(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), *f.timeout)
+	defer cancel()
+	switch verb {
+	case "lookup":
+		err = cageLookup(ctx, cage, vn, stdout)
+	case "pay":
+		err = cagePay(ctx, cage, vn, *f.yes, stdin, stdout)
+	case "shift":
+		err = cageShift(ctx, cage, *f.cashier, from, to, stdout)
+	case "report":
+		err = cageReport(ctx, cage, from, to, *f.format, stdout)
+	}
+	var refused refusedErr
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &refused):
+		fmt.Fprintln(stdout, refused.Error())
+		return 1
+	case errors.Is(err, errNotPaid):
+		fmt.Fprintln(stdout, "Not paid.")
+		return 1
+	case status.Code(err) == codes.PermissionDenied:
+		fmt.Fprintf(stderr, "atsctl cage: %s may not do that: %s\n", who, status.Convert(err).Message())
+		return 1
+	case status.Code(err) == codes.InvalidArgument:
+		fmt.Fprintln(stderr, "atsctl cage:", status.Convert(err).Message())
+		return 2
+	case status.Code(err) != codes.Unknown:
+		fmt.Fprintf(stderr, "atsctl cage: %s (%s)\n", status.Convert(err).Message(), status.Code(err))
+		return 1
+	}
+	fmt.Fprintln(stderr, "atsctl cage:", err)
+	return 1
+}
+
+// dialCage connects with the cashier's certificate; who is its role:id, for messages.
+func dialCage(addr, dir, id string) (*grpc.ClientConn, string, error) {
+	files := pki.Files{Dir: dir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, "", fmt.Errorf("the table's CA certificate: %w", err)
+	}
+	pair, err := files.Load(id)
+	if err != nil {
+		return nil, "", fmt.Errorf("the certificate of %q: %w (issue one with: tableserver pki issue -dir %s -role cashier -id %s)", id, err, dir, id)
+	}
+	who := id
+	if cert, err := pki.ParseCert(pair.CertPEM); err == nil {
+		if role, cn, err := pki.Identity(cert); err == nil {
+			who = role + ":" + cn
+		}
+	}
+	tlsCfg, err := pki.ClientTLS(caPEM, pair, "") // gRPC checks the server's certificate against addr's host
+	if err != nil {
+		return nil, "", err
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
+	if err != nil {
+		return nil, "", err
+	}
+	return conn, who, nil
+}
+
+// cageWindow reads -from and -to. A shift with no -from starts at today's midnight.
+func cageWindow(from, to string, shift bool, now time.Time) (time.Time, time.Time, error) {
+	parse := func(name, s string) (time.Time, error) {
+		if s == "" {
+			return time.Time{}, nil
+		}
+		for _, layout := range []string{time.RFC3339, "2006-01-02 15:04", "2006-01-02T15:04", time.DateOnly} {
+			if t, err := time.ParseInLocation(layout, s, now.Location()); err == nil {
+				return t, nil
+			}
+		}
+		return time.Time{}, fmt.Errorf("-%s %q: use 2006-01-02, \"2006-01-02 15:04\" or RFC 3339", name, s)
+	}
+	f, err := parse("from", from)
+	if err != nil {
+		return f, f, err
+	}
+	t, err := parse("to", to)
+	if err != nil {
+		return f, t, err
+	}
+	if f.IsZero() && shift {
+		y, m, d := now.Date()
+		f = time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+	}
+	if !f.IsZero() && !t.IsZero() && !t.After(f) {
+		return f, t, fmt.Errorf("-to %s is not after -from %s", t.Format(time.RFC3339), f.Format(time.RFC3339))
+	}
+	return f, t, nil
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func aud(cents int64) string { return "A$ " + money.Decimal(cents) }
+
+func pretty(vn string) string {
+	if s, err := printer.FormatValidation(vn); err == nil {
+		return s
+	}
+	return vn
+}
+
+func when(unixNanos int64) string {
+	if unixNanos == 0 {
+		return "-"
+	}
+	return time.Unix(0, unixNanos).Local().Format("2006-01-02 15:04:05")
+}
+
+// refusedErr is the table's refusal of a ticket, told to the cashier as it is: the reason, in
+// its machine name and in words.
+type refusedErr struct{ v *pb.CageTicket }
+
+func (r refusedErr) Error() string {
+	reason := strings.TrimPrefix(r.v.Refusal.String(), "TICKET_REFUSAL_")
+	return fmt.Sprintf("REFUSED (%s): %s", reason, r.v.Message)
+}
+
+// asRefusal turns a refusal carrying the cage's view of the ticket into a refusedErr.
+func asRefusal(err error) error {
+	if v := server.CageRefusalOf(err); v != nil {
+		return refusedErr{v}
+	}
+	return err
+}
+
+var errNotPaid = errors.New("not paid")
+
+func printTicket(w io.Writer, v *pb.CageTicket) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "ticket\t%s\n", pretty(v.ValidationNumber))
+	fmt.Fprintf(tw, "amount\t%s\n", aud(v.Amount))
+	fmt.Fprintf(tw, "issued\t%s at table %s, terminal %s (ticket no. %d)\n", when(v.IssuedUnixNanos), v.IssuerTableId, v.IssuerTerminalId, v.TicketNumber)
+	fmt.Fprintf(tw, "expires\t%s\n", when(v.ExpiresUnixNanos))
+	fmt.Fprintf(tw, "state\t%s\n", v.State)
+	if v.RedeemedWhere != "" {
+		fmt.Fprintf(tw, "redeemed\tat %s by %s, %s\n", v.RedeemedWhere, v.RedeemedBy, when(v.RedeemedAtUnixNanos))
+	}
+	if v.HolderTerminalId != "" {
+		fmt.Fprintf(tw, "held\tby terminal %s of table %s until %s\n", v.HolderTerminalId, v.HolderTableId, when(v.HoldLapsesAtUnixNanos))
+	}
+	if v.Payable {
+		fmt.Fprintf(tw, "payable\tyes\n")
+	} else {
+		fmt.Fprintf(tw, "payable\tno: %s\n", strings.TrimPrefix(v.Refusal.String(), "TICKET_REFUSAL_"))
+	}
+	tw.Flush()
+}
+
+func cageLookup(ctx context.Context, cage pb.CageServiceClient, vn string, stdout io.Writer) error {
+	v, err := cage.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+	if err != nil {
+		return asRefusal(err)
+	}
+	printTicket(stdout, v)
+	if !v.Payable {
+		return refusedErr{v}
+	}
+	return nil
+}
+
+func cagePay(ctx context.Context, cage pb.CageServiceClient, vn string, yes bool, stdin io.Reader, stdout io.Writer) error {
+	v, err := cage.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+	if err != nil {
+		return asRefusal(err)
+	}
+	if !v.Payable {
+		return refusedErr{v}
+	}
+	if !yes {
+		fmt.Fprintf(stdout, "Pay %s for ticket %s (table %s, terminal %s)? [y/N] ", aud(v.Amount), pretty(vn), v.IssuerTableId, v.IssuerTerminalId)
+		line, _ := bufio.NewReader(stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			return errNotPaid
+		}
+	}
+	// One key for this payment: a retry after a lost answer is the same payment, answered
+	// with the same reply, never a second one.
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return err
+	}
+	req := &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "atsctl-" + hex.EncodeToString(b)}
+	var res *pb.PayTicketResponse
+	for attempt := 0; ; attempt++ {
+		res, err = cage.PayTicket(ctx, req)
+		if status.Code(err) != codes.Unavailable || attempt == 2 {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err != nil {
+		return asRefusal(err)
+	}
+	fmt.Fprintf(stdout, "PAID. Hand over %s.\nticket %s paid at the cage by %s at %s (payment %s)\n",
+		aud(res.Amount), pretty(vn), res.CashierId, when(res.PaidAtUnixNanos), res.PaymentId)
+	return nil
+}
+
+func cageShift(ctx context.Context, cage pb.CageServiceClient, cashier string, from, to time.Time, stdout io.Writer) error {
+	res, err := cage.ShiftTotals(ctx, &pb.ShiftTotalsRequest{CashierId: cashier, FromUnixNanos: nanos(from), ToUnixNanos: nanos(to)})
+	if err != nil {
+		return err
+	}
+	who := res.CashierId
+	if who == "" {
+		who = "every cashier"
+	}
+	span := "from " + when(nanos(from)) + " to " + map[bool]string{true: "now", false: when(nanos(to))}[to.IsZero()]
+	fmt.Fprintf(stdout, "shift of %s, %s\n", who, span)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "paid at\tticket\tamount\tcashier\tvia\t")
+	for _, p := range res.Payments {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", when(p.PaidAtUnixNanos), pretty(p.ValidationNumber), money.Decimal(p.Amount), p.CashierId, p.ViaTableId)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d tickets paid, total %s\n", res.Count, aud(res.Amount))
+	return nil
+}
+
+func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Time, format string, stdout io.Writer) error {
+	res, err := cage.FloorReport(ctx, &pb.FloorReportRequest{FromUnixNanos: nanos(from), ToUnixNanos: nanos(to)})
+	if err != nil {
+		return err
+	}
+	rows := append(append([]*pb.TableTickets{}, res.Tables...), res.Floor)
+	tallies := func(t *pb.TableTickets) []*pb.TicketTally {
+		return []*pb.TicketTally{t.Issued, t.RedeemedTable, t.RedeemedCage, t.Handpaid, t.Outstanding, t.ExpiredUnpaid, t.RedeemedByTable}
+	}
+	heads := []string{"issued", "redeemed at a table", "paid at the cage", "handpaid", "outstanding", "expired unpaid", "redeemed by its terminals"}
+	if format == "csv" {
+		w := csv.NewWriter(stdout)
+		head := []string{"section", "table", "terminal"}
+		for _, h := range heads {
+			head = append(head, h+" count", h+" amount")
+		}
+		w.Write(head)
+		for _, t := range rows {
+			rec := []string{"tickets", t.TableId, ""}
+			for _, x := range tallies(t) {
+				rec = append(rec, fmt.Sprint(x.GetCount()), money.Decimal(x.GetAmount()))
+			}
+			w.Write(rec)
+		}
+		w.Write([]string{"section", "table", "terminal", "reported count", "reported amount", "stacked count", "stacked amount",
+			"uncredited count", "uncredited amount", "credited count", "credited amount", "difference"})
+		for _, n := range res.Notes {
+			rec := []string{"notes", n.TableId, n.TerminalId}
+			for _, x := range []*pb.TicketTally{n.Reported, n.Stacked, n.Uncredited, n.Credited} {
+				rec = append(rec, fmt.Sprint(x.GetCount()), money.Decimal(x.GetAmount()))
+			}
+			w.Write(append(rec, money.Decimal(n.Difference)))
+		}
+		w.Flush()
+		return w.Error()
+	}
+	span := "every ticket"
+	if !from.IsZero() || !to.IsZero() {
+		span = "tickets issued from " + when(nanos(from)) + " to " + map[bool]string{true: "now", false: when(nanos(to))}[to.IsZero()]
+	}
+	fmt.Fprintf(stdout, "floor report as of %s: %s\n\n", when(res.AtUnixNanos), span)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "table\tissued\tat a table\tat the cage\thandpaid\toutstanding\texpired\tits terminals redeemed\t")
+	for _, t := range rows {
+		fmt.Fprintf(tw, "%s\t", t.TableId)
+		for _, x := range tallies(t) {
+			fmt.Fprintf(tw, "%d / %s\t", x.GetCount(), money.Decimal(x.GetAmount()))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\nnotes (reported in escrow, stacked, never credited; credited for notes):\n")
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "table\tterminal\treported\tstacked\tuncredited\tcredited\tdifference\t")
+	var flagged []string
+	for _, n := range res.Notes {
+		fmt.Fprintf(tw, "%s\t%s\t", n.TableId, n.TerminalId)
+		for _, x := range []*pb.TicketTally{n.Reported, n.Stacked, n.Uncredited, n.Credited} {
+			fmt.Fprintf(tw, "%d / %s\t", x.GetCount(), money.Decimal(x.GetAmount()))
+		}
+		fmt.Fprintf(tw, "%s\t\n", money.Decimal(n.Difference))
+		if n.Difference != 0 || n.Uncredited.GetCount() != 0 {
+			flagged = append(flagged, fmt.Sprintf("  %s %s: credited %s beyond the notes stacked; %d notes (%s) reported and never credited",
+				n.TableId, n.TerminalId, money.Decimal(n.Difference), n.Uncredited.GetCount(), money.Decimal(n.Uncredited.GetAmount())))
+		}
+	}
+	tw.Flush()
+	if len(flagged) > 0 {
+		fmt.Fprintf(stdout, "\ncheck the cash boxes of:\n%s\n", strings.Join(flagged, "\n"))
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+// cageTable is a real table server on a socket with a PKI directory on disk, as `tableserver
+// pki init` makes it (a cashier-1 certificate among them), and terminal T01 connected to it.
+type cageTable struct {
+	addr, dir string
+	term      pb.TerminalServiceClient
+}
+
+func newCageTable(t *testing.T) *cageTable {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "pki")
+	if err := pki.InitWith(dir, pki.InitOptions{Terminals: []string{"T01"}, Cashiers: []string{"cashier-1", "cashier-2"}}); err != nil {
+		t.Fatal(err)
+	}
+	files := pki.Files{Dir: dir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := files.Load("server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsCfg, err := pki.ServerTLS(caPEM, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop, err := server.Listen(tbl, tlsCfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	pair, err := files.Load("T01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctls, err := pki.ClientTLS(caPEM, pair, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(ctls)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &cageTable{addr: addr, dir: dir, term: pb.NewTerminalServiceClient(conn)}
+}
+
+// ticket is a printed cash-out ticket of cents from T01 (one 50.00 or 20.00 note at a time).
+func (c *cageTable) ticket(t *testing.T, key string, notes ...int64) string {
+	t.Helper()
+	ctx := context.Background()
+	codes := map[int64]string{5000: "AUD50", 2000: "AUD20", 1000: "AUD10"}
+	for i, n := range notes {
+		k := key + "/" + string(rune('a'+i))
+		if _, err := c.term.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: k, Amount: n, NoteCode: codes[n]}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: k, Amount: n, NoteCode: codes[n]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	co, err := c.term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key + "/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.term.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key + "/p", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		t.Fatal(err)
+	}
+	return co.Ticket.ValidationNumber
+}
+
+func (c *cageTable) cage(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	all := append([]string{"cage", "-addr", c.addr, "-pki", c.dir}, args...)
+	code := run(all, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestCageCommand(t *testing.T) {
+	c := newCageTable(t)
+	vn := c.ticket(t, "a", 5000)
+	printed := vn[:2] + "-" + vn[2:6] + "-" + vn[6:10] + "-" + vn[10:14] + "-" + vn[14:]
+
+	code, out, errs := c.cage(t, "", "-id", "cashier-1", "lookup", printed)
+	if code != 0 || !strings.Contains(out, "A$ 50.00") || !strings.Contains(out, "payable  yes") || !strings.Contains(out, "table T1, terminal T01") {
+		t.Fatalf("lookup: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("lookup:\n%s", out)
+	// Asked, and the cashier says no: nothing is paid.
+	code, out, _ = c.cage(t, "n\n", "-id", "cashier-1", "pay", vn)
+	if code != 1 || !strings.Contains(out, "Pay A$ 50.00 for ticket "+printed) || !strings.Contains(out, "Not paid.") {
+		t.Fatalf("pay, declined: %d\n%s", code, out)
+	}
+	code, out, errs = c.cage(t, "y\n", "-id", "cashier-1", "pay", vn)
+	if code != 0 || !strings.Contains(out, "PAID. Hand over A$ 50.00.") || !strings.Contains(out, "by cashier-1") {
+		t.Fatalf("pay: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("pay:\n%s", out)
+	// Again, by another cashier: refused, naming who paid it where.
+	code, out, _ = c.cage(t, "", "-id", "cashier-2", "pay", vn, "-yes")
+	if code != 1 || !strings.Contains(out, "REFUSED (ALREADY_PAID)") || !strings.Contains(out, "at the cage by cashier-1") {
+		t.Fatalf("paid twice: %d\n%s", code, out)
+	}
+	t.Logf("paid twice:\n%s", out)
+	code, out, _ = c.cage(t, "", "-id", "cashier-1", "lookup", "000000000000000001")
+	if code != 1 || !strings.Contains(out, "REFUSED (UNKNOWN)") {
+		t.Fatalf("unknown: %d\n%s", code, out)
+	}
+	for _, bad := range []string{"12345", "12345678901234567x", "1234567890123456789"} {
+		code, _, errs = c.cage(t, "", "lookup", bad)
+		if code != 2 || !strings.Contains(errs, "validation number") {
+			t.Fatalf("%q: %d %s", bad, code, errs)
+		}
+	}
+	if code, _, errs = c.cage(t, "", "pay"); code != 2 || !strings.Contains(errs, "18 digits") {
+		t.Fatalf("pay with no number: %d %s", code, errs)
+	}
+	if code, _, errs = c.cage(t, "", "-id", "nobody", "lookup", vn); code != 1 || !strings.Contains(errs, "pki issue") {
+		t.Fatalf("no such certificate: %d %s", code, errs)
+	}
+	// A terminal's certificate is not a cashier's.
+	if code, _, errs = c.cage(t, "", "-id", "T01", "lookup", vn); code != 1 || !strings.Contains(errs, "terminal:T01 may not do that") {
+		t.Fatalf("a terminal's certificate: %d %s", code, errs)
+	}
+
+	second := c.ticket(t, "b", 2000)
+	if code, _, errs = c.cage(t, "", "-id", "cashier-2", "pay", "-yes", second); code != 0 {
+		t.Fatalf("cashier-2 pays: %d %s", code, errs)
+	}
+	code, out, errs = c.cage(t, "", "-id", "cashier-1", "shift", "-from", time.Now().Add(-time.Hour).Format(time.RFC3339))
+	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$ 50.00") {
+		t.Fatalf("cashier-1's shift: %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs = c.cage(t, "", "-id", "cashier-1", "shift", "-cashier", "cashier-2"); code != 1 || !strings.Contains(errs, "may not") {
+		t.Fatalf("another cashier's shift: %d %s", code, errs)
+	}
+	if code, _, errs = c.cage(t, "", "shift", "-from", "yesterday"); code != 2 || !strings.Contains(errs, "-from") {
+		t.Fatalf("a bad -from: %d %s", code, errs)
+	}
+	code, out, errs = c.cage(t, "", "-id", "supervisor", "shift", "-cashier", "cashier-2")
+	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$ 20.00") {
+		t.Fatalf("the supervisor reads cashier-2's shift: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("shift:\n%s", out)
+
+	c.ticket(t, "c", 1000) // outstanding
+	code, out, errs = c.cage(t, "", "report")
+	if code != 0 || !strings.Contains(out, "floor report") {
+		t.Fatalf("report: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("\n%s", out)
+	code, out, errs = c.cage(t, "", "report", "-format", "csv")
+	if code != 0 {
+		t.Fatalf("csv: %d %s", code, errs)
+	}
+	r := csv.NewReader(strings.NewReader(out))
+	r.FieldsPerRecord = -1 // the tickets and the notes sections have their own columns
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var t1, floor, notes []string
+	for _, r := range recs {
+		switch {
+		case r[0] == "tickets" && r[1] == "T1":
+			t1 = r
+		case r[0] == "tickets" && r[1] == "floor":
+			floor = r
+		case r[0] == "notes" && r[2] == "T01":
+			notes = r
+		}
+	}
+	// T1 issued 3 (80.00): 2 paid at the cage (70.00), 1 outstanding (10.00).
+	if strings.Join(t1[3:], ",") != "3,80.00,0,0.00,2,70.00,0,0.00,1,10.00,0,0.00,0,0.00" || strings.Join(floor[3:5], ",") != "3,80.00" {
+		t.Fatalf("csv tickets: %v / %v", t1, floor)
+	}
+	if strings.Join(notes[3:], ",") != "3,80.00,3,80.00,0,0.00,3,80.00,0.00" {
+		t.Fatalf("csv notes: %v", notes)
+	}
+}
