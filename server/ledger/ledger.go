@@ -671,13 +671,20 @@ func (t *Tx) PutTicket(tk Ticket) error {
 	if !tk.RedeemedAt.IsZero() {
 		redeemed = tk.RedeemedAt.UnixNano()
 	}
+	// On PostgreSQL a ticket with no issuer is this table server's (as the column's default
+	// says): the floor's numbers are unique per issuing table, so "" would make every table's
+	// ticket 1 collide.
+	issuer := tk.IssuerTable
+	if issuer == "" && t.l.dialect == dialectPostgres {
+		issuer = t.l.tableID
+	}
 	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at,
 			issuer_table, holder_table, redeemed_where, redeemed_by, redeemed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(validation) DO UPDATE SET state = excluded.state, holder = excluded.holder, held_at = excluded.held_at,
 			holder_table = excluded.holder_table, redeemed_where = excluded.redeemed_where,
 			redeemed_by = excluded.redeemed_by, redeemed_at = excluded.redeemed_at`,
 		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder, held,
-		tk.IssuerTable, tk.HolderTable, tk.RedeemedWhere, tk.RedeemedBy, redeemed)
+		issuer, tk.HolderTable, tk.RedeemedWhere, tk.RedeemedBy, redeemed)
 	if err != nil {
 		return fmt.Errorf("ledger: ticket %s: %w", tk.Validation, err)
 	}
