@@ -17,7 +17,7 @@ import (
 // Files is where a table server's state lives on disk.
 type Files struct {
 	PKI    string // the PKI directory (tableserver pki init): ca.pem, server.pem, server-key.pem, crl.pem
-	Ledger string // the ledger SQLite file
+	Ledger string // the ledger: a SQLite file, or postgres://… (a floor's database; ledger.OpenStore)
 	Listen string // the address to serve on
 	Auto   bool   // open the table with the auto-dealer
 	// Technicians is the technicians' PIN file; "" is PKI/technicians.
@@ -77,7 +77,11 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return err
 	}
-	led, err := ledger.OpenWith(f.Ledger, f.LedgerKey) // refuses a ledger that fails its seal
+	// A SQLite file, or a floor's PostgreSQL (postgres://…: this table's rows in its own schema,
+	// the floor's tickets shared; the ledger key is then required, and is also the floor key, so
+	// every table server of the floor is given the same key file). Refuses a ledger that fails
+	// its seal.
+	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: f.Ledger, TableID: cfg.TableID, KeyPath: f.LedgerKey})
 	if err != nil {
 		return err
 	}

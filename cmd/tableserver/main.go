@@ -56,7 +56,7 @@ func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
-	db := fs.String("db", "table.db", "ledger SQLite file")
+	db := fs.String("db", "table.db", "ledger: a SQLite file, or a floor's PostgreSQL database postgres://… (then -ledger-key is required: the same file for every table server of the floor)")
 	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init); the CA key need not be in it")
 	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
 	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
