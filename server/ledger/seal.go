@@ -19,6 +19,13 @@ package ledger
 // to an older copy is a valid, older ledger. The terminals' journals show that: each holds the
 // money it was told of.
 //
+// On PostgreSQL (store.go) there is a seal per schema: the table's own rows under its key, the
+// floor's rows (tickets, cage_*, floor_*) under the floor's key, which every table server of the
+// floor holds. PL/pgSQL triggers note each row by its primary key (there is no rowid) and the
+// transaction that wrote it; the floor's head, which every table server moves, is locked FOR
+// UPDATE while a transaction seals, so they seal one after another over what the last committed.
+// Open verifies both schemas in one repeatable-read snapshot.
+//
 // Migration: a ledger from before the seal (no seal_head) is sealed as found on its first Open
 // — trusted once, with a ledger-sealed event saying when and how many rows. A ledger without a
 // seal_head whose key already exists (an unsealed copy put in place of a sealed one) is refused.
@@ -798,7 +805,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 		if _, err := s.verifyOne(ctx, l, sc); err != nil {
 			if sc.floor {
-				return fmt.Errorf("%w (the floor's rows are sealed under the floor's key: every table server of the floor must be given the same floor key file, %s here; `tableserver verify` names what is wrong)", err, sc.keyPath)
+				return fmt.Errorf("%w (the floor's rows — tickets, cage — are sealed under the floor's key, which every table server of the floor must be given: if %s is that key, a floor row was changed without it; `tableserver verify` names what is wrong)", err, sc.keyPath)
 			}
 			return fmt.Errorf("%w (the table server refuses a ledger that fails its seal: restore it from a good copy; `tableserver verify -db %s` names what is wrong)", err, where)
 		}
