@@ -178,7 +178,13 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 		return nil, err
 	}
 	defer t.actAs(scope)()
-	res, replayed, err := moneyCall(t, scope, req.IdempotencyKey, "cage-pay "+req.ValidationNumber, func() *pb.PayTicketResponse { return &pb.PayTicketResponse{} },
+	// The request as the key remembers it: the number as digits, so a retry typed with the
+	// dashes the ticket prints is the same request.
+	request := "cage-pay " + req.ValidationNumber
+	if vn, err := ParseValidation(req.ValidationNumber); err == nil {
+		request = "cage-pay " + vn
+	}
+	res, replayed, err := moneyCall(t, scope, req.IdempotencyKey, request, func() *pb.PayTicketResponse { return &pb.PayTicketResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.PayTicketResponse, func(), error) {
 			tk, err := t.cageTicket(tx, req.ValidationNumber)
 			if err != nil {
@@ -291,8 +297,8 @@ func tableTicketsPB(tot ledger.TicketTotals) *pb.TableTickets {
 }
 
 // FloorReport is the floor's tickets issued in a window, per issuing table and summed, as of
-// now, and the notes reconciliation of this table's terminals. Tickets from before tables were
-// recorded are this table's.
+// now, and the notes reconciliation of every table's terminals (on SQLite, this table's).
+// Tickets from before tables were recorded are this table's.
 func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse, error) {
 	from, to, err := reportWindow(req.FromUnixNanos, req.ToUnixNanos)
 	if err != nil {
@@ -331,18 +337,28 @@ func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse
 		res.Tables = append(res.Tables, tableTicketsPB(merged[id]))
 	}
 	res.Floor = tableTicketsPB(floor)
-	notes, err := t.led.NoteTotals(ctx, from, to)
+	byTable, err := t.led.FloorNoteTotals(ctx, from, to)
 	if err != nil {
 		return nil, ledgerErr(err)
 	}
-	for _, n := range notes {
-		d, err := n.Difference()
-		if err != nil {
-			return nil, status.Errorf(codes.Internal, "floor report: %v", err)
+	tables := make([]string, 0, len(byTable))
+	for id := range byTable {
+		tables = append(tables, id)
+	}
+	sort.Strings(tables)
+	for _, id := range tables {
+		for _, n := range byTable[id] {
+			d, err := n.Difference()
+			if err != nil {
+				return nil, status.Errorf(codes.Internal, "floor report: %v", err)
+			}
+			if id == "" { // a SQLite ledger that has printed no ticket yet: this table's
+				id = t.cfg.TableID
+			}
+			res.Notes = append(res.Notes, &pb.NoteReconciliation{TableId: id, TerminalId: n.Terminal,
+				Reported: tallyPB(n.Reported), Stacked: tallyPB(n.Stacked), Uncredited: tallyPB(n.Uncredited),
+				Credited: tallyPB(n.Credited), Difference: d})
 		}
-		res.Notes = append(res.Notes, &pb.NoteReconciliation{TableId: t.cfg.TableID, TerminalId: n.Terminal,
-			Reported: tallyPB(n.Reported), Stacked: tallyPB(n.Stacked), Uncredited: tallyPB(n.Uncredited),
-			Credited: tallyPB(n.Credited), Difference: d})
 	}
 	return res, nil
 }

@@ -38,8 +38,9 @@ func refusal(t *testing.T, err error, want codes.Code) *pb.CageTicket {
 // it (the payment recorded with who paid it), a retry answers the same, another cashier is
 // refused naming the first, and a terminal can no longer redeem it. The books conserve: the
 // ticket left the table as tickets out.
-func TestCagePaysATicketOnce(t *testing.T) {
-	r := newRig(t)
+func TestCagePaysATicketOnce(t *testing.T) { bothStores(t, testCagePaysATicketOnce) }
+
+func testCagePaysATicketOnce(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T01"), r.terminal("T02")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := printedTicket(t, t1, "a", 5000)
@@ -61,7 +62,7 @@ func TestCagePaysATicketOnce(t *testing.T) {
 	if paid.Amount != 5000 || paid.CashierId != "cashier-1" || paid.Ticket.RedeemedWhere != "cage" || paid.Ticket.RedeemedBy != "cashier-1" || paid.Replayed {
 		t.Fatalf("paid: %v", paid)
 	}
-	again, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "pay-1"})
+	again, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: typed, IdempotencyKey: "pay-1"}) // typed as printed: the same request
 	if err != nil || !again.Replayed || again.PaymentId != paid.PaymentId || again.Amount != 5000 {
 		t.Fatalf("a retry with the same key: %v %v", again, err)
 	}
@@ -228,8 +229,9 @@ func TestCageRoles(t *testing.T) {
 
 // Shift totals per cashier: what each paid, in a window; a cashier reads only their own, a
 // supervisor anyone's.
-func TestShiftTotalsPerCashier(t *testing.T) {
-	r := newRig(t)
+func TestShiftTotalsPerCashier(t *testing.T) { bothStores(t, testShiftTotalsPerCashier) }
+
+func testShiftTotalsPerCashier(t *testing.T, r *rig) {
 	t1 := r.terminal("T01")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	c1, c2 := r.cashier("cashier-1"), r.cashier("cashier-2")
@@ -344,8 +346,9 @@ func TestFloorReport(t *testing.T) {
 // A hold is a table's and a terminal's: T01 of another table holding a ticket (terminal ids
 // repeat from table to table) is not this table's T01, which may neither commit nor cancel it,
 // nor release it through this table's dealer; nor does this table's status list it.
-func TestHoldIsATablesAndATerminals(t *testing.T) {
-	r := newRig(t)
+func TestHoldIsATablesAndATerminals(t *testing.T) { bothStores(t, testHoldIsATablesAndATerminals) }
+
+func testHoldIsATablesAndATerminals(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T01"), r.terminal("T02")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := printedTicket(t, t2, "a", 4000)
@@ -411,7 +414,10 @@ func (r *rig) ticket(vn string) ledger.Ticket {
 // 100 attempts at once on one ticket — cashiers paying it, terminals holding and committing
 // it — pay it exactly once, and the books conserve.
 func TestConcurrentCageAndTerminalsPayOnce(t *testing.T) {
-	r := newRig(t)
+	bothStores(t, testConcurrentCageAndTerminalsPayOnce)
+}
+
+func testConcurrentCageAndTerminalsPayOnce(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := printedTicket(t, r.terminal("T00"), "a", 7000)
 	const cashiers, terminals, each = 5, 10, 5 // 50 cage attempts, 50 terminal attempts

@@ -689,6 +689,11 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
 			}
+			// The ticket is its printing table's money (ledger.Conservation): that table's pit
+			// boss, where the printer failed, pays it.
+			if tk.IssuerTable != "" && tk.IssuerTable != t.cfg.TableID {
+				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s was printed at table %s: its own pit boss hand-pays it", tk.Validation, tk.IssuerTable)
+			}
 			tk.State = ledger.TicketHandpaid
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -191,6 +192,78 @@ func (n NoteTotals) Difference() (int64, error) {
 // NoteTotals reports every terminal's notes in [from, to) (zero: unbounded), by terminal: the
 // escrow reports (note_escrows, by when reported) and the note-in events (by when credited).
 func (l *Ledger) NoteTotals(ctx context.Context, from, to time.Time) ([]NoteTotals, error) {
+	return l.noteTotalsIn(ctx, "", from, to)
+}
+
+// FloorNoteTotals is NoteTotals for every table of the floor, by table id: on SQLite the one
+// table the file is (Table); on PostgreSQL every table_<id> schema of the database. A schema's
+// table id is the one SchemaOf maps to it among the ids the floor's tickets name (issuer,
+// holder, redeemer) and this ledger's own; a table none of them names is shown by its schema
+// name without "table_", upper case.
+func (l *Ledger) FloorNoteTotals(ctx context.Context, from, to time.Time) (map[string][]NoteTotals, error) {
+	if l.dialect != dialectPostgres {
+		id, err := l.Table(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n, err := l.NoteTotals(ctx, from, to)
+		return map[string][]NoteTotals{id: n}, err
+	}
+	ids := map[string]string{SchemaOf(l.tableID): l.tableID}
+	rows, err := l.db.QueryContext(ctx, `SELECT issuer_table FROM tickets UNION SELECT holder_table FROM tickets
+		UNION SELECT redeemed_where FROM tickets`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+		}
+		if id != "" && id != RedeemedAtCage {
+			ids[SchemaOf(id)] = id
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+	}
+	rows, err = l.db.QueryContext(ctx, `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'table\_%' ORDER BY nspname`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+	}
+	var schemas []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+		}
+		schemas = append(schemas, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+	}
+	out := map[string][]NoteTotals{}
+	for _, schema := range schemas {
+		id, ok := ids[schema]
+		if !ok {
+			id = strings.ToUpper(strings.TrimPrefix(schema, "table_"))
+		}
+		// The schema name is [a-z0-9_] (SchemaOf), read from the catalogue: safe to splice.
+		n, err := l.noteTotalsIn(ctx, schema+".", from, to)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, nil
+}
+
+// noteTotalsIn is NoteTotals over the tables of schema ("" the connection's own).
+func (l *Ledger) noteTotalsIn(ctx context.Context, schema string, from, to time.Time) ([]NoteTotals, error) {
 	f, tt := window(from, to)
 	byTerm := map[string]*NoteTotals{}
 	var order []string
@@ -202,7 +275,7 @@ func (l *Ledger) NoteTotals(ctx context.Context, from, to time.Time) ([]NoteTota
 		order = append(order, id)
 		return byTerm[id]
 	}
-	rows, err := l.db.QueryContext(ctx, `SELECT terminal, amount, state FROM note_escrows WHERE at >= ? AND at < ? ORDER BY terminal, at`, f, tt)
+	rows, err := l.db.QueryContext(ctx, `SELECT terminal, amount, state FROM `+schema+`note_escrows WHERE at >= ? AND at < ? ORDER BY terminal, at`, f, tt)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: note totals: %w", err)
 	}
@@ -229,7 +302,7 @@ func (l *Ledger) NoteTotals(ctx context.Context, from, to time.Time) ([]NoteTota
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ledger: note totals: %w", err)
 	}
-	rows, err = l.db.QueryContext(ctx, `SELECT terminal, amount FROM events WHERE kind = 'note-in' AND at >= ? AND at < ? ORDER BY terminal, seq`, f, tt)
+	rows, err = l.db.QueryContext(ctx, `SELECT terminal, amount FROM `+schema+`events WHERE kind = 'note-in' AND at >= ? AND at < ? ORDER BY terminal, seq`, f, tt)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: note totals: %w", err)
 	}

@@ -42,12 +42,11 @@ type Ledger struct {
 
 	dialect dialect // store.go: SQLite or PostgreSQL
 	schema  string  // PostgreSQL: the table server's own schema, table_<id>
+	tableID string  // the table server's table id (OpenStore, SetTable): whose tickets are its own
 
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
-
-	tableID string // the table server this ledger is of (SetTable): whose tickets Conserve counts
 }
 
 const schema = `
@@ -681,12 +680,8 @@ func (t *Tx) PutTicket(tk Ticket) error {
 	if !tk.RedeemedAt.IsZero() {
 		redeemed = tk.RedeemedAt.UnixNano()
 	}
-	// On PostgreSQL a ticket with no issuer is this table server's (as the column's default
-	// says): the floor's numbers are unique per issuing table, so "" would make every table's
-	// ticket 1 collide.
-	issuer := tk.IssuerTable
-	if issuer == "" && t.l.dialect == dialectPostgres {
-		issuer = t.l.tableID
+	if tk.IssuerTable == "" { // a ticket printed here
+		tk.IssuerTable = t.l.tableID
 	}
 	_, err := t.exec(`INSERT INTO tickets(validation, number, terminal, amount, issued, expires, state, holder, held_at,
 			issuer_table, holder_table, redeemed_where, redeemed_by, redeemed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -694,7 +689,7 @@ func (t *Tx) PutTicket(tk Ticket) error {
 			holder_table = excluded.holder_table, redeemed_where = excluded.redeemed_where,
 			redeemed_by = excluded.redeemed_by, redeemed_at = excluded.redeemed_at`,
 		tk.Validation, tk.Number, tk.Terminal, tk.Amount, tk.Issued.UnixNano(), tk.Expires.UnixNano(), tk.State, tk.Holder, held,
-		issuer, tk.HolderTable, tk.RedeemedWhere, tk.RedeemedBy, redeemed)
+		tk.IssuerTable, tk.HolderTable, tk.RedeemedWhere, tk.RedeemedBy, redeemed)
 	if err != nil {
 		return fmt.Errorf("ledger: ticket %s: %w", tk.Validation, err)
 	}
@@ -1164,8 +1159,15 @@ func (c Conservation) String() string {
 }
 
 // SetTable names the table server this ledger is of (its Config.TableID): the table whose
-// tickets Conserve counts as its own. The table engine sets it when it starts.
-func (l *Ledger) SetTable(id string) { l.tableID = id }
+// tickets Conserve counts as its own, and the issuer of a ticket put without one. The table
+// engine sets it when it starts; a PostgreSQL ledger knows it from OpenStore already, and a
+// different id is ignored there (the schema is that table's).
+func (l *Ledger) SetTable(id string) {
+	if l.dialect == dialectPostgres && l.tableID != "" {
+		return
+	}
+	l.tableID = id
+}
 
 // Table is the table the ledger is of: the one SetTable named, else (a tool that opened a
 // table's SQLite file by itself) the table that printed the newest ticket — a SQLite ledger
@@ -1193,10 +1195,19 @@ func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
 }
 
 // ConserveTable computes the identity of one table. A ticket is the table's own when it issued
-// it (issuer_table, "" for a ticket from before tables were recorded), and redeemed here when
-// its redemption names the table ("" likewise). SQLite's SUM fails on integer overflow rather
-// than wrapping.
+// it (issuer_table; on SQLite also "", a ticket from before tables were recorded). A
+// redemption that names no place (redeemed_where "": from before, or written by a tool) was at
+// the ticket's own table, the only place it could be then. SQLite's SUM fails on
+// integer overflow rather than wrapping; PostgreSQL's SUM of BIGINT is NUMERIC, and a total
+// beyond int64 fails the Scan.
 func (l *Ledger) ConserveTable(ctx context.Context, table string) (Conservation, error) {
+	// old is what a ticket from before tables were recorded has instead of the table: "" on
+	// SQLite, where the file is one table's. A floor's PostgreSQL store has none: every ticket
+	// there names its table, so "" would only mistake another table's for this one's.
+	old := ""
+	if l.dialect == dialectPostgres {
+		old = table
+	}
 	var c Conservation
 	err := l.db.QueryRowContext(ctx, `SELECT
 		COALESCE((SELECT value FROM meters WHERE name = 'money_in'), 0),
@@ -1204,13 +1215,14 @@ func (l *Ledger) ConserveTable(ctx context.Context, table string) (Conservation,
 		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
 		COALESCE((SELECT SUM(balance) FROM accounts), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')
-			AND issuer_table IN (?, '')), 0),
+			AND issuer_table IN (?, ?)), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'overpayment'), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
-			AND issuer_table NOT IN (?, '') AND redeemed_where IN (?, '')), 0),
+			AND issuer_table NOT IN (?, ?) AND redeemed_where = ?), 0),
 		COALESCE((SELECT SUM(amount) FROM tickets WHERE state = 'redeemed'
-			AND issuer_table IN (?, '') AND redeemed_where NOT IN (?, '')), 0)`, table, table, table, table, table).
+			AND issuer_table IN (?, ?) AND redeemed_where NOT IN (?, '')), 0)`,
+		table, old, table, old, table, table, old, table).
 		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid, &c.TicketsIn, &c.TicketsOut)
 	if err != nil {
 		return c, fmt.Errorf("ledger: conservation of %s: %w", table, err)

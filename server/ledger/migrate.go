@@ -59,16 +59,17 @@ var migrations = []migration{
 		// (001 §8.8), its amount put back on the meter.
 		{"jackpots", "void", "INTEGER NOT NULL DEFAULT 0"},
 	}, nil},
-	// The floor's tickets (issue 16): which table printed a ticket, which table's terminal
-	// holds it (terminal ids repeat across tables), and where, by whom and when it was
-	// redeemed (a table id or "cage"). A ticket from before has "" for each: printed, held and
-	// redeemed at this table, which was the only place a ticket could be redeemed then.
-	{4, "tickets: issuer and holder tables, where, by whom and when redeemed", []column{
-		{"tickets", "redeemed_at", "INTEGER NOT NULL DEFAULT 0"},
+	{4, "the floor's tickets: issuer and holder tables, where, by whom and when redeemed", []column{
+		// Which table printed a ticket, which table's terminal holds it (terminal ids repeat
+		// across tables), and where (a table id or "cage"), by whom and when it was redeemed.
+		// A ticket from before has "" for each: printed, held and redeemed at this table,
+		// the only place it could be then. The cage's payments (cage_payments) are a new
+		// table, made by the schema.
 		{"tickets", "issuer_table", "TEXT NOT NULL DEFAULT ''"},
 		{"tickets", "holder_table", "TEXT NOT NULL DEFAULT ''"},
 		{"tickets", "redeemed_where", "TEXT NOT NULL DEFAULT ''"},
 		{"tickets", "redeemed_by", "TEXT NOT NULL DEFAULT ''"},
+		{"tickets", "redeemed_at", "INTEGER NOT NULL DEFAULT 0"},
 	}, nil},
 }
 

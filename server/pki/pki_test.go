@@ -76,8 +76,8 @@ func TestInitRefusesAnExistingCA(t *testing.T) {
 	if err := InitWith(dir, InitOptions{Terminals: []string{"T01"}, Force: true}); err != nil {
 		t.Fatalf("forced init: %v", err)
 	}
-	// The defaults: dealer, supervisor and technician certificates with their roles.
-	for id, role := range map[string]string{"dealer": RoleDealer, "supervisor": RoleSupervisor, "technician": RoleTechnician} {
+	// The defaults: dealer, supervisor, technician and cashier certificates with their roles.
+	for id, role := range map[string]string{"dealer": RoleDealer, "supervisor": RoleSupervisor, "technician": RoleTechnician, "cashier-1": RoleCashier} {
 		c, err := Files{Dir: dir}.Cert(id)
 		if err != nil {
 			t.Fatal(err)
@@ -211,4 +211,27 @@ func FuzzValidID(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The cage's cashiers get certificates of their own role, at init and later by issue.
+func TestCashierCertificates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pki")
+	if err := InitWith(dir, InitOptions{Cashiers: []string{"cashier-1", "cage-night"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := IssueTo(dir, RoleCashier, "cashier-3"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"cashier-1", "cage-night", "cashier-3"} {
+		c, err := Files{Dir: dir}.Cert(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, cn, _ := Identity(c); r != RoleCashier || cn != id {
+			t.Errorf("%s: role %q, id %q", id, r, cn)
+		}
+	}
+	if err := IssueTo(dir, "cage", "x"); err == nil {
+		t.Error("an unknown role was issued")
+	}
 }
