@@ -218,7 +218,7 @@ func (h *harness) pickTicket() string {
 			if _, ok := h.floor.seen[v]; !ok {
 				h.floor.seen[v] = time.Now()
 			}
-			if time.Since(h.floor.seen[v]) < 1500*time.Millisecond {
+			if time.Since(h.floor.seen[v]) < 3*time.Second {
 				continue
 			}
 			_, atT2 := h.floor.credited[v]
