@@ -17,12 +17,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -56,6 +58,7 @@ type floorRun struct {
 	cage   map[string]pb.CageServiceClient // the cashier's connection to each table server
 	conns  []*grpc.ClientConn
 
+	mu       sync.Mutex           // credited, cashed, outcomes: a race point pays at T2 and the cage at once
 	credited map[string]int64     // T2's terminal: tickets it was credited, as its stacker would hold them
 	cashed   map[string]int64     // the cage: tickets paid in cash
 	outcomes map[string]int       // what each attempt came to, for the report
@@ -143,9 +146,9 @@ func (h *harness) connectFloor() error {
 // floorPoints are where in a redemption the harness kills a table server.
 var floorPoints = []string{"after hold", "during commit", "after commit"}
 
-// floorKill is one kill point: a ticket from T1's printer is taken to T2's terminal (two in
-// three) or the cage (through T1 or T2), and the issuer or the redeemer is killed at one of the
-// floorPoints.
+// floorKill is one kill point: a ticket from T1's printer is taken to T2's terminal (one in
+// two), the cage (through T1 or T2, one in four) or both at once (one in four), and the issuer
+// or the redeemer is killed at one of the floorPoints.
 func (h *harness) floorKill(i int) error {
 	f := h.floor
 	v := h.pickTicket()
@@ -177,13 +180,34 @@ func (h *harness) floorKill(i int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if v == "" {
-		f.outcomes["no ticket printed yet"]++
+		f.outcome("no ticket printed yet")
 		return nil
 	}
-	if h.rng.IntN(3) == 0 {
-		return h.payAtCage(ctx, v, key, point, kill)
+	switch h.rng.IntN(4) {
+	case 0:
+		return h.payAtCage(ctx, v, key, h.pickVia(), point, kill)
+	case 1:
+		// A race for the one ticket: the cashier pays it while T2's terminal takes it, and a
+		// server dies in the middle. One of them gets it, or neither (the ticket held by the
+		// terminal that then lost it), never both.
+		h.points["race: T2's terminal and the cage at once"]++
+		cage := make(chan error, 1)
+		via := h.pickVia()
+		go func() { cage <- h.payAtCage(ctx, v, key+"-cage", via, "", func() error { return nil }) }()
+		err := h.redeemAtT2(ctx, v, key, point, kill)
+		return errors.Join(err, <-cage)
 	}
 	return h.redeemAtT2(ctx, v, key, point, kill)
+}
+
+// pickVia is the table server the cashier's payment goes through.
+func (h *harness) pickVia() string { return []string{floorT1, floorT2}[h.rng.IntN(2)] }
+
+// outcome counts what an attempt came to.
+func (f *floorRun) outcome(what string) {
+	f.mu.Lock()
+	f.outcomes[what]++
+	f.mu.Unlock()
 }
 
 // cashoutPct is how often the bot at T1 cashes out: on the floor, most rounds, so that there
@@ -249,7 +273,7 @@ func (h *harness) redeemAtT2(ctx context.Context, v, key, point string, kill fun
 	amount, err := f.c2.RedeemTicket(ctx, key+"-hold", v)
 	if err != nil {
 		if table.Refused(err) {
-			f.outcomes["T2 hold refused: "+refusalKind(err)]++
+			f.outcome("T2 hold refused: " + refusalKind(err))
 			return nil
 		}
 		return fmt.Errorf("T2 hold of %s: %w", v, err)
@@ -263,7 +287,7 @@ func (h *harness) redeemAtT2(ctx context.Context, v, key, point string, kill fun
 		if _, err := f.c2.CancelRedeem(ctx, key+"-cancel", v); err != nil {
 			return fmt.Errorf("T2 cancel of %s: %w", v, err)
 		}
-		f.outcomes["T2 held, then cancelled"]++
+		f.outcome("T2 held, then cancelled")
 		return nil
 	}
 	type result struct {
@@ -286,7 +310,7 @@ func (h *harness) redeemAtT2(ctx context.Context, v, key, point string, kill fun
 		if table.Refused(r.err) {
 			// Not ours to credit: another terminal took the ticket (a lapsed hold) — the
 			// checks at the end find where it went.
-			f.outcomes["T2 commit refused: "+refusalKind(r.err)]++
+			f.outcome("T2 commit refused: " + refusalKind(r.err))
 			return nil
 		}
 		return fmt.Errorf("T2 commit of %s: %w", v, r.err)
@@ -294,11 +318,14 @@ func (h *harness) redeemAtT2(ctx context.Context, v, key, point string, kill fun
 	if r.m.Amount != amount {
 		return fmt.Errorf("T2 held %s for %s and was credited %s", v, cents(amount), cents(r.m.Amount))
 	}
-	if _, twice := f.credited[v]; twice {
-		return fmt.Errorf("T2's terminal was credited ticket %s twice", v)
-	}
+	f.mu.Lock()
+	_, twice := f.credited[v]
 	f.credited[v] = r.m.Amount
 	f.outcomes["T2 credited"]++
+	f.mu.Unlock()
+	if twice {
+		return fmt.Errorf("T2's terminal was credited ticket %s twice", v)
+	}
 	if point == "after commit" {
 		return kill()
 	}
@@ -308,9 +335,8 @@ func (h *harness) redeemAtT2(ctx context.Context, v, key, point string, kill fun
 // payAtCage is the cashier paying a ticket in cash through one of the table servers, asking
 // again with the same key until the answer is final. "after hold" has no hold at the cage: the
 // server dies before the payment is asked for.
-func (h *harness) payAtCage(ctx context.Context, v, key, point string, kill func() error) error {
+func (h *harness) payAtCage(ctx context.Context, v, key, via, point string, kill func() error) error {
 	f := h.floor
-	via := []string{floorT1, floorT2}[h.rng.IntN(2)]
 	if point == "after hold" {
 		if err := kill(); err != nil {
 			return err
@@ -346,16 +372,19 @@ func (h *harness) payAtCage(ctx context.Context, v, key, point string, kill func
 	r := <-done
 	if r.err != nil {
 		if st := status.Code(r.err); st == codes.FailedPrecondition || st == codes.NotFound || st == codes.ResourceExhausted {
-			f.outcomes["cage refused: "+refusalKind(r.err)]++
+			f.outcome("cage refused: " + refusalKind(r.err))
 			return nil
 		}
 		return fmt.Errorf("cage payment of %s via %s: %w", v, via, r.err)
 	}
-	if _, twice := f.cashed[v]; twice {
-		return fmt.Errorf("the cage paid ticket %s twice", v)
-	}
+	f.mu.Lock()
+	_, twice := f.cashed[v]
 	f.cashed[v] = r.res.Amount
 	f.outcomes["cage paid via "+via]++
+	f.mu.Unlock()
+	if twice {
+		return fmt.Errorf("the cage paid ticket %s twice", v)
+	}
 	if point == "after commit" {
 		return kill()
 	}
