@@ -431,25 +431,11 @@ type dirty struct {
 	pkv     string
 }
 
-// readRow reads a dirty row as it is now: its key text, column names and values; ok false
-// when there is none (it was deleted, or on SQLite its rowid now holds another row).
+// readRow reads a dirty row as it is now on SQLite, by its rowid: its key text, column names
+// and values; ok false when there is none (it was deleted, or its rowid now holds another
+// row). PostgreSQL's rows are read a table at a time (pgBatch.readRows).
 func (s *sealer) readRow(t *Tx, st sealed, d dirty) (pk string, cols []string, vals []any, ok bool, err error) {
-	var rows *sql.Rows
-	if s.d == dialectPostgres {
-		var keys []string
-		if err := json.Unmarshal([]byte(d.pkv), &keys); err != nil || len(keys) != len(st.cols) {
-			return "", nil, nil, false, fmt.Errorf("key values %q: %v", d.pkv, err)
-		}
-		where := make([]string, len(st.cols))
-		args := make([]any, len(st.cols))
-		for i, c := range st.cols {
-			where[i] = quoteIdent(c) + " = CAST(? AS " + st.types[i] + ")"
-			args[i] = keys[i]
-		}
-		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE `+strings.Join(where, " AND "), args...)
-	} else {
-		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE rowid = ?`, d.rid)
-	}
+	rows, err := t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE rowid = ?`, d.rid)
 	if err != nil {
 		return "", nil, nil, false, err
 	}
@@ -558,12 +544,47 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 			where[k] = append(where[k], d)
 		}
 	}
+	// On PostgreSQL every statement is a round trip to the server: the old seals are read in
+	// one, and the new ones written in one (pgBatch). SQLite is in the process: row by row.
+	var batch *pgBatch
+	if s.d == dialectPostgres {
+		keys := make([][2]string, len(order))
+		for i, k := range order {
+			keys[i] = [2]string{k.tbl, k.pk}
+		}
+		if batch, err = readSeals(t, sc, keys); err != nil {
+			return fmt.Errorf("ledger: seal: %w", err)
+		}
+		// And the rows as they are now, a table at a time.
+		byTable := map[string][]string{}
+		for _, k := range order {
+			byTable[k.tbl] = append(byTable[k.tbl], where[k][0].pkv)
+		}
+		batch.rows = map[[2]string]rowNow{}
+		for tbl, pkvs := range byTable {
+			st, ok := s.byName[tbl]
+			if !ok || st.scope != sc {
+				return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", tbl)
+			}
+			if err := batch.readRows(t, st, pkvs); err != nil {
+				return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+			}
+		}
+	}
 	for _, k := range order {
 		st, ok := s.byName[k.tbl]
 		if !ok || st.scope != sc {
 			return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", k.tbl)
 		}
 		var mac []byte
+		if batch != nil {
+			if r, ok := batch.rows[[2]string{k.tbl, k.pk}]; ok {
+				if mac, err = sc.rowMAC(k.tbl, k.pk, r.cols, r.vals); err != nil {
+					return err
+				}
+			}
+			where[k] = nil // read already
+		}
 		for _, d := range where[k] {
 			pk, cols, vals, found, err := s.readRow(t, st, d)
 			if err != nil {
@@ -577,16 +598,28 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 			}
 		}
 		var old []byte
-		err := t.queryRow(`SELECT mac FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk).Scan(&old)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			old = nil
-		case err != nil:
-			return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
+		if batch != nil {
+			old = batch.old[[2]string{k.tbl, k.pk}]
+		} else {
+			err := t.queryRow(`SELECT mac FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk).Scan(&old)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				old = nil
+			case err != nil:
+				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
+			}
 		}
 		if old != nil {
 			xorInto(agg, old)
 			n--
+		}
+		if batch != nil {
+			batch.put(k.tbl, k.pk, mac)
+			if mac != nil {
+				xorInto(agg, mac)
+				n++
+			}
+			continue
 		}
 		if mac == nil {
 			if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk); err != nil {
@@ -601,6 +634,11 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 			return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 		}
 	}
+	if batch != nil {
+		if err := batch.write(t, sc); err != nil {
+			return fmt.Errorf("ledger: seal: %w", err)
+		}
+	}
 	if _, err := t.exec(`UPDATE `+sc.t("seal_head")+` SET rows = ?, agg = ?, mac = ? WHERE id = 1`, n, agg, sc.headMAC(n, agg)); err != nil {
 		return fmt.Errorf("ledger: seal head: %w", err)
 	}
@@ -610,6 +648,109 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 	}
 	if _, err := t.exec(del); err != nil {
 		return fmt.Errorf("ledger: seal: %w", err)
+	}
+	return nil
+}
+
+// pgBatch is a PostgreSQL transaction's seals: the old ones of the rows it wrote, read at
+// once, and the new ones, written at once.
+type pgBatch struct {
+	old             map[[2]string][]byte
+	rows            map[[2]string]rowNow
+	putTbl, putPK   []string
+	putMAC          [][]byte
+	goneTbl, gonePK []string
+}
+
+func readSeals(t *Tx, sc *scope, keys [][2]string) (*pgBatch, error) {
+	b := &pgBatch{old: map[[2]string][]byte{}}
+	tbls, pks := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		tbls[i], pks[i] = k[0], k[1]
+	}
+	rows, err := t.query(`SELECT r.tbl, r.pk, r.mac FROM `+sc.t("seal_rows")+` r
+		JOIN unnest(CAST(? AS text[]), CAST(? AS text[])) AS k(tbl, pk) ON r.tbl = k.tbl AND r.pk = k.pk`, tbls, pks)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tbl, pk string
+		var mac []byte
+		if err := rows.Scan(&tbl, &pk, &mac); err != nil {
+			return nil, err
+		}
+		b.old[[2]string{tbl, pk}] = mac
+	}
+	return b, rows.Err()
+}
+
+// rowNow is a sealed row as the transaction leaves it.
+type rowNow struct {
+	cols []string
+	vals []any
+}
+
+// readRows reads the rows of one table whose keys' values (JSON arrays of text, from the
+// triggers) are pkvs: one query, the keys unnested and cast to the key columns' types so the
+// primary key's index finds them.
+func (b *pgBatch) readRows(t *Tx, st sealed, pkvs []string) error {
+	arrays := make([][]string, len(st.cols))
+	for _, v := range pkvs {
+		var keys []string
+		if err := json.Unmarshal([]byte(v), &keys); err != nil || len(keys) != len(st.cols) {
+			return fmt.Errorf("key values %q: %v", v, err)
+		}
+		for i := range keys {
+			arrays[i] = append(arrays[i], keys[i])
+		}
+	}
+	unnest, names, on := make([]string, len(st.cols)), make([]string, len(st.cols)), make([]string, len(st.cols))
+	args := make([]any, len(st.cols))
+	for i, c := range st.cols {
+		unnest[i] = "CAST(? AS text[])"
+		names[i] = fmt.Sprintf("k%d", i)
+		on[i] = "t." + quoteIdent(c) + " = CAST(k." + names[i] + " AS " + st.types[i] + ")"
+		args[i] = arrays[i]
+	}
+	rows, err := t.query(`SELECT `+st.pkExpr("t")+`, t.* FROM `+st.from()+` t JOIN unnest(`+strings.Join(unnest, ", ")+`) AS k(`+
+		strings.Join(names, ", ")+`) ON `+strings.Join(on, " AND "), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		pk, cols, vals, err := scanSealed(rows)
+		if err != nil {
+			return err
+		}
+		b.rows[[2]string{st.name, pk}] = rowNow{cols, vals}
+	}
+	return rows.Err()
+}
+
+// put notes a row's new seal; nil: the row is gone.
+func (b *pgBatch) put(tbl, pk string, mac []byte) {
+	if mac == nil {
+		b.goneTbl, b.gonePK = append(b.goneTbl, tbl), append(b.gonePK, pk)
+		return
+	}
+	b.putTbl, b.putPK, b.putMAC = append(b.putTbl, tbl), append(b.putPK, pk), append(b.putMAC, mac)
+}
+
+func (b *pgBatch) write(t *Tx, sc *scope) error {
+	if len(b.putTbl) > 0 {
+		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac)
+			SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bytea[]))
+			ON CONFLICT(tbl, pk) DO UPDATE SET mac = excluded.mac`, b.putTbl, b.putPK, b.putMAC); err != nil {
+			return err
+		}
+	}
+	if len(b.goneTbl) > 0 {
+		if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` r USING unnest(CAST(? AS text[]), CAST(? AS text[])) AS k(tbl, pk)
+			WHERE r.tbl = k.tbl AND r.pk = k.pk`, b.goneTbl, b.gonePK); err != nil {
+			return err
+		}
 	}
 	return nil
 }
