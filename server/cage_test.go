@@ -549,3 +549,44 @@ func FuzzCageCalls(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCageReports: ShiftTotals and FloorReport with any window and cashier, asked by a cashier
+// or a supervisor. A bad request is InvalidArgument (or PermissionDenied: another cashier's
+// shift), never a panic nor Internal; an answer's totals are its payments'.
+func FuzzCageReports(f *testing.F) {
+	f.Add(int64(0), int64(0), "", false)
+	f.Add(int64(10), int64(5), "cashier-2", true)
+	f.Add(int64(-1), int64(0), "../x", false)
+	f.Add(int64(1<<62), int64(1<<63-1), "cashier-1", true)
+	tbl, _, real := fuzzTable(f)
+	if _, err := tbl.PayTicket("cashier-1", &pb.PayTicketRequest{ValidationNumber: real, IdempotencyKey: "k"}); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, from, to int64, cashier string, supervisor bool) {
+		role := pki.RoleCashier
+		if supervisor {
+			role = pki.RoleSupervisor
+		}
+		refusals := map[codes.Code]bool{codes.InvalidArgument: true, codes.PermissionDenied: true}
+		res, err := tbl.ShiftTotals(role, "cashier-1", &pb.ShiftTotalsRequest{CashierId: cashier, FromUnixNanos: from, ToUnixNanos: to})
+		if err != nil && !refusals[status.Code(err)] {
+			t.Fatalf("shift %d %d %q: %v", from, to, cashier, err)
+		}
+		if err == nil {
+			var sum int64
+			for _, p := range res.Payments {
+				sum += p.Amount
+			}
+			if sum != res.Amount || int64(len(res.Payments)) != res.Count {
+				t.Fatalf("shift totals %d/%d for payments %v", res.Count, res.Amount, res.Payments)
+			}
+		}
+		rep, err := tbl.FloorReport(&pb.FloorReportRequest{FromUnixNanos: from, ToUnixNanos: to})
+		if err != nil && !refusals[status.Code(err)] {
+			t.Fatalf("report %d %d: %v", from, to, err)
+		}
+		if err == nil && rep.Floor == nil {
+			t.Fatal("a report without the floor's totals")
+		}
+	})
+}

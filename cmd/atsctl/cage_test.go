@@ -215,3 +215,27 @@ func TestCageCommand(t *testing.T) {
 		t.Fatalf("csv notes: %v", notes)
 	}
 }
+
+// FuzzCageWindow: any -from and -to. Refused with a message or read; a window read ends after
+// it starts.
+func FuzzCageWindow(f *testing.F) {
+	for _, s := range [][2]string{{"", ""}, {"2026-11-24", "2026-11-25"}, {"2026-11-24 14:00", ""}, {"2026-11-25", "2026-11-24"}, {"yesterday", ""}, {"2026-11-24T10:00:00Z", "2026-11-24T10:00:00Z"}} {
+		f.Add(s[0], s[1], true)
+	}
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, from, to string, shift bool) {
+		fr, tt, err := cageWindow(from, to, shift, now)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("a refusal without a message")
+			}
+			return
+		}
+		if !fr.IsZero() && !tt.IsZero() && !tt.After(fr) {
+			t.Fatalf("%q %q read as %v .. %v", from, to, fr, tt)
+		}
+		if shift && from == "" && !fr.Equal(time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)) {
+			t.Fatalf("a shift's default start: %v", fr)
+		}
+	})
+}
