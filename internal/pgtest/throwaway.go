@@ -13,9 +13,11 @@ var ErrMissing = errors.New("pgtest: PostgreSQL is not installed")
 // empty database, for a program that is not a test: the crash harness runs a floor of table
 // servers on it as separate processes. It returns the database's address and stop, which stops
 // the cluster and removes its directory. The settings are the test cluster's (no durability): a
-// harness kills the table servers, never PostgreSQL.
+// harness kills the table servers, never PostgreSQL. Like the test clusters it records its
+// owner, so a cluster whose program was killed before stop is stopped by the next start.
 func Throwaway() (dsn string, stop func(), err error) {
 	mu.Lock()
+	sweep() // a cluster an earlier run left when it was killed
 	c, err := start()
 	why := missing
 	mu.Unlock()
