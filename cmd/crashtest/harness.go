@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"sort"
 	"strings"
 	"sync"
@@ -143,6 +144,20 @@ func (h *harness) run() (*Report, error) {
 			return nil, err
 		}
 		defer h.floor.close()
+		// Ctrl-C (or a timeout's SIGTERM) must not leave the children and the PostgreSQL
+		// cluster running: stop them and go.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sig)
+		go func() {
+			if _, ok := <-sig; ok {
+				fmt.Fprintln(h.log, "crashtest: interrupted; stopping the table servers, the terminal and PostgreSQL")
+				h.term.kill()
+				h.server.kill()
+				h.floor.close()
+				os.Exit(1)
+			}
+		}()
 	}
 	if err := h.startServer(); err != nil {
 		return nil, err
