@@ -149,7 +149,7 @@ var floorPoints = []string{"after hold", "during commit", "after commit"}
 // floorKill is one kill point: a ticket from T1's printer is taken to T2's terminal (one in
 // two), the cage (through T1 or T2, one in four) or both at once (one in four), and the issuer
 // or the redeemer is killed at one of the floorPoints.
-func (h *harness) floorKill(i int) error {
+func (h *harness) floorKill(i int) (err error) {
 	f := h.floor
 	v := h.pickTicket()
 	victim := []string{floorT1, floorT2}[h.rng.IntN(2)]
@@ -174,7 +174,9 @@ func (h *harness) floorKill(i int) error {
 	// terminals and the cage must come through a kill whether or not a payment was in flight.
 	defer func() {
 		if !killed {
-			kill() //nolint:errcheck // a restart that fails shows as the next step's failure
+			if kerr := kill(); err == nil {
+				err = kerr
+			}
 		}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -194,8 +196,8 @@ func (h *harness) floorKill(i int) error {
 		cage := make(chan error, 1)
 		via := h.pickVia()
 		go func() { cage <- h.payAtCage(ctx, v, key+"-cage", via, "", func() error { return nil }) }()
-		err := h.redeemAtT2(ctx, v, key, point, kill)
-		return errors.Join(err, <-cage)
+		t2err := h.redeemAtT2(ctx, v, key, point, kill)
+		return errors.Join(t2err, <-cage)
 	}
 	return h.redeemAtT2(ctx, v, key, point, kill)
 }
