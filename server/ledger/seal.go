@@ -1017,10 +1017,8 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 			return err
 		}
 	}
-	for _, q := range []string{`DELETE FROM ` + sc.t("seal_rows"), `DELETE FROM ` + sc.t("seal_head")} {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return err
-		}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+sc.t("seal_rows")); err != nil {
+		return err
 	}
 	agg := make([]byte, sha256.Size)
 	var n int64
@@ -1059,7 +1057,10 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 			n++
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)`,
+	// The head is rewritten in place, never deleted: another table server waiting for its
+	// lock would find no head at all.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET rows = excluded.rows, agg = excluded.agg, mac = excluded.mac, since = excluded.since`,
 		n, agg, sc.headMAC(n, agg), time.Now().UnixNano()); err != nil {
 		return err
 	}
