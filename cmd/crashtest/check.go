@@ -100,13 +100,20 @@ func (h *harness) check() (*Report, error) {
 	b.PrintedUnique = len(printed)
 
 	// The server's ledger.
-	led, err := ledger.Open(ledgerPath(h.dir))
+	led, err := h.openLedger(floorT1)
 	if err != nil {
 		return nil, err
 	}
 	defer led.Close()
 	if b.Conservation, err = led.Conserve(ctx); err != nil {
 		return nil, err
+	}
+	var floor *FloorBooks
+	if h.floor != nil {
+		// Where the floor's tickets went, each table's books and the floor's (floor.go).
+		if floor, err = h.floorCheck(ctx, led, b.Conservation, stackedTickets, bad); err != nil {
+			return nil, err
+		}
 	}
 	if !b.Conservation.Holds() {
 		bad("the ledger does not conserve: %s", b.Conservation)
@@ -134,6 +141,10 @@ func (h *harness) check() (*Report, error) {
 			}
 		case ledger.TicketRedeemed:
 			b.TicketsRedeemed++
+			if h.floor != nil && tk.RedeemedWhere != floorT1 {
+				// Redeemed at T2 or the cage: floorCheck holds it against their records.
+				break
+			}
 			redeemedCents += tk.Amount
 			if stackedTickets[tk.Validation] != 1 {
 				bad("ticket %s is redeemed but is not in the stacker", tk.Validation)
@@ -231,7 +242,7 @@ func (h *harness) check() (*Report, error) {
 		}
 		b.RoundsRecomputed++
 	}
-	rep := &Report{Books: b}
+	rep := &Report{Books: b, Floor: floor}
 	if len(b.Problems) > 0 {
 		return rep, fmt.Errorf("%w: %s", errCheck, strings.Join(b.Problems, "; "))
 	}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"sort"
 	"strings"
 	"sync"
@@ -59,16 +60,17 @@ type harness struct {
 	// move the table's anchor past the journal the harness puts back afterwards.
 	quiet        atomic.Bool
 	rollbackHead int64
+
+	floor *floorRun // -kill floor: the PostgreSQL, table server T2, its terminal, the cage (floor.go)
+	// checked, if set, runs after the checks while everything they read is still there (the
+	// floor's PostgreSQL goes when the run ends): a test plants faults the checks must catch.
+	checked func() error
 }
 
 // Run runs the harness and returns its report; the error says what check failed.
 func Run(o options, log io.Writer) (*Report, error) {
 	h := newHarness(o, log)
-	start := time.Now()
 	rep, err := h.runIn()
-	if rep != nil {
-		rep.Took = time.Since(start)
-	}
 	if err == nil && o.Dir == "" {
 		os.RemoveAll(h.dir)
 	} else if err != nil {
@@ -95,7 +97,12 @@ func (h *harness) runIn() (*Report, error) {
 		return nil, err
 	}
 	fmt.Fprintf(h.log, "crashtest: -kill %s -n %d -seed %d -dir %s\n", o.Kill, o.N, o.Seed, h.dir)
-	return h.run()
+	start := time.Now()
+	rep, err := h.run()
+	if rep != nil {
+		rep.Took = time.Since(start)
+	}
+	return rep, err
 }
 
 func (h *harness) run() (*Report, error) {
@@ -132,6 +139,26 @@ func (h *harness) run() (*Report, error) {
 		defer h.proxy.Close()
 		h.termAddr = h.proxy.Addr()
 	}
+	if h.o.Kill == "floor" {
+		if err := h.startFloor(); err != nil {
+			return nil, err
+		}
+		defer h.floor.close()
+		// Ctrl-C (or a timeout's SIGTERM) must not leave the children and the PostgreSQL
+		// cluster running: stop them and go.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sig)
+		go func() {
+			if _, ok := <-sig; ok {
+				fmt.Fprintln(h.log, "crashtest: interrupted; stopping the table servers, the terminal and PostgreSQL")
+				h.term.kill()
+				h.server.kill()
+				h.floor.close()
+				os.Exit(1)
+			}
+		}()
+	}
 	if err := h.startServer(); err != nil {
 		return nil, err
 	}
@@ -140,6 +167,11 @@ func (h *harness) run() (*Report, error) {
 		return nil, err
 	}
 	defer func() { h.term.kill() }()
+	if h.floor != nil {
+		if err := h.connectFloor(); err != nil {
+			return nil, err
+		}
+	}
 
 	stopPlayer := make(chan struct{})
 	playerDone := make(chan struct{})
@@ -155,6 +187,8 @@ func (h *harness) run() (*Report, error) {
 			loopErr = h.cutNetwork()
 		case "tamper":
 			loopErr = h.tamper(i)
+		case "floor":
+			loopErr = h.floorKill(i)
 		}
 		if (i+1)%50 == 0 {
 			fmt.Fprintf(h.log, "crashtest: %d/%d kill points\n", i+1, h.o.N)
@@ -232,7 +266,11 @@ func (h *harness) childArgs(role string, extra ...string) []string {
 }
 
 func (h *harness) startServer() error {
-	c, err := h.spawn("server", h.childArgs("server", "-listen", h.srvAddr)...)
+	extra := []string{"-listen", h.srvAddr}
+	if h.floor != nil {
+		extra = append(extra, h.floor.serverArgs(floorT1)...)
+	}
+	c, err := h.spawn("server", h.childArgs("server", extra...)...)
 	if err != nil {
 		return err
 	}
@@ -245,7 +283,7 @@ func (h *harness) startServer() error {
 
 func (h *harness) startTerminal() error {
 	c, err := h.spawn("terminal", h.childArgs("terminal", "-addr", h.termAddr, "-acceptor", h.ap.Path,
-		"-printer", h.pp.Path, "-seed", fmt.Sprint(h.rng.Uint64()))...)
+		"-printer", h.pp.Path, "-seed", fmt.Sprint(h.rng.Uint64()), "-cashout", fmt.Sprint(h.cashoutPct()))...)
 	if err != nil {
 		return err
 	}
@@ -302,12 +340,18 @@ func (h *harness) drainAndCheck() (*Report, error) {
 	}
 	h.term.wait(10 * time.Second)
 	h.server.stop()
+	if h.floor != nil {
+		h.floor.t2.stop()
+	}
 	rep, err := h.check()
 	if rep != nil {
 		rep.Kill, rep.N, rep.Seed, rep.Points, rep.Drained = h.o.Kill, h.o.N, h.o.Seed, h.points, line
 		h.inserted.Lock()
 		rep.NotesInserted, rep.TicketsInserted = h.inserted.notes, h.inserted.tickets
 		h.inserted.Unlock()
+	}
+	if err == nil && h.checked != nil {
+		err = h.checked()
 	}
 	return rep, err
 }
@@ -349,6 +393,9 @@ func (h *harness) spawn(name string, args ...string) (*child, error) {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			line := sc.Text()
+			if h.o.Verbose && !strings.HasPrefix(line, "rec ") {
+				fmt.Fprintf(h.log, "%s: %s\n", name, line)
+			}
 			if strings.HasPrefix(line, "rec ") || strings.HasPrefix(line, "bot ") {
 				c.mu.Lock()
 				c.last = line
@@ -485,6 +532,7 @@ type Report struct {
 	NotesInserted   int
 	TicketsInserted int
 	Books
+	Floor *FloorBooks // -kill floor
 }
 
 func (r *Report) String() string {
@@ -500,6 +548,7 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "    %5d  %s\n", r.Points[k], k)
 	}
 	fmt.Fprintf(&b, "  player inserted %d notes and %d tickets\n", r.NotesInserted, r.TicketsInserted)
+	b.WriteString(r.Floor.String())
 	b.WriteString(r.Books.String())
 	return b.String()
 }

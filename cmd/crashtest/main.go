@@ -7,7 +7,11 @@
 // checks that nothing was lost or paid twice, across the terminal journal, the server ledger,
 // the notes in the stacker and the tickets that came out of the printer.
 //
-//	crashtest [-kill terminal|server|network] [-n 1000] [-seed N] [-dir DIR] [-v]
+//	crashtest [-kill terminal|server|network|tamper|floor] [-n 1000] [-seed N] [-dir DIR] [-v]
+//
+// -kill floor runs a floor of two table servers (T1, T2) on a throwaway PostgreSQL (initdb and
+// pg_ctl in a temporary directory, removed after): T1's tickets are redeemed at T2's terminal
+// and paid at the cage while the harness kills either table server mid-redemption (floor.go).
 //
 // It exits 1 and says what is wrong when a check fails. The same binary runs the two child
 // processes: "crashtest terminal …" and "crashtest server …".
@@ -45,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("crashtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
-	fs.StringVar(&o.Kill, "kill", "terminal", "what to kill: terminal, server or network; tamper: kill the terminal and plant a fault in its journal or the ledger, which must be caught")
+	fs.StringVar(&o.Kill, "kill", "terminal", "what to kill: terminal, server or network; tamper: kill the terminal and plant a fault in its journal or the ledger, which must be caught; floor: two table servers on a throwaway PostgreSQL, T1's tickets redeemed at T2 and the cage, either server killed mid-redemption")
 	fs.IntVar(&o.N, "n", 100, "kill points")
 	fs.Uint64Var(&o.Seed, "seed", uint64(time.Now().UnixNano()), "random seed (printed, to replay a run)")
 	fs.StringVar(&o.Dir, "dir", "", "working directory (kept); default a temporary one, removed on success")
@@ -54,9 +58,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch o.Kill {
-	case "terminal", "server", "network", "tamper":
+	case "terminal", "server", "network", "tamper", "floor":
 	default:
-		fmt.Fprintln(stderr, "crashtest: -kill must be terminal, server, network or tamper")
+		fmt.Fprintln(stderr, "crashtest: -kill must be terminal, server, network, tamper or floor")
 		return 2
 	}
 	self, err := os.Executable()

@@ -37,8 +37,20 @@ func runServer(args []string, stdout io.Writer) error {
 	dir := fs.String("dir", "", "harness directory")
 	listen := fs.String("listen", "127.0.0.1:0", "address")
 	verbose := fs.Bool("v", false, "log to stderr")
+	// -kill floor runs two table servers on one PostgreSQL database: each its table id, the
+	// database's address and the floor's key file (the same for both).
+	tableID := fs.String("table", "", "table id (default: the one-table harness's)")
+	db := fs.String("db", "", "ledger: SQLite file or postgres://… (default: the harness directory's table.db)")
+	key := fs.String("ledger-key", "", "ledger key file (required with postgres://)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	cfg := tableConfig()
+	if *tableID != "" {
+		cfg.TableID = *tableID
+	}
+	if *db == "" {
+		*db = ledgerPath(*dir)
 	}
 	log := slog.New(slog.DiscardHandler)
 	if *verbose {
@@ -46,6 +58,6 @@ func runServer(args []string, stdout io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return server.ServeFiles(ctx, tableConfig(), server.Files{PKI: pkiDir(*dir), Ledger: ledgerPath(*dir), Listen: *listen, Auto: true},
+	return server.ServeFiles(ctx, cfg, server.Files{PKI: pkiDir(*dir), Ledger: *db, LedgerKey: *key, Listen: *listen, Auto: true},
 		log, func(addr string) { fmt.Fprintln(stdout, "ready", addr) })
 }

@@ -33,6 +33,7 @@ func runTerminal(args []string, stdin io.Reader, stdout io.Writer) error {
 	prn := fs.String("printer", "", "printer device")
 	seed := fs.Uint64("seed", 1, "bot seed")
 	idle := fs.Bool("idle", false, "no bot: the terminal only recovers (a planted fault's check, where money moving would race the harness)")
+	cashout := fs.Int("cashout", 30, "percent of rounds after which the bot cashes out (-kill floor wants many tickets)")
 	verbose := fs.Bool("v", false, "log to stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -65,7 +66,7 @@ func runTerminal(args []string, stdin io.Reader, stdout io.Writer) error {
 	st.Journal.Observe(func(r journal.Record) { say("rec %s", r.Kind) })
 	say("ready")
 
-	b := &bot{st: st, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)), say: say}
+	b := &bot{st: st, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)), say: say, cashoutPct: *cashout}
 	drain := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stdin)
@@ -109,13 +110,14 @@ func loadTerminalTLS(dir string) (*tls.Config, error) {
 // bot plays the station as a player would: a few chips on the layout each round, sometimes a
 // cash-out between rounds.
 type bot struct {
-	st       *station.Station
-	rng      *rand.Rand
-	say      func(string, ...any)
-	betRound string
-	seenWin  string
-	cashing  bool
-	mu       sync.Mutex
+	st         *station.Station
+	rng        *rand.Rand
+	cashoutPct int // percent of rounds after which it cashes out
+	say        func(string, ...any)
+	betRound   string
+	seenWin    string
+	cashing    bool
+	mu         sync.Mutex
 }
 
 func (b *bot) step(ctx context.Context) {
@@ -123,7 +125,7 @@ func (b *bot) step(ctx context.Context) {
 	if v.LastWin != nil && v.LastWin.RoundID != b.seenWin {
 		b.seenWin = v.LastWin.RoundID
 		// Between rounds, now and then, take the money.
-		if v.Balance > 0 && b.rng.IntN(100) < 30 {
+		if v.Balance > 0 && b.rng.IntN(100) < b.cashoutPct {
 			b.cashOut(ctx)
 		}
 	}

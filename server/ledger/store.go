@@ -441,14 +441,5 @@ func (l *Ledger) lockRow() string {
 	return ""
 }
 
-// ownTickets restricts a query of tickets to the ones this table printed: on PostgreSQL the
-// floor's tickets table holds every table's.
-func (l *Ledger) ownTickets() string {
-	if l.dialect == dialectPostgres {
-		return " AND issuer_table = " + quoteString(l.tableID)
-	}
-	return ""
-}
-
 // Dialect names the store the ledger is on: "sqlite" or "postgres".
 func (l *Ledger) Dialect() string { return l.dialect.String() }
