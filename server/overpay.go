@@ -32,6 +32,12 @@ import (
 // account's balance after and the part of delta the account took. why is recorded with any
 // overpayment or underpayment.
 func (t *Table) adjust(tx *ledger.Tx, round, terminal string, delta, epoch int64, why string) (balance, applied int64, err error) {
+	return t.adjustIn(tx, round, terminal, delta, epoch, -1, why)
+}
+
+// adjustIn is adjust given the account's current epoch cur when the caller has just read it in
+// tx (-1: not read): a settlement of 1,000 terminals reads it once, not twice, per terminal.
+func (t *Table) adjustIn(tx *ledger.Tx, round, terminal string, delta, epoch, cur int64, why string) (balance, applied int64, err error) {
 	bal, open, err := tx.Account(terminal)
 	if err != nil {
 		return 0, 0, err
@@ -39,9 +45,10 @@ func (t *Table) adjust(tx *ledger.Tx, round, terminal string, delta, epoch int64
 	if delta == 0 {
 		return bal, 0, nil
 	}
-	cur, err := tx.Epoch(terminal)
-	if err != nil {
-		return 0, 0, err
+	if cur < 0 {
+		if cur, err = tx.Epoch(terminal); err != nil {
+			return 0, 0, err
+		}
 	}
 	if cur != epoch {
 		kind, amount := ledger.KindUnderpayment, delta
