@@ -7,13 +7,21 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
-// TestMain lets the test binary be the abusive terminal's process of -abuse-process, as the
-// loadgen binary is (startAbuseProc runs os.Executable with -abuse-child).
+// TestMain lets the test binary be the abusive terminal's process of -abuse-process and the
+// terminal process of -terminal-procs, as the loadgen binary is (both run os.Executable).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == terminalChildFlag {
+		if err := terminalChild(os.Args[2:], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "-abuse-child" {
 		fs := flag.NewFlagSet("abuser", flag.ExitOnError)
 		fs.Bool("abuse-child", false, "")
@@ -91,5 +99,39 @@ func TestShortRunWithAnAbuser(t *testing.T) {
 				t.Errorf("report:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// With the measured terminals in processes of their own (-terminal-procs), every terminal of
+// every process is measured and settled: the report has a slip, a lock and a settlement figure
+// for each, the terminal processes' CPU apart from this one's, and the ledger is conserved with
+// no errors.
+func TestShortRunInTerminalProcesses(t *testing.T) {
+	var out bytes.Buffer
+	o := options{terminals: 5, rate: 10, period: 1500 * time.Millisecond, rounds: 2, terminalProcs: 2}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	// 5 terminals × 2 rounds each settle, and each locks once a round.
+	for line, atLeast := range map[string]int{"slip round-trip:": 10, "outcome to settled balance:": 10, "lock before the server deadline:": 10} {
+		m := regexp.MustCompile(regexp.QuoteMeta(line) + ` +n=(\d+) min=(\S+) `).FindStringSubmatch(report)
+		if m == nil {
+			t.Fatalf("no %q figures in\n%s", line, report)
+		}
+		if n, _ := strconv.Atoi(m[1]); n < atLeast {
+			t.Errorf("%s only %d samples, want at least %d", line, n, atLeast)
+		}
+		if d, err := time.ParseDuration(m[2]); err != nil || d <= 0 {
+			t.Errorf("%s min %s (%v): not a positive time", line, m[2], err)
+		}
+	}
+	for _, want := range []string{"5 terminals (in 2 terminal processes)", "cpu of the terminal processes", "conserved: true", "errors: 0"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	if err := run(options{terminals: 2, rate: 10, period: time.Second, rounds: 1, soak: 1, terminalProcs: 1}, &out); err == nil {
+		t.Error("-soak with -terminal-procs was not refused")
 	}
 }
