@@ -142,7 +142,7 @@ func BenchmarkSettlementFanout(b *testing.B) {
 // gRPC: what the benchmarks below measure is the table's cost (the ledger and the fan-out onto
 // the Watch streams' queues), not the cost of n TLS clients in the benchmark's own process.
 // Every terminal has a subscriber whose queue a goroutine drains, as a Watch stream does.
-func engineTable(b *testing.B, n int) (*rig, []string, []*subscriber) {
+func engineTable(b testing.TB, n int) (*rig, []string, []*subscriber) {
 	b.Helper()
 	r := newRigWith(b, func(c *Config) {
 		c.Notes = DefaultNotes()
@@ -242,4 +242,44 @@ func benchSettle(b *testing.B, n int) {
 	b.ReportMetric(float64(percentile(last, 0.99).Microseconds())/1000, "settled-p99-ms")
 	b.ReportMetric(float64(percentile(calls, 0.50).Microseconds())/1000, "outcome-call-ms")
 	r.conserved()
+}
+
+// BenchmarkPriceSlip20: pricing loadgen's slip update — 20 wagers, the oldest off the front and
+// one more at the end — with the acknowledged slip's parsed bets at hand (reuse, as UpdateSlip
+// does) and without (anew, as before).
+func BenchmarkPriceSlip20(b *testing.B) {
+	r, ids, _ := engineTable(b, 1)
+	st, err := r.table.StartRound("dealer:bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	spots := r.table.layout.Spots()
+	wagers := make([]SlipWager, 21)
+	for i := range wagers {
+		wagers[i] = SlipWager{Spec: roulette.Bet{Spot: spots[(i*13)%len(spots)]}.Spec(), Amount: 100}
+	}
+	if _, err := r.table.UpdateSlip(ids[0], st.RoundId, 1, wagers[:20]); err != nil {
+		b.Fatal(err)
+	}
+	r.table.mu.Lock()
+	in, err := r.table.slipInputs(r.table.now(), ids[0], st.RoundId, 2, 20, "")
+	r.table.mu.Unlock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		prev *slip
+	}{{"reuse", in.prev}, {"anew", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			in := in
+			in.prev = c.prev
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.table.priceSlip(in, 2, wagers[1:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
