@@ -31,6 +31,10 @@ type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
 
+	dialect dialect // store.go: SQLite or PostgreSQL
+	schema  string  // PostgreSQL: the table server's own schema, table_<id>
+	tableID string  // PostgreSQL: the table server's table id
+
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
@@ -162,81 +166,32 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + migrationsSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	seal, err := openSeal(ctx, db, path, keyPath)
+	l := &Ledger{db: db, dialect: dialectSQLite}
+	seal, err := openSeal(ctx, l, path, keyPath)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	before, err := schemaOf(ctx, db)
+	l.seal = seal
+	before, err := schemaOf(ctx, l)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	if err := migrate(db); err != nil {
+	applied, err := migrate(ctx, l)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	if err := seal.migrated(ctx, db, before); err != nil {
+	if err := seal.migrated(ctx, l, before, applied); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
-	return &Ledger{db: db, seal: seal}, nil
-}
-
-// migrate brings a ledger written by an earlier version up to the schema: CREATE TABLE IF NOT
-// EXISTS leaves an existing table as it was.
-func migrate(db *sql.DB) error {
-	// closes.acked (the terminal has recorded the close): a close from before the column
-	// existed counts as not acknowledged, so its terminal is told of it once more and its
-	// journal, which knows it by id, records it no more.
-	var n int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('closes') WHERE name = 'acked'`).Scan(&n); err != nil {
-		return fmt.Errorf("schema of closes: %w", err)
-	}
-	if n == 0 {
-		if _, err := db.Exec(`ALTER TABLE closes ADD COLUMN acked INTEGER NOT NULL DEFAULT 0`); err != nil {
-			return fmt.Errorf("adding closes.acked: %w", err)
-		}
-	}
-	// accounts.epoch counts the closes of an account (cash-out, dealer close): money of one
-	// epoch belongs to the player who sat there then. settlements.epoch is the epoch a round
-	// settled in, so a correction after the player left never reaches the next player's money.
-	// A ledger from before counts every account and settlement as epoch 0: a correction of a
-	// round settled before the upgrade treats the account as not closed since.
-	// tickets.held_at is when a terminal took its hold on the ticket, so a hold can lapse.
-	// events.actor (who did it): events from before the column have "" — not recorded.
-	if err := addColumn(db, "events", "actor", "TEXT NOT NULL DEFAULT ''"); err != nil {
-		return err
-	}
-	// jackpots.void: a hit whose round was invalidated before the pit boss confirmed it (001
-	// §8.8), its amount put back on the meter. A ledger from before has none.
-	for _, c := range []struct{ table, column string }{
-		{"accounts", "epoch"}, {"settlements", "epoch"}, {"tickets", "held_at"}, {"jackpots", "void"},
-	} {
-		if err := addColumn(db, c.table, c.column, "INTEGER NOT NULL DEFAULT 0"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// addColumn adds a column to a table unless it has it already.
-func addColumn(db *sql.DB, table, column, decl string) error {
-	var n int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n); err != nil {
-		return fmt.Errorf("schema of %s: %w", table, err)
-	}
-	if n > 0 {
-		return nil
-	}
-	if _, err := db.Exec(`ALTER TABLE ` + table + ` ADD COLUMN ` + column + ` ` + decl); err != nil {
-		return fmt.Errorf("adding %s.%s: %w", table, column, err)
-	}
-	return nil
+	return l, nil
 }
 
 // Close closes the file.
@@ -264,6 +219,9 @@ type Tx struct {
 // and preparing needs it.
 
 func (t *Tx) stmt(q string) *sql.Stmt {
+	if t.l.dialect == dialectPostgres {
+		return nil // see openPostgres: nothing is kept prepared on PostgreSQL
+	}
 	t.l.stmtMu.Lock()
 	defer t.l.stmtMu.Unlock()
 	if st, ok := t.l.stmts[q]; ok {
@@ -335,6 +293,18 @@ func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 }
 
 func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := l.attempt(ctx, now, fn)
+		// PostgreSQL aborts one of two tables' transactions that would otherwise interleave
+		// wrongly (a deadlock, a serialization failure); nothing of it happened, so fn runs
+		// again, over what the other committed. SQLite has one writer and never does.
+		if l.dialect != dialectPostgres || !retryable(err) || attempt == maxAttempts {
+			return err
+		}
+	}
+}
+
+func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("ledger: begin: %w", err)
@@ -489,7 +459,7 @@ func (t *Tx) Event(kind, terminal, round string, amount int64, detail string) er
 
 // NoteTerminal records that a terminal presented its certificate to the table (once).
 func (t *Tx) NoteTerminal(id string) error {
-	if _, err := t.exec(`INSERT OR IGNORE INTO terminals(id, first_seen) VALUES (?,?)`, id, t.now.UnixNano()); err != nil {
+	if _, err := t.exec(`INSERT INTO terminals(id, first_seen) VALUES (?,?) ON CONFLICT DO NOTHING`, id, t.now.UnixNano()); err != nil {
 		return fmt.Errorf("ledger: terminal %s: %w", id, err)
 	}
 	return nil
@@ -595,7 +565,7 @@ type Ticket struct {
 
 // Ticket reads a ticket by validation number.
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
-	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`, validation))
+	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`+t.l.lockRow(), validation))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Ticket{}, false, nil
 	}
@@ -1006,8 +976,14 @@ func (l *Ledger) Load(ctx context.Context, history int) (*State, error) {
 			st.BuyIns = append(st.BuyIns, b)
 		}
 		rows.Close()
+		// Oldest first; on SQLite closes of one instant in the order written (PostgreSQL has
+		// no rowid: by id).
+		order := "rowid"
+		if l.dialect == dialectPostgres {
+			order = "id"
+		}
 		rows, err = t.tx.QueryContext(ctx, `SELECT id, terminal, amount, reason, at FROM closes
-			WHERE acked = 0 ORDER BY at, rowid`)
+			WHERE acked = 0 ORDER BY at, `+order)
 		if err != nil {
 			return err
 		}
@@ -1093,7 +1069,7 @@ func (l *Ledger) Conserve(ctx context.Context) (Conservation, error) {
 		COALESCE((SELECT value FROM meters WHERE name = 'money_out'), 0),
 		COALESCE((SELECT value FROM meters WHERE name = 'house_result'), 0),
 		COALESCE((SELECT SUM(balance) FROM accounts), 0),
-		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')), 0),
+		COALESCE((SELECT SUM(amount) FROM tickets WHERE state IN ('issued','printed','print-failed','redeeming')`+l.ownTickets()+`), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'overpayment'), 0),
 		COALESCE((SELECT SUM(amount) FROM overpayments WHERE state = 'open' AND kind = 'underpayment'), 0)`).
 		Scan(&c.MoneyIn, &c.MoneyOut, &c.HouseResult, &c.Balances, &c.OpenTickets, &c.Overpaid, &c.Underpaid)

@@ -30,6 +30,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -71,17 +72,72 @@ CREATE TABLE IF NOT EXISTS seal_dirty (
 // KeyPath is where the key of the ledger at path is kept unless the caller says otherwise.
 func KeyPath(ledger string) string { return ledger + ".key" }
 
-// sealed is a table under the seal: its name and the SQL expression of its primary key as text.
-type sealed struct {
-	name string
-	pk   string // over the bare column names: quote(a)||','||quote(b)
+// scope is a set of sealed tables under one key, with its own seal_rows, seal_head and
+// seal_dirty. SQLite has one, the file. PostgreSQL has two: the table server's schema, under
+// its key, and the floor's schema (tickets, cage_*, floor_*), under the floor's key, which
+// every table server of the floor holds, as each writes the floor's rows.
+type scope struct {
+	schema  string // PostgreSQL schema; "" on SQLite
+	keyPath string
+	key     []byte
+	floor   bool
 }
 
-// sealer holds the key and the sealed tables of an open ledger.
+// t is a seal table's name in this scope.
+func (sc *scope) t(name string) string {
+	if sc.schema == "" {
+		return name
+	}
+	return sc.schema + "." + name
+}
+
+func (sc *scope) String() string {
+	if sc.schema == "" {
+		return "ledger"
+	}
+	return "schema " + sc.schema
+}
+
+// sealed is a table under the seal: its name, the SQL expression of its primary key as text,
+// and on PostgreSQL its primary key's columns and their types (dirty rows are found by them).
+type sealed struct {
+	name  string
+	pk    string // over the bare column names: quote(a)||','||quote(b)
+	cols  []string
+	types []string
+	scope *scope
+}
+
+// from is the table's name to select from.
+func (st sealed) from() string {
+	if st.scope.schema == "" {
+		return quoteIdent(st.name)
+	}
+	return quoteIdent(st.scope.schema) + "." + quoteIdent(st.name)
+}
+
+// sealer holds the keys and the sealed tables of an open ledger.
 type sealer struct {
-	key    []byte
+	d      dialect
+	scopes []*scope // on PostgreSQL: the table's, then the floor's (the order rows are sealed in)
 	tables []sealed
 	byName map[string]sealed
+}
+
+func (s *sealer) setTables(tables []sealed) {
+	s.tables = tables
+	s.byName = map[string]sealed{}
+	for _, t := range tables {
+		s.byName[t.name] = t
+	}
+}
+
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+type execer interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
 }
 
 func readKey(path string) ([]byte, bool, error) {
@@ -110,26 +166,36 @@ func installKey(path string) error {
 	return nil
 }
 
-// sealedTables lists the tables under the seal — every table but the seal's own and SQLite's —
-// and (re)creates the triggers that note each row written.
-func sealedTables(ctx context.Context, db *sql.DB) ([]sealed, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
+func names(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// sealedTables lists the tables under the seal — every table but the seal's own and the
+// database's — in every scope.
+func (s *sealer) sealedTables(ctx context.Context, db *sql.DB) ([]sealed, error) {
+	if s.d == dialectPostgres {
+		return s.pgSealedTables(ctx, db)
+	}
+	tables, err := names(ctx, db, `SELECT name FROM sqlite_master WHERE type = 'table'
 		AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'seal_%' ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names = append(names, n)
-	}
-	rows.Close()
 	var out []sealed
-	for _, n := range names {
+	for _, n := range tables {
 		cols, err := db.QueryContext(ctx, `SELECT name, pk FROM pragma_table_info(?) ORDER BY pk`, n)
 		if err != nil {
 			return nil, err
@@ -147,45 +213,152 @@ func sealedTables(ctx context.Context, db *sql.DB) ([]sealed, error) {
 			}
 		}
 		cols.Close()
-		s := sealed{name: n}
+		st := sealed{name: n, scope: s.scopes[0]}
 		if len(pks) == 0 {
-			s.pk = "quote(rowid)"
+			st.pk = "quote(rowid)"
 		} else {
 			parts := make([]string, len(pks))
 			for i, c := range pks {
 				parts[i] = "quote(" + quoteIdent(c) + ")"
 			}
-			s.pk = strings.Join(parts, "||','||")
+			st.pk = strings.Join(parts, "||','||")
 		}
-		out = append(out, s)
+		out = append(out, st)
 	}
 	return out, nil
 }
 
+// pgSealedTables: PostgreSQL has no rowid, so every sealed table must have a primary key;
+// its key as text is quote_literal of each column.
+func (s *sealer) pgSealedTables(ctx context.Context, db *sql.DB) ([]sealed, error) {
+	var out []sealed
+	for _, sc := range s.scopes {
+		tables, err := names(ctx, db, `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND c.relname NOT LIKE 'seal\_%' ORDER BY c.relname`, sc.schema)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range tables {
+			rows, err := db.QueryContext(ctx, `SELECT a.attname, format_type(a.atttypid, a.atttypmod)
+				FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+				WHERE i.indrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass AND i.indisprimary
+				ORDER BY array_position(i.indkey::int2[], a.attnum)`, sc.schema, n)
+			if err != nil {
+				return nil, err
+			}
+			st := sealed{name: n, scope: sc}
+			for rows.Next() {
+				var c, typ string
+				if err := rows.Scan(&c, &typ); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				st.cols, st.types = append(st.cols, c), append(st.types, typ)
+			}
+			err = rows.Err()
+			rows.Close()
+			if err != nil {
+				return nil, err
+			}
+			if len(st.cols) == 0 {
+				return nil, fmt.Errorf("ledger: table %s.%s has no primary key: it cannot be sealed", sc.schema, n)
+			}
+			st.pk = st.pkExpr("")
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// pkExpr is, on PostgreSQL, the text of a row's primary key (of row "NEW" or "OLD" in a
+// trigger, or "" for the bare columns), and pkValues its columns' values as a JSON array of
+// text, by which seal finds the row again.
+func (st sealed) pkExpr(row string) string {
+	parts := make([]string, len(st.cols))
+	for i, c := range st.cols {
+		parts[i] = "quote_literal(" + qualify(row, c) + "::text)"
+	}
+	return strings.Join(parts, "||','||")
+}
+
+func (st sealed) pkValues(row string) string {
+	parts := make([]string, len(st.cols))
+	for i, c := range st.cols {
+		parts[i] = qualify(row, c) + "::text"
+	}
+	return "array_to_json(ARRAY[" + strings.Join(parts, ", ") + "])::text"
+}
+
+func qualify(row, col string) string {
+	if row == "" {
+		return quoteIdent(col)
+	}
+	return row + "." + quoteIdent(col)
+}
+
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func quoteString(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
 
 // triggers are recreated on every Open, so none an editor left can stand in for ours. seal_dirty
 // has no unique key — a trigger's OR IGNORE gives way to an upsert's own conflict clause — so
 // seal takes each row once however often it was noted.
-func createTriggers(ctx context.Context, db *sql.DB, tables []sealed) error {
-	for _, s := range tables {
+func (s *sealer) createTriggers(ctx context.Context, db *sql.DB) error {
+	if s.d == dialectPostgres {
+		return s.pgCreateTriggers(ctx, db)
+	}
+	for _, st := range s.tables {
 		for _, ev := range []struct{ when, rows string }{{"INSERT", "NEW"}, {"UPDATE", "NEW"}, {"UPDATE", "OLD"}, {"DELETE", "OLD"}} {
-			name := quoteIdent("seal_" + s.name + "_" + strings.ToLower(ev.when) + "_" + strings.ToLower(ev.rows))
-			pk := strings.ReplaceAll(s.pk, "quote(", "quote("+ev.rows+".")
+			name := quoteIdent("seal_" + st.name + "_" + strings.ToLower(ev.when) + "_" + strings.ToLower(ev.rows))
+			pk := strings.ReplaceAll(st.pk, "quote(", "quote("+ev.rows+".")
 			q := fmt.Sprintf(`DROP TRIGGER IF EXISTS %s; CREATE TRIGGER %s AFTER %s ON %s BEGIN
-				INSERT INTO seal_dirty(tbl, pk, rid) VALUES ('%s', %s, %s.rowid); END;`,
-				name, name, ev.when, quoteIdent(s.name), strings.ReplaceAll(s.name, "'", "''"), pk, ev.rows)
+				INSERT INTO seal_dirty(tbl, pk, rid) VALUES (%s, %s, %s.rowid); END;`,
+				name, name, ev.when, quoteIdent(st.name), quoteString(st.name), pk, ev.rows)
 			if _, err := db.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("seal trigger on %s: %w", s.name, err)
+				return fmt.Errorf("seal trigger on %s: %w", st.name, err)
 			}
 		}
 	}
 	return nil
 }
 
+// pgCreateTriggers: one PL/pgSQL function and row trigger per table, noting the key of the row
+// before and after each change, and the transaction. The floor's servers open at any time and
+// replacing a function concurrently fails, so they take the schema lock to do it.
+func (s *sealer) pgCreateTriggers(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('ats-ledger-schema'))`); err != nil {
+		return err
+	}
+	for _, st := range s.tables {
+		fn := quoteIdent(st.scope.schema) + "." + quoteIdent("seal_note_"+st.name)
+		dirty := quoteIdent(st.scope.schema) + ".seal_dirty"
+		q := fmt.Sprintf(`CREATE OR REPLACE FUNCTION %[1]s() RETURNS trigger LANGUAGE plpgsql AS $seal$
+BEGIN
+	IF TG_OP <> 'INSERT' THEN
+		INSERT INTO %[2]s(tbl, pk, pkv) VALUES (%[3]s, %[4]s, %[5]s);
+	END IF;
+	IF TG_OP <> 'DELETE' THEN
+		INSERT INTO %[2]s(tbl, pk, pkv) VALUES (%[3]s, %[6]s, %[7]s);
+	END IF;
+	RETURN NULL;
+END $seal$;
+CREATE OR REPLACE TRIGGER seal_note AFTER INSERT OR UPDATE OR DELETE ON %[8]s FOR EACH ROW EXECUTE FUNCTION %[1]s();`,
+			fn, dirty, quoteString(st.name), st.pkExpr("OLD"), st.pkValues("OLD"), st.pkExpr("NEW"), st.pkValues("NEW"), st.from())
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("seal trigger on %s: %w", st.name, err)
+		}
+	}
+	return tx.Commit()
+}
+
 // rowMAC is a row's seal: the table, its key and every column by name, type and value.
-func (s *sealer) rowMAC(table, pk string, cols []string, vals []any) ([]byte, error) {
-	h := hmac.New(sha256.New, s.key)
+func (sc *scope) rowMAC(table, pk string, cols []string, vals []any) ([]byte, error) {
+	h := hmac.New(sha256.New, sc.key)
 	var n [8]byte
 	putInt := func(v int64) { binary.BigEndian.PutUint64(n[:], uint64(v)); h.Write(n[:]) }
 	putBytes := func(b []byte) { putInt(int64(len(b))); h.Write(b) }
@@ -227,8 +400,8 @@ func (s *sealer) rowMAC(table, pk string, cols []string, vals []any) ([]byte, er
 	return h.Sum(nil), nil
 }
 
-func (s *sealer) headMAC(rows int64, agg []byte) []byte {
-	h := hmac.New(sha256.New, s.key)
+func (sc *scope) headMAC(rows int64, agg []byte) []byte {
+	h := hmac.New(sha256.New, sc.key)
 	h.Write([]byte("ats-ledger-head-v1"))
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(rows))
@@ -243,10 +416,33 @@ func xorInto(dst, b []byte) {
 	}
 }
 
-// readRow reads the row of table at rowid: its key text, column names and values; ok false
-// when there is none.
-func readRow(t *Tx, s sealed, rid int64) (pk string, cols []string, vals []any, ok bool, err error) {
-	rows, err := t.query(`SELECT `+s.pk+`, * FROM `+quoteIdent(s.name)+` WHERE rowid = ?`, rid)
+// dirty is a row a transaction wrote: its table and key, and where to find it now — its rowid
+// on SQLite, its key's values (a JSON array of text) on PostgreSQL.
+type dirty struct {
+	tbl, pk string
+	rid     int64
+	pkv     string
+}
+
+// readRow reads a dirty row as it is now: its key text, column names and values; ok false
+// when there is none (it was deleted, or on SQLite its rowid now holds another row).
+func (s *sealer) readRow(t *Tx, st sealed, d dirty) (pk string, cols []string, vals []any, ok bool, err error) {
+	var rows *sql.Rows
+	if s.d == dialectPostgres {
+		var keys []string
+		if err := json.Unmarshal([]byte(d.pkv), &keys); err != nil || len(keys) != len(st.cols) {
+			return "", nil, nil, false, fmt.Errorf("key values %q: %v", d.pkv, err)
+		}
+		where := make([]string, len(st.cols))
+		args := make([]any, len(st.cols))
+		for i, c := range st.cols {
+			where[i] = quoteIdent(c) + " = CAST(? AS " + st.types[i] + ")"
+			args[i] = keys[i]
+		}
+		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE `+strings.Join(where, " AND "), args...)
+	} else {
+		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE rowid = ?`, d.rid)
+	}
 	if err != nil {
 		return "", nil, nil, false, err
 	}
@@ -275,69 +471,106 @@ func scanSealed(rows *sql.Rows) (string, []string, []any, error) {
 	return pk, names[1:], vals[1:], nil
 }
 
-// seal seals the rows the transaction wrote (seal_dirty) and moves the head; Update calls it
-// just before it commits.
-func (s *sealer) seal(t *Tx) error {
-	type dirty struct {
-		tbl, pk string
-		rid     int64
+// dirtyRows reads the rows the transaction wrote in one scope. On PostgreSQL only its own:
+// seal_dirty is shared by the schema's writers, and a row noted by a write behind the
+// server's back (psql, committed with its note) must not be sealed by the server's next
+// transaction — it stays unsealed and the next verification names it.
+func (s *sealer) dirtyRows(t *Tx, sc *scope) ([]dirty, error) {
+	var ds []dirty
+	if s.d == dialectPostgres {
+		rows, err := t.query(`SELECT tbl, pk, pkv FROM ` + sc.t("seal_dirty") + ` WHERE tx = txid_current()`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d dirty
+			if err := rows.Scan(&d.tbl, &d.pk, &d.pkv); err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		}
+		return ds, rows.Err()
 	}
 	rows, err := t.query(`SELECT tbl, pk, rid FROM seal_dirty`)
 	if err != nil {
-		return fmt.Errorf("ledger: seal: %w", err)
+		return nil, err
 	}
-	var ds []dirty
+	defer rows.Close()
 	for rows.Next() {
 		var d dirty
 		if err := rows.Scan(&d.tbl, &d.pk, &d.rid); err != nil {
-			rows.Close()
-			return fmt.Errorf("ledger: seal: %w", err)
+			return nil, err
 		}
 		ds = append(ds, d)
 	}
-	rows.Close()
+	return ds, rows.Err()
+}
+
+// seal seals the rows the transaction wrote (seal_dirty) and moves the head of each scope it
+// wrote in; Update calls it just before it commits. On PostgreSQL the head is read FOR UPDATE:
+// the floor's head is written by every table server, and they must seal one after another,
+// each over what the one before committed.
+func (s *sealer) seal(t *Tx) error {
+	for _, sc := range s.scopes {
+		if err := s.sealScope(t, sc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sealer) sealScope(t *Tx, sc *scope) error {
+	ds, err := s.dirtyRows(t, sc)
+	if err != nil {
+		return fmt.Errorf("ledger: seal: %w", err)
+	}
 	if len(ds) == 0 {
 		return nil
 	}
+	lock := ""
+	if s.d == dialectPostgres {
+		lock = " FOR UPDATE"
+	}
 	var n int64
 	var agg, hmacHead []byte
-	if err := t.queryRow(`SELECT rows, agg, mac FROM seal_head WHERE id = 1`).Scan(&n, &agg, &hmacHead); err != nil {
-		return fmt.Errorf("ledger: seal head: %w", err)
+	if err := t.queryRow(`SELECT rows, agg, mac FROM `+sc.t("seal_head")+` WHERE id = 1`+lock).Scan(&n, &agg, &hmacHead); err != nil {
+		return fmt.Errorf("ledger: seal head of %s: %w", sc, err)
 	}
 	agg = bytes.Clone(agg)
 	// Each (table, key) once: the row as it is now, wherever its rowid went.
 	type rowKey struct{ tbl, pk string }
-	rids := map[rowKey][]int64{}
+	where := map[rowKey][]dirty{}
 	var order []rowKey
 	for _, d := range ds {
 		k := rowKey{d.tbl, d.pk}
-		if _, ok := rids[k]; !ok {
+		if _, ok := where[k]; !ok {
 			order = append(order, k)
 		}
-		if !slices.Contains(rids[k], d.rid) {
-			rids[k] = append(rids[k], d.rid)
+		if !slices.ContainsFunc(where[k], func(o dirty) bool { return o.rid == d.rid && o.pkv == d.pkv }) {
+			where[k] = append(where[k], d)
 		}
 	}
 	for _, k := range order {
 		st, ok := s.byName[k.tbl]
-		if !ok {
+		if !ok || st.scope != sc {
 			return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", k.tbl)
 		}
 		var mac []byte
-		for _, rid := range rids[k] {
-			pk, cols, vals, found, err := readRow(t, st, rid)
+		for _, d := range where[k] {
+			pk, cols, vals, found, err := s.readRow(t, st, d)
 			if err != nil {
 				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 			}
 			if found && pk == k.pk {
-				if mac, err = s.rowMAC(k.tbl, k.pk, cols, vals); err != nil {
+				if mac, err = sc.rowMAC(k.tbl, k.pk, cols, vals); err != nil {
 					return err
 				}
 				break
 			}
 		}
 		var old []byte
-		err := t.queryRow(`SELECT mac FROM seal_rows WHERE tbl = ? AND pk = ?`, k.tbl, k.pk).Scan(&old)
+		err := t.queryRow(`SELECT mac FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk).Scan(&old)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			old = nil
@@ -349,34 +582,49 @@ func (s *sealer) seal(t *Tx) error {
 			n--
 		}
 		if mac == nil {
-			if _, err := t.exec(`DELETE FROM seal_rows WHERE tbl = ? AND pk = ?`, k.tbl, k.pk); err != nil {
+			if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk); err != nil {
 				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 			}
 			continue
 		}
 		xorInto(agg, mac)
 		n++
-		if _, err := t.exec(`INSERT INTO seal_rows(tbl, pk, mac) VALUES (?,?,?)
+		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac) VALUES (?,?,?)
 			ON CONFLICT(tbl, pk) DO UPDATE SET mac = excluded.mac`, k.tbl, k.pk, mac); err != nil {
 			return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 		}
 	}
-	if _, err := t.exec(`UPDATE seal_head SET rows = ?, agg = ?, mac = ? WHERE id = 1`, n, agg, s.headMAC(n, agg)); err != nil {
+	if _, err := t.exec(`UPDATE `+sc.t("seal_head")+` SET rows = ?, agg = ?, mac = ? WHERE id = 1`, n, agg, sc.headMAC(n, agg)); err != nil {
 		return fmt.Errorf("ledger: seal head: %w", err)
 	}
-	if _, err := t.exec(`DELETE FROM seal_dirty`); err != nil {
+	del := `DELETE FROM seal_dirty`
+	if s.d == dialectPostgres {
+		del = `DELETE FROM ` + sc.t("seal_dirty") + ` WHERE tx = txid_current()`
+	}
+	if _, err := t.exec(del); err != nil {
 		return fmt.Errorf("ledger: seal: %w", err)
 	}
 	return nil
 }
 
-// verify checks every row of every sealed table against its seal, and the head against them
-// all. The error wraps ErrTampered and names the first bad row.
-func (s *sealer) verify(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) (rowsSealed int64, err error) {
+// verify checks every row of every sealed table against its seal, and the heads against them
+// all. The error wraps ErrTampered and names the first bad row. On PostgreSQL q is a
+// repeatable-read transaction: the floor's rows and head are read as of one instant while
+// other tables write them.
+func (s *sealer) verify(ctx context.Context, q querier) (rowsSealed int64, err error) {
+	for _, sc := range s.scopes {
+		n, err := s.verifyScope(ctx, q, sc)
+		if err != nil {
+			return 0, err
+		}
+		rowsSealed += n
+	}
+	return rowsSealed, nil
+}
+
+func (s *sealer) verifyScope(ctx context.Context, q querier, sc *scope) (int64, error) {
 	stored := map[string][]byte{}
-	rows, err := q.QueryContext(ctx, `SELECT tbl, pk, mac FROM seal_rows`)
+	rows, err := q.QueryContext(ctx, `SELECT tbl, pk, mac FROM `+sc.t("seal_rows"))
 	if err != nil {
 		return 0, fmt.Errorf("ledger: verify: %w", err)
 	}
@@ -394,7 +642,7 @@ func (s *sealer) verify(ctx context.Context, q interface {
 		n        int64
 		agg, mac []byte
 	}
-	hr, err := q.QueryContext(ctx, `SELECT rows, agg, mac FROM seal_head WHERE id = 1`)
+	hr, err := q.QueryContext(ctx, `SELECT rows, agg, mac FROM `+sc.t("seal_head")+` WHERE id = 1`)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: verify: %w", err)
 	}
@@ -407,12 +655,19 @@ func (s *sealer) verify(ctx context.Context, q interface {
 		return 0, fmt.Errorf("ledger: verify: %w", err)
 	}
 	if !found {
-		return 0, fmt.Errorf("ledger: %w: the seal head is missing", ErrTampered)
+		return 0, fmt.Errorf("ledger: %w: the seal head is missing (%s)", ErrTampered, sc)
+	}
+	order := "rowid"
+	if s.d == dialectPostgres {
+		order = "1"
 	}
 	agg := make([]byte, sha256.Size)
 	var n int64
 	for _, st := range s.tables {
-		rows, err := q.QueryContext(ctx, `SELECT `+st.pk+`, * FROM `+quoteIdent(st.name)+` ORDER BY rowid`)
+		if st.scope != sc {
+			continue
+		}
+		rows, err := q.QueryContext(ctx, `SELECT `+st.pk+`, * FROM `+st.from()+` ORDER BY `+order)
 		if err != nil {
 			return 0, fmt.Errorf("ledger: verify %s: %w", st.name, err)
 		}
@@ -422,7 +677,7 @@ func (s *sealer) verify(ctx context.Context, q interface {
 				rows.Close()
 				return 0, fmt.Errorf("ledger: verify %s: %w", st.name, err)
 			}
-			mac, err := s.rowMAC(st.name, pk, cols, vals)
+			mac, err := sc.rowMAC(st.name, pk, cols, vals)
 			if err != nil {
 				rows.Close()
 				return 0, err
@@ -454,8 +709,8 @@ func (s *sealer) verify(ctx context.Context, q interface {
 		sort.Strings(gone)
 		return 0, fmt.Errorf("ledger: %w: table %s is sealed but missing: deleted without the server's key", ErrTampered, gone[0])
 	}
-	if !hmac.Equal(s.headMAC(head.n, head.agg), head.mac) {
-		return 0, fmt.Errorf("ledger: %w: the seal head does not match its MAC", ErrTampered)
+	if !hmac.Equal(sc.headMAC(head.n, head.agg), head.mac) {
+		return 0, fmt.Errorf("ledger: %w: the seal head does not match its MAC (%s)", ErrTampered, sc)
 	}
 	if head.n != n || !hmac.Equal(agg, head.agg) {
 		return 0, fmt.Errorf("ledger: %w: the rows are not the ones the seal head was written over (%d rows, head says %d): a row was put back to an older version", ErrTampered, n, head.n)
@@ -480,81 +735,141 @@ func describe(cols []string, vals []any) string {
 
 // openSeal loads (or on a first Open creates) the key, verifies the ledger against it and
 // installs the triggers. A ledger never sealed is sealed as found.
-func openSeal(ctx context.Context, db *sql.DB, path, keyPath string) (*sealer, error) {
-	tables, err := sealedTables(ctx, db)
-	if err != nil {
+func openSeal(ctx context.Context, l *Ledger, path, keyPath string) (*sealer, error) {
+	s := &sealer{d: dialectSQLite, scopes: []*scope{{keyPath: keyPath}}}
+	if err := s.open(ctx, l, path); err != nil {
 		return nil, err
-	}
-	s := &sealer{tables: tables, byName: map[string]sealed{}}
-	for _, t := range tables {
-		s.byName[t.name] = t
-	}
-	var heads int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM seal_head`).Scan(&heads); err != nil {
-		return nil, err
-	}
-	key, haveKey, err := readKey(keyPath)
-	if err != nil {
-		return nil, err
-	}
-	pending, havePending, err := readKey(keyPath + ".new")
-	if err != nil {
-		return nil, err
-	}
-	if err := createTriggers(ctx, db, tables); err != nil {
-		return nil, err
-	}
-	switch {
-	case heads > 0 && (haveKey || havePending):
-		s.key = key
-		if !haveKey {
-			s.key = pending // sealed, then a crash before the key was installed
-		}
-		if _, err := s.verify(ctx, db); err != nil {
-			return nil, fmt.Errorf("%w (the table server refuses a ledger that fails its seal: restore it from a good copy; `tableserver verify -db %s` names what is wrong)", err, path)
-		}
-		if !haveKey {
-			return s, installKey(keyPath)
-		}
-		return s, nil
-	case heads > 0:
-		return nil, fmt.Errorf("ledger: %s is sealed but its %w file %s is missing: restore it", path, ErrKey, keyPath)
-	}
-	var rows int64
-	for _, t := range tables {
-		var c int64
-		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+quoteIdent(t.name)).Scan(&c); err != nil {
-			return nil, err
-		}
-		rows += c
-	}
-	if haveKey && rows > 0 {
-		return nil, fmt.Errorf("ledger: %s: %w: it holds %d unsealed rows but this server already has a ledger key (%s): an unsealed ledger was put in place of the sealed one", path, ErrTampered, rows, keyPath)
-	}
-	if !haveKey {
-		if key, err = writeKey(keyPath); err != nil {
-			return nil, err
-		}
-	}
-	s.key = key
-	if err := s.sealAll(ctx, db, rows); err != nil {
-		return nil, err
-	}
-	if !haveKey {
-		return s, installKey(keyPath)
 	}
 	return s, nil
 }
 
-// sealAll seals every row as it is: a new ledger, one from before the seal, or one whose schema
-// a migration just changed (after it was verified under the old one).
-func (s *sealer) sealAll(ctx context.Context, db *sql.DB, found int64) error {
-	tx, err := db.BeginTx(ctx, nil)
+// openSealPostgres is openSeal for a table server on a floor's database: the floor's scope
+// first (its key is the one the floor already uses, or the floor is new), then the table's.
+func openSealPostgres(ctx context.Context, l *Ledger, cfg StoreConfig) (*sealer, error) {
+	s := &sealer{d: dialectPostgres, scopes: []*scope{
+		{schema: l.schema, keyPath: cfg.KeyPath},
+		{schema: FloorSchema, keyPath: cfg.FloorKeyPath, floor: true},
+	}}
+	if err := s.open(ctx, l, redact(cfg.DSN)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *sealer) open(ctx context.Context, l *Ledger, where string) error {
+	tables, err := s.sealedTables(ctx, l.db)
+	if err != nil {
+		return err
+	}
+	s.setTables(tables)
+	if err := s.createTriggers(ctx, l.db); err != nil {
+		return err
+	}
+	// The floor's scope before the table's: a table server given a key the floor was not
+	// sealed with is told so before it seals anything of its own.
+	scopes := slices.Clone(s.scopes)
+	slices.Reverse(scopes)
+	for _, sc := range scopes {
+		if err := s.openScope(ctx, l, sc, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where string) error {
+	var heads int
+	if err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sc.t("seal_head")).Scan(&heads); err != nil {
+		return err
+	}
+	key, haveKey, err := readKey(sc.keyPath)
+	if err != nil {
+		return err
+	}
+	pending, havePending, err := readKey(sc.keyPath + ".new")
+	if err != nil {
+		return err
+	}
+	switch {
+	case heads > 0 && (haveKey || havePending):
+		sc.key = key
+		if !haveKey {
+			sc.key = pending // sealed, then a crash before the key was installed
+		}
+		if _, err := s.verifyOne(ctx, l, sc); err != nil {
+			if sc.floor {
+				return fmt.Errorf("%w (the floor's rows are sealed under the floor's key: every table server of the floor must be given the same floor key file, %s here; `tableserver verify` names what is wrong)", err, sc.keyPath)
+			}
+			return fmt.Errorf("%w (the table server refuses a ledger that fails its seal: restore it from a good copy; `tableserver verify -db %s` names what is wrong)", err, where)
+		}
+		if !haveKey {
+			return installKey(sc.keyPath)
+		}
+		return nil
+	case heads > 0 && sc.floor:
+		return fmt.Errorf("ledger: the floor in %s is sealed but this table server's floor %w file %s is missing: copy the floor's key file from another table server of the floor", where, ErrKey, sc.keyPath)
+	case heads > 0:
+		return fmt.Errorf("ledger: %s is sealed but its %w file %s is missing: restore it", where, ErrKey, sc.keyPath)
+	}
+	var rows int64
+	for _, t := range s.tables {
+		if t.scope != sc {
+			continue
+		}
+		var c int64
+		if err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+t.from()).Scan(&c); err != nil {
+			return err
+		}
+		rows += c
+	}
+	if haveKey && rows > 0 {
+		return fmt.Errorf("ledger: %s: %w: it holds %d unsealed rows but this server already has a ledger key (%s): an unsealed ledger was put in place of the sealed one", where, ErrTampered, rows, sc.keyPath)
+	}
+	if !haveKey {
+		if havePending {
+			key = pending
+		} else if key, err = writeKey(sc.keyPath); err != nil {
+			return err
+		}
+	}
+	sc.key = key
+	if err := s.sealAll(ctx, l, sc, rows); err != nil {
+		return err
+	}
+	if !haveKey {
+		return installKey(sc.keyPath)
+	}
+	return nil
+}
+
+// verifyOne verifies one scope (on PostgreSQL in a repeatable-read transaction).
+func (s *sealer) verifyOne(ctx context.Context, l *Ledger, sc *scope) (int64, error) {
+	tx, err := l.db.BeginTx(ctx, l.readOnly())
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
+	return s.verifyScope(ctx, tx, sc)
+}
+
+// sealAll seals every row of a scope as it is: a new ledger, one from before the seal, or one
+// whose schema a migration just changed (after it was verified under the old one). On
+// PostgreSQL the head is locked first, so a floor's other servers seal after this.
+func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64) error {
+	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
-	for _, q := range []string{`DELETE FROM seal_rows`, `DELETE FROM seal_head`, `DELETE FROM seal_dirty`} {
+	if s.d == dialectPostgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('ats-ledger-seal-' || ?))`, sc.schema); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM `+sc.t("seal_head")+` FOR UPDATE`); err != nil {
+			return err
+		}
+	}
+	for _, q := range []string{`DELETE FROM ` + sc.t("seal_rows"), `DELETE FROM ` + sc.t("seal_head")} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
@@ -562,7 +877,10 @@ func (s *sealer) sealAll(ctx context.Context, db *sql.DB, found int64) error {
 	agg := make([]byte, sha256.Size)
 	var n int64
 	for _, st := range s.tables {
-		rows, err := tx.QueryContext(ctx, `SELECT `+st.pk+`, * FROM `+quoteIdent(st.name))
+		if st.scope != sc {
+			continue
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+st.pk+`, * FROM `+st.from())
 		if err != nil {
 			return err
 		}
@@ -577,7 +895,7 @@ func (s *sealer) sealAll(ctx context.Context, db *sql.DB, found int64) error {
 				rows.Close()
 				return err
 			}
-			mac, err := s.rowMAC(st.name, pk, cols, vals)
+			mac, err := sc.rowMAC(st.name, pk, cols, vals)
 			if err != nil {
 				rows.Close()
 				return err
@@ -586,43 +904,63 @@ func (s *sealer) sealAll(ctx context.Context, db *sql.DB, found int64) error {
 		}
 		rows.Close()
 		for _, r := range all {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO seal_rows(tbl, pk, mac) VALUES (?,?,?)`, st.name, r.pk, r.mac); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac) VALUES (?,?,?)`, st.name, r.pk, r.mac); err != nil {
 				return err
 			}
 			xorInto(agg, r.mac)
 			n++
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO seal_head(id, rows, agg, mac, since) VALUES (1,?,?,?,?)`,
-		n, agg, s.headMAC(n, agg), time.Now().UnixNano()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)`,
+		n, agg, sc.headMAC(n, agg), time.Now().UnixNano()); err != nil {
 		return err
 	}
-	if found > 0 {
+	// Every note: all are sealed now. (On PostgreSQL, what other transactions have not
+	// committed is not seen, so not deleted.)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+sc.t("seal_dirty")); err != nil {
+		return err
+	}
+	if found > 0 && !sc.floor {
 		// Said in the audit log (itself sealed from here on, by the commit's own seal).
 		if _, err := tx.ExecContext(ctx, `INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
 			time.Now().UnixNano(), "ledger-sealed", "", "", found, fmt.Sprintf("sealing started: %d rows found were sealed as they stood", found)); err != nil {
 			return err
 		}
-		if err := s.seal(&Tx{l: &Ledger{}, ctx: ctx, tx: tx}); err != nil {
+		if err := s.sealScope(&Tx{l: &Ledger{dialect: s.d}, ctx: ctx, tx: tx}, sc); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
 }
 
-// schemaOf is the SQL of every sealed table, to tell whether a migration changed a table (its
-// rows' seals then cover other columns, and are written again).
-func schemaOf(ctx context.Context, db *sql.DB) (string, error) {
+// schemaOf is the definition of every sealed table, by scope, to tell whether a migration
+// changed a table (its rows' seals then cover other columns, and are written again).
+func schemaOf(ctx context.Context, l *Ledger) (map[string]string, error) {
+	out := map[string]string{}
+	if l.dialect == dialectPostgres {
+		for _, schema := range []string{l.schema, FloorSchema} {
+			var s sql.NullString
+			err := l.db.QueryRowContext(ctx, `SELECT string_agg(table_name || '.' || column_name || ' ' || data_type || ' ' || COALESCE(column_default, ''), ';'
+				ORDER BY table_name, ordinal_position) FROM information_schema.columns
+				WHERE table_schema = ? AND table_name NOT LIKE 'seal\_%'`, schema).Scan(&s)
+			if err != nil {
+				return nil, err
+			}
+			out[schema] = s.String
+		}
+		return out, nil
+	}
 	var s sql.NullString
-	err := db.QueryRowContext(ctx, `SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master
+	err := l.db.QueryRowContext(ctx, `SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master
 		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'seal_%' ORDER BY name)`).Scan(&s)
-	return s.String, err
+	out[""] = s.String
+	return out, err
 }
 
 // Verify checks the whole ledger against its seal (Open does it too), and returns how many rows
 // are sealed. `tableserver verify` runs it.
 func (l *Ledger) Verify(ctx context.Context) (int64, error) {
-	tx, err := l.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := l.db.BeginTx(ctx, l.readOnly())
 	if err != nil {
 		return 0, err
 	}
@@ -630,22 +968,40 @@ func (l *Ledger) Verify(ctx context.Context) (int64, error) {
 	return l.seal.verify(ctx, tx)
 }
 
-// migrated seals the ledger again if a migration changed a table since before: it was verified
-// under the old schema just now, and its rows' seals must cover the new columns.
-func (s *sealer) migrated(ctx context.Context, db *sql.DB, before string) error {
-	after, err := schemaOf(ctx, db)
-	if err != nil || after == before {
+// readOnly is the transaction a verification reads in: one snapshot of everything.
+func (l *Ledger) readOnly() *sql.TxOptions {
+	if l.dialect == dialectPostgres {
+		return &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	}
+	return &sql.TxOptions{ReadOnly: true}
+}
+
+// migrated seals a scope again if a migration changed one of its tables since before, or (for
+// the table's own scope) recorded a migration: it was verified under the old schema just now,
+// and its rows' seals must cover the new columns and rows.
+func (s *sealer) migrated(ctx context.Context, l *Ledger, before map[string]string, applied int) error {
+	after, err := schemaOf(ctx, l)
+	if err != nil {
 		return err
 	}
-	if s.tables, err = sealedTables(ctx, db); err != nil {
+	changed := func(sc *scope) bool { return after[sc.schema] != before[sc.schema] || (applied > 0 && !sc.floor) }
+	if !slices.ContainsFunc(s.scopes, changed) {
+		return nil
+	}
+	tables, err := s.sealedTables(ctx, l.db)
+	if err != nil {
 		return err
 	}
-	s.byName = map[string]sealed{}
-	for _, t := range s.tables {
-		s.byName[t.name] = t
-	}
-	if err := createTriggers(ctx, db, s.tables); err != nil {
+	s.setTables(tables)
+	if err := s.createTriggers(ctx, l.db); err != nil {
 		return err
 	}
-	return s.sealAll(ctx, db, 0)
+	for _, sc := range s.scopes {
+		if changed(sc) {
+			if err := s.sealAll(ctx, l, sc, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
