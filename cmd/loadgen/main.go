@@ -33,6 +33,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -41,6 +42,7 @@ import (
 	"github.com/tablegames/ats/app/table"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/internal/pgtest"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
@@ -62,8 +64,13 @@ type options struct {
 	// terminalProcs, when positive, runs the measured terminals in that many processes of their
 	// own (termproc.go), so this process's CPU is the server's alone.
 	terminalProcs int
-	hostile       abuseOpts // how each abusive terminal behaves
-	noCutoff      bool      // the server never cuts a terminal off (to measure without the cut-off)
+	// db is the ledger's store: "" for a SQLite file in the run's directory, or a postgres://
+	// DSN (the table's rows in schema table_t1, the floor's in floor). pgTemp starts a
+	// throwaway PostgreSQL cluster for the run instead (internal/pgtest).
+	db       string
+	pgTemp   bool
+	hostile  abuseOpts // how each abusive terminal behaves
+	noCutoff bool      // the server never cuts a terminal off (to measure without the cut-off)
 	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
 	// test under the race detector lowers it so its slowed abuser still crosses it.
 	callRate, callBurst float64
@@ -95,6 +102,8 @@ func main() {
 	flag.Float64Var(&o.hostile.rate, "abuse-rate", 0, "slips a second each abusive terminal sends (0: as fast as it can); 60 keeps one just under the server's cut-off (its rate of 50 a second and 10 refusals a second forgiven)")
 	flag.BoolVar(&o.noCutoff, "no-cutoff", false, "the server never cuts off a terminal that keeps calling over its rate (its calls over the rate are still refused): to measure without the cut-off")
 	flag.IntVar(&o.terminalProcs, "terminal-procs", 0, "run the measured terminals in this many processes of their own (0: in this one), so the server's figures are not the terminals' own TLS and gRPC; not with -soak")
+	flag.StringVar(&o.db, "db", "", "the ledger: a postgres:// DSN of an empty database (default: a SQLite file in a temporary directory)")
+	flag.BoolVar(&o.pgTemp, "pg-temp", false, "start a throwaway PostgreSQL cluster (initdb and pg_ctl in a temporary directory; durable: fsync on) and put the ledger in it")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
@@ -178,7 +187,12 @@ func run(o options, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	led, err := ledger.Open(filepath.Join(dir, "table.db"))
+	dsn, stopStore, err := o.store()
+	if err != nil {
+		return err
+	}
+	defer stopStore()
+	led, err := openLedger(dsn, dir, "T1")
 	if err != nil {
 		return err
 	}
@@ -227,7 +241,7 @@ func run(o options, out io.Writer) error {
 	if o.terminalProcs > 0 {
 		where = fmt.Sprintf("in %d terminal processes", o.terminalProcs)
 	}
-	fmt.Fprintf(out, "loadgen: %d terminals (%s), %.0f slip updates/s each, period %v, jitter %v, server %s\n", o.terminals, where, o.rate, o.period, o.jitter, addr)
+	fmt.Fprintf(out, "loadgen: %d terminals (%s), %.0f slip updates/s each, period %v, jitter %v, server %s, ledger on %s\n", o.terminals, where, o.rate, o.period, o.jitter, addr, storeName(dsn))
 	rec := &recorder{out: out}
 	var terms []*terminal
 	var procs []*termProc
@@ -408,6 +422,45 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 	fmt.Fprintf(out, "soak: %d auto-dealt rounds with %d terminals in %v; %d settlements; conserved %v\n",
 		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
 	return nil
+}
+
+// store is the DSN of the run's ledgers ("" for SQLite files in the run's directory) and what
+// stops it when the run ends.
+func (o options) store() (string, func(), error) {
+	switch {
+	case o.pgTemp && o.db != "":
+		return "", nil, fmt.Errorf("-db and -pg-temp: one or the other")
+	case o.pgTemp:
+		dsn, stop, err := pgtest.Temp()
+		if err != nil {
+			return "", nil, fmt.Errorf("-pg-temp: %w", err)
+		}
+		return dsn, stop, nil
+	case o.db != "" && !ledger.IsPostgres(o.db):
+		return "", nil, fmt.Errorf("-db %q: a postgres:// DSN (SQLite, the default, needs no -db)", o.db)
+	}
+	return o.db, func() {}, nil
+}
+
+// openLedger opens table tableID's ledger: a SQLite file in dir, or its schema of the
+// PostgreSQL database dsn, the floor's rows sealed under one key shared by the floor's tables.
+func openLedger(dsn, dir, tableID string) (*ledger.Ledger, error) {
+	if dsn == "" {
+		name := "table.db"
+		if tableID != "T1" {
+			name = strings.ToLower(tableID) + ".db"
+		}
+		return ledger.Open(filepath.Join(dir, name))
+	}
+	return ledger.OpenStore(context.Background(), ledger.StoreConfig{DSN: dsn, TableID: tableID,
+		KeyPath: filepath.Join(dir, tableID+".key"), FloorKeyPath: filepath.Join(dir, "floor.key")})
+}
+
+func storeName(dsn string) string {
+	if dsn == "" {
+		return "SQLite"
+	}
+	return "PostgreSQL"
 }
 
 // cpuTime is the CPU time (user and system) this process has used.
