@@ -404,7 +404,7 @@ func (t *Tx) Epoch(terminal string) (int64, error) {
 // player at that terminal.
 func (t *Tx) NextEpoch(terminal string) error {
 	_, err := t.exec(`INSERT INTO accounts(terminal, balance, open, epoch) VALUES (?, 0, 0, 1)
-		ON CONFLICT(terminal) DO UPDATE SET epoch = epoch + 1`, terminal)
+		ON CONFLICT(terminal) DO UPDATE SET epoch = accounts.epoch + 1`, terminal)
 	if err != nil {
 		return fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
 	}
