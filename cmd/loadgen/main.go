@@ -67,10 +67,14 @@ type options struct {
 	// db is the ledger's store: "" for a SQLite file in the run's directory, or a postgres://
 	// DSN (the table's rows in schema table_t1, the floor's in floor). pgTemp starts a
 	// throwaway PostgreSQL cluster for the run instead (internal/pgtest).
-	db       string
-	pgTemp   bool
-	hostile  abuseOpts // how each abusive terminal behaves
-	noCutoff bool      // the server never cuts a terminal off (to measure without the cut-off)
+	db     string
+	pgTemp bool
+	// tables, when more than 1, runs a floor (floor.go): that many table servers sharing the
+	// one PostgreSQL database, each with terminals terminals; redemptions tickets printed at
+	// the first are raced for by terminals of two others.
+	tables, redemptions int
+	hostile             abuseOpts // how each abusive terminal behaves
+	noCutoff            bool      // the server never cuts a terminal off (to measure without the cut-off)
 	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
 	// test under the race detector lowers it so its slowed abuser still crosses it.
 	callRate, callBurst float64
@@ -104,6 +108,8 @@ func main() {
 	flag.IntVar(&o.terminalProcs, "terminal-procs", 0, "run the measured terminals in this many processes of their own (0: in this one), so the server's figures are not the terminals' own TLS and gRPC; not with -soak")
 	flag.StringVar(&o.db, "db", "", "the ledger: a postgres:// DSN of an empty database (default: a SQLite file in a temporary directory)")
 	flag.BoolVar(&o.pgTemp, "pg-temp", false, "start a throwaway PostgreSQL cluster (initdb and pg_ctl in a temporary directory; durable: fsync on) and put the ledger in it")
+	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
+	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
@@ -182,11 +188,17 @@ func run(o options, out io.Writer) error {
 	if o.terminalProcs > 0 && o.soak > 0 {
 		return fmt.Errorf("-soak drives the terminals of this process: it cannot be combined with -terminal-procs")
 	}
-	dir, err := os.MkdirTemp(os.Getenv("LOADGEN_DIR"), "loadgen")
+	if o.tables > 1 {
+		return runFloor(o, out)
+	}
+	if o.redemptions > 0 {
+		return fmt.Errorf("-redemptions: tickets are redeemed across the tables of a floor (-tables 3 or more)")
+	}
+	dir, err := mkRunDir()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer removeRunDir(dir)
 	dsn, stopStore, err := o.store()
 	if err != nil {
 		return err
@@ -423,6 +435,12 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
 	return nil
 }
+
+// mkRunDir makes the run's directory (ledger files, keys, certificates), under $LOADGEN_DIR if
+// set; removeRunDir removes it.
+func mkRunDir() (string, error) { return os.MkdirTemp(os.Getenv("LOADGEN_DIR"), "loadgen") }
+
+func removeRunDir(dir string) { os.RemoveAll(dir) }
 
 // store is the DSN of the run's ledgers ("" for SQLite files in the run's directory) and what
 // stops it when the run ends.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablegames/ats/internal/pgtest"
 )
 
 // TestMain lets the test binary be the abusive terminal's process of -abuse-process and the
@@ -36,7 +38,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	pgtest.Stop()
+	os.Exit(code)
 }
 
 // A short run of the load tool works end to end on loopback: terminals connect over mutual TLS,
@@ -133,5 +137,39 @@ func TestShortRunInTerminalProcesses(t *testing.T) {
 	}
 	if err := run(options{terminals: 2, rate: 10, period: time.Second, rounds: 1, soak: 1, terminalProcs: 1}, &out); err == nil {
 		t.Error("-soak with -terminal-procs was not refused")
+	}
+}
+
+// A floor: three table servers on one PostgreSQL database, every table's round at once, then
+// ten tickets printed at T1, each raced for by terminals of the two other tables at the same
+// moment. Every ticket is paid exactly once (the other attempt refused), each table's ledger
+// and the floor's are conserved, and there are no errors.
+func TestShortFloorWithCrossTableRedemptions(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	var out bytes.Buffer
+	o := options{terminals: 4, rate: 5, period: 1500 * time.Millisecond, rounds: 1, tables: 3, redemptions: 8, db: dsn}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, want := range []string{"a floor of 3 tables × 4 terminals", "8 paid, 8 refused, 0 paid twice",
+		"ledger of the floor: ", "(conserved: true)", "errors: 0"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	if n := strings.Count(report, "conserved: true"); n != 4 { // T1, T2, T3 and the floor
+		t.Errorf("%d of 4 ledgers conserved:\n%s", n, report)
+	}
+	m := regexp.MustCompile(`outcome to settled balance: +n=(\d+) `).FindStringSubmatch(report)
+	if m == nil || m[1] != "12" {
+		t.Errorf("want 12 settlements (3 tables × 4 terminals):\n%s", report)
+	}
+	// A floor needs the one database; tickets cross tables only on a floor of three or more.
+	for _, bad := range []options{{terminals: 2, rate: 5, period: time.Second, rounds: 1, tables: 2},
+		{terminals: 2, rate: 5, period: time.Second, rounds: 1, redemptions: 2}} {
+		if err := run(bad, &out); err == nil {
+			t.Errorf("%+v was not refused", bad)
+		}
 	}
 }

@@ -90,6 +90,12 @@ type termProc struct {
 // processes and starts them; it returns once every one has bought in its terminals. On an
 // error it returns the processes it started, for the caller to close.
 func startTermProcs(m *pki.Memory, dir, addr string, o options) ([]*termProc, error) {
+	return startTermProcsFrom(m, dir, addr, o, 0, "T1")
+}
+
+// startTermProcsFrom is startTermProcs for table tableID of a floor, whose terminals are
+// numbered from first+1.
+func startTermProcsFrom(m *pki.Memory, dir, addr string, o options, first int, tableID string) ([]*termProc, error) {
 	n := min(o.terminalProcs, o.terminals)
 	exe, err := os.Executable()
 	if err != nil {
@@ -99,7 +105,7 @@ func startTermProcs(m *pki.Memory, dir, addr string, o options) ([]*termProc, er
 	for p := range n {
 		creds := childCreds{CA: m.CA.PEM}
 		for i := p; i < o.terminals; i += n {
-			id := fmt.Sprintf("T%03d", i+1)
+			id := fmt.Sprintf("T%03d", first+i+1)
 			is, err := m.CA.IssueClient(pki.RoleTerminal, id)
 			if err != nil {
 				return procs, err
@@ -110,7 +116,7 @@ func startTermProcs(m *pki.Memory, dir, addr string, o options) ([]*termProc, er
 		if err != nil {
 			return procs, err
 		}
-		path := filepath.Join(dir, fmt.Sprintf("terminals-%d.json", p+1))
+		path := filepath.Join(dir, fmt.Sprintf("terminals-%s-%d.json", tableID, p+1))
 		if err := os.WriteFile(path, b, 0o600); err != nil {
 			return procs, err
 		}
@@ -130,7 +136,7 @@ func startTermProcs(m *pki.Memory, dir, addr string, o options) ([]*termProc, er
 		}
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<16), 256<<20) // a round's samples are one line
-		procs = append(procs, &termProc{name: fmt.Sprintf("terminal process %d (%d terminals)", p+1, len(creds.Terminals)), cmd: cmd, in: in, out: sc})
+		procs = append(procs, &termProc{name: fmt.Sprintf("terminal process %d of %s (%d terminals)", p+1, tableID, len(creds.Terminals)), cmd: cmd, in: in, out: sc})
 	}
 	// They connect and buy in at the same time; each says when it is done.
 	for _, p := range procs {
