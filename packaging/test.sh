@@ -22,6 +22,9 @@ step "go vet"
 go vet ./...
 
 step "go test -race"
+# The PostgreSQL tests (internal/pgtest) skip where PostgreSQL is missing; here setup.sh has
+# installed it, so a missing one is a failure rather than a quiet skip.
+export ATS_REQUIRE_POSTGRES=1
 go test -race -count=1 -timeout 20m ./...
 
 # The fuzz budget is a count of executions, not a duration: with a duration, Go 1.26's fuzz

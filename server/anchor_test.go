@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -124,13 +123,15 @@ func TestJournalAnchorFromAcknowledgedCalls(t *testing.T) {
 	if h := anchor(); h.GetSeq() != 0 {
 		t.Fatalf("anchor after clearing: %v", h)
 	}
-	db, err := sql.Open("sqlite", "file:"+r.dbPath+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	// Read from the ledger as it is stored (either store): the audit log.
+	evs, err := r.led.Events(ctx, "journal-anchor-cleared", 10)
 	var detail string
-	if err := db.QueryRow(`SELECT detail FROM events WHERE kind = 'journal-anchor-cleared' AND terminal = 'T1'`).Scan(&detail); err != nil || detail != "by supervisor S1" {
+	for _, e := range evs {
+		if e.Terminal == "T1" {
+			detail = e.Detail
+		}
+	}
+	if err != nil || detail != "by supervisor S1" {
 		t.Fatalf("the clearing recorded: %q %v", detail, err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // Files is where a table server's state lives on disk.
 type Files struct {
 	PKI    string // the PKI directory (tableserver pki init): ca.pem, server.pem, server-key.pem, crl.pem
-	Ledger string // the ledger SQLite file
+	Ledger string // the ledger: a SQLite file, or a floor's PostgreSQL database, postgres://… (schema table_<TableID>)
 	Listen string // the address to serve on
 	Auto   bool   // open the table with the auto-dealer
 	// Technicians is the technicians' PIN file; "" is PKI/technicians.
@@ -26,8 +26,11 @@ type Files struct {
 	// also reloaded on SIGHUP); 0 is 10 s.
 	CRLInterval time.Duration
 	// LedgerKey is the ledger's seal key file (0600; made on the first start); "" keeps it
-	// beside the ledger (ledger.KeyPath). Never inside the ledger.
+	// beside the ledger (ledger.KeyPath). Never inside the ledger. Required on PostgreSQL.
 	LedgerKey string
+	// FloorKey is, on PostgreSQL, the key file the floor's shared rows (tickets, cage) are
+	// sealed under: the same file at every table server of the floor. "" is LedgerKey.
+	FloorKey string
 }
 
 // ServeFiles runs a table until ctx ends: it loads the server certificate, opens the ledger and
@@ -77,11 +80,15 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return err
 	}
-	led, err := ledger.OpenWith(f.Ledger, f.LedgerKey) // refuses a ledger that fails its seal
+	// Refuses a ledger that fails its seal.
+	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: f.Ledger, TableID: cfg.TableID, KeyPath: f.LedgerKey, FloorKeyPath: f.FloorKey})
 	if err != nil {
 		return err
 	}
 	defer led.Close()
+	if v, err := led.SchemaVersion(ctx); err == nil {
+		log.Info("ledger open", "store", led.Dialect(), "schema_version", v)
+	}
 	t, err := NewTable(ctx, cfg, led, nil, log)
 	if err != nil {
 		return err

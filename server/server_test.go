@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/internal/pgtest"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -41,7 +43,8 @@ type rig struct {
 	t        testing.TB
 	clock    *fakeClock
 	pki      *pki.Memory
-	dbPath   string
+	dbPath   string // the SQLite ledger, or the PostgreSQL database (postgres://…)
+	keyPath  string // the ledger key: "" beside the SQLite file
 	led      *ledger.Ledger
 	table    *Table
 	addr     string
@@ -57,6 +60,10 @@ func newRig(t testing.TB) *rig { return newRigWith(t, nil) }
 
 func newRigWith(t testing.TB, config func(*Config), opts ...Option) *rig {
 	t.Helper()
+	if os.Getenv("ATS_TEST_STORE") == "postgres" {
+		// Every table test on PostgreSQL: ATS_TEST_STORE=postgres go test ./server
+		return newPGRig(t, pgtest.DSN(t), filepath.Join(t.TempDir(), "floor.key"), config, opts...)
+	}
 	m, err := pki.NewMemory()
 	if err != nil {
 		t.Fatal(err)
@@ -70,14 +77,14 @@ func newRigWith(t testing.TB, config func(*Config), opts ...Option) *rig {
 
 func (r *rig) start() {
 	r.t.Helper()
-	led, err := ledger.Open(r.dbPath)
-	if err != nil {
-		r.t.Fatal(err)
-	}
 	cfg := DefaultConfig()
 	cfg.Period = 20 * time.Second
 	if r.config != nil {
 		r.config(&cfg)
+	}
+	led, err := ledger.OpenStore(context.Background(), ledger.StoreConfig{DSN: r.dbPath, TableID: cfg.TableID, KeyPath: r.keyPath})
+	if err != nil {
+		r.t.Fatal(err)
 	}
 	var log *slog.Logger // the default logger in tests; benchmarks print only their numbers
 	if _, ok := r.t.(*testing.B); ok {
@@ -455,7 +462,10 @@ func TestDisconnectBeforeAndAfterTheDeadline(t *testing.T) {
 // Tickets: cash-out issues one, it prints, another terminal redeems it once; a failed print is
 // hand-paid and can then never be redeemed. Every money call is idempotent.
 func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
-	r := newRig(t)
+	bothStores(t, testTicketsAndIdempotentMoneyCalls)
+}
+
+func testTicketsAndIdempotentMoneyCalls(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	if _, err := creditNotes(ctx, t1, "n1", 7500); err != nil {
@@ -568,8 +578,9 @@ func TestTicketsAndIdempotentMoneyCalls(t *testing.T) {
 // The server restarts mid-round. Before the deadline that is a game-system malfunction: every
 // wager is void (001 §9.8.1) and nothing is lost. After it, the acknowledged slips come back from
 // SQLite and settle exactly once (§9.8.2).
-func TestRestartMidRound(t *testing.T) {
-	r := newRig(t)
+func TestRestartMidRound(t *testing.T) { bothStores(t, testRestartMidRound) }
+
+func testRestartMidRound(t *testing.T, r *rig) {
 	t1 := r.terminal("T1")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	if _, err := creditNotes(ctx, t1, "n", 10000); err != nil {

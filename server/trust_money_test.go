@@ -131,7 +131,10 @@ func TestCorrectionAfterCashOutDoesNotSwallowTheNextPlayersNotes(t *testing.T) {
 // Their money is not the first player's debt, and a refund the correction finds for the first
 // player is not the next player's either.
 func TestCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney(t *testing.T) {
-	r := newRig(t)
+	bothStores(t, testCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney)
+}
+
+func testCorrectionAfterCashOutNeverTouchesTheNextPlayersMoney(t *testing.T, r *rig) {
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	creditNotes(ctx, t1, "n1", 10000)
@@ -270,8 +273,9 @@ func printedTicket(t *testing.T, term pb.TerminalServiceClient, key string, cent
 // Attack 3: RedeemTicket with no commit or cancel held the ticket against every other
 // terminal and handpay, 17 minutes later still. Now a hold lapses after the table's hold time
 // (2 min by default), and the dealer can release one at once, recorded with who did it.
-func TestAbandonedTicketHoldLapses(t *testing.T) {
-	r := newRig(t)
+func TestAbandonedTicketHoldLapses(t *testing.T) { bothStores(t, testAbandonedTicketHoldLapses) }
+
+func testAbandonedTicketHoldLapses(t *testing.T, r *rig) {
 	t1, t2, t3 := r.terminal("T1"), r.terminal("T2"), r.terminal("T3")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := printedTicket(t, t1, "a", 5000)
@@ -305,8 +309,9 @@ func TestAbandonedTicketHoldLapses(t *testing.T) {
 // Attack 3, the dealer's release: recorded with the dealer's certificate identity; the terminal
 // that held the ticket can still commit it if its acceptor stacked it meanwhile (once), unless
 // another terminal has taken it since.
-func TestDealerReleasesATicketHold(t *testing.T) {
-	r := newRig(t)
+func TestDealerReleasesATicketHold(t *testing.T) { bothStores(t, testDealerReleasesATicketHold) }
+
+func testDealerReleasesATicketHold(t *testing.T, r *rig) {
 	t1, t2, t3 := r.terminal("T1"), r.terminal("T2"), r.terminal("T3")
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := printedTicket(t, t1, "a", 5000)

@@ -19,14 +19,16 @@ import (
 func runLedger(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "table.db", "ledger SQLite file")
-	key := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
+	db := fs.String("db", "table.db", "ledger: a SQLite file, or a floor's PostgreSQL database postgres://…")
+	key := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key; required with postgres://)")
+	floorKey := fs.String("floor-key", "", "postgres://: the floor's key file (default: -ledger-key)")
+	table := fs.String("table", "T1", "postgres://: the table id (its rows are in schema table_<id>)")
 	terminal := fs.String("terminal", "", "clear-anchor: the terminal")
 	by := fs.String("by", "", "clear-anchor: who decided (recorded in the ledger)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if _, err := os.Stat(*db); err != nil {
+	if _, err := os.Stat(*db); err != nil && !ledger.IsPostgres(*db) {
 		fmt.Fprintln(stderr, "tableserver "+cmd+":", err) // never create an empty ledger by mistake
 		return 1
 	}
@@ -35,7 +37,8 @@ func runLedger(cmd string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	led, err := ledger.OpenWith(*db, *key) // verifies every row against its seal
+	// Verifies every row against its seal (on PostgreSQL the table's schema and the floor's).
+	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: *db, TableID: *table, KeyPath: *key, FloorKeyPath: *floorKey})
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver "+cmd+":", err)
 		return 1

@@ -1,5 +1,6 @@
 // Command tableserver runs the reference table game server of one roulette table on a TCP
-// address, with mutual TLS from a PKI directory and the ledger in a SQLite file.
+// address, with mutual TLS from a PKI directory and the ledger in a SQLite file, or in a floor's
+// PostgreSQL database shared with the floor's other tables (tickets redeem anywhere on it).
 //
 //	tableserver pki init -dir pki -terminals T01,T02 [-force]   the table's CA and certificates
 //	tableserver pki issue -dir pki -role terminal -id T03 [-days 90]
@@ -7,7 +8,9 @@
 //	tableserver pki revoke -dir pki -id T03                    add it to crl.pem
 //	tableserver technician set-pin -file pki/technicians -id technician   (PIN on stdin)
 //	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s] [-ledger-key FILE]
+//	tableserver -table T2 -db postgres://ats@db/floor -ledger-key floor.key -pki pki   a table of a floor on PostgreSQL
 //	tableserver verify -db table.db [-ledger-key FILE]    check the ledger's seal; list the journal anchors
+//	tableserver verify -db postgres://… -table T2 -ledger-key FILE    the same for a table of a floor
 //	tableserver clear-anchor -db table.db -terminal T01 -by NAME
 //	                                                      trust a terminal's new journal (its old one is lost)
 //
@@ -56,10 +59,11 @@ func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7443", "address to serve on")
-	db := fs.String("db", "table.db", "ledger SQLite file")
+	db := fs.String("db", "table.db", "ledger: a SQLite file, or a floor's PostgreSQL database postgres://USER@HOST/DB (the table's rows in schema table_<-table>)")
 	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init); the CA key need not be in it")
 	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
-	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key)")
+	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key; required with a postgres:// -db)")
+	floorKey := fs.String("floor-key", "", "postgres:// -db: the key file the floor's tickets and cage records are sealed under, the same file at every table server of the floor (default: -ledger-key)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
 	// 001 §5.1.2: without the operator's own period, the table's default (30 s).
 	period := fs.Duration("period", server.DefaultConfig().Period, "wagering period (001 §5.1.2: 30 s unless the operator sets it; the dealer's period command changes it)")
@@ -123,7 +127,7 @@ func run(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey}, log, nil)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1

@@ -22,9 +22,11 @@ func open(t *testing.T, path string) *Ledger {
 	return l
 }
 
-func TestIdempotencyKeys(t *testing.T) {
+func TestIdempotencyKeys(t *testing.T) { stores(t, testIdempotencyKeys) }
+
+func testIdempotencyKeys(t *testing.T, s *store) {
 	ctx := context.Background()
-	l := open(t, filepath.Join(t.TempDir(), "t.db"))
+	l := s.open(t)
 	credit := func(key, request string) (bool, error) {
 		var replayed bool
 		err := l.Update(ctx, now, func(tx *Tx) error {
@@ -65,9 +67,11 @@ func TestIdempotencyKeys(t *testing.T) {
 	}
 }
 
-func TestConservationSeesEveryTable(t *testing.T) {
+func TestConservationSeesEveryTable(t *testing.T) { stores(t, testConservationSeesEveryTable) }
+
+func testConservationSeesEveryTable(t *testing.T, s *store) {
 	ctx := context.Background()
-	l := open(t, filepath.Join(t.TempDir(), "t.db"))
+	l := s.open(t)
 	err := l.Update(ctx, now, func(tx *Tx) error {
 		tx.AddMeter(MeterMoneyIn, 10000)
 		tx.SetAccount("T1", 2500, true)

@@ -798,7 +798,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 		if _, err := s.verifyOne(ctx, l, sc); err != nil {
 			if sc.floor {
-				return fmt.Errorf("%w (the floor's rows are sealed under the floor's key: every table server of the floor must be given the same floor key file, %s here; `tableserver verify` names what is wrong)", err, sc.keyPath)
+				return fmt.Errorf("%w (the floor's rows — tickets, cage — are sealed under the floor's key, which every table server of the floor must be given: if %s is that key, a floor row was changed without it; `tableserver verify` names what is wrong)", err, sc.keyPath)
 			}
 			return fmt.Errorf("%w (the table server refuses a ledger that fails its seal: restore it from a good copy; `tableserver verify -db %s` names what is wrong)", err, where)
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablegames/ats/internal/pgtest"
 )
 
 // credit puts amount into a terminal's account and the money-in meter, as a note does.
@@ -48,17 +50,19 @@ func sqlEdit(t *testing.T, path string, stmts ...string) {
 // Attack: a balance raised in the SQLite file, the money-in meter raised to match so the
 // conservation identity still holds ("CONSERVED"), survived a restart and cashed out. The seal
 // refuses the ledger on open, naming the row.
-func TestAttackBalanceRaisedInSQLite(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "table.db")
-	l := open(t, path)
+// On PostgreSQL the same edit, made with psql.
+func TestAttackBalanceRaisedInSQLite(t *testing.T) { stores(t, testAttackBalanceRaised) }
+
+func testAttackBalanceRaised(t *testing.T, s *store) {
+	l := s.open(t)
 	credit(t, l, "T01", 5000)
 	credit(t, l, "T02", 2000)
 	l.Close()
-	sqlEdit(t, path,
+	s.edit(t,
 		`UPDATE accounts SET balance = balance + 1000000 WHERE terminal = 'T01'`,
 		`UPDATE meters SET value = value + 1000000 WHERE name = 'money_in'`)
 
-	_, err := Open(path)
+	_, err := s.try()
 	if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "table accounts row 'T01'") {
 		t.Fatalf("ledger with a raised balance: %v", err)
 	}
@@ -66,45 +70,53 @@ func TestAttackBalanceRaisedInSQLite(t *testing.T) {
 
 // The other quiet edits: a row put back to an older version together with its older seal, a
 // row deleted, a row inserted, the seal head rewritten.
-func TestAttackLedgerRowsRolledBackDeletedInserted(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "table.db")
-	l := open(t, path)
-	credit(t, l, "T01", 90000)
-	var oldMAC []byte
-	if err := l.db.QueryRow(`SELECT mac FROM seal_rows WHERE tbl = 'accounts' AND pk = '''T01'''`).Scan(&oldMAC); err != nil {
-		t.Fatal(err)
-	}
-	// T01 cashes out 80,000 (the balance goes down, the money-out meter up).
-	if err := l.Update(context.Background(), now, func(tx *Tx) error {
-		if err := tx.SetAccount("T01", 10000, true); err != nil {
-			return err
+func TestAttackLedgerRowsRolledBackDeletedInserted(t *testing.T) { stores(t, testAttackRows) }
+
+func testAttackRows(t *testing.T, base *store) {
+	// Each case on a ledger of its own, written the same way.
+	setup := func(t *testing.T) (*store, []byte) {
+		s := base.table(t, "T1")
+		if base.pg() {
+			s = &store{name: base.name, dsn: pgtest.DSN(t), keyPath: filepath.Join(t.TempDir(), "ledger.key"), tableID: "T1"}
 		}
-		_, err := tx.AddMeter(MeterMoneyOut, 80000)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+		l := s.open(t)
+		credit(t, l, "T01", 90000)
+		var oldMAC []byte
+		if err := l.db.QueryRow(`SELECT mac FROM seal_rows WHERE tbl = 'accounts' AND pk = '''T01'''`).Scan(&oldMAC); err != nil {
+			t.Fatal(err)
+		}
+		// T01 cashes out 80,000 (the balance goes down, the money-out meter up).
+		if err := l.Update(context.Background(), now, func(tx *Tx) error {
+			if err := tx.SetAccount("T01", 10000, true); err != nil {
+				return err
+			}
+			_, err := tx.AddMeter(MeterMoneyOut, 80000)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		credit(t, l, "T02", 100)
+		l.Close()
+		return s, oldMAC
 	}
-	credit(t, l, "T02", 100)
-	l.Close()
-	good, _ := os.ReadFile(path)
-	cases := map[string][]string{
-		"rolled back": {`UPDATE accounts SET balance = 90000 WHERE terminal = 'T01'`,
-			`UPDATE seal_rows SET mac = x'` + hexOf(oldMAC) + `' WHERE tbl = 'accounts' AND pk = '''T01'''`},
-		"deleted":      {`DELETE FROM meters WHERE name = 'money_out'`},
-		"inserted":     {`INSERT INTO accounts(terminal, balance, open) VALUES ('T09', 500000, 1)`},
-		"head rewrote": {`UPDATE seal_head SET rows = rows + 1`},
+	cases := map[string]func(s *store, oldMAC []byte) []string{
+		"rolled back": func(s *store, oldMAC []byte) []string {
+			return []string{`UPDATE accounts SET balance = 90000 WHERE terminal = 'T01'`,
+				`UPDATE seal_rows SET mac = ` + s.bytesLiteral(oldMAC) + ` WHERE tbl = 'accounts' AND pk = '''T01'''`}
+		},
+		"deleted": func(*store, []byte) []string { return []string{`DELETE FROM meters WHERE name = 'money_out'`} },
+		"inserted": func(*store, []byte) []string {
+			return []string{`INSERT INTO accounts(terminal, balance, open) VALUES ('T09', 500000, 1)`}
+		},
+		"head rewrote": func(*store, []byte) []string { return []string{`UPDATE seal_head SET rows = rows + 1`} },
 	}
 	want := map[string]string{"rolled back": "older version", "deleted": "meters row 'money_out' is sealed but missing",
 		"inserted": "accounts row 'T09' has no seal", "head rewrote": "seal head does not match"}
 	for name, stmts := range cases {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "table.db")
-			os.WriteFile(p, good, 0o600)
-			k, _ := os.ReadFile(KeyPath(path))
-			os.WriteFile(KeyPath(p), k, 0o600)
-			sqlEdit(t, p, stmts...)
-			_, err := Open(p)
+			s, oldMAC := setup(t)
+			s.edit(t, stmts(s, oldMAC)...)
+			_, err := s.try()
 			if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), want[name]) {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -123,31 +135,35 @@ func hexOf(b []byte) string {
 
 // The key: 0600 beside the ledger, not in it; a sealed ledger without it is refused, and so is
 // an unsealed ledger put beside an existing key.
-func TestLedgerKeyFile(t *testing.T) {
+func TestLedgerKeyFile(t *testing.T) { stores(t, testLedgerKeyFile) }
+
+func testLedgerKeyFile(t *testing.T, s *store) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "table.db")
-	l := open(t, path)
+	l := s.open(t)
 	credit(t, l, "T01", 100)
 	if n, err := l.Verify(context.Background()); err != nil || n == 0 {
 		t.Fatalf("verify: %d rows, %v", n, err)
 	}
 	l.Close()
-	st, err := os.Stat(KeyPath(path))
+	st, err := os.Stat(s.keyPath)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("key: %v %v", st, err)
 	}
-	os.Rename(KeyPath(path), filepath.Join(dir, "elsewhere.key"))
-	if _, err := Open(path); !errors.Is(err, ErrKey) {
+	elsewhere := filepath.Join(dir, "elsewhere.key")
+	os.Rename(s.keyPath, elsewhere)
+	if _, err := s.try(); !errors.Is(err, ErrKey) {
 		t.Fatalf("without its key: %v", err)
 	}
-	l2, err := OpenWith(path, filepath.Join(dir, "elsewhere.key"))
+	moved := *s
+	moved.keyPath = elsewhere
+	l2, err := moved.try()
 	if err != nil {
 		t.Fatalf("key elsewhere: %v", err)
 	}
 	l2.Close()
 
-	sqlEdit(t, path, `DELETE FROM seal_head`, `DELETE FROM seal_rows`)
-	if _, err := OpenWith(path, filepath.Join(dir, "elsewhere.key")); !errors.Is(err, ErrTampered) {
+	s.edit(t, `DELETE FROM seal_head`, `DELETE FROM seal_rows`)
+	if _, err := moved.try(); !errors.Is(err, ErrTampered) {
 		t.Fatalf("unsealed ledger beside a key: %v", err)
 	}
 }
@@ -181,8 +197,10 @@ func TestLegacyLedgerSealedOnFirstOpen(t *testing.T) {
 }
 
 // The anchor moves forward only, and a head that disagrees with it at the same record is refused.
-func TestAnchorMovesForwardOnly(t *testing.T) {
-	l := open(t, filepath.Join(t.TempDir(), "table.db"))
+func TestAnchorMovesForwardOnly(t *testing.T) { stores(t, testAnchorMovesForwardOnly) }
+
+func testAnchorMovesForwardOnly(t *testing.T, s *store) {
+	l := s.open(t)
 	put := func(seq int64, mac string) error {
 		return l.Update(context.Background(), now, func(tx *Tx) error { return tx.PutAnchor("T01", Anchor{seq, []byte(mac)}) })
 	}

@@ -137,6 +137,21 @@ func rewrite(q string) string {
 				b.WriteByte(c)
 			}
 		case '?':
+			// ?NNN is SQLite's numbered parameter, $NNN; a bare ? is the one after the
+			// highest so far, as SQLite numbers them.
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
+			if j > i+1 {
+				if v, err := strconv.Atoi(q[i+1 : j]); err == nil {
+					n = max(n, v)
+				}
+				b.WriteByte('$')
+				b.WriteString(q[i+1 : j])
+				i = j - 1
+				continue
+			}
 			n++
 			b.WriteByte('$')
 			b.WriteString(strconv.Itoa(n))
