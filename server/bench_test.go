@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/pgtest"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
 
@@ -143,11 +145,23 @@ func BenchmarkSettlementFanout(b *testing.B) {
 // the Watch streams' queues), not the cost of n TLS clients in the benchmark's own process.
 // Every terminal has a subscriber whose queue a goroutine drains, as a Watch stream does.
 func engineTable(b testing.TB, n int) (*rig, []string, []*subscriber) {
+	return engineTableOn(b, n, false)
+}
+
+// engineTableOn is engineTable with the ledger on PostgreSQL when pg (internal/pgtest's
+// throwaway cluster, which runs without fsync: what it shows is the statements' cost).
+func engineTableOn(b testing.TB, n int, pg bool) (*rig, []string, []*subscriber) {
 	b.Helper()
-	r := newRigWith(b, func(c *Config) {
+	config := func(c *Config) {
 		c.Notes = DefaultNotes()
 		c.Notes["load"], c.MaxBalance = 10_000_000, 10_000_000
-	})
+	}
+	var r *rig
+	if pg {
+		r = newPGRig(b, pgtest.DSN(b), filepath.Join(b.TempDir(), "floor.key"), config)
+	} else {
+		r = newRigWith(b, config)
+	}
 	if _, err := r.table.OpenTable("dealer:bench", false); err != nil {
 		b.Fatal(err)
 	}
@@ -179,10 +193,13 @@ func engineTable(b testing.TB, n int) (*rig, []string, []*subscriber) {
 // dealer's outcome to the last terminal's Settled event on its stream's queue. Reports the
 // whole (settled-p50/p99-ms) and its part in EnterOutcome (outcome-call-ms: the one settlement
 // transaction, its commit and the fan-out), one round per iteration.
-func BenchmarkSettle1000(b *testing.B) { benchSettle(b, 1000) }
+func BenchmarkSettle1000(b *testing.B) { benchSettle(b, 1000, false) }
 
-func benchSettle(b *testing.B, n int) {
-	r, ids, subs := engineTable(b, n)
+// BenchmarkSettle1000Postgres is BenchmarkSettle1000 with the ledger on PostgreSQL.
+func BenchmarkSettle1000Postgres(b *testing.B) { benchSettle(b, 1000, true) }
+
+func benchSettle(b *testing.B, n int, pg bool) {
+	r, ids, subs := engineTableOn(b, n, pg)
 	spots := r.table.layout.Spots()
 	var last, calls []time.Duration
 	b.ResetTimer()
