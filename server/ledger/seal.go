@@ -424,36 +424,6 @@ type dirty struct {
 	pkv     string
 }
 
-// readRow reads a dirty row as it is now: its key text, column names and values; ok false
-// when there is none (it was deleted, or on SQLite its rowid now holds another row).
-func (s *sealer) readRow(t *Tx, st sealed, d dirty) (pk string, cols []string, vals []any, ok bool, err error) {
-	var rows *sql.Rows
-	if s.d == dialectPostgres {
-		var keys []string
-		if err := json.Unmarshal([]byte(d.pkv), &keys); err != nil || len(keys) != len(st.cols) {
-			return "", nil, nil, false, fmt.Errorf("key values %q: %v", d.pkv, err)
-		}
-		where := make([]string, len(st.cols))
-		args := make([]any, len(st.cols))
-		for i, c := range st.cols {
-			where[i] = quoteIdent(c) + " = CAST(? AS " + st.types[i] + ")"
-			args[i] = keys[i]
-		}
-		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE `+strings.Join(where, " AND "), args...)
-	} else {
-		rows, err = t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE rowid = ?`, d.rid)
-	}
-	if err != nil {
-		return "", nil, nil, false, err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return "", nil, nil, false, rows.Err()
-	}
-	pk, cols, vals, err = scanSealed(rows)
-	return pk, cols, vals, err == nil, err
-}
-
 func scanSealed(rows *sql.Rows) (string, []string, []any, error) {
 	names, err := rows.Columns()
 	if err != nil {
@@ -551,24 +521,33 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 			where[k] = append(where[k], d)
 		}
 	}
-	macs := make(map[rowKey][]byte, len(order)) // nil: the row is gone
+	// The rows as they are now, read many to a statement (readRows), each table's at once.
+	dirtyOf := map[string][]dirty{}
 	for _, k := range order {
 		st, ok := s.byName[k.tbl]
 		if !ok || st.scope != sc {
 			return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", k.tbl)
 		}
-		var mac []byte
-		for _, d := range where[k] {
-			pk, cols, vals, found, err := s.readRow(t, st, d)
-			if err != nil {
-				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
-			}
-			if found && pk == k.pk {
-				if mac, err = sc.rowMAC(k.tbl, k.pk, cols, vals); err != nil {
-					return err
-				}
-				break
-			}
+		dirtyOf[k.tbl] = append(dirtyOf[k.tbl], where[k]...)
+	}
+	now := map[string]map[string]sealedRow{}
+	for tbl, ds := range dirtyOf {
+		rows, err := s.readRows(t, s.byName[tbl], ds)
+		if err != nil {
+			return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+		}
+		now[tbl] = rows
+	}
+	macs := make(map[rowKey][]byte, len(order)) // nil: the row is gone
+	for _, k := range order {
+		row, found := now[k.tbl][k.pk]
+		if !found {
+			macs[k] = nil
+			continue
+		}
+		mac, err := sc.rowMAC(k.tbl, k.pk, row.cols, row.vals)
+		if err != nil {
+			return err
 		}
 		macs[k] = mac
 	}
@@ -1108,4 +1087,71 @@ func putSeals(t *Tx, sc *scope, tbl string, rows []rowMAC) error {
 		}
 	}
 	return nil
+}
+
+// sealedRow is a row's columns and values as the seal reads them.
+type sealedRow struct {
+	cols []string
+	vals []any
+}
+
+// readRows reads dirty rows of one table as they are now, by key text, with their column names
+// and values: up to 256 rows to a statement — by rowid on SQLite (a key's row may have moved, so a row counts only under its
+// own key), by key value on PostgreSQL. A key whose row is gone is absent.
+func (s *sealer) readRows(t *Tx, st sealed, ds []dirty) (map[string]sealedRow, error) {
+	out := make(map[string]sealedRow, len(ds))
+	want := make(map[string]bool, len(ds))
+	for _, d := range ds {
+		want[d.pk] = true
+	}
+	for _, size := range batches(len(ds)) {
+		batch := ds[:size]
+		ds = ds[size:]
+		var q string
+		var args []any
+		if s.d == dialectPostgres {
+			cols := make([]string, len(st.cols))
+			one := make([]string, len(st.cols))
+			for i, c := range st.cols {
+				cols[i] = quoteIdent(c)
+				one[i] = "CAST(? AS " + st.types[i] + ")"
+			}
+			for _, d := range batch {
+				var keys []string
+				if err := json.Unmarshal([]byte(d.pkv), &keys); err != nil || len(keys) != len(st.cols) {
+					return nil, fmt.Errorf("key values %q: %v", d.pkv, err)
+				}
+				for _, k := range keys {
+					args = append(args, k)
+				}
+			}
+			q = `SELECT ` + st.pk + `, * FROM ` + st.from() + ` WHERE (` + strings.Join(cols, ", ") + `) IN (` +
+				valueList(size, "("+strings.Join(one, ", ")+")") + `)`
+		} else {
+			for _, d := range batch {
+				args = append(args, d.rid)
+			}
+			q = `SELECT ` + st.pk + `, * FROM ` + st.from() + ` WHERE rowid IN (` + valueList(size, "?") + `)`
+		}
+		rows, err := t.query(q, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			pk, cols, vals, err := scanSealed(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if want[pk] {
+				out[pk] = sealedRow{cols, vals}
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
