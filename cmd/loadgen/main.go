@@ -4,7 +4,9 @@
 // terminal's link), and a soak of auto-dealt rounds that checks the ledger is conserved.
 //
 // The table server runs in-process on a loopback TCP socket with real mutual TLS and a real
-// SQLite ledger; every terminal is a real client.Client over its own connection.
+// ledger — a SQLite file, or with -db postgres://… (or -pg-temp, a throwaway durable cluster)
+// the table's schema of a PostgreSQL database; every terminal is a real client.Client over its
+// own connection.
 //
 //	go run ./cmd/loadgen -terminals 100 -rate 10 -period 30s -rounds 1 -soak 1000
 //
@@ -13,6 +15,12 @@
 // are then the machine's, not the server's. The machine's cores are still shared.
 //
 //	go run ./cmd/loadgen -terminals 500 -rate 10 -period 20s -rounds 2 -terminal-procs 2
+//
+// -tables N runs a floor (floor.go): N table servers on one PostgreSQL, every round at once at
+// each, and -redemptions R races terminals of two other tables for each of R tickets printed at
+// the first, checking each is paid exactly once and every ledger, and the floor's, is conserved.
+//
+//	go run ./cmd/loadgen -tables 10 -terminals 100 -rate 5 -period 15s -rounds 1 -pg-temp -redemptions 200
 //
 // -abuse N adds N abusive terminals (abuse.go) that flood the table with maximal and oversized
 // slips, several at once, while the others are measured; -abuse-process runs each in its own
