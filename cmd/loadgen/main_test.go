@@ -173,3 +173,36 @@ func TestShortFloorWithCrossTableRedemptions(t *testing.T) {
 		}
 	}
 }
+
+// The terminal process reads its parent's round lines: any line either parses to a round whose
+// line is that very line, or is refused with an error, never a panic; a well-formed line of any
+// round id and positive deadline parses back to them.
+func FuzzRoundLine(f *testing.F) {
+	f.Add("ROUND R000001 1764000000000000000")
+	f.Add("ROUND  R1 5")
+	f.Add("ROUND R1 -5")
+	f.Add("ROUND R1 99999999999999999999")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, line string) {
+		id, deadline, err := parseRoundLine(line)
+		if err != nil {
+			return
+		}
+		if back := roundLine(id, deadline); back != line {
+			t.Fatalf("%q parsed to %q %v, written back as %q", line, id, deadline, back)
+		}
+	})
+}
+
+func TestRoundLineRoundTrips(t *testing.T) {
+	at := time.Unix(0, 1764000000123456789)
+	id, deadline, err := parseRoundLine(roundLine("R000042", at))
+	if err != nil || id != "R000042" || !deadline.Equal(at) {
+		t.Fatalf("round line read back as %q %v %v", id, deadline, err)
+	}
+	for _, bad := range []string{"ROUND R1", "ROUND R1 0", "ROUND R1 x", "round R1 5", "ROUND R1 5 6", "ROUND  R1 5"} {
+		if _, _, err := parseRoundLine(bad); err == nil {
+			t.Errorf("%q was read as a round line", bad)
+		}
+	}
+}

@@ -157,8 +157,31 @@ func (p *termProc) line() (string, error) {
 	return "", io.ErrUnexpectedEOF
 }
 
+// roundLine is the parent's line starting a round in a terminal process.
+func roundLine(roundID string, deadline time.Time) string {
+	return fmt.Sprintf("ROUND %s %d", roundID, deadline.UnixNano())
+}
+
+// parseRoundLine reads a roundLine: a round id without spaces and a positive deadline.
+func parseRoundLine(line string) (roundID string, deadline time.Time, err error) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "ROUND" {
+		return "", time.Time{}, fmt.Errorf("bad round line %q", line)
+	}
+	ns, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || ns <= 0 {
+		return "", time.Time{}, fmt.Errorf("bad deadline %q in round line", f[2])
+	}
+	// Only the line roundLine writes (no other spacing, no sign or leading zeros): anything
+	// else is not from the parent.
+	if roundLine(f[1], time.Unix(0, ns)) != line {
+		return "", time.Time{}, fmt.Errorf("bad round line %q", line)
+	}
+	return f[1], time.Unix(0, ns), nil
+}
+
 func (p *termProc) startRound(roundID string, deadline time.Time) error {
-	if _, err := fmt.Fprintf(p.in, "ROUND %s %d\n", roundID, deadline.UnixNano()); err != nil {
+	if _, err := fmt.Fprintln(p.in, roundLine(roundID, deadline)); err != nil {
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
 	return nil
@@ -243,25 +266,21 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewScanner(stdin)
 	enc := json.NewEncoder(stdout)
 	for in.Scan() {
-		f := strings.Fields(in.Text())
-		if len(f) != 3 || f[0] != "ROUND" {
-			return fmt.Errorf("bad round line %q", in.Text())
-		}
-		ns, err := strconv.ParseInt(f[2], 10, 64)
+		roundID, deadline, err := parseRoundLine(in.Text())
 		if err != nil {
-			return fmt.Errorf("bad deadline %q", f[2])
+			return err
 		}
 		before := cpuTime()
 		var notes bytes.Buffer
 		rec := &recorder{out: &notes}
-		wagerAll(ctx, terms, f[1], time.Unix(0, ns), *rate, spots, rec)
+		wagerAll(ctx, terms, roundID, deadline, *rate, spots, rec)
 		fmt.Fprintln(stdout, "wagered")
 		var res childResult
 		for _, t := range terms {
 			if at, ok := t.awaitSettled(10 * time.Second); ok {
 				res.Settled = append(res.Settled, at.UnixNano())
 			} else {
-				rec.fail("%s: no settlement of %s", t.id, f[1])
+				rec.fail("%s: no settlement of %s", t.id, roundID)
 			}
 		}
 		res.Slip, res.Lock, res.Errors = rec.slipRTT.values(), rec.lockEarly.values(), rec.errors.Load()
