@@ -50,6 +50,8 @@ func runFloor(o options, out io.Writer) error {
 		return errors.New("-redemptions races two other tables for each ticket: it needs -tables 3 or more")
 	case o.redemptions > 0 && o.redemptions > 2*o.terminals:
 		return fmt.Errorf("-redemptions %d: T1's %d terminals print at most two tickets each", o.redemptions, o.terminals)
+	case o.redemptions > 0 && 2*((o.redemptions+o.tables-2)/(o.tables-1)) > o.terminals:
+		return fmt.Errorf("-redemptions %d: each ticket's two attempts need a terminal each, and %d tables of %d terminals have too few", o.redemptions, o.tables-1, o.terminals)
 	}
 	dsn, stopStore, err := o.store()
 	if err != nil {
@@ -283,13 +285,28 @@ func redeemAcross(ctx context.Context, tables []*floorTable, n int, out io.Write
 	var lat stats
 	var wg sync.WaitGroup
 	startAll := make(chan struct{})
+	// Each attempt has a terminal of its own: a terminal redeems one ticket at a time, and one
+	// refused for holding another ticket would not be the race this measures.
+	next := make([]int, len(others))
+	pick := func(j int) (*terminal, error) {
+		if next[j] == len(others[j].terms) {
+			return nil, fmt.Errorf("-redemptions %d: %s has too few terminals for an attempt each", len(tickets), others[j].id)
+		}
+		next[j]++
+		return others[j].terms[next[j]-1], nil
+	}
 	for k, tk := range tickets {
 		// Two terminals of two different tables, neither the issuer.
-		a := others[k%len(others)]
-		b := others[(k+1)%len(others)]
-		ta := a.terms[(k/len(others))%len(a.terms)]
-		tb := b.terms[(k/len(others)+len(b.terms)/2)%len(b.terms)]
-		at := map[*terminal]*floorTable{ta: a, tb: b}
+		a, b := k%len(others), (k+1)%len(others)
+		ta, err := pick(a)
+		if err != nil {
+			return err
+		}
+		tb, err := pick(b)
+		if err != nil {
+			return err
+		}
+		at := map[*terminal]*floorTable{ta: others[a], tb: others[b]}
 		for _, who := range []*terminal{ta, tb} {
 			wg.Add(1)
 			go func() {

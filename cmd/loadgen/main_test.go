@@ -147,12 +147,12 @@ func TestShortRunInTerminalProcesses(t *testing.T) {
 func TestShortFloorWithCrossTableRedemptions(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	var out bytes.Buffer
-	o := options{terminals: 4, rate: 5, period: 1500 * time.Millisecond, rounds: 1, tables: 3, redemptions: 8, db: dsn}
+	o := options{terminals: 8, rate: 5, period: 1500 * time.Millisecond, rounds: 1, tables: 3, redemptions: 8, db: dsn}
 	if err := run(o, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	report := out.String()
-	for _, want := range []string{"a floor of 3 tables × 4 terminals", "8 paid, 8 refused, 0 paid twice",
+	for _, want := range []string{"a floor of 3 tables × 8 terminals", "8 paid, 8 refused, 0 paid twice",
 		"ledger of the floor: ", "(conserved: true)", "errors: 0"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
@@ -162,12 +162,13 @@ func TestShortFloorWithCrossTableRedemptions(t *testing.T) {
 		t.Errorf("%d of 4 ledgers conserved:\n%s", n, report)
 	}
 	m := regexp.MustCompile(`outcome to settled balance: +n=(\d+) `).FindStringSubmatch(report)
-	if m == nil || m[1] != "12" {
-		t.Errorf("want 12 settlements (3 tables × 4 terminals):\n%s", report)
+	if m == nil || m[1] != "24" {
+		t.Errorf("want 24 settlements (3 tables × 8 terminals):\n%s", report)
 	}
 	// A floor needs the one database; tickets cross tables only on a floor of three or more.
 	for _, bad := range []options{{terminals: 2, rate: 5, period: time.Second, rounds: 1, tables: 2},
-		{terminals: 2, rate: 5, period: time.Second, rounds: 1, redemptions: 2}} {
+		{terminals: 2, rate: 5, period: time.Second, rounds: 1, redemptions: 2},
+		{terminals: 4, rate: 5, period: time.Second, rounds: 1, tables: 3, redemptions: 8, db: dsn}} {
 		if err := run(bad, &out); err == nil {
 			t.Errorf("%+v was not refused", bad)
 		}
