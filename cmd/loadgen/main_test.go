@@ -38,9 +38,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	code := m.Run()
-	pgtest.Stop()
-	os.Exit(code)
+	os.Exit(pgtest.Main(m)) // the floor test's PostgreSQL cluster stops with the tests
 }
 
 // A short run of the load tool works end to end on loopback: terminals connect over mutual TLS,

@@ -38,7 +38,7 @@ func runLedger(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	// Verifies every row against its seal (on PostgreSQL the table's schema and the floor's).
-	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: *db, TableID: *table, KeyPath: *key, FloorKeyPath: *floorKey})
+	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: *db, TableID: *table, KeyPath: *key, FloorKeyPath: *floorKey, MustExist: true})
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver "+cmd+":", err)
 		return 1
@@ -77,6 +77,9 @@ func runLedger(cmd string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "ledger verified: %d rows sealed, every one matches; conservation %s (%v)\n", n, map[bool]string{true: "holds", false: "FAILS"}[c.Holds()], c)
+	if v, err := led.SchemaVersion(ctx); err == nil {
+		fmt.Fprintf(stdout, "ledger store %s, schema version %d\n", led.Dialect(), v)
+	}
 	anchors, err := led.Anchors(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver verify:", err)

@@ -28,7 +28,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,10 +53,14 @@ var (
 	running  *cluster
 	startErr error
 	missing  string // why PostgreSQL is not available, when it is not installed
+	inMain   bool   // the package's tests run through Main, which stops the cluster
 )
 
 // Main runs the package's tests and stops the cluster, if one was started, when they end.
 func Main(m *testing.M) int {
+	mu.Lock()
+	inMain = true
+	mu.Unlock()
 	code := m.Run()
 	Stop()
 	return code
@@ -71,6 +77,37 @@ func Stop() {
 	running.pgctl("-m", "immediate", "stop") //nolint:errcheck // best effort: the directory goes anyway
 	os.RemoveAll(running.dir)
 	running = nil
+}
+
+const ownerFile = "owner.pid"
+
+// sweep stops the clusters this package left behind in test processes that have died: a
+// temporary directory of ours whose owner process is gone. Directories without an owner file
+// are not ours to touch.
+func sweep() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "pgtest*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		bin, err := binDir()
+		if err != nil {
+			return
+		}
+		c := &cluster{dir: dir, bin: bin}
+		if st, err := os.Stat(dir); err == nil && os.Geteuid() == 0 && ownerUID(st) != 0 {
+			c.asUser = "postgres"
+		}
+		if _, err := os.Stat(filepath.Join(dir, "data", "postmaster.pid")); err == nil {
+			c.pgctl("-m", "immediate", "stop") //nolint:errcheck // best effort
+		}
+		os.RemoveAll(dir)
+	}
 }
 
 // binDir finds the directory of PostgreSQL's server programs: initdb on $PATH, else the newest
@@ -131,6 +168,12 @@ func start() (*cluster, error) {
 		return nil, err
 	}
 	c := &cluster{dir: dir, bin: bin}
+	// Who owns the cluster: a test process killed before Main could stop it (a timeout's
+	// panic, SIGKILL) leaves it running, and the next start stops it (sweep).
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	fail := func(err error) (*cluster, error) {
 		if b, rerr := os.ReadFile(filepath.Join(dir, "log")); rerr == nil {
 			err = fmt.Errorf("%w\nserver log:\n%s", err, b)
@@ -198,7 +241,13 @@ func (c *cluster) dsn(db string) string {
 func DSN(t testing.TB) string {
 	t.Helper()
 	mu.Lock()
+	if !inMain {
+		mu.Unlock()
+		// Without Main nothing stops the cluster when the tests end: it would outlive them.
+		t.Fatal("pgtest: the package's tests must run through pgtest.Main: func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }")
+	}
 	if running == nil && startErr == nil {
+		sweep()
 		running, startErr = start()
 	}
 	c, err := running, startErr
@@ -257,4 +306,17 @@ func Temp() (dsn string, stop func(), err error) {
 		}
 	}
 	return c.dsn("temp"), stop, nil
+}
+
+// processAlive reports whether a process exists (signal 0: nothing is sent).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func ownerUID(st os.FileInfo) uint32 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return s.Uid
+	}
+	return 0
 }

@@ -2,12 +2,13 @@ package ledger
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Many rows to a statement, for the settlement of a round: 1,000 terminals read one account
 // and write one account and one settlement each. One statement a row was 4,000 statements in
 // the transaction every terminal's Settled event waits for; on PostgreSQL each is a round trip
-// to the database. The statements are cut into batches of fixed sizes (batches, seal.go), so a
+// to the database. The statements are cut into batches of fixed sizes (batches), so a
 // handful of statement texts serve every round.
 
 // AccountRow is a terminal's account as the settlement reads it.
@@ -94,4 +95,21 @@ func (t *Tx) PutSettlements(ss []Settlement) error {
 		}
 	}
 	return nil
+}
+
+// batches splits n rows into statements of 256, 64, 16, 4 and 1 rows: few statements, and
+// few distinct statement texts (the ledger prepares and keeps every text it runs).
+func batches(n int) []int {
+	var out []int
+	for _, size := range []int{256, 64, 16, 4, 1} {
+		for ; n >= size; n -= size {
+			out = append(out, size)
+		}
+	}
+	return out
+}
+
+// valueList is n copies of one, comma-separated: a statement's IN list or VALUES rows.
+func valueList(n int, one string) string {
+	return strings.TrimSuffix(strings.Repeat(one+",", n), ",")
 }

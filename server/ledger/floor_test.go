@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -241,12 +242,73 @@ func TestUpdateRetriesATransactionAbortedForAnother(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatalf("a deadlock reached the caller: %v / %v", errs[0], errs[1])
 	}
-	if n := runs[0].Load() + runs[1].Load(); n != 3 {
-		t.Fatalf("the transactions ran %d and %d times: want one of them run again, once", runs[0].Load(), runs[1].Load())
+	// One ran again at least; a retry can meet the other again (a row lock goes to whoever
+	// asks first when it is freed), within the bound.
+	if r0, r1 := runs[0].Load(), runs[1].Load(); r0+r1 < 3 || r0 > maxAttempts || r1 > maxAttempts {
+		t.Fatalf("the transactions ran %d and %d times: want one of them run again", r0, r1)
 	}
 	for _, l := range ls {
 		if _, err := l.Verify(ctx); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A table server whose migration changes a floor table reseals the floor while another table
+// writes tickets: every write of the other goes through, and the floor verifies after.
+func TestFloorResealedWhileAnotherTableWrites(t *testing.T) {
+	ctx := context.Background()
+	s, ls := floor(t, "T1")
+	saved := migrations
+	t.Cleanup(func() { migrations = saved })
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	var written atomic.Int64
+	go func() {
+		for i := int64(1); ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			err := ls[0].Update(ctx, now, func(tx *Tx) error {
+				return tx.PutTicket(printed(fmt.Sprintf("3%017d", i), i, 100))
+			})
+			if err != nil {
+				done <- err
+				return
+			}
+			written.Add(1)
+		}
+	}()
+	// until waits for T1 to have written n tickets, or fails with what stopped it.
+	until := func(n int64) {
+		t.Helper()
+		for written.Load() < n {
+			select {
+			case err := <-done:
+				t.Fatalf("T1 stopped writing after %d tickets: %v", written.Load(), err)
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	until(5)
+	migrations = append(slices.Clone(saved), migration{version: Version() + 1, what: "tickets.note",
+		columns: []column{{"tickets", "note", "TEXT NOT NULL DEFAULT ''"}}})
+	t2 := s.table(t, "T2").open(t)
+	until(written.Load() + 5)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatalf("T1's write while T2 resealed the floor: %v", err)
+	}
+	for _, l := range []*Ledger{ls[0], t2} {
+		if _, err := l.Verify(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int64
+	if err := t2.db.QueryRow(`SELECT COUNT(*) FROM tickets WHERE note = ''`).Scan(&n); err != nil || n != written.Load() {
+		t.Fatalf("%d tickets with the new column, %d written: %v", n, written.Load(), err)
 	}
 }

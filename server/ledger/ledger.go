@@ -1,7 +1,11 @@
 // Package ledger is the table server's durable record: chip accounts, money in and out with
 // their idempotency keys, tickets, rounds, every terminal's acknowledged slip and every
-// settlement. It is one SQLite file in WAL mode with synchronous=FULL: when a call returns, the
-// change is on disk, so the server acknowledges nothing it could forget in a crash.
+// settlement. By default it is one SQLite file in WAL mode with synchronous=FULL: when a call
+// returns, the change is on disk, so the server acknowledges nothing it could forget in a crash.
+// A floor of tables keeps it in one PostgreSQL database instead (store.go, OpenStore): each
+// table's rows in its own schema, the tickets and the cage's records shared by all, so a ticket
+// redeems once anywhere on the floor. The same code and SQL run on both; migrate.go numbers the
+// schema's changes.
 //
 // The ledger stores; the round engine decides. Every change goes through Update, one
 // transaction, so a money movement and the record that makes its retry harmless (the
@@ -26,7 +30,7 @@ import (
 	"github.com/tablegames/ats/app/money"
 )
 
-// Ledger is an open ledger file.
+// Ledger is an open ledger: a SQLite file, or a table's schema in a floor's PostgreSQL database.
 type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
@@ -299,6 +303,12 @@ func (l *Ledger) update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 		// wrongly (a deadlock, a serialization failure); nothing of it happened, so fn runs
 		// again, over what the other committed. SQLite has one writer and never does.
 		if l.dialect != dialectPostgres || !retryable(err) || attempt == maxAttempts {
+			return err
+		}
+		// A moment's pause, longer each time and never the same for two tables: the one the
+		// database let through takes its locks while this one waits, rather than both taking
+		// them again at once and meeting the same way (a row lock goes to whoever asks first).
+		if err := retryPause(ctx, attempt); err != nil {
 			return err
 		}
 	}

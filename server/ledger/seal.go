@@ -19,6 +19,13 @@ package ledger
 // to an older copy is a valid, older ledger. The terminals' journals show that: each holds the
 // money it was told of.
 //
+// On PostgreSQL (store.go) there is a seal per schema: the table's own rows under its key, the
+// floor's rows (tickets, cage_*, floor_*) under the floor's key, which every table server of the
+// floor holds. PL/pgSQL triggers note each row by its primary key (there is no rowid) and the
+// transaction that wrote it; the floor's head, which every table server moves, is locked FOR
+// UPDATE while a transaction seals, so they seal one after another over what the last committed.
+// Open verifies both schemas in one repeatable-read snapshot.
+//
 // Migration: a ledger from before the seal (no seal_head) is sealed as found on its first Open
 // — trusted once, with a ledger-sealed event saying when and how many rows. A ledger without a
 // seal_head whose key already exists (an unsealed copy put in place of a sealed one) is refused.
@@ -424,6 +431,22 @@ type dirty struct {
 	pkv     string
 }
 
+// readRow reads a dirty row as it is now on SQLite, by its rowid: its key text, column names
+// and values; ok false when there is none (it was deleted, or its rowid now holds another
+// row). PostgreSQL's rows are read a table at a time (pgBatch.readRows).
+func (s *sealer) readRow(t *Tx, st sealed, d dirty) (pk string, cols []string, vals []any, ok bool, err error) {
+	rows, err := t.query(`SELECT `+st.pk+`, * FROM `+st.from()+` WHERE rowid = ?`, d.rid)
+	if err != nil {
+		return "", nil, nil, false, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return "", nil, nil, false, rows.Err()
+	}
+	pk, cols, vals, err = scanSealed(rows)
+	return pk, cols, vals, err == nil, err
+}
+
 func scanSealed(rows *sql.Rows) (string, []string, []any, error) {
 	names, err := rows.Columns()
 	if err != nil {
@@ -521,76 +544,99 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 			where[k] = append(where[k], d)
 		}
 	}
-	// The rows as they are now, read many to a statement (readRows), each table's at once.
-	dirtyOf := map[string][]dirty{}
+	// On PostgreSQL every statement is a round trip to the server: the old seals are read in
+	// one, and the new ones written in one (pgBatch). SQLite is in the process: row by row.
+	var batch *pgBatch
+	if s.d == dialectPostgres {
+		keys := make([][2]string, len(order))
+		for i, k := range order {
+			keys[i] = [2]string{k.tbl, k.pk}
+		}
+		if batch, err = readSeals(t, sc, keys); err != nil {
+			return fmt.Errorf("ledger: seal: %w", err)
+		}
+		// And the rows as they are now, a table at a time.
+		byTable := map[string][]string{}
+		for _, k := range order {
+			byTable[k.tbl] = append(byTable[k.tbl], where[k][0].pkv)
+		}
+		batch.rows = map[[2]string]rowNow{}
+		for tbl, pkvs := range byTable {
+			st, ok := s.byName[tbl]
+			if !ok || st.scope != sc {
+				return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", tbl)
+			}
+			if err := batch.readRows(t, st, pkvs); err != nil {
+				return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+			}
+		}
+	}
 	for _, k := range order {
 		st, ok := s.byName[k.tbl]
 		if !ok || st.scope != sc {
 			return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", k.tbl)
 		}
-		dirtyOf[k.tbl] = append(dirtyOf[k.tbl], where[k]...)
-	}
-	now := map[string]map[string]sealedRow{}
-	for tbl, ds := range dirtyOf {
-		rows, err := s.readRows(t, s.byName[tbl], ds)
-		if err != nil {
-			return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+		var mac []byte
+		if batch != nil {
+			if r, ok := batch.rows[[2]string{k.tbl, k.pk}]; ok {
+				if mac, err = sc.rowMAC(k.tbl, k.pk, r.cols, r.vals); err != nil {
+					return err
+				}
+			}
+			where[k] = nil // read already
 		}
-		now[tbl] = rows
-	}
-	macs := make(map[rowKey][]byte, len(order)) // nil: the row is gone
-	for _, k := range order {
-		row, found := now[k.tbl][k.pk]
-		if !found {
-			macs[k] = nil
+		for _, d := range where[k] {
+			pk, cols, vals, found, err := s.readRow(t, st, d)
+			if err != nil {
+				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
+			}
+			if found && pk == k.pk {
+				if mac, err = sc.rowMAC(k.tbl, k.pk, cols, vals); err != nil {
+					return err
+				}
+				break
+			}
+		}
+		var old []byte
+		if batch != nil {
+			old = batch.old[[2]string{k.tbl, k.pk}]
+		} else {
+			err := t.queryRow(`SELECT mac FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk).Scan(&old)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				old = nil
+			case err != nil:
+				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
+			}
+		}
+		if old != nil {
+			xorInto(agg, old)
+			n--
+		}
+		if batch != nil {
+			batch.put(k.tbl, k.pk, mac)
+			if mac != nil {
+				xorInto(agg, mac)
+				n++
+			}
 			continue
 		}
-		mac, err := sc.rowMAC(k.tbl, k.pk, row.cols, row.vals)
-		if err != nil {
-			return err
-		}
-		macs[k] = mac
-	}
-	// The rows' old MACs are read, and their new ones written, many rows to a statement, not
-	// one row to two statements: a settlement of 1,000 terminals seals 2,000 rows, and on
-	// PostgreSQL each statement is a round trip to the database (BenchmarkSettle1000Postgres).
-	byTable := map[string][]string{}
-	var tables []string
-	for _, k := range order {
-		if _, ok := byTable[k.tbl]; !ok {
-			tables = append(tables, k.tbl)
-		}
-		byTable[k.tbl] = append(byTable[k.tbl], k.pk)
-	}
-	for _, tbl := range tables {
-		pks := byTable[tbl]
-		old, err := sealedMACs(t, sc, tbl, pks)
-		if err != nil {
-			return fmt.Errorf("ledger: seal %s: %w", tbl, err)
-		}
-		var gone []string
-		var put []rowMAC
-		for _, pk := range pks {
-			if o, ok := old[pk]; ok {
-				xorInto(agg, o)
-				n--
+		if mac == nil {
+			if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk = ?`, k.tbl, k.pk); err != nil {
+				return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 			}
-			mac := macs[rowKey{tbl, pk}]
-			if mac == nil {
-				if _, ok := old[pk]; ok {
-					gone = append(gone, pk)
-				}
-				continue
-			}
-			xorInto(agg, mac)
-			n++
-			put = append(put, rowMAC{pk, mac})
+			continue
 		}
-		if err := deleteSeals(t, sc, tbl, gone); err != nil {
-			return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+		xorInto(agg, mac)
+		n++
+		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac) VALUES (?,?,?)
+			ON CONFLICT(tbl, pk) DO UPDATE SET mac = excluded.mac`, k.tbl, k.pk, mac); err != nil {
+			return fmt.Errorf("ledger: seal %s %s: %w", k.tbl, k.pk, err)
 		}
-		if err := putSeals(t, sc, tbl, put); err != nil {
-			return fmt.Errorf("ledger: seal %s: %w", tbl, err)
+	}
+	if batch != nil {
+		if err := batch.write(t, sc); err != nil {
+			return fmt.Errorf("ledger: seal: %w", err)
 		}
 	}
 	if _, err := t.exec(`UPDATE `+sc.t("seal_head")+` SET rows = ?, agg = ?, mac = ? WHERE id = 1`, n, agg, sc.headMAC(n, agg)); err != nil {
@@ -602,6 +648,109 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 	}
 	if _, err := t.exec(del); err != nil {
 		return fmt.Errorf("ledger: seal: %w", err)
+	}
+	return nil
+}
+
+// pgBatch is a PostgreSQL transaction's seals: the old ones of the rows it wrote, read at
+// once, and the new ones, written at once.
+type pgBatch struct {
+	old             map[[2]string][]byte
+	rows            map[[2]string]rowNow
+	putTbl, putPK   []string
+	putMAC          [][]byte
+	goneTbl, gonePK []string
+}
+
+func readSeals(t *Tx, sc *scope, keys [][2]string) (*pgBatch, error) {
+	b := &pgBatch{old: map[[2]string][]byte{}}
+	tbls, pks := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		tbls[i], pks[i] = k[0], k[1]
+	}
+	rows, err := t.query(`SELECT r.tbl, r.pk, r.mac FROM `+sc.t("seal_rows")+` r
+		JOIN unnest(CAST(? AS text[]), CAST(? AS text[])) AS k(tbl, pk) ON r.tbl = k.tbl AND r.pk = k.pk`, tbls, pks)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tbl, pk string
+		var mac []byte
+		if err := rows.Scan(&tbl, &pk, &mac); err != nil {
+			return nil, err
+		}
+		b.old[[2]string{tbl, pk}] = mac
+	}
+	return b, rows.Err()
+}
+
+// rowNow is a sealed row as the transaction leaves it.
+type rowNow struct {
+	cols []string
+	vals []any
+}
+
+// readRows reads the rows of one table whose keys' values (JSON arrays of text, from the
+// triggers) are pkvs: one query, the keys unnested and cast to the key columns' types so the
+// primary key's index finds them.
+func (b *pgBatch) readRows(t *Tx, st sealed, pkvs []string) error {
+	arrays := make([][]string, len(st.cols))
+	for _, v := range pkvs {
+		var keys []string
+		if err := json.Unmarshal([]byte(v), &keys); err != nil || len(keys) != len(st.cols) {
+			return fmt.Errorf("key values %q: %v", v, err)
+		}
+		for i := range keys {
+			arrays[i] = append(arrays[i], keys[i])
+		}
+	}
+	unnest, names, on := make([]string, len(st.cols)), make([]string, len(st.cols)), make([]string, len(st.cols))
+	args := make([]any, len(st.cols))
+	for i, c := range st.cols {
+		unnest[i] = "CAST(? AS text[])"
+		names[i] = fmt.Sprintf("k%d", i)
+		on[i] = "t." + quoteIdent(c) + " = CAST(k." + names[i] + " AS " + st.types[i] + ")"
+		args[i] = arrays[i]
+	}
+	rows, err := t.query(`SELECT `+st.pkExpr("t")+`, t.* FROM `+st.from()+` t JOIN unnest(`+strings.Join(unnest, ", ")+`) AS k(`+
+		strings.Join(names, ", ")+`) ON `+strings.Join(on, " AND "), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		pk, cols, vals, err := scanSealed(rows)
+		if err != nil {
+			return err
+		}
+		b.rows[[2]string{st.name, pk}] = rowNow{cols, vals}
+	}
+	return rows.Err()
+}
+
+// put notes a row's new seal; nil: the row is gone.
+func (b *pgBatch) put(tbl, pk string, mac []byte) {
+	if mac == nil {
+		b.goneTbl, b.gonePK = append(b.goneTbl, tbl), append(b.gonePK, pk)
+		return
+	}
+	b.putTbl, b.putPK, b.putMAC = append(b.putTbl, tbl), append(b.putPK, pk), append(b.putMAC, mac)
+}
+
+func (b *pgBatch) write(t *Tx, sc *scope) error {
+	if len(b.putTbl) > 0 {
+		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac)
+			SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bytea[]))
+			ON CONFLICT(tbl, pk) DO UPDATE SET mac = excluded.mac`, b.putTbl, b.putPK, b.putMAC); err != nil {
+			return err
+		}
+	}
+	if len(b.goneTbl) > 0 {
+		if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` r USING unnest(CAST(? AS text[]), CAST(? AS text[])) AS k(tbl, pk)
+			WHERE r.tbl = k.tbl AND r.pk = k.pk`, b.goneTbl, b.gonePK); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -868,10 +1017,8 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 			return err
 		}
 	}
-	for _, q := range []string{`DELETE FROM ` + sc.t("seal_rows"), `DELETE FROM ` + sc.t("seal_head")} {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return err
-		}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+sc.t("seal_rows")); err != nil {
+		return err
 	}
 	agg := make([]byte, sha256.Size)
 	var n int64
@@ -910,7 +1057,10 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 			n++
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)`,
+	// The head is rewritten in place, never deleted: another table server waiting for its
+	// lock would find no head at all.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET rows = excluded.rows, agg = excluded.agg, mac = excluded.mac, since = excluded.since`,
 		n, agg, sc.headMAC(n, agg), time.Now().UnixNano()); err != nil {
 		return err
 	}
@@ -1003,155 +1153,4 @@ func (s *sealer) migrated(ctx context.Context, l *Ledger, before map[string]stri
 		}
 	}
 	return nil
-}
-
-// rowMAC is one row's key and its new MAC.
-type rowMAC struct {
-	pk  string
-	mac []byte
-}
-
-// batches splits n rows into statements of 256, 64, 16, 4 and 1 rows: few statements, and
-// few distinct statement texts (the ledger prepares and keeps every text it runs).
-func batches(n int) []int {
-	var out []int
-	for _, size := range []int{256, 64, 16, 4, 1} {
-		for ; n >= size; n -= size {
-			out = append(out, size)
-		}
-	}
-	return out
-}
-
-func valueList(n int, one string) string {
-	return strings.TrimSuffix(strings.Repeat(one+",", n), ",")
-}
-
-// sealedMACs is the MACs seal_rows holds for keys pks of table tbl, by key.
-func sealedMACs(t *Tx, sc *scope, tbl string, pks []string) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(pks))
-	for _, size := range batches(len(pks)) {
-		args := make([]any, 0, size+1)
-		args = append(args, tbl)
-		for _, pk := range pks[:size] {
-			args = append(args, pk)
-		}
-		pks = pks[size:]
-		rows, err := t.query(`SELECT pk, mac FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk IN (`+valueList(size, "?")+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var pk string
-			var mac []byte
-			if err := rows.Scan(&pk, &mac); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[pk] = mac
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func deleteSeals(t *Tx, sc *scope, tbl string, pks []string) error {
-	for _, size := range batches(len(pks)) {
-		args := make([]any, 0, size+1)
-		args = append(args, tbl)
-		for _, pk := range pks[:size] {
-			args = append(args, pk)
-		}
-		pks = pks[size:]
-		if _, err := t.exec(`DELETE FROM `+sc.t("seal_rows")+` WHERE tbl = ? AND pk IN (`+valueList(size, "?")+`)`, args...); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func putSeals(t *Tx, sc *scope, tbl string, rows []rowMAC) error {
-	for _, size := range batches(len(rows)) {
-		args := make([]any, 0, 3*size)
-		for _, r := range rows[:size] {
-			args = append(args, tbl, r.pk, r.mac)
-		}
-		rows = rows[size:]
-		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac) VALUES `+valueList(size, "(?,?,?)")+`
-			ON CONFLICT(tbl, pk) DO UPDATE SET mac = excluded.mac`, args...); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sealedRow is a row's columns and values as the seal reads them.
-type sealedRow struct {
-	cols []string
-	vals []any
-}
-
-// readRows reads dirty rows of one table as they are now, by key text, with their column names
-// and values: up to 256 rows to a statement — by rowid on SQLite (a key's row may have moved, so a row counts only under its
-// own key), by key value on PostgreSQL. A key whose row is gone is absent.
-func (s *sealer) readRows(t *Tx, st sealed, ds []dirty) (map[string]sealedRow, error) {
-	out := make(map[string]sealedRow, len(ds))
-	want := make(map[string]bool, len(ds))
-	for _, d := range ds {
-		want[d.pk] = true
-	}
-	for _, size := range batches(len(ds)) {
-		batch := ds[:size]
-		ds = ds[size:]
-		var q string
-		var args []any
-		if s.d == dialectPostgres {
-			cols := make([]string, len(st.cols))
-			one := make([]string, len(st.cols))
-			for i, c := range st.cols {
-				cols[i] = quoteIdent(c)
-				one[i] = "CAST(? AS " + st.types[i] + ")"
-			}
-			for _, d := range batch {
-				var keys []string
-				if err := json.Unmarshal([]byte(d.pkv), &keys); err != nil || len(keys) != len(st.cols) {
-					return nil, fmt.Errorf("key values %q: %v", d.pkv, err)
-				}
-				for _, k := range keys {
-					args = append(args, k)
-				}
-			}
-			q = `SELECT ` + st.pk + `, * FROM ` + st.from() + ` WHERE (` + strings.Join(cols, ", ") + `) IN (` +
-				valueList(size, "("+strings.Join(one, ", ")+")") + `)`
-		} else {
-			for _, d := range batch {
-				args = append(args, d.rid)
-			}
-			q = `SELECT ` + st.pk + `, * FROM ` + st.from() + ` WHERE rowid IN (` + valueList(size, "?") + `)`
-		}
-		rows, err := t.query(q, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			pk, cols, vals, err := scanSealed(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if want[pk] {
-				out[pk] = sealedRow{cols, vals}
-			}
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

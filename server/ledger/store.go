@@ -20,10 +20,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -63,6 +66,9 @@ type StoreConfig struct {
 	// file for every table server of the floor. "" means KeyPath (every table server of the
 	// floor is then given the same key file).
 	FloorKeyPath string
+	// MustExist refuses to make a ledger that is not there yet (offline commands such as
+	// tableserver verify): no SQLite file, or no schema for the table on PostgreSQL.
+	MustExist bool
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL database rather than a SQLite file.
@@ -88,6 +94,11 @@ func SchemaOf(tableID string) string {
 // OpenStore opens the ledger cfg names: SQLite as OpenWith does, or PostgreSQL.
 func OpenStore(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 	if !IsPostgres(cfg.DSN) {
+		if cfg.MustExist {
+			if _, err := os.Stat(cfg.DSN); err != nil {
+				return nil, fmt.Errorf("ledger: %w", err)
+			}
+		}
 		return OpenWith(cfg.DSN, cfg.KeyPath)
 	}
 	return openPostgres(ctx, cfg)
@@ -219,6 +230,17 @@ func retryable(err error) bool {
 // one: each retry waits on the rows the other holds, so a handful is plenty.
 const maxAttempts = 10
 
+// retryPause waits before attempt+1 of a transaction: up to attempt × 5 ms, at random.
+func retryPause(ctx context.Context, attempt int) error {
+	d := time.Duration(1+rand.Int64N(int64(attempt)*5000)) * time.Microsecond
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
 var (
 	createTableRE = regexp.MustCompile(`(?s)CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\n\);`)
 	integerRE     = regexp.MustCompile(`\bINTEGER\b`)
@@ -345,6 +367,15 @@ func openPostgres(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 	fail := func(err error) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s (table %s): %w", redact(cfg.DSN), cfg.TableID, err)
+	}
+	if cfg.MustExist {
+		var found bool
+		if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)`, schema).Scan(&found); err != nil {
+			return fail(err)
+		}
+		if !found {
+			return fail(fmt.Errorf("no ledger of table %s here (schema %s): check -table", cfg.TableID, schema))
+		}
 	}
 	if err := l.createPostgres(ctx); err != nil {
 		return fail(err)
