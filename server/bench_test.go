@@ -2,11 +2,15 @@ package server
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/pgtest"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
 
@@ -134,4 +138,165 @@ func BenchmarkSettlementFanout(b *testing.B) {
 	b.ReportMetric(float64(percentile(all, 0.99).Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(percentile(calls, 0.50).Microseconds())/1000, "outcome-call-p50-ms")
 	r.conserved()
+}
+
+// engineTable is a table of n funded terminals driven through the engine's own methods, not
+// gRPC: what the benchmarks below measure is the table's cost (the ledger and the fan-out onto
+// the Watch streams' queues), not the cost of n TLS clients in the benchmark's own process.
+// Every terminal has a subscriber whose queue a goroutine drains, as a Watch stream does.
+func engineTable(b testing.TB, n int) (*rig, []string, []*subscriber) {
+	return engineTableOn(b, n, false)
+}
+
+// engineTableOn is engineTable with the ledger on PostgreSQL when pg (internal/pgtest's
+// throwaway cluster, which runs without fsync: what it shows is the statements' cost).
+func engineTableOn(b testing.TB, n int, pg bool) (*rig, []string, []*subscriber) {
+	b.Helper()
+	config := func(c *Config) {
+		c.Notes = DefaultNotes()
+		c.Notes["load"], c.MaxBalance = 10_000_000, 10_000_000
+	}
+	var r *rig
+	if pg {
+		r = newPGRig(b, pgtest.DSN(b), filepath.Join(b.TempDir(), "floor.key"), config)
+	} else {
+		r = newRigWith(b, config)
+	}
+	if _, err := r.table.OpenTable("dealer:bench", false); err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]string, n)
+	subs := make([]*subscriber, n)
+	for i := range ids {
+		id := fmt.Sprintf("T%04d", i)
+		ids[i] = id
+		if err := r.table.RegisterTerminal(id); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.table.ReportNoteEscrow(id, &pb.NoteEscrowRequest{IdempotencyKey: "buy-in", Amount: 10_000_000, NoteCode: "load"}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.table.CreditNote(id, &pb.CreditNoteRequest{IdempotencyKey: "buy-in", Amount: 10_000_000, NoteCode: "load"}); err != nil {
+			b.Fatal(err)
+		}
+		subs[i], _ = r.table.Subscribe(id)
+	}
+	b.Cleanup(func() {
+		for _, s := range subs {
+			r.table.Unsubscribe(s)
+		}
+	})
+	return r, ids, subs
+}
+
+// BenchmarkSettle1000: the 1,000 terminals, each with a slip of a few wagers, from the
+// dealer's outcome to the last terminal's Settled event on its stream's queue. Reports the
+// whole (settled-p50/p99-ms) and its part in EnterOutcome (outcome-call-ms: the one settlement
+// transaction, its commit and the fan-out), one round per iteration.
+func BenchmarkSettle1000(b *testing.B) { benchSettle(b, 1000, false) }
+
+// BenchmarkSettle1000Postgres is BenchmarkSettle1000 with the ledger on PostgreSQL.
+func BenchmarkSettle1000Postgres(b *testing.B) { benchSettle(b, 1000, true) }
+
+func benchSettle(b *testing.B, n int, pg bool) {
+	r, ids, subs := engineTableOn(b, n, pg)
+	spots := r.table.layout.Spots()
+	var last, calls []time.Duration
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		b.StopTimer()
+		st, err := r.table.StartRound("dealer:bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, id := range ids {
+			w := make([]SlipWager, 5)
+			for k := range w {
+				w[k] = SlipWager{Spec: roulette.Bet{Spot: spots[(i*7+k*31)%len(spots)]}.Spec(), Amount: 100 * int64(k+1)}
+			}
+			if _, err := r.table.UpdateSlip(id, st.RoundId, 1, w); err != nil {
+				b.Fatal(err)
+			}
+		}
+		r.clock.Add(time.Minute)
+		r.table.Advance(r.clock.Now())
+		for _, s := range subs { // the period's events, so that only the settlement is waited for
+			for len(s.ch) > 0 {
+				<-s.ch
+			}
+		}
+		var wg sync.WaitGroup
+		arrived := make([]time.Time, n)
+		for i, s := range subs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for ev := range s.ch {
+					if e, ok := ev.ev.(table.Settled); ok && e.RoundID == st.RoundId {
+						arrived[i] = time.Now()
+						return
+					}
+				}
+			}()
+		}
+		b.StartTimer()
+		start := time.Now()
+		if _, err := r.table.EnterOutcome("dealer:bench", st.RoundId, fmt.Sprint(it%37)); err != nil {
+			b.Fatal(err)
+		}
+		calls = append(calls, time.Since(start))
+		wg.Wait()
+		b.StopTimer()
+		for _, a := range arrived {
+			last = append(last, a.Sub(start))
+		}
+		r.clock.Add(time.Minute)
+		r.table.Advance(r.clock.Now())
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(percentile(last, 0.50).Microseconds())/1000, "settled-p50-ms")
+	b.ReportMetric(float64(percentile(last, 0.99).Microseconds())/1000, "settled-p99-ms")
+	b.ReportMetric(float64(percentile(calls, 0.50).Microseconds())/1000, "outcome-call-ms")
+	r.conserved()
+}
+
+// BenchmarkPriceSlip20: pricing loadgen's slip update — 20 wagers, the oldest off the front and
+// one more at the end — with the acknowledged slip's parsed bets at hand (reuse, as UpdateSlip
+// does) and without (anew, as before).
+func BenchmarkPriceSlip20(b *testing.B) {
+	r, ids, _ := engineTable(b, 1)
+	st, err := r.table.StartRound("dealer:bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	spots := r.table.layout.Spots()
+	wagers := make([]SlipWager, 21)
+	for i := range wagers {
+		wagers[i] = SlipWager{Spec: roulette.Bet{Spot: spots[(i*13)%len(spots)]}.Spec(), Amount: 100}
+	}
+	if _, err := r.table.UpdateSlip(ids[0], st.RoundId, 1, wagers[:20]); err != nil {
+		b.Fatal(err)
+	}
+	r.table.mu.Lock()
+	in, err := r.table.slipInputs(r.table.now(), ids[0], st.RoundId, 2, 20, "")
+	r.table.mu.Unlock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		prev *slip
+	}{{"reuse", in.prev}, {"anew", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			in := in
+			in.prev = c.prev
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.table.priceSlip(in, 2, wagers[1:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -43,27 +43,43 @@ func (t *Table) adjust(tx *ledger.Tx, round, terminal string, delta, epoch int64
 	if err != nil {
 		return 0, 0, err
 	}
-	if cur != epoch {
-		kind, amount := ledger.KindUnderpayment, delta
-		if delta < 0 {
-			kind, amount = ledger.KindOverpayment, -delta
-		}
-		return bal, 0, t.recordOverpayment(tx, round, terminal, kind, amount, why+" (the account has been closed since)")
-	}
-	next, err := money.Add(bal, delta)
-	if err != nil {
-		return 0, 0, fmt.Errorf("account %s: %w", terminal, err)
-	}
-	if next < 0 {
-		if err := t.recordOverpayment(tx, round, terminal, ledger.KindOverpayment, -next, why); err != nil {
-			return 0, 0, err
-		}
-		next = 0
+	next, write, err := t.adjusted(tx, round, terminal, delta, epoch, ledger.AccountRow{Balance: bal, Open: open, Epoch: cur}, why)
+	if err != nil || !write {
+		return next, 0, err
 	}
 	if err := tx.SetAccount(terminal, next, open); err != nil {
 		return 0, 0, err
 	}
 	return next, next - bal, nil
+}
+
+// adjusted is adjust on an account already read (a): the balance after, and whether the
+// account is to be written with it — false when delta is nothing, or when the account has been
+// closed since and the difference is recorded (in tx) as an overpayment or underpayment. The
+// settlement of a round reads every account in one statement and writes them in a few
+// (ledger.Accounts, SetAccounts) and uses this for each.
+func (t *Table) adjusted(tx *ledger.Tx, round, terminal string, delta, epoch int64, a ledger.AccountRow, why string) (int64, bool, error) {
+	if delta == 0 {
+		return a.Balance, false, nil
+	}
+	if a.Epoch != epoch {
+		kind, amount := ledger.KindUnderpayment, delta
+		if delta < 0 {
+			kind, amount = ledger.KindOverpayment, -delta
+		}
+		return a.Balance, false, t.recordOverpayment(tx, round, terminal, kind, amount, why+" (the account has been closed since)")
+	}
+	next, err := money.Add(a.Balance, delta)
+	if err != nil {
+		return 0, false, fmt.Errorf("account %s: %w", terminal, err)
+	}
+	if next < 0 {
+		if err := t.recordOverpayment(tx, round, terminal, ledger.KindOverpayment, -next, why); err != nil {
+			return 0, false, err
+		}
+		next = 0
+	}
+	return next, true, nil
 }
 
 func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, amount int64, why string) error {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -180,6 +181,11 @@ type pricing struct {
 	// luckyDown: the Lucky Ball display is out of order, so no Lucky Ball wager is taken
 	// (003 §8.11). Changing it bumps limitsGen, so a slip priced across the change is priced again.
 	luckyDown bool
+	// prev is the terminal's acknowledged slip of the round, if any: its bets, already parsed,
+	// spare parsing them again (parsed). A stored slip is never changed, only replaced, so it
+	// is read without the lock; what it is used for depends only on the table's fixed layout,
+	// so it needs no place in same.
+	prev *slip
 }
 
 func (p pricing) same(o pricing) bool {
@@ -222,7 +228,7 @@ func (t *Table) slipInputs(now time.Time, terminal, roundID string, version uint
 		return pricing{}, failed("no open chip account on this terminal")
 	}
 	// The player's own limits when they have them (000 §4.3, 003 §4.6), else the table's.
-	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limitsFor(terminal, card), card: card, luckyDown: t.luckyDown}
+	p := pricing{r: r, limitsGen: t.limitsGen, limits: t.limitsFor(terminal, card), card: card, luckyDown: t.luckyDown, prev: prev}
 	if a != nil {
 		p.balance = a.balance
 	}
@@ -303,17 +309,27 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		tableRoom = max(limits.TableMax-in.dealerTotal, 0)
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
+	var known parsed
+	if in.prev != nil {
+		known.prev = in.prev.bets
+	}
 	for i, w := range wagers {
-		spec := w.Spec
 		if err := w.Err; err != nil {
 			return nil, invalid("wager %d: %v", i, err)
 		}
 		if w.Amount <= 0 || w.Amount > roulette.MaxStake {
 			return nil, invalid("wager %d: amount %d: must be positive", i, w.Amount)
 		}
-		bet, err := roulette.ParseBet(t.layout, spec)
-		if err != nil {
-			return nil, invalid("wager %d: %v", i, err)
+		spec, bet, pieces, ok := known.find(w.Spec)
+		if !ok {
+			var err error
+			if bet, err = roulette.ParseBet(t.layout, w.Spec); err != nil {
+				return nil, invalid("wager %d: %v", i, err)
+			}
+			if pieces, err = bet.Pieces(t.layout); err != nil {
+				return nil, invalid("wager %d: %v", i, err)
+			}
+			spec = bet.Spec()
 		}
 		if bet.Spot.Kind == roulette.LuckyBall && !t.cfg.LuckyBall {
 			return nil, invalid("wager %d: this table has no Lucky Ball", i)
@@ -321,13 +337,9 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		if bet.Spot.Kind == roulette.LuckyBall && in.luckyDown {
 			return nil, failed("wager %d: Lucky Ball is not offered until its display works again (003 §8.11)", i)
 		}
-		pieces, err := bet.Pieces(t.layout)
-		if err != nil {
-			return nil, invalid("wager %d: %v", i, err)
-		}
 		if bet.IsCall() && t.cfg.OralRacetrack {
 			// 002 §3.2B: a player's own wager on the racetrack is void; the dealer places it.
-			sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, Reason: ReasonDealerOnly, bet: bet, pieces: pieces})
+			sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, Reason: ReasonDealerOnly, bet: bet, pieces: pieces})
 			continue
 		}
 		cap := available
@@ -343,7 +355,7 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 			tableRoom -= total
 		}
 		sl.total += total
-		sl.bets = append(sl.bets, acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total,
+		sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, PerPiece: per, Total: total,
 			Reason: why.String(), Card: w.Card, bet: bet, pieces: pieces})
 	}
 	if in.inTurn && len(wagers) > 0 && !limits.Recognised(sl.total) {
@@ -353,3 +365,41 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 	}
 	return sl, nil
 }
+
+// parsed finds a wager's bet among the bets of the terminal's acknowledged slip. A slip update
+// resends the whole slip, so a player adding a chip to a slip of 20 wagers sends 19 the table
+// has already parsed: parsing them again was the largest part of pricing a slip (profile of 500
+// terminals × 10 updates a second). Only a wager written exactly as the table writes a bet
+// (its Spec) matches, and that spec parses to that bet on this table's layout, so the result is
+// the one ParseBet would give. The slip is walked in order from where the first wager is found,
+// so finding costs one pass over the previous slip, not one per wager.
+type parsed struct {
+	prev    []acceptedBet
+	next    int  // the previous slip's bet the next wager is expected to be
+	aligned bool // next has been found by searching once
+}
+
+func (p *parsed) find(spec roulette.BetSpec) (roulette.BetSpec, roulette.Bet, []roulette.Piece, bool) {
+	if p.next < len(p.prev) && sameSpec(p.prev[p.next].Spec, spec) {
+		b := p.prev[p.next]
+		p.next++
+		return b.Spec, b.bet, b.pieces, true
+	}
+	if !p.aligned {
+		p.aligned = true
+		for j, b := range p.prev {
+			if sameSpec(b.Spec, spec) {
+				p.next = j + 1
+				return b.Spec, b.bet, b.pieces, true
+			}
+		}
+	}
+	return roulette.BetSpec{}, roulette.Bet{}, nil, false
+}
+
+func sameSpec(a, b roulette.BetSpec) bool {
+	return a.Name == b.Name && a.Colour == b.Colour && slices.Equal(a.Numbers, b.Numbers) &&
+		sameInt(a.Which, b.Which) && sameInt(a.Spread, b.Spread)
+}
+
+func sameInt(a, b *int) bool { return a == b || (a != nil && b != nil && *a == *b) }

@@ -4,9 +4,23 @@
 // terminal's link), and a soak of auto-dealt rounds that checks the ledger is conserved.
 //
 // The table server runs in-process on a loopback TCP socket with real mutual TLS and a real
-// SQLite ledger; every terminal is a real client.Client over its own connection.
+// ledger — a SQLite file, or with -db postgres://… (or -pg-temp, a throwaway durable cluster)
+// the table's schema of a PostgreSQL database; every terminal is a real client.Client over its
+// own connection.
 //
 //	go run ./cmd/loadgen -terminals 100 -rate 10 -period 30s -rounds 1 -soak 1000
+//
+// -terminal-procs N runs the measured terminals in N processes of their own (termproc.go): in
+// one process the terminals' own TLS and gRPC take as much CPU as the server, and their figures
+// are then the machine's, not the server's. The machine's cores are still shared.
+//
+//	go run ./cmd/loadgen -terminals 500 -rate 10 -period 20s -rounds 2 -terminal-procs 2
+//
+// -tables N runs a floor (floor.go): N table servers on one PostgreSQL, every round at once at
+// each, and -redemptions R races terminals of two other tables for each of R tickets printed at
+// the first, checking each is paid exactly once and every ledger, and the floor's, is conserved.
+//
+//	go run ./cmd/loadgen -tables 10 -terminals 100 -rate 5 -period 15s -rounds 1 -pg-temp -redemptions 200
 //
 // -abuse N adds N abusive terminals (abuse.go) that flood the table with maximal and oversized
 // slips, several at once, while the others are measured; -abuse-process runs each in its own
@@ -27,6 +41,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -34,10 +49,8 @@ import (
 
 	"github.com/tablegames/ats/app/table"
 
-	"google.golang.org/grpc"
-
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/internal/pgtest"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
@@ -56,8 +69,20 @@ type options struct {
 	// GOMAXPROCS abuseProcs when positive.
 	abuseProcess bool
 	abuseProcs   int
-	hostile      abuseOpts // how each abusive terminal behaves
-	noCutoff     bool      // the server never cuts a terminal off (to measure without the cut-off)
+	// terminalProcs, when positive, runs the measured terminals in that many processes of their
+	// own (termproc.go), so this process's CPU is the server's alone.
+	terminalProcs int
+	// db is the ledger's store: "" for a SQLite file in the run's directory, or a postgres://
+	// DSN (the table's rows in schema table_t1, the floor's in floor). pgTemp starts a
+	// throwaway PostgreSQL cluster for the run instead (internal/pgtest).
+	db     string
+	pgTemp bool
+	// tables, when more than 1, runs a floor (floor.go): that many table servers sharing the
+	// one PostgreSQL database, each with terminals terminals; redemptions tickets printed at
+	// the first are raced for by terminals of two others.
+	tables, redemptions int
+	hostile             abuseOpts // how each abusive terminal behaves
+	noCutoff            bool      // the server never cuts a terminal off (to measure without the cut-off)
 	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
 	// test under the race detector lowers it so its slowed abuser still crosses it.
 	callRate, callBurst float64
@@ -67,6 +92,13 @@ func main() {
 	// The table server allocates little per request but serves many; collecting less often
 	// keeps the slip round-trip tail down on a 2-core machine (measured: p99 13 ms → 4 ms).
 	debug.SetGCPercent(400)
+	if len(os.Args) > 1 && os.Args[1] == terminalChildFlag {
+		if err := terminalChild(os.Args[2:], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen terminals:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var o options
 	flag.IntVar(&o.terminals, "terminals", 100, "headless terminals")
 	flag.Float64Var(&o.rate, "rate", 10, "slip updates per second per terminal")
@@ -81,6 +113,11 @@ func main() {
 	flag.BoolVar(&o.hostile.redial, "abuse-redial", false, "an abusive terminal cut off (or disconnected) reconnects at once, again and again, ignoring gRPC's backoff")
 	flag.Float64Var(&o.hostile.rate, "abuse-rate", 0, "slips a second each abusive terminal sends (0: as fast as it can); 60 keeps one just under the server's cut-off (its rate of 50 a second and 10 refusals a second forgiven)")
 	flag.BoolVar(&o.noCutoff, "no-cutoff", false, "the server never cuts off a terminal that keeps calling over its rate (its calls over the rate are still refused): to measure without the cut-off")
+	flag.IntVar(&o.terminalProcs, "terminal-procs", 0, "run the measured terminals in this many processes of their own (0: in this one), so the server's figures are not the terminals' own TLS and gRPC; not with -soak")
+	flag.StringVar(&o.db, "db", "", "the ledger: a postgres:// DSN of an empty database (default: a SQLite file in a temporary directory)")
+	flag.BoolVar(&o.pgTemp, "pg-temp", false, "start a throwaway PostgreSQL cluster (initdb and pg_ctl in a temporary directory; durable: fsync on) and put the ledger in it")
+	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
+	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
@@ -139,6 +176,11 @@ type stats struct {
 
 func (s *stats) add(d time.Duration) { s.mu.Lock(); s.d = append(s.d, d); s.mu.Unlock() }
 
+func (s *stats) addAll(d []time.Duration) { s.mu.Lock(); s.d = append(s.d, d...); s.mu.Unlock() }
+
+// values is a copy of the samples.
+func (s *stats) values() []time.Duration { s.mu.Lock(); defer s.mu.Unlock(); return slices.Clone(s.d) }
+
 func (s *stats) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,21 +192,27 @@ func (s *stats) String() string {
 	return fmt.Sprintf("n=%d min=%v p50=%v p95=%v p99=%v max=%v", len(s.d), s.d[0], q(0.50), q(0.95), q(0.99), s.d[len(s.d)-1])
 }
 
-type terminal struct {
-	id string
-	c  *client.Client
-	// settled is signalled with the receive time of each Settled event.
-	settled chan time.Time
-	phases  chan table.PhaseChanged
-}
-
 func run(o options, out io.Writer) error {
-	dir, err := os.MkdirTemp(os.Getenv("LOADGEN_DIR"), "loadgen")
+	if o.terminalProcs > 0 && o.soak > 0 {
+		return fmt.Errorf("-soak drives the terminals of this process: it cannot be combined with -terminal-procs")
+	}
+	if o.tables > 1 {
+		return runFloor(o, out)
+	}
+	if o.redemptions > 0 {
+		return fmt.Errorf("-redemptions: tickets are redeemed across the tables of a floor (-tables 3 or more)")
+	}
+	dir, err := mkRunDir()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	led, err := ledger.Open(filepath.Join(dir, "table.db"))
+	defer removeRunDir(dir)
+	dsn, stopStore, err := o.store()
+	if err != nil {
+		return err
+	}
+	defer stopStore()
+	led, err := openLedger(dsn, dir, "T1")
 	if err != nil {
 		return err
 	}
@@ -209,49 +257,35 @@ func run(o options, out io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintf(out, "loadgen: %d terminals, %.0f slip updates/s each, period %v, jitter %v, server %s\n", o.terminals, o.rate, o.period, o.jitter, addr)
-	terms := make([]*terminal, o.terminals)
-	for i := range terms {
-		ccfg, err := m.ClientTLS(pki.RoleTerminal, fmt.Sprintf("T%03d", i+1))
+	where := "in this process"
+	if o.terminalProcs > 0 {
+		where = fmt.Sprintf("in %d terminal processes", o.terminalProcs)
+	}
+	fmt.Fprintf(out, "loadgen: %d terminals (%s), %.0f slip updates/s each, period %v, jitter %v, server %s, ledger on %s\n", o.terminals, where, o.rate, o.period, o.jitter, addr, storeName(dsn))
+	rec := &recorder{out: out}
+	var terms []*terminal
+	var procs []*termProc
+	if o.terminalProcs > 0 {
+		procs, err = startTermProcs(m, dir, addr, o)
+		for _, p := range procs {
+			defer p.Close()
+		}
 		if err != nil {
 			return err
 		}
-		var dialOpts []grpc.DialOption
-		if o.jitter > 0 {
-			j := o.jitter
-			dialOpts = append(dialOpts, grpc.WithContextDialer(func(ctx context.Context, a string) (net.Conn, error) {
-				c, err := (&net.Dialer{}).DialContext(ctx, "tcp", a)
-				if err != nil {
-					return nil, err
-				}
-				return jitterConn{c, j}, nil
-			}))
-		}
-		c, err := client.Dial(client.Config{Addr: addr, TLS: ccfg, Logger: quiet, DialOptions: dialOpts, CallTimeout: 10 * time.Second})
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		t := &terminal{id: fmt.Sprintf("T%03d", i+1), c: c, settled: make(chan time.Time, 4096), phases: make(chan table.PhaseChanged, 4096)}
-		terms[i] = t
-		go func() {
-			for ev := range c.Events() {
-				switch e := ev.(type) {
-				case table.Settled:
-					t.settled <- time.Now()
-				case table.PhaseChanged:
-					t.phases <- e
-				}
+	} else {
+		for i := range o.terminals {
+			id := fmt.Sprintf("T%03d", i+1)
+			ccfg, err := m.ClientTLS(pki.RoleTerminal, id)
+			if err != nil {
+				return err
 			}
-		}()
-		for !c.Connected() {
-			time.Sleep(2 * time.Millisecond)
-		}
-		if err := c.ReportNoteEscrow(ctx, "buy-in", 10_000_000, "load"); err != nil {
-			return fmt.Errorf("%s: note escrow: %w", t.id, err)
-		}
-		if _, err := c.CreditNote(ctx, "buy-in", 10_000_000, "load"); err != nil {
-			return fmt.Errorf("%s: credit: %w", t.id, err)
+			t, err := dialTerminal(ctx, id, addr, ccfg, o.jitter, quiet)
+			if err != nil {
+				return err
+			}
+			defer t.c.Close()
+			terms = append(terms, t)
 		}
 	}
 
@@ -276,12 +310,13 @@ func run(o options, out io.Writer) error {
 
 	layout := roulette.Layout{Wheel: roulette.SingleZero}
 	spots := layout.Spots()
-	var slipRTT, settleLat, lockEarly stats
-	var errorsSeen atomic.Int64
+	var settleLat stats
 	// The CPU this process spends on the measured rounds: the server, the measured terminals
-	// and an in-process abuser. Unlike the latencies it hardly depends on what else the
-	// machine runs, so it shows what an abuser costs even on a busy machine.
+	// (unless they run in their own processes) and an in-process abuser. Unlike the latencies
+	// it hardly depends on what else the machine runs, so it shows what an abuser costs even
+	// on a busy machine.
 	cpuBefore := cpuTime()
+	var childCPU time.Duration
 	for round := range o.rounds {
 		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
@@ -293,76 +328,53 @@ func run(o options, out io.Writer) error {
 			abuseWG.Add(1)
 			go func() { defer abuseWG.Done(); a.run(ctx, st.RoundId, deadline) }()
 		}
-		var wg sync.WaitGroup
-		for _, t := range terms {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ph := <-t.phases
-				for ph.Phase != table.PhaseWagering || ph.RoundID != st.RoundId {
-					ph = <-t.phases
-				}
-				lock := t.c.LockAt(ph.Deadline)
-				// In one process the server's clock is ours: how early the lock is, is exact.
-				lockEarly.add(deadline.Sub(lock))
-				interval := time.Duration(float64(time.Second) / o.rate)
-				next := time.Now().Add(time.Duration(rand.Int64N(int64(interval))))
-				var bets []table.SlipBet
-				for version := uint64(1); ; version++ {
-					time.Sleep(time.Until(next))
-					next = next.Add(interval)
-					if !time.Now().Before(lock) {
-						break
-					}
-					bets = append(bets, table.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100})
-					if len(bets) > 20 {
-						bets = bets[1:]
-					}
-					start := time.Now()
-					_, err := t.c.UpdateSlip(ctx, st.RoundId, version, bets)
-					if err != nil {
-						if time.Now().Before(deadline) {
-							errorsSeen.Add(1)
-							fmt.Fprintf(out, "%s: slip v%d: %v\n", t.id, version, err)
-						}
-						continue
-					}
-					slipRTT.add(time.Since(start))
-				}
-			}()
-		}
-		wg.Wait()
-		abuseWG.Wait()
-		for _, t := range terms {
-			for ph := <-t.phases; ph.Phase != table.PhaseNoMoreBets; ph = <-t.phases {
+		for _, p := range procs {
+			if err := p.startRound(st.RoundId, deadline); err != nil {
+				return err
 			}
 		}
+		wagerAll(ctx, terms, st.RoundId, deadline, o.rate, spots, rec)
+		for _, p := range procs {
+			if err := p.awaitWagered(); err != nil {
+				return err
+			}
+		}
+		abuseWG.Wait()
 		n := layout.Wheel.Order()[rand.IntN(37)]
 		start := time.Now()
 		if _, err := tb.EnterOutcome("dealer:loadgen", st.RoundId, n.String()); err != nil {
 			return err
 		}
 		for _, t := range terms {
-			select {
-			case at := <-t.settled:
+			if at, ok := t.awaitSettled(10 * time.Second); ok {
 				settleLat.add(at.Sub(start))
-			case <-time.After(10 * time.Second):
-				errorsSeen.Add(1)
-				fmt.Fprintf(out, "%s: no settlement of %s\n", t.id, st.RoundId)
+			} else {
+				rec.fail("%s: no settlement of %s", t.id, st.RoundId)
 			}
+		}
+		for _, p := range procs {
+			r, err := p.awaitResult()
+			if err != nil {
+				return err
+			}
+			r.mergeInto(rec, &settleLat, start)
+			childCPU += r.CPU
 		}
 		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
 	}
 	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", (cpuTime() - cpuBefore).Round(time.Millisecond))
-	fmt.Fprintf(out, "slip round-trip:                 %v\n", &slipRTT)
+	if len(procs) > 0 {
+		fmt.Fprintf(out, "cpu of the terminal processes over the measured rounds: %v\n", childCPU.Round(time.Millisecond))
+	}
+	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
-	fmt.Fprintf(out, "lock before the server deadline: %v\n", &lockEarly)
+	fmt.Fprintf(out, "lock before the server deadline: %v\n", &rec.lockEarly)
 	for _, a := range abusers {
 		fmt.Fprintf(out, "abusive terminal %v\n", a)
 	}
 
 	if o.soak > 0 {
-		if err := soak(ctx, o, tb, terms, spots, out, &errorsSeen); err != nil {
+		if err := soak(ctx, o, tb, terms, spots, out, &rec.errors); err != nil {
 			return err
 		}
 	}
@@ -371,9 +383,9 @@ func run(o options, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "ledger: %v (conserved: %v)\n", c, c.Holds())
-	fmt.Fprintf(out, "errors: %d\n", errorsSeen.Load())
-	if !c.Holds() || errorsSeen.Load() > 0 {
-		return fmt.Errorf("%d errors, conserved %v", errorsSeen.Load(), c.Holds())
+	fmt.Fprintf(out, "errors: %d\n", rec.errors.Load())
+	if !c.Holds() || rec.errors.Load() > 0 {
+		return fmt.Errorf("%d errors, conserved %v", rec.errors.Load(), c.Holds())
 	}
 	return nil
 }
@@ -430,6 +442,51 @@ func soak(ctx context.Context, o options, tb *server.Table, terms []*terminal, s
 	fmt.Fprintf(out, "soak: %d auto-dealt rounds with %d terminals in %v; %d settlements; conserved %v\n",
 		o.soak, len(terms), time.Since(begin).Round(time.Millisecond), settledRounds.Load(), c.Holds())
 	return nil
+}
+
+// mkRunDir makes the run's directory (ledger files, keys, certificates), under $LOADGEN_DIR if
+// set; removeRunDir removes it.
+func mkRunDir() (string, error) { return os.MkdirTemp(os.Getenv("LOADGEN_DIR"), "loadgen") }
+
+func removeRunDir(dir string) { os.RemoveAll(dir) }
+
+// store is the DSN of the run's ledgers ("" for SQLite files in the run's directory) and what
+// stops it when the run ends.
+func (o options) store() (string, func(), error) {
+	switch {
+	case o.pgTemp && o.db != "":
+		return "", nil, fmt.Errorf("-db and -pg-temp: one or the other")
+	case o.pgTemp:
+		dsn, stop, err := pgtest.Temp()
+		if err != nil {
+			return "", nil, fmt.Errorf("-pg-temp: %w", err)
+		}
+		return dsn, stop, nil
+	case o.db != "" && !ledger.IsPostgres(o.db):
+		return "", nil, fmt.Errorf("-db %q: a postgres:// DSN (SQLite, the default, needs no -db)", o.db)
+	}
+	return o.db, func() {}, nil
+}
+
+// openLedger opens table tableID's ledger: a SQLite file in dir, or its schema of the
+// PostgreSQL database dsn, the floor's rows sealed under one key shared by the floor's tables.
+func openLedger(dsn, dir, tableID string) (*ledger.Ledger, error) {
+	if dsn == "" {
+		name := "table.db"
+		if tableID != "T1" {
+			name = strings.ToLower(tableID) + ".db"
+		}
+		return ledger.Open(filepath.Join(dir, name))
+	}
+	return ledger.OpenStore(context.Background(), ledger.StoreConfig{DSN: dsn, TableID: tableID,
+		KeyPath: filepath.Join(dir, tableID+".key"), FloorKeyPath: filepath.Join(dir, "floor.key")})
+}
+
+func storeName(dsn string) string {
+	if dsn == "" {
+		return "SQLite"
+	}
+	return "PostgreSQL"
 }
 
 // cpuTime is the CPU time (user and system) this process has used.

@@ -7,13 +7,23 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablegames/ats/internal/pgtest"
 )
 
-// TestMain lets the test binary be the abusive terminal's process of -abuse-process, as the
-// loadgen binary is (startAbuseProc runs os.Executable with -abuse-child).
+// TestMain lets the test binary be the abusive terminal's process of -abuse-process and the
+// terminal process of -terminal-procs, as the loadgen binary is (both run os.Executable).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == terminalChildFlag {
+		if err := terminalChild(os.Args[2:], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "-abuse-child" {
 		fs := flag.NewFlagSet("abuser", flag.ExitOnError)
 		fs.Bool("abuse-child", false, "")
@@ -28,7 +38,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m)) // the floor test's PostgreSQL cluster stops with the tests
 }
 
 // A short run of the load tool works end to end on loopback: terminals connect over mutual TLS,
@@ -91,5 +101,107 @@ func TestShortRunWithAnAbuser(t *testing.T) {
 				t.Errorf("report:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// With the measured terminals in processes of their own (-terminal-procs), every terminal of
+// every process is measured and settled: the report has a slip, a lock and a settlement figure
+// for each, the terminal processes' CPU apart from this one's, and the ledger is conserved with
+// no errors.
+func TestShortRunInTerminalProcesses(t *testing.T) {
+	var out bytes.Buffer
+	o := options{terminals: 5, rate: 10, period: 1500 * time.Millisecond, rounds: 2, terminalProcs: 2}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	// 5 terminals × 2 rounds each settle, and each locks once a round.
+	for line, atLeast := range map[string]int{"slip round-trip:": 10, "outcome to settled balance:": 10, "lock before the server deadline:": 10} {
+		m := regexp.MustCompile(regexp.QuoteMeta(line) + ` +n=(\d+) min=(\S+) `).FindStringSubmatch(report)
+		if m == nil {
+			t.Fatalf("no %q figures in\n%s", line, report)
+		}
+		if n, _ := strconv.Atoi(m[1]); n < atLeast {
+			t.Errorf("%s only %d samples, want at least %d", line, n, atLeast)
+		}
+		if d, err := time.ParseDuration(m[2]); err != nil || d <= 0 {
+			t.Errorf("%s min %s (%v): not a positive time", line, m[2], err)
+		}
+	}
+	for _, want := range []string{"5 terminals (in 2 terminal processes)", "cpu of the terminal processes", "conserved: true", "errors: 0"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	if err := run(options{terminals: 2, rate: 10, period: time.Second, rounds: 1, soak: 1, terminalProcs: 1}, &out); err == nil {
+		t.Error("-soak with -terminal-procs was not refused")
+	}
+}
+
+// A floor: three table servers on one PostgreSQL database, every table's round at once, then
+// ten tickets printed at T1, each raced for by terminals of the two other tables at the same
+// moment. Every ticket is paid exactly once (the other attempt refused), each table's ledger
+// and the floor's are conserved, and there are no errors.
+func TestShortFloorWithCrossTableRedemptions(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	var out bytes.Buffer
+	o := options{terminals: 8, rate: 5, period: 1500 * time.Millisecond, rounds: 1, tables: 3, redemptions: 8, db: dsn}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, want := range []string{"a floor of 3 tables × 8 terminals", "8 paid, 8 refused, 0 paid twice",
+		"ledger of the floor: ", "(conserved: true)", "errors: 0"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	if n := strings.Count(report, "conserved: true"); n != 4 { // T1, T2, T3 and the floor
+		t.Errorf("%d of 4 ledgers conserved:\n%s", n, report)
+	}
+	m := regexp.MustCompile(`outcome to settled balance: +n=(\d+) `).FindStringSubmatch(report)
+	if m == nil || m[1] != "24" {
+		t.Errorf("want 24 settlements (3 tables × 8 terminals):\n%s", report)
+	}
+	// A floor needs the one database; tickets cross tables only on a floor of three or more.
+	for _, bad := range []options{{terminals: 2, rate: 5, period: time.Second, rounds: 1, tables: 2},
+		{terminals: 2, rate: 5, period: time.Second, rounds: 1, redemptions: 2},
+		{terminals: 4, rate: 5, period: time.Second, rounds: 1, tables: 3, redemptions: 8, db: dsn}} {
+		if err := run(bad, &out); err == nil {
+			t.Errorf("%+v was not refused", bad)
+		}
+	}
+}
+
+// The terminal process reads its parent's round lines: any line either parses to a round whose
+// line is that very line, or is refused with an error, never a panic; a well-formed line of any
+// round id and positive deadline parses back to them.
+func FuzzRoundLine(f *testing.F) {
+	f.Add("ROUND R000001 1764000000000000000")
+	f.Add("ROUND  R1 5")
+	f.Add("ROUND R1 -5")
+	f.Add("ROUND R1 99999999999999999999")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, line string) {
+		id, deadline, err := parseRoundLine(line)
+		if err != nil {
+			return
+		}
+		if back := roundLine(id, deadline); back != line {
+			t.Fatalf("%q parsed to %q %v, written back as %q", line, id, deadline, back)
+		}
+	})
+}
+
+func TestRoundLineRoundTrips(t *testing.T) {
+	at := time.Unix(0, 1764000000123456789)
+	id, deadline, err := parseRoundLine(roundLine("R000042", at))
+	if err != nil || id != "R000042" || !deadline.Equal(at) {
+		t.Fatalf("round line read back as %q %v %v", id, deadline, err)
+	}
+	for _, bad := range []string{"ROUND R1", "ROUND R1 0", "ROUND R1 x", "round R1 5", "ROUND R1 5 6", "ROUND  R1 5"} {
+		if _, _, err := parseRoundLine(bad); err == nil {
+			t.Errorf("%q was read as a round line", bad)
+		}
 	}
 }

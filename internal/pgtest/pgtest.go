@@ -283,6 +283,31 @@ func Available() bool {
 	return err == nil
 }
 
+// Temp starts a cluster of its own for a program that is not a test (loadgen's -pg-temp) and
+// returns the address of an empty database on it and a function that stops the cluster and
+// removes its directory. Unlike the tests' cluster it is durable (fsync, synchronous commit,
+// full page writes on, as a floor's database is): what a program measures on it is what a
+// commit costs.
+func Temp() (dsn string, stop func(), err error) {
+	c, err := start()
+	if err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		c.admin.Close()
+		c.pgctl("-m", "immediate", "stop") //nolint:errcheck // best effort: the directory goes anyway
+		os.RemoveAll(c.dir)
+	}
+	for _, q := range []string{`ALTER SYSTEM SET fsync = on`, `ALTER SYSTEM SET synchronous_commit = on`,
+		`ALTER SYSTEM SET full_page_writes = on`, `SELECT pg_reload_conf()`, `CREATE DATABASE temp`} {
+		if _, err := c.admin.Exec(q); err != nil {
+			stop()
+			return "", nil, fmt.Errorf("pgtest: %s: %w", q, err)
+		}
+	}
+	return c.dsn("temp"), stop, nil
+}
+
 // processAlive reports whether a process exists (signal 0: nothing is sent).
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)

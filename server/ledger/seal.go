@@ -545,8 +545,17 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 		}
 	}
 	// On PostgreSQL every statement is a round trip to the server: the old seals are read in
-	// one, and the new ones written in one (pgBatch). SQLite is in the process: row by row.
+	// one, and the new ones written in one (pgBatch). On SQLite, in the process, a statement
+	// still costs its parse, plan and call: a settlement of 1,000 terminals seals 2,000 rows,
+	// and three statements a row were two thirds of its CPU, so they too are read and written
+	// up to 256 rows to a statement (sqliteBatch).
 	var batch *pgBatch
+	if s.d != dialectPostgres {
+		if batch, err = s.sqliteBatch(t, sc, order2(order, func(k rowKey) [2]string { return [2]string{k.tbl, k.pk} }),
+			func(tbl, pk string) []dirty { return where[rowKey{tbl, pk}] }); err != nil {
+			return fmt.Errorf("ledger: seal: %w", err)
+		}
+	}
 	if s.d == dialectPostgres {
 		keys := make([][2]string, len(order))
 		for i, k := range order {
@@ -655,6 +664,7 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 // pgBatch is a PostgreSQL transaction's seals: the old ones of the rows it wrote, read at
 // once, and the new ones, written at once.
 type pgBatch struct {
+	sqlite          bool // made by sqliteBatch: written by writeSQLite
 	old             map[[2]string][]byte
 	rows            map[[2]string]rowNow
 	putTbl, putPK   []string
@@ -739,6 +749,9 @@ func (b *pgBatch) put(tbl, pk string, mac []byte) {
 }
 
 func (b *pgBatch) write(t *Tx, sc *scope) error {
+	if b.sqlite {
+		return b.writeSQLite(t, sc)
+	}
 	if len(b.putTbl) > 0 {
 		if _, err := t.exec(`INSERT INTO `+sc.t("seal_rows")+`(tbl, pk, mac)
 			SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bytea[]))

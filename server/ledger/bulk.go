@@ -1,0 +1,115 @@
+package ledger
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Many rows to a statement, for the settlement of a round: 1,000 terminals read one account
+// and write one account and one settlement each. One statement a row was 4,000 statements in
+// the transaction every terminal's Settled event waits for; on PostgreSQL each is a round trip
+// to the database. The statements are cut into batches of fixed sizes (batches), so a
+// handful of statement texts serve every round.
+
+// AccountRow is a terminal's account as the settlement reads it.
+type AccountRow struct {
+	Balance int64
+	Open    bool
+	Epoch   int64
+}
+
+// Accounts reads the accounts of terminals; a terminal with none is absent from the result
+// (Account and Epoch read it as balance 0, closed, epoch 0).
+func (t *Tx) Accounts(terminals []string) (map[string]AccountRow, error) {
+	out := make(map[string]AccountRow, len(terminals))
+	rest := terminals
+	for _, size := range batches(len(rest)) {
+		args := make([]any, size)
+		for i, id := range rest[:size] {
+			args[i] = id
+		}
+		rest = rest[size:]
+		rows, err := t.query(`SELECT terminal, balance, open, epoch FROM accounts WHERE terminal IN (`+valueList(size, "?")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: accounts: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			var a AccountRow
+			if err := rows.Scan(&id, &a.Balance, &a.Open, &a.Epoch); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("ledger: accounts: %w", err)
+			}
+			out[id] = a
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("ledger: accounts: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// AccountBalance is a terminal's balance and open flag to write.
+type AccountBalance struct {
+	Terminal string
+	Balance  int64
+	Open     bool
+}
+
+// SetAccounts is SetAccount for many terminals, each at most once.
+func (t *Tx) SetAccounts(as []AccountBalance) error {
+	for _, a := range as {
+		if a.Balance < 0 {
+			return fmt.Errorf("ledger: account %s: balance %d below zero", a.Terminal, a.Balance)
+		}
+	}
+	for _, size := range batches(len(as)) {
+		args := make([]any, 0, 3*size)
+		for _, a := range as[:size] {
+			args = append(args, a.Terminal, a.Balance, a.Open)
+		}
+		as = as[size:]
+		if _, err := t.exec(`INSERT INTO accounts(terminal, balance, open) VALUES `+valueList(size, "(?,?,?)")+`
+			ON CONFLICT(terminal) DO UPDATE SET balance = excluded.balance, open = excluded.open`, args...); err != nil {
+			return fmt.Errorf("ledger: accounts: %w", err)
+		}
+	}
+	return nil
+}
+
+// PutSettlements is PutSettlement for many settlements, each (round, terminal, generation) at
+// most once.
+func (t *Tx) PutSettlements(ss []Settlement) error {
+	for _, size := range batches(len(ss)) {
+		args := make([]any, 0, 9*size)
+		for _, s := range ss[:size] {
+			args = append(args, s.Round, s.Terminal, s.Generation, s.Staked, s.Returned, s.Recognised, s.Outcome, s.Reversed, s.Epoch)
+		}
+		ss = ss[size:]
+		if _, err := t.exec(`INSERT INTO settlements(round, terminal, generation, staked, returned, recognised, outcome, reversed, epoch) VALUES `+
+			valueList(size, "(?,?,?,?,?,?,?,?,?)")+`
+			ON CONFLICT(round, terminal, generation) DO UPDATE SET reversed = excluded.reversed`, args...); err != nil {
+			return fmt.Errorf("ledger: settlements: %w", err)
+		}
+	}
+	return nil
+}
+
+// batches splits n rows into statements of 256, 64, 16, 4 and 1 rows: few statements, and
+// few distinct statement texts (the ledger prepares and keeps every text it runs).
+func batches(n int) []int {
+	var out []int
+	for _, size := range []int{256, 64, 16, 4, 1} {
+		for ; n >= size; n -= size {
+			out = append(out, size)
+		}
+	}
+	return out
+}
+
+// valueList is n copies of one, comma-separated: a statement's IN list or VALUES rows.
+func valueList(n int, one string) string {
+	return strings.TrimSuffix(strings.Repeat(one+",", n), ",")
+}
