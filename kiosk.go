@@ -40,8 +40,9 @@ type options struct {
 	acceptor, printer, idpad string
 	seat                     int
 	demoPeriod, demoSpin     time.Duration
-	technicianDemo           bool // technician.go
-	localTechnicianPINs      bool // technician PINs from technicians.json, not the table
+	technicianDemo           bool   // technician.go
+	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
+	pprof                    string // profile.go: Go's profiles on this loopback address
 }
 
 func parseFlags() options {
@@ -59,6 +60,7 @@ func parseFlags() options {
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
 	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
 	flag.BoolVar(&o.localTechnicianPINs, "local-technician-pins", false, "check technician PINs against this terminal's technicians.json instead of the table server's technician PINs (a table without a -technicians file)")
+	flag.StringVar(&o.pprof, "pprof", "", "serve Go's profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (issue 18's soak)")
 	flag.Parse()
 	return o
 }

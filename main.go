@@ -29,6 +29,9 @@ func run(log *slog.Logger) (err error) {
 	start := time.Now()
 	limitMemory()
 	o := parseFlags()
+	if err := servePprof(o.pprof, log); err != nil {
+		return err
+	}
 	dir, err := stateDir()
 	if err != nil {
 		return err
