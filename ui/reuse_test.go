@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Round after round the screen shows new outcomes on the objects it was built with (issue 18:
+// the history's twelve tiles were made anew on every view change, and each object replaced
+// stayed in Fyne's caches for a minute: the kiosk's resident memory grew over a soak). Over a
+// hundred rounds of outcomes — the history filling from none to twelve, red, black and zero in
+// every position — the screen's tree holds the same objects throughout, and the last frame is
+// the frame a screen built for that view draws.
+func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	size := fyne.NewSize(1920, 1080)
+	s, term, _, w := screenAt(t, diagrams.DiagramA, l, size)
+	objects := func() map[fyne.CanvasObject]bool {
+		seen := map[fyne.CanvasObject]bool{}
+		walkObjects(s.Content(), func(o fyne.CanvasObject) { seen[o] = true })
+		return seen
+	}
+	v := term.View()
+	v.History = nil
+	s.update(v)
+	before := objects()
+	for i := range 100 {
+		// Outcomes in an order that puts each colour in each tile: 17 red, 0 green, 8 black, …
+		n := roulette.Number((i*17 + 3) % 37)
+		v.History = append([]table.Outcome{{RoundID: "R", Number: n}}, v.History...)
+		if len(v.History) > 20 {
+			v.History = v.History[:20]
+		}
+		v.Balance += 100
+		s.update(v)
+		w.Content().Refresh()
+		after := objects()
+		for o := range after {
+			if !before[o] {
+				t.Fatalf("round %d: the update made a new %T (the screen's objects are reused)", i, o)
+			}
+		}
+		if len(after) != len(before) {
+			t.Fatalf("round %d: %d objects, %d before", i, len(after), len(before))
+		}
+	}
+	shown := 0
+	for _, tile := range s.tiles {
+		if tile.box.Visible() {
+			shown++
+		}
+	}
+	if shown != historyShown {
+		t.Errorf("%d history tiles shown, want %d", shown, historyShown)
+	}
+	got := w.Canvas().Capture()
+
+	fresh, _, _, fw := screenAt(t, diagrams.DiagramA, l, size)
+	fresh.update(v)
+	fw.Content().Refresh()
+	if d := compareImages(got, fw.Canvas().Capture(), 0); d != "" {
+		t.Errorf("after 100 rounds the screen differs from one built for the last view: %s", d)
+	}
+
+	// And back to a short history: the tiles past it are hidden, and the frame is again that of
+	// a screen built for it.
+	v.History = v.History[:3]
+	s.update(v)
+	w.Content().Refresh()
+	fresh.update(v)
+	fw.Content().Refresh()
+	if d := compareImages(w.Canvas().Capture(), fw.Canvas().Capture(), 0); d != "" {
+		t.Errorf("with three outcomes again the screen differs from one built for them: %s", d)
+	}
+}
