@@ -29,7 +29,7 @@ func run(log *slog.Logger) (err error) {
 	start := time.Now()
 	limitMemory()
 	o := parseFlags()
-	if err := servePprof(o.pprof, log); err != nil {
+	if _, err := servePprof(o.pprof, log); err != nil {
 		return err
 	}
 	dir, err := stateDir()

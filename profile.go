@@ -14,20 +14,21 @@ import (
 // (packaging/soak-kiosk.sh takes heap profiles at round 10 and at the last round). The kiosk's
 // heap holds no secrets the journal does not, but a profile endpoint has no business on a
 // casino network: anything but a loopback host is refused. Off (empty addr) unless asked for.
-func servePprof(addr string, log *slog.Logger) error {
+// It returns the address it listens on (nil when off).
+func servePprof(addr string, log *slog.Logger) (net.Addr, error) {
 	if addr == "" {
-		return nil
+		return nil, nil
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("-pprof %q: %w", addr, err)
+		return nil, fmt.Errorf("-pprof %q: %w", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-pprof %q: only a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)", addr)
+		return nil, fmt.Errorf("-pprof %q: only a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("-pprof: %w", err)
+		return nil, fmt.Errorf("-pprof: %w", err)
 	}
 	// A mux of its own: the pprof package's init registers on http.DefaultServeMux, which nothing
 	// else in the kiosk serves, but the handlers are named here so nothing else rides along.
@@ -44,5 +45,5 @@ func servePprof(addr string, log *slog.Logger) error {
 			log.Warn("pprof", "err", err)
 		}
 	}()
-	return nil
+	return ln.Addr(), nil
 }
