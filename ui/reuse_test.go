@@ -80,3 +80,80 @@ func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
 		t.Errorf("with three outcomes again the screen differs from one built for them: %s", d)
 	}
 }
+
+// A chip placed on the felt makes only its own objects: the chips already there are drawn by
+// the objects they were drawn with (issue 18: every refresh of the felt made every chip anew),
+// until one changes; and the felt then draws what a felt given those stakes at once draws.
+func TestFeltMakesOnlyTheChipThatChanged(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	g, err := diagrams.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spot := func(n roulette.Number) roulette.Spot {
+		s, err := l.Inside(roulette.Straight, []roulette.Number{n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	f := NewFelt(g)
+	w := test.NewTempWindow(t, f)
+	w.Resize(fyne.NewSize(1400, 500))
+	objects := func() map[fyne.CanvasObject]bool {
+		seen := map[fyne.CanvasObject]bool{}
+		for _, o := range test.WidgetRenderer(f).Objects() {
+			seen[o] = true
+		}
+		return seen
+	}
+	f.SetStakes(map[roulette.Spot]int64{spot(17): 2500, spot(5): 100})
+	before := objects()
+	f.SetStakes(map[roulette.Spot]int64{spot(17): 2500, spot(5): 100, spot(32): 10000})
+	after := objects()
+	kept := 0
+	for o := range before {
+		if after[o] {
+			kept++
+		}
+	}
+	if kept != len(before) {
+		t.Errorf("a third chip placed: %d of the %d objects before are still drawn", kept, len(before))
+	}
+	if len(after) <= len(before) {
+		t.Errorf("a third chip placed: %d objects, %d before", len(after), len(before))
+	}
+	// 5 raised to 2500: its chip is made again (a new amount), 17's and 32's are kept.
+	final := map[roulette.Spot]int64{spot(17): 2500, spot(5): 2500, spot(32): 10000}
+	f.SetStakes(final)
+	f.SetResult(map[roulette.Spot]int64{spot(17): 90000})
+	f.SetWinning(17, true)
+	again := objects()
+	for o := range after {
+		if again[o] {
+			kept++
+		}
+	}
+	if kept == len(before) {
+		t.Error("no object kept across a raise and a result")
+	}
+
+	fresh := NewFelt(g)
+	fw := test.NewTempWindow(t, fresh)
+	fw.Resize(fyne.NewSize(1400, 500))
+	fresh.SetStakes(final)
+	fresh.SetResult(map[roulette.Spot]int64{spot(17): 90000})
+	fresh.SetWinning(17, true)
+	if d := compareImages(w.Canvas().Capture(), fw.Canvas().Capture(), 0); d != "" {
+		t.Errorf("the felt differs from one given its stakes at once: %s", d)
+	}
+	// And the chips are taken off again.
+	f.SetStakes(nil)
+	f.SetResult(nil)
+	fresh.SetStakes(nil)
+	fresh.SetResult(nil)
+	if d := compareImages(w.Canvas().Capture(), fw.Canvas().Capture(), 0); d != "" {
+		t.Errorf("with the chips gone the felt differs from a fresh one: %s", d)
+	}
+}
