@@ -401,13 +401,15 @@ func periodStatus(p app.Period) (string, color.Color) {
 
 func (s *Screen) update(v app.View) {
 	s.last = v
-	s.balance.Text = s.cash(v.Balance)
-	s.balance.Refresh()
-	s.bet.Text = s.cash(v.SlipTotal)
+	// Each object is refreshed only when what it shows changed (issue 18): a refresh of a label
+	// shapes its text again, and every view change — a tap, the table's every event — comes
+	// through here on the Fyne thread before the frame that answers a tap.
+	setText(s.balance, s.cash(v.Balance))
+	bet := s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
-		s.bet.Text += " …"
+		bet += " …"
 	}
-	s.bet.Refresh()
+	setText(s.bet, bet)
 
 	// At a table that pays out in chips at the dealer (004 §6.6, 000 §11.7.6) Cash out stays
 	// for the player to select, and the terminal answers it by sending them to the dealer.
@@ -430,7 +432,7 @@ func (s *Screen) update(v app.View) {
 	s.favourites.seen(v)
 	if v.Frozen {
 		// The status says frozen; this says why, and that it ends (001 §9.4).
-		s.explain.SetText(T("A result is being corrected: accounts are frozen until it is done"))
+		setLabel(s.explain, T("A result is being corrected: accounts are frozen until it is done"))
 		s.explain.Show()
 	} else {
 		s.explain.Hide()
@@ -504,46 +506,22 @@ func (s *Screen) update(v app.View) {
 		s.calls.SetText(t)
 	}
 
-	if o := v.LastOutcome; o != nil && showResult {
-		// White on a tile of the number's colour, with a light edge: black reads on the dark
-		// panel, and red is also told by the diamond.
-		s.outcome.Text = o.Number.String()
-		if o.Number.Colour() == roulette.ColourRed {
-			s.outcomeMark.Show()
-		} else {
-			s.outcomeMark.Hide()
-		}
-		s.outcomeBg.FillColor = numberColour(o.Number.Colour())
-		s.outcomeBg.StrokeColor, s.outcomeBg.StrokeWidth = feltLine, 2
-		s.outcomeBg.SetMinSize(fyne.NewSize(200, 100))
-		s.felt.SetWinning(o.Number, true)
-		s.callout.Text = say(app.Callout(o.Number))
-	} else {
-		s.callout.Text = ""
-		s.outcome.Text = ""
-		s.outcomeBg.FillColor, s.outcomeBg.StrokeWidth = color.Transparent, 0
-		s.outcomeMark.Hide()
-		s.felt.SetWinning(0, false)
-	}
-	s.outcome.Refresh()
-	s.callout.Refresh()
-	s.outcomeBg.Refresh()
-	s.outcomeMark.Refresh()
-	s.won.Text = ""
+	s.showOutcome(v, showResult)
+	wonText := ""
 	if w := v.LastWin; w != nil && showResult {
 		switch {
 		case w.Returned > 0:
-			s.won.Text = T("WON") + " " + s.cash(w.Returned)
+			wonText = T("WON") + " " + s.cash(w.Returned)
 		case w.Staked > 0:
-			s.won.Text = T("No win") // never "WON 0.00"
+			wonText = T("No win") // never "WON 0.00"
 		}
 	}
-	s.won.Refresh()
+	setText(s.won, wonText)
 	s.showWonMeter(v)
 
 	s.showHistory(v.History)
 	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
-		s.hotCold.SetText(fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
+		setLabel(s.hotCold, fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
 	}
 	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
 	s.lucky.RemoveAll()
@@ -553,19 +531,20 @@ func (s *Screen) update(v app.View) {
 			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
 		}))
 	}
-	s.limits.SetText(limitSign(v.Limits))
+	setLabel(s.limits, limitSign(v.Limits))
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
 	} else {
 		s.personal.Hide()
 	}
-	s.pending.SetText("")
 	// An empty label still takes a line: the pending minimum takes its place in the side
 	// panel only while there is one, which leaves a Lucky Ball table room at 1280×800.
-	s.pending.Hide()
 	if p := v.Pending; p != nil {
-		s.pending.SetText(fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits)))
+		setLabel(s.pending, fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits)))
 		s.pending.Show()
+	} else {
+		setLabel(s.pending, "")
+		s.pending.Hide()
 	}
 	s.showChips(v)
 	offered := s.buyInRow.Visible()
@@ -597,6 +576,56 @@ func (s *Screen) update(v app.View) {
 	}
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
+}
+
+// showOutcome shows the last outcome while it is the result: white on a tile of the number's
+// colour, with a light edge (black reads on the dark panel), red also told by the diamond.
+// Only what changed is refreshed.
+func (s *Screen) showOutcome(v app.View, showResult bool) {
+	number, callout := "", ""
+	var fill color.Color = color.Transparent
+	var stroke float32
+	red := false
+	if o := v.LastOutcome; o != nil && showResult {
+		number, callout = o.Number.String(), say(app.Callout(o.Number))
+		fill, stroke = numberColour(o.Number.Colour()), 2
+		red = o.Number.Colour() == roulette.ColourRed
+		s.outcomeBg.StrokeColor = feltLine
+		s.outcomeBg.SetMinSize(fyne.NewSize(200, 100)) // refreshes only when it changes
+		s.felt.SetWinning(o.Number, true)
+	} else {
+		s.felt.SetWinning(0, false)
+	}
+	setText(s.outcome, number)
+	setText(s.callout, callout)
+	if fill != s.outcomeBg.FillColor || stroke != s.outcomeBg.StrokeWidth {
+		s.outcomeBg.FillColor, s.outcomeBg.StrokeWidth = fill, stroke
+		s.outcomeBg.Refresh()
+	}
+	if red != s.outcomeMark.Visible() {
+		if red {
+			s.outcomeMark.Show()
+		} else {
+			s.outcomeMark.Hide()
+		}
+		s.outcomeMark.Refresh()
+	}
+}
+
+// setText sets a text and refreshes it, only when it changes.
+func setText(t *canvas.Text, s string) {
+	if t.Text != s {
+		t.Text = s
+		t.Refresh()
+	}
+}
+
+// setLabel sets a label's text only when it changes: SetText shapes and lays the text out
+// again even when it is the same.
+func setLabel(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
 }
 
 // showChips keeps the tray to the table's denominations, the chosen one raised. The chips are
@@ -850,20 +879,19 @@ func (s *Screen) showJackpot(v app.View) {
 		s.jackpotWin.Hide()
 		return
 	}
-	s.jackpot.Text = T("JACKPOT") + " " + amount(v.Jackpot)
+	setText(s.jackpot, T("JACKPOT")+" "+amount(v.Jackpot))
 	s.jackpot.Show()
-	s.jackpot.Refresh()
 	w := v.JackpotWon
 	switch {
 	case w == nil:
 		s.jackpotWin.Hide()
 		return
 	case v.JackpotMine && w.Confirmed:
-		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot %s credited to your account"), amount(w.Amount)))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot %s credited to your account"), amount(w.Amount)))
 	case v.JackpotMine:
-		s.jackpotWin.SetText(fmt.Sprintf(T("JACKPOT! You won %s: the pit boss is confirming it"), amount(w.Amount)))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("JACKPOT! You won %s: the pit boss is confirming it"), amount(w.Amount)))
 	default:
-		s.jackpotWin.SetText(fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
 	}
 	s.jackpotWin.Show()
 }
