@@ -13,11 +13,18 @@ import (
 
 // Round after round the screen shows new outcomes on the objects it was built with (issue 18:
 // the history's twelve tiles were made anew on every view change, and each object replaced
-// stayed in Fyne's caches for a minute: the kiosk's resident memory grew over a soak). Over a
-// hundred rounds of outcomes — the history filling from none to twelve, red, black and zero in
+// stayed in Fyne's caches for a minute: the kiosk's resident memory grew over a soak). Over forty
+// rounds of outcomes — the history filling from none to twelve, red, black and zero in
 // every position — the screen's tree holds the same objects throughout, and the last frame is
-// the frame a screen built for that view draws.
+// the frame a screen built for that view draws. On a Lucky Ball table too, whose panel was
+// made anew on every view change.
 func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
+	for _, lucky := range []bool{false, true} {
+		screenReusesItsObjects(t, lucky)
+	}
+}
+
+func screenReusesItsObjects(t *testing.T, lucky bool) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	size := fyne.NewSize(1920, 1080)
@@ -29,9 +36,13 @@ func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
 	}
 	v := term.View()
 	v.History = nil
+	if lucky {
+		v.Config.LuckyBall = true
+		v.LuckyBall = &roulette.LuckyBallDraw{Numbers: [4]roulette.Number{3, 14, 22, 35}, Super: roulette.BallBlue, HasSuper: true}
+	}
 	s.update(v)
 	before := objects()
-	for i := range 100 {
+	for i := range 40 {
 		// Outcomes in an order that puts each colour in each tile: 17 red, 0 green, 8 black, …
 		n := roulette.Number((i*17 + 3) % 37)
 		v.History = append([]table.Outcome{{RoundID: "R", Number: n}}, v.History...)
@@ -44,7 +55,7 @@ func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
 		after := objects()
 		for o := range after {
 			if !before[o] {
-				t.Fatalf("round %d: the update made a new %T (the screen's objects are reused)", i, o)
+				t.Fatalf("lucky ball %v, round %d: the update made a new %T (the screen's objects are reused)", lucky, i, o)
 			}
 		}
 		if len(after) != len(before) {
@@ -66,7 +77,7 @@ func TestScreenReusesItsObjectsRoundAfterRound(t *testing.T) {
 	fresh.update(v)
 	fw.Content().Refresh()
 	if d := compareImages(got, fw.Canvas().Capture(), 0); d != "" {
-		t.Errorf("after 100 rounds the screen differs from one built for the last view: %s", d)
+		t.Errorf("after 40 rounds the screen differs from one built for the last view: %s", d)
 	}
 
 	// And back to a short history: the tiles past it are hidden, and the frame is again that of

@@ -53,6 +53,8 @@ type Screen struct {
 	calls       *widget.Label
 	hotCold     *widget.Label
 	lucky       *fyne.Container
+	luckyFor    luckyShown // what the Lucky Ball panel shows (showLuckyBall)
+	luckyMade   bool
 	buyIn       *fyne.Container
 	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
 	messageView fyne.CanvasObject        // the message line's row, hidden under an offer
@@ -524,13 +526,7 @@ func (s *Screen) update(v app.View) {
 		setLabel(s.hotCold, fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
 	}
 	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
-	s.lucky.RemoveAll()
-	if v.Config.LuckyBall {
-		open := v.Period == app.PeriodOpen || v.Period == app.PeriodWarning
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, open, func(c roulette.BallColour) {
-			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
-		}))
-	}
+	s.showLuckyBall(v, stakes)
 	setLabel(s.limits, limitSign(v.Limits))
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
@@ -576,6 +572,40 @@ func (s *Screen) update(v app.View) {
 	}
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
+}
+
+// luckyShown is what the Lucky Ball panel was made for: it is made again only when that changes.
+type luckyShown struct {
+	on      bool
+	draw    roulette.LuckyBallDraw
+	hasDraw bool
+	version roulette.LuckyBallVersion
+	staked  [4]int64
+	open    bool
+}
+
+// showLuckyBall shows the Lucky Ball panel on a table that plays it. It is made again only when
+// the draw, a Lucky Ball stake or whether bets are taken changed, not on every view change
+// (a panel is some thirty objects, four of them buttons).
+func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
+	want := luckyShown{on: v.Config.LuckyBall, version: v.Config.LuckyBallVersion,
+		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning}
+	if v.LuckyBall != nil {
+		want.draw, want.hasDraw = *v.LuckyBall, true
+	}
+	for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
+		want.staked[c] = stakes[roulette.LuckyBallSpot(c)]
+	}
+	if s.luckyMade && want == s.luckyFor {
+		return
+	}
+	s.luckyMade, s.luckyFor = true, want
+	s.lucky.RemoveAll()
+	if want.on {
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, want.open, func(c roulette.BallColour) {
+			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
+		}))
+	}
 }
 
 // showOutcome shows the last outcome while it is the result: white on a tile of the number's
