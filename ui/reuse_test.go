@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -166,5 +167,52 @@ func TestFeltMakesOnlyTheChipThatChanged(t *testing.T) {
 	fresh.SetResult(nil)
 	if d := compareImages(w.Canvas().Capture(), fw.Canvas().Capture(), 0); d != "" {
 		t.Errorf("with the chips gone the felt differs from a fresh one: %s", d)
+	}
+}
+
+// A touch's answer is drawn by the touch itself, not a turn of the Fyne loop later (issue 18,
+// tap to pixels): the chip chosen is raised before any queued update has run, and the queued
+// copies of the views the touches told, run after, do not put an older view back.
+func TestTouchDrawsItsAnswerAtOnce(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, term, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	var queued []func()
+	s.do = func(f func()) { queued = append(queued, f) } // a Fyne loop that has not turned yet
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Follow(ctx)
+	chip := func(v int64) *Chip {
+		for _, o := range s.chips.Objects {
+			if c := o.(*Chip); c.Value == v {
+				return c
+			}
+		}
+		t.Fatalf("no %d chip in the tray", v)
+		return nil
+	}
+	if term.View().Chip == 2500 {
+		t.Fatal("the test needs another chip chosen first")
+	}
+	test.Tap(chip(2500))
+	if !chip(2500).Selected {
+		t.Fatal("the tapped chip is not raised until the Fyne loop turns")
+	}
+	test.Tap(chip(500))
+	if !chip(500).Selected || chip(2500).Selected {
+		t.Fatal("the second chip tapped is not the one raised")
+	}
+	n := 0
+	for len(queued) > 0 {
+		f := queued[0]
+		queued = queued[1:]
+		f()
+		n++
+		if !chip(500).Selected || chip(2500).Selected {
+			t.Fatalf("queued update %d put an older view back: 2500 raised again", n)
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d updates queued for two touches", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablegames/ats/app/table"
@@ -79,6 +80,11 @@ type Screen struct {
 	// do runs a UI change on the Fyne thread: fyne.Do. A headless test sets its own Fyne
 	// thread here, since the test driver runs fyne.Do on the caller's goroutine.
 	do func(func())
+	// told is the latest view the terminal told (Follow), toldCount how many it told;
+	// applied is the number of the latest drawn (on the Fyne thread only).
+	told      atomic.Pointer[toldView]
+	toldCount atomic.Uint64
+	applied   uint64
 
 	service *serviceScreen // technician mode (technician.go); nil without it
 
@@ -113,10 +119,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.felt = NewFelt(geom)
 	// Every answer to a touch — a chip reduced to the limits, a refusal — comes back in the
 	// view's message, chosen by the terminal: the screen only draws it.
-	s.felt.OnTapped = func(r diagrams.Region) { term.Place(roulette.Bet{Spot: r.Spot}) }
-	s.felt.OnMoved = func(from, to diagrams.Region) { term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot}) }
-	s.felt.OnRemoved = func(from diagrams.Region) { term.Remove(roulette.Bet{Spot: from.Spot}) }
-	s.felt.OnHeld = func(r diagrams.Region) { term.Explain(roulette.Bet{Spot: r.Spot}) }
+	s.felt.OnTapped = func(r diagrams.Region) { s.touched(func() { term.Place(roulette.Bet{Spot: r.Spot}) }) }
+	s.felt.OnMoved = func(from, to diagrams.Region) {
+		s.touched(func() { term.Move(roulette.Bet{Spot: from.Spot}, roulette.Bet{Spot: to.Spot}) })
+	}
+	s.felt.OnRemoved = func(from diagrams.Region) { s.touched(func() { term.Remove(roulette.Bet{Spot: from.Spot}) }) }
+	s.felt.OnHeld = func(r diagrams.Region) { s.touched(func() { term.Explain(roulette.Bet{Spot: r.Spot}) }) }
 	s.balance = text("", 34, panelText)
 	s.bet = text("", 24, panelText)
 	s.countdown = text("", 64, openColour)
@@ -161,10 +169,10 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 
 	// The betting controls carry no icons: on a 1280-pixel screen the row has room for their
 	// words at a size read from the seat, not for both.
-	undo := widget.NewButton(T("Remove last"), func() { term.Undo() })
-	clear := widget.NewButton(T("Remove all"), func() { term.Clear() })
-	repeat := widget.NewButton(T("Repeat"), func() { term.Repeat() })
-	double := widget.NewButton(T("Double"), func() { term.Double() })
+	undo := widget.NewButton(T("Remove last"), func() { s.touched(func() { term.Undo() }) })
+	clear := widget.NewButton(T("Remove all"), func() { s.touched(func() { term.Clear() }) })
+	repeat := widget.NewButton(T("Repeat"), func() { s.touched(func() { term.Repeat() }) })
+	double := widget.NewButton(T("Double"), func() { s.touched(func() { term.Double() }) })
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
@@ -190,7 +198,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	spread := roulette.DefaultSpread
 	spreadSel := newSegmented([]string{"1", "2", "3", "4"}, spread-1, func(i int) { spread = i + 1 })
 	s.track = NewRacetrack(track)
-	s.track.OnTapped = func(r diagrams.TrackRegion) { term.Place(r.Target.Bet(spread)) }
+	s.track.OnTapped = func(r diagrams.TrackRegion) { s.touched(func() { term.Place(r.Target.Bet(spread)) }) }
 	s.calls.Truncation = fyne.TextTruncateEllipsis
 	spreadCol := container.New(spreadColumn{}, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
 	rb := track.Bounds
@@ -304,7 +312,10 @@ func (s *Screen) Content() fyne.CanvasObject { return s.root }
 func (s *Screen) Follow(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	s.term.OnChange(func(v app.View) {
-		s.do(func() { s.update(v) })
+		// The terminal tells its views one at a time, in order: the numbers follow that order.
+		told := &toldView{v: v, n: s.toldCount.Add(1)}
+		s.told.Store(told)
+		s.do(func() { s.apply(told) })
 		select { // the countdown may have started or stopped: time the next tick again
 		case wake <- struct{}{}:
 		default:
@@ -324,6 +335,34 @@ func (s *Screen) Follow(ctx context.Context) {
 			t.Reset(s.untilNextSecond())
 		}
 	}()
+}
+
+// toldView is a view the terminal told, numbered in the order it told them.
+type toldView struct {
+	v app.View
+	n uint64
+}
+
+// apply draws a told view on the Fyne thread, unless a later one is drawn already (touched
+// draws a touch's view before the queue reaches it).
+func (s *Screen) apply(t *toldView) {
+	if t.n <= s.applied {
+		return
+	}
+	s.applied = t.n
+	s.update(t.v)
+}
+
+// touched runs a terminal call made by a touch, on the Fyne thread, and draws the view it told
+// at once (issue 18, tap to pixels). Through fyne.Do alone the view waits for the Fyne loop's
+// next turn: the frame the loop draws right after the touch's events — a pressed button's or
+// a chip's — went out without the answer, which came a frame (in software GL ~35 ms) later.
+// The queued copy is then skipped (apply).
+func (s *Screen) touched(call func()) {
+	call()
+	if t := s.told.Load(); t != nil {
+		s.apply(t)
+	}
 }
 
 // untilNextSecond is the wait until the countdown shows another number: just after the table's
@@ -603,7 +642,7 @@ func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
 	s.lucky.RemoveAll()
 	if want.on {
 		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, want.open, func(c roulette.BallColour) {
-			s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)})
+			s.touched(func() { s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
 		}))
 	}
 }
@@ -669,7 +708,7 @@ func (s *Screen) showChips(v app.View) {
 	if !same {
 		objs := make([]fyne.CanvasObject, len(v.Config.Chips))
 		for i, c := range v.Config.Chips {
-			objs[i] = NewChip(c, func() { s.term.SelectChip(c) })
+			objs[i] = NewChip(c, func() { s.touched(func() { s.term.SelectChip(c) }) })
 		}
 		s.chips.Objects = objs
 		s.chips.Refresh()
