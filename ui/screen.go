@@ -27,10 +27,12 @@ import (
 // the panels around it, following a Model.
 type Screen struct {
 	term     Model
-	language *widget.Button    // the other language (OfferLanguages)
-	langBox  fyne.CanvasObject // the button in its theme, shown once the kiosk offers it
-	design   diagrams.Design
-	geom     *diagrams.Geometry
+	language *widget.Button // the other language (OfferLanguages): the touch and the button's face
+	// languageName is the language button's label (i18n.go): the other language's name
+	languageName *languageName
+	langBox      fyne.CanvasObject // the button in its theme, shown once the kiosk offers it
+	design       diagrams.Design
+	geom         *diagrams.Geometry
 
 	felt        *Felt
 	track       *Racetrack
@@ -237,7 +239,9 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// The language button's label names the other language in its own script: a theme with the
 	// Chinese glyphs draws it on an English screen too.
 	s.language = widget.NewButton("", nil)
-	lt := container.NewThemeOverride(s.language, chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: compactSizes}})
+	s.languageName = newLanguageName()
+	lt := container.NewThemeOverride(container.NewStack(s.language, s.languageName),
+		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: compactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	s.langBox = lt
 	s.langBox.Hide()
