@@ -19,12 +19,8 @@ func servePprof(addr string, log *slog.Logger) (net.Addr, error) {
 	if addr == "" {
 		return nil, nil
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("-pprof %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("-pprof %q: only a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)", addr)
+	if err := loopbackAddr(addr); err != nil {
+		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -46,4 +42,16 @@ func servePprof(addr string, log *slog.Logger) (net.Addr, error) {
 		}
 	}()
 	return ln.Addr(), nil
+}
+
+// loopbackAddr accepts HOST:PORT where HOST is a loopback IP or "localhost", and nothing else.
+func loopbackAddr(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-pprof %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-pprof %q: only a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)", addr)
+	}
+	return nil
 }
