@@ -52,6 +52,7 @@ type options struct {
 	demoWheel, demoProfile   string // the demo table's wheel and double-zero layout profile
 	technicianDemo           bool   // technician.go
 	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
+	pprof                    string // profile.go: Go's profiles on this loopback address
 }
 
 func parseFlags() options {
@@ -71,6 +72,7 @@ func parseFlags() options {
 	flag.StringVar(&o.demoProfile, "profile", "crown-rapid", "demo table: a double-zero layout's profile, crown-rapid or star")
 	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
 	flag.BoolVar(&o.localTechnicianPINs, "local-technician-pins", false, "check technician PINs against this terminal's technicians.json instead of the table server's technician PINs (a table without a -technicians file)")
+	flag.StringVar(&o.pprof, "pprof", "", "serve Go's profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (issue 18's soak)")
 	flag.Parse()
 	return o
 }

@@ -33,6 +33,9 @@ func run(log *slog.Logger) (err error) {
 	if err != nil {
 		return err
 	}
+	if _, err := servePprof(o.pprof, log); err != nil {
+		return err
+	}
 	dir, err := stateDir(o)
 	if err != nil {
 		return err

@@ -24,12 +24,16 @@ out=assets/fonts
 mkdir -p "$out"
 # Every character of the translation and all of printable ASCII: Fyne's text shaper keeps a
 # space, digit or bracket in the run of the Chinese text around it, drawn with this font, so
-# the font needs them too (a space it lacked drew as a missing-glyph box).
+# the font needs them too (a space it lacked drew as a missing-glyph box). And the language
+# button's names (ui/i18n.go, languages): "中文" is drawn with this font on an English screen;
+# a character it lacked was drawn by a system font Fyne loaded whole (20 MB of heap, issue 18),
+# or as a box on a cabinet without one. `go test ./ui -run Chinese` checks all three.
+languages=$(sed -n 's/^var languages = //p' ui/i18n.go)
 chars=$(mktemp)
 trap 'rm -f "$chars"' EXIT
-/usr/bin/python3 - assets/translations/zh_Hans.json >"$chars" <<'EOF'
+/usr/bin/python3 - assets/translations/zh_Hans.json "$languages" >"$chars" <<'EOF'
 import json, sys
-text = "".join(json.load(open(sys.argv[1], encoding="utf-8")).values())
+text = "".join(json.load(open(sys.argv[1], encoding="utf-8")).values()) + sys.argv[2]
 print("".join(sorted(set(text) | {chr(c) for c in range(0x20, 0x7f)})))
 EOF
 

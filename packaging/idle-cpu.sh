@@ -8,14 +8,21 @@
 # to back in the same run; keep SAMPLES*SECONDS + IDLE_SETTLE under 60 so every reading falls in
 # the first wagering period. KIOSK_ARGS are given to the kiosk (e.g. -design U); SCREEN_SIZE
 # sets the screen (default 1920x1080). The machine's other load shows in the figure: measure on
-# an idle machine, and read a spread of runs.
+# an idle machine, and read a spread of runs. With IDLE_FRAMES=1 cmd/kioskprobe counts the
+# frames the window draws during the first reading (its -frames): about one a second is the
+# countdown's change; more is something redrawn that did not change.
 #
 #   go build -o /tmp/kiosk . && bash packaging/idle-cpu.sh /tmp/kiosk 20 2
 set -euo pipefail
-bin=${1:?binary}
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:?binary}")
 secs=${2:-20}
 samples=${3:-1}
-source "$(dirname "$0")/xvfb.sh"
+if [ -n "${IDLE_FRAMES:-}" ]; then
+	probe=$(mktemp -d)/kioskprobe
+	CGO_ENABLED=0 go build -o "$probe" ./cmd/kioskprobe
+fi
+source packaging/xvfb.sh
 start_xvfb "${SCREEN_SIZE:-1920x1080}"
 state=$(mktemp -d)
 log=$state/kiosk.log
@@ -26,10 +33,16 @@ sleep "${IDLE_SETTLE:-8}"
 if ! kill -0 "$app" 2>/dev/null; then echo "the kiosk exited early:"; tail -20 "$log"; exit 1; fi
 hz=$(getconf CLK_TCK)
 ticks() { awk '{print $14+$15}' "/proc/$app/stat"; }
-for _ in $(seq "$samples"); do
+for i in $(seq "$samples"); do
+	counter=""
+	if [ -n "${IDLE_FRAMES:-}" ] && [ "$i" = 1 ]; then
+		"$probe" -frames "${secs}s" | tail -1 &
+		counter=$!
+	fi
 	t0=$(ticks); s0=$(date +%s.%N)
 	sleep "$secs"
 	t1=$(ticks); s1=$(date +%s.%N)
 	awk -v t="$((t1 - t0))" -v hz="$hz" -v s0="$s0" -v s1="$s1" -v n="$secs" \
 		'BEGIN { printf "idle cpu: %.1f %% of a core over %d s (%d ticks)\n", t / hz / (s1 - s0) * 100, n, t }'
+	if [ -n "$counter" ]; then wait "$counter" || true; fi
 done

@@ -4,6 +4,8 @@ package ui
 
 import (
 	"image/color"
+	"maps"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -86,16 +88,23 @@ func NewFelt(g *diagrams.Geometry) *Felt {
 	return f
 }
 
-// SetStakes shows chips with their amounts on the spots.
+// SetStakes shows chips with their amounts on the spots. A view change that moved no chip
+// redraws nothing: every refresh is a whole frame in software GL (issue 18).
 func (f *Felt) SetStakes(stakes map[roulette.Spot]int64) {
+	same := maps.Equal(stakes, f.stakes)
 	f.stakes = stakes
-	f.Refresh()
+	if !same {
+		f.Refresh()
+	}
 }
 
 // SetResult shows the winning chips of a settled round, each with what it returned (nil: none).
 func (f *Felt) SetResult(won map[roulette.Spot]int64) {
+	same := maps.Equal(won, f.won)
 	f.won = won
-	f.Refresh()
+	if !same {
+		f.Refresh()
+	}
 }
 
 // SetClosed dims the layout while it takes no chips (no more bets, 001 §3.7).
@@ -108,6 +117,12 @@ func (f *Felt) SetClosed(closed bool) {
 
 // SetWinning marks the winning number's box (ok false clears it).
 func (f *Felt) SetWinning(n roulette.Number, ok bool) {
+	if !ok {
+		n = 0
+	}
+	if f.winning == n && f.hasWin == ok {
+		return
+	}
 	f.winning, f.hasWin = n, ok
 	f.Refresh()
 }
@@ -248,6 +263,20 @@ type feltRenderer struct {
 	dim   *canvas.Rectangle // over the layout while it is closed
 	chips []fyne.CanvasObject
 	objs  []fyne.CanvasObject
+	// made keeps each spot's chip objects while the chip stays as it is drawn: a tap adds or
+	// changes one chip, and the others are not made again (issue 18: every layout used to make
+	// every chip anew, objects Fyne's caches then hold for a minute). fresh are the objects
+	// made by the last layout, the only ones a refresh must tell the canvas about.
+	made  map[roulette.Spot]feltChip
+	fresh []fyne.CanvasObject
+}
+
+// feltChip is one spot's chip as drawn: what it shows, where and how big, and its objects.
+type feltChip struct {
+	amount, won int64
+	at          fyne.Position
+	d           float32
+	objs        []fyne.CanvasObject
 }
 
 var (
@@ -257,16 +286,26 @@ var (
 	wonBadge   = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
 )
 
-// layoutChips rebuilds the chip objects from the felt's stakes.
+// layoutChips lays out the chip objects of the felt's stakes, making only those of a chip that
+// is new or drawn differently.
 func (r *feltRenderer) layoutChips(scale float32) {
-	r.chips = r.chips[:0]
+	r.chips, r.fresh = r.chips[:0], r.fresh[:0]
 	d := scale * 0.62 // most of a number's box: the value printed on it read from the seat
+	was := r.made
+	r.made = make(map[roulette.Spot]feltChip, len(r.felt.stakes))
 	for _, reg := range r.felt.geom.Regions {
 		amount, ok := r.felt.stakes[reg.Spot]
 		if !ok || amount == 0 {
 			continue
 		}
 		c := r.felt.ToScreen(reg.Centre)
+		want := feltChip{amount: amount, won: r.felt.won[reg.Spot], at: c, d: d}
+		if m, ok := was[reg.Spot]; ok && m.amount == want.amount && m.won == want.won && m.at == want.at && m.d == want.d {
+			r.made[reg.Spot] = m
+			r.chips = append(r.chips, m.objs...)
+			continue
+		}
+		from := len(r.chips)
 		chip, body := stakeChip(amount, c, d)
 		r.chips = append(r.chips, chip...)
 		if won := r.felt.won[reg.Spot]; won > 0 {
@@ -284,6 +323,9 @@ func (r *feltRenderer) layoutChips(scale float32) {
 			text.Resize(tab.Size())
 			r.chips = append(r.chips, tab, text)
 		}
+		want.objs = slices.Clone(r.chips[from:]) // r.chips is reused by the next layout
+		r.made[reg.Spot] = want
+		r.fresh = append(r.fresh, want.objs...)
 	}
 }
 
@@ -317,7 +359,7 @@ func (r *feltRenderer) Refresh() {
 	r.Layout(r.felt.Size())
 	canvas.Refresh(r.win)
 	canvas.Refresh(r.dim)
-	for _, c := range r.chips {
+	for _, c := range r.fresh {
 		canvas.Refresh(c)
 	}
 }

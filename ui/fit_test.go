@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
@@ -117,13 +116,11 @@ func TestHistoryTilesOfBothZeros(t *testing.T) {
 		{32, "32", numRed, true},
 		{17, "17", numBlack, false},
 	} {
-		tile := numberTile(c.n).(*fyne.Container)
-		bg := tile.Objects[0].(*canvas.Rectangle)
-		col := tile.Objects[1].(*fyne.Container).Objects
-		label := col[1].(*canvas.Text)
-		_, marked := col[2].(*fyne.Container)
-		if label.Text != c.text || bg.FillColor != c.fill || marked != c.mark {
-			t.Errorf("the tile of %v reads %q on %v (diamond %v), want %q on %v (diamond %v)", c.n, label.Text, bg.FillColor, marked, c.text, c.fill, c.mark)
+		tile := newHistoryTile()
+		tile.show(c.n)
+		marked := tile.mark.Visible()
+		if tile.num.Text != c.text || tile.bg.FillColor != c.fill || marked != c.mark || !tile.box.Visible() {
+			t.Errorf("the tile of %v reads %q on %v (diamond %v), want %q on %v (diamond %v)", c.n, tile.num.Text, tile.bg.FillColor, marked, c.text, c.fill, c.mark)
 		}
 	}
 }

@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"image/color"
 	"os"
 	"strings"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/assets"
 )
@@ -57,10 +62,76 @@ func (s *Screen) OfferLanguages(choose func(code string)) {
 	for _, l := range languages {
 		if l.code != now {
 			code := l.code
-			s.language.SetText(l.name)
+			s.languageName.set(l.name)
 			s.language.OnTapped = func() { choose(code) }
 			s.langBox.Show()
 			return
 		}
 	}
 }
+
+// languageName is the language button's label, drawn over the button (whose own label stays
+// empty) in the embedded Chinese font at the button's text size and colour. Fyne measures a
+// button's own label in the app theme's font whatever theme the button is in: on an English
+// screen "中文" was measured in the Latin font, and Fyne looked for the glyphs among the
+// system's fonts and loaded a whole CJK font from disk — 20 MB of the kiosk's heap for two
+// characters (issue 18; none found on a cabinet without one). A text with its font source set
+// is measured and drawn in that font alone.
+type languageName struct {
+	widget.BaseWidget
+	text *canvas.Text
+}
+
+func newLanguageName() *languageName {
+	n := &languageName{text: canvas.NewText("", color.Black)}
+	n.text.TextStyle = fyne.TextStyle{Bold: true} // as a button's label
+	n.text.Alignment = fyne.TextAlignCenter
+	n.text.FontSource = assets.ChineseBold // the kiosk's Chinese font has ASCII too ("English")
+	n.ExtendBaseWidget(n)
+	return n
+}
+
+func (n *languageName) set(name string) {
+	n.text.Text = name
+	n.Refresh()
+}
+
+func (n *languageName) CreateRenderer() fyne.WidgetRenderer { return &languageNameRenderer{n} }
+
+type languageNameRenderer struct{ n *languageName }
+
+// style takes the text size and colour of the theme the button is in (the touch sizes, which
+// change with the screen's size), and gives its inner padding.
+func (r *languageNameRenderer) style() (pad float32) {
+	th := r.n.Theme()
+	r.n.text.TextSize = th.Size(theme.SizeNameText)
+	r.n.text.Color = th.Color(theme.ColorNameForeground, fyne.CurrentApp().Settings().ThemeVariant())
+	return th.Size(theme.SizeNameInnerPadding)
+}
+
+// MinSize is a button's with this label: the text inside the button's padding (twice the
+// inner padding), a line of the app's font high as every other button (the Chinese font's line
+// is taller): the controls row keeps its height with the language button in it.
+func (r *languageNameRenderer) MinSize() fyne.Size {
+	if r.n.text.Text == "" {
+		return fyne.Size{}
+	}
+	pad := r.style()
+	line := fyne.MeasureText("M", r.n.text.TextSize, r.n.text.TextStyle).Height
+	return fyne.NewSize(r.n.text.MinSize().Width, line).Add(fyne.NewSquareSize(2 * pad))
+}
+
+func (r *languageNameRenderer) Layout(size fyne.Size) {
+	r.style()
+	h := r.n.text.MinSize().Height
+	r.n.text.Move(fyne.NewPos(0, (size.Height-h)/2))
+	r.n.text.Resize(fyne.NewSize(size.Width, h))
+}
+
+func (r *languageNameRenderer) Refresh() {
+	r.Layout(r.n.Size())
+	r.n.text.Refresh()
+}
+
+func (r *languageNameRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.n.text} }
+func (r *languageNameRenderer) Destroy()                     {}

@@ -39,8 +39,8 @@ func TestLanguageButton(t *testing.T) {
 	}
 	var asked string
 	s.OfferLanguages(func(code string) { asked = code })
-	if !s.langBox.Visible() || s.language.Text != "中文" {
-		t.Fatalf("on an English screen the button reads %q (shown %v), want 中文", s.language.Text, s.langBox.Visible())
+	if !s.langBox.Visible() || s.languageName.text.Text != "中文" {
+		t.Fatalf("on an English screen the button reads %q (shown %v), want 中文", s.languageName.text.Text, s.langBox.Visible())
 	}
 	test.Tap(s.language)
 	if asked != "zh_Hans" {
@@ -63,8 +63,8 @@ func TestLanguageButton(t *testing.T) {
 	}
 	zh, _, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
 	zh.OfferLanguages(func(code string) { asked = code })
-	if zh.language.Text != "English" || T("Help") == "Help" {
-		t.Fatalf("the screen built in Chinese: button %q, Help reads %q", zh.language.Text, T("Help"))
+	if zh.languageName.text.Text != "English" || T("Help") == "Help" {
+		t.Fatalf("the screen built in Chinese: button %q, Help reads %q", zh.languageName.text.Text, T("Help"))
 	}
 	test.Tap(zh.language)
 	if asked != "en" {

@@ -18,6 +18,10 @@
 // computed from it with the same layout geometry (package diagrams) the kiosk hit-tests with.
 // Before tapping, the probe checks that each target pixel has a number box's colour (red,
 // black or green), so a wrong -felt fails instead of tapping the lines between boxes.
+//
+// With -frames D it taps nothing: it counts the frames the window draws over D untouched (each
+// damage, re-armed) and prints them per second, with the damaged area — what an idle kiosk
+// redraws (issue 18: during a wagering period, the countdown's once-a-second change only).
 package main
 
 import (
@@ -52,6 +56,7 @@ type options struct {
 	doubleZero     bool
 	timeout, gap   time.Duration
 	half           int
+	frames         time.Duration // count the idle frames over this long instead of tapping
 }
 
 func main() {
@@ -65,6 +70,7 @@ func main() {
 	flag.DurationVar(&o.timeout, "timeout", time.Second, "how long a tap may take to draw before it counts as a timeout")
 	flag.DurationVar(&o.gap, "gap", 150*time.Millisecond, "pause between taps")
 	flag.IntVar(&o.half, "box", 16, "half the side of the square read back around a tap")
+	flag.DurationVar(&o.frames, "frames", 0, "tap nothing: count the frames the window draws over this long")
 	flag.Parse()
 	if err := run(o); err != nil {
 		log.Fatalf("kioskprobe: %v", err)
@@ -94,6 +100,14 @@ func run(o options) error {
 	}
 	defer x.conn.Close()
 	fmt.Printf("window 0x%x %q %dx%d at %d,%d on the root\n", x.win.ID, x.win.Name, x.win.W, x.win.H, x.originX, x.originY)
+	if o.frames > 0 {
+		f, err := x.countFrames(o.frames)
+		if err != nil {
+			return err
+		}
+		fmt.Println(f)
+		return nil
+	}
 	if err := x.checkOnNumbers(numbers, cell); err != nil {
 		return err
 	}
@@ -368,6 +382,36 @@ func (d *display) tap(p point, o options) (tapped, error) {
 			}
 		case <-deadline.C:
 			return t, nil
+		}
+	}
+}
+
+// countFrames counts the window's damage events over d, re-arming after each (one a frame: a
+// software-GL swap is one image put), and the damaged area they report.
+func (d *display) countFrames(dur time.Duration) (frameCount, error) {
+	damage.Subtract(d.conn, d.damage, xfixes.RegionNone, xfixes.RegionNone)
+	if _, err := xproto.GetInputFocus(d.conn).Reply(); err != nil {
+		return frameCount{}, err
+	}
+	d.drain()
+	f := frameCount{over: dur, window: d.win.W * d.win.H}
+	end := time.NewTimer(dur)
+	defer end.Stop()
+	for {
+		select {
+		case ev, ok := <-d.events:
+			if !ok {
+				return f, errors.New("the X connection closed")
+			}
+			n, isDamage := ev.(damage.NotifyEvent)
+			if !isDamage {
+				continue
+			}
+			f.frames++
+			f.area += int(n.Area.Width) * int(n.Area.Height)
+			damage.Subtract(d.conn, d.damage, xfixes.RegionNone, xfixes.RegionNone)
+		case <-end.C:
+			return f, nil
 		}
 	}
 }

@@ -181,3 +181,19 @@ func numberish(c color.NRGBA) bool {
 	}
 	return false
 }
+
+// frameCount is what -frames saw: damage events over a time, and their area against the window's.
+type frameCount struct {
+	over         time.Duration
+	frames       int
+	area, window int // pixels damaged in all, and the window's pixels
+}
+
+func (f frameCount) String() string {
+	per := float64(f.frames) / f.over.Seconds()
+	share := 0.0
+	if f.frames > 0 && f.window > 0 {
+		share = float64(f.area) / float64(f.frames) / float64(f.window) * 100
+	}
+	return fmt.Sprintf("idle frames: %d over %v (%.2f a second), each %.0f %% of the window", f.frames, f.over, per, share)
+}

@@ -143,3 +143,14 @@ func TestNumberish(t *testing.T) {
 		}
 	}
 }
+
+// The idle frame count is per second of the time watched, and the area a share of the window.
+func TestFrameCount(t *testing.T) {
+	f := frameCount{over: 20 * time.Second, frames: 25, area: 25 * 100 * 50, window: 1000 * 500}
+	if got, want := f.String(), "idle frames: 25 over 20s (1.25 a second), each 1 % of the window"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := (frameCount{over: 10 * time.Second, window: 100}).String(), "idle frames: 0 over 10s (0.00 a second), each 0 % of the window"; got != want {
+		t.Errorf("no frames: got %q, want %q", got, want)
+	}
+}
