@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -177,8 +178,27 @@ func TestTouchDrawsItsAnswerAtOnce(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	s, term, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
-	var queued []func()
-	s.do = func(f func()) { queued = append(queued, f) } // a Fyne loop that has not turned yet
+	// A Fyne loop that has not turned yet. The countdown's goroutine queues its ticks here too,
+	// so the queue is shared between goroutines.
+	var (
+		mu     sync.Mutex
+		queued []func()
+	)
+	s.do = func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		queued = append(queued, f)
+	}
+	next := func() func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(queued) == 0 {
+			return nil
+		}
+		f := queued[0]
+		queued = queued[1:]
+		return f
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.Follow(ctx)
@@ -203,9 +223,7 @@ func TestTouchDrawsItsAnswerAtOnce(t *testing.T) {
 		t.Fatal("the second chip tapped is not the one raised")
 	}
 	n := 0
-	for len(queued) > 0 {
-		f := queued[0]
-		queued = queued[1:]
+	for f := next(); f != nil; f = next() {
 		f()
 		n++
 		if !chip(500).Selected || chip(2500).Selected {
