@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,8 +13,6 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
-	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -34,37 +29,8 @@ func newCageTable(t *testing.T) *cageTable {
 	if err := pki.InitWith(dir, pki.InitOptions{Terminals: []string{"T01"}, Cashiers: []string{"cashier-1", "cashier-2"}}); err != nil {
 		t.Fatal(err)
 	}
+	addr, _, caPEM := serveTable(t, dir, true)
 	files := pki.Files{Dir: dir}
-	caFile, _ := files.CA()
-	caPEM, err := os.ReadFile(caFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := files.Load("server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tlsCfg, err := pki.ServerTLS(caPEM, srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { led.Close() })
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		t.Fatal(err)
-	}
-	addr, stop, err := server.Listen(tbl, tlsCfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
 	pair, err := files.Load("T01")
 	if err != nil {
 		t.Fatal(err)

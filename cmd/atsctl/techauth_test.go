@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/technician"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -37,34 +33,7 @@ func technicianTable(t *testing.T) (addr, pkiDir string, tbl *server.Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := pki.Files{Dir: pkiDir}
-	caFile, _ := files.CA()
-	caPEM, err := os.ReadFile(caFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := files.Load("server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tlsCfg, err := pki.ServerTLS(caPEM, srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { led.Close() })
-	tbl, err = server.NewTable(context.Background(), server.DefaultConfig(), led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, stop, err := server.Listen(tbl, tlsCfg, "127.0.0.1:0", server.WithTechnicians(techs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	addr, tbl, _ = serveTable(t, pkiDir, false, server.WithTechnicians(techs))
 	return addr, pkiDir, tbl
 }
 

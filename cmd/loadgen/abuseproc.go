@@ -69,15 +69,8 @@ func startAbuseProc(m *pki.Memory, dir, id, addr string, procs int, o abuseOpts)
 	if procs > 0 {
 		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMAXPROCS=%d", procs))
 	}
-	in, err := cmd.StdinPipe()
+	in, out, err := startPiped(cmd)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	p := &abuseProc{id: id, cmd: cmd, in: in, out: bufio.NewScanner(out)}
@@ -151,4 +144,20 @@ func abuseChild(addr, certs, id string, o abuseOpts, stdin io.Reader, stdout io.
 		fmt.Fprintf(stdout, "%v, its process's cpu %v\n", a, (cpuTime() - before).Round(time.Millisecond))
 	}
 	return in.Err()
+}
+
+// startPiped starts a child process of this tool with pipes to its stdin and from its stdout.
+func startPiped(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	return in, out, nil
 }

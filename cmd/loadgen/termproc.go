@@ -123,15 +123,8 @@ func startTermProcsFrom(m *pki.Memory, dir, addr string, o options, first int, t
 		cmd := exec.Command(exe, terminalChildFlag, "-addr", addr, "-creds", path,
 			"-rate", strconv.FormatFloat(o.rate, 'g', -1, 64), "-jitter", o.jitter.String())
 		cmd.Stderr = os.Stderr
-		in, err := cmd.StdinPipe()
+		in, out, err := startPiped(cmd)
 		if err != nil {
-			return procs, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return procs, err
-		}
-		if err := cmd.Start(); err != nil {
 			return procs, err
 		}
 		sc := bufio.NewScanner(out)
