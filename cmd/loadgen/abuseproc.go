@@ -96,16 +96,7 @@ func (p *abuseProc) run(_ context.Context, roundID string, deadline time.Time) {
 func (p *abuseProc) String() string { return p.tally + " (its own process)" }
 
 func (p *abuseProc) Close() error {
-	p.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		p.cmd.Process.Kill()
-		return <-done
-	}
+	return endChild(p.cmd, p.in, 5*time.Second)
 }
 
 // abuseChild is the child process: an abusive terminal driven by its parent through stdin.
@@ -160,4 +151,19 @@ func startPiped(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
 		return nil, nil, err
 	}
 	return in, out, nil
+}
+
+// endChild closes a child's input, which tells it to finish, and waits for it to exit; after
+// grace it is killed.
+func endChild(cmd *exec.Cmd, in io.Closer, grace time.Duration) error {
+	in.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(grace):
+		cmd.Process.Kill()
+		return <-done
+	}
 }

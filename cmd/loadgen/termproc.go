@@ -201,16 +201,7 @@ func (p *termProc) awaitResult() (childResult, error) {
 
 // Close ends the process: the end of its input tells it to close its terminals and exit.
 func (p *termProc) Close() error {
-	p.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		p.cmd.Process.Kill()
-		return <-done
-	}
+	return endChild(p.cmd, p.in, 10*time.Second)
 }
 
 // terminalChild is the terminal process: its arguments are those after -terminal-child.
