@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"os"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/assets"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -29,15 +26,7 @@ import (
 //     (TestRacetrackTaps checks the racetrack's mapping; this checks it through the screen,
 //     where the spread strip moved both).
 func TestKioskSizesUseTheScreen(t *testing.T) {
-	orig, had := os.LookupEnv("LANGUAGE")
-	t.Cleanup(func() {
-		if had {
-			os.Setenv("LANGUAGE", orig)
-		} else {
-			os.Unsetenv("LANGUAGE")
-		}
-		lang.AddTranslationsFS(assets.Translations, "translations")
-	})
+	restoreLanguage(t)
 	for _, language := range []string{"en", "zh_Hans"} {
 		if err := SetLanguage(language); err != nil {
 			t.Fatal(err)

@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"os"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"golang.org/x/image/font/sfnt"
 
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/assets"
 	"github.com/tablegames/ats/diagrams"
 )
 
@@ -19,15 +16,7 @@ import (
 // SetLanguage speaks it and offers the first one back. The button is in the controls row from
 // the start, so offering it moves nothing later.
 func TestLanguageButton(t *testing.T) {
-	orig, had := os.LookupEnv("LANGUAGE")
-	t.Cleanup(func() {
-		if had {
-			os.Setenv("LANGUAGE", orig)
-		} else {
-			os.Unsetenv("LANGUAGE")
-		}
-		lang.AddTranslationsFS(assets.Translations, "translations")
-	})
+	restoreLanguage(t)
 	if err := SetLanguage("en"); err != nil {
 		t.Fatal(err)
 	}

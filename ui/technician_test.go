@@ -392,15 +392,7 @@ func TestNoPlayerPathIntoTechnicianMode(t *testing.T) {
 
 // The technician's language setting makes the screen speak it, whatever the system's locale.
 func TestSetLanguage(t *testing.T) {
-	orig, had := os.LookupEnv("LANGUAGE")
-	t.Cleanup(func() { // the system's language again, for the tests after this one
-		if had {
-			os.Setenv("LANGUAGE", orig)
-		} else {
-			os.Unsetenv("LANGUAGE")
-		}
-		lang.AddTranslationsFS(assets.Translations, "translations")
-	})
+	restoreLanguage(t)
 	if err := SetLanguage("zh_Hans"); err != nil {
 		t.Fatal(err)
 	}
@@ -411,4 +403,18 @@ func TestSetLanguage(t *testing.T) {
 	if zh == "BALANCE" || T("BALANCE") != "BALANCE" {
 		t.Fatalf("zh_Hans says %q, en says %q", zh, T("BALANCE"))
 	}
+}
+
+// restoreLanguage puts the system's language (LANGUAGE) and the translations back when the test
+// ends, for the tests after one that changes the screen's language.
+func restoreLanguage(t *testing.T) {
+	orig, had := os.LookupEnv("LANGUAGE")
+	t.Cleanup(func() {
+		if had {
+			os.Setenv("LANGUAGE", orig)
+		} else {
+			os.Unsetenv("LANGUAGE")
+		}
+		lang.AddTranslationsFS(assets.Translations, "translations")
+	})
 }
