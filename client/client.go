@@ -1,7 +1,8 @@
 // Package client is the terminal's link to its table game server: one gRPC connection over
 // mutual TLS, a Watch stream that reconnects with backoff and jitter and restarts from a fresh
-// snapshot, an estimate of the server clock for the countdown and the lock, slip updates, and
-// money calls that retry safely with the same idempotency key.
+// snapshot, an estimate of the server clock for the countdown and the lock, slip updates on one
+// long-lived stream (slipstream.go), and money calls that retry safely with the same
+// idempotency key.
 //
 // It speaks protobuf to the server and typed Go to the terminal: no generated type appears in
 // its exported API.
@@ -59,6 +60,7 @@ type Config struct {
 // Client is a terminal's connection to its table.
 type Client struct {
 	cfg    Config
+	ctx    context.Context // the client's life: ended by Close
 	conn   *grpc.ClientConn
 	tc     pb.TerminalServiceClient
 	clock  *clocksync.Estimator
@@ -66,6 +68,7 @@ type Client struct {
 	log    *slog.Logger
 	cancel context.CancelFunc
 	done   chan struct{}
+	slips  *slipStream
 
 	mu     sync.Mutex
 	layout roulette.Layout
@@ -99,6 +102,11 @@ func Dial(cfg Config) (*Client, error) {
 	opts := append([]grpc.DialOption{
 		// Pings find a dead link within seconds, so the terminal shows it lost the table.
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second, PermitWithoutStream: true}),
+		// HTTP/2's default windows, fixed: the dynamic window answered nearly every slip's
+		// response with a BDP ping and a WINDOW_UPDATE (a write, and a read of the table's ack)
+		// for windows a terminal's events never need.
+		grpc.WithStaticStreamWindowSize(65535),
+		grpc.WithStaticConnWindowSize(65535),
 	}, cfg.DialOptions...)
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS)))
@@ -108,7 +116,7 @@ func Dial(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("client: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &Client{cfg: cfg, conn: conn, tc: pb.NewTerminalServiceClient(conn), clock: clocksync.New(0),
+	c := &Client{cfg: cfg, ctx: ctx, slips: newSlipStream(), conn: conn, tc: pb.NewTerminalServiceClient(conn), clock: clocksync.New(0),
 		events: make(chan table.Event, 256), log: cfg.Logger, cancel: cancel, done: make(chan struct{})}
 	go c.watchLoop(ctx)
 	return c, nil
@@ -384,8 +392,10 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 	}
 }
 
-// UpdateSlip sends a whole slip version for the round. It is not retried: a slip is only worth
-// sending while the period is open, and the terminal sends a newer version anyway.
+// UpdateSlip sends a whole slip version for the round, on the client's Slips stream (or by the
+// unary call to a table without it; see slipstream.go), waiting at most CallTimeout. It is not
+// retried once sent: a slip is only worth sending while the period is open, and the terminal
+// sends a newer version anyway.
 func (c *Client) UpdateSlip(ctx context.Context, roundID string, version uint64, bets []table.SlipBet) (*table.SlipAck, error) {
 	return c.UpdateSlipSecret(ctx, roundID, version, bets, false)
 }
@@ -397,9 +407,7 @@ func (c *Client) UpdateSlipSecret(ctx context.Context, roundID string, version u
 	for _, b := range bets {
 		req.Wagers = append(req.Wagers, wire.WagerOfBet(b))
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
-	defer cancel()
-	res, err := c.tc.UpdateSlip(cctx, req)
+	res, err := c.updateSlip(ctx, req) // on the Slips stream (slipstream.go)
 	if err != nil {
 		return nil, refusal(err)
 	}

@@ -84,8 +84,10 @@ type callGuard struct {
 	last    time.Time // when the last cut-off started
 }
 
-// admit decides a terminal's call at its tap: nil to serve it, or the refusal.
-func (e *edge) admit(id string) error {
+// admit decides a terminal's call at its tap, or a slip on its Slips stream: nil to serve it,
+// or the refusal. cut is true when the terminal is cut off (its connections are being closed),
+// false for a refusal over its rate that leaves it connected.
+func (e *edge) admit(id string) (cut bool, err error) {
 	e.bucketMu.Lock()
 	now := e.now()
 	g := e.buckets[id]
@@ -100,7 +102,7 @@ func (e *edge) admit(id string) error {
 		until := g.until
 		e.bucketMu.Unlock()
 		e.cut(id, until) // a connection made during the cut-off: told at its first call, then closed
-		return status.Errorf(codes.ResourceExhausted, "terminal %q is cut off until %s for calling over its rate (%g calls a second)",
+		return true, status.Errorf(codes.ResourceExhausted, "terminal %q is cut off until %s for calling over its rate (%g calls a second)",
 			id, until.UTC().Format(time.RFC3339Nano), e.rate)
 	}
 	if dt := now.Sub(g.at).Seconds(); dt > 0 {
@@ -111,11 +113,11 @@ func (e *edge) admit(id string) error {
 	if g.tokens >= 1 {
 		g.tokens--
 		e.bucketMu.Unlock()
-		return nil
+		return false, nil
 	}
 	if g.strikes--; g.strikes >= 0 || e.cutoff <= 0 {
 		e.bucketMu.Unlock()
-		return status.Errorf(codes.ResourceExhausted, "terminal %q: more than %g calls a second", id, e.rate)
+		return false, status.Errorf(codes.ResourceExhausted, "terminal %q: more than %g calls a second", id, e.rate)
 	}
 	if now.Sub(g.last) > CutoffMax {
 		g.cutoffs = 0 // a long while without a cut-off: start again from the first
@@ -139,7 +141,7 @@ func (e *edge) admit(id string) error {
 	detail := fmt.Sprintf("refused %d calls over its rate of %g a second: cut off for %s (cut-off %d), its connections closed", CutoffStrikes, e.rate, d, n)
 	e.log.Warn("alarm: terminal cut off for calling over its rate", "terminal", id, "for", d, "cutoff", n)
 	go e.t.alarm(AlarmCallFlood, id, detail) // a ledger commit: not on the connection's reader
-	return status.Errorf(codes.ResourceExhausted, "terminal %q cut off for %s: %d calls refused over its rate of %g a second; its connections are closed and calls refused until %s",
+	return true, status.Errorf(codes.ResourceExhausted, "terminal %q cut off for %s: %d calls refused over its rate of %g a second; its connections are closed and calls refused until %s",
 		id, d, CutoffStrikes, e.rate, until.UTC().Format(time.RFC3339Nano))
 }
 

@@ -52,6 +52,9 @@ const (
 	// before its message is read, so a refused call costs the server nothing more.
 	TerminalCallRate  = 50
 	TerminalCallBurst = 100
+	// staticWindow is the flow-control window of every stream and connection: HTTP/2's
+	// default, fixed (see NewGRPC).
+	staticWindow = 65535
 )
 
 // Option configures the gRPC server.
@@ -110,12 +113,19 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		grpc.MaxRecvMsgSize(MaxRecvMsgBytes),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
 		grpc.InTapHandle(e.tap),
+		// Static flow-control windows of HTTP/2's default size (64 KiB, what a refused call can
+		// have sent: cutoff.go). gRPC's dynamic window sends a BDP ping, and a WINDOW_UPDATE before
+		// it, whenever data arrives with no ping out: with a slip a request and a response, that
+		// was nearly every slip — two more frames out and one more in, a write and a read of the
+		// socket each, for windows no slip or event comes near. (StaticWindow*Size.)
+		grpc.StaticStreamWindowSize(staticWindow),
+		grpc.StaticConnWindowSize(staticWindow),
 		// Terminals keep their Watch stream alive through idle periods; a dead link is noticed
 		// within seconds, which is what voids a lost terminal's wagers in time (rule 9.7.1).
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 	)
-	pb.RegisterTerminalServiceServer(s, &terminalService{t: t, pins: o.technicians, log: o.log})
+	pb.RegisterTerminalServiceServer(s, &terminalService{t: t, pins: o.technicians, log: o.log, edge: e})
 	pb.RegisterDealerServiceServer(s, &dealerService{t: t})
 	pb.RegisterTechnicianServiceServer(s, &technicianService{t: t, pins: o.technicians, log: o.log})
 	pb.RegisterCageServiceServer(s, &cageService{t: t}) // cage.go: the cashiers'
@@ -173,7 +183,7 @@ func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 	if err != nil || role != pki.RoleTerminal {
 		return ctx, nil
 	}
-	if err := e.admit(id); err != nil {
+	if _, err := e.admit(id); err != nil {
 		return nil, err
 	}
 	return ctx, nil
@@ -287,6 +297,7 @@ type terminalService struct {
 	t    *Table
 	pins *Technicians // AuthenticateTechnician's (technician.go)
 	log  *slog.Logger
+	edge *edge // the Slips stream's per-message checks (slipstream.go)
 }
 
 // encoded is an event's wire form, made once and shared by every stream that sends it: a
@@ -338,11 +349,16 @@ func (s *terminalService) ServerTime(_ context.Context, req *pb.ServerTimeReques
 }
 
 func (s *terminalService) UpdateSlip(ctx context.Context, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
-	// Refused before any wager is read off the wire.
+	return s.updateSlip(callerID(ctx), req)
+}
+
+// updateSlip is one slip update of a terminal, by the unary UpdateSlip or on the Slips stream.
+func (s *terminalService) updateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
+	// Refused before any wager is converted.
 	if len(req.Wagers) > MaxSlipWagers {
 		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(req.Wagers))
 	}
-	ack, err := s.t.UpdateSlipSecret(callerID(ctx), req.RoundId, req.Version, slipWagers(req.Wagers), req.Secret)
+	ack, err := s.t.UpdateSlipSecret(terminal, req.RoundId, req.Version, slipWagers(req.Wagers), req.Secret)
 	if err != nil {
 		return nil, err
 	}

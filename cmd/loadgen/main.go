@@ -86,6 +86,9 @@ type options struct {
 	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
 	// test under the race detector lowers it so its slowed abuser still crosses it.
 	callRate, callBurst float64
+	// cpuProfile is the server's CPU profile file (-cpuprofile); each terminal process of
+	// -terminal-procs writes its own beside it (FILE.T1-terminals-1, …).
+	cpuProfile string
 }
 
 func main() {
@@ -118,12 +121,13 @@ func main() {
 	flag.BoolVar(&o.pgTemp, "pg-temp", false, "start a throwaway PostgreSQL cluster (initdb and pg_ctl in a temporary directory; durable: fsync on) and put the ledger in it")
 	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
 	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (server and terminals) to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
 	childCerts := flag.String("abuse-certs", "", "internal: the directory of the abuser's certificate, with -abuse-child")
 	childID := flag.String("abuse-id", "", "internal: the abuser's terminal id, with -abuse-child")
 	flag.Parse()
+	o.cpuProfile = *cpuProfile
 	if *child {
 		if err := abuseChild(*childAddr, *childCerts, *childID, o.hostile, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen abuser:", err)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -120,8 +121,12 @@ func startTermProcsFrom(m *pki.Memory, dir, addr string, o options, first int, t
 		if err := os.WriteFile(path, b, 0o600); err != nil {
 			return procs, err
 		}
-		cmd := exec.Command(exe, terminalChildFlag, "-addr", addr, "-creds", path,
-			"-rate", strconv.FormatFloat(o.rate, 'g', -1, 64), "-jitter", o.jitter.String())
+		args := []string{terminalChildFlag, "-addr", addr, "-creds", path,
+			"-rate", strconv.FormatFloat(o.rate, 'g', -1, 64), "-jitter", o.jitter.String()}
+		if o.cpuProfile != "" { // each terminal process profiles itself beside the server's profile
+			args = append(args, "-cpuprofile", fmt.Sprintf("%s.%s-terminals-%d", o.cpuProfile, tableID, p+1))
+		}
+		cmd := exec.Command(exe, args...)
 		cmd.Stderr = os.Stderr
 		in, out, err := startPiped(cmd)
 		if err != nil {
@@ -211,8 +216,20 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 	credsPath := fs.String("creds", "", "the file of the terminals' credentials")
 	rate := fs.Float64("rate", 10, "slip updates per second per terminal")
 	jitter := fs.Duration("jitter", 0, "random delay up to this on each direction of every terminal's link")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this terminal process to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *addr == "" || *credsPath == "" || *rate <= 0 {
 		return errors.New("-addr, -creds and a positive -rate are required")

@@ -2917,9 +2917,15 @@ func (x *UpdateSlipRequest) GetSecret() bool {
 }
 
 type UpdateSlipResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Slip          *Slip                  `protobuf:"bytes,1,opt,name=slip,proto3" json:"slip,omitempty"`
-	Balance       int64                  `protobuf:"varint,2,opt,name=balance,proto3" json:"balance,omitempty"` // balance less the accepted slip total
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Slip    *Slip                  `protobuf:"bytes,1,opt,name=slip,proto3" json:"slip,omitempty"`
+	Balance int64                  `protobuf:"varint,2,opt,name=balance,proto3" json:"balance,omitempty"` // balance less the accepted slip total
+	// Only on the Slips stream: a refused slip's gRPC status code (google.rpc.Code, e.g. 3
+	// INVALID_ARGUMENT, 9 FAILED_PRECONDITION, 8 RESOURCE_EXHAUSTED) and its message, exactly
+	// what UpdateSlip would have returned as its status; slip and balance are then unset. 0 (OK)
+	// when the slip was acknowledged.
+	Code          int32  `protobuf:"varint,3,opt,name=code,proto3" json:"code,omitempty"`
+	Message       string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2966,6 +2972,20 @@ func (x *UpdateSlipResponse) GetBalance() int64 {
 		return x.Balance
 	}
 	return 0
+}
+
+func (x *UpdateSlipResponse) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *UpdateSlipResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
 }
 
 type MoneyResponse struct {
@@ -8900,10 +8920,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x04R\aversion\x12+\n" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x12\x16\n" +
-	"\x06secret\x18\x04 \x01(\bR\x06secret\"V\n" +
+	"\x06secret\x18\x04 \x01(\bR\x06secret\"\x84\x01\n" +
 	"\x12UpdateSlipResponse\x12&\n" +
 	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x18\n" +
-	"\abalance\x18\x02 \x01(\x03R\abalance\"]\n" +
+	"\abalance\x18\x02 \x01(\x03R\abalance\x12\x12\n" +
+	"\x04code\x18\x03 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"]\n" +
 	"\rMoneyResponse\x12\x18\n" +
 	"\abalance\x18\x01 \x01(\x03R\abalance\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1a\n" +
@@ -9410,7 +9432,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x13TICKET_REFUSAL_HELD\x10\x03\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_EXPIRED\x10\x04\x12\x1e\n" +
 	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
-	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x062\x80\f\n" +
+	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x062\xd0\f\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -9433,7 +9455,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
-	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse2\xb2\x14\n" +
+	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xb2\x14\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -9751,100 +9774,102 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	108, // 123: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
 	50,  // 124: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
 	110, // 125: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	57,  // 126: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	58,  // 127: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	59,  // 128: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	60,  // 129: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	61,  // 130: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	64,  // 131: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	65,  // 132: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	65,  // 133: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	66,  // 134: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	65,  // 135: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	67,  // 136: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	68,  // 137: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	69,  // 138: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	71,  // 139: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	73,  // 140: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	33,  // 141: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	79,  // 142: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	81,  // 143: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	82,  // 144: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	86,  // 145: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 146: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	99,  // 147: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	100, // 148: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	101, // 149: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	102, // 150: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	63,  // 151: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	103, // 152: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	104, // 153: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	105, // 154: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	106, // 155: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	62,  // 156: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	112, // 157: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	91,  // 158: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	115, // 159: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	117, // 160: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	119, // 161: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	122, // 162: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	16,  // 163: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	35,  // 164: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	37,  // 165: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	38,  // 166: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	41,  // 167: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	38,  // 168: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	38,  // 169: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	46,  // 170: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	38,  // 171: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	38,  // 172: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	38,  // 173: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	49,  // 174: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	54,  // 175: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	56,  // 176: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	92,  // 177: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	109, // 178: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	51,  // 179: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	111, // 180: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	77,  // 181: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	77,  // 182: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	77,  // 183: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	77,  // 184: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	77,  // 185: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	77,  // 186: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	77,  // 187: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	77,  // 188: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	77,  // 189: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	77,  // 190: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	77,  // 191: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	77,  // 192: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	70,  // 193: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	72,  // 194: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	74,  // 195: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	77,  // 196: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	80,  // 197: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	78,  // 198: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	83,  // 199: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	87,  // 200: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	90,  // 201: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	98,  // 202: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	98,  // 203: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	98,  // 204: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	98,  // 205: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	77,  // 206: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	77,  // 207: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	77,  // 208: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	77,  // 209: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	107, // 210: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	77,  // 211: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	113, // 212: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	92,  // 213: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	116, // 214: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	118, // 215: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	121, // 216: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	126, // 217: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	163, // [163:218] is the sub-list for method output_type
-	108, // [108:163] is the sub-list for method input_type
+	36,  // 126: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	57,  // 127: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	58,  // 128: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	59,  // 129: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	60,  // 130: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	61,  // 131: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	64,  // 132: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	65,  // 133: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	65,  // 134: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	66,  // 135: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	65,  // 136: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	67,  // 137: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	68,  // 138: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	69,  // 139: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	71,  // 140: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	73,  // 141: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	33,  // 142: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	79,  // 143: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	81,  // 144: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	82,  // 145: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	86,  // 146: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 147: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	99,  // 148: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	100, // 149: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	101, // 150: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	102, // 151: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	63,  // 152: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	103, // 153: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	104, // 154: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	105, // 155: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	106, // 156: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	62,  // 157: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	112, // 158: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	91,  // 159: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	115, // 160: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	117, // 161: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	119, // 162: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	122, // 163: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	16,  // 164: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	35,  // 165: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	37,  // 166: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	38,  // 167: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	41,  // 168: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	38,  // 169: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	38,  // 170: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	46,  // 171: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	38,  // 172: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	38,  // 173: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	38,  // 174: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	49,  // 175: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	54,  // 176: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	56,  // 177: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	92,  // 178: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	109, // 179: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	51,  // 180: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	111, // 181: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	37,  // 182: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	77,  // 183: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	77,  // 184: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	77,  // 185: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	77,  // 186: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	77,  // 187: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	77,  // 188: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	77,  // 189: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	77,  // 190: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	77,  // 191: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	77,  // 192: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	77,  // 193: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	77,  // 194: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	70,  // 195: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	72,  // 196: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	74,  // 197: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	77,  // 198: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	80,  // 199: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	78,  // 200: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	83,  // 201: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	87,  // 202: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	90,  // 203: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	98,  // 204: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	98,  // 205: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	98,  // 206: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	98,  // 207: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	77,  // 208: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	77,  // 209: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	77,  // 210: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	77,  // 211: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	107, // 212: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	77,  // 213: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	113, // 214: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	92,  // 215: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	116, // 216: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	118, // 217: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	121, // 218: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	126, // 219: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	164, // [164:220] is the sub-list for method output_type
+	108, // [108:164] is the sub-list for method input_type
 	108, // [108:108] is the sub-list for extension type_name
 	108, // [108:108] is the sub-list for extension extendee
 	0,   // [0:108] is the sub-list for field type_name

@@ -44,6 +44,7 @@ const (
 	TerminalService_CallDealer_FullMethodName             = "/ats.table.v1.TerminalService/CallDealer"
 	TerminalService_RequestDealerCashOut_FullMethodName   = "/ats.table.v1.TerminalService/RequestDealerCashOut"
 	TerminalService_SetInService_FullMethodName           = "/ats.table.v1.TerminalService/SetInService"
+	TerminalService_Slips_FullMethodName                  = "/ats.table.v1.TerminalService/Slips"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -116,6 +117,16 @@ type TerminalServiceClient interface {
 	// either side), so a report that changes nothing is harmless and only a change is audited,
 	// with the terminal as actor and the technician in the detail. It moves no money.
 	SetInService(ctx context.Context, in *SetInServiceRequest, opts ...grpc.CallOption) (*SetInServiceResponse, error)
+	// Slips is UpdateSlip on one long-lived stream: each request is answered by exactly one
+	// response, in order, with the same checks, limits, audit and per-terminal call rate (and
+	// cut-off) as the unary call; the caller is the stream's certificate, as for UpdateSlip. A
+	// refused slip is answered IN the response (UpdateSlipResponse.code and .message: the
+	// status the unary call would have returned) and the stream goes on; the stream ends with a
+	// status only when the terminal is cut off, its certificate is revoked, or the link fails.
+	// A slip update over a unary call costs a new HTTP/2 stream, headers both ways and a
+	// trailer; on the stream it is one DATA frame each way. Terminals open it lazily and fall
+	// back to UpdateSlip when a table answers UNIMPLEMENTED (a table older than the stream).
+	Slips(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse], error)
 }
 
 type terminalServiceClient struct {
@@ -315,6 +326,19 @@ func (c *terminalServiceClient) SetInService(ctx context.Context, in *SetInServi
 	return out, nil
 }
 
+func (c *terminalServiceClient) Slips(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &TerminalService_ServiceDesc.Streams[1], TerminalService_Slips_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[UpdateSlipRequest, UpdateSlipResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TerminalService_SlipsClient = grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse]
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -385,6 +409,16 @@ type TerminalServiceServer interface {
 	// either side), so a report that changes nothing is harmless and only a change is audited,
 	// with the terminal as actor and the technician in the detail. It moves no money.
 	SetInService(context.Context, *SetInServiceRequest) (*SetInServiceResponse, error)
+	// Slips is UpdateSlip on one long-lived stream: each request is answered by exactly one
+	// response, in order, with the same checks, limits, audit and per-terminal call rate (and
+	// cut-off) as the unary call; the caller is the stream's certificate, as for UpdateSlip. A
+	// refused slip is answered IN the response (UpdateSlipResponse.code and .message: the
+	// status the unary call would have returned) and the stream goes on; the stream ends with a
+	// status only when the terminal is cut off, its certificate is revoked, or the link fails.
+	// A slip update over a unary call costs a new HTTP/2 stream, headers both ways and a
+	// trailer; on the stream it is one DATA frame each way. Terminals open it lazily and fall
+	// back to UpdateSlip when a table answers UNIMPLEMENTED (a table older than the stream).
+	Slips(grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]) error
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -448,6 +482,9 @@ func (UnimplementedTerminalServiceServer) RequestDealerCashOut(context.Context, 
 }
 func (UnimplementedTerminalServiceServer) SetInService(context.Context, *SetInServiceRequest) (*SetInServiceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetInService not implemented")
+}
+func (UnimplementedTerminalServiceServer) Slips(grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]) error {
+	return status.Error(codes.Unimplemented, "method Slips not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -787,6 +824,13 @@ func _TerminalService_SetInService_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TerminalService_Slips_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(TerminalServiceServer).Slips(&grpc.GenericServerStream[UpdateSlipRequest, UpdateSlipResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TerminalService_SlipsServer = grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -868,6 +912,12 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "Watch",
 			Handler:       _TerminalService_Watch_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "Slips",
+			Handler:       _TerminalService_Slips_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "ats/table/v1/table.proto",
