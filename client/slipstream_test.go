@@ -299,4 +299,3 @@ func TestSlipStreamAnswerOutOfStep(t *testing.T) {
 		t.Errorf("%d streams, want 2", f.streams)
 	}
 }
-
