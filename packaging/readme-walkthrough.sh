@@ -89,6 +89,7 @@ while IFS= read -r line; do
 		case "$line" in
 		*StartRound*) expect "$out" "R000001" "StartRound" ;;
 		*UpdateSlip*) expect "$out" '"balance"' "UpdateSlip" ;;
+		*TerminalService/Slips*) expect "$out" '"code": 9' "Slips answers a refusal in the stream" ;;
 		*CreditNote*) expect "$out" '"balance": "5000"' "CreditNote" ;;
 		*GetAuditLog*) expect "$out" '"actor": "dealer:dealer"' "GetAuditLog names who did each action" ;;
 		esac

@@ -29,7 +29,9 @@
 // dealer, supervisor, technician); every caller is bounded (request size, Watch streams and
 // calls in progress per identity, a terminal's call rate; a terminal that keeps calling over
 // it is cut off, cutoff.go), and a slip is priced outside the table's lock, so one terminal
-// cannot stall the others. Every audit event records who did it
+// cannot stall the others. A terminal sends its slips on one long-lived Slips stream
+// (slipstream.go): the same checks, rate and cut-off per message as the unary UpdateSlip, at a
+// fraction of a unary call's cost. Every audit event records who did it
 // (the certificate's role:id, "system" for the table itself).
 //
 // The table and seat rules (closure.go): a closure announced 20 minutes ahead (001 §12.7), the

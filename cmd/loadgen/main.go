@@ -366,9 +366,16 @@ func run(o options, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
 	}
-	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", (cpuTime() - cpuBefore).Round(time.Millisecond))
+	serverCPU := cpuTime() - cpuBefore
+	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", serverCPU.Round(time.Millisecond))
 	if len(procs) > 0 {
 		fmt.Fprintf(out, "cpu of the terminal processes over the measured rounds: %v\n", childCPU.Round(time.Millisecond))
+		// Per slip acknowledged: every CPU second of the measured rounds (settlement, Watch
+		// and clock syncs included) divided by the slips, so before/after compare like for like.
+		if n := len(rec.slipRTT.values()); n > 0 {
+			fmt.Fprintf(out, "cpu per slip: %.0f µs this process (the table server), %.0f µs the terminal processes\n",
+				float64(serverCPU.Microseconds())/float64(n), float64(childCPU.Microseconds())/float64(n))
+		}
 	}
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
