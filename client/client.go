@@ -411,10 +411,16 @@ func (c *Client) UpdateSlipSecret(ctx context.Context, roundID string, version u
 	if err != nil {
 		return nil, refusal(err)
 	}
-	c.mu.Lock()
-	layout := c.layout
-	c.mu.Unlock()
-	ack, err := wire.SlipOf(res.Slip, layout)
+	var ack *table.SlipAck
+	if res.WagersAsSent {
+		// The table took the wagers exactly as sent and did not write them back (Slips stream).
+		ack, err = wire.SlipOfSent(res.Slip, bets)
+	} else {
+		c.mu.Lock()
+		layout := c.layout
+		c.mu.Unlock()
+		ack, err = wire.SlipOf(res.Slip, layout)
+	}
 	if err != nil {
 		return nil, err
 	}

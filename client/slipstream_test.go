@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 )
 
@@ -34,6 +36,7 @@ type slipTable struct {
 	hold    map[uint64]chan uint64 // versions answered only when told (the version to answer)
 	breakAt map[uint64]bool        // versions whose stream ends instead of answering
 	endAt   map[uint64]bool        // versions answered, then the stream ends
+	asSent  int                    // answer "as sent" with this many results more than wagers (-1: never)
 }
 
 func (f *slipTable) answer(req *pb.UpdateSlipRequest) *pb.UpdateSlipResponse {
@@ -43,7 +46,16 @@ func (f *slipTable) answer(req *pb.UpdateSlipRequest) *pb.UpdateSlipResponse {
 	if c, ok := f.refuse[req.Version]; ok {
 		return &pb.UpdateSlipResponse{Code: int32(c), Message: fmt.Sprintf("slip version %d refused", req.Version)}
 	}
-	return &pb.UpdateSlipResponse{Slip: &pb.Slip{RoundId: req.RoundId, Version: req.Version, Total: 100 * int64(len(req.Wagers))}, Balance: 1000}
+	res := &pb.UpdateSlipResponse{Slip: &pb.Slip{RoundId: req.RoundId, Version: req.Version, Total: 100 * int64(len(req.Wagers))}, Balance: 1000}
+	if f.asSent >= 0 && len(req.Wagers) > 0 {
+		res.WagersAsSent = true
+		for range len(req.Wagers) + f.asSent {
+			res.Slip.Results = append(res.Slip.Results, &pb.WagerResult{Accepted: 100})
+		}
+	} else {
+		res.Slip.Wagers = req.Wagers
+	}
+	return res
 }
 
 func (f *slipTable) UpdateSlip(_ context.Context, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
@@ -54,6 +66,8 @@ func (f *slipTable) UpdateSlip(_ context.Context, req *pb.UpdateSlipRequest) (*p
 	if res.Code != 0 {
 		return nil, status.Error(codes.Code(res.Code), res.Message)
 	}
+	res.WagersAsSent = false // never on the unary call
+	res.Slip.Wagers = req.Wagers
 	return res, nil
 }
 
@@ -297,5 +311,31 @@ func TestSlipStreamAnswerOutOfStep(t *testing.T) {
 	}
 	if f.streams != 2 {
 		t.Errorf("%d streams, want 2", f.streams)
+	}
+}
+
+// A slip the table took as sent is answered without its wagers: the acknowledgement holds the
+// bets the terminal sent, as attempted, with the table's results. An answer whose results do
+// not match the slip sent is refused, never half-read.
+func TestSlipStreamAsSent(t *testing.T) {
+	f := &slipTable{stream: true}
+	c := dialSlipTable(t, f)
+	layout := roulette.Layout{Wheel: roulette.SingleZero}
+	s17, _ := layout.Inside(roulette.Straight, []roulette.Number{17})
+	red, _ := layout.Outside(roulette.Red, 0)
+	bets := []table.SlipBet{{Bet: roulette.Bet{Spot: s17}, Amount: 100, Card: "PC-1"}, {Bet: roulette.Bet{Call: roulette.Voisins}, Amount: 900},
+		{Bet: roulette.Bet{Spot: red}, Amount: 500}}
+	ack, err := c.UpdateSlip(context.Background(), "R1", 1, bets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ack.Bets, bets) || len(ack.Results) != 3 || ack.Results[2].Accepted != 100 || ack.Version != 1 || ack.Available != 1000 {
+		t.Fatalf("as sent: %+v", ack)
+	}
+	f.mu.Lock()
+	f.asSent = 1 // one result too many: not this slip's answer
+	f.mu.Unlock()
+	if _, err := c.UpdateSlip(context.Background(), "R1", 2, bets); err == nil || !strings.Contains(err.Error(), "4 results, for 3 wagers sent") {
+		t.Fatalf("an answer with a result too many: %v", err)
 	}
 }

@@ -349,18 +349,24 @@ func (s *terminalService) ServerTime(_ context.Context, req *pb.ServerTimeReques
 }
 
 func (s *terminalService) UpdateSlip(ctx context.Context, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
-	return s.updateSlip(callerID(ctx), req)
+	return s.updateSlip(callerID(ctx), req, false)
 }
 
-// updateSlip is one slip update of a terminal, by the unary UpdateSlip or on the Slips stream.
-func (s *terminalService) updateSlip(terminal string, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
+// updateSlip is one slip update of a terminal, by the unary UpdateSlip or on the Slips stream
+// (stream). On the stream, a slip acknowledged exactly as sent is answered without its wagers
+// (wagers_as_sent): writing back the 20 wagers the terminal has just sent was a tenth of the
+// table's CPU for a slip, and as much again for the terminal to read.
+func (s *terminalService) updateSlip(terminal string, req *pb.UpdateSlipRequest, stream bool) (*pb.UpdateSlipResponse, error) {
 	// Refused before any wager is converted.
 	if len(req.Wagers) > MaxSlipWagers {
 		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(req.Wagers))
 	}
-	ack, err := s.t.UpdateSlipSecret(terminal, req.RoundId, req.Version, slipWagers(req.Wagers), req.Secret)
+	ack, sent, err := s.t.updateSlipSent(terminal, req.RoundId, req.Version, slipWagers(req.Wagers), req.Secret)
 	if err != nil {
 		return nil, err
+	}
+	if stream && sent {
+		return &pb.UpdateSlipResponse{Slip: wire.SlipResultsPB(ack), Balance: ack.Available, WagersAsSent: true}, nil
 	}
 	return &pb.UpdateSlipResponse{Slip: wire.SlipPB(ack), Balance: ack.Available}, nil
 }

@@ -66,17 +66,24 @@ func (t *Table) UpdateSlip(terminal, roundID string, version uint64, wagers []Sl
 // secret (003 §10.8, tournament.go): refused outside a tournament round or when the player has
 // none left.
 func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, error) {
+	ack, _, err := t.updateSlipSent(terminal, roundID, version, wagers, secret)
+	return ack, err
+}
+
+// updateSlipSent is UpdateSlipSecret, also telling whether the acknowledged slip's wagers are
+// exactly those sent (slip.asSent).
+func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, bool, error) {
 	if len(wagers) > MaxSlipWagers {
-		return nil, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(wagers))
+		return nil, false, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(wagers))
 	}
 	if secret {
 		if err := t.checkSecret(terminal, roundID); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	card, err := t.slipCard(wagers) // 003 §3.4, §9.1: refused here, not only on the screen
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for range 3 {
 		t.mu.Lock()
@@ -86,11 +93,11 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 		}
 		t.mu.Unlock()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		sl, err := t.priceSlip(in, version, wagers)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		sl.secret = secret
 		t.mu.Lock()
@@ -101,12 +108,13 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 		}
 		if err != nil {
 			t.mu.Unlock()
-			return nil, err
+			return nil, false, err
 		}
 		if cur.same(in) {
 			ack := t.storeSlip(now, terminal, cur, sl)
+			sent := sl.asSent // read under the lock: the stored slip is the table's now
 			t.mu.Unlock()
-			return ack, nil
+			return ack, sent, nil
 		}
 		t.mu.Unlock()
 	}
@@ -114,10 +122,14 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 	defer t.mu.Unlock()
 	if r, err := t.current(roundID); err == nil {
 		if err := t.buyInBlocks(terminal, r, wagers); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return t.updateSlipSecret(t.now(), terminal, roundID, version, wagers, secret)
+	ack, sl, err := t.updateSlipStored(t.now(), terminal, roundID, version, wagers, secret)
+	if err != nil {
+		return nil, false, err
+	}
+	return ack, sl.asSent, nil
 }
 
 // buyInBlocks refuses a slip that places a further wager while a dealer buy-in offered to the
@@ -268,27 +280,35 @@ func (t *Table) updateSlip(now time.Time, terminal, roundID string, version uint
 }
 
 func (t *Table) updateSlipSecret(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, error) {
+	ack, _, err := t.updateSlipStored(now, terminal, roundID, version, wagers, secret)
+	return ack, err
+}
+
+// updateSlipStored is updateSlipSecret, also giving the slip it stored.
+func (t *Table) updateSlipStored(now time.Time, terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, *slip, error) {
 	card, err := t.slipCard(wagers)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	in, err := t.slipInputs(now, terminal, roundID, version, len(wagers), card)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sl, err := t.priceSlip(in, version, wagers)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sl.secret = secret
-	return t.storeSlip(now, terminal, in, sl), nil
+	return t.storeSlip(now, terminal, in, sl), sl, nil
 }
 
 // storeSlip installs a priced slip as the terminal's acknowledged slip of the round.
 func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) *table.SlipAck {
 	if in.tour {
+		sl.asSent = false // a tournament slip is answered in full
 		return t.storeTournamentSlip(terminal, in, sl)
 	}
+	sl.asSent = sl.asSent && len(in.dealer) == 0 // the dealer's wagers were not sent by the terminal
 	sl.bets = append(sl.bets, in.dealer...)
 	sl.total += in.dealerTotal
 	in.r.slips[terminal] = sl
@@ -357,6 +377,17 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 		sl.total += total
 		sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, PerPiece: per, Total: total,
 			Reason: why.String(), Card: w.Card, bet: bet, pieces: pieces})
+	}
+	// As sent: each wager as the table writes it back is the one the terminal wrote. A wager
+	// found in the previous slip matched it exactly; a new one is the same written bet if its
+	// canonical form (bet.Spec) is what was sent.
+	sl.asSent = len(sl.bets) == len(wagers)
+	for i := range sl.bets {
+		if !sl.asSent {
+			break
+		}
+		b, w := &sl.bets[i], &wagers[i]
+		sl.asSent = b.Attempt == w.Amount && b.Card == w.Card && b.PlacedBy == "" && sameSpec(b.Spec, w.Spec)
 	}
 	if in.inTurn && len(wagers) > 0 && !limits.Recognised(sl.total) {
 		// A slip that ends the player's turn is final (003 §10.9.5): one that would not count

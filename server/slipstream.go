@@ -83,7 +83,7 @@ func (s *terminalService) streamSlip(terminal string, leaf *x509.Certificate, re
 			return refusedSlip(err), nil
 		}
 	}
-	res, err := s.updateSlip(terminal, req)
+	res, err := s.updateSlip(terminal, req, true)
 	if err != nil {
 		return refusedSlip(err), nil
 	}

@@ -85,6 +85,16 @@ func TestSlipsStreamIsTheTerminalsOwnAndRefusesInBand(t *testing.T) {
 	if err != nil || res.Code != 0 || res.Slip.GetVersion() != 1 || res.Slip.GetTotal() != 300 || res.Balance != 9_700 {
 		t.Fatalf("T1's slip: %+v %v", res, err)
 	}
+	// Taken as sent: answered without the wagers, a result for each.
+	if !res.WagersAsSent || len(res.Slip.Wagers) != 0 || len(res.Slip.Results) != 2 || res.Slip.Results[1].Accepted != 200 {
+		t.Errorf("a slip taken as sent: %+v", res)
+	}
+	// A split written 18-17 is the table's 17-18: not as sent, so the slip is written back.
+	split := &pb.Wager{Kind: pb.BetKind_BET_KIND_SPLIT, Numbers: []string{"18", "17"}, Amount: 100}
+	res, err = slipOn(t, st, &pb.UpdateSlipRequest{RoundId: round, Version: 2, Wagers: []*pb.Wager{straight("17", 100), split}})
+	if err != nil || res.Code != 0 || res.WagersAsSent || len(res.Slip.Wagers) != 2 || fmt.Sprint(res.Slip.Wagers[1].Numbers) != "[17 18]" {
+		t.Fatalf("a slip not as sent: %+v %v", res, err)
+	}
 	refusals := []struct {
 		req  *pb.UpdateSlipRequest
 		code codes.Code
@@ -112,7 +122,7 @@ func TestSlipsStreamIsTheTerminalsOwnAndRefusesInBand(t *testing.T) {
 		}
 	}
 	// The stream still serves.
-	res, err = slipOn(t, st, &pb.UpdateSlipRequest{RoundId: round, Version: 2, Wagers: []*pb.Wager{straight("17", 100)}})
+	res, err = slipOn(t, st, &pb.UpdateSlipRequest{RoundId: round, Version: 3, Wagers: []*pb.Wager{straight("17", 100)}})
 	if err != nil || res.Code != 0 || res.Slip.GetTotal() != 100 {
 		t.Fatalf("after the refusals: %+v %v", res, err)
 	}
@@ -214,7 +224,9 @@ func TestSlipsStreamCutOff(t *testing.T) {
 
 // FuzzSlipsStream: any request on the stream is answered exactly as UpdateSlip answers it —
 // the same slip and balance, or the same refusal's code and message — on two tables in the
-// same state, one asked by each path; never a panic, never a refusal with code 0.
+// same state, one asked by each path; never a panic, never a refusal with code 0. A slip the
+// stream answers "as sent" (without its wagers) is one whose wagers UpdateSlip writes back
+// exactly as the request had them.
 func FuzzSlipsStream(f *testing.F) {
 	seed := func(req *pb.UpdateSlipRequest, current bool) {
 		b, err := proto.Marshal(req)
@@ -227,6 +239,9 @@ func FuzzSlipsStream(f *testing.F) {
 	seed(&pb.UpdateSlipRequest{Version: 1, Wagers: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_NEIGHBOURS, Numbers: []string{"17"}, Spread: 2, Amount: 100}}}, true)
 	seed(&pb.UpdateSlipRequest{RoundId: "R1", Version: 3, Secret: true}, false)
 	seed(&pb.UpdateSlipRequest{Wagers: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{"40"}, Amount: -1}}}, true)
+	// written otherwise than the table writes them back: never "as sent"
+	seed(&pb.UpdateSlipRequest{Wagers: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_SPLIT, Numbers: []string{"18", "17"}, Amount: 100}}}, true)
+	seed(&pb.UpdateSlipRequest{Wagers: []*pb.Wager{{Kind: pb.BetKind_BET_KIND_NEIGHBOURS, Numbers: []string{"17"}, Amount: 100}}}, true)
 	f.Add([]byte{0xff, 0x01}, true)
 	unaryTbl, _ := openFuzzTable(f)
 	streamTbl, _ := openFuzzTable(f)
@@ -266,7 +281,24 @@ func FuzzSlipsStream(f *testing.F) {
 			}
 			return
 		}
-		if sres.Code != 0 || !proto.Equal(ures, sres) {
+		if sres.Code != 0 {
+			t.Fatalf("UpdateSlip answered %v; the stream refused %d %q", ures, sres.Code, sres.Message)
+		}
+		if sres.WagersAsSent {
+			// Claimed only when the wagers UpdateSlip writes back are the request's, exactly;
+			// with them put back, the answers are the same.
+			if len(ures.Slip.Wagers) != len(req.Wagers) {
+				t.Fatalf("as sent, but UpdateSlip answered %d wagers to %d sent", len(ures.Slip.Wagers), len(req.Wagers))
+			}
+			for i, w := range ures.Slip.Wagers {
+				if !proto.Equal(w, req.Wagers[i]) {
+					t.Fatalf("as sent, but wager %d was sent %v and acknowledged %v", i, req.Wagers[i], w)
+				}
+			}
+			sres = proto.Clone(sres).(*pb.UpdateSlipResponse)
+			sres.Slip.Wagers, sres.WagersAsSent = req.Wagers, false
+		}
+		if !proto.Equal(ures, sres) {
 			t.Fatalf("UpdateSlip answered %v; the stream %v", ures, sres)
 		}
 	})

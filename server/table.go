@@ -200,6 +200,10 @@ type slip struct {
 	bets    []acceptedBet
 	total   int64
 	secret  bool // an undisclosed tournament wager (tournament.go)
+	// asSent: when it was stored, its wagers were exactly the terminal's request's, in order
+	// (the same written bet, amount and card; none the dealer's), so a reply on the Slips
+	// stream may leave them out (slipstream.go).
+	asSent bool
 }
 
 type round struct {

@@ -150,6 +150,28 @@ func SlipOf(in *pb.Slip, layout roulette.Layout) (*table.SlipAck, error) {
 	return out, nil
 }
 
+// SlipOfSent reads a slip written by SlipResultsPB: its wagers are sent, the slip the terminal
+// sent, as the table acknowledged them (each as sent, none placed by the dealer), and one
+// result for each. A slip that carries wagers, or a result count that is not sent's, is
+// refused: the reply is not for this slip.
+func SlipOfSent(in *pb.Slip, sent []table.SlipBet) (*table.SlipAck, error) {
+	if in == nil {
+		return nil, fmt.Errorf("a slip acknowledged as sent without the slip")
+	}
+	if len(in.Wagers) != 0 || len(in.Results) != len(sent) {
+		return nil, fmt.Errorf("a slip acknowledged as sent with %d wagers and %d results, for %d wagers sent", len(in.Wagers), len(in.Results), len(sent))
+	}
+	out := &table.SlipAck{RoundID: in.RoundId, Version: in.Version, Total: in.Total,
+		Bets: make([]table.SlipBet, len(sent)), Results: make([]table.BetResult, len(in.Results))}
+	for i, b := range sent {
+		out.Bets[i] = table.SlipBet{Bet: b.Bet, Amount: b.Amount, Card: b.Card}
+	}
+	for i, r := range in.Results {
+		out.Results[i] = table.BetResult{Accepted: r.Accepted, Reason: r.Reason}
+	}
+	return out, nil
+}
+
 // EventOf turns a wire event into a typed one. layout is the table's, from the last snapshot.
 func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 	switch e := ev.Event.(type) {

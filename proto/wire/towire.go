@@ -113,6 +113,22 @@ func SlipPB(s *table.SlipAck) *pb.Slip {
 	return out
 }
 
+// SlipResultsPB writes an acknowledged slip without its wagers: a reply on the Slips stream
+// whose wagers are exactly those the terminal sent (wagers_as_sent), read back by SlipOfSent.
+func SlipResultsPB(s *table.SlipAck) *pb.Slip {
+	if s == nil {
+		return nil
+	}
+	out := &pb.Slip{RoundId: s.RoundID, Version: s.Version, Total: s.Total}
+	if len(s.Results) > 0 {
+		out.Results = make([]*pb.WagerResult, len(s.Results))
+		for i, r := range s.Results {
+			out.Results[i] = &pb.WagerResult{Accepted: r.Accepted, Reason: r.Reason}
+		}
+	}
+	return out
+}
+
 // SettledPB writes a terminal's settlement of a round.
 func SettledPB(s table.Settled) *pb.Settled {
 	return &pb.Settled{RoundId: s.RoundID, Number: s.Number.String(), Recognised: s.Recognised, Staked: s.Staked,

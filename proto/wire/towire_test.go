@@ -173,3 +173,46 @@ func TestEventOfRefusesMalformed(t *testing.T) {
 		}
 	}
 }
+
+// A slip acknowledged as sent travels without its wagers (SlipResultsPB) and is read back
+// with the wagers the terminal sent (SlipOfSent): the same acknowledgement as SlipPB/SlipOf
+// gives, and a reply whose results do not fit the slip sent is refused.
+func TestSlipAsSentRoundTrip(t *testing.T) {
+	layout := roulette.Layout{Wheel: roulette.SingleZero}
+	s17, _ := layout.Inside(roulette.Straight, []roulette.Number{17})
+	red, _ := layout.Outside(roulette.Red, 0)
+	sent := []table.SlipBet{{Bet: roulette.Bet{Spot: s17}, Amount: 100, Card: "PC-1"}, {Bet: roulette.Bet{Spot: red}, Amount: 700}}
+	ack := &table.SlipAck{RoundID: "R000002", Version: 9, Total: 800, Bets: sent,
+		Results: []table.BetResult{{Accepted: 100}, {Accepted: 700, Reason: ""}}}
+	b, err := proto.Marshal(SlipResultsPB(ack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w pb.Slip
+	if err := proto.Unmarshal(b, &w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Wagers) != 0 {
+		t.Fatalf("the wagers were written: %v", &w)
+	}
+	got, err := SlipOfSent(&w, sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := SlipOf(SlipPB(ack), layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, ack) || !reflect.DeepEqual(got, full) {
+		t.Fatalf("as sent %+v; SlipOf %+v; want %+v", got, full, ack)
+	}
+	if _, err := SlipOfSent(&w, sent[:1]); err == nil {
+		t.Fatal("two results for one wager sent: read")
+	}
+	if _, err := SlipOfSent(SlipPB(ack), sent); err == nil {
+		t.Fatal("a slip with its wagers read as sent")
+	}
+	if _, err := SlipOfSent(nil, nil); err == nil {
+		t.Fatal("no slip read")
+	}
+}

@@ -2924,8 +2924,13 @@ type UpdateSlipResponse struct {
 	// INVALID_ARGUMENT, 9 FAILED_PRECONDITION, 8 RESOURCE_EXHAUSTED) and its message, exactly
 	// what UpdateSlip would have returned as its status; slip and balance are then unset. 0 (OK)
 	// when the slip was acknowledged.
-	Code          int32  `protobuf:"varint,3,opt,name=code,proto3" json:"code,omitempty"`
-	Message       string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	Code    int32  `protobuf:"varint,3,opt,name=code,proto3" json:"code,omitempty"`
+	Message string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	// Only on the Slips stream: true when the acknowledged slip's wagers are exactly the
+	// request's, in order (each the same written bet, amount and player card; none placed by
+	// the dealer), and slip.wagers is then left empty — the terminal has them already. The
+	// results are still there, one per wager. False: slip.wagers is the whole slip, as ever.
+	WagersAsSent  bool `protobuf:"varint,5,opt,name=wagers_as_sent,json=wagersAsSent,proto3" json:"wagers_as_sent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2986,6 +2991,13 @@ func (x *UpdateSlipResponse) GetMessage() string {
 		return x.Message
 	}
 	return ""
+}
+
+func (x *UpdateSlipResponse) GetWagersAsSent() bool {
+	if x != nil {
+		return x.WagersAsSent
+	}
+	return false
 }
 
 type MoneyResponse struct {
@@ -8920,12 +8932,13 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x04R\aversion\x12+\n" +
 	"\x06wagers\x18\x03 \x03(\v2\x13.ats.table.v1.WagerR\x06wagers\x12\x16\n" +
-	"\x06secret\x18\x04 \x01(\bR\x06secret\"\x84\x01\n" +
+	"\x06secret\x18\x04 \x01(\bR\x06secret\"\xaa\x01\n" +
 	"\x12UpdateSlipResponse\x12&\n" +
 	"\x04slip\x18\x01 \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x18\n" +
 	"\abalance\x18\x02 \x01(\x03R\abalance\x12\x12\n" +
 	"\x04code\x18\x03 \x01(\x05R\x04code\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"]\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\x12$\n" +
+	"\x0ewagers_as_sent\x18\x05 \x01(\bR\fwagersAsSent\"]\n" +
 	"\rMoneyResponse\x12\x18\n" +
 	"\abalance\x18\x01 \x01(\x03R\abalance\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1a\n" +
