@@ -107,6 +107,13 @@ func (f *slipTable) Slips(st grpc.BidiStreamingServer[pb.UpdateSlipRequest, pb.U
 	}
 }
 
+// counts is how many streams and unary calls the table has served.
+func (f *slipTable) counts() (streams, unary int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.streams, f.unary
+}
+
 func (f *slipTable) versions() []uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -164,8 +171,8 @@ func TestSlipStreamAnswersEachCallItsOwn(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if len(f.versions()) != 200 || f.streams != 1 || f.unary != 0 {
-		t.Errorf("%d slips on %d streams and %d unary calls: want 200 on 1 stream, no unary call", len(f.versions()), f.streams, f.unary)
+	if len(f.versions()) != 200 || fStreams(f) != 1 || fUnary(f) != 0 {
+		t.Errorf("%d slips on %d streams and %d unary calls: want 200 on 1 stream, no unary call", len(f.versions()), fStreams(f), fUnary(f))
 	}
 }
 
@@ -188,8 +195,8 @@ func TestSlipStreamRefusalInBand(t *testing.T) {
 	if ack, err := c.UpdateSlip(context.Background(), "R1", 4, nil); err != nil || ack.Version != 4 {
 		t.Fatalf("after the refusals: %+v %v", ack, err)
 	}
-	if f.streams != 1 || c.slips.opened.Load() != 1 {
-		t.Errorf("%d streams opened (client: %d): a refusal must not end the stream", f.streams, c.slips.opened.Load())
+	if fStreams(f) != 1 || c.slips.opened.Load() != 1 {
+		t.Errorf("%d streams opened (client: %d): a refusal must not end the stream", fStreams(f), c.slips.opened.Load())
 	}
 }
 
@@ -217,8 +224,8 @@ func TestSlipStreamReopensWhenBroken(t *testing.T) {
 	if got := f.versions(); fmt.Sprint(got) != "[1 2 3 4]" {
 		t.Errorf("the table received %v: want each slip once", got)
 	}
-	if f.streams != 3 {
-		t.Errorf("%d streams opened, want 3", f.streams)
+	if fStreams(f) != 3 {
+		t.Errorf("%d streams opened, want 3", fStreams(f))
 	}
 }
 
@@ -239,8 +246,8 @@ func TestSlipStreamFallsBackToUnary(t *testing.T) {
 			t.Fatalf("v%d: %+v %v", v, ack, err)
 		}
 	}
-	if f.unary != 4 || fmt.Sprint(f.versions()) != "[1 2 3 4]" || c.slips.opened.Load() != 1 {
-		t.Errorf("%d unary calls, versions %v, %d streams tried: want 4, [1 2 3 4], 1", f.unary, f.versions(), c.slips.opened.Load())
+	if fUnary(f) != 4 || fmt.Sprint(f.versions()) != "[1 2 3 4]" || c.slips.opened.Load() != 1 {
+		t.Errorf("%d unary calls, versions %v, %d streams tried: want 4, [1 2 3 4], 1", fUnary(f), f.versions(), c.slips.opened.Load())
 	}
 }
 
@@ -291,8 +298,8 @@ func TestSlipStreamCancelledCall(t *testing.T) {
 		t.Fatalf("waiting behind a slow slip: %v, want Canceled", err)
 	}
 	hold4 <- 4
-	if f.streams != 2 {
-		t.Errorf("%d streams, want 2", f.streams)
+	if fStreams(f) != 2 {
+		t.Errorf("%d streams, want 2", fStreams(f))
 	}
 }
 
@@ -309,8 +316,8 @@ func TestSlipStreamAnswerOutOfStep(t *testing.T) {
 	if ack, err := c.UpdateSlip(context.Background(), "R1", 2, nil); err != nil || ack.Version != 2 {
 		t.Fatalf("after: %+v %v", ack, err)
 	}
-	if f.streams != 2 {
-		t.Errorf("%d streams, want 2", f.streams)
+	if fStreams(f) != 2 {
+		t.Errorf("%d streams, want 2", fStreams(f))
 	}
 }
 
@@ -339,3 +346,7 @@ func TestSlipStreamAsSent(t *testing.T) {
 		t.Fatalf("an answer with a result too many: %v", err)
 	}
 }
+
+func fStreams(f *slipTable) int { n, _ := f.counts(); return n }
+
+func fUnary(f *slipTable) int { _, n := f.counts(); return n }
