@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -299,4 +300,84 @@ func BenchmarkPriceSlip20(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSlipCPU: the CPU a slip update costs over real loopback mutual TLS, by the unary
+// UpdateSlip and on the Slips stream, from 20 terminals sending slips of up to 20 wagers (one
+// added and the oldest dropped each time, as loadgen's terminals do) one after another. The
+// figure, cpu-µs/slip, is this process's user+system CPU per slip: the table server's and the
+// 20 raw gRPC clients' together (the terminals' own share of it is small beside the kiosk's
+// client, which also decodes the reply). Unlike a latency it hardly moves with the machine's
+// load, so unary and stream compare at the same moment.
+func BenchmarkSlipCPU(b *testing.B) {
+	for _, mode := range []string{"unary", "stream"} {
+		b.Run(mode, func(b *testing.B) {
+			r := newRigWith(b, nil, WithCallRate(1e9, 1e9))
+			if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+				b.Fatal(err)
+			}
+			const n = 20
+			terms := make([]pb.TerminalServiceClient, n)
+			for i := range terms {
+				id := fmt.Sprintf("T%03d", i)
+				terms[i] = r.terminal(id)
+				if err := r.buyIn(terms[i], id, "fund", 10_000_000); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			per := max(b.N/n, 1)
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			before := processCPU()
+			for _, c := range terms {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var stream pb.TerminalService_SlipsClient
+					if mode == "stream" {
+						if stream, err = c.Slips(ctx); err != nil {
+							b.Error(err)
+							return
+						}
+						defer stream.CloseSend()
+					}
+					var ws []*pb.Wager
+					for v := 1; v <= per; v++ {
+						ws = append(ws, straight(fmt.Sprint(v%37), 100))
+						if len(ws) > 20 {
+							ws = ws[1:]
+						}
+						req := &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: uint64(v), Wagers: ws}
+						var res *pb.UpdateSlipResponse
+						if stream == nil {
+							res, err = c.UpdateSlip(ctx, req)
+						} else if err = stream.Send(req); err == nil {
+							res, err = stream.Recv()
+						}
+						if err != nil || res.Code != 0 {
+							b.Errorf("slip v%d: %v %v", v, res, err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			cpu := processCPU() - before
+			b.StopTimer()
+			b.ReportMetric(float64(cpu.Microseconds())/float64(per*n), "cpu-µs/slip")
+		})
+	}
+}
+
+// processCPU is the user and system CPU this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
