@@ -123,9 +123,10 @@ type TerminalServiceClient interface {
 	// refused slip is answered IN the response (UpdateSlipResponse.code and .message: the
 	// status the unary call would have returned) and the stream goes on; the stream ends with a
 	// status only when the terminal is cut off, its certificate is revoked, or the link fails.
-	// A slip update over a unary call costs a new HTTP/2 stream, headers both ways and a
-	// trailer; on the stream it is one DATA frame each way. Terminals open it lazily and fall
-	// back to UpdateSlip when a table answers UNIMPLEMENTED (a table older than the stream).
+	// A slip taken exactly as sent is answered without its wagers (wagers_as_sent). A slip
+	// update over a unary call costs a new HTTP/2 stream, headers both ways and a trailer; on the
+	// stream it is one DATA frame each way. Terminals open it lazily and fall back to UpdateSlip
+	// when a table answers UNIMPLEMENTED (a table older than the stream).
 	Slips(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse], error)
 }
 
@@ -415,9 +416,10 @@ type TerminalServiceServer interface {
 	// refused slip is answered IN the response (UpdateSlipResponse.code and .message: the
 	// status the unary call would have returned) and the stream goes on; the stream ends with a
 	// status only when the terminal is cut off, its certificate is revoked, or the link fails.
-	// A slip update over a unary call costs a new HTTP/2 stream, headers both ways and a
-	// trailer; on the stream it is one DATA frame each way. Terminals open it lazily and fall
-	// back to UpdateSlip when a table answers UNIMPLEMENTED (a table older than the stream).
+	// A slip taken exactly as sent is answered without its wagers (wagers_as_sent). A slip
+	// update over a unary call costs a new HTTP/2 stream, headers both ways and a trailer; on the
+	// stream it is one DATA frame each way. Terminals open it lazily and fall back to UpdateSlip
+	// when a table answers UNIMPLEMENTED (a table older than the stream).
 	Slips(grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]) error
 	mustEmbedUnimplementedTerminalServiceServer()
 }
