@@ -350,3 +350,53 @@ func TestSlipStreamAsSent(t *testing.T) {
 func fStreams(f *slipTable) int { n, _ := f.counts(); return n }
 
 func fUnary(f *slipTable) int { _, n := f.counts(); return n }
+
+// Through a real table over mutual TLS: slips go on the stream, the table restarts (its
+// stream dies with the connection), and the first slip after the reconnect is sent on a new
+// stream without an error: the old one had ended before the slip was sent.
+func TestSlipStreamAcrossServerRestart(t *testing.T) {
+	tt := startTable(t, time.Minute)
+	if _, err := tt.tb.OpenTable("dealer:test", false); err != nil {
+		t.Fatal(err)
+	}
+	c := tt.dial("T1")
+	next[table.Snapshot](t, c)
+	if err := c.ReportNoteEscrow(context.Background(), "n1", 5000, "AUD50"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreditNote(context.Background(), "n1", 5000, "AUD50"); err != nil {
+		t.Fatal(err)
+	}
+	layout := roulette.Layout{Wheel: roulette.SingleZero}
+	s17, _ := layout.Inside(roulette.Straight, []roulette.Number{17})
+	bets := []table.SlipBet{{Bet: roulette.Bet{Spot: s17}, Amount: 100}}
+	st, err := tt.tb.StartRound("dealer:test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack, err := c.UpdateSlip(context.Background(), st.RoundId, 1, bets)
+	if err != nil || ack.Total != 100 || ack.Available != 4900 || !reflect.DeepEqual(ack.Bets, bets) {
+		t.Fatalf("slip before the restart: %+v %v", ack, err)
+	}
+	tt.shutdown()
+	next[table.Connection](t, c)
+	tt.start(time.Minute)
+	for up := next[table.Connection](t, c); !up.Up; up = next[table.Connection](t, c) {
+	}
+	next[table.Snapshot](t, c)
+	// The restart voided the round (001 §9.8.1); a new one, and a slip on a new stream.
+	if _, err := tt.tb.OpenTable("dealer:test", false); err != nil {
+		t.Log("open after restart:", err) // it may come back open
+	}
+	st, err = tt.tb.StartRound("dealer:test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack, err = c.UpdateSlip(context.Background(), st.RoundId, 1, bets)
+	if err != nil || ack.Total != 100 || ack.Available != 4900 {
+		t.Fatalf("the first slip after the restart: %+v %v", ack, err)
+	}
+	if n := c.slips.opened.Load(); n != 2 {
+		t.Errorf("%d streams opened, want 2 (one before the restart, one after)", n)
+	}
+}
