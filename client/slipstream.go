@@ -119,7 +119,7 @@ func (c *Client) sendSlip(ctx context.Context, req *pb.UpdateSlipRequest) (*pb.U
 		if ctx.Err() != nil {
 			return nil, status.FromContextError(ctx.Err()).Err()
 		}
-		if err == nil || errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) { // the table ended the stream with an OK status
 			err = status.Error(codes.Unavailable, "the table ended the slip stream without answering the slip")
 		}
 		return nil, c.streamFailed(err, fresh)
