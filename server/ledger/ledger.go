@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
@@ -47,6 +48,19 @@ type Ledger struct {
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
+
+	beforeCommit atomic.Pointer[func()] // BeforeCommit: a test's hold on the commit
+}
+
+// BeforeCommit has every Update call f once its rows are written and sealed, just before its
+// commit; nil removes it. It is for tests that must show nothing is told of a transaction
+// before it has committed (f blocks, the test looks at what was sent, f returns).
+func (l *Ledger) BeforeCommit(f func()) {
+	if f == nil {
+		l.beforeCommit.Store(nil)
+		return
+	}
+	l.beforeCommit.Store(&f)
 }
 
 const schema = `
@@ -353,6 +367,9 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 		return err
 	}
 	tm.Sealed = time.Now()
+	if f := l.beforeCommit.Load(); f != nil {
+		(*f)()
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
 	}
