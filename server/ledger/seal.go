@@ -21,8 +21,8 @@ package ledger
 //
 // On PostgreSQL (store.go) there is a seal per schema: the table's own rows under its key, the
 // floor's rows (tickets, cage_*, floor_*) under the floor's key, which every table server of the
-// floor holds. PL/pgSQL triggers note each row by its primary key (there is no rowid) and the
-// transaction that wrote it; the floor's head, which every table server moves, is locked FOR
+// floor holds. PL/pgSQL statement triggers note each row a statement wrote, from its transition
+// tables, by its primary key (there is no rowid) and the transaction that wrote it; the floor's head, which every table server moves, is locked FOR
 // UPDATE while a transaction seals, so they seal one after another over what the last committed.
 // Open verifies both schemas in one repeatable-read snapshot.
 //
