@@ -338,6 +338,7 @@ func (s *terminalService) Watch(_ *pb.WatchRequest, stream grpc.ServerStreamingS
 			if err := stream.Send(msg); err != nil {
 				return err
 			}
+			ev.sent()
 		}
 	}
 }

@@ -53,6 +53,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -179,6 +180,8 @@ type event struct {
 	at  time.Time
 	ev  table.Event
 	enc encoded // its wire form, made by the first stream to send it
+	// trace, on a Settled event, is its settlement's SettleTrace, told when it is sent.
+	trace *SettleTrace
 }
 
 type acceptedBet struct {
@@ -255,6 +258,8 @@ type Table struct {
 	led    *ledger.Ledger
 	now    func() time.Time
 	log    *slog.Logger
+
+	settleTrace atomic.Pointer[SettleTrace] // the latest settlement's (settletrace.go)
 
 	// What a terminal is told is kept as the model tells it. The slices and pointers among it
 	// (history, closes, last settlements, pending limits, the limits' map, the chips) are

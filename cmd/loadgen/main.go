@@ -196,6 +196,28 @@ func (s *stats) String() string {
 	return fmt.Sprintf("n=%d min=%v p50=%v p95=%v p99=%v max=%v", len(s.d), s.d[0], q(0.50), q(0.95), q(0.99), s.d[len(s.d)-1])
 }
 
+// settleBreakdown says where one round's outcome → settled time went, each time from the
+// dealer's EnterOutcome call: the table's lock taken, the settlement transaction begun, its
+// rows written, sealed, committed; every Settled event queued; the call returned; the first
+// and last event written to its stream by the server; the first and last terminal to receive
+// its own.
+func settleBreakdown(start time.Time, returned time.Duration, tr *server.SettleTrace, received []time.Duration) string {
+	ms := func(at time.Time) string { return fmt.Sprintf("%.1f", float64(at.Sub(start).Microseconds())/1000) }
+	sent, first, last := tr.Sent()
+	slices.Sort(received)
+	recv := "none"
+	if len(received) > 0 {
+		recv = fmt.Sprintf("%.1f–%.1f", float64(received[0].Microseconds())/1000, float64(received[len(received)-1].Microseconds())/1000)
+	}
+	return fmt.Sprintf("settlement ms from the outcome: locked %s, tx begun %s, rows written %s (%s), sealed %s (%s), committed %s (%s), "+
+		"queued %s, call returned %.1f; sent %d of %d: first %s, last %s; received %s",
+		ms(tr.Locked), ms(tr.Ledger.Begin), ms(tr.Ledger.Written), dur(tr.Ledger.Written.Sub(tr.Ledger.Begin)),
+		ms(tr.Ledger.Sealed), dur(tr.Ledger.Sealed.Sub(tr.Ledger.Written)), ms(tr.Ledger.Committed), dur(tr.Ledger.Committed.Sub(tr.Ledger.Sealed)),
+		ms(tr.Queued), float64(returned.Microseconds())/1000, sent, tr.Events, ms(first), ms(last), recv)
+}
+
+func dur(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
 func run(o options, out io.Writer) error {
 	if o.terminalProcs > 0 && o.soak > 0 {
 		return fmt.Errorf("-soak drives the terminals of this process: it cannot be combined with -terminal-procs")
@@ -349,9 +371,11 @@ func run(o options, out io.Writer) error {
 		if _, err := tb.EnterOutcome("dealer:loadgen", st.RoundId, n.String()); err != nil {
 			return err
 		}
+		returned := time.Since(start)
+		var roundLat stats
 		for _, t := range terms {
 			if at, ok := t.awaitSettled(10 * time.Second); ok {
-				settleLat.add(at.Sub(start))
+				roundLat.add(at.Sub(start))
 			} else {
 				rec.fail("%s: no settlement of %s", t.id, st.RoundId)
 			}
@@ -361,10 +385,14 @@ func run(o options, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			r.mergeInto(rec, &settleLat, start)
+			r.mergeInto(rec, &roundLat, start)
 			childCPU += r.CPU
 		}
+		settleLat.addAll(roundLat.values())
 		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
+		if tr := tb.LastSettleTrace(); tr != nil && tr.Round == st.RoundId {
+			fmt.Fprintf(out, "  %s\n", settleBreakdown(start, returned, tr, roundLat.values()))
+		}
 	}
 	serverCPU := cpuTime() - cpuBefore
 	fmt.Fprintf(out, "cpu of this process over the measured rounds: %v\n", serverCPU.Round(time.Millisecond))

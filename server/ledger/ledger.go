@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
@@ -47,6 +48,19 @@ type Ledger struct {
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
+
+	beforeCommit atomic.Pointer[func()] // BeforeCommit: a test's hold on the commit
+}
+
+// BeforeCommit has every Update call f once its rows are written and sealed, just before its
+// commit; nil removes it. It is for tests that must show nothing is told of a transaction
+// before it has committed (f blocks, the test looks at what was sent, f returns).
+func (l *Ledger) BeforeCommit(f func()) {
+	if f == nil {
+		l.beforeCommit.Store(nil)
+		return
+	}
+	l.beforeCommit.Store(&f)
 }
 
 const schema = `
@@ -224,11 +238,20 @@ func (l *Ledger) Close() error {
 
 // Tx is one ledger transaction.
 type Tx struct {
-	l   *Ledger
-	ctx context.Context
-	tx  *sql.Tx
-	now time.Time
+	l      *Ledger
+	ctx    context.Context
+	tx     *sql.Tx
+	now    time.Time
+	timing *Timing
 }
+
+// Timing is when the phases of one Update ended: the transaction begun, the caller's rows
+// written, the seal written, and the commit durable. A caller measuring its transaction (the
+// settlement's breakdown, cmd/loadgen) asks for it with Tx.Time; it costs four clock reads.
+type Timing struct{ Begin, Written, Sealed, Committed time.Time }
+
+// Time asks for the transaction's Timing in tm, filled once it has committed.
+func (t *Tx) Time(tm *Timing) { t.timing = tm }
 
 // Statements are prepared once and reused: a settlement runs a few hundred of them in one
 // transaction, and parsing them again each time was most of its cost. A statement is prepared
@@ -333,15 +356,26 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 		return fmt.Errorf("ledger: begin: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	var tm Timing
+	tm.Begin = time.Now()
 	t := &Tx{l: l, ctx: ctx, tx: tx, now: now}
 	if err := fn(t); err != nil {
 		return err
 	}
+	tm.Written = time.Now()
 	if err := l.seal.seal(t); err != nil { // the rows fn wrote, sealed in the same commit
 		return err
 	}
+	tm.Sealed = time.Now()
+	if f := l.beforeCommit.Load(); f != nil {
+		(*f)()
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	if t.timing != nil {
+		tm.Committed = time.Now()
+		*t.timing = tm
 	}
 	return nil
 }

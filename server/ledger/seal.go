@@ -21,8 +21,8 @@ package ledger
 //
 // On PostgreSQL (store.go) there is a seal per schema: the table's own rows under its key, the
 // floor's rows (tickets, cage_*, floor_*) under the floor's key, which every table server of the
-// floor holds. PL/pgSQL triggers note each row by its primary key (there is no rowid) and the
-// transaction that wrote it; the floor's head, which every table server moves, is locked FOR
+// floor holds. PL/pgSQL statement triggers note each row a statement wrote, from its transition
+// tables, by its primary key (there is no rowid) and the transaction that wrote it; the floor's head, which every table server moves, is locked FOR
 // UPDATE while a transaction seals, so they seal one after another over what the last committed.
 // Open verifies both schemas in one repeatable-read snapshot.
 //
@@ -318,9 +318,16 @@ func (s *sealer) createTriggers(ctx context.Context, db *sql.DB) error {
 		for _, ev := range []struct{ when, rows string }{{"INSERT", "NEW"}, {"UPDATE", "NEW"}, {"UPDATE", "OLD"}, {"DELETE", "OLD"}} {
 			name := quoteIdent("seal_" + st.name + "_" + strings.ToLower(ev.when) + "_" + strings.ToLower(ev.rows))
 			pk := strings.ReplaceAll(st.pk, "quote(", "quote("+ev.rows+".")
-			q := fmt.Sprintf(`DROP TRIGGER IF EXISTS %s; CREATE TRIGGER %s AFTER %s ON %s BEGIN
+			when := ""
+			if ev.when == "UPDATE" && ev.rows == "OLD" {
+				// The row before an update is noted only when it was elsewhere (another key or
+				// rowid): otherwise its note is the new row's, to the letter, which seal would
+				// take once anyway. A settlement updates 1,000 accounts in place.
+				when = fmt.Sprintf(" WHEN (%s) IS NOT (%s) OR OLD.rowid IS NOT NEW.rowid", pk, strings.ReplaceAll(st.pk, "quote(", "quote(NEW."))
+			}
+			q := fmt.Sprintf(`DROP TRIGGER IF EXISTS %s; CREATE TRIGGER %s AFTER %s ON %s%s BEGIN
 				INSERT INTO seal_dirty(tbl, pk, rid) VALUES (%s, %s, %s.rowid); END;`,
-				name, name, ev.when, quoteIdent(st.name), quoteString(st.name), pk, ev.rows)
+				name, name, ev.when, quoteIdent(st.name), when, quoteString(st.name), pk, ev.rows)
 			if _, err := db.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("seal trigger on %s: %w", st.name, err)
 			}
@@ -329,9 +336,20 @@ func (s *sealer) createTriggers(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// pgCreateTriggers: one PL/pgSQL function and row trigger per table, noting the key of the row
-// before and after each change, and the transaction. The floor's servers open at any time and
-// replacing a function concurrently fails, so they take the schema lock to do it.
+// pgCreateTriggers: one PL/pgSQL function per table and three statement triggers (insert,
+// update, delete), noting the key of every row before and after each change, and the
+// transaction. The floor's servers open at any time and replacing a function concurrently
+// fails, so they take the schema lock to do it.
+//
+// The triggers are statement triggers over the statement's transition tables (every row it
+// inserted, updated or deleted, as PostgreSQL hands them to AFTER ... FOR EACH STATEMENT): one
+// INSERT ... SELECT a statement. They were row triggers, a PL/pgSQL call and an INSERT a row —
+// 3,000 a settlement of 1,000 terminals, most of its time in the database. The rows noted are
+// the same: any statement that writes a sealed table, the server's or psql's, fires them (an
+// upsert fires the insert and the update trigger, each with its own rows), and what they note
+// and how seal reads it has not changed, but for an update's rows noted once per key, not once
+// before and once after. The row trigger of an older server is dropped; one that an older
+// server puts back only notes rows twice, which seal takes once.
 func (s *sealer) pgCreateTriggers(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -346,16 +364,26 @@ func (s *sealer) pgCreateTriggers(ctx context.Context, db *sql.DB) error {
 		dirty := quoteIdent(st.scope.schema) + ".seal_dirty"
 		q := fmt.Sprintf(`CREATE OR REPLACE FUNCTION %[1]s() RETURNS trigger LANGUAGE plpgsql AS $seal$
 BEGIN
-	IF TG_OP <> 'INSERT' THEN
-		INSERT INTO %[2]s(tbl, pk, pkv) VALUES (%[3]s, %[4]s, %[5]s);
-	END IF;
-	IF TG_OP <> 'DELETE' THEN
-		INSERT INTO %[2]s(tbl, pk, pkv) VALUES (%[3]s, %[6]s, %[7]s);
+	IF TG_OP = 'UPDATE' THEN
+		-- each key once: a row updated in place is the same key before and after
+		INSERT INTO %[2]s(tbl, pk, pkv) SELECT %[3]s, u.pk, u.pkv FROM (
+			SELECT %[4]s AS pk, %[5]s AS pkv FROM seal_old AS seal_o
+			UNION SELECT %[6]s, %[7]s FROM seal_new AS seal_n) AS u;
+	ELSIF TG_OP = 'INSERT' THEN
+		INSERT INTO %[2]s(tbl, pk, pkv) SELECT %[3]s, %[6]s, %[7]s FROM seal_new AS seal_n;
+	ELSE
+		INSERT INTO %[2]s(tbl, pk, pkv) SELECT %[3]s, %[4]s, %[5]s FROM seal_old AS seal_o;
 	END IF;
 	RETURN NULL;
 END $seal$;
-CREATE OR REPLACE TRIGGER seal_note AFTER INSERT OR UPDATE OR DELETE ON %[8]s FOR EACH ROW EXECUTE FUNCTION %[1]s();`,
-			fn, dirty, quoteString(st.name), st.pkExpr("OLD"), st.pkValues("OLD"), st.pkExpr("NEW"), st.pkValues("NEW"), st.from())
+DROP TRIGGER IF EXISTS seal_note ON %[8]s;
+CREATE OR REPLACE TRIGGER seal_note_insert AFTER INSERT ON %[8]s REFERENCING NEW TABLE AS seal_new
+	FOR EACH STATEMENT EXECUTE FUNCTION %[1]s();
+CREATE OR REPLACE TRIGGER seal_note_update AFTER UPDATE ON %[8]s REFERENCING OLD TABLE AS seal_old NEW TABLE AS seal_new
+	FOR EACH STATEMENT EXECUTE FUNCTION %[1]s();
+CREATE OR REPLACE TRIGGER seal_note_delete AFTER DELETE ON %[8]s REFERENCING OLD TABLE AS seal_old
+	FOR EACH STATEMENT EXECUTE FUNCTION %[1]s();`,
+			fn, dirty, quoteString(st.name), st.pkExpr("seal_o"), st.pkValues("seal_o"), st.pkExpr("seal_n"), st.pkValues("seal_n"), st.from())
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("seal trigger on %s: %w", st.name, err)
 		}

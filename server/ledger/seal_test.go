@@ -222,3 +222,85 @@ func testAnchorMovesForwardOnly(t *testing.T, s *store) {
 		t.Fatalf("newer head: %v %+v", err, get())
 	}
 }
+
+// Every row a statement writes behind the server's back is noted for the seal, whatever the
+// statement writes at once: several rows inserted, an upsert that inserts one and updates
+// another, several updated, one deleted. On PostgreSQL the notes are made by statement
+// triggers over the statement's transition tables (seal.go pgCreateTriggers): one missed row
+// would be a row edited without the seal knowing. An update that moves a row to another key
+// notes both keys (the triggers note an update's row once when it stays where it was), and the
+// server's own such update seals the new key and drops the old one's seal. The edit behind the
+// server's back, committed, is refused on open.
+func TestSealNotesEveryRowOfAStatement(t *testing.T) { stores(t, testSealNotesEveryRow) }
+
+func testSealNotesEveryRow(t *testing.T, s *store) {
+	l := s.open(t)
+	for _, id := range []string{"T01", "T02", "T03", "T04", "T05"} {
+		credit(t, l, id, 1000)
+	}
+	if err := l.Update(context.Background(), now, func(tx *Tx) error {
+		_, err := tx.exec(`UPDATE accounts SET terminal = 'T11' WHERE terminal = 'T05'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Verify(context.Background()); err != nil {
+		t.Fatalf("a row moved to another key by the server: %v", err)
+	}
+	l.Close()
+	driver, dsn, mine := "sqlite", "file:"+s.dsn, ``
+	if s.pg() {
+		driver, dsn, mine = "pgx", s.dsn, ` WHERE tx = txid_current()`
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if s.pg() {
+		if _, err := db.Exec(`SET search_path = ` + SchemaOf(s.tableID) + `, ` + FloorSchema); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
+	for _, q := range []string{
+		`INSERT INTO accounts(terminal, balance, open) VALUES ('T07', 1, 1), ('T08', 2, 1)`,
+		`INSERT INTO accounts(terminal, balance, open) VALUES ('T01', 5, 1), ('T09', 6, 1)
+			ON CONFLICT(terminal) DO UPDATE SET balance = excluded.balance`,
+		`UPDATE accounts SET balance = balance + 1 WHERE terminal IN ('T02', 'T03')`,
+		`DELETE FROM accounts WHERE terminal = 'T07'`,
+		`UPDATE accounts SET terminal = 'T10' WHERE terminal = 'T04'`,
+	} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rows, err := tx.Query(`SELECT DISTINCT pk FROM seal_dirty` + mine + ` ORDER BY pk`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noted []string
+	for rows.Next() {
+		var pk string
+		if err := rows.Scan(&pk); err != nil {
+			t.Fatal(err)
+		}
+		noted = append(noted, pk)
+	}
+	rows.Close()
+	want := []string{"'T01'", "'T02'", "'T03'", "'T04'", "'T07'", "'T08'", "'T09'", "'T10'"}
+	if strings.Join(noted, " ") != strings.Join(want, " ") {
+		t.Fatalf("rows noted for the seal: %v, want %v", noted, want)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.try(); !errors.Is(err, ErrTampered) {
+		t.Fatalf("a ledger edited behind the server's back opened: %v", err)
+	}
+}
