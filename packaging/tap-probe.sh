@@ -8,7 +8,8 @@
 # p95, p99, max and timeouts. A timeout is a tap that drew nothing within a second: a tap during
 # no more bets, or on a number at its limit. PROBE_ARGS are given to the probe (e.g. -gap 300ms),
 # KIOSK_ARGS to the kiosk. The layout is design A's at 1920x1080 (the probe's -felt and -chips
-# defaults). Not part of packaging/test.sh: it takes a minute and its figures are the machine's
+# defaults); SCREEN_SIZE=1280x800 runs the screen at the smaller kiosk size and gives the probe
+# design A's felt and chip tray there (measured on that size's screenshot). Not part of packaging/test.sh: it takes a minute and its figures are the machine's
 # load as much as the kiosk's; measure on an idle machine.
 #
 #   bash packaging/build-kiosk.sh build/ats && bash packaging/tap-probe.sh build/ats 200
@@ -20,7 +21,14 @@ cd "$(dirname "$0")/.."
 probe=$(mktemp -d)/kioskprobe
 CGO_ENABLED=0 go build -o "$probe" ./cmd/kioskprobe
 source packaging/xvfb.sh
-start_xvfb 1920x1080
+size=${SCREEN_SIZE:-1920x1080}
+where=()
+case $size in
+1920x1080) ;;
+1280x800) where=(-felt "8,8,960,325.9" -chips "47,610;136,610;224,610;312,610;400,610") ;;
+*) echo "tap-probe.sh: no felt and chip places known at $size (give them in PROBE_ARGS: -felt, -chips)" >&2 ;;
+esac
+start_xvfb "$size"
 state=$(mktemp -d)
 log=$state/kiosk.log
 # shellcheck disable=SC2086 # KIOSK_ARGS is a list of arguments
@@ -29,4 +37,4 @@ app=$!
 sleep "${PROBE_SETTLE:-8}"
 if ! kill -0 "$app" 2>/dev/null; then echo "the kiosk exited early:"; tail -20 "$log"; exit 1; fi
 # shellcheck disable=SC2086 # PROBE_ARGS is a list of arguments
-"$probe" -taps "$taps" -chip-taps "$chiptaps" ${PROBE_ARGS:-}
+"$probe" -taps "$taps" -chip-taps "$chiptaps" "${where[@]}" ${PROBE_ARGS:-}

@@ -1,5 +1,5 @@
 // Command devicebench measures the note acceptor money path end to end over a pseudo-terminal:
-// the real host driver (through tarm/serial) polling the emulated ID-003 acceptor, the emulator
+// the real host driver (through serialport, as on a cabinet) polling the emulated ID-003 acceptor, the emulator
 // pacing its bytes at 9600 baud. For each note it times from the moment the acceptor reaches
 // VEND VALID (the note is irrevocably going to the stacker) to the driver handing the app its
 // credit, and from insertion to credit.

@@ -238,7 +238,7 @@ func TestMalformedEscrowIsReturned(t *testing.T) {
 	}
 }
 
-// rig runs the driver over tarm on a pseudo-terminal against the emulator, fast.
+// rig runs the driver over a serialport line on a pseudo-terminal against the emulator, fast.
 type rig struct {
 	emu *emulator.NoteAcceptor
 	a   *Acceptor

@@ -26,9 +26,9 @@ func TestOpenRefusesNoTimeout(t *testing.T) {
 	}
 }
 
-// Bytes cross a pseudo-terminal both ways through the tarm code path, 8-bit clean, a read with
-// nothing to read times out, and Close returns while a read is pending.
-func TestTarmOverPTY(t *testing.T) {
+// Bytes cross a pseudo-terminal both ways through the code path of a real line, 8-bit clean, a
+// read with nothing to read times out, and Close returns while a read is pending.
+func TestLineOverPTY(t *testing.T) {
 	p, err := NewPTY()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestTarmOverPTY(t *testing.T) {
 	if _, err := port.Read(buf); !IsTimeout(err) {
 		t.Fatalf("idle read: %v, want a timeout", err)
 	}
-	if d := time.Since(start); d < 50*time.Millisecond || d > 2*time.Second {
+	if d := time.Since(start); d < 90*time.Millisecond || d > 2*time.Second {
 		t.Fatalf("idle read returned after %v", d)
 	}
 	done := make(chan error, 1)
@@ -160,4 +160,93 @@ func TestStaleLockFileIsTakenOver(t *testing.T) {
 		t.Fatalf("a stale lock file kept the port: %v", err)
 	}
 	port.Close()
+}
+
+// A driver waiting for its device waits in Go's poller, not in read(2) (issue 18: a blocking
+// read kept a Go processor in a system call, and Go's sysmon thread woke ~900 times a second
+// around the kiosk's three idle lines): a read pending under a long timeout ends as soon as the
+// port is closed, where a read(2) blocked on the line's own timer ran to its end first.
+func TestCloseEndsAPendingReadAtOnce(t *testing.T) {
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	port, err := Open(Config{Name: p.Path, Baud: 19200, ReadTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := port.Read(make([]byte, 8)); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	if err := port.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || IsTimeout(err) {
+			t.Errorf("the read ended with %v, want the closed line's error", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("the read ended %v after Close", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a read under a 10 s timeout did not end when the port closed")
+	}
+}
+
+// A hung-up line (the device end gone: an adapter unplugged) reads as silence — a timeout after
+// the read timeout — not as an instant empty read a polling driver would spin on.
+func TestHungUpLineReadsAsSilence(t *testing.T) {
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := Open(Config{Name: p.Path, Baud: 9600, ReadTimeout: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer port.Close()
+	p.Close()
+	for range 3 {
+		start := time.Now()
+		_, err := port.Read(make([]byte, 8))
+		if d := time.Since(start); d < 140*time.Millisecond {
+			t.Fatalf("a hung-up line's read returned after %v (%v): a polling driver would spin", d, err)
+		}
+		if err == nil {
+			t.Fatal("a hung-up line read bytes")
+		}
+	}
+}
+
+// Open refuses settings the line cannot take, naming them.
+func TestOpenRefusesUnknownSettings(t *testing.T) {
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, c := range []Config{
+		{Name: p.Path, Baud: 9601, ReadTimeout: time.Second},
+		{Name: p.Path, Baud: 9600, DataBits: 9, ReadTimeout: time.Second},
+		{Name: p.Path, Baud: 9600, StopBits: 3, ReadTimeout: time.Second},
+	} {
+		if port, err := Open(c); err == nil {
+			port.Close()
+			t.Errorf("opened %+v", c)
+		}
+	}
+	for _, c := range []Config{
+		{Name: p.Path, Baud: 115200, DataBits: 7, Parity: ParityOdd, StopBits: 2, ReadTimeout: time.Second},
+		{Name: p.Path, Baud: 1200, DataBits: 5, ReadTimeout: time.Second},
+	} {
+		port, err := Open(c)
+		if err != nil {
+			t.Errorf("%+v: %v", c, err)
+			continue
+		}
+		port.Close()
+	}
 }
