@@ -94,20 +94,11 @@ func DrawPB(d roulette.LuckyBallDraw) *pb.LuckyBallDraw {
 // SlipPB writes an acknowledged slip: each wager as attempted and what was accepted of it.
 // Available is not part of it: a reply to UpdateSlip carries it beside the slip.
 func SlipPB(s *table.SlipAck) *pb.Slip {
-	if s == nil {
-		return nil
-	}
-	out := &pb.Slip{RoundId: s.RoundID, Version: s.Version, Total: s.Total}
-	if len(s.Bets) > 0 {
+	out := SlipResultsPB(s)
+	if out != nil && len(s.Bets) > 0 {
 		out.Wagers = make([]*pb.Wager, len(s.Bets))
 		for i, b := range s.Bets {
 			out.Wagers[i] = WagerOfBet(b)
-		}
-	}
-	if len(s.Results) > 0 {
-		out.Results = make([]*pb.WagerResult, len(s.Results))
-		for i, r := range s.Results {
-			out.Results[i] = &pb.WagerResult{Accepted: r.Accepted, Reason: r.Reason}
 		}
 	}
 	return out
