@@ -18,7 +18,6 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
-	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
@@ -171,15 +170,11 @@ type edge struct {
 // off a terminal that keeps calling over it (cutoff.go). It runs on the connection's reader
 // goroutine, so it only looks at the certificate gRPC already verified and a small map.
 func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
-	p, ok := peer.FromContext(ctx)
-	if !ok {
-		return ctx, nil
-	}
-	ti, ok := p.AuthInfo.(credentials.TLSInfo)
-	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
+	leaf := peerLeaf(ctx)
+	if leaf == nil {
 		return ctx, nil // the interceptor refuses it
 	}
-	role, id, err := pki.Identity(ti.State.VerifiedChains[0][0])
+	role, id, err := pki.Identity(leaf)
 	if err != nil || role != pki.RoleTerminal {
 		return ctx, nil
 	}
@@ -190,15 +185,10 @@ func (e *edge) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 }
 
 func (e *edge) authenticate(ctx context.Context, method string) (context.Context, identity, error) {
-	p, ok := peer.FromContext(ctx)
-	if !ok {
-		return nil, identity{}, status.Error(codes.Unauthenticated, "no peer")
-	}
-	ti, ok := p.AuthInfo.(credentials.TLSInfo)
-	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
+	leaf := peerLeaf(ctx)
+	if leaf == nil {
 		return nil, identity{}, status.Error(codes.Unauthenticated, "a verified client certificate is required")
 	}
-	leaf := ti.State.VerifiedChains[0][0]
 	role, id, err := pki.Identity(leaf)
 	if err != nil {
 		return nil, identity{}, status.Error(codes.Unauthenticated, err.Error())

@@ -51,6 +51,11 @@ func (s *terminalService) Slips(stream grpc.BidiStreamingServer[pb.UpdateSlipReq
 		// is no one to charge the slip to.
 		return status.Error(codes.Unauthenticated, "a terminal's verified certificate is required")
 	}
+	if s.edge == nil {
+		// Without the edge no slip could be checked against the revocation list or the rate:
+		// refused rather than served unchecked.
+		return status.Error(codes.Internal, "the table's edge is not set up for the slip stream")
+	}
 	for {
 		req, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -72,16 +77,14 @@ func (s *terminalService) Slips(stream grpc.BidiStreamingServer[pb.UpdateSlipReq
 // streamSlip answers one slip of a terminal's stream. It returns an error only for what ends
 // the stream (a revoked certificate, a cut-off); every other refusal is the response's.
 func (s *terminalService) streamSlip(terminal string, leaf *x509.Certificate, req *pb.UpdateSlipRequest) (*pb.UpdateSlipResponse, error) {
-	if s.edge != nil {
-		if s.edge.revoked.Revoked(leaf) {
-			return nil, status.Errorf(codes.Unauthenticated, "the certificate of terminal %q (serial %s) is revoked", terminal, leaf.SerialNumber)
+	if s.edge.revoked.Revoked(leaf) {
+		return nil, status.Errorf(codes.Unauthenticated, "the certificate of terminal %q (serial %s) is revoked", terminal, leaf.SerialNumber)
+	}
+	if cut, err := s.edge.admit(terminal); err != nil {
+		if cut {
+			return nil, err
 		}
-		if cut, err := s.edge.admit(terminal); err != nil {
-			if cut {
-				return nil, err
-			}
-			return refusedSlip(err), nil
-		}
+		return refusedSlip(err), nil
 	}
 	res, err := s.updateSlip(terminal, req, true)
 	if err != nil {
