@@ -438,6 +438,18 @@ func TestServerRunsWithoutTheCAKeyAndRefusesRevokedCertificates(t *testing.T) {
 	if err := pki.IssueTo(online, pki.RoleTerminal, "T09"); err == nil || !strings.Contains(err.Error(), "offline") {
 		t.Errorf("issuing without the CA key: %v", err)
 	}
+	// A slip stream opened before the revocation: its first slip is refused in the response
+	// (no round is open), and the stream stays open for the next.
+	slips, err := t01.Slips(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := slips.Send(&pb.UpdateSlipRequest{RoundId: "R000001", Version: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := slips.Recv(); err != nil || res.Code == 0 {
+		t.Fatalf("a slip with no round open: %+v %v", res, err)
+	}
 	if err := pki.Revoke(offline, "T01"); err != nil {
 		t.Fatal(err)
 	}
@@ -452,6 +464,12 @@ func TestServerRunsWithoutTheCAKeyAndRefusesRevokedCertificates(t *testing.T) {
 			t.Fatalf("T01 after revocation: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// The stream opened before the revocation ends at its next slip, saying why: the
+	// certificate is checked at every slip, not only when the stream opened.
+	_ = slips.Send(&pb.UpdateSlipRequest{RoundId: "R000001", Version: 2}) // a failed send's status is Recv's
+	if res, err := slips.Recv(); code(err) != codes.Unauthenticated || !strings.Contains(err.Error(), "revoked") {
+		t.Errorf("a slip on T01's stream after revocation: %+v %v", res, err)
 	}
 	if _, err := dial("T01").ServerTime(ctx, &pb.ServerTimeRequest{}); err == nil {
 		t.Error("a new connection with the revoked certificate was accepted")
