@@ -5,7 +5,6 @@ package ui
 import (
 	"image/color"
 	"maps"
-	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -235,8 +234,9 @@ func (f *Felt) cancelHold() {
 // MinSize is small enough for a 1280×800 screen with the side panels.
 func (f *Felt) MinSize() fyne.Size { return fyne.NewSize(560, 200) }
 
-// CreateRenderer draws the boxes as one cached picture, with the winning outline and the chips
-// as objects on top.
+// CreateRenderer draws the boxes, the chips and the winning outline as one picture (boxArt,
+// whose sprites are the chips and the outline), with the chips' winnings and the closed veil as
+// objects on top.
 func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
 	boxes := make([]artBox, 0, len(f.geom.Boxes))
 	for _, b := range f.geom.Boxes {
@@ -250,33 +250,37 @@ func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
 		}
 		boxes = append(boxes, artBox{rect: b.Rect, fill: fill, label: label, em: 0.32, marker: b.Colour == roulette.ColourRed})
 	}
-	r := &feltRenderer{felt: f, art: newBoxArt(f.geom.Bounds, feltGreen, 2, boxes), win: canvas.NewRectangle(color.Transparent),
-		dim: canvas.NewRectangle(closedDim)}
-	r.win.StrokeColor, r.win.StrokeWidth = winOutline, 6
+	r := &feltRenderer{felt: f, art: newBoxArt(f.geom.Bounds, feltGreen, 2, boxes), dim: canvas.NewRectangle(closedDim)}
 	return r
 }
 
 type feltRenderer struct {
-	felt  *Felt
-	art   *boxArt // the felt's boxes, labels and red markers
-	win   *canvas.Rectangle
-	dim   *canvas.Rectangle // over the layout while it is closed
-	chips []fyne.CanvasObject
-	objs  []fyne.CanvasObject
-	// made keeps each spot's chip objects while the chip stays as it is drawn: a tap adds or
-	// changes one chip, and the others are not made again (issue 18: every layout used to make
-	// every chip anew, objects Fyne's caches then hold for a minute). fresh are the objects
-	// made by the last layout, the only ones a refresh must tell the canvas about.
-	made  map[roulette.Spot]feltChip
-	fresh []fyne.CanvasObject
+	felt *Felt
+	art  *boxArt           // the felt's boxes, labels and red markers, with the chips drawn in
+	dim  *canvas.Rectangle // over the layout while it is closed
+	objs []fyne.CanvasObject
+	// drawn are the chips drawn into the picture by the last layout, in drawing order.
+	drawn []drawnChip
+	// made keeps each winning spot's tab (what the chip returned) while it stays as it is drawn,
+	// so a refresh does not make its objects again.
+	made  map[roulette.Spot]wonTab
+	fresh []fyne.CanvasObject // tab objects made by the last layout
 }
 
-// feltChip is one spot's chip as drawn: what it shows, where and how big, and its objects.
-type feltChip struct {
+// drawnChip is one spot's chip as drawn into the felt's picture.
+type drawnChip struct {
+	spot        roulette.Spot
 	amount, won int64
-	at          fyne.Position
-	d           float32
-	objs        []fyne.CanvasObject
+	at          fyne.Position // its centre in the felt
+	d           float32       // its diameter
+}
+
+// wonTab is a winning chip's tab: what it returned, where, and its objects.
+type wonTab struct {
+	won  int64
+	at   fyne.Position
+	d    float32
+	objs []fyne.CanvasObject
 }
 
 var (
@@ -286,78 +290,117 @@ var (
 	wonBadge   = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
 )
 
-// layoutChips lays out the chip objects of the felt's stakes, making only those of a chip that
-// is new or drawn differently.
-func (r *feltRenderer) layoutChips(scale float32) {
-	r.chips, r.fresh = r.chips[:0], r.fresh[:0]
+// winStroke is the width of the winning number's outline.
+const winStroke = 6
+
+// chipSprite is a stake chip (stakeChip) as a sprite of the felt's or racetrack's picture,
+// centred on c, d across; won rims it in the winning colour.
+func chipSprite(amount int64, won bool, c fyne.Position, d float32) artSprite {
+	pad := max(2, d*0.05)                      // room for the rims' strokes and their anti-aliasing
+	size := fyne.NewSize(d+2*pad, d*1.1+2*pad) // a stack's lower chip stands 0.1 d lower
+	return artSprite{
+		key: struct {
+			amount int64
+			won    bool
+			d      float32
+		}{amount, won, d},
+		at: fyne.NewPos(c.X-d/2-pad, c.Y-d/2-pad), size: size,
+		objs: func() []fyne.CanvasObject {
+			objs, body := stakeChip(amount, fyne.NewPos(pad+d/2, pad+d/2), d)
+			if won {
+				body.StrokeColor = winOutline
+			}
+			return objs
+		},
+	}
+}
+
+// outlineSprite is the winning number's outline around a box of size, its top-left at tl.
+func outlineSprite(tl fyne.Position, size fyne.Size) artSprite {
+	pad := float32(winStroke)
+	return artSprite{
+		key: "win", at: tl.Subtract(fyne.NewPos(pad, pad)), size: size.Add(fyne.NewSize(2*pad, 2*pad)),
+		objs: func() []fyne.CanvasObject {
+			win := canvas.NewRectangle(color.Transparent)
+			win.StrokeColor, win.StrokeWidth = winOutline, winStroke
+			win.Move(fyne.NewPos(pad, pad))
+			win.Resize(size)
+			return []fyne.CanvasObject{win}
+		},
+	}
+}
+
+// layoutChips draws the felt's stakes and the winning outline into its picture, and lays out
+// the tabs of the winning chips, making only those that are new or changed.
+func (r *feltRenderer) layoutChips(scale float32) []fyne.CanvasObject {
+	var sprites []artSprite
+	if r.felt.hasWin {
+		for _, b := range r.felt.geom.Boxes {
+			if b.IsNum && b.Number == r.felt.winning {
+				tl, br := r.felt.ToScreen(b.Rect.Min), r.felt.ToScreen(b.Rect.Max)
+				sprites = append(sprites, outlineSprite(tl, fyne.NewSize(br.X-tl.X, br.Y-tl.Y)))
+			}
+		}
+	}
+	r.drawn, r.fresh = r.drawn[:0], r.fresh[:0]
 	d := scale * 0.62 // most of a number's box: the value printed on it read from the seat
 	was := r.made
-	r.made = make(map[roulette.Spot]feltChip, len(r.felt.stakes))
+	r.made = make(map[roulette.Spot]wonTab)
+	var tabs []fyne.CanvasObject
 	for _, reg := range r.felt.geom.Regions {
 		amount, ok := r.felt.stakes[reg.Spot]
 		if !ok || amount == 0 {
 			continue
 		}
 		c := r.felt.ToScreen(reg.Centre)
-		want := feltChip{amount: amount, won: r.felt.won[reg.Spot], at: c, d: d}
-		if m, ok := was[reg.Spot]; ok && m.amount == want.amount && m.won == want.won && m.at == want.at && m.d == want.d {
-			r.made[reg.Spot] = m
-			r.chips = append(r.chips, m.objs...)
+		won := r.felt.won[reg.Spot]
+		r.drawn = append(r.drawn, drawnChip{spot: reg.Spot, amount: amount, won: won, at: c, d: d})
+		sprites = append(sprites, chipSprite(amount, won > 0, c, d))
+		if won <= 0 {
 			continue
 		}
-		from := len(r.chips)
-		chip, body := stakeChip(amount, c, d)
-		r.chips = append(r.chips, chip...)
-		if won := r.felt.won[reg.Spot]; won > 0 {
-			// What the chip won, on a green tab under it: the winning spots, marked.
-			body.StrokeColor = winOutline
-			tab := canvas.NewRectangle(wonBadge)
-			tab.CornerRadius = 4
-			text := canvas.NewText("+"+money(won), color.White)
-			text.TextSize, text.TextStyle, text.Alignment = max(d*0.3, 14), fyne.TextStyle{Bold: true}, fyne.TextAlignCenter
-			w := max(fyne.MeasureText(text.Text, text.TextSize, text.TextStyle).Width+10, d)
-			h := text.TextSize * 1.4
-			tab.Move(fyne.NewPos(c.X-w/2, c.Y+d/2-2))
-			tab.Resize(fyne.NewSize(w, h))
-			text.Move(tab.Position())
-			text.Resize(tab.Size())
-			r.chips = append(r.chips, tab, text)
+		want := wonTab{won: won, at: c, d: d}
+		if m, ok := was[reg.Spot]; ok && m.won == want.won && m.at == want.at && m.d == want.d {
+			r.made[reg.Spot] = m
+			tabs = append(tabs, m.objs...)
+			continue
 		}
-		want.objs = slices.Clone(r.chips[from:]) // r.chips is reused by the next layout
+		// What the chip won, on a green tab under it: the winning spots, marked.
+		tab := canvas.NewRectangle(wonBadge)
+		tab.CornerRadius = 4
+		text := canvas.NewText("+"+money(won), color.White)
+		text.TextSize, text.TextStyle, text.Alignment = max(d*0.3, 14), fyne.TextStyle{Bold: true}, fyne.TextAlignCenter
+		w := max(fyne.MeasureText(text.Text, text.TextSize, text.TextStyle).Width+10, d)
+		h := text.TextSize * 1.4
+		tab.Move(fyne.NewPos(c.X-w/2, c.Y+d/2-2))
+		tab.Resize(fyne.NewSize(w, h))
+		text.Move(tab.Position())
+		text.Resize(tab.Size())
+		want.objs = []fyne.CanvasObject{tab, text}
 		r.made[reg.Spot] = want
+		tabs = append(tabs, want.objs...)
 		r.fresh = append(r.fresh, want.objs...)
 	}
+	r.art.setSprites(sprites)
+	return tabs
 }
 
 func (r *feltRenderer) Layout(size fyne.Size) {
 	r.art.raster.Resize(size)
 	scale, _ := fit(r.felt.geom.Bounds, size)
-	r.win.Hide()
-	if r.felt.hasWin {
-		for _, b := range r.felt.geom.Boxes {
-			if b.IsNum && b.Number == r.felt.winning {
-				tl, br := r.felt.ToScreen(b.Rect.Min), r.felt.ToScreen(b.Rect.Max)
-				r.win.Move(tl)
-				r.win.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
-				r.win.Show()
-			}
-		}
-	}
-	r.layoutChips(scale)
+	tabs := r.layoutChips(scale)
 	r.dim.Resize(size)
 	r.dim.Hidden = !r.felt.closed
-	r.objs = append([]fyne.CanvasObject{r.art.raster, r.win}, r.chips...)
-	r.objs = append(r.objs, r.dim)
+	// A new slice: the canvas may still walk the one it was given.
+	r.objs = append(append([]fyne.CanvasObject{r.art.raster}, tabs...), r.dim)
 }
 
 func (r *feltRenderer) MinSize() fyne.Size { return r.felt.MinSize() }
 
-// Refresh lays out the chips and the outline again. The boxes' picture depends only on the size,
-// so it is not refreshed: a chip placed repaints the frame without repainting (or, on the GL
-// driver, uploading again) the felt.
+// Refresh lays out the chips and the outline again: a change of them composes the felt's
+// picture again (boxArt.setSprites); the boxes themselves depend only on the size.
 func (r *feltRenderer) Refresh() {
 	r.Layout(r.felt.Size())
-	canvas.Refresh(r.win)
 	canvas.Refresh(r.dim)
 	for _, c := range r.fresh {
 		canvas.Refresh(c)
@@ -366,7 +409,7 @@ func (r *feltRenderer) Refresh() {
 
 func (r *feltRenderer) Objects() []fyne.CanvasObject {
 	if r.objs == nil {
-		r.objs = []fyne.CanvasObject{r.art.raster, r.win, r.dim}
+		r.objs = []fyne.CanvasObject{r.art.raster, r.dim}
 	}
 	return r.objs
 }

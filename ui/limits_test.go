@@ -6,23 +6,19 @@ import (
 
 	"github.com/tablegames/ats/app/table"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
 )
 
-// feltChips is what the felt draws: the label of each chip, by the spot under its centre.
+// feltChips is what the felt draws: the amount printed on each chip drawn into its picture, by
+// the spot under the chip's centre.
 func feltChips(s *Screen) map[roulette.Spot]string {
 	chips := map[roulette.Spot]string{}
-	for _, o := range test.WidgetRenderer(s.felt).Objects() {
-		if t, ok := o.(*canvas.Text); ok {
-			centre := t.Position().Add(fyne.NewPos(t.Size().Width/2, t.Size().Height/2))
-			if r, ok := s.geom.Hit(s.felt.toLayout(centre)); ok {
-				chips[r.Spot] = t.Text
-			}
+	for _, c := range test.WidgetRenderer(s.felt).(*feltRenderer).drawn {
+		if r, ok := s.geom.Hit(s.felt.toLayout(c.at)); ok {
+			chips[r.Spot] = money(c.amount)
 		}
 	}
 	return chips

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -71,7 +72,9 @@ func stakesDrawn(o fyne.CanvasObject) map[string]struct {
 	return out
 }
 
-// A stake on the felt is the tray's chip of its value: its colour band and its amount.
+// A stake on the felt is the tray's chip of its value: its colour band and its amount. The
+// chips are drawn into the felt's picture, so the test reads the pixels: the chip's body colour
+// between two of its edge spots.
 func TestFeltStakesAreTrayChips(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
@@ -91,20 +94,40 @@ func TestFeltStakesAreTrayChips(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.SetStakes(map[roulette.Spot]int64{red: 2500, st: 10000, {}: 0})
-	got := stakesDrawn(f)
-	for label, want := range map[string]color.Color{"25": styleOf(2500).body, "100": styleOf(10000).body} {
+	drawn := test.WidgetRenderer(f).(*feltRenderer).drawn
+	img := w.Canvas().Capture()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(f)
+	got := map[string]color.Color{}
+	for _, c := range drawn {
+		// Between the top spot and the next, inside the rim: the body (spots at 0.41 d).
+		a := math.Pi / chipSpots
+		p := pos.Add(c.at).Add(fyne.NewPos(float32(math.Sin(a))*c.d*0.41, -float32(math.Cos(a))*c.d*0.41))
+		got[money(c.amount)] = img.At(int(p.X), int(p.Y))
+	}
+	for label, want := range map[string]color.NRGBA{"25": styleOf(2500).body, "100": styleOf(10000).body} {
 		c, ok := got[label]
 		if !ok {
-			t.Errorf("no chip reads %q on the felt (drawn: %v)", label, got)
+			t.Errorf("no chip reads %q on the felt (drawn: %v)", label, drawn)
 			continue
 		}
-		if c.body != want {
-			t.Errorf("the %s chip is %v, the tray's is %v", label, c.body, want)
+		r, g, b, _ := c.RGBA()
+		if d := max(diff8(r>>8, want.R), diff8(g>>8, want.G), diff8(b>>8, want.B)); d > 8 {
+			t.Errorf("the %s chip is %v on the screen, the tray's is %v", label, c, want)
 		}
+	}
+	if len(drawn) != 2 {
+		t.Errorf("%d chips drawn, want 2 (a zero stake draws none): %v", len(drawn), drawn)
 	}
 	if styleOf(2500).body == styleOf(10000).body {
 		t.Fatal("the test needs two values of different colours")
 	}
+}
+
+func diff8(a uint32, b uint8) uint32 {
+	if a > uint32(b) {
+		return a - uint32(b)
+	}
+	return uint32(b) - a
 }
 
 // Call bets stand as chips on the racetrack where they were placed: a neighbours bet on its
