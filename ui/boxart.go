@@ -117,14 +117,22 @@ func (a *boxArt) generate(w, h int) image.Image {
 			a.img = image.NewRGBA(a.base.Rect)
 		}
 		copy(a.img.Pix, a.base.Pix)
+		// The painters place the picture at its position in the window rounded to a pixel, and
+		// an object of its own at its own position rounded: the sprites are placed from the
+		// window's origin, so that each lands on the pixels it would as objects of its own.
+		var origin fyne.Position
+		if d := fyne.CurrentApp().Driver(); d != nil {
+			origin = d.AbsolutePositionForObject(a.raster)
+		}
+		ox, oy := round(origin.X*pixScale), round(origin.Y*pixScale)
 		for _, s := range a.sprites {
 			// The sprite goes at a whole pixel and its objects are drawn the fraction of a pixel
-			// further in it, so each object lands on the pixels it would as an object of its own.
-			x, y := s.at.X*pixScale, s.at.Y*pixScale
+			// further in it.
+			x, y := (origin.X+s.at.X)*pixScale, (origin.Y+s.at.Y)*pixScale
 			ix, iy := math.Floor(float64(x)), math.Floor(float64(y))
 			frac := fyne.NewPos(float32(float64(x)-ix), float32(float64(y)-iy))
 			im := a.cache.get(s, pixScale, frac)
-			draw.Draw(a.img, im.Bounds().Add(image.Pt(int(ix), int(iy))), im, image.Point{}, draw.Over)
+			draw.Draw(a.img, im.Bounds().Add(image.Pt(int(ix)-ox, int(iy)-oy)), im, image.Point{}, draw.Over)
 		}
 		a.stale = false
 	}

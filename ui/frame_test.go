@@ -264,8 +264,9 @@ func covered(objs []painted) []painted {
 // countdown, and what it costs is its draw calls and the pixels they shade; a stake chip drawn
 // as canvas objects was 12 more of each (body, stack, eight edge spots, inlay, value), so a
 // felt covered in chips made every idle frame 430 draws and ~0.6 Mpx of shading dearer. The
-// chips are drawn into the felt's picture: with a stake on every number and every outside bet
-// the frame draws the same objects over the same area as the fresh screen.
+// chips are drawn into the felt's and the racetrack's pictures: with a stake on every number,
+// every outside bet and seven call bets the frame draws the same objects over the same area as
+// the fresh screen.
 func TestFrameCostsTheSameAfterPlay(t *testing.T) {
 	test.NewTempApp(t)
 	fyne.CurrentApp().Settings().SetTheme(Theme())
@@ -276,14 +277,20 @@ func TestFrameCostsTheSameAfterPlay(t *testing.T) {
 	w.Resize(size)
 	fresh := term.View()
 	s.update(fresh)
+	// What the felt and the racetrack draw: the objects of the frame inside them.
 	frame := func() (int, float32) {
 		var area float32
-		objs := paintedObjects(w.Canvas())
-		for _, p := range objs {
-			area += p.area
+		n := 0
+		for _, p := range paintedObjects(w.Canvas()) {
+			if in(p.o, s.felt) || in(p.o, s.track) {
+				n++
+				area += p.area
+			}
 		}
-		return len(objs), area
+		return n, area
 	}
+	whole := func() int { return len(paintedObjects(w.Canvas())) }
+	all0 := whole()
 	n0, area0 := frame()
 	played := fresh
 	played.Stakes = slices.Clone(fresh.Stakes)
@@ -301,17 +308,49 @@ func TestFrameCostsTheSameAfterPlay(t *testing.T) {
 		}
 		played.Stakes = append(played.Stakes, app.Stake{Bet: roulette.Bet{Spot: sp}, Amount: 2500})
 	}
+	// And call bets on the racetrack, where they stand as chips too.
+	for _, c := range []roulette.Call{roulette.Tier, roulette.Orphelins, roulette.Voisins, roulette.ZeroGame} {
+		played.Stakes = append(played.Stakes, app.Stake{Bet: roulette.Bet{Call: c}, Amount: 900})
+	}
+	for _, n := range []roulette.Number{4, 17, 32} {
+		played.Stakes = append(played.Stakes, app.Stake{Bet: roulette.Bet{Call: roulette.Neighbours, Centre: n, Spread: 2}, Amount: 500})
+	}
 	s.update(played)
 	if got := len(test.WidgetRenderer(s.felt).(*feltRenderer).drawn); got != 43 {
 		t.Fatalf("%d chips on the felt, want 43", got)
 	}
+	if got := len(test.WidgetRenderer(s.track).(*trackRenderer).drawn); got != 7 {
+		t.Fatalf("%d chips on the racetrack, want 7", got)
+	}
 	n1, area1 := frame()
 	if n1 != n0 || area1 != area0 {
-		t.Errorf("with a chip on every number and outside bet the frame draws %d objects over %.0f px; fresh %d over %.0f px", n1, area1, n0, area0)
+		t.Errorf("with a chip on every number, outside bet and call bet the felt and racetrack draw %d objects over %.0f px; fresh %d over %.0f px", n1, area1, n0, area0)
+	}
+	// The rest of the screen says what was bet (the call bets' list, the amounts): a few texts.
+	if all1 := whole(); all1 > all0+4 {
+		t.Errorf("with the stakes the frame draws %d objects, fresh %d", all1, all0)
 	}
 	// The next round: the chips cleared, the same frame as before.
 	s.update(fresh)
-	if n2, area2 := frame(); n2 != n0 || area2 != area0 {
-		t.Errorf("after the chips were cleared the frame draws %d objects over %.0f px; fresh %d over %.0f px", n2, area2, n0, area0)
+	if n2, area2 := frame(); n2 != n0 || area2 != area0 || whole() != all0 {
+		t.Errorf("after the chips were cleared the felt and racetrack draw %d objects over %.0f px, the frame %d; fresh %d over %.0f px, %d", n2, area2, whole(), n0, area0, all0)
 	}
+}
+
+// in tells whether o is w or drawn by w (among its renderer's objects, at any depth).
+func in(o fyne.CanvasObject, w fyne.Widget) bool {
+	var walk func(fyne.CanvasObject) bool
+	walk = func(x fyne.CanvasObject) bool {
+		if x == o {
+			return true
+		}
+		switch k := x.(type) {
+		case *fyne.Container:
+			return slices.ContainsFunc(k.Objects, walk)
+		case fyne.Widget:
+			return slices.ContainsFunc(test.WidgetRenderer(k).Objects(), walk)
+		}
+		return false
+	}
+	return walk(w)
 }

@@ -4,7 +4,6 @@ import (
 	"maps"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -91,37 +90,44 @@ type trackRenderer struct {
 	w    *Racetrack
 	art  *boxArt
 	objs []fyne.CanvasObject
+	// drawn are the call bets' chips drawn into the picture by the last layout (as the felt's:
+	// a chip as a dozen objects made every frame dearer, issue 18).
+	drawn []trackChip
+}
+
+// trackChip is a call bet's chip as drawn into the racetrack's picture.
+type trackChip struct {
+	amount int64
+	at     fyne.Position // its centre in the widget
 }
 
 func (t *trackRenderer) Layout(size fyne.Size) {
 	t.art.raster.Resize(size)
-	t.objs = append(t.objs[:0], t.art.raster)
-	if len(t.w.stakes) == 0 {
-		return
-	}
-	scale, _ := fit(t.w.track.Bounds, size)
-	chipAt := func(reg diagrams.TrackRegion, amount int64) {
-		rc := reg.Rect
-		d := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y) * scale * 0.82
-		c := t.w.ToScreen(diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2})
-		chip, _ := stakeChip(amount, c, d)
-		t.objs = append(t.objs, chip...)
-	}
-	for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
-		for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
-			if a := t.w.stakes[reg.Target]; a > 0 {
-				chipAt(reg, a)
+	t.drawn = t.drawn[:0]
+	var sprites []artSprite
+	if len(t.w.stakes) > 0 {
+		scale, _ := fit(t.w.track.Bounds, size)
+		for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
+			for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
+				a := t.w.stakes[reg.Target]
+				if a <= 0 {
+					continue
+				}
+				rc := reg.Rect
+				d := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y) * scale * 0.82
+				c := t.w.ToScreen(diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2})
+				sprites = append(sprites, chipSprite(a, false, c, d))
+				t.drawn = append(t.drawn, trackChip{amount: a, at: c})
 			}
 		}
 	}
+	t.art.setSprites(sprites)
 }
 
 func (t *trackRenderer) MinSize() fyne.Size { return t.w.MinSize() }
-func (t *trackRenderer) Refresh() {
-	t.Layout(t.w.Size())
-	for _, o := range t.objs[1:] {
-		canvas.Refresh(o)
-	}
-}
+
+// Refresh lays the chips out again: a change of them composes the picture again.
+func (t *trackRenderer) Refresh() { t.Layout(t.w.Size()) }
+
 func (t *trackRenderer) Destroy()                     {}
 func (t *trackRenderer) Objects() []fyne.CanvasObject { return t.objs }
