@@ -46,12 +46,12 @@ source packaging/xvfb.sh
 start_xvfb "${SCREEN_SIZE:-1920x1080}"
 state=$(mktemp -d)
 log=$state/kiosk.log
-# shellcheck disable=SC2086 # KIOSK_ARGS is a list of arguments
 pprof=()
 if [ -n "${IDLE_PROFILE:-}" ]; then
 	port=$((20000 + RANDOM % 20000))
 	pprof=(-pprof "127.0.0.1:$port")
 fi
+# shellcheck disable=SC2086 # KIOSK_ARGS is a list of arguments
 ATS_STATE_DIR=$state "$bin" -demo-period "${IDLE_PERIOD:-60s}" "${pprof[@]}" ${KIOSK_ARGS:-} >"$log" 2>&1 &
 app=$!
 sleep "${IDLE_SETTLE:-8}"
