@@ -538,7 +538,10 @@ func (s *sealer) dirtyRows(t *Tx, sc *scope) ([]dirty, error) {
 		// time (LATERAL ... OFFSET 0 keeps the planner from making it a join): as a join of
 		// the keys with seal_rows the planner hashed all of seal_rows, a sequential scan of
 		// every seal the table ever wrote — 7.7 ms of a settlement after 20 rounds, and more
-		// each round.
+		// each round. They are read before sealScope locks the head, as they were not before:
+		// the seal of a row this transaction wrote changes only with that row, which this
+		// transaction holds locked (its write's row lock, or the key's unique index) until it
+		// commits.
 		rows, err := t.query(`SELECT d.tbl, d.pk, d.pkv, r.mac FROM ` + sc.t("seal_dirty") + ` d
 			LEFT JOIN LATERAL (SELECT s.mac FROM ` + sc.t("seal_rows") + ` s WHERE s.tbl = d.tbl AND s.pk = d.pk OFFSET 0) r ON true
 			WHERE d.tx = txid_current()`)
