@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -302,5 +303,74 @@ func testSealNotesEveryRow(t *testing.T, s *store) {
 	}
 	if _, err := s.try(); !errors.Is(err, ErrTampered) {
 		t.Fatalf("a ledger edited behind the server's back opened: %v", err)
+	}
+}
+
+// A row's key moved inside the server's transaction is sealed under its new key and its old
+// key's seal dropped, however the key moved: a column of a primary key of several columns set
+// (settlements' generation), on SQLite the rowid of a table whose INTEGER PRIMARY KEY it is
+// (events: the key changes without its column being named, so that table's trigger compares
+// keys rather than firing only for an update of the key's columns), and a rowid moved under a
+// key that stays (accounts). Each must leave a ledger that verifies, with as many rows sealed
+// as before; and the moved rows, edited behind the server's back, are still caught.
+func TestSealKeyMovedInTransaction(t *testing.T) { stores(t, testSealKeyMoved) }
+
+func testSealKeyMoved(t *testing.T, s *store) {
+	ctx := context.Background()
+	l := s.open(t)
+	credit(t, l, "T01", 1000)
+	credit(t, l, "T02", 2000)
+	if err := l.Update(ctx, now, func(tx *Tx) error {
+		if err := tx.PutSettlements([]Settlement{{Round: "R1", Terminal: "T01", Generation: 1, Staked: 100, Outcome: "7", Recognised: true}}); err != nil {
+			return err
+		}
+		return tx.Event("outcome", "", "R1", 0, "7")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := l.Verify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []string{`UPDATE settlements SET generation = 2 WHERE round = 'R1' AND terminal = 'T01'`}
+	if !s.pg() {
+		moves = append(moves,
+			`UPDATE events SET rowid = rowid + 1000 WHERE seq = (SELECT MAX(seq) FROM events)`,
+			`UPDATE accounts SET rowid = rowid + 5000 WHERE terminal = 'T02'`)
+	} else {
+		moves = append(moves, `UPDATE events SET seq = seq + 1000 WHERE seq = (SELECT MAX(seq) FROM events)`)
+	}
+	if err := l.Update(ctx, now, func(tx *Tx) error {
+		for _, q := range moves {
+			if _, err := tx.exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := l.Verify(ctx)
+	if err != nil {
+		t.Fatalf("rows moved to other keys by the server's own transaction: %v", err)
+	}
+	if after != before {
+		t.Errorf("%d rows sealed after the moves, %d before", after, before)
+	}
+	for _, e := range []struct{ edit, undo string }{
+		{`UPDATE settlements SET staked = 1 WHERE generation = 2`, `UPDATE settlements SET staked = 100 WHERE generation = 2`},
+		{`UPDATE events SET detail = 'x' WHERE seq > 1000`, `UPDATE events SET detail = '7' WHERE seq > 1000`},
+		{`UPDATE accounts SET balance = 9999 WHERE terminal = 'T02'`, `UPDATE accounts SET balance = 2000 WHERE terminal = 'T02'`},
+	} {
+		s.edit(t, e.edit)
+		if _, err := l.Verify(ctx); !errors.Is(err, ErrTampered) {
+			t.Fatalf("%s behind the server's back: %v", e.edit, err)
+		}
+		// Put back as it was sealed, the row matches its seal again: the seal is the moved
+		// row's, under its new key.
+		s.edit(t, e.undo)
+		if _, err := l.Verify(ctx); err != nil {
+			t.Fatalf("after %s: %v", e.undo, err)
+		}
 	}
 }
