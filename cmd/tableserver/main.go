@@ -28,7 +28,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,8 +40,8 @@ import (
 
 func main() {
 	// The table server allocates little per request but serves many; collecting less often
-	// keeps the slip round-trip tail down on a 2-core machine (measured: p99 13 ms → 4 ms).
-	debug.SetGCPercent(400)
+	// keeps the slip round-trip tail down on a 2-core machine (server/gctune.go).
+	server.TuneGC()
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
