@@ -1,6 +1,6 @@
 // Package client is the terminal's link to its table game server: one gRPC connection over
 // mutual TLS, a Watch stream that reconnects with backoff and jitter and restarts from a fresh
-// snapshot, an estimate of the server clock for the countdown and the lock, slip updates on one
+// snapshot (and asks for batches, each read back as its events in order), an estimate of the server clock for the countdown and the lock, slip updates on one
 // long-lived stream (slipstream.go), and money calls that retry safely with the same
 // idempotency key.
 //

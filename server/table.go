@@ -20,7 +20,10 @@
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
 // wire stays at the edge: service.go turns requests into model calls and model events into
-// protobuf through proto/wire, once per event however many streams it goes to. The money calls
+// protobuf through proto/wire, once per event however many streams it goes to; a terminal
+// that asks for batches gets the events waiting for it as one message (the outcome, the result
+// phase and its settlement at once: deliverOutcome, Watch). TuneGC (gctune.go) is the table
+// server's collector setting, which cmd/tableserver applies. The money calls
 // and the dealer's status still take and give protobuf messages, because the ledger stores each
 // money reply as its wire bytes for an idempotent replay (money.go).
 //

@@ -16,7 +16,8 @@
 //
 // The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians when used)
 // from the PKI directory; never ca-key.pem, which issue, renew and revoke need and which can be
-// kept offline. It reloads crl.pem when the file changes and on SIGHUP.
+// kept offline. It reloads crl.pem when the file changes and on SIGHUP. Its collector runs at
+// GOGC=1600 under a 2 GiB memory limit (server.TuneGC); GOGC or GOMEMLIMIT in the environment win.
 package main
 
 import (
