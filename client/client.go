@@ -1,6 +1,6 @@
 // Package client is the terminal's link to its table game server: one gRPC connection over
 // mutual TLS, a Watch stream that reconnects with backoff and jitter and restarts from a fresh
-// snapshot, an estimate of the server clock for the countdown and the lock, slip updates on one
+// snapshot (and asks for batches, each read back as its events in order), an estimate of the server clock for the countdown and the lock, slip updates on one
 // long-lived stream (slipstream.go), and money calls that retry safely with the same
 // idempotency key.
 //
@@ -204,7 +204,9 @@ func (c *Client) watchLoop(ctx context.Context) {
 func (c *Client) watchOnce(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.tc.Watch(sctx, &pb.WatchRequest{})
+	// Batches: the table sends what waits for this terminal as one message (the outcome, the
+	// result phase and the settlement at once); the events are the same, in the same order.
+	stream, err := c.tc.Watch(sctx, &pb.WatchRequest{Batches: true})
 	if err != nil {
 		return err
 	}
@@ -240,14 +242,16 @@ func (c *Client) watchOnce(ctx context.Context) error {
 		c.mu.Lock()
 		layout := c.layout
 		c.mu.Unlock()
-		ev, err := wire.EventOf(msg, layout)
+		evs, err := wire.EventsOf(msg, layout)
 		if err != nil {
 			// A malformed event is an error of the server or the link: say so and resync from
 			// a fresh snapshot rather than guess.
 			return fmt.Errorf("event %d: %w", msg.Seq, err)
 		}
-		if !c.emit(ctx, ev) {
-			return ctx.Err()
+		for _, ev := range evs {
+			if !c.emit(ctx, ev) {
+				return ctx.Err()
+			}
 		}
 	}
 }

@@ -232,10 +232,12 @@ func benchSettle(b *testing.B, n int, pg bool) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for ev := range s.ch {
-					if e, ok := ev.ev.(table.Settled); ok && e.RoundID == st.RoundId {
-						arrived[i] = time.Now()
-						return
+				for entry := range s.ch {
+					for _, ev := range entry {
+						if e, ok := ev.ev.(table.Settled); ok && e.RoundID == st.RoundId {
+							arrived[i] = time.Now()
+							return
+						}
 					}
 				}
 			}()

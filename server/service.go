@@ -311,26 +311,87 @@ func (e *event) wire() (*pb.TableEvent, error) {
 }
 
 // Watch streams the table to a terminal: its snapshot, then the table's events in order.
-func (s *terminalService) Watch(_ *pb.WatchRequest, stream grpc.ServerStreamingServer[pb.TableEvent]) error {
+//
+// A terminal that asks for batches (WatchRequest.batches) is sent every event waiting on its
+// stream as one message (EventBatch, each event with its own seq): at an outcome the table
+// queues the outcome, the result phase and the terminal's settlement together, and one message
+// instead of three is one gRPC frame, one TLS record and one read at the terminal instead of
+// three of each, for each of 1,000 terminals while they all wait for their balance. A terminal
+// that does not ask gets the same events one message each. The snapshot always goes alone.
+func (s *terminalService) Watch(req *pb.WatchRequest, stream grpc.ServerStreamingServer[pb.TableEvent]) error {
 	sub, _ := s.t.Subscribe(callerID(stream.Context()))
 	defer s.t.Unsubscribe(sub)
+	batches, first := req.GetBatches(), true
+	var evs []*event
 	for {
 		select {
 		case <-stream.Context().Done():
 			return stream.Context().Err()
 		case <-sub.dropped:
 			return status.Error(codes.ResourceExhausted, "too far behind the table: resubscribe for a fresh snapshot")
-		case ev := <-sub.ch:
-			msg, err := ev.wire()
-			if err != nil {
-				return status.Errorf(codes.Internal, "event %d: %v", ev.seq, err)
+		case entry := <-sub.ch:
+			if !batches || first {
+				first = false
+				for _, ev := range entry {
+					if err := sendEvents(stream, []*event{ev}); err != nil {
+						return err
+					}
+				}
+				continue
 			}
-			if err := stream.Send(msg); err != nil {
+			evs = drain(sub.ch, append(evs[:0], entry...))
+			if err := sendEvents(stream, evs); err != nil {
 				return err
 			}
-			ev.sent()
 		}
 	}
+}
+
+// maxBatch bounds the events a handler gathers for one message: a stream far behind catches up
+// in messages of a bounded size rather than in one of its whole buffer. An entry is never split.
+const maxBatch = 64
+
+// drain adds to evs the entries already waiting on ch, without waiting for more.
+func drain(ch <-chan []*event, evs []*event) []*event {
+	for len(evs) < maxBatch {
+		select {
+		case entry := <-ch:
+			evs = append(evs, entry...)
+		default:
+			return evs
+		}
+	}
+	return evs
+}
+
+// sendEvents writes events to a Watch stream in order: one alone as itself, several as one
+// batch; events a batch may not hold (a snapshot) are sent one by one instead.
+func sendEvents(stream grpc.ServerStreamingServer[pb.TableEvent], evs []*event) error {
+	msgs := make([]*pb.TableEvent, len(evs))
+	for i, ev := range evs {
+		var err error
+		if msgs[i], err = ev.wire(); err != nil {
+			return status.Errorf(codes.Internal, "event %d: %v", ev.seq, err)
+		}
+	}
+	if len(msgs) > 1 {
+		if batch, err := wire.BatchPB(msgs); err == nil {
+			if err := stream.Send(batch); err != nil {
+				return err
+			}
+			for _, ev := range evs {
+				ev.sent()
+			}
+			return nil
+		}
+	}
+	for i, msg := range msgs {
+		if err := stream.Send(msg); err != nil {
+			return err
+		}
+		evs[i].sent()
+	}
+	return nil
 }
 
 func (s *terminalService) ServerTime(_ context.Context, req *pb.ServerTimeRequest) (*pb.ServerTimeResponse, error) {

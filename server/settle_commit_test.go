@@ -60,7 +60,7 @@ func TestSettledNeverSentBeforeCommit(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // time for an early event to show
 	for i, s := range subs {
 		if n := len(s.ch); n > 0 {
-			t.Fatalf("%s: %d events queued while the settlement's commit was held (first: %T)", ids[i], n, (<-s.ch).ev)
+			t.Fatalf("%s: %d events queued while the settlement's commit was held (first: %T)", ids[i], n, (<-s.ch)[0].ev)
 		}
 	}
 	free()
@@ -71,8 +71,11 @@ func TestSettledNeverSentBeforeCommit(t *testing.T) {
 	for i, s := range subs {
 		var got []string
 		var seq uint64
+		var evs []*event
 		for len(s.ch) > 0 {
-			ev := <-s.ch
+			evs = append(evs, <-s.ch...)
+		}
+		for _, ev := range evs {
 			if ev.seq <= seq {
 				t.Fatalf("%s: event %d after %d", ids[i], ev.seq, seq)
 			}

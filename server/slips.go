@@ -139,14 +139,18 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 // must be on a bet the acknowledged slip already holds, at no more than was attempted there.
 // The carried winners of 004 §3.6(b) are not placed by the player and are not checked here.
 func (t *Table) buyInBlocks(terminal string, r *round, wagers []SlipWager) error {
-	var offered *ledger.BuyIn
+	// Every buy-in the table has seen is in t.buyins, and this runs twice for every slip under
+	// the table's lock: the loop copies no buy-in to the heap (a pointer to its loop variable
+	// did, every iteration: kilobytes a slip for the collector on a busy table).
+	var offered ledger.BuyIn
+	found := false
 	for _, b := range t.buyins {
 		if b.Terminal == terminal && b.State == "offered" {
-			offered = &b
+			offered, found = b, true
 			break
 		}
 	}
-	if offered == nil || len(wagers) == 0 {
+	if !found || len(wagers) == 0 {
 		return nil
 	}
 	var prev *slip

@@ -20,7 +20,10 @@
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
 // wire stays at the edge: service.go turns requests into model calls and model events into
-// protobuf through proto/wire, once per event however many streams it goes to. The money calls
+// protobuf through proto/wire, once per event however many streams it goes to; a terminal
+// that asks for batches gets the events waiting for it as one message (the outcome, the result
+// phase and its settlement at once: deliverOutcome, Watch). TuneGC (gctune.go) is the table
+// server's collector setting, which cmd/tableserver applies. The money calls
 // and the dealer's status still take and give protobuf messages, because the ledger stores each
 // money reply as its wire bytes for an idempotent replay (money.go).
 //
@@ -159,16 +162,20 @@ func DefaultConfig() Config {
 // (001 §4.1 footnote, s.66(2); 003 §4.5).
 const minimumRaiseNotice = 20 * time.Minute
 
-// subscriberBuffer bounds the events queued for one Watch stream. A terminal that falls this far
-// behind is cut off and must resubscribe, which gives it a fresh snapshot: the engine never
+// subscriberBuffer bounds the entries queued for one Watch stream: an entry is one event, or
+// the few an outcome queues for a terminal at once (deliverOutcome). A terminal that falls this
+// far behind is cut off and must resubscribe, which gives it a fresh snapshot: the engine never
 // waits for a slow terminal.
 const subscriberBuffer = 256
 
 type subscriber struct {
 	terminal string
-	ch       chan *event   // the snapshot first, then the table's events in order
-	dropped  chan struct{} // closed when the engine cut the subscriber off
-	once     sync.Once
+	// ch carries the snapshot first, then the table's events in order, an entry at a time:
+	// the events of an entry were queued together, in order, and are shared with other
+	// streams (read-only).
+	ch      chan []*event
+	dropped chan struct{} // closed when the engine cut the subscriber off
+	once    sync.Once
 }
 
 // event is one event in the table's order, as the engine hands it to the Watch streams: the
@@ -578,20 +585,22 @@ func (t *Table) emit(now time.Time, terminal string, ev table.Event) {
 // and looking each up in turn through every terminal's streams cost n² (1,000 terminals: a
 // million steps under the table's lock, tens of milliseconds of the outcome → settled time).
 func (t *Table) send(terminal string, ev *event) {
+	entry := []*event{ev} // one entry, shared by every stream it goes to
 	if terminal != "" {
-		queue(t.subs[terminal], ev)
+		queue(t.subs[terminal], entry)
 		return
 	}
 	for _, subs := range t.subs {
-		queue(subs, ev)
+		queue(subs, entry)
 	}
 }
 
-// queue puts an event on each of one terminal's streams, never waiting for a slow one.
-func queue(subs map[*subscriber]bool, ev *event) {
+// queue puts an entry (events in order, read-only) on each of one terminal's streams, never
+// waiting for a slow one.
+func queue(subs map[*subscriber]bool, entry []*event) {
 	for s := range subs {
 		select {
-		case s.ch <- ev:
+		case s.ch <- entry:
 		default:
 			// Too far behind: cut it off; it resubscribes and gets a snapshot.
 			s.once.Do(func() { close(s.dropped) })
@@ -711,14 +720,14 @@ func (t *Table) Subscribe(terminal string) (*subscriber, table.Snapshot) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	// One more place than the buffer: the snapshot does not count against the stream's lag.
-	s := &subscriber{terminal: terminal, ch: make(chan *event, subscriberBuffer+1), dropped: make(chan struct{})}
+	s := &subscriber{terminal: terminal, ch: make(chan []*event, subscriberBuffer+1), dropped: make(chan struct{})}
 	if t.subs[terminal] == nil {
 		t.subs[terminal] = map[*subscriber]bool{}
 	}
 	t.subs[terminal][s] = true
 	snap := t.snapshot(terminal)
 	t.seq++
-	s.ch <- &event{seq: t.seq, at: t.now(), ev: snap}
+	s.ch <- []*event{{seq: t.seq, at: t.now(), ev: snap}}
 	return s, snap
 }
 

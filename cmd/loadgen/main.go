@@ -38,7 +38,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -89,12 +88,16 @@ type options struct {
 	// cpuProfile is the server's CPU profile file (-cpuprofile); each terminal process of
 	// -terminal-procs writes its own beside it (FILE.T1-terminals-1, …).
 	cpuProfile string
+	// slowReport reports what the slowest 1 % of slips have in common (slow.go).
+	slowReport bool
 }
 
 func main() {
-	// The table server allocates little per request but serves many; collecting less often
-	// keeps the slip round-trip tail down on a 2-core machine (measured: p99 13 ms → 4 ms).
-	debug.SetGCPercent(400)
+	// The table server's collector settings, as cmd/tableserver runs it (server.TuneGC; GOGC
+	// and GOMEMLIMIT override them). The terminal processes run with them too: 500 terminals
+	// in one process are a heap no kiosk has, and their collections would be counted as the
+	// table's slip latency.
+	server.TuneGC()
 	if len(os.Args) > 1 && os.Args[1] == terminalChildFlag {
 		if err := terminalChild(os.Args[2:], os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen terminals:", err)
@@ -122,6 +125,7 @@ func main() {
 	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
 	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
+	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
 	childCerts := flag.String("abuse-certs", "", "internal: the directory of the abuser's certificate, with -abuse-child")
@@ -341,6 +345,12 @@ func run(o options, out io.Writer) error {
 	// (unless they run in their own processes) and an in-process abuser. Unlike the latencies
 	// it hardly depends on what else the machine runs, so it shows what an abuser costs even
 	// on a busy machine.
+	var gc *gcWatch
+	var periods []period
+	if o.slowReport {
+		gc = watchGC()
+		defer gc.Stop()
+	}
 	cpuBefore := cpuTime()
 	var childCPU time.Duration
 	for round := range o.rounds {
@@ -349,6 +359,7 @@ func run(o options, out io.Writer) error {
 			return err
 		}
 		deadline := time.Unix(0, st.DeadlineUnixNanos)
+		periods = append(periods, period{deadline.Add(-o.period).UnixNano(), deadline.UnixNano()})
 		var abuseWG sync.WaitGroup
 		for _, a := range abusers {
 			abuseWG.Add(1)
@@ -408,6 +419,10 @@ func run(o options, out io.Writer) error {
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &rec.lockEarly)
+	if gc != nil {
+		at, rtt := rec.slips.values()
+		slowReport(out, at, rtt, periods, gc.Ends(), rec.childGC)
+	}
 	for _, a := range abusers {
 		fmt.Fprintf(out, "abusive terminal %v\n", a)
 	}

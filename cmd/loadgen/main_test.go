@@ -110,11 +110,18 @@ func TestShortRunWithAnAbuser(t *testing.T) {
 // no errors.
 func TestShortRunInTerminalProcesses(t *testing.T) {
 	var out bytes.Buffer
-	o := options{terminals: 5, rate: 10, period: 1500 * time.Millisecond, rounds: 2, terminalProcs: 2}
+	o := options{terminals: 5, rate: 10, period: 1500 * time.Millisecond, rounds: 2, terminalProcs: 2, slowReport: true}
 	if err := run(o, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	report := out.String()
+	// -slow-report: every slip of the terminal processes comes back with its send time, so the
+	// report's count is the slip figure's.
+	slips := regexp.MustCompile(`slip round-trip: +n=(\d+) `).FindStringSubmatch(report)
+	slow := regexp.MustCompile(`slowest 1% of slips \((\d+) of (\d+),`).FindStringSubmatch(report)
+	if slips == nil || slow == nil || slow[2] != slips[1] {
+		t.Errorf("the slow-slip report does not count every slip (%v, %v):\n%s", slips, slow, report)
+	}
 	// 5 terminals × 2 rounds each settle, and each locks once a round.
 	for line, atLeast := range map[string]int{"slip round-trip:": 10, "outcome to settled balance:": 10, "lock before the server deadline:": 10} {
 		m := regexp.MustCompile(regexp.QuoteMeta(line) + ` +n=(\d+) min=(\S+) `).FindStringSubmatch(report)

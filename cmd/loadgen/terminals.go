@@ -76,6 +76,8 @@ func dialTerminal(ctx context.Context, id, addr string, tlsCfg *tls.Config, jitt
 // recorder collects what the terminals of one process measure.
 type recorder struct {
 	slipRTT, lockEarly stats
+	slips              slipLog // each slip's send time beside its round trip (-slow-report)
+	childGC            []int64 // the terminal processes' GC completions (-slow-report), merged by one goroutine
 	errors             atomic.Int64
 	mu                 sync.Mutex
 	out                io.Writer // error lines, written one at a time
@@ -120,7 +122,9 @@ func (t *terminal) wager(ctx context.Context, roundID string, deadline time.Time
 			}
 			continue
 		}
-		rec.slipRTT.add(time.Since(start))
+		rtt := time.Since(start)
+		rec.slipRTT.add(rtt)
+		rec.slips.add(start, rtt)
 	}
 }
 

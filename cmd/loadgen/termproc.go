@@ -57,6 +57,8 @@ type childCred struct {
 // childResult is one round as a terminal process measured it.
 type childResult struct {
 	Slip    []time.Duration `json:"slip_ns"`
+	SlipAt  []int64         `json:"slip_at_unix_ns,omitempty"` // when each slip of Slip was sent (-slow-report)
+	GC      []int64         `json:"gc_unix_ns,omitempty"`      // when each GC cycle of the process ended (-slow-report)
 	Lock    []time.Duration `json:"lock_ns"`
 	Settled []int64         `json:"settled_unix_ns"` // when each terminal received its Settled event
 	Errors  int64           `json:"errors"`
@@ -68,6 +70,10 @@ type childResult struct {
 // entered the outcome.
 func (r childResult) mergeInto(rec *recorder, settle *stats, start time.Time) {
 	rec.slipRTT.addAll(r.Slip)
+	if len(r.SlipAt) == len(r.Slip) {
+		rec.slips.addAll(r.SlipAt, r.Slip)
+	}
+	rec.childGC = append(rec.childGC, r.GC...)
 	rec.lockEarly.addAll(r.Lock)
 	for _, at := range r.Settled {
 		settle.add(time.Unix(0, at).Sub(start))
@@ -123,6 +129,9 @@ func startTermProcsFrom(m *pki.Memory, dir, addr string, o options, first int, t
 		}
 		args := []string{terminalChildFlag, "-addr", addr, "-creds", path,
 			"-rate", strconv.FormatFloat(o.rate, 'g', -1, 64), "-jitter", o.jitter.String()}
+		if o.slowReport {
+			args = append(args, "-slow-report")
+		}
 		if o.cpuProfile != "" { // each terminal process profiles itself beside the server's profile
 			args = append(args, "-cpuprofile", fmt.Sprintf("%s.%s-terminals-%d", o.cpuProfile, tableID, p+1))
 		}
@@ -217,8 +226,14 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 	rate := fs.Float64("rate", 10, "slip updates per second per terminal")
 	jitter := fs.Duration("jitter", 0, "random delay up to this on each direction of every terminal's link")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this terminal process to this file")
+	slow := fs.Bool("slow-report", false, "report each slip's send time and this process's GC cycles")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var gc *gcWatch
+	if *slow {
+		gc = watchGC()
+		defer gc.Stop()
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -285,6 +300,12 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 			}
 		}
 		res.Slip, res.Lock, res.Errors = rec.slipRTT.values(), rec.lockEarly.values(), rec.errors.Load()
+		if gc != nil {
+			if at, rtt := rec.slips.values(); len(rtt) == len(res.Slip) {
+				res.SlipAt, res.Slip = at, rtt
+			}
+			res.GC = gc.Ends()
+		}
 		res.Notes = strings.FieldsFunc(notes.String(), func(r rune) bool { return r == '\n' })
 		res.CPU = cpuTime() - before
 		if err := enc.Encode(res); err != nil {

@@ -172,7 +172,53 @@ func SlipOfSent(in *pb.Slip, sent []table.SlipBet) (*table.SlipAck, error) {
 	return out, nil
 }
 
+// EventsOf turns a wire message into the events it carries, in the table's order: the one
+// event, or each event of a batch (EventBatch), read as if it had come alone. A batch is all or
+// nothing: one event that cannot be read fails the whole message, so a terminal never acts on
+// part of it and resyncs from a fresh snapshot as for any malformed event. A batch holds no
+// snapshot (which could change the layout its later events are read with) and no batch.
+func EventsOf(ev *pb.TableEvent, layout roulette.Layout) ([]table.Event, error) {
+	b, ok := ev.Event.(*pb.TableEvent_Batch)
+	if !ok {
+		one, err := EventOf(ev, layout)
+		if err != nil {
+			return nil, err
+		}
+		return []table.Event{one}, nil
+	}
+	if err := checkBatch(b.Batch.GetEvents()); err != nil {
+		return nil, err
+	}
+	out := make([]table.Event, len(b.Batch.Events))
+	for i, inner := range b.Batch.Events {
+		var err error
+		if out[i], err = EventOf(inner, layout); err != nil {
+			return nil, fmt.Errorf("event %d of a batch (seq %d): %w", i+1, inner.Seq, err)
+		}
+	}
+	return out, nil
+}
+
+// checkBatch is what a batch may hold: at least one event, none a snapshot or a batch.
+func checkBatch(evs []*pb.TableEvent) error {
+	if len(evs) == 0 {
+		return fmt.Errorf("an empty batch of events")
+	}
+	for i, e := range evs {
+		switch e.GetEvent().(type) {
+		case *pb.TableEvent_Snapshot:
+			return fmt.Errorf("event %d of a batch is a snapshot: a snapshot travels alone", i+1)
+		case *pb.TableEvent_Batch:
+			return fmt.Errorf("event %d of a batch is a batch", i+1)
+		case nil:
+			return fmt.Errorf("event %d of a batch is empty", i+1)
+		}
+	}
+	return nil
+}
+
 // EventOf turns a wire event into a typed one. layout is the table's, from the last snapshot.
+// A batch is several events: read it with EventsOf.
 func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 	switch e := ev.Event.(type) {
 	case *pb.TableEvent_Snapshot:
@@ -315,6 +361,8 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 		return table.SlipCarried{Slip: *sl}, nil
 	case *pb.TableEvent_WagerRefused:
 		return wagerRefusedOf(e.WagerRefused, layout)
+	case *pb.TableEvent_Batch:
+		return nil, fmt.Errorf("a batch of %d events where one event was expected", len(e.Batch.GetEvents()))
 	}
 	return nil, fmt.Errorf("unknown table event %T", ev.Event)
 }

@@ -245,3 +245,14 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 	}
 	return out, nil
 }
+
+// BatchPB writes events already on the wire, each with its own Seq and server time, as one
+// message (EventBatch) for a stream that reads batches. They are shared, not copied: the
+// server's broadcast events are written for the wire once and sent on every stream. A batch
+// of none, or holding a snapshot or a batch, is an error (EventsOf would refuse it).
+func BatchPB(evs []*pb.TableEvent) (*pb.TableEvent, error) {
+	if err := checkBatch(evs); err != nil {
+		return nil, fmt.Errorf("wire: %w", err)
+	}
+	return &pb.TableEvent{Event: &pb.TableEvent_Batch{Batch: &pb.EventBatch{Events: evs}}}, nil
+}
