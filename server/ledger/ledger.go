@@ -359,6 +359,11 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 	var tm Timing
 	tm.Begin = time.Now()
 	t := &Tx{l: l, ctx: ctx, tx: tx, now: now}
+	if l.dialect != dialectPostgres {
+		if err := l.seal.outsideWrites(t, nil); err != nil {
+			return err
+		}
+	}
 	if err := fn(t); err != nil {
 		return err
 	}

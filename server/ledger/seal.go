@@ -583,11 +583,43 @@ func (s *sealer) dirtyRows(t *Tx, sc *scope) ([]dirty, error) {
 // each over what the one before committed.
 func (s *sealer) seal(t *Tx) error {
 	for _, sc := range s.scopes {
+		if s.d == dialectPostgres {
+			// Checked after the transaction's own writes: a row it updated is locked by it
+			// from that write on, so a change made behind its back to that row committed
+			// before, and its note is seen now.
+			if err := s.outsideWrites(t, sc); err != nil {
+				return err
+			}
+		}
 		if err := s.sealScope(t, sc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// outsideWrites refuses to seal when seal_dirty holds a note no transaction of the table
+// server's made: a row written behind its back (sqlite3 on the file, psql on the database)
+// while it ran, with the triggers still in place. The server's own notes never outlive their
+// transaction — seal deletes them before the commit, and a transaction rolled back takes them
+// with it — so a note another transaction committed is a change nobody sealed. Sealing over it
+// would launder it: the edited row sealed as it stood, or the server's next write to it (a
+// balance plus a win) sealed over the edited value, and the ledger would then verify. On
+// SQLite it is called as the transaction begins (it holds the file's one write lock until it
+// commits); on PostgreSQL at the seal, for the notes of other transactions.
+func (s *sealer) outsideWrites(t *Tx, sc *scope) error {
+	q := `SELECT tbl, pk FROM seal_dirty LIMIT 1`
+	if s.d == dialectPostgres {
+		q = `SELECT tbl, pk FROM ` + sc.t("seal_dirty") + ` WHERE tx <> txid_current() LIMIT 1`
+	}
+	var tbl, pk string
+	switch err := t.queryRow(q).Scan(&tbl, &pk); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("ledger: seal: %w", err)
+	}
+	return fmt.Errorf("ledger: %w: table %s row %s was written behind the table server's back while it ran (a change its transactions did not make, noted by the seal's trigger): it refuses to seal over it; stop the table server and run `tableserver verify`, which names what is wrong", ErrTampered, tbl, pk)
 }
 
 func (s *sealer) sealScope(t *Tx, sc *scope) error {
