@@ -16,20 +16,7 @@ import (
 // credit puts amount into a terminal's account and the money-in meter, as a note does.
 func credit(t *testing.T, l *Ledger, terminal string, amount int64) {
 	t.Helper()
-	err := l.Update(context.Background(), now, func(tx *Tx) error {
-		bal, _, err := tx.Account(terminal)
-		if err != nil {
-			return err
-		}
-		if err := tx.SetAccount(terminal, bal+amount, true); err != nil {
-			return err
-		}
-		if _, err := tx.AddMeter(MeterMoneyIn, amount); err != nil {
-			return err
-		}
-		return tx.Event("note-in", terminal, "", amount, "")
-	})
-	if err != nil {
+	if err := creditErr(l, terminal, amount); err != nil {
 		t.Fatal(err)
 	}
 }

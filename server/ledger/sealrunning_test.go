@@ -53,7 +53,8 @@ func testEditWhileRunning(t *testing.T, s *store) {
 	}
 }
 
-// creditErr is credit, returning the ledger's answer.
+// creditErr puts amount into a terminal's account and the money-in meter, as a note does,
+// and returns the ledger's answer.
 func creditErr(l *Ledger, terminal string, amount int64) error {
 	return l.Update(context.Background(), now, func(tx *Tx) error {
 		bal, _, err := tx.Account(terminal)
