@@ -622,6 +622,31 @@ func (s *sealer) outsideWrites(t *Tx, sc *scope) error {
 	return fmt.Errorf("ledger: %w: table %s row %s was written behind the table server's back while it ran (a change its transactions did not make, noted by the seal's trigger): it refuses to seal over it; stop the table server and run `tableserver verify`, which names what is wrong", ErrTampered, tbl, pk)
 }
 
+// oldSeals are the seals the noted rows had as the transaction found them, by (table, key):
+// dirtyRows reads them with the notes.
+func oldSeals(ds []dirty) map[[2]string][]byte {
+	old := map[[2]string][]byte{}
+	for _, d := range ds {
+		if d.old != nil {
+			old[[2]string{d.tbl, d.pk}] = d.old
+		}
+	}
+	return old
+}
+
+// tablesOf are the tables the notes name, each once, in the order first noted.
+func tablesOf(ds []dirty) []string {
+	var tables []string
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if !seen[d.tbl] {
+			seen[d.tbl] = true
+			tables = append(tables, d.tbl)
+		}
+	}
+	return tables
+}
+
 func (s *sealer) sealScope(t *Tx, sc *scope) error {
 	ds, err := s.dirtyRows(t, sc)
 	if err != nil {
@@ -668,23 +693,9 @@ func (s *sealer) sealScope(t *Tx, sc *scope) error {
 		}
 	}
 	if s.d == dialectPostgres {
-		batch = &pgBatch{old: map[[2]string][]byte{}}
-		for _, d := range ds {
-			if d.old != nil {
-				batch.old[[2]string{d.tbl, d.pk}] = d.old
-			}
-		}
-		// And the rows as they are now, a table at a time.
-		var tables []string
-		seen := map[string]bool{}
-		for _, k := range order {
-			if !seen[k.tbl] {
-				seen[k.tbl] = true
-				tables = append(tables, k.tbl)
-			}
-		}
-		batch.rows = make(map[[2]string]rowNow, len(order))
-		for _, tbl := range tables {
+		// The old seals came with the notes; the rows as they are now, a table at a time.
+		batch = &pgBatch{old: oldSeals(ds), rows: make(map[[2]string]rowNow, len(order))}
+		for _, tbl := range tablesOf(ds) {
 			st, ok := s.byName[tbl]
 			if !ok || st.scope != sc {
 				return fmt.Errorf("ledger: seal: a write to table %s, which is not sealed", tbl)

@@ -27,20 +27,8 @@ func order2[K any](keys []K, f func(K) [2]string) [][2]string {
 // rows 11.5 → 20.5 ms, seal 22.4 → 18.8 ms) — as SQLite buffers the returned rows and each
 // still crosses into Go.
 func (s *sealer) sqliteBatch(t *Tx, sc *scope, keys [][2]string, ds []dirty) (*pgBatch, error) {
-	b := &pgBatch{sqlite: true, old: map[[2]string][]byte{}, rows: make(map[[2]string]rowNow, len(keys))}
-	for _, d := range ds {
-		if d.old != nil {
-			b.old[[2]string{d.tbl, d.pk}] = d.old
-		}
-	}
-	var tables []string
-	seen := map[string]bool{}
-	for _, d := range ds {
-		if !seen[d.tbl] {
-			seen[d.tbl] = true
-			tables = append(tables, d.tbl)
-		}
-	}
+	b := &pgBatch{sqlite: true, old: oldSeals(ds), rows: make(map[[2]string]rowNow, len(keys))}
+	tables := tablesOf(ds)
 	want := make(map[[2]string]bool, len(keys))
 	for _, k := range keys {
 		want[k] = true
