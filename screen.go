@@ -11,6 +11,7 @@ import (
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/internal/idleloop"
 	"github.com/tablegames/ats/ui"
 )
 
@@ -23,6 +24,9 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 	a.Lifecycle().SetOnEnteredForeground(firstFrame)
 	a.Settings().SetTheme(ui.Theme())
 	w := a.NewWindow("ATS")
+	// Fyne's loop sleeps while the screen is at rest, and wakes for a touch or a change.
+	idle := idleloop.New()
+	a.Lifecycle().SetOnStarted(func() { go idle.Run(ctx, w) })
 	noDepthBuffer()
 	// The screen is built again in the language a player chooses (its texts are made when it is
 	// built); the new one follows the terminal in place of the old, whose countdown stops.
@@ -53,6 +57,7 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 				slog.Error("kiosk: the screen in the new language", "code", code, "err", err)
 			}
 		})
+		s.ScheduleWith(func(f func()) { fyne.Do(f); idle.Wake() })
 		stopScreen()
 		var sctx context.Context
 		sctx, stopScreen = context.WithCancel(ctx)

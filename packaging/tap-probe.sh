@@ -9,8 +9,10 @@
 # no more bets, or on a number at its limit. PROBE_ARGS are given to the probe (e.g. -gap 300ms),
 # KIOSK_ARGS to the kiosk. The layout is design A's at 1920x1080 (the probe's -felt and -chips
 # defaults); SCREEN_SIZE=1280x800 runs the screen at the smaller kiosk size and gives the probe
-# design A's felt and chip tray there (measured on that size's screenshot). Not part of packaging/test.sh: it takes a minute and its figures are the machine's
-# load as much as the kiosk's; measure on an idle machine.
+# design A's felt and chip tray there (measured on that size's screenshot). The measurement is
+# not part of packaging/test.sh: it takes a minute and its figures are the machine's load as
+# much as the kiosk's; measure on an idle machine. packaging/test.sh runs it only as a short
+# check, with PROBE_ARGS=-strict (a tap that draws nothing is an error) and PROBE_FRAMES.
 #
 #   bash packaging/build-kiosk.sh build/ats && bash packaging/tap-probe.sh build/ats 200
 set -euo pipefail
@@ -38,3 +40,8 @@ sleep "${PROBE_SETTLE:-8}"
 if ! kill -0 "$app" 2>/dev/null; then echo "the kiosk exited early:"; tail -20 "$log"; exit 1; fi
 # shellcheck disable=SC2086 # PROBE_ARGS is a list of arguments
 "$probe" -taps "$taps" -chip-taps "$chiptaps" "${where[@]}" ${PROBE_ARGS:-}
+# PROBE_FRAMES=D then counts the frames the untouched window draws over D: with PROBE_MIN_FPS it
+# fails below that rate (the countdown's one frame a second must go on while the loop idles).
+if [ -n "${PROBE_FRAMES:-}" ]; then
+	"$probe" -frames "$PROBE_FRAMES" -min-fps "${PROBE_MIN_FPS:-0}" "${where[@]}" | tail -1
+fi

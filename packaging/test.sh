@@ -61,6 +61,13 @@ KIOSK_ARGS="-design L" bash packaging/screenshot.sh build/ats build/screenshot-d
 KIOSK_ARGS="-design U" bash packaging/screenshot.sh build/ats build/screenshot-design-U.png
 LANGUAGE=zh_Hans bash packaging/screenshot.sh build/ats build/screenshot-zh.png
 
+step "the kiosk answers every tap and keeps its countdown while its event loop idles (real window, XTest)"
+# Not a measurement (that is tap-probe.sh on a quiet machine): 10 taps on the felt and 3 on
+# the chips must each draw within a second, and the untouched window must go on drawing the
+# countdown's one frame a second (internal/idleloop parks Fyne's loop between them). The taps are
+# 1.3 s apart, longer than the loop runs freely after a touch (1 s): each lands on a parked loop.
+PROBE_ARGS="-strict -gap 1300ms" PROBE_FRAMES=5s PROBE_MIN_FPS=0.6 bash packaging/tap-probe.sh build/ats 10 3
+
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
 # Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts
 # (with dpkg, in a throwaway overlay) and kiosk session script, then runs the packaged table

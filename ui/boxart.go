@@ -93,6 +93,7 @@ type artBox struct {
 func newBoxArt(bounds diagrams.Rect, bg color.Color, lineW float32, boxes []artBox) *boxArt {
 	a := &boxArt{bounds: bounds, bg: bg, lineW: lineW, boxes: boxes, faces: map[float32]font.Face{}, font: labelFont()}
 	a.raster = canvas.NewRaster(a.generate)
+	a.raster.ScaleMode = canvas.ImageScalePixels
 	return a
 }
 

@@ -312,6 +312,11 @@ func slicesContains(es []diagrams.Element, e diagrams.Element) bool {
 // Content is the screen's canvas object.
 func (s *Screen) Content() fyne.CanvasObject { return s.root }
 
+// ScheduleWith replaces how the screen queues its changes onto the Fyne thread (fyne.Do by
+// default); call it before Follow. The kiosk's queues a change and then wakes its event loop
+// from an idle wait (internal/idleloop), so that no change waits for the wait to end.
+func (s *Screen) ScheduleWith(do func(func())) { s.do = do }
+
 // Follow keeps the screen current: every view change, and the countdown each time its second
 // changes, each applied on the Fyne thread through fyne.Do, until ctx ends.
 func (s *Screen) Follow(ctx context.Context) {

@@ -57,6 +57,8 @@ type options struct {
 	timeout, gap   time.Duration
 	half           int
 	frames         time.Duration // count the idle frames over this long instead of tapping
+	strict         bool          // a tap that drew nothing is an error (a check, not a measurement)
+	minFPS         float64       // with frames: fewer frames a second than this is an error
 }
 
 func main() {
@@ -71,6 +73,8 @@ func main() {
 	flag.DurationVar(&o.gap, "gap", 150*time.Millisecond, "pause between taps")
 	flag.IntVar(&o.half, "box", 16, "half the side of the square read back around a tap")
 	flag.DurationVar(&o.frames, "frames", 0, "tap nothing: count the frames the window draws over this long")
+	flag.BoolVar(&o.strict, "strict", false, "fail if any tap drew nothing before -timeout (a check that every tap is answered)")
+	flag.Float64Var(&o.minFPS, "min-fps", 0, "with -frames: fail if the window drew fewer frames a second (e.g. 0.8: the countdown's one a second)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		log.Fatalf("kioskprobe: %v", err)
@@ -106,6 +110,9 @@ func run(o options) error {
 			return err
 		}
 		fmt.Println(f)
+		if got := float64(f.frames) / f.over.Seconds(); got < o.minFPS {
+			return fmt.Errorf("%.2f frames a second untouched, fewer than -min-fps %.2f: the countdown stopped drawing", got, o.minFPS)
+		}
 		return nil
 	}
 	if err := x.checkOnNumbers(numbers, cell); err != nil {
@@ -116,6 +123,7 @@ func run(o options) error {
 		return err
 	}
 	r.print("numbers")
+	lost := r.timeouts
 	if o.chipTaps > 0 && len(chips) > 1 {
 		// Start from the second chip: the first is chosen already and a tap on it changes nothing.
 		order := append(chips[1:len(chips):len(chips)], chips[0])
@@ -124,6 +132,10 @@ func run(o options) error {
 			return err
 		}
 		r.print("chip tray")
+		lost += r.timeouts
+	}
+	if o.strict && lost > 0 {
+		return fmt.Errorf("%d taps drew nothing within %v", lost, o.timeout)
 	}
 	return nil
 }
