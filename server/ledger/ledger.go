@@ -40,6 +40,9 @@ import (
 type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
+	// pre reads the rows as last committed, on a connection of its own, for the seal's
+	// pre-image check (sealpreimage.go).
+	pre *preReader
 
 	dialect dialect // store.go: SQLite or PostgreSQL
 	schema  string  // PostgreSQL: the table server's own schema, table_<id>
@@ -222,6 +225,10 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
+	if l.pre, err = openPreSQLite(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
 	return l, nil
 }
 
@@ -233,7 +240,8 @@ func (l *Ledger) Close() error {
 		delete(l.stmts, q)
 	}
 	l.stmtMu.Unlock()
-	return l.db.Close()
+	perr := l.pre.close()
+	return errors.Join(l.db.Close(), perr)
 }
 
 // Tx is one ledger transaction.

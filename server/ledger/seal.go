@@ -647,13 +647,25 @@ func tablesOf(ds []dirty) []string {
 	return tables
 }
 
-func (s *sealer) sealScope(t *Tx, sc *scope) error {
+func (s *sealer) sealScope(t *Tx, sc *scope) (err error) {
 	ds, err := s.dirtyRows(t, sc)
 	if err != nil {
 		return fmt.Errorf("ledger: seal: %w", err)
 	}
 	if len(ds) == 0 {
 		return nil
+	}
+	// The rows' pre-images are checked against their old seals (sealpreimage.go) on the
+	// second connection, while this one reads the rows back and computes their new seals;
+	// nothing is committed unless both are done and the check found nothing.
+	if pre := t.l.pre; pre != nil {
+		checked := make(chan error, 1)
+		go func() { checked <- s.checkPreimages(t.ctx, pre, sc, ds) }()
+		defer func() {
+			if perr := <-checked; perr != nil && (err == nil || errors.Is(perr, ErrTampered)) {
+				err = perr
+			}
+		}()
 	}
 	lock := ""
 	if s.d == dialectPostgres {
