@@ -13,8 +13,10 @@
 //
 // Every row is sealed (seal.go): an HMAC under the server's ledger key, kept in its own file,
 // written in the same transaction as the row and verified for the whole ledger on Open, so a
-// ledger edited behind the server's back is refused rather than served. anchor.go keeps the
-// terminals' journal anchors and the notes they reported in escrow.
+// ledger edited behind the server's back is refused rather than served; while it runs, a row's
+// value as last committed must match its old seal before the server seals over it
+// (sealpreimage.go), so such an edit is not laundered by the server's next write. anchor.go
+// keeps the terminals' journal anchors and the notes they reported in escrow.
 //
 // Tickets are the floor's (issue 16): each records the table that printed it, the table and
 // terminal holding it and where it was redeemed, so a table's conservation identity counts its

@@ -297,3 +297,35 @@ func testPreimageOwnWrites(t *testing.T, base *store) {
 		})
 	}
 }
+
+// A row and its seal both put back to an older version, with the triggers dropped: the row
+// matches its older seal, so the pre-image check passes and the server's next write to it goes
+// through — but the seal head, which the server moves from what it held rather than from
+// seal_rows, still covers the newer seal, and the ledger fails its verification, before the
+// write and after: the rollback is not laundered either.
+func TestAttackRowAndSealRolledBackNotLaundered(t *testing.T) {
+	stores(t, func(t *testing.T, s *store) {
+		ctx := context.Background()
+		l := s.open(t)
+		credit(t, l, "T01", 5000)
+		var bal int64
+		var mac []byte
+		if err := l.db.QueryRow(`SELECT a.balance, r.mac FROM accounts a JOIN seal_rows r ON r.tbl = 'accounts' AND r.pk = '''T01'''
+			WHERE a.terminal = 'T01'`).Scan(&bal, &mac); err != nil {
+			t.Fatal(err)
+		}
+		credit(t, l, "T01", 100) // spent later, say; the editor wants the 5,000 back
+		s.editTriggersDropped(t,
+			fmt.Sprintf(`UPDATE accounts SET balance = %d WHERE terminal = 'T01'`, bal),
+			`UPDATE seal_rows SET mac = `+s.bytesLiteral(mac)+` WHERE tbl = 'accounts' AND pk = '''T01'''`)
+		if _, err := l.Verify(ctx); !errors.Is(err, ErrTampered) {
+			t.Fatalf("a row rolled back with its seal verifies: %v", err)
+		}
+		if err := creditErr(l, "T01", 1); err != nil && !errors.Is(err, ErrTampered) {
+			t.Fatal(err)
+		}
+		if _, err := l.Verify(ctx); !errors.Is(err, ErrTampered) {
+			t.Fatalf("a row rolled back with its seal, then written by the server, verifies: %v", err)
+		}
+	})
+}
