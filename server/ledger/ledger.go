@@ -13,8 +13,10 @@
 //
 // Every row is sealed (seal.go): an HMAC under the server's ledger key, kept in its own file,
 // written in the same transaction as the row and verified for the whole ledger on Open, so a
-// ledger edited behind the server's back is refused rather than served. anchor.go keeps the
-// terminals' journal anchors and the notes they reported in escrow.
+// ledger edited behind the server's back is refused rather than served; while it runs, a row's
+// value as last committed must match its old seal before the server seals over it
+// (sealpreimage.go), so such an edit is not laundered by the server's next write. anchor.go
+// keeps the terminals' journal anchors and the notes they reported in escrow.
 //
 // Tickets are the floor's (issue 16): each records the table that printed it, the table and
 // terminal holding it and where it was redeemed, so a table's conservation identity counts its
@@ -40,6 +42,9 @@ import (
 type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
+	// pre reads the rows as last committed, on a connection of its own, for the seal's
+	// pre-image check (sealpreimage.go).
+	pre *preReader
 
 	dialect dialect // store.go: SQLite or PostgreSQL
 	schema  string  // PostgreSQL: the table server's own schema, table_<id>
@@ -222,6 +227,10 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
+	if l.pre, err = openPreSQLite(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
 	return l, nil
 }
 
@@ -233,7 +242,8 @@ func (l *Ledger) Close() error {
 		delete(l.stmts, q)
 	}
 	l.stmtMu.Unlock()
-	return l.db.Close()
+	perr := l.pre.close()
+	return errors.Join(l.db.Close(), perr)
 }
 
 // Tx is one ledger transaction.

@@ -15,9 +15,24 @@ package ledger
 // row a transaction touches (seal_dirty), and Update seals them before it commits, in the
 // same transaction — so a table added later (by a migration) is sealed too.
 //
+// While the server runs, nothing it seals may cover a change it did not make. A change made
+// behind its back with the triggers in place leaves a note no transaction of the server's made
+// (outsideWrites refuses it). An editor who drops the triggers first (their SQL is in the
+// catalogue), edits a row and recreates them — or deletes the notes after — leaves none; so
+// before a row's new seal replaces its old one, the row as last committed, read on a second
+// connection (its pre-image: sealpreimage.go), must match that old seal, and a committed row
+// needs a seal and a seal a committed row. Otherwise the transaction is refused (ErrTampered,
+// naming the row), nothing of it committed, and the edit stays for `tableserver verify`. Without
+// it the server's next write to the edited row sealed the edit with its own change, and the
+// ledger verified clean.
+//
 // What a MAC cannot show: the whole file (or its last transactions, head included) put back
 // to an older copy is a valid, older ledger. The terminals' journals show that: each holds the
-// money it was told of.
+// money it was told of. A single row put back with its own older seal passes the pre-image
+// check (it matches that seal), but not the head, which the server moves from what it held: it
+// is found by the next verification, whether or not the server wrote the row since. And an
+// edited row the server only reads, never writes, is found by the next verification, not at
+// the read: rows are checked against their seals as they are sealed over, not as they are read.
 //
 // On PostgreSQL (store.go) there is a seal per schema: the table's own rows under its key, the
 // floor's rows (tickets, cage_*, floor_*) under the floor's key, which every table server of the
@@ -647,13 +662,25 @@ func tablesOf(ds []dirty) []string {
 	return tables
 }
 
-func (s *sealer) sealScope(t *Tx, sc *scope) error {
+func (s *sealer) sealScope(t *Tx, sc *scope) (err error) {
 	ds, err := s.dirtyRows(t, sc)
 	if err != nil {
 		return fmt.Errorf("ledger: seal: %w", err)
 	}
 	if len(ds) == 0 {
 		return nil
+	}
+	// The rows' pre-images are checked against their old seals (sealpreimage.go) on the
+	// second connection, while this one reads the rows back and computes their new seals;
+	// nothing is committed unless both are done and the check found nothing.
+	if pre := t.l.pre; pre != nil {
+		checked := make(chan error, 1)
+		go func() { checked <- s.checkPreimages(t.ctx, pre, sc, ds) }()
+		defer func() {
+			if perr := <-checked; perr != nil && (err == nil || errors.Is(perr, ErrTampered)) {
+				err = perr
+			}
+		}()
 	}
 	lock := ""
 	if s.d == dialectPostgres {
@@ -1180,6 +1207,8 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 			time.Now().UnixNano(), "ledger-sealed", "", "", found, fmt.Sprintf("sealing started: %d rows found were sealed as they stood", found)); err != nil {
 			return err
 		}
+		// No pre-image reader (Ledger.pre): this transaction has just sealed every row as it
+		// stood, so there is no old seal of the one event to check.
 		if err := s.sealScope(&Tx{l: &Ledger{dialect: s.d}, ctx: ctx, tx: tx}, sc); err != nil {
 			return err
 		}

@@ -220,10 +220,11 @@ func (c pgConn) CheckNamedValue(v *driver.NamedValue) error {
 }
 
 // retryable reports whether PostgreSQL aborted a transaction only to keep it apart from a
-// concurrent one (serialization failure, deadlock): running it again is safe and right.
+// concurrent one (serialization failure, deadlock, or the seal's pre-image read waiting on a
+// lock that waits on the transaction: errPreimageLocked): running it again is safe and right.
 func retryable(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01") || errors.Is(err, errPreimageLocked)
 }
 
 // maxAttempts bounds Update's retries of a transaction PostgreSQL aborted for a concurrent
@@ -397,6 +398,14 @@ func openPostgres(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 	if err := seal.migrated(ctx, l, before, applied); err != nil {
 		return fail(err)
 	}
+	// The seal's pre-image check reads the rows as last committed on a session of its own
+	// (sealpreimage.go): one more connection per table server. Its reads wait for no lock
+	// longer than preLockTimeout (see preReader.query).
+	rpc := pc.Copy()
+	rpc.RuntimeParams["lock_timeout"] = preLockTimeout
+	pdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*rpc)})
+	pdb.SetMaxOpenConns(1)
+	l.pre = &preReader{db: pdb}
 	return l, nil
 }
 
