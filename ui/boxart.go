@@ -144,8 +144,9 @@ func (a *boxArt) generate(w, h int) image.Image {
 // chip placed renders its own sprite once, and the picture is composed again from the others
 // as they are.
 type spriteCache struct {
-	m       map[spriteKey]*image.NRGBA
-	renders int // sprites rendered so far (what the tests count)
+	m       map[spriteKey]*cachedSprite
+	used    uint64 // a clock of uses: each get ticks it
+	renders int    // sprites rendered so far (what the tests count)
 }
 
 type spriteKey struct {
@@ -155,21 +156,41 @@ type spriteKey struct {
 	frac  fyne.Position // where in its first pixel the sprite starts, in pixels
 }
 
-// spriteCacheMax bounds the cache: past it, it starts again (a few renders, not a leak).
-const spriteCacheMax = 128
+type cachedSprite struct {
+	im   *image.NRGBA
+	used uint64 // when it was last used (spriteCache.used)
+}
+
+// spriteCacheMax bounds the cache; past it, the sprite used longest ago goes. A whole felt of
+// chips is 36–50 sprites at a time. The bound is memory: a chip's sprite is ~10 KB at 1080p,
+// and a cache that filled up to 128 before it started again held ~1.2 MB at its fullest (the
+// felt's and the racetrack's each: issue 18's soak, the Go heap +2 MB from round 10 to 110).
+const spriteCacheMax = 64
 
 func (c *spriteCache) get(s artSprite, pixScale float32, frac fyne.Position) *image.NRGBA {
 	k := spriteKey{s.key, s.size, pixScale, frac}
-	if im, ok := c.m[k]; ok {
-		return im
+	c.used++
+	if e, ok := c.m[k]; ok {
+		e.used = c.used
+		return e.im
 	}
-	if c.m == nil || len(c.m) >= spriteCacheMax {
-		c.m = map[spriteKey]*image.NRGBA{}
+	if c.m == nil {
+		c.m = map[spriteKey]*cachedSprite{}
+	}
+	if len(c.m) >= spriteCacheMax {
+		var oldest spriteKey
+		least := c.used
+		for k, e := range c.m {
+			if e.used < least {
+				oldest, least = k, e.used
+			}
+		}
+		delete(c.m, oldest)
 	}
 	c.renders++
 	off := fyne.NewPos(frac.X/pixScale, frac.Y/pixScale)
 	im := renderSprite(s, pixScale, off)
-	c.m[k] = im
+	c.m[k] = &cachedSprite{im: im, used: c.used}
 	return im
 }
 
