@@ -57,7 +57,8 @@ type Governor struct {
 	ready   chan struct{} // the X connection has something to read (watchX)
 	input   atomic.Int64  // when input last arrived, in nanoseconds since start
 	start   time.Time
-	mainTID int // the main thread's, where GLFW may be called (0: not hooked)
+	mainTID int         // the main thread's, where GLFW may be called (0: not hooked)
+	ended   atomic.Bool // a wait ran off the main thread: Fyne's loop has ended
 
 	waits, woken, timedOut atomic.Int64 // counters for Stats
 
@@ -109,6 +110,9 @@ func (g *Governor) Run(ctx context.Context, w fyne.Window) {
 		}
 		var woken bool
 		fyne.DoAndWait(func() { woken = g.wait(ctx) })
+		if g.ended.Load() {
+			return // Fyne's loop has ended: nothing to park
+		}
 		if woken {
 			sleep(ctx, g.Settle)
 		}
@@ -204,9 +208,13 @@ func (g *Governor) hook(w fyne.Window) int {
 // wait runs on the main thread (through fyne.DoAndWait) and parks Fyne's loop until a change,
 // the X connection's readiness or MaxWait; true if it ended early. After Fyne's loop has ended,
 // fyne.DoAndWait runs the function on the caller's goroutine, where GLFW must not be called:
-// then it does nothing.
+// then it does nothing, and Run ends (it would otherwise go round at once, for ever).
 func (g *Governor) wait(ctx context.Context) bool {
-	if ctx.Err() != nil || unix.Gettid() != g.mainTID {
+	if unix.Gettid() != g.mainTID {
+		g.ended.Store(true)
+		return false
+	}
+	if ctx.Err() != nil {
 		return false
 	}
 	g.waits.Add(1)

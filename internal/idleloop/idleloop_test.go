@@ -86,6 +86,9 @@ func TestNoWaitOffTheMainThread(t *testing.T) {
 	if w, _, _ := g.Stats(); w != 0 {
 		t.Fatalf("%d waits off the main thread", w)
 	}
+	if !g.ended.Load() {
+		t.Fatal("Fyne's loop has ended, and the governor would go round for ever")
+	}
 }
 
 // The X connection's descriptor, watched through Go's poller, ends a wait when data arrives,
