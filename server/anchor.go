@@ -21,6 +21,9 @@ package server
 import (
 	"context"
 	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -121,17 +124,34 @@ func (t *Table) JournalAnchor(terminal string) (*pb.JournalAnchor, error) {
 	return &pb.JournalAnchor{Head: &pb.JournalHead{Seq: a.Seq, Mac: a.MAC}}, nil
 }
 
-// maxNoteKey bounds a note's key: the terminal's are some 30 characters.
-const maxNoteKey = 200
+// maxKeyBytes bounds an idempotency key: a terminal's keys are a few dozen bytes; the ledger
+// keeps every key it is given.
+const maxKeyBytes = 200
+
+// checkIdempotencyKey refuses a key the ledger cannot keep as a key: empty, longer than
+// maxKeyBytes, not UTF-8, or holding a control character. A NUL in a key made two keys one
+// in the ledger's seal on SQLite (ledger.ErrKeyText; found by FuzzReleaseTicketHold): the
+// ledger refuses it too, and this says so to the caller as bad input, not as a fault.
+func checkIdempotencyKey(key string) error {
+	switch {
+	case key == "":
+		return invalid("an idempotency key is required")
+	case len(key) > maxKeyBytes:
+		return invalid("idempotency key: %d bytes, at most %d", len(key), maxKeyBytes)
+	case !utf8.ValidString(key):
+		return invalid("idempotency key %q: not UTF-8", key)
+	case strings.IndexFunc(key, unicode.IsControl) >= 0:
+		return invalid("idempotency key %q: holds a control character", key)
+	}
+	return nil
+}
 
 // ReportNoteEscrow records a note in a terminal's acceptor escrow, before it is stacked: the
 // only notes CreditNote pays.
 func (t *Table) ReportNoteEscrow(terminal string, req *pb.NoteEscrowRequest) (*pb.NoteEscrowResponse, error) {
 	switch {
-	case req.IdempotencyKey == "":
-		return nil, invalid("an idempotency key is required")
-	case len(req.IdempotencyKey) > maxNoteKey:
-		return nil, invalid("idempotency key: %d bytes, at most %d", len(req.IdempotencyKey), maxNoteKey)
+	case checkIdempotencyKey(req.IdempotencyKey) != nil:
+		return nil, checkIdempotencyKey(req.IdempotencyKey)
 	case req.Amount <= 0:
 		return nil, invalid("note amount %d: must be positive", req.Amount)
 	case len(req.NoteCode) > 16:

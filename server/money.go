@@ -28,8 +28,8 @@ import (
 func moneyCall[R proto.Message](t *Table, caller, key, request string, fresh func() R,
 	fn func(tx *ledger.Tx, now time.Time) (R, func(), error)) (R, bool, error) {
 	var zero R
-	if key == "" {
-		return zero, false, invalid("an idempotency key is required")
+	if err := checkIdempotencyKey(key); err != nil {
+		return zero, false, err
 	}
 	now := t.now()
 	var reply R

@@ -107,6 +107,9 @@ type NoteEscrow struct {
 
 // NoteEscrow reads a reported note.
 func (t *Tx) NoteEscrow(terminal, key string) (NoteEscrow, bool, error) {
+	if err := keyText(terminal, key); err != nil {
+		return NoteEscrow{}, false, err
+	}
 	n := NoteEscrow{Terminal: terminal, Key: key}
 	err := t.queryRow(`SELECT amount, code, state FROM note_escrows WHERE terminal = ? AND key = ?`, terminal, key).
 		Scan(&n.Amount, &n.Code, &n.State)
@@ -121,6 +124,9 @@ func (t *Tx) NoteEscrow(terminal, key string) (NoteEscrow, bool, error) {
 
 // PutNoteEscrow inserts or updates a reported note.
 func (t *Tx) PutNoteEscrow(n NoteEscrow) error {
+	if err := keyText(n.Terminal, n.Key); err != nil {
+		return err
+	}
 	_, err := t.exec(`INSERT INTO note_escrows(terminal, key, amount, code, state, at) VALUES (?,?,?,?,?,?)
 		ON CONFLICT(terminal, key) DO UPDATE SET state = excluded.state`,
 		n.Terminal, n.Key, n.Amount, n.Code, n.State, t.now.UnixNano())

@@ -29,6 +29,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -398,6 +399,22 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 // ErrKeyReused is returned when an idempotency key comes back with a different request.
 var ErrKeyReused = errors.New("idempotency key already used for a different request")
 
+// ErrKeyText is wrapped by the error for a key that holds a NUL byte: on SQLite the seal
+// names a row by its key as quote() writes it, and quote() ends text at a NUL, so "k\x00a"
+// would be sealed as "k" — one seal for two rows, and a ledger that fails its verification
+// (found by FuzzReleaseTicketHold). No key the ledger is given may hold one.
+var ErrKeyText = errors.New("a key holds a NUL byte")
+
+// keyText refuses keys that hold a NUL byte (ErrKeyText).
+func keyText(keys ...string) error {
+	for _, k := range keys {
+		if strings.IndexByte(k, 0) >= 0 {
+			return fmt.Errorf("ledger: key %q: %w", k, ErrKeyText)
+		}
+	}
+	return nil
+}
+
 // Idempotent looks up (terminal, key). If it was used for the same request, it returns the
 // stored result and true: the caller answers with it and moves nothing. If it was used for a
 // different request, ErrKeyReused. Otherwise it returns false and the caller does the work and
@@ -405,6 +422,9 @@ var ErrKeyReused = errors.New("idempotency key already used for a different requ
 func (t *Tx) Idempotent(terminal, key, request string) ([]byte, bool, error) {
 	if key == "" {
 		return nil, false, errors.New("an idempotency key is required")
+	}
+	if err := keyText(terminal, key); err != nil {
+		return nil, false, err
 	}
 	var req string
 	var res []byte
@@ -422,6 +442,9 @@ func (t *Tx) Idempotent(terminal, key, request string) ([]byte, bool, error) {
 
 // Remember stores the result of (terminal, key) for replays.
 func (t *Tx) Remember(terminal, key, request string, result []byte) error {
+	if err := keyText(terminal, key); err != nil {
+		return err
+	}
 	_, err := t.exec(`INSERT INTO idempotency(terminal, key, request, result, at) VALUES (?,?,?,?,?)`,
 		terminal, key, request, result, t.now.UnixNano())
 	if err != nil {

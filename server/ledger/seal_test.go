@@ -361,3 +361,25 @@ func testSealKeyMoved(t *testing.T, s *store) {
 		}
 	}
 }
+
+// The ledger refuses a key with a NUL byte whoever calls it: on SQLite the seal would name it
+// as it names the key cut at the NUL.
+func TestKeyWithNULRefused(t *testing.T) {
+	stores(t, func(t *testing.T, s *store) {
+		l := s.open(t)
+		defer l.Close()
+		err := l.Update(context.Background(), now, func(tx *Tx) error { return tx.Remember("T1", "k\x00a", "r", nil) })
+		if !errors.Is(err, ErrKeyText) {
+			t.Fatalf("Remember: %v, want ErrKeyText", err)
+		}
+		err = l.Update(context.Background(), now, func(tx *Tx) error {
+			return tx.PutNoteEscrow(NoteEscrow{Terminal: "T1", Key: "n\x00", Amount: 100, Code: "AUD1", State: "escrow"})
+		})
+		if !errors.Is(err, ErrKeyText) {
+			t.Fatalf("PutNoteEscrow: %v, want ErrKeyText", err)
+		}
+		if _, err := l.Verify(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
