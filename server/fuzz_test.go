@@ -323,7 +323,7 @@ func reportAndCredit(tbl *Table, terminal string, req *pb.CreditNoteRequest) (*p
 }
 
 // openFuzzTable is an open table on a ledger of its own, on a fake clock, for a fuzz target.
-func openFuzzTable(f *testing.F) (*Table, *fakeClock) {
+func openFuzzTable(f testing.TB) (*Table, *fakeClock) {
 	led, err := ledger.Open(filepath.Join(f.TempDir(), "fuzz.db"))
 	if err != nil {
 		f.Fatal(err)

@@ -2,17 +2,12 @@ package server
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
-	"github.com/tablegames/ats/server/ledger"
 )
 
 // A hostile terminal's idempotency keys: "k\x00a" was sealed on SQLite under the same name
@@ -20,19 +15,7 @@ import (
 // verification — a table that would not start again (found by FuzzReleaseTicketHold). Every
 // key the ledger cannot keep is refused as bad input, and the ledger still verifies.
 func TestIdempotencyKeysTheLedgerCannotKeepAreRefused(t *testing.T) {
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "keys.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	clock := &fakeClock{t: time.Date(2026, 11, 24, 20, 0, 0, 0, time.UTC)}
-	tbl, err := NewTable(context.Background(), DefaultConfig(), led, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		t.Fatal(err)
-	}
+	tbl, _ := openFuzzTable(t)
 	if _, err := reportAndCredit(tbl, "T1", &pb.CreditNoteRequest{IdempotencyKey: "k", Amount: 10000, NoteCode: "AUD100"}); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +32,7 @@ func TestIdempotencyKeysTheLedgerCannotKeepAreRefused(t *testing.T) {
 	if _, err := tbl.CashOut("T1", &pb.CashOutRequest{IdempotencyKey: "a key of 30 printable bytes ok"}); err != nil {
 		t.Fatalf("a good key refused: %v", err)
 	}
-	if _, err := led.Verify(context.Background()); err != nil {
+	if _, err := tbl.led.Verify(context.Background()); err != nil {
 		t.Fatalf("the ledger fails its seal: %v", err)
 	}
 }
