@@ -149,9 +149,10 @@ func checkIdempotencyKey(key string) error {
 // ReportNoteEscrow records a note in a terminal's acceptor escrow, before it is stacked: the
 // only notes CreditNote pays.
 func (t *Table) ReportNoteEscrow(terminal string, req *pb.NoteEscrowRequest) (*pb.NoteEscrowResponse, error) {
+	if err := checkIdempotencyKey(req.IdempotencyKey); err != nil {
+		return nil, err
+	}
 	switch {
-	case checkIdempotencyKey(req.IdempotencyKey) != nil:
-		return nil, checkIdempotencyKey(req.IdempotencyKey)
 	case req.Amount <= 0:
 		return nil, invalid("note amount %d: must be positive", req.Amount)
 	case len(req.NoteCode) > 16:
