@@ -17,6 +17,11 @@ sleep "${SCREENSHOT_WAIT:-6}"
 if ! kill -0 "$app" 2>/dev/null; then
 	echo "the kiosk exited early:"; cat /tmp/ats-screenshot.log; exit 1
 fi
+# Fyne reports what it could not do (a font, a locale, a resource) on the log: on a certified
+# screen each is a defect (issue 18 point 10: the POSIX locale logged "Error parsing user locale").
+if grep -q "Fyne error" /tmp/ats-screenshot.log; then
+	echo "the kiosk logged Fyne errors:"; grep -A1 "Fyne error" /tmp/ats-screenshot.log; exit 1
+fi
 import -window root "$out"
 colours=$(identify -format '%k' "$out")
 echo "screenshot $out: $(identify -format '%wx%h' "$out"), $colours colours"

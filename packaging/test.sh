@@ -49,7 +49,8 @@ mkdir -p build
 bash packaging/build-kiosk.sh build/ats
 
 step "the kiosk draws under Xvfb (1920x1080 and 1280x800, both wheels, the touch calibration, designs L and U, Chinese)"
-bash packaging/screenshot.sh build/ats build/screenshot.png
+# In the POSIX locale a service or a container starts with: English, and no error logged.
+env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 bash packaging/screenshot.sh build/ats build/screenshot.png
 SCREEN_SIZE=1280x800 bash packaging/screenshot.sh build/ats build/screenshot-1280x800.png
 # The double-zero wheel (its 0/00 column, the American racetrack), at both sizes.
 KIOSK_ARGS="-wheel double-zero" bash packaging/screenshot.sh build/ats build/screenshot-double-zero.png
