@@ -14,8 +14,6 @@ import (
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
 
-	// The POSIX locale means English, set before Fyne's lang reads it (issue 18 point 10).
-	_ "github.com/tablegames/ats/internal/posixlocale"
 )
 
 func main() {

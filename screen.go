@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -11,6 +13,9 @@ import (
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/diagrams"
+	// What Fyne reads from the environment as it initialises, set before Fyne's own packages
+	// initialise: English for the POSIX locale, its caches' lifetime (issue 18).
+	"github.com/tablegames/ats/internal/fyneenv"
 	"github.com/tablegames/ats/internal/idleloop"
 	"github.com/tablegames/ats/ui"
 )
@@ -26,7 +31,22 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 	w := a.NewWindow("ATS")
 	// Fyne's loop sleeps while the screen is at rest, and wakes for a touch or a change.
 	idle := idleloop.New()
-	a.Lifecycle().SetOnStarted(func() { go idle.Run(ctx, w) })
+	// A screen at rest is redrawn before Fyne's caches drop what it shows (keepdrawn.go).
+	var changed atomic.Int64
+	changed.Store(time.Now().UnixNano())
+	a.Lifecycle().SetOnStarted(func() {
+		go idle.Run(ctx, w)
+		if every := fyneenv.Lifetime() / 4; every > 0 {
+			t := time.NewTicker(every)
+			go func() {
+				defer t.Stop()
+				keepDrawn(ctx, every, t.C, &changed, func() {
+					fyne.Do(func() { w.Canvas().Refresh(w.Content()) })
+					idle.Wake()
+				})
+			}()
+		}
+	})
 	noDepthBuffer()
 	// The screen is built again in the language a player chooses (its texts are made when it is
 	// built); the new one follows the terminal in place of the old, whose countdown stops.
@@ -57,7 +77,11 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 				slog.Error("kiosk: the screen in the new language", "code", code, "err", err)
 			}
 		})
-		s.ScheduleWith(func(f func()) { fyne.Do(f); idle.Wake() })
+		s.ScheduleWith(func(f func()) {
+			changed.Store(time.Now().UnixNano())
+			fyne.Do(f)
+			idle.Wake()
+		})
 		stopScreen()
 		var sctx context.Context
 		sctx, stopScreen = context.WithCancel(ctx)

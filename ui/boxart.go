@@ -65,6 +65,10 @@ type artSprite struct {
 	size fyne.Size     // the sprite's size in Fyne units
 	// objs makes the sprite's objects, placed in a size-sized area.
 	objs func() []fyne.CanvasObject
+	// passing marks a sprite shown for one state only — the round's winning outline, around a
+	// different number each round: the cache keeps the last such sprite alone, instead of one
+	// per number until the bound (37 outlines of ~40 KB each at 1080p, issue 18's soak).
+	passing bool
 }
 
 // same tells whether two sprites are drawn alike at the same place.
@@ -147,6 +151,10 @@ type spriteCache struct {
 	m       map[spriteKey]*cachedSprite
 	used    uint64 // a clock of uses: each get ticks it
 	renders int    // sprites rendered so far (what the tests count)
+	// The last passing sprite (artSprite.passing), kept apart from m: a picture composed again
+	// while the outline shows (a chip placed, the window resized) draws it again unrendered.
+	passingKey spriteKey
+	passingIm  *image.NRGBA
 }
 
 type spriteKey struct {
@@ -169,6 +177,14 @@ const spriteCacheMax = 64
 
 func (c *spriteCache) get(s artSprite, pixScale float32, frac fyne.Position) *image.NRGBA {
 	k := spriteKey{s.key, s.size, pixScale, frac}
+	off := fyne.NewPos(frac.X/pixScale, frac.Y/pixScale)
+	if s.passing {
+		if c.passingIm == nil || c.passingKey != k {
+			c.renders++
+			c.passingKey, c.passingIm = k, renderSprite(s, pixScale, off)
+		}
+		return c.passingIm
+	}
 	c.used++
 	if e, ok := c.m[k]; ok {
 		e.used = c.used
@@ -188,7 +204,6 @@ func (c *spriteCache) get(s artSprite, pixScale float32, frac fyne.Position) *im
 		delete(c.m, oldest)
 	}
 	c.renders++
-	off := fyne.NewPos(frac.X/pixScale, frac.Y/pixScale)
 	im := renderSprite(s, pixScale, off)
 	c.m[k] = &cachedSprite{im: im, used: c.used}
 	return im

@@ -320,6 +320,7 @@ func outlineSprite(tl fyne.Position, size fyne.Size) artSprite {
 	pad := float32(winStroke)
 	return artSprite{
 		key: "win", at: tl.Subtract(fyne.NewPos(pad, pad)), size: size.Add(fyne.NewSize(2*pad, 2*pad)),
+		passing: true, // a different number each round: not one kept per number
 		objs: func() []fyne.CanvasObject {
 			win := canvas.NewRectangle(color.Transparent)
 			win.StrokeColor, win.StrokeWidth = winOutline, winStroke

@@ -11,8 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/assets"
-	// The POSIX locale means English, set before Fyne's lang reads it (issue 18 point 10).
-	_ "github.com/tablegames/ats/internal/posixlocale"
+	// What Fyne reads from the environment as it initialises: English for the POSIX locale (issue
+	// 18 point 10), its caches' lifetime (issue 18 memory). Before Fyne's own packages.
+	_ "github.com/tablegames/ats/internal/fyneenv"
 )
 
 func init() {

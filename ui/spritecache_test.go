@@ -45,3 +45,31 @@ func TestSpriteCacheDropsTheLeastRecentlyUsed(t *testing.T) {
 		t.Fatal("the sprite used longest ago was kept")
 	}
 }
+
+// TestPassingSpritesAreNotKeptPerNumber: the winning outline is drawn around a different number
+// each round; the cache keeps the last one only (issue 18 memory: one per number filled the cache
+// over the first rounds), and the same outline composed again is not rendered again.
+func TestPassingSpritesAreNotKeptPerNumber(t *testing.T) {
+	test.NewTempApp(t)
+	var c spriteCache
+	chip := chipSprite(500, false, fyne.NewPos(40, 40), 30)
+	c.get(chip, 1, fyne.Position{})
+	for n := range 37 {
+		tl := fyne.NewPos(float32(n)*61.37, float32(n%3)*47.5)
+		frac := fyne.NewPos(tl.X-float32(int(tl.X)), tl.Y-float32(int(tl.Y)))
+		before := c.renders
+		first := c.get(outlineSprite(tl, fyne.NewSize(60, 46)), 1, frac)
+		again := c.get(outlineSprite(tl, fyne.NewSize(60, 46)), 1, frac)
+		if c.renders-before != 1 || first != again {
+			t.Fatalf("outline %d: %d renders for two uses, want 1", n, c.renders-before)
+		}
+	}
+	if len(c.m) != 1 {
+		t.Fatalf("%d sprites kept in the cache after 37 outlines and a chip, want the chip alone", len(c.m))
+	}
+	before := c.renders
+	c.get(chip, 1, fyne.Position{})
+	if c.renders != before {
+		t.Fatal("the chip was rendered again: an outline displaced it")
+	}
+}
