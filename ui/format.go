@@ -26,7 +26,10 @@ func money(cents int64) string {
 	return s
 }
 
-// amount formats cents always with two decimals, for balances and wins: "1,234.50".
+// amount formats cents always with two decimals: "1,234.50". It is the bare figure, without
+// the currency: money on the screen goes through inCurrency (issue 18: the symbol wherever money
+// shows); amount alone is for a figure that is not the player's money, or one printed where no
+// table (and so no currency) is known.
 func amount(cents int64) string {
 	s := money(cents)
 	if cents%100 == 0 {
@@ -34,6 +37,17 @@ func amount(cents int64) string {
 	}
 	return s
 }
+
+// inCurrency is cents of the table's currency (its ISO 4217 code, v.Config.Currency) as every
+// figure of money on the screen reads: the currency's symbol, then the amount with two decimals,
+// "€1,234.50", "A$12.00"; the bare amount when the table names no currency. Tournament chips are
+// not money and never go through it.
+func inCurrency(code string, cents int64) string { return currencySymbol(code) + amount(cents) }
+
+// stakeInCurrency is a stake on the one-line list of call bets beside the racetrack: in the
+// table's currency, but as its chips read, whole units without cents ("€10", "€2.50"), so the
+// list is cut (with an ellipsis) no sooner than it was without the symbol.
+func stakeInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
 
 // currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
 // the table's configuration): its symbol where one is common, else the code and a space; none
