@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -203,10 +203,23 @@ func TestHelpLimitsShowTheCurrency(t *testing.T) {
 	}
 }
 
+// labelTexts is the text of every label in a tree of canvas objects.
+func labelTexts(o fyne.CanvasObject) []string {
+	var out []string
+	walkObjects(o, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			out = append(out, l.Text)
+		}
+	})
+	return out
+}
+
 // The game records' figures and the tickets are money in the table's currency, and the tickets'
-// amounts stay in one right-aligned column of the monospace list whatever their length.
+// amounts stand right-aligned in one column, the same in both lists, whatever their length, the
+// currency's and the language's (in Chinese the "monospace" list was drawn in a proportional
+// font and its columns wandered).
 func TestRecallShowsTheCurrency(t *testing.T) {
-	test.NewTempApp(t)
+	restoreLanguage(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	geom, err := diagrams.New(l)
 	if err != nil {
@@ -223,9 +236,14 @@ func TestRecallShowsTheCurrency(t *testing.T) {
 	printed := []recall.Ticket{{At: at, Validation: "001234567890123456", Amount: 4500, State: "printed"},
 		{At: at, Validation: "001234567890123457", Amount: 12345678, State: "redeemed"}}
 	accepted := []recall.Ticket{{At: at, Amount: 2000}, {At: at, Validation: "009876543210987654", Amount: 99999999}}
-	for _, cur := range []string{"EUR", "MOP", "CHF"} {
-		sym := currencySymbol(cur)
-		rv := newRecallView(geom, cur, rounds, printed, accepted)
+	for _, c := range []struct{ language, cur string }{{"en", "EUR"}, {"en", "MOP"}, {"en", "CHF"}, {"zh_Hans", "CNY"}} {
+		if err := SetLanguage(c.language); err != nil {
+			t.Fatal(err)
+		}
+		test.NewTempApp(t)
+		fyne.CurrentApp().Settings().SetTheme(Theme())
+		sym := currencySymbol(c.cur)
+		rv := newRecallView(geom, c.cur, rounds, printed, accepted)
 		w := test.NewWindow(rv.root)
 		w.Resize(fyne.NewSize(1200, 800))
 		var texts []string
@@ -233,31 +251,36 @@ func TestRecallShowsTheCurrency(t *testing.T) {
 			rv.show(i)
 			texts = append(texts, strings.Split(rv.detail.Text, "\n")...)
 		}
-		tickets := ticketsText(cur, printed, accepted)
-		texts = append(texts, strings.Split(tickets, "\n")...)
+		tickets := ticketsView(c.cur, printed, accepted)
+		texts = append(texts, labelTexts(tickets)...)
 		bare, with := bareMoney(texts, sym)
 		for _, b := range bare {
-			t.Errorf("%s: money without its currency: %s", cur, b)
+			t.Errorf("%s %s: money without its currency: %s", c.language, c.cur, b)
 		}
 		// Wagered, won, before, after, in, out; the void game's wagers, wagered, won, before,
 		// after, in, out; four tickets.
 		if with != 6+7+4 {
-			t.Errorf("%s: %d figures with the currency: %q", cur, with, texts)
+			t.Errorf("%s %s: %d figures with the currency: %q", c.language, c.cur, with, texts)
 		}
-		if !shows(texts, "Wagered "+sym+"5.00   Won "+sym+"10.00") || !shows(texts, "out "+sym+"1,234.56") {
-			t.Errorf("%s: %q", cur, texts)
+		if !shows(texts, sym+"10.00") || !shows(texts, sym+"1,234.56") || !shows(texts, sym+"999,999.99") {
+			t.Errorf("%s %s: %q", c.language, c.cur, texts)
 		}
-		// The amounts end in the same column (counted in characters, as a monospace font
-		// draws them), on the printed lines and on the accepted lines.
-		ends := map[int]bool{}
-		for _, line := range strings.Split(tickets, "\n") {
-			if m := moneyFigure.FindStringIndex(line); m != nil {
-				ends[utf8.RuneCountInString(line[:m[1]])] = true
+		// The amounts' right edges, laid out in a window as the recall shows them.
+		tw := test.NewWindow(container.NewVScroll(tickets))
+		tw.Resize(fyne.NewSize(1200, 600))
+		rights := map[float32]int{}
+		walkObjects(tickets, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && moneyFigure.MatchString(l.Text) {
+				if l.Alignment != fyne.TextAlignTrailing {
+					t.Errorf("%s %s: %q is not right-aligned", c.language, c.cur, l.Text)
+				}
+				rights[fyne.CurrentApp().Driver().AbsolutePositionForObject(l).X+l.Size().Width]++
 			}
+		})
+		if len(rights) != 1 {
+			t.Errorf("%s %s: the tickets' amounts end at %v", c.language, c.cur, rights)
 		}
-		if len(ends) != 1 {
-			t.Errorf("%s: the tickets' amounts end in columns %v:\n%s", cur, ends, tickets)
-		}
+		tw.Close()
 		w.Close()
 	}
 }

@@ -42,11 +42,9 @@ func newRecallView(geom *diagrams.Geometry, cur string, rounds []recall.Round, p
 	older := widget.NewButton(T("Previous game"), func() { rv.show(rv.i + 1) })
 	newer := widget.NewButton(T("Next game"), func() { rv.show(rv.i - 1) })
 	games := container.NewBorder(rv.title, container.NewVBox(rv.detail, container.NewHBox(older, newer)), nil, nil, rv.felt)
-	tickets := widget.NewLabel(ticketsText(cur, printed, accepted))
-	tickets.TextStyle = fyne.TextStyle{Monospace: true}
 	tabs := container.NewAppTabs(
 		container.NewTabItem(T("Games"), games),
-		container.NewTabItem(T("Tickets"), container.NewVScroll(tickets)),
+		container.NewTabItem(T("Tickets"), container.NewVScroll(ticketsView(cur, printed, accepted))),
 	)
 	rv.root = tabs
 	rv.show(0)
@@ -108,30 +106,45 @@ func roundText(cur string, r recall.Round, betsErr error) string {
 	return strings.Join(lines, "\n")
 }
 
-// ticketsText is the tickets printed and accepted, a line each in monospace columns: the
-// amounts right-aligned with their currency symbol (fmt pads by runes, so "€" and "¥" count one
-// column as they take one), wide enough for a six-figure amount with any symbol in the list.
-func ticketsText(cur string, printed, accepted []recall.Ticket) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, T("Last %d tickets printed")+"\n", recallTickets)
-	if len(printed) == 0 {
-		b.WriteString("  -\n")
+// ticketsView is the tickets printed and accepted, a row each in a grid of four columns — when,
+// the validation number (or "note"), the amount, what became of it — so the columns align in any
+// language and font: a monospace text's did not in Chinese, whose font is not monospace. The
+// amounts are right-aligned with their currency symbol, in the same column in both lists.
+func ticketsView(cur string, printed, accepted []recall.Ticket) fyne.CanvasObject {
+	cell := func(s string, align fyne.TextAlign) fyne.CanvasObject {
+		l := widget.NewLabel(s)
+		l.Alignment = align
+		return l
 	}
-	for _, t := range printed {
-		fmt.Fprintf(&b, "  %s  %s  %16s  %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.Validation, inCurrency(cur, t.Amount), T(t.State))
-	}
-	b.WriteString("\n" + T("Last tickets and notes accepted") + "\n")
-	if len(accepted) == 0 {
-		b.WriteString("  -\n")
-	}
-	for _, t := range accepted {
-		what := t.Validation
-		if what == "" {
-			what = T("note")
+	list := func(ts []recall.Ticket, row func(recall.Ticket) (what, state string)) fyne.CanvasObject {
+		if len(ts) == 0 {
+			return widget.NewLabel("-")
 		}
-		fmt.Fprintf(&b, "  %s  %-18s  %16s\n", t.At.Local().Format("2006-01-02 15:04:05"), what, inCurrency(cur, t.Amount))
+		g := container.NewGridWithColumns(4)
+		for _, t := range ts {
+			what, state := row(t)
+			g.Add(cell(t.At.Local().Format("2006-01-02 15:04:05"), fyne.TextAlignLeading))
+			g.Add(cell(what, fyne.TextAlignLeading))
+			g.Add(cell(inCurrency(cur, t.Amount), fyne.TextAlignTrailing))
+			g.Add(cell(state, fyne.TextAlignLeading))
+		}
+		return g
 	}
-	return b.String()
+	heading := func(s string) fyne.CanvasObject {
+		l := widget.NewLabel(s)
+		l.TextStyle.Bold = true
+		return l
+	}
+	return container.NewVBox(
+		heading(fmt.Sprintf(T("Last %d tickets printed"), recallTickets)),
+		list(printed, func(t recall.Ticket) (string, string) { return t.Validation, T(t.State) }),
+		heading(T("Last tickets and notes accepted")),
+		list(accepted, func(t recall.Ticket) (string, string) {
+			if t.Validation == "" {
+				return T("note"), ""
+			}
+			return t.Validation, ""
+		}))
 }
 
 // recordsButton is Game records: it opens the last-game recall over the screen, read from the

@@ -51,7 +51,7 @@ func TestRecallShowsEachGameOnTheLayout(t *testing.T) {
 	if !strings.Contains(rv.title.Text, "Game 2 of 2") {
 		t.Errorf("past the oldest: %q", rv.title.Text)
 	}
-	if txt := ticketsText("", printed, nil); !strings.Contains(txt, "001234567890123456") || !strings.Contains(txt, "45.00") {
+	if txt := labelTexts(ticketsView("", printed, nil)); !shows(txt, "001234567890123456") || !shows(txt, "45.00") {
 		t.Errorf("tickets: %q", txt)
 	}
 	empty := newRecallView(geom, "", nil, nil, nil)
