@@ -148,14 +148,14 @@ func TestFavouriteButtonsShowTheCurrency(t *testing.T) {
 		r, _ := s.geom.Region(sp)
 		test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
 	}
-	test.Tap(findButton(t, s.Content(), "Save favourite"))
+	test.Tap(findButton(t, s.Content(), T("Save favourite")))
 	test.Tap(findChip(t, s.Content(), "100"))
 	r, _ := s.geom.Region(red)
 	test.TapAt(s.felt, s.felt.ToScreen(r.Centre))
-	test.Tap(findButton(t, s.Content(), "Save favourite"))
+	test.Tap(findButton(t, s.Content(), T("Save favourite")))
 	s.update(s.term.View())
-	findButton(t, s.Content(), "Favourite A$10.00")
-	findButton(t, s.Content(), "Favourite A$110.00")
+	findButton(t, s.Content(), T("Favourite")+" A$10.00")
+	findButton(t, s.Content(), T("Favourite")+" A$110.00")
 	bare, with := bareMoney(shownMoney(s, w.Canvas()), "A$")
 	for _, b := range bare {
 		t.Errorf("money without its currency: %s", b)
@@ -190,7 +190,7 @@ func TestHelpLimitsShowTheCurrency(t *testing.T) {
 	if want := 3*int(roulette.Black-roulette.Straight+1) + 1; with != want {
 		t.Errorf("help screen: %d figures with the currency, want %d: %q", with, want, cells)
 	}
-	if !shows(cells, "£25.00") || !shows(cells, "Table minimum per spin £5.00") {
+	if !shows(cells, "£25.00") || !shows(cells, fmt.Sprintf(T("Table minimum per spin %s"), "£5.00")) {
 		t.Errorf("help screen: %q", cells)
 	}
 	txt := helpText(v)
@@ -198,7 +198,7 @@ func TestHelpLimitsShowTheCurrency(t *testing.T) {
 	for _, b := range bare {
 		t.Errorf("help text: money without its currency: %s", b)
 	}
-	if with == 0 || !strings.Contains(txt, "straight   £1.00 – £25.00, in steps of £1.00") {
+	if with == 0 || !strings.Contains(txt, fmt.Sprintf("  %-10s %s – %s, %s %s", T("straight"), "£1.00", "£25.00", T("in steps of"), "£1.00")) {
 		t.Errorf("help text:\n%s", txt)
 	}
 }
@@ -296,7 +296,7 @@ func TestTechnicianMetersShowTheCurrency(t *testing.T) {
 	for _, d := range "246810" {
 		test.Tap(buttonIn(t, c, string(d)))
 	}
-	test.Tap(buttonIn(t, c, "OK"))
+	test.Tap(buttonIn(t, c, T("OK")))
 	if !term.InService() {
 		t.Fatal("the PIN did not enter technician mode")
 	}
