@@ -16,6 +16,7 @@ import (
 type favouritesRow struct {
 	term  Model
 	shown []app.Favourite // the favourites the buttons are for
+	cur   string          // the table's currency, the buttons' totals are in
 	box   *fyne.Container
 	flow  *flow
 	view  *container.ThemeOverride // the box at the controls' size
@@ -37,7 +38,7 @@ func (r *favouritesRow) refresh() {
 	// The terminal says what became of a touch here (saved, refused) on the message line.
 	r.box.Add(widget.NewButtonWithIcon(T("Save favourite"), theme.DocumentSaveIcon(), func() { r.term.SaveFavourite() }))
 	for _, f := range r.shown {
-		r.box.Add(widget.NewButton(T("Favourite")+" "+amount(f.Total), func() { r.term.PlaceFavourite(f) }))
+		r.box.Add(widget.NewButton(T("Favourite")+" "+inCurrency(r.cur, f.Total), func() { r.term.PlaceFavourite(f) }))
 	}
 	restyle(r.view)
 	if r.changed != nil {
@@ -47,12 +48,12 @@ func (r *favouritesRow) refresh() {
 
 // seen follows the view: the favourites go when the account closes.
 func (r *favouritesRow) seen(v app.View) {
-	same := len(v.Favourites) == len(r.shown)
+	same := len(v.Favourites) == len(r.shown) && v.Config.Currency == r.cur
 	for i := 0; same && i < len(r.shown); i++ {
 		same = v.Favourites[i].Total == r.shown[i].Total && slices.Equal(v.Favourites[i].Stakes, r.shown[i].Stakes)
 	}
 	if !same {
-		r.shown = v.Favourites
+		r.shown, r.cur = v.Favourites, v.Config.Currency
 		r.refresh()
 	}
 }

@@ -1,5 +1,6 @@
 // Package ui holds the kiosk's Fyne screens and widgets. It shows what app/ says and passes the
-// player's touches back to it; it holds no game rules of its own.
+// player's touches back to it; it holds no game rules of its own. Every figure of money it
+// shows goes through inCurrency (format.go) with the table's currency; chip values do not.
 package ui
 
 import (

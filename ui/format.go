@@ -26,7 +26,10 @@ func money(cents int64) string {
 	return s
 }
 
-// amount formats cents always with two decimals, for balances and wins: "1,234.50".
+// amount formats cents always with two decimals: "1,234.50". It is the bare figure, without
+// the currency: money on the screen goes through inCurrency (issue 18: the symbol wherever money
+// shows); amount alone is for a figure that is not the player's money, or one printed where no
+// table (and so no currency) is known.
 func amount(cents int64) string {
 	s := money(cents)
 	if cents%100 == 0 {
@@ -35,33 +38,42 @@ func amount(cents int64) string {
 	return s
 }
 
+// inCurrency is cents of the table's currency (its ISO 4217 code, v.Config.Currency) as every
+// figure of money on the screen reads: the currency's symbol, then the amount with two decimals,
+// "€1,234.50", "A$12.00"; the bare amount when the table names no currency. Tournament chips are
+// not money and never go through it.
+func inCurrency(code string, cents int64) string { return currencySymbol(code) + amount(cents) }
+
+// stakeInCurrency is a stake on the one-line list of call bets beside the racetrack: in the
+// table's currency, but as its chips read, whole units without cents ("€10", "€2.50"), so the
+// list is cut (with an ellipsis) no sooner than it was without the symbol.
+func stakeInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
+
+// currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code →
+// symbol). packaging/gen-fonts.sh puts their characters in the embedded Chinese font: a Chinese
+// screen draws "€" or "¥" with that font, and a character it lacked was a missing-glyph box.
+var currencySymbols = map[string]string{
+	"USD": "$",
+	"AUD": "A$",
+	"NZD": "NZ$",
+	"CAD": "C$",
+	"HKD": "HK$",
+	"SGD": "S$",
+	"MOP": "MOP$",
+	"EUR": "€",
+	"GBP": "£",
+	"CNY": "¥",
+}
+
 // currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
 // the table's configuration): its symbol where one is common, else the code and a space; none
 // when the table names no currency.
 func currencySymbol(code string) string {
-	switch code {
-	case "":
+	if code == "" {
 		return ""
-	case "USD":
-		return "$"
-	case "AUD":
-		return "A$"
-	case "NZD":
-		return "NZ$"
-	case "CAD":
-		return "C$"
-	case "HKD":
-		return "HK$"
-	case "SGD":
-		return "S$"
-	case "MOP":
-		return "MOP$"
-	case "EUR":
-		return "€"
-	case "GBP":
-		return "£"
-	case "CNY":
-		return "¥"
+	}
+	if s, ok := currencySymbols[code]; ok {
+		return s
 	}
 	return code + " "
 }

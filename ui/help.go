@@ -46,16 +46,16 @@ func helpView(v app.View, sizing *touchSizing) fyne.CanvasObject {
 		l := v.Limits.For(k)
 		table.Add(cell(T(k.String()), false))
 		table.Add(cell(fmt.Sprintf(T("%d to 1"), k.Odds()), true))
-		table.Add(cell(amount(l.Min), false))
-		table.Add(cell(amount(l.Max), false))
-		table.Add(cell(amount(l.Unit), false))
+		table.Add(cell(inCurrency(v.Config.Currency, l.Min), false))
+		table.Add(cell(inCurrency(v.Config.Currency, l.Max), false))
+		table.Add(cell(inCurrency(v.Config.Currency, l.Unit), false))
 	}
 	box.Add(table)
 	if v.Config.LuckyBall {
 		box.Add(para("Lucky Ball: the odds of each colour are shown on the layout every round"))
 	}
 	if v.Limits.AggregateMin > 0 {
-		box.Add(widget.NewLabel(fmt.Sprintf(T("Table minimum per spin %s"), amount(v.Limits.AggregateMin))))
+		box.Add(widget.NewLabel(fmt.Sprintf(T("Table minimum per spin %s"), inCurrency(v.Config.Currency, v.Limits.AggregateMin))))
 	}
 	box.Add(heading("IF SOMETHING GOES WRONG"))
 	for _, l := range ifWrong {

@@ -238,6 +238,11 @@ func chineseChild(t *testing.T) {
 	for _, l := range languages {
 		want = append(want, []rune(l.name)...)
 	}
+	// And the currency symbols before every amount of money (issue 18 point 9): "¥" of a
+	// Chinese table's yuan is drawn with this font.
+	for _, sym := range currencySymbols {
+		want = append(want, []rune(sym)...)
+	}
 	for _, r := range want {
 		for i, name := range []string{"regular", "bold"} {
 			if !hasGlyph(faces[i], r) {

@@ -27,6 +27,7 @@ const (
 // printed and accepted.
 type recallView struct {
 	rounds []recall.Round
+	cur    string // the table's currency, the figures are in
 	i      int
 	felt   *Felt
 	title  *widget.Label
@@ -34,18 +35,16 @@ type recallView struct {
 	root   fyne.CanvasObject
 }
 
-func newRecallView(geom *diagrams.Geometry, rounds []recall.Round, printed, accepted []recall.Ticket) *recallView {
-	rv := &recallView{rounds: rounds, felt: NewFelt(geom), title: widget.NewLabel(""), detail: widget.NewLabel("")}
+func newRecallView(geom *diagrams.Geometry, cur string, rounds []recall.Round, printed, accepted []recall.Ticket) *recallView {
+	rv := &recallView{rounds: rounds, cur: cur, felt: NewFelt(geom), title: widget.NewLabel(""), detail: widget.NewLabel("")}
 	rv.title.TextStyle = fyne.TextStyle{Bold: true}
 	rv.detail.Wrapping = fyne.TextWrapWord
 	older := widget.NewButton(T("Previous game"), func() { rv.show(rv.i + 1) })
 	newer := widget.NewButton(T("Next game"), func() { rv.show(rv.i - 1) })
 	games := container.NewBorder(rv.title, container.NewVBox(rv.detail, container.NewHBox(older, newer)), nil, nil, rv.felt)
-	tickets := widget.NewLabel(ticketsText(printed, accepted))
-	tickets.TextStyle = fyne.TextStyle{Monospace: true}
 	tabs := container.NewAppTabs(
 		container.NewTabItem(T("Games"), games),
-		container.NewTabItem(T("Tickets"), container.NewVScroll(tickets)),
+		container.NewTabItem(T("Tickets"), container.NewVScroll(ticketsView(cur, printed, accepted))),
 	)
 	rv.root = tabs
 	rv.show(0)
@@ -79,16 +78,17 @@ func (rv *recallView) show(i int) {
 	rv.felt.SetStakes(stakes)
 	rv.felt.SetWinning(r.Number, r.Settled && r.Recognised)
 	rv.title.SetText(fmt.Sprintf(T("Game %d of %d: round %s"), rv.i+1, len(rv.rounds), r.ID))
-	rv.detail.SetText(roundText(r, err))
+	rv.detail.SetText(roundText(rv.cur, r, err))
 }
 
-func roundText(r recall.Round, betsErr error) string {
+// roundText is a game's figures, in the table's currency cur.
+func roundText(cur string, r recall.Round, betsErr error) string {
 	var lines []string
 	switch {
 	case !r.Settled:
 		lines = append(lines, T("In play: not settled yet"))
 	case !r.Recognised:
-		lines = append(lines, fmt.Sprintf(T("Void: wagers of %s returned"), amount(r.Staked)))
+		lines = append(lines, fmt.Sprintf(T("Void: wagers of %s returned"), inCurrency(cur, r.Staked)))
 	default:
 		o := fmt.Sprintf(T("Outcome %s %s"), r.Number, T(r.Number.Colour().String()))
 		if r.Corrected {
@@ -97,36 +97,54 @@ func roundText(r recall.Round, betsErr error) string {
 		lines = append(lines, o)
 	}
 	lines = append(lines,
-		fmt.Sprintf(T("Wagered %s   Won %s"), amount(r.Staked), amount(r.Returned)),
-		fmt.Sprintf(T("Balance before %s   after %s"), amount(r.BalanceBefore), amount(r.BalanceAfter)),
-		fmt.Sprintf(T("Money in %s   out %s during the game"), amount(r.MoneyIn), amount(r.MoneyOut)))
+		fmt.Sprintf(T("Wagered %s   Won %s"), inCurrency(cur, r.Staked), inCurrency(cur, r.Returned)),
+		fmt.Sprintf(T("Balance before %s   after %s"), inCurrency(cur, r.BalanceBefore), inCurrency(cur, r.BalanceAfter)),
+		fmt.Sprintf(T("Money in %s   out %s during the game"), inCurrency(cur, r.MoneyIn), inCurrency(cur, r.MoneyOut)))
 	if betsErr != nil {
 		lines = append(lines, betsErr.Error())
 	}
 	return strings.Join(lines, "\n")
 }
 
-func ticketsText(printed, accepted []recall.Ticket) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, T("Last %d tickets printed")+"\n", recallTickets)
-	if len(printed) == 0 {
-		b.WriteString("  -\n")
+// ticketsView is the tickets printed and accepted, a row each in a grid of four columns — when,
+// the validation number (or "note"), the amount, what became of it — so the columns align in any
+// language and font: a monospace text's did not in Chinese, whose font is not monospace. The
+// amounts are right-aligned with their currency symbol, in the same column in both lists.
+func ticketsView(cur string, printed, accepted []recall.Ticket) fyne.CanvasObject {
+	cell := func(s string, align fyne.TextAlign) fyne.CanvasObject {
+		l := widget.NewLabel(s)
+		l.Alignment = align
+		return l
 	}
-	for _, t := range printed {
-		fmt.Fprintf(&b, "  %s  %s  %12s  %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.Validation, amount(t.Amount), T(t.State))
-	}
-	b.WriteString("\n" + T("Last tickets and notes accepted") + "\n")
-	if len(accepted) == 0 {
-		b.WriteString("  -\n")
-	}
-	for _, t := range accepted {
-		what := t.Validation
-		if what == "" {
-			what = T("note")
+	list := func(ts []recall.Ticket, row func(recall.Ticket) (what, state string)) fyne.CanvasObject {
+		if len(ts) == 0 {
+			return widget.NewLabel("-")
 		}
-		fmt.Fprintf(&b, "  %s  %-18s  %12s\n", t.At.Local().Format("2006-01-02 15:04:05"), what, amount(t.Amount))
+		g := container.NewGridWithColumns(4)
+		for _, t := range ts {
+			what, state := row(t)
+			g.Add(cell(t.At.Local().Format("2006-01-02 15:04:05"), fyne.TextAlignLeading))
+			g.Add(cell(what, fyne.TextAlignLeading))
+			g.Add(cell(inCurrency(cur, t.Amount), fyne.TextAlignTrailing))
+			g.Add(cell(state, fyne.TextAlignLeading))
+		}
+		return g
 	}
-	return b.String()
+	heading := func(s string) fyne.CanvasObject {
+		l := widget.NewLabel(s)
+		l.TextStyle.Bold = true
+		return l
+	}
+	return container.NewVBox(
+		heading(fmt.Sprintf(T("Last %d tickets printed"), recallTickets)),
+		list(printed, func(t recall.Ticket) (string, string) { return t.Validation, T(t.State) }),
+		heading(T("Last tickets and notes accepted")),
+		list(accepted, func(t recall.Ticket) (string, string) {
+			if t.Validation == "" {
+				return T("note"), ""
+			}
+			return t.Validation, ""
+		}))
 }
 
 // recordsButton is Game records: it opens the last-game recall over the screen, read from the
@@ -144,5 +162,5 @@ func (s *Screen) recordsButton() fyne.CanvasObject {
 }
 
 func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {
-	s.showModal(newRecallView(s.geom, rounds, printed, accepted).root)
+	s.showModal(newRecallView(s.geom, s.last.Config.Currency, rounds, printed, accepted).root)
 }

@@ -32,7 +32,7 @@ func TestRecallShowsEachGameOnTheLayout(t *testing.T) {
 			Wagers: []recall.Wager{{Bet: roulette.Bet{Spot: s19}.Spec(), Tried: 100, Accepted: 100}, {Bet: roulette.Bet{Spot: red}.Spec(), Tried: 500, Accepted: 500}}},
 	}
 	printed := []recall.Ticket{{At: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), Validation: "001234567890123456", Amount: 4500, State: "printed"}}
-	rv := newRecallView(geom, rounds, printed, nil)
+	rv := newRecallView(geom, "", rounds, printed, nil)
 	w := test.NewWindow(rv.root)
 	defer w.Close()
 	w.Resize(fyne.NewSize(1200, 800))
@@ -51,10 +51,10 @@ func TestRecallShowsEachGameOnTheLayout(t *testing.T) {
 	if !strings.Contains(rv.title.Text, "Game 2 of 2") {
 		t.Errorf("past the oldest: %q", rv.title.Text)
 	}
-	if txt := ticketsText(printed, nil); !strings.Contains(txt, "001234567890123456") || !strings.Contains(txt, "45.00") {
+	if txt := labelTexts(ticketsView("", printed, nil)); !shows(txt, "001234567890123456") || !shows(txt, "45.00") {
 		t.Errorf("tickets: %q", txt)
 	}
-	empty := newRecallView(geom, nil, nil, nil)
+	empty := newRecallView(geom, "", nil, nil, nil)
 	if !strings.Contains(empty.title.Text, "No games") {
 		t.Errorf("no records: %q", empty.title.Text)
 	}

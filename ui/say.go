@@ -10,7 +10,8 @@ import (
 )
 
 // say is a message of the terminal's (app/, the cashier) in the player's language: its key
-// translated, bets named in the language too.
+// translated, bets named in the language too. It knows no table, so amounts of money in it are
+// bare figures: where the table is known, Screen.say or sayIn says them in its currency.
 func say(m msg.Msg) string { return m.Format(T, sayArg) }
 
 // sayErr is what the player is told about a refusal.
@@ -32,11 +33,14 @@ func sayArg(a any) (string, bool) {
 
 // say is m as the player reads it on this screen: amounts of money after the table's currency
 // symbol, as the balance and the bet read.
-func (s *Screen) say(m msg.Msg) string {
-	sym := currencySymbol(s.last.Config.Currency)
+func (s *Screen) say(m msg.Msg) string { return sayIn(s.last.Config.Currency, m) }
+
+// sayIn is m with its amounts of money (money.Amount) in the currency cur; tournament chips
+// (money.Decimal) stay bare figures.
+func sayIn(cur string, m msg.Msg) string {
 	return m.Format(T, func(a any) (string, bool) {
 		if v, ok := a.(appmoney.Amount); ok {
-			return sym + amount(int64(v)), true
+			return inCurrency(cur, int64(v)), true
 		}
 		return sayArg(a)
 	})

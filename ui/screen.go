@@ -289,7 +289,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 // cash is an amount of money with the table's currency symbol, as balances, stakes, wins and
 // offers show it (issue 18: the symbol wherever money shows).
 func (s *Screen) cash(cents int64) string {
-	return currencySymbol(s.last.Config.Currency) + amount(cents)
+	return inCurrency(s.last.Config.Currency, cents)
 }
 
 // relayout lays the play area out again after a row changed its height or appeared: the GL
@@ -511,13 +511,13 @@ func (s *Screen) update(v app.View) {
 	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
 		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: a chip on its group's box, and listed as the box reads
-			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), money(st.Amount)))
+			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), stakeInCurrency(v.Config.Currency, st.Amount)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
-			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, money(st.Amount)))
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, stakeInCurrency(v.Config.Currency, st.Amount)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
@@ -536,7 +536,7 @@ func (s *Screen) update(v app.View) {
 	// chips on the racetrack like the player's own.
 	var dealers []string
 	for _, d := range v.DealerStakes {
-		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, money(d.Amount)))
+		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, stakeInCurrency(v.Config.Currency, d.Amount)))
 		if d.Bet.IsCall() {
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
@@ -926,12 +926,13 @@ func helpText(v app.View) string {
 		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
 	}
 	b.WriteString("\n" + T("LIMITS") + "\n")
+	cur := v.Config.Currency
 	for _, k := range kinds {
 		l := v.Limits.For(k)
-		fmt.Fprintf(&b, "  %-10s %s – %s, %s %s\n", T(k.String()), amount(l.Min), amount(l.Max), T("in steps of"), amount(l.Unit))
+		fmt.Fprintf(&b, "  %-10s %s – %s, %s %s\n", T(k.String()), inCurrency(cur, l.Min), inCurrency(cur, l.Max), T("in steps of"), inCurrency(cur, l.Unit))
 	}
 	if v.Limits.AggregateMin > 0 {
-		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", amount(v.Limits.AggregateMin))
+		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", inCurrency(cur, v.Limits.AggregateMin))
 	}
 	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
 	for _, l := range ifWrong {
@@ -958,7 +959,8 @@ func (s *Screen) showJackpot(v app.View) {
 		s.jackpotWin.Hide()
 		return
 	}
-	setText(s.jackpot, T("JACKPOT")+" "+amount(v.Jackpot))
+	cur := v.Config.Currency
+	setText(s.jackpot, T("JACKPOT")+" "+inCurrency(cur, v.Jackpot))
 	s.jackpot.Show()
 	w := v.JackpotWon
 	switch {
@@ -966,11 +968,11 @@ func (s *Screen) showJackpot(v app.View) {
 		s.jackpotWin.Hide()
 		return
 	case v.JackpotMine && w.Confirmed:
-		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot %s credited to your account"), amount(w.Amount)))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot %s credited to your account"), inCurrency(cur, w.Amount)))
 	case v.JackpotMine:
-		setLabel(s.jackpotWin, fmt.Sprintf(T("JACKPOT! You won %s: the pit boss is confirming it"), amount(w.Amount)))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("JACKPOT! You won %s: the pit boss is confirming it"), inCurrency(cur, w.Amount)))
 	default:
-		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot of %s won at terminal %s"), amount(w.Amount), w.TerminalID))
+		setLabel(s.jackpotWin, fmt.Sprintf(T("Jackpot of %s won at terminal %s"), inCurrency(cur, w.Amount), w.TerminalID))
 	}
 	s.jackpotWin.Show()
 }

@@ -108,7 +108,7 @@ func (s *Screen) serviceSeen(v app.View) {
 		ss.shown = want
 	}
 	if want == "pin" {
-		ss.pinSaid.SetText(say(v.Service.Said))
+		ss.pinSaid.SetText(sayIn(v.Config.Currency, v.Service.Said))
 	}
 }
 
@@ -321,17 +321,20 @@ func (ss *serviceScreen) loadMeters() {
 	}
 	var b strings.Builder
 	row := func(label, value string) { fmt.Fprintf(&b, "%-22s %16s\n", label, value) }
-	row(T("Notes in"), amount(m.NotesIn))
+	// The meters are money in the table's currency (the notes' values too); counts stay bare.
+	cur := ss.s.last.Config.Currency
+	cash := func(cents int64) string { return inCurrency(cur, cents) }
+	row(T("Notes in"), cash(m.NotesIn))
 	for _, v := range m.NoteValues() {
-		row("  "+amount(v), fmt.Sprintf("× %d", m.Notes[v]))
+		row("  "+cash(v), fmt.Sprintf("× %d", m.Notes[v]))
 	}
-	row(T("Tickets in"), fmt.Sprintf("%s (%d)", amount(m.TicketsIn), m.TicketsInN))
-	row(T("Tickets out"), fmt.Sprintf("%s (%d)", amount(m.TicketsOut), m.TicketsOutN))
-	row(T("Handpays"), fmt.Sprintf("%s (%d)", amount(m.Handpays), m.HandpayN))
-	row(T("Dealer in"), amount(m.DealerIn))
-	row(T("Dealer out"), amount(m.DealerOut))
-	row(T("Wagered"), amount(m.Wagered))
-	row(T("Won"), amount(m.Won))
+	row(T("Tickets in"), fmt.Sprintf("%s (%d)", cash(m.TicketsIn), m.TicketsInN))
+	row(T("Tickets out"), fmt.Sprintf("%s (%d)", cash(m.TicketsOut), m.TicketsOutN))
+	row(T("Handpays"), fmt.Sprintf("%s (%d)", cash(m.Handpays), m.HandpayN))
+	row(T("Dealer in"), cash(m.DealerIn))
+	row(T("Dealer out"), cash(m.DealerOut))
+	row(T("Wagered"), cash(m.Wagered))
+	row(T("Won"), cash(m.Won))
 	row(T("Rounds played"), fmt.Sprint(m.Rounds))
 	ss.meters.SetText(b.String())
 }
@@ -347,7 +350,7 @@ func (ss *serviceScreen) loadLog(page int) {
 	for _, l := range p.Lines {
 		what := l.Detail
 		if l.Amount != 0 {
-			what = strings.TrimSpace(amount(l.Amount) + " " + what)
+			what = strings.TrimSpace(inCurrency(ss.s.last.Config.Currency, l.Amount) + " " + what)
 		}
 		fmt.Fprintf(&b, "%6d  %s  %-24s %-10s %s\n", l.Seq, l.At.Local().Format("2006-01-02 15:04:05"), l.Kind, l.Technician, what)
 	}

@@ -109,6 +109,12 @@ func (d *fakeDesk) SetSetting(_ context.Context, key, value string) error {
 // any), on a terminal wagering with 1,000.00, its PIN checks made in place.
 func serviceScreenAt(t *testing.T, size fyne.Size, panel *TouchPanel) (*Screen, fyne.Window, *app.Terminal, *fakeDesk) {
 	t.Helper()
+	return serviceScreenIn(t, size, panel, "")
+}
+
+// serviceScreenIn is serviceScreenAt on a table whose currency is cur.
+func serviceScreenIn(t *testing.T, size fyne.Size, panel *TouchPanel, cur string) (*Screen, fyne.Window, *app.Terminal, *fakeDesk) {
+	t.Helper()
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
@@ -118,7 +124,9 @@ func serviceScreenAt(t *testing.T, size fyne.Size, panel *TouchPanel) (*Screen, 
 	t.Cleanup(cancel)
 	go term.Run(ctx)
 	link.Push(table.Connection{Up: true})
-	link.Push(tableSnap(l, table.PhaseWagering))
+	snap := tableSnap(l, table.PhaseWagering)
+	snap.Config.Currency = cur
+	link.Push(snap)
 	waitView(t, term, "the snapshot", func(v app.View) bool { return v.RoundID == "R42" })
 	s, err := NewScreen(term, diagrams.DiagramA, l)
 	if err != nil {

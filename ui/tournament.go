@@ -119,7 +119,7 @@ func (p *tournamentPanel) update(v app.View) bool {
 		case tr.Status == table.TournamentFinished && me.Rank > 0:
 			p.bet.Text = fmt.Sprintf(T("Place %d"), me.Rank)
 			if me.Prize > 0 {
-				p.bet.Text += " · " + fmt.Sprintf(T("prize %s"), amount(me.Prize))
+				p.bet.Text += " · " + fmt.Sprintf(T("prize %s"), inCurrency(v.Config.Currency, me.Prize))
 			}
 		case tr.Status == table.TournamentPlayoff && !me.InPlayoff:
 			p.bet.Text = T("Waiting for the playoff")
@@ -139,7 +139,7 @@ func (p *tournamentPanel) update(v app.View) bool {
 			p.limits.Text += " · " + fmt.Sprintf(T("maximum %s"), money(tr.Terms.Maximum))
 		}
 	} else {
-		p.limits.Text = fmt.Sprintf(T("Prize pool %s"), amount(tr.PrizePool))
+		p.limits.Text = fmt.Sprintf(T("Prize pool %s"), inCurrency(v.Config.Currency, tr.PrizePool))
 	}
 	for _, t := range []*canvas.Text{p.title, p.round, p.chips, p.bet, p.limits} {
 		t.Refresh()
@@ -158,7 +158,7 @@ func (p *tournamentPanel) update(v app.View) bool {
 	p.updateTurn(v)
 	p.rows.RemoveAll()
 	for _, s := range standingsShown(tr.Standings, v.Tournament.Me) {
-		p.rows.Add(standingRow(s, me != nil && s.Terminal == me.Terminal, tr.Status == table.TournamentFinished, tr))
+		p.rows.Add(standingRow(s, me != nil && s.Terminal == me.Terminal, tr.Status == table.TournamentFinished, tr, v.Config.Currency))
 	}
 	p.box.Show()
 	return true
@@ -215,7 +215,7 @@ func standingsShown(all []table.TournamentStanding, me *table.TournamentStanding
 
 // standingRow is one line: place, seat, chips, and what the others may know of the seat's
 // wager this round (an undisclosed one shows only that it is).
-func standingRow(s table.TournamentStanding, mine, final bool, tr *table.Tournament) fyne.CanvasObject {
+func standingRow(s table.TournamentStanding, mine, final bool, tr *table.Tournament, cur string) fyne.CanvasObject {
 	c := panelText
 	if mine {
 		c = selectedChip
@@ -239,7 +239,7 @@ func standingRow(s table.TournamentStanding, mine, final bool, tr *table.Tournam
 	case s.State == table.PlayerDisqualified:
 		note = T("DQ")
 	case final && s.Prize > 0:
-		note = amount(s.Prize)
+		note = inCurrency(cur, s.Prize) // money, in the table's currency; the chips beside it are not
 	case s.InPlayoff:
 		note = T("playoff")
 	case turn:
