@@ -13,7 +13,8 @@ import (
 // spins — the next frame, the result's, would draw every text and the felt's picture afresh.
 // During wagering the countdown changes the screen every second and this draws nothing more.
 //
-// changed holds when the screen last changed (Unix nanoseconds; the screen's scheduler sets it);
+// changed holds when the screen last changed (Unix nanoseconds; the screen's scheduler sets it
+// after a change that left the canvas to be drawn, toBeDrawn in screen.go);
 // tick is when to look (a time.Ticker's channel in the kiosk, a test's own); redraw asks for a
 // frame. It returns when ctx ends.
 func keepDrawn(ctx context.Context, every time.Duration, tick <-chan time.Time, changed *atomic.Int64, redraw func()) {

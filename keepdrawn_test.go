@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2"
 )
 
 func TestKeepDrawnRedrawsOnlyAScreenAtRest(t *testing.T) {
@@ -49,5 +51,26 @@ func TestKeepDrawnRedrawsOnlyAScreenAtRest(t *testing.T) {
 	}
 	if !at(19*time.Second + every) {
 		t.Fatal("not redrawn when the changes stopped")
+	}
+}
+
+// dirtyCanvas is a canvas that says whether it is to be drawn, as Fyne's GLFW canvas does.
+type dirtyCanvas struct {
+	fyne.Canvas
+	dirty bool
+}
+
+func (c *dirtyCanvas) CheckDirtyAndClear() bool { d := c.dirty; c.dirty = false; return d }
+func (c *dirtyCanvas) SetDirty()                { c.dirty = true }
+
+func TestToBeDrawnLeavesTheFlagAsItWas(t *testing.T) {
+	for _, dirty := range []bool{false, true} {
+		c := &dirtyCanvas{dirty: dirty}
+		if got := toBeDrawn(c); got != dirty || c.dirty != dirty {
+			t.Errorf("dirty %v: toBeDrawn %v, and the canvas is left dirty %v", dirty, got, c.dirty)
+		}
+	}
+	if !toBeDrawn(struct{ fyne.Canvas }{}) {
+		t.Error("a canvas that cannot say is not taken to be drawn")
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
-
 )
 
 func main() {

@@ -78,8 +78,14 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 			}
 		})
 		s.ScheduleWith(func(f func()) {
-			changed.Store(time.Now().UnixNano())
-			fyne.Do(f)
+			fyne.Do(func() {
+				f()
+				// The screen schedules a look at the view every second, changed or not: only one
+				// that will be drawn counts as a change (the canvas is dirty).
+				if toBeDrawn(w.Canvas()) {
+					changed.Store(time.Now().UnixNano())
+				}
+			})
 			idle.Wake()
 		})
 		stopScreen()
@@ -123,4 +129,23 @@ func designOf(name string) diagrams.Design {
 		return diagrams.DiagramU
 	}
 	return diagrams.DiagramA
+}
+
+// toBeDrawn reports, on the Fyne thread, whether the canvas is to be drawn at the loop's next
+// turn. fyne.Canvas does not say; Fyne's GLFW canvas does, through its CheckDirtyAndClear and
+// SetDirty (exported methods of its concrete type): the flag is read and set again. A canvas that
+// cannot say is taken to be drawn (keepDrawn then redraws only a screen that schedules nothing).
+func toBeDrawn(c fyne.Canvas) bool {
+	d, ok := c.(interface {
+		CheckDirtyAndClear() bool
+		SetDirty()
+	})
+	if !ok {
+		return true
+	}
+	dirty := d.CheckDirtyAndClear()
+	if dirty {
+		d.SetDirty()
+	}
+	return dirty
 }
