@@ -201,6 +201,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lastScreen = s
 	if c.kiosk {
 		s.OfferLanguages(func(string) {})
 	}
@@ -317,3 +318,5 @@ func absDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
+
+var lastScreen *Screen

@@ -49,12 +49,12 @@ type Screen struct {
 	callout     *canvas.Text // what the winning number is: RED · ODD · 2nd 12 · 1 to 18
 	message     *messageLine
 	history     *fyne.Container
-	tiles       []*historyTile // the history's tiles, made once and reused (showHistory)
+	tiles       []*historyTile  // the history's tiles, made once and reused (showHistory)
 	limits      *limitBoard     // the table's limit sign (stats.go)
 	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
 	pending     *widget.Label
 	calls       *widget.Label
-	stats       *statsBoard // the statistics of the recent outcomes (stats.go)
+	stats       *statsBoard     // the statistics of the recent outcomes (stats.go)
 	resultBox   *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
 	slot        *resultSlot
 	side        *fyne.Container // the side panel's column
