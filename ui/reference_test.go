@@ -201,7 +201,6 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lastScreen = s
 	if c.kiosk {
 		s.OfferLanguages(func(string) {})
 	}
@@ -318,5 +317,3 @@ func absDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
-
-var lastScreen *Screen
