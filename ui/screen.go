@@ -580,7 +580,7 @@ func (s *Screen) update(v app.View) {
 	s.showHistory(v.History)
 	s.stats.show(v.History, v.Config.Layout.Wheel)
 	s.showLuckyBall(v, stakes)
-	s.limits.show(v.Limits, v.Config.Currency)
+	s.limits.show(v.Limits, v.Config.Currency, v.PersonalLimits)
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
 	} else {

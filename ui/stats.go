@@ -49,7 +49,7 @@ var (
 type barSeg struct {
 	bg    *canvas.Rectangle
 	label *canvas.Text
-	name  string // the words before the percentage, where they fit ("" for the zeros)
+	name  string // the words before the percentage, where they fit
 	count int
 }
 
@@ -97,7 +97,7 @@ func newStatsBoard() *statsBoard {
 		s.label.Alignment = fyne.TextAlignCenter
 		return s
 	}
-	zero := func() *barSeg { return seg(numGreen, "") }
+	zero := func() *barSeg { return seg(numGreen, "0") } // 0, and 00 on a double-zero wheel
 	b.bars[0] = &splitBar{segs: []*barSeg{seg(numRed, T("RED")), zero(), seg(numBlack, T("BLACK"))}}
 	b.bars[1] = &splitBar{segs: []*barSeg{seg(splitBlue, T("ODD")), zero(), seg(splitPurple, T("EVEN"))}}
 	b.bars[2] = &splitBar{segs: []*barSeg{seg(splitBlue, T("1 to 18")), zero(), seg(splitPurple, T("19 to 36"))}}
@@ -254,7 +254,7 @@ func (bar *splitBar) layout(w, y float32, sample int) {
 		pct := fmt.Sprintf("%d%%", (s.count*100+sample/2)/sample)
 		label := ""
 		for _, try := range []string{s.name + " " + pct, pct} {
-			if (try != " "+pct || s.name != "") && fyne.MeasureText(try, statsBarSize, s.label.TextStyle).Width <= sw-6 {
+			if fyne.MeasureText(try, statsBarSize, s.label.TextStyle).Width <= sw-6 {
 				label = try
 				break
 			}
@@ -308,7 +308,9 @@ func newLimitBoard() *limitBoard {
 // 1280×800), then a row per kind of bet with limits of its own, the other bets, a unit of its
 // own where a kind has one, and the table's minimum per spin.
 func signRows(l roulette.Limits, sym string) []signRow {
-	cash := func(c int64) string { return sym + amount(c) }
+	// Whole amounts without their cents, as casinos' limit signs read ("$1 – $500"): a row then
+	// fits the panel at the sign's size with a symbol of two or three letters.
+	cash := func(c int64) string { return sym + money(c) }
 	span := func(x roulette.Limit) string { return cash(x.Min) + " – " + cash(x.Max) }
 	d := l.Default // a kind with limits of its own has its own row
 	label := T("All bets")
@@ -338,9 +340,15 @@ func signRows(l roulette.Limits, sym string) []signRow {
 	return rows
 }
 
-// show draws the sign of limits, only when its rows changed.
-func (s *limitBoard) show(l roulette.Limits, currency string) {
+// show draws the sign of limits, only when its rows changed; personal says the limits are
+// this player's own (000 §4.3, 003 §4.6: under the personal-limit marker the sign is titled so).
+func (s *limitBoard) show(l roulette.Limits, currency string, personal bool) {
 	rows := signRows(l, currencySymbol(currency))
+	title := T("TABLE LIMITS")
+	if personal {
+		title = T("YOUR LIMITS")
+	}
+	setText(s.title, title)
 	if sameRows(rows, s.shown) {
 		return
 	}

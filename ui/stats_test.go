@@ -123,7 +123,7 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 	// All zeros: one green part per bar, written in full; 00 is hot, on green.
 	b = boardAt(history(roulette.DoubleZeroNumber, 0, roulette.DoubleZeroNumber), roulette.DoubleZero)
 	for i, bar := range b.bars {
-		if got := segsOf(bar); len(got) != 1 || got[0].label != "100%" || got[0].width != w {
+		if got := segsOf(bar); len(got) != 1 || got[0].label != "0 100%" || got[0].width != w {
 			t.Errorf("all zeros: bar %d shows %v", i, got)
 		}
 	}
@@ -165,11 +165,11 @@ func TestLimitSignRows(t *testing.T) {
 		AggregateMin: 500,
 	}
 	got := fmt.Sprint(signRows(lim, "$"))
-	want := "[{ Unit $1.00} {Straight $1.00 – $25.00} {Other bets $1.00 – $500.00} {Straight unit $0.50} {Minimum per spin $5.00}]"
+	want := "[{ Unit $1} {Straight $1 – $25} {Other bets $1 – $500} {Straight unit $0.50} {Minimum per spin $5}]"
 	if got != want {
 		t.Errorf("rows %s\nwant %s", got, want)
 	}
-	if got := fmt.Sprint(signRows(roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}}, "HK$")); got != "[{ Unit HK$5.00} {All bets HK$5.00 – HK$1,000.00}]" {
+	if got := fmt.Sprint(signRows(roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}}, "HK$")); got != "[{ Unit HK$5} {All bets HK$5 – HK$1,000}]" {
 		t.Errorf("rows of a sign with one limit: %s", got)
 	}
 	for _, language := range []string{"en", "zh_Hans"} {
@@ -178,9 +178,9 @@ func TestLimitSignRows(t *testing.T) {
 		}
 		test.NewTempApp(t)
 		s := newLimitBoard()
-		s.show(lim, "USD")
+		s.show(lim, "AUD", false) // a symbol of two letters
 		s.box.Resize(fyne.NewSize(signWidth, s.box.MinSize().Height))
-		if s.title.Text == "" || s.unit.Text != "Unit $1.00" && language == "en" {
+		if s.title.Text == "" || s.unit.Text != "Unit A$1" && language == "en" {
 			t.Errorf("%s: title %q, unit %q", language, s.title.Text, s.unit.Text)
 		}
 		for _, r := range s.rows {
