@@ -80,6 +80,8 @@ type statsBoard struct {
 	hot, cold [3]*countTile
 	drawn     statsDrawn
 	drewOnce  bool
+	seen      []table.Outcome // the history drawn from, and its wheel: show returns at once on the same
+	seenWheel roulette.Wheel
 }
 
 // statsDrawn is what the board shows; it is drawn again only when this changes (once a round).
@@ -139,8 +141,14 @@ func newStatsBoard() *statsBoard {
 // from the start, so nothing under it moves when the first outcome comes (issue 18, point 5).
 const statsHeight = statsHeadH + statsTileH + statsGap + 4*statsBarHeight + 3*statsBarGap
 
-// show draws the history's statistics, only when they changed.
+// show draws the history's statistics, only when they changed. It runs on every view change — a
+// tap, each of the table's events — and the history changes once a round: the same history
+// costs a comparison, not the counting.
 func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
+	if b.drewOnce && w == b.seenWheel && sameOutcomes(h, b.seen) {
+		return
+	}
+	b.seen, b.seenWheel = append(b.seen[:0], h...), w
 	d := statsDrawn{splits: app.SplitsOf(h, w)}
 	hot, cold, _ := app.HotCold(h, w, 3)
 	d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
@@ -174,6 +182,18 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	b.hotCap.Hidden = d.nHot == 0
 	b.coldCap.Hidden = d.nCold == 0
 	b.box.Refresh() // lays the bars out again at their new shares
+}
+
+func sameOutcomes(a, b []table.Outcome) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].RoundID != b[i].RoundID || a[i].Number != b[i].Number || a[i].Invalidated != b[i].Invalidated {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *countTile) set(n app.NumberCount, on bool) {

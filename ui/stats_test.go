@@ -276,3 +276,30 @@ func TestSidePanelHoldsTheStatistics(t *testing.T) {
 		}
 	}
 }
+
+// The statistics' cost per view change: the same history (every tap, every table event but one
+// a round) and a new one (once a round: counting, laying out the bars, refreshing).
+func BenchmarkStatsBoardShow(b *testing.B) {
+	test.NewTempApp(b)
+	h := referenceHistory(roulette.SingleZero)
+	board := boardAt(h, roulette.SingleZero)
+	b.Run("same history", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			board.show(h, roulette.SingleZero)
+		}
+	})
+	other := history(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+	b.Run("new history", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if i++; i%2 == 0 {
+				board.show(h, roulette.SingleZero)
+			} else {
+				board.show(other, roulette.SingleZero)
+			}
+			board.box.Layout.Layout(board.box.Objects, board.box.Size())
+		}
+	})
+}
