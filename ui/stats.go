@@ -240,6 +240,7 @@ func (l *statsLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	for _, bar := range b.bars {
 		bar.bg.Move(fyne.NewPos(0, y))
 		bar.bg.Resize(fyne.NewSize(w, statsBarHeight))
+		bar.bg.Hidden = b.drawn.splits.Sample > 0 // covered by the parts: not painted for nothing
 		bar.layout(w, y, b.drawn.splits.Sample)
 		y += statsBarHeight + statsBarGap
 	}
