@@ -125,3 +125,51 @@ func TestSplits(t *testing.T) {
 		})
 	}
 }
+
+// Any history — numbers off the wheel, invalidated spins, 00 at a single-zero table — gives
+// splits that add up to the sample, and hot and cold lists that never share a number, never call
+// a number hot that did not come up, and are ordered hottest and coldest first.
+func FuzzStats(f *testing.F) {
+	f.Add([]byte{17, 17, 0, 37, 5}, true)
+	f.Add([]byte{}, false)
+	f.Add([]byte{37, 37, 0, 0x80 | 3}, true)
+	f.Fuzz(func(t *testing.T, data []byte, double bool) {
+		w := roulette.SingleZero
+		if double {
+			w = roulette.DoubleZero
+		}
+		h := make([]table.Outcome, len(data))
+		valid := 0
+		for i, b := range data {
+			// The low six bits are the number (some off any wheel), the top bit invalidates it.
+			h[i] = table.Outcome{Number: roulette.Number(b & 0x3f), Invalidated: b&0x80 != 0}
+			if !h[i].Invalidated && w.Has(h[i].Number) {
+				valid++
+			}
+		}
+		s := SplitsOf(h, w)
+		if s.Sample != valid || s.Red+s.Black+s.Zeros != s.Sample || s.Odd+s.Even+s.Zeros != s.Sample ||
+			s.Low+s.High+s.Zeros != s.Sample || s.Dozens[0]+s.Dozens[1]+s.Dozens[2]+s.Zeros != s.Sample {
+			t.Fatalf("%+v from %d valid outcomes", s, valid)
+		}
+		hot, cold, sample := HotCold(h, w, 3)
+		if sample != valid || len(hot) > 3 || len(cold) > 3 {
+			t.Fatalf("sample %d of %d, hot %v cold %v", sample, valid, hot, cold)
+		}
+		for i, x := range hot {
+			if x.Count == 0 || i > 0 && x.Count > hot[i-1].Count {
+				t.Fatalf("hot %v", hot)
+			}
+			for _, y := range cold {
+				if x.Number == y.Number {
+					t.Fatalf("%v both hot %v and cold %v", x.Number, hot, cold)
+				}
+			}
+		}
+		for i, y := range cold {
+			if !w.Has(y.Number) || i > 0 && y.Count < cold[i-1].Count {
+				t.Fatalf("cold %v", cold)
+			}
+		}
+	})
+}
