@@ -18,7 +18,9 @@
 //   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
 //     seat's wagers, which takes their chips off the layout and says why (003 §9.12);
-//   - technician.go: technician mode, which takes the terminal out of play (SPEC §8).
+//   - technician.go: technician mode, which takes the terminal out of play (SPEC §8);
+//   - stats.go: the statistics of the recent outcomes a casino's board shows (SplitsOf: colour,
+//     parity, halves, dozens; HotCold), pure functions of the view's history and wheel.
 package app
 
 import (

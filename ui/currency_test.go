@@ -60,12 +60,8 @@ func withCurrency(events func(*testing.T, roulette.Layout) []table.Event, code s
 	}
 }
 
-// shownMoney is every text drawn on the canvas but the side panel's limit sign's, which this
-// check leaves out: the sign is being replaced in parallel (issue 18 point 7). Once the new
-// sign shows its figures with inCurrency, drop the hiding here.
+// shownMoney is every text drawn on the canvas.
 func shownMoney(s *Screen, c fyne.Canvas) []string {
-	s.limits.Hide()
-	defer s.limits.Show()
 	return shownTexts(test.RenderToMarkup(c))
 }
 
@@ -324,10 +320,9 @@ func TestTechnicianMetersShowTheCurrency(t *testing.T) {
 
 // The bare amount is for figures that are not the player's money, or said where no table is
 // known: a call of it anywhere else in the package is a figure of money that would show without
-// its currency. (Listed: the side panel's limit sign, replaced in parallel, issue 18 point 7;
-// it should carry the symbol too, and leave this list.)
+// its currency.
 func TestBareAmountOnlyWhereNoCurrency(t *testing.T) {
-	allowed := map[string]bool{"inCurrency": true, "sayArg": true, "limitSign": true}
+	allowed := map[string]bool{"inCurrency": true, "sayArg": true}
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
 	if err != nil {

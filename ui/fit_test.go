@@ -108,7 +108,7 @@ func TestHistoryTilesOfBothZeros(t *testing.T) {
 		tile := newHistoryTile()
 		tile.show(c.n)
 		marked := tile.mark.Visible()
-		if tile.num.Text != c.text || tile.bg.FillColor != c.fill || marked != c.mark || !tile.box.Visible() {
+		if tile.num.Text != c.text || tile.bg.FillColor != c.fill || marked != c.mark || !tile.shows() {
 			t.Errorf("the tile of %v reads %q on %v (diamond %v), want %q on %v (diamond %v)", c.n, tile.num.Text, tile.bg.FillColor, marked, c.text, c.fill, c.mark)
 		}
 	}

@@ -66,7 +66,7 @@ func screenReusesItsObjects(t *testing.T, lucky bool) {
 	}
 	shown := 0
 	for _, tile := range s.tiles {
-		if tile.box.Visible() {
+		if tile.shows() {
 			shown++
 		}
 	}

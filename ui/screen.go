@@ -49,12 +49,15 @@ type Screen struct {
 	callout     *canvas.Text // what the winning number is: RED · ODD · 2nd 12 · 1 to 18
 	message     *messageLine
 	history     *fyne.Container
-	tiles       []*historyTile // the history's tiles, made once and reused (showHistory)
-	limits      *widget.Label
+	tiles       []*historyTile  // the history's tiles, made once and reused (showHistory)
+	limits      *limitBoard     // the table's limit sign (stats.go)
 	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
 	pending     *widget.Label
 	calls       *widget.Label
-	hotCold     *widget.Label
+	stats       *statsBoard     // the statistics of the recent outcomes (stats.go)
+	resultBox   *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
+	slot        *resultSlot
+	side        *fyne.Container // the side panel's column
 	lucky       *fyne.Container
 	luckyFor    luckyShown // what the Lucky Ball panel shows (showLuckyBall)
 	luckyMade   bool
@@ -153,13 +156,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		s.tiles = append(s.tiles, t)
 		s.history.Add(t.box)
 	}
-	s.limits = widget.NewLabel("")
+	s.limits = newLimitBoard()
 	s.personal = personalMarker()
-	s.limits.Wrapping = fyne.TextWrapWord
 	s.pending = widget.NewLabel("")
 	s.calls = widget.NewLabel("")
-	s.hotCold = widget.NewLabel("")
-	s.hotCold.Wrapping = fyne.TextWrapWord
+	s.stats = newStatsBoard()
 	s.lucky = container.NewStack()
 	s.jackpot = text("", 24, selectedChip)
 	s.jackpotWin = widget.NewLabel("")
@@ -212,7 +213,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.Elements = map[diagrams.Element]fyne.CanvasObject{
 		diagrams.ElemLayout: s.felt, diagrams.ElemChipSelector: s.chips, diagrams.ElemBalance: s.balance,
 		diagrams.ElemCountdown: s.countdown, diagrams.ElemPeriodStatus: s.status, diagrams.ElemOutcome: outcome,
-		diagrams.ElemAmountWon: s.won, diagrams.ElemAmountBet: s.bet, diagrams.ElemLimitSign: s.limits,
+		diagrams.ElemAmountWon: s.won, diagrams.ElemAmountBet: s.bet, diagrams.ElemLimitSign: s.limits.box,
 		diagrams.ElemCashOut: cashOut, diagrams.ElemHistory: s.history, diagrams.ElemGameStatus: s.status,
 		diagrams.ElemRemoveAll: clear, diagrams.ElemRemoveLast: undo, diagrams.ElemRepeat: repeat,
 		diagrams.ElemDouble: double, diagrams.ElemHelp: help, diagrams.ElemRacetrack: neighbours,
@@ -223,17 +224,23 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 
 	top, cash := s.sideTop() // what the design puts first (designs.go)
 	// In a tournament its panel takes the place of the chip account's and of the history.
-	s.tournament = newTournamentPanel(term, append(cash, s.history, s.hotCold, s.limits, s.pending)...)
+	s.tournament = newTournamentPanel(term, append(cash, s.history, s.stats.box, s.limits.box, s.pending)...)
 	side := container.NewVBox(top...)
+	s.side = side
+	// The result and the statistics take turns in one place, kept at the taller's height: the
+	// result while it stands, the statistics of the recent outcomes the rest of the round. Both
+	// at once do not fit the panel at 1280×800 with the history and the limit sign.
+	s.resultBox = container.NewVBox(container.NewCenter(outcome), s.callout, s.won)
+	s.slot = &resultSlot{result: s.resultBox, stats: s.stats.box, reserve: true}
 	side.Objects = append(side.Objects,
 		s.tournament.box,
 		widget.NewSeparator(),
-		container.NewCenter(outcome), s.callout, s.won,
-		s.history, s.sizing.sized(s.hotCold, panelSizes, nil),
+		laidOut(s.slot, []fyne.CanvasObject{s.resultBox, s.stats.box}),
+		s.history,
 		widget.NewSeparator(),
 		s.lucky,
 		s.jackpot, s.jackpotWin,
-		s.personal, s.sizing.sized(s.limits, panelSizes, nil), s.pending,
+		s.personal, s.limits.box, s.pending,
 	)
 	// The betting controls on the left, what ends or explains the session on the right:
 	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
@@ -280,7 +287,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	panel := container.NewStack(backdrop(), container.NewPadded(side))
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
-	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth}, panel),
+	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth, height: s.fitSide}, panel),
 		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
 	s.update(term.View())
 	return s, nil
@@ -571,12 +578,9 @@ func (s *Screen) update(v app.View) {
 	s.showWonMeter(v)
 
 	s.showHistory(v.History)
-	if hot, cold, n := app.HotCold(v.History, v.Config.Layout.Wheel, 3); n > 0 {
-		setLabel(s.hotCold, fmt.Sprintf(T("Hot %s · Cold %s (last %d spins)"), counts(hot), counts(cold), n))
-	}
-	s.hotCold.Hidden = s.hotCold.Text == "" // an empty label would still take a line
+	s.stats.show(v.History, v.Config.Layout.Wheel)
 	s.showLuckyBall(v, stakes)
-	setLabel(s.limits, limitSign(v.Limits))
+	s.limits.show(v.Limits, v.Config.Currency, v.PersonalLimits)
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
 	} else {
@@ -585,7 +589,7 @@ func (s *Screen) update(v app.View) {
 	// An empty label still takes a line: the pending minimum takes its place in the side
 	// panel only while there is one, which leaves a Lucky Ball table room at 1280×800.
 	if p := v.Pending; p != nil {
-		setLabel(s.pending, fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits)))
+		setLabel(s.pending, fmt.Sprintf(T("From %s: %s"), p.At.Local().Format("15:04"), limitSign(p.Limits, v.Config.Currency)))
 		s.pending.Show()
 	} else {
 		setLabel(s.pending, "")
@@ -614,11 +618,12 @@ func (s *Screen) update(v app.View) {
 	if said := s.say(v.Message.Msg); said != s.message.Text {
 		s.message.SetText(said)
 	}
-	if !s.tournament.update(v) {
+	inTournament := s.tournament.update(v)
+	if !inTournament {
 		// No tournament: the labels it hid take their own rules again (as above).
-		s.hotCold.Hidden = s.hotCold.Text == ""
 		s.pending.Hidden = v.Pending == nil
 	}
+	s.showSlot(v, showResult, inTournament)
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
 }
@@ -650,6 +655,7 @@ func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
 	}
 	s.luckyMade, s.luckyFor = true, want
 	s.lucky.RemoveAll()
+	s.lucky.Hidden = !want.on // an empty stack would still take the panel's padding
 	if want.on {
 		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, want.open, func(c roulette.BallColour) {
 			s.touched(func() { s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
@@ -743,9 +749,6 @@ func redMark(c color.Color, size float32) fyne.CanvasObject {
 	return d
 }
 
-// panelSizes are the side panel's statistics and limit sign: 17 points, not Fyne's 14.
-var panelSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 17, theme.SizeNameInnerPadding: 4}
-
 // historyColumns is how many recent outcomes a row of the side panel shows.
 const historyColumns = 6
 
@@ -760,8 +763,11 @@ const historyShown = 2 * historyColumns
 // anew: every view change used to replace all twelve (a tile is nine canvas objects), and each
 // object replaced stayed in Fyne's caches for a minute after — a resident-memory growth of
 // tens of MB over a soak of 500 rounds, and work for the collector (issue 18).
+//
+// A tile with no outcome yet keeps its cell in the grid, empty (its face hidden): the grid is
+// two rows from the start, so nothing under it moves when the first outcomes come.
 type historyTile struct {
-	box   *fyne.Container // what the history's grid holds; hidden while it shows no outcome
+	box   *fyne.Container // what the history's grid holds
 	inner *fyne.Container // the column the number and its diamond stand in
 	bg    *canvas.Rectangle
 	num   *canvas.Text
@@ -774,21 +780,36 @@ func newHistoryTile() *historyTile {
 	t := &historyTile{bg: canvas.NewRectangle(numberColour(roulette.ColourGreen)), num: text("", 22, textColour),
 		plain: layout.NewSpacer(), mark: container.NewCenter(redMark(textColour, 7))}
 	t.bg.StrokeColor, t.bg.StrokeWidth = feltLine, 1
-	t.bg.SetMinSize(fyne.NewSize(44, 40))
 	t.num.Alignment = fyne.TextAlignCenter
 	t.mark.Hide()
 	// The column lays out only what is visible: with one of plain and mark hidden it is the
 	// column of a tile made for its number alone (spacer, number, mark, spacer).
 	t.inner = container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t.num, t.plain, t.mark, layout.NewSpacer())
-	t.box = container.NewStack(t.bg, t.inner)
-	t.box.Hide()
+	t.box = container.New(tileCell{}, t.bg, t.inner)
+	t.bg.Hide()
+	t.inner.Hide()
 	return t
 }
 
+// tileCell stacks a history tile's objects in a cell of the tile's size, shown or empty.
+type tileCell struct{}
+
+func (tileCell) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(44, 40) }
+
+func (tileCell) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// shows reports whether the tile shows an outcome.
+func (t *historyTile) shows() bool { return t.bg.Visible() }
+
 // show draws n on the tile, redrawing only what changed; it reports whether the tile was
-// hidden before (the grid then lays its tiles out again).
+// empty before.
 func (t *historyTile) show(n roulette.Number) (appeared bool) {
-	appeared = !t.box.Visible()
+	appeared = !t.shows()
 	if !appeared && t.shown == n {
 		return false
 	}
@@ -806,35 +827,108 @@ func (t *historyTile) show(n roulette.Number) (appeared bool) {
 		}
 		t.inner.Refresh()
 	}
-	t.box.Show()
+	t.bg.Show()
+	t.inner.Show()
 	t.bg.Refresh()
 	t.num.Refresh()
+	if appeared {
+		t.box.Refresh()
+	}
 	return appeared
 }
 
-// showHistory shows the recent outcomes, newest first, on the tiles; tiles past the last
-// outcome are hidden (the grid lays out only the visible ones).
-func (s *Screen) showHistory(h []table.Outcome) {
-	relayout := false
-	for i, t := range s.tiles {
-		if i < len(h) {
-			relayout = t.show(h[i].Number) || relayout
-		} else if t.box.Visible() {
-			t.box.Hide()
-			relayout = true
-		}
-	}
-	if relayout {
-		s.history.Refresh()
+// clear empties the tile.
+func (t *historyTile) clear() {
+	if t.shows() {
+		t.bg.Hide()
+		t.inner.Hide()
+		t.box.Refresh()
 	}
 }
 
-func counts(ns []app.NumberCount) string {
-	parts := make([]string, len(ns))
-	for i, n := range ns {
-		parts[i] = fmt.Sprintf("%v×%d", n.Number, n.Count)
+// showHistory shows the recent outcomes, newest first, on the tiles; tiles past the last
+// outcome are empty, in their place.
+func (s *Screen) showHistory(h []table.Outcome) {
+	for i, t := range s.tiles {
+		if i < len(h) {
+			t.show(h[i].Number)
+		} else {
+			t.clear()
+		}
 	}
-	return strings.Join(parts, " ")
+}
+
+// resultSlot lays out the result and the statistics in one place (see NewScreen): each at the
+// top, the place as tall as the taller of the two whichever is shown, so nothing under it moves
+// when one gives way to the other (issue 18, point 5). In a tournament its panel stands in the
+// statistics' place (newTournamentPanel), and the place keeps only the result's height.
+//
+// Where the panel is tall enough for both (1920×1080), the statistics stand under the result's
+// place and never give way (fitSide).
+type resultSlot struct {
+	result, stats fyne.CanvasObject
+	reserve       bool // keep the statistics' height
+	both          bool // the statistics under the result, always shown
+}
+
+// resultSlotGap is the space between the result and the statistics under it.
+const resultSlotGap = 8
+
+func (l *resultSlot) MinSize([]fyne.CanvasObject) fyne.Size {
+	m := l.result.MinSize()
+	if l.reserve {
+		sm := l.stats.MinSize()
+		h := max(m.Height, sm.Height)
+		if l.both {
+			h = m.Height + resultSlotGap + sm.Height
+		}
+		m = fyne.NewSize(max(m.Width, sm.Width), h)
+	}
+	return m
+}
+
+func (l *resultSlot) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	rh := l.result.MinSize().Height
+	l.result.Move(fyne.NewPos(0, 0))
+	l.result.Resize(fyne.NewSize(size.Width, rh))
+	y := float32(0)
+	if l.both {
+		y = rh + resultSlotGap
+	}
+	l.stats.Move(fyne.NewPos(0, y))
+	l.stats.Resize(fyne.NewSize(size.Width, l.stats.MinSize().Height))
+}
+
+// showSlot shows the result while it stands and the statistics otherwise, or always where the
+// panel has room for both (resultSlot).
+func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
+	result := showResult && v.LastOutcome != nil
+	stats := (s.slot.both || !result) && !inTournament
+	changed := result != s.resultBox.Visible() || stats != s.stats.box.Visible() || s.slot.reserve == inTournament
+	if !changed {
+		return
+	}
+	s.resultBox.Hidden, s.stats.box.Hidden = !result, !stats
+	s.slot.reserve = !inTournament
+	s.resultBox.Refresh()
+	s.stats.box.Refresh()
+	if s.left != nil {
+		s.root.Refresh()
+	}
+}
+
+// fitSide is told the side panel's height before it is laid out: the statistics stand under
+// the result, always shown, where the column has room for both; else they take turns
+// (resultSlot). The height changes with the window only, so this settles at the first layout.
+func (s *Screen) fitSide(h float32) {
+	was := s.slot.both
+	s.slot.both = false
+	need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
+	s.slot.both = need <= h
+	if s.slot.both != was {
+		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
+		s.side.Refresh()
+	}
 }
 
 // wheelOrder writes a group's numbers in the order the wheel (and the racetrack) has them:
@@ -863,11 +957,13 @@ func personalMarker() *fyne.Container {
 	return m
 }
 
-// limitSign is the table limit sign: minimum, maximum and unit, per bet kind where they differ
-// (001 §4.1–4.2, 003 §2.5.4).
-func limitSign(l roulette.Limits) string {
+// limitSign is a limit sign in words — minimum, maximum and unit, per bet kind where they
+// differ (001 §4.1–4.2, 003 §2.5.4), amounts in the table's currency (ISO 4217 code) — as the
+// pending minimum tells the limits to come (the table's own are on limitBoard).
+func limitSign(l roulette.Limits, currency string) string {
+	cash := func(c int64) string { return inCurrency(currency, c) }
 	d := l.For(roulette.Red)
-	lines := []string{fmt.Sprintf(T("Limits: min %s  max %s  unit %s"), amount(l.Default.Min), amount(l.Default.Max), amount(l.Default.Unit))}
+	lines := []string{fmt.Sprintf(T("Limits: min %s  max %s  unit %s"), cash(l.Default.Min), cash(l.Default.Max), cash(l.Default.Unit))}
 	var kinds []roulette.Kind
 	for k := range l.PerKind {
 		kinds = append(kinds, k)
@@ -876,11 +972,11 @@ func limitSign(l roulette.Limits) string {
 	for _, k := range kinds {
 		pk := l.PerKind[k]
 		if pk != d {
-			lines = append(lines, fmt.Sprintf(T("%s: %s – %s by %s"), T(k.String()), amount(pk.Min), amount(pk.Max), amount(pk.Unit)))
+			lines = append(lines, fmt.Sprintf(T("%s: %s – %s by %s"), T(k.String()), cash(pk.Min), cash(pk.Max), cash(pk.Unit)))
 		}
 	}
 	if l.AggregateMin > 0 {
-		lines = append(lines, fmt.Sprintf(T("Table minimum per spin %s"), amount(l.AggregateMin)))
+		lines = append(lines, fmt.Sprintf(T("Table minimum per spin %s"), cash(l.AggregateMin)))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -993,10 +1089,17 @@ func fitText(s string, size, width float32, style fyne.TextStyle) float32 {
 	return size
 }
 
-// sidePanel lays out its objects in a column of a fixed width and of the height it is given.
-type sidePanel struct{ width float32 }
+// sidePanel lays out its objects in a column of a fixed width and of the height it is given,
+// which it first tells height, if set.
+type sidePanel struct {
+	width  float32
+	height func(float32)
+}
 
 func (p sidePanel) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if p.height != nil {
+		p.height(size.Height)
+	}
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)

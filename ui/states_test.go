@@ -316,7 +316,7 @@ func TestScreenStates(t *testing.T) {
 		"a_closure_announced.xml": {"This table closes at", "25 min left"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
-		"a_personal_limits.xml":   {"PERSONAL LIMIT", "Limits: min 10.00  max 2,000.00"},
+		"a_personal_limits.xml":   {"PERSONAL LIMIT", "YOUR LIMITS", "10 – 2,000"},
 		"u_asian_racetrack.xml":   {"asian-neighbour 32 15 19 10"},
 	}
 	for _, c := range stateCases() {
