@@ -131,7 +131,11 @@ func (s *Screen) sideTop() (top, cash []fyne.CanvasObject) {
 		s.lamps = newPeriodLamps()
 		s.countdown.TextSize = 56
 		row := container.New(lampRow{}, s.lamps.box, s.cd.view)
-		cash = []fyne.CanvasObject{text(T("BALANCE"), 16, panelDimText), s.balance, text(T("BET"), 16, panelDimText), s.bet}
+		// The bet on one line, its caption before it: the lamps take a row of their own, and a
+		// Lucky Ball table's panel must still fit at 1280×800 (fitSide).
+		s.bet.Alignment = fyne.TextAlignTrailing
+		bet := container.NewBorder(nil, nil, container.NewCenter(text(T("BET"), 16, panelDimText)), nil, s.bet)
+		cash = []fyne.CanvasObject{text(T("BALANCE"), 16, panelDimText), s.balance, bet}
 		return append([]fyne.CanvasObject{row, s.status, s.explain, widget.NewSeparator()}, cash...), cash
 	case "U":
 		s.wonMeter = text("", 30, panelText)

@@ -50,6 +50,7 @@ type Screen struct {
 	message     *messageLine
 	history     *fyne.Container
 	tiles       []*historyTile  // the history's tiles, made once and reused (showHistory)
+	historyRows int             // the rows of tiles shown: 2, or 1 where the panel is short (fitSide)
 	limits      *limitBoard     // the table's limit sign (stats.go)
 	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
 	pending     *widget.Label
@@ -920,14 +921,32 @@ func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 // fitSide is told the side panel's height before it is laid out: the statistics stand under
 // the result, always shown, where the column has room for both; else they take turns
 // (resultSlot). The height changes with the window only, so this settles at the first layout.
+//
+// Where the column is short even for one of them at a time — a Lucky Ball table on L at
+// 1280×800, whose Lucky Ball panel needed 57 pixels more than the screen has — the history
+// shows its newest row of tiles only: the statistics still tell the whole sample, and the limit
+// sign under them stays on the screen.
 func (s *Screen) fitSide(h float32) {
-	was := s.slot.both
+	was, wasRows := s.slot.both, s.historyRows
 	s.slot.both = false
+	s.showHistoryRows(historyShown / historyColumns)
+	if s.side.MinSize().Height+2*theme.Padding() > h {
+		s.showHistoryRows(1)
+	}
 	need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
 	s.slot.both = need <= h
-	if s.slot.both != was {
+	if s.slot.both != was || s.historyRows != wasRows {
 		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
 		s.side.Refresh()
+	}
+}
+
+// showHistoryRows shows the first rows of the history's tiles (the newest outcomes) and hides
+// the rest, whose places the grid then leaves out.
+func (s *Screen) showHistoryRows(rows int) {
+	s.historyRows = rows
+	for i, t := range s.tiles {
+		t.box.Hidden = i >= rows*historyColumns
 	}
 }
 
