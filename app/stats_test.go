@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tablegames/ats/app/table"
@@ -63,7 +64,7 @@ func TestHotColdTiesAndShortSamples(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			hot, cold, _ := HotCold(c.h, c.w, 3)
-			if !equalCounts(hot, c.hot) || !equalCounts(cold, c.cold) {
+			if !slices.Equal(hot, c.hot) || !slices.Equal(cold, c.cold) {
 				t.Errorf("hot %v cold %v, want hot %v cold %v", hot, cold, c.hot, c.cold)
 			}
 			for _, h := range hot {
@@ -78,18 +79,6 @@ func TestHotColdTiesAndShortSamples(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalCounts(a, b []NumberCount) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSplits(t *testing.T) {

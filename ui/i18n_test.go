@@ -75,22 +75,7 @@ func saidStrings(t *testing.T) map[string]string {
 		}
 		return nil, false
 	}
-	var files []string
-	for _, pattern := range []string{"*.go", "../app/*.go", "../app/cashier/*.go", "../app/msg/*.go"} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parseSources(t, fset, "*.go", "../app/*.go", "../app/cashier/*.go", "../app/msg/*.go") {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if c, ok := says(n); ok {
 				add(c.Args[0])
@@ -285,4 +270,27 @@ func sameImage(a, b image.Image) bool {
 		}
 	}
 	return true
+}
+
+// parseSources parses the Go files (not the tests) the glob patterns match, into fset.
+func parseSources(t *testing.T, fset *token.FileSet, patterns ...string) []*ast.File {
+	t.Helper()
+	var files []*ast.File
+	for _, pattern := range patterns {
+		names, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+	}
+	return files
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -370,7 +371,7 @@ func (s *limitBoard) show(l roulette.Limits, currency string, personal bool) {
 		title = T("YOUR LIMITS")
 	}
 	setText(s.title, title)
-	if sameRows(rows, s.shown) {
+	if slices.Equal(rows, s.shown) {
 		return
 	}
 	s.shown = rows
@@ -403,18 +404,6 @@ func (s *limitBoard) show(l roulette.Limits, currency string, personal bool) {
 		r[1].Refresh()
 	}
 	s.box.Refresh()
-}
-
-func sameRows(a, b []signRow) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // signLayout lays the sign out: the frame around, the title, the rows.
