@@ -910,10 +910,16 @@ func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 		return
 	}
 	s.resultBox.Hidden, s.stats.box.Hidden = !result, !stats
+	// The slot lays out both where they stand, shown or not, at the height it reserves: a turn
+	// of the two needs only theirs refreshed. Only a tournament coming or going changes the
+	// slot's height, and so the panel's layout. (The whole screen refreshed at every result
+	// redrew every object from scratch — each widget's icons rendered again, every text's
+	// texture made anew — twice a round.)
+	relayout := s.slot.reserve == inTournament
 	s.slot.reserve = !inTournament
 	s.resultBox.Refresh()
 	s.stats.box.Refresh()
-	if s.left != nil {
+	if relayout && s.left != nil {
 		s.root.Refresh()
 	}
 }

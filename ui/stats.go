@@ -158,9 +158,12 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	}
 	b.drewOnce, b.drawn = true, d
 	s := d.splits
-	if s.Sample == 0 {
+	switch s.Sample {
+	case 0:
 		b.heading.Text = T("No spins yet")
-	} else {
+	case 1:
+		b.heading.Text = T("Last spin") // not "Last 1 spins"
+	default:
 		b.heading.Text = fmt.Sprintf(T("Last %d spins"), s.Sample)
 	}
 	counts := [4][]int{

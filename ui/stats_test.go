@@ -120,6 +120,11 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 		t.Errorf("empty board %v tall, %v with a history: it would move what is under it", m.Height, float32(statsHeight))
 	}
 
+	// One spin: the sample said in the singular.
+	if b = boardAt(history(17), roulette.SingleZero); b.heading.Text != "Last spin" {
+		t.Errorf("one spin: heading %q, want %q", b.heading.Text, "Last spin")
+	}
+
 	// All zeros: one green part per bar, written in full; 00 is hot, on green.
 	b = boardAt(history(roulette.DoubleZeroNumber, 0, roulette.DoubleZeroNumber), roulette.DoubleZero)
 	for i, bar := range b.bars {
