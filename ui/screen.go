@@ -225,18 +225,18 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 
 	top, cash := s.sideTop() // what the design puts first (designs.go)
 	// In a tournament its panel takes the place of the chip account's and of the history.
-	s.tournament = newTournamentPanel(term, append(cash, s.history, s.stats.view, s.limits.box, s.pending)...)
+	s.tournament = newTournamentPanel(term, append(cash, s.history, s.stats.box, s.limits.box, s.pending)...)
 	side := container.NewVBox(top...)
 	s.side = side
 	// The result and the statistics take turns in one place, kept at the taller's height: the
 	// result while it stands, the statistics of the recent outcomes the rest of the round. Both
 	// at once do not fit the panel at 1280×800 with the history and the limit sign.
 	s.resultBox = container.NewVBox(container.NewCenter(outcome), s.callout, s.won)
-	s.slot = &resultSlot{result: s.resultBox, stats: s.stats.view, reserve: true}
+	s.slot = &resultSlot{result: s.resultBox, stats: s.stats.box, reserve: true}
 	side.Objects = append(side.Objects,
 		s.tournament.box,
 		widget.NewSeparator(),
-		laidOut(s.slot, []fyne.CanvasObject{s.resultBox, s.stats.view}),
+		laidOut(s.slot, []fyne.CanvasObject{s.resultBox, s.stats.box}),
 		s.history,
 		widget.NewSeparator(),
 		s.lucky,
@@ -905,11 +905,11 @@ func (l *resultSlot) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 	result := showResult && v.LastOutcome != nil
 	stats := (s.slot.both || !result) && !inTournament
-	changed := result != s.resultBox.Visible() || stats != s.stats.view.Visible() || s.slot.reserve == inTournament
+	changed := result != s.resultBox.Visible() || stats != s.stats.box.Visible() || s.slot.reserve == inTournament
 	if !changed {
 		return
 	}
-	s.resultBox.Hidden, s.stats.view.Hidden = !result, !stats
+	s.resultBox.Hidden, s.stats.box.Hidden = !result, !stats
 	// The slot lays out both where they stand, shown or not, at the height it reserves: a turn
 	// of the two needs only theirs refreshed. Only a tournament coming or going changes the
 	// slot's height, and so the panel's layout. (The whole screen refreshed at every result
@@ -918,7 +918,7 @@ func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 	relayout := s.slot.reserve == inTournament
 	s.slot.reserve = !inTournament
 	s.resultBox.Refresh()
-	s.stats.view.Refresh()
+	s.stats.box.Refresh()
 	if relayout && s.left != nil {
 		s.root.Refresh()
 	}
@@ -942,7 +942,7 @@ func (s *Screen) fitSide(h float32) {
 	need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
 	s.slot.both = need <= h
 	if s.slot.both != was || s.historyRows != wasRows {
-		s.stats.view.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
+		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
 		s.side.Refresh()
 	}
 }

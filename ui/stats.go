@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"slices"
 	"sort"
@@ -11,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/driver/software"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -19,11 +17,10 @@ import (
 )
 
 // The statistics board and the limit sign of the side panel (issue 18, point 7: read from the
-// seat, at arm's length). Both are made of canvas objects made with the screen and reused round
-// after round (as the history tiles are): every object made anew stays in Fyne's caches a while.
+// seat, at arm's length). Both are drawn with few canvas objects, all made with the screen and
+// reused round after round (as the history tiles are): the kiosk repaints its whole window once
+// a second for the countdown, and every object made anew stays in Fyne's caches for a minute.
 // Each lays its objects out itself, in one container, and a change redraws only what changed.
-// The board is shown as one picture of its objects (statsBoard.view): the kiosk repaints its
-// whole window once a second for the countdown, and each object is a draw of its own.
 
 // Sizes of the board: a player reads its heading and tiles at 20 points and more, the numbers on
 // the bars at 18.
@@ -76,16 +73,6 @@ type countTile struct {
 // green black, odd even, 1 to 18 and 19 to 36, the dozens; the zeros counted apart in green), and
 // the three hot and three cold numbers with their counts.
 type statsBoard struct {
-	// view is what the screen shows: the board drawn into one picture (pic), drawn again when
-	// the statistics change, once a round. box holds the board's objects, laid out at the
-	// view's size but on no canvas: the kiosk repaints its whole window once a second for the
-	// countdown, and the board's ~45 objects (texts, bars, tiles) each cost llvmpipe a draw of its
-	// own in every frame — a picture costs one (issue 18 idle: 4.1–4.8 % of a core with the
-	// objects, against 3.9–4.3 % before the board).
-	view      *fyne.Container
-	pic       *canvas.Raster
-	drawnImg  image.Image // the picture last drawn, and whether it still shows the objects
-	drawnOK   bool
 	box       *fyne.Container
 	heading   *canvas.Text
 	bars      [4]*splitBar
@@ -148,43 +135,7 @@ func newStatsBoard() *statsBoard {
 		}
 	}
 	b.box = laidOut(&statsLayout{b: b}, objs)
-	b.pic = canvas.NewRaster(b.picture)
-	b.pic.ScaleMode = canvas.ImageScalePixels // drawn at the window's pixels: none to smooth
-	b.view = laidOut(&statsPicture{b: b}, []fyne.CanvasObject{b.pic})
 	return b
-}
-
-// picture is the board's objects drawn w×h pixels by Fyne's software painter (as the felt's
-// chips are), kept until the statistics or the size change.
-func (b *statsBoard) picture(w, h int) image.Image {
-	if b.drawnOK && b.drawnImg != nil && b.drawnImg.Bounds().Dx() == w && b.drawnImg.Bounds().Dy() == h {
-		return b.drawnImg
-	}
-	size := b.box.Size()
-	if size.Width <= 0 || size.Height <= 0 || w <= 0 || h <= 0 {
-		return image.NewNRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
-	}
-	c := software.NewTransparentCanvas()
-	c.SetPadded(false)
-	c.SetScale(float32(w) / size.Width)
-	c.SetContent(b.box)
-	c.Resize(size)
-	b.drawnImg, b.drawnOK = c.Capture(), true
-	return b.drawnImg
-}
-
-// statsPicture lays the board's picture out, and the board's objects (on no canvas) at its size.
-type statsPicture struct{ b *statsBoard }
-
-func (l *statsPicture) MinSize([]fyne.CanvasObject) fyne.Size { return l.b.box.MinSize() }
-
-func (l *statsPicture) Layout(_ []fyne.CanvasObject, size fyne.Size) {
-	if size != l.b.box.Size() {
-		l.b.box.Resize(size)
-		l.b.drawnOK = false
-	}
-	l.b.pic.Move(fyne.NewPos(0, 0))
-	l.b.pic.Resize(size)
 }
 
 // statsHeight is the board's height, the same with or without a history: its place is kept
@@ -235,8 +186,6 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	b.hotCap.Hidden = d.nHot == 0
 	b.coldCap.Hidden = d.nCold == 0
 	b.box.Refresh() // lays the bars out again at their new shares
-	b.drawnOK = false
-	b.pic.Refresh() // the picture is drawn again at the next frame
 }
 
 func sameOutcomes(a, b []table.Outcome) bool {

@@ -267,7 +267,7 @@ func TestSidePanelHoldsTheStatistics(t *testing.T) {
 							}
 							// The statistics stand while wagering; they give way to the result
 							// only where the panel has no room for both.
-							if stats := s.stats.view.Visible(); stats != (step.v.Phase != table.PhaseResult || s.slot.both) {
+							if stats := s.stats.box.Visible(); stats != (step.v.Phase != table.PhaseResult || s.slot.both) {
 								t.Errorf("%s: with %s the statistics are shown %v (room for both: %v)", where, step.name, stats, s.slot.both)
 							}
 						}
