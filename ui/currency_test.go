@@ -59,7 +59,7 @@ func withCurrency(events func(*testing.T, roulette.Layout) []table.Event, code s
 }
 
 // shownMoney is every text drawn on the canvas.
-func shownMoney(s *Screen, c fyne.Canvas) []string {
+func shownMoney(c fyne.Canvas) []string {
 	return shownTexts(test.RenderToMarkup(c))
 }
 
@@ -102,7 +102,7 @@ func TestMoneyShowsTheCurrency(t *testing.T) {
 			s, w := stateScreen(t, c)
 			for i, size := range sizes {
 				w.Resize(size)
-				texts := shownMoney(s, w.Canvas())
+				texts := shownMoney(w.Canvas())
 				bare, with := bareMoney(texts, "€")
 				for _, b := range bare {
 					t.Errorf("at %v money without its currency: %s", size, b)
@@ -150,7 +150,7 @@ func TestFavouriteButtonsShowTheCurrency(t *testing.T) {
 	s.update(s.term.View())
 	findButton(t, s.Content(), T("Favourite")+" A$10.00")
 	findButton(t, s.Content(), T("Favourite")+" A$110.00")
-	bare, with := bareMoney(shownMoney(s, w.Canvas()), "A$")
+	bare, with := bareMoney(shownMoney(w.Canvas()), "A$")
 	for _, b := range bare {
 		t.Errorf("money without its currency: %s", b)
 	}
@@ -299,7 +299,7 @@ func TestTechnicianMetersShowTheCurrency(t *testing.T) {
 		want []string // figures the page must show with the symbol
 	}{{2, []string{"NZ$160.00", "NZ$20.00", "NZ$45.50 (1)", "NZ$275.00"}}, {3, []string{"NZ$120.00 cashout", "NZ$20.00 note"}}} {
 		s.service.tabs.SelectIndex(page.tab)
-		texts := shownMoney(s, c)
+		texts := shownMoney(c)
 		var lines []string
 		for _, t := range texts {
 			lines = append(lines, strings.Split(t, "\n")...)

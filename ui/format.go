@@ -44,10 +44,11 @@ func amount(cents int64) string {
 // not money and never go through it.
 func inCurrency(code string, cents int64) string { return currencySymbol(code) + amount(cents) }
 
-// stakeInCurrency is a stake on the one-line list of call bets beside the racetrack: in the
-// table's currency, but as its chips read, whole units without cents ("€10", "€2.50"), so the
-// list is cut (with an ellipsis) no sooner than it was without the symbol.
-func stakeInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
+// shortInCurrency is cents of the table's currency as chips and casinos' limit signs read them:
+// whole units without their cents ("€10", "€2.50"). The one-line list of call bets beside the
+// racetrack is cut (with an ellipsis) no sooner than it was without the symbol, and a row of the
+// limit sign fits the panel at the sign's size.
+func shortInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
 
 // currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code →
 // symbol). packaging/gen-fonts.sh puts their characters in the embedded Chinese font: a Chinese

@@ -236,7 +236,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	side.Objects = append(side.Objects,
 		s.tournament.box,
 		widget.NewSeparator(),
-		laidOut(s.slot, []fyne.CanvasObject{s.resultBox, s.stats.box}),
+		container.New(s.slot, s.resultBox, s.stats.box),
 		s.history,
 		widget.NewSeparator(),
 		s.lucky,
@@ -519,13 +519,13 @@ func (s *Screen) update(v app.View) {
 	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
 		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: a chip on its group's box, and listed as the box reads
-			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), stakeInCurrency(v.Config.Currency, st.Amount)))
+			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), shortInCurrency(v.Config.Currency, st.Amount)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
-			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, stakeInCurrency(v.Config.Currency, st.Amount)))
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, st.Amount)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
@@ -544,7 +544,7 @@ func (s *Screen) update(v app.View) {
 	// chips on the racetrack like the player's own.
 	var dealers []string
 	for _, d := range v.DealerStakes {
-		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, stakeInCurrency(v.Config.Currency, d.Amount)))
+		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, d.Amount)))
 		if d.Bet.IsCall() {
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}

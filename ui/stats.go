@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
@@ -134,7 +135,7 @@ func newStatsBoard() *statsBoard {
 			objs = append(objs, t.bg, t.num, t.count, t.mark)
 		}
 	}
-	b.box = laidOut(&statsLayout{b: b}, objs)
+	b.box = container.New(&statsLayout{b: b}, objs...)
 	return b
 }
 
@@ -324,18 +325,17 @@ func newLimitBoard() *limitBoard {
 		unit: text("", signSize, panelText)}
 	s.frame.StrokeColor, s.frame.StrokeWidth, s.frame.CornerRadius = selectedChip, 2, 6
 	s.unit.Alignment = fyne.TextAlignTrailing
-	s.box = laidOut(&signLayout{s: s}, []fyne.CanvasObject{s.frame, s.title, s.unit})
+	s.box = container.New(&signLayout{s: s}, s.frame, s.title, s.unit)
 	return s
 }
 
-// signRows are the rows of the sign for limits, amounts with the symbol sym: first the unit of
+// signRows are the rows of the sign for limits, amounts in the currency cur: first the unit of
 // the wagers, which stands on the title's row (a row less on a panel short of height at
 // 1280×800), then a row per kind of bet with limits of its own, the other bets, a unit of its
 // own where a kind has one, and the table's minimum per spin.
-func signRows(l roulette.Limits, sym string) []signRow {
-	// Whole amounts without their cents, as casinos' limit signs read ("$1 – $500"): a row then
-	// fits the panel at the sign's size with a symbol of two or three letters.
-	cash := func(c int64) string { return sym + money(c) }
+func signRows(l roulette.Limits, cur string) []signRow {
+	// Whole amounts without their cents, as casinos' limit signs read ("$1 – $500").
+	cash := func(c int64) string { return shortInCurrency(cur, c) }
 	span := func(x roulette.Limit) string { return cash(x.Min) + " – " + cash(x.Max) }
 	d := l.Default // a kind with limits of its own has its own row
 	label := T("All bets")
@@ -368,7 +368,7 @@ func signRows(l roulette.Limits, sym string) []signRow {
 // show draws the sign of limits, only when its rows changed; personal says the limits are
 // this player's own (000 §4.3, 003 §4.6: under the personal-limit marker the sign is titled so).
 func (s *limitBoard) show(l roulette.Limits, currency string, personal bool) {
-	rows := signRows(l, currencySymbol(currency))
+	rows := signRows(l, currency)
 	title := T("TABLE LIMITS")
 	if personal {
 		title = T("YOUR LIMITS")
@@ -432,11 +432,6 @@ func (l *signLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 			t.Resize(fyne.NewSize(w, signRowH))
 		}
 	}
-}
-
-// laidOut is a container of objects under a layout of the caller's.
-func laidOut(l fyne.Layout, objs []fyne.CanvasObject) *fyne.Container {
-	return &fyne.Container{Layout: l, Objects: objs}
 }
 
 // capital is s with its first letter in capitals: the bet kinds' names are lower case, to be

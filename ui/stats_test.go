@@ -169,12 +169,12 @@ func TestLimitSignRows(t *testing.T) {
 		},
 		AggregateMin: 500,
 	}
-	got := fmt.Sprint(signRows(lim, "$"))
+	got := fmt.Sprint(signRows(lim, "USD"))
 	want := "[{ Unit $1} {Straight $1 – $25} {Other bets $1 – $500} {Straight unit $0.50} {Minimum per spin $5}]"
 	if got != want {
 		t.Errorf("rows %s\nwant %s", got, want)
 	}
-	if got := fmt.Sprint(signRows(roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}}, "HK$")); got != "[{ Unit HK$5} {All bets HK$5 – HK$1,000}]" {
+	if got := fmt.Sprint(signRows(roulette.Limits{Default: roulette.Limit{Min: 500, Max: 100000, Unit: 500}}, "HKD")); got != "[{ Unit HK$5} {All bets HK$5 – HK$1,000}]" {
 		t.Errorf("rows of a sign with one limit: %s", got)
 	}
 	for _, language := range []string{"en", "zh_Hans"} {
