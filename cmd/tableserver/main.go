@@ -182,6 +182,7 @@ func runPKI(args []string, stderr io.Writer) int {
 	dealers := fs.String("dealers", "dealer", "init: dealer ids, comma separated")
 	supervisors := fs.String("supervisors", "supervisor", "init: supervisor ids, comma separated")
 	technicians := fs.String("technicians", "technician", "init: technician ids, comma separated")
+	cashiers := fs.String("cashiers", "cashier-1", "init: the cage's cashier ids, comma separated")
 	force := fs.Bool("force", false, "init: replace an existing CA (locks out every certificate it issued)")
 	role := fs.String("role", pki.RoleTerminal, "issue: "+strings.Join(pki.Roles, ", "))
 	id := fs.String("id", "", "issue, renew, revoke: the certificate's id")
@@ -206,7 +207,7 @@ func runPKI(args []string, stderr io.Writer) int {
 	case "init":
 		err = pki.InitWith(*dir, pki.InitOptions{Terminals: list(*terminals), Hosts: list(*hosts),
 			Dealers: list(*dealers), Supervisors: list(*supervisors), Technicians: list(*technicians),
-			Force: *force, ClientValidity: validity, ServerValidity: time.Duration(*serverDays) * 24 * time.Hour})
+			Cashiers: list(*cashiers), Force: *force, ClientValidity: validity, ServerValidity: time.Duration(*serverDays) * 24 * time.Hour})
 	case "issue":
 		err = pki.IssueFor(*dir, *role, *id, validity)
 	case "renew":
