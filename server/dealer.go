@@ -516,9 +516,13 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		balances := map[string]int64{}
 		var jackpot jackpotState
 		var voidHit *ledger.Jackpot
+		var tour *tournament // a tournament round in play stays on the tournament's record
 		err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 			prior, err := t.reverse(tx, r)
 			if err != nil {
+				return err
+			}
+			if tour, err = t.invalidateTournamentRound(tx, r, reason, now); err != nil {
 				return err
 			}
 			// A hit in this round not yet confirmed is void, its amount back on the meter (001
@@ -553,6 +557,10 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 		}
 		if voidHit != nil {
 			*t.jackpot = jackpot
+		}
+		if tour != nil {
+			t.tour = tour
+			t.emitTournament(now)
 		}
 		t.markHistory(r.id, func(h *table.Outcome) { h.Invalidated = true })
 		for id := range r.slips {

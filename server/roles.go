@@ -48,7 +48,7 @@ func init() {
 		"ResolveOverpayment", "ReleaseTicketHold",
 		// Tournament play: the Tournament Director's (000 §12.2.3) configuring, opening and
 		// closing; the dealer deals its rounds and prints its standings (GetTournament).
-		"ConfigureTournament", "OpenTournament", "CloseTournament",
+		"ConfigureTournament", "OpenTournament", "CloseTournament", "GrantPassCard",
 		"ScheduleClose", "ClearFault",
 		// 003 §9.12: a casino supervisor may refuse a player's wager before no more bets.
 		"RefuseWager"} {

@@ -40,6 +40,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -94,6 +95,9 @@ type tournament struct {
 	// Marker is the terminal whose box has the marker this round, with an order of wagering
 	// (003 §10.9); "" without one.
 	Marker string `json:"marker,omitempty"`
+	// Voided is the players whose wagers of the round under way were void because their
+	// terminal was lost before the deadline (001 §9.7.1): recorded as such, never as a pass.
+	Voided []string `json:"voided,omitempty"`
 
 	// The slips of the round under way, as acknowledged (in memory until the close, as cash
 	// slips are: slips.go).
@@ -110,6 +114,7 @@ func (tr *tournament) clone() *tournament {
 	}
 	c.Rounds = append([]table.TournamentRound(nil), tr.Rounds...)
 	c.Closed = append([]tourSlip(nil), tr.Closed...)
+	c.Voided = append([]string(nil), tr.Voided...)
 	c.slips = make(map[string]*slip, len(tr.slips))
 	for k, v := range tr.slips {
 		c.slips[k] = v
@@ -521,16 +526,145 @@ func (t *Table) storeTournamentSlip(terminal string, in pricing, sl *slip) *tabl
 
 // tournamentTerminalLost voids a tournament player's wagers of the round when their terminal's
 // last stream ends before the deadline, as a cash slip is (001 §9.7.1; the rules of the game
-// apply to tournament play, 003 §10.2.1), and as the kiosk shows it: the round then counts as
-// one without a wager (a pass card, or disqualification: 003 §10.6.4). Slips live in memory
-// until the close, so nothing is written.
+// apply to tournament play, 003 §10.2.1), and as the kiosk shows it. The void is recorded as
+// what it is: in the tournament (Voided, so the round's record says "void: terminal lost" unless
+// the player wagers again before the deadline) and in the audit log. It is not a failure to
+// wager (003 §10.6.4): it uses no pass card and disqualifies no one; the Director decides on a
+// pass card (GrantPassCard). The void stands even if the ledger cannot record it (the slip is
+// gone with the terminal); that failure is logged.
 func (t *Table) tournamentTerminalLost(terminal string, now time.Time) {
 	if !t.tournamentRound(t.cur) || t.tour.slips[terminal] == nil {
 		return
 	}
+	sl := t.tour.slips[terminal]
 	delete(t.tour.slips, terminal)
+	if !slices.Contains(t.tour.Voided, terminal) {
+		t.tour.Voided = append(t.tour.Voided, terminal)
+	}
+	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		if err := putTournament(tx, t.tour, now); err != nil {
+			return err
+		}
+		return tx.Event("tournament-wager-void", terminal, t.cur.id, sl.total, fmt.Sprintf("%s round %d: %s staked %d (%s) void: terminal lost before the deadline (001 §9.7.1)",
+			t.tour.Terms.ID, t.tour.round(), terminal, sl.total, sl.wagersText()))
+	})
+	if err != nil {
+		t.log.Error("recording a tournament wager void", "terminal", terminal, "round", t.cur.id, "err", err)
+	}
 	t.log.Info("tournament player lost before the deadline: wagers void", "terminal", terminal, "round", t.cur.id)
 	t.emitTournament(now)
+}
+
+// wagersText is a slip's wagers as the tournament's record prints them, e.g. "red x300".
+func (sl *slip) wagersText() string {
+	var desc []string
+	for _, b := range sl.bets {
+		if b.Total > 0 {
+			desc = append(desc, fmt.Sprintf("%v x%d", b.bet, b.PerPiece))
+		}
+	}
+	return strings.Join(desc, ", ")
+}
+
+// GrantPassCard is the Tournament Director's decision on a void play (table.PlayVoidTerminalLost
+// in round n's record): the player is granted one pass card (003 §10.5.4: the Director sets the
+// conditions of pass cards; §10.11.2: the Director decides a dispute). The decision is written
+// on that play, with who and when, and in the audit log; one grant per void play, and only for
+// a player still playing in a tournament under way.
+func (t *Table) GrantPassCard(actor, terminal string, n int, reason string) (*table.Tournament, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" || len(reason) > 500 {
+		return nil, invalid("a reason of 1 to 500 characters is required: the decision is recorded")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.actAs(actor)()
+	tr := t.tour
+	if tr == nil || !tr.Status.Playing() {
+		return nil, failed("no tournament under way")
+	}
+	next := tr.clone()
+	p := next.player(terminal)
+	if p == nil {
+		return nil, notFound("seat %s is not in tournament %s", terminal, tr.Terms.ID)
+	}
+	if p.State != table.PlayerPlaying {
+		return nil, failed("%s is %s: a pass card is of no use to them", terminal, p.State)
+	}
+	var play *table.TournamentPlay
+	var roundID string
+	for i := range next.Rounds {
+		r := &next.Rounds[i]
+		if r.N != n || r.Invalidated != "" {
+			continue
+		}
+		next.Rounds[i].Plays = append([]table.TournamentPlay(nil), r.Plays...)
+		for k := range r.Plays {
+			if r.Plays[k].Terminal == terminal {
+				play, roundID = &r.Plays[k], r.RoundID
+			}
+		}
+	}
+	switch {
+	case play == nil:
+		return nil, failed("%s has no play in round %d on record", terminal, n)
+	case play.Result != table.PlayVoidTerminalLost:
+		return nil, failed("%s's play in round %d was not void because its terminal was lost: no pass card to grant", terminal, n)
+	case play.Decision != "":
+		return nil, failed("%s's void play in round %d is already decided: %s", terminal, n, play.Decision)
+	}
+	now := t.now()
+	p.Passes++
+	play.Decision = fmt.Sprintf("pass card granted by %s at %s: %s", actor, now.UTC().Format(time.RFC3339), reason)
+	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		if err := putTournament(tx, next, now); err != nil {
+			return err
+		}
+		return tx.Event("tournament-pass-granted", terminal, roundID, 0, fmt.Sprintf("%s round %d: %s now has %d pass cards; %s",
+			tr.Terms.ID, n, terminal, p.Passes, play.Decision))
+	})
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	t.tour = next
+	t.emitTournament(now)
+	return t.tournamentView(true), nil
+}
+
+// invalidateTournamentRound keeps a tournament round in play that a pit boss invalidates (001
+// §12.3) in the tournament's record, in tx: every wager returned (§12.4), chips, pass cards and
+// undisclosed wagers unchanged, the round marked invalidated with the reason and not counted as
+// played (the next round has its number). The caller installs the new state once tx commits.
+func (t *Table) invalidateTournamentRound(tx *ledger.Tx, r *round, reason string, now time.Time) (*tournament, error) {
+	if !t.tournamentRound(r) {
+		return nil, nil
+	}
+	if reason == "" {
+		reason = "no reason given"
+	}
+	next := t.tour.clone()
+	rec := table.TournamentRound{N: next.round(), RoundID: r.id, Playoff: next.Status == table.TournamentPlayoff, Invalidated: reason}
+	var detail strings.Builder
+	fmt.Fprintf(&detail, "%s round %d invalidated (%s), every wager returned:", next.Terms.ID, rec.N, reason)
+	for _, p := range next.Players {
+		if !next.playsRound(p) {
+			continue
+		}
+		play := table.TournamentPlay{Terminal: p.Terminal, Chips: p.Chips}
+		if sl := next.slips[p.Terminal]; sl != nil {
+			play.Staked, play.Returned, play.Secret, play.Wagers = sl.total, sl.total, sl.secret, sl.wagersText()
+		} else if slices.Contains(next.Voided, p.Terminal) {
+			play.Result = table.PlayVoidTerminalLost
+		}
+		rec.Plays = append(rec.Plays, play)
+		fmt.Fprintf(&detail, " %s staked %d returned %d;", p.Terminal, play.Staked, play.Returned)
+	}
+	next.Rounds = append(next.Rounds, rec)
+	next.RoundID, next.Closed, next.Voided, next.slips = "", nil, nil, map[string]*slip{}
+	if err := putTournament(tx, next, now); err != nil {
+		return nil, err
+	}
+	return next, tx.Event("tournament-round-invalidated", "", r.id, 0, detail.String())
 }
 
 // tournamentRoundStarted makes a new round of the table a tournament round (in tx, with the
@@ -543,7 +677,7 @@ func (t *Table) tournamentRoundStarted(tx *ledger.Tx, r *round, now time.Time) (
 	if next.Status == table.TournamentOpen {
 		next.Status = table.TournamentRunning
 	}
-	next.RoundID, next.Closed, next.slips = r.id, nil, map[string]*slip{}
+	next.RoundID, next.Closed, next.Voided, next.slips = r.id, nil, nil, map[string]*slip{}
 	if err := putTournament(tx, next, now); err != nil {
 		return nil, err
 	}
@@ -593,7 +727,6 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 			play.Result = resultNotReached
 		case sl != nil && sl.total > 0 && limits.Recognised(sl.total):
 			var returned int64
-			var desc []string
 			for _, b := range sl.bets {
 				for _, pc := range b.pieces {
 					stake, err := money.Mul(pc.Units, b.PerPiece)
@@ -603,9 +736,6 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 					if err != nil {
 						return nil, fmt.Errorf("tournament round %s of %s: %w", r.id, p.Terminal, err)
 					}
-				}
-				if b.Total > 0 {
-					desc = append(desc, fmt.Sprintf("%v x%d", b.bet, b.PerPiece))
 				}
 			}
 			chips, err := money.Sub(p.Chips, sl.total)
@@ -619,8 +749,13 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 			if sl.secret && p.Secrets > 0 {
 				p.Secrets--
 			}
-			play.Staked, play.Returned, play.Secret, play.Wagers = sl.total, returned, sl.secret, strings.Join(desc, ", ")
+			play.Staked, play.Returned, play.Secret, play.Wagers = sl.total, returned, sl.secret, sl.wagersText()
 			stakes[p.Terminal] = sl.total
+		case slices.Contains(next.Voided, p.Terminal):
+			// Their wagers were void because their terminal was lost (001 §9.7.1): not a
+			// failure to wager, so no pass card and no disqualification; the Director may
+			// grant a pass card (GrantPassCard).
+			play.Result = table.PlayVoidTerminalLost
 		case p.Passes > 0:
 			p.Passes-- // a pass card in lieu of a wager (003 §10.7)
 			play.Passed = true
@@ -635,7 +770,7 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 	}
 	next.Played++
 	next.Rounds = append(next.Rounds, rec)
-	next.RoundID, next.Closed, next.slips = "", nil, map[string]*slip{}
+	next.RoundID, next.Closed, next.Voided, next.slips = "", nil, nil, map[string]*slip{}
 	last := &next.Rounds[len(next.Rounds)-1]
 	if next.Status == table.TournamentPlayoff {
 		// A playoff player who can no longer wager the minimum leaves the playoff, placed by
@@ -992,6 +1127,11 @@ func (s *dealerService) OpenTournament(ctx context.Context, req *pb.OpenTourname
 
 func (s *dealerService) GetTournament(_ context.Context, req *pb.GetTournamentRequest) (*pb.Tournament, error) {
 	tr, err := s.t.Tournament(req.GetId())
+	return wire.TournamentPB(tr), err
+}
+
+func (s *dealerService) GrantPassCard(ctx context.Context, req *pb.GrantPassCardRequest) (*pb.Tournament, error) {
+	tr, err := s.t.GrantPassCard(actorOf(ctx), req.GetTerminalId(), int(req.GetRound()), req.GetReason())
 	return wire.TournamentPB(tr), err
 }
 

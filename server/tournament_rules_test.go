@@ -163,36 +163,137 @@ func FuzzConfigureTournament(f *testing.F) {
 }
 
 // A tournament player's terminal lost before the deadline: their wagers are void, as a cash
-// slip's (001 §9.7.1) and as the kiosk shows it, so the round is one without a wager: their
-// pass card is played. Worked by hand: T1 red 100 on 32 → 1100; T2's 300 void → 1000, pass used.
-func TestTournamentWagersVoidWhenTheTerminalIsLost(t *testing.T) {
-	r := newRig(t)
-	t1, t2 := r.terminal("T1"), r.terminal("T2")
-	w1, w2 := r.watch(t1), r.watch(t2)
-	defer w1.cancel()
-	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
-	r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()})
-	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
-		t.Fatal(err)
-	}
-	st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
-	for c, a := range map[pb.TerminalServiceClient]int64{t1: 100, t2: 300} {
-		if _, err := c.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(a)}}); err != nil {
+// slip's (001 §9.7.1) and as the kiosk shows it. The void is recorded as what it is — in the
+// tournament's record and the audit log — and is not a failure to wager (003 §10.6.4): no pass
+// card is used, no one is disqualified. The Director may then grant a pass card, by an explicit
+// action recorded with who and when. Worked by hand: T1 red 100 on 32 → 1100; T2's 300 void →
+// 1000, still playing with its 1 pass card; granted one → 2.
+func TestTournamentTerminalFailureIsVoidNotAPassCard(t *testing.T) {
+	bothStores(t, func(t *testing.T, r *rig) {
+		t1, t2 := r.terminal("T1"), r.terminal("T2")
+		w1, w2 := r.watch(t1), r.watch(t2)
+		defer w1.cancel()
+		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+		if _, err := r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		for c, a := range map[pb.TerminalServiceClient]int64{t1: 100, t2: 300} {
+			if _, err := c.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(a)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w2.cancel() // a two-second drop is enough
+		r.waitConnected("T2", false)
+		if got := r.auditOf("tournament-wager-void"); len(got) != 1 || !strings.Contains(got[0], "T2") || !strings.Contains(got[0], "300") {
+			t.Fatalf("the void wager is not in the audit log: %q", got)
+		}
+		r.clock.Add(20 * time.Second)
+		r.table.Advance(r.clock.Now())
+		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "32"}); err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+		if s := standingOf(tr, "T1"); s.Chips != 1100 {
+			t.Fatalf("T1: %v", s)
+		}
+		play := tr.Rounds[0].Plays[1]
+		if s := standingOf(tr, "T2"); s.Chips != 1000 || s.PassesLeft != 1 || s.State != "playing" || play.Passed || play.Result != table.PlayVoidTerminalLost {
+			t.Fatalf("T2 after its terminal was lost: %v %v", s, play)
+		}
+
+		// The Director decides: the dealer may not; only a void play; once.
+		grant := &pb.GrantPassCardRequest{TerminalId: "T2", Round: 1, Reason: "terminal fault confirmed by the technician"}
+		if _, err := r.dealer.GrantPassCard(ctx, grant); code(err) != codes.PermissionDenied {
+			t.Fatalf("the dealer granted a pass card: %v", err)
+		}
+		if _, err := r.super.GrantPassCard(ctx, &pb.GrantPassCardRequest{TerminalId: "T1", Round: 1, Reason: "x"}); code(err) != codes.FailedPrecondition {
+			t.Fatalf("a pass card granted for a play that was not void: %v", err)
+		}
+		tr, err := r.super.GrantPassCard(ctx, grant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		play = tr.Rounds[0].Plays[1]
+		if s := standingOf(tr, "T2"); s.PassesLeft != 2 || !strings.Contains(play.Decision, "S1") || !strings.Contains(play.Decision, "2026-11-22") ||
+			!strings.Contains(play.Decision, "technician") {
+			t.Fatalf("granted: %v %v", s, play)
+		}
+		if _, err := r.super.GrantPassCard(ctx, grant); code(err) != codes.FailedPrecondition {
+			t.Fatalf("a second pass card for the same void: %v", err)
+		}
+		if got := r.auditOf("tournament-pass-granted"); len(got) != 1 || !strings.Contains(got[0], "S1") || !strings.Contains(got[0], "T2") {
+			t.Fatalf("the grant is not in the audit log: %q", got)
+		}
+	})
+}
+
+// A pit boss may invalidate a tournament round in play (001 §12.3): every wager is returned
+// (§12.4), and the round stays in the tournament's record with its wagers, marked invalidated
+// and why, and in the audit log; it does not count as a round played, so the next round is
+// round 1 again, and no one's pass card or place is touched.
+func TestTournamentRoundInvalidatedStaysOnRecord(t *testing.T) {
+	bothStores(t, func(t *testing.T, r *rig) {
+		t1, t2 := r.terminal("T1"), r.terminal("T2")
+		w1, w2 := r.watch(t1), r.watch(t2)
+		defer w1.cancel()
+		defer w2.cancel()
+		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+		r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()})
+		if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(300)}}); err != nil {
+			t.Fatal(err)
+		}
+		r.dealer.BallDropping(ctx, &pb.RoundRequest{RoundId: st.RoundId})
+		if _, err := r.super.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: st.RoundId, Reason: "brawl at the table"}); err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+		if len(tr.Rounds) != 1 || tr.Rounds[0].Invalidated != "brawl at the table" || tr.Rounds[0].RoundId != st.RoundId || tr.Rounds[0].N != 1 {
+			t.Fatalf("the invalidated round left the record: %v", tr.Rounds)
+		}
+		p1, p2 := tr.Rounds[0].Plays[0], tr.Rounds[0].Plays[1]
+		if p1.TerminalId != "T1" || p1.Staked != 300 || p1.Returned != 300 || p1.Chips != 1000 || p1.Wagers == "" ||
+			p2.TerminalId != "T2" || p2.Passed || p2.Result != "" {
+			t.Fatalf("the invalidated round's plays: %v", tr.Rounds[0].Plays)
+		}
+		if tr.Played != 0 || tr.Round != 1 {
+			t.Fatalf("an invalidated round counted as played: played %d, round %d", tr.Played, tr.Round)
+		}
+		for _, s := range tr.Standings {
+			if s.Chips != 1000 || s.PassesLeft != 1 || s.State != "playing" {
+				t.Fatalf("standings moved by an invalidated round: %v", s)
+			}
+		}
+		if got := r.auditOf("tournament-round-invalidated"); len(got) != 1 || !strings.Contains(got[0], "brawl") || !strings.Contains(got[0], "T1 staked 300") {
+			t.Fatalf("audit: %q", got)
+		}
+		// Round 1 again, played for real.
+		st, _ = r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		r.playTournamentRound(t, st.RoundId, "32", map[pb.TerminalServiceClient]*pb.Wager{t1: red(100), t2: black(100)})
+		tr, _ = r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+		if tr.Played != 1 || len(tr.Rounds) != 2 || tr.Rounds[1].N != 1 || tr.Rounds[1].Invalidated != "" || standingOf(tr, "T1").Chips != 1100 {
+			t.Fatalf("the round after: %v", tr)
+		}
+	})
+}
+
+// playTournamentRound places each seat's wager on round id, closes it and enters outcome.
+func (r *rig) playTournamentRound(t *testing.T, id, outcome string, wagers map[pb.TerminalServiceClient]*pb.Wager) {
+	t.Helper()
+	for c, w := range wagers {
+		if _, err := c.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: id, Version: 1, Wagers: []*pb.Wager{w}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w2.cancel()
-	r.waitConnected("T2", false)
-	r.clock.Add(20 * time.Second)
-	r.table.Advance(r.clock.Now())
-	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "32"}); err != nil {
+	r.dealer.BallDropping(ctx, &pb.RoundRequest{RoundId: id})
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: id, Number: outcome}); err != nil {
 		t.Fatal(err)
-	}
-	tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
-	if s := standingOf(tr, "T1"); s.Chips != 1100 {
-		t.Fatalf("T1: %v", s)
-	}
-	if s := standingOf(tr, "T2"); s.Chips != 1000 || s.PassesLeft != 0 || s.State != "playing" || !tr.Rounds[0].Plays[1].Passed {
-		t.Fatalf("T2 after its terminal was lost: %v %v", s, tr.Rounds[0].Plays)
 	}
 }

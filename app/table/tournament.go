@@ -180,6 +180,7 @@ type TournamentStanding struct {
 	PassesLeft  int
 	Prize       int64 // cents, once the tournament is finished
 	Eliminated  int   // the round in which the player went out, 0 while playing
+	Refund      int64 // cancelled: the entry fee owed back to this seat, cents (003 §10.3.4)
 	// WageredInTurn: with an order of wagering, this round's wager (or pass) is made and may
 	// no longer be removed or altered (003 §10.9.5).
 	WageredInTurn bool
@@ -225,6 +226,10 @@ type TournamentRound struct {
 	Outcome string
 	Playoff bool
 	Plays   []TournamentPlay
+	// Invalidated is why the round was invalidated (001 §12.3–12.4, which 003 §10.2.1 applies
+	// to tournament play): every wager returned, chips unchanged, and the round not counted as
+	// played — the next round has the same number. "" for a round that stands.
+	Invalidated string
 }
 
 // TournamentPlay is one player's play of a round.
@@ -236,8 +241,15 @@ type TournamentPlay struct {
 	Secret   bool
 	Passed   bool   // a pass card played instead of a wager
 	Wagers   string // the wagers as placed, e.g. "straight 17 x100, red x200"
-	Result   string // "", or what happened to the player: eliminated, disqualified
+	Result   string // "", or what happened to the player: eliminated, disqualified, PlayVoidTerminalLost
+	Decision string // the Tournament Director's decision on this play, with who and when
 }
+
+// PlayVoidTerminalLost is the record of a player whose wagers of the round were void because
+// their terminal was lost before the deadline (001 §9.7.1): not a failure to wager (003
+// §10.6.4), so no pass card is used and no one is disqualified for it; the Director may grant
+// the player a pass card (GrantPassCard).
+const PlayVoidTerminalLost = "void: terminal lost"
 
 // TournamentChanged is the tournament's new state, sent to every terminal.
 type TournamentChanged struct{ Tournament *Tournament }

@@ -16,7 +16,7 @@
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
 // alarms [N] (e.g. a terminal throttled for guessing ticket numbers, or cut off for calling
 // over its rate).
-// tournament configure|open|standings|close|results (tournament play: tournament.go).
+// tournament configure|open|standings|close|pass|results (tournament play: tournament.go).
 // player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
 // player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
 // closing +DURATION|HH:MM|cancel (the sign of the table's closure, at least 20 minutes ahead:

@@ -8,6 +8,7 @@ package main
 //	dealer -id supervisor tournament open T01 T02 T03
 //	dealer tournament standings          the standings now: round n of N, minimum, each seat
 //	dealer -id supervisor tournament close [REASON]
+//	dealer -id supervisor tournament pass SEAT ROUND REASON   grant a pass card for a void play
 //	dealer tournament results [ID]       the record to print: terms, every round, places, prizes
 //
 // -order gives the tournament an order of wagering (003 §10.9): the standings then show whose
@@ -40,7 +41,7 @@ func tournamentCommand(ctx context.Context, d pb.DealerServiceClient, args []str
 		asJSON, args = true, args[1:]
 	}
 	if len(args) == 0 {
-		return errors.New("tournament: configure|open|standings|close|results")
+		return errors.New("tournament: configure|open|standings|close|pass|results")
 	}
 	var tr *pb.Tournament
 	var err error
@@ -66,8 +67,20 @@ func tournamentCommand(ctx context.Context, d pb.DealerServiceClient, args []str
 	case "close":
 		tr, err = d.CloseTournament(ctx, &pb.CloseTournamentRequest{Reason: strings.Join(rest, " ")})
 		action = "results"
+	case "pass":
+		// The Director's decision on a wager void because the seat's terminal was lost: a
+		// pass card granted, recorded on that round's play with who and when.
+		n, perr := 0, error(nil)
+		if len(rest) >= 2 {
+			n, perr = strconv.Atoi(rest[1])
+		}
+		if len(rest) < 3 || perr != nil || n < 1 {
+			return errors.New("tournament pass: SEAT ROUND REASON (ROUND: the tournament round of the void play, from 1)")
+		}
+		tr, err = d.GrantPassCard(ctx, &pb.GrantPassCardRequest{TerminalId: rest[0], Round: int32(n), Reason: strings.Join(rest[2:], " ")})
+		action = "results"
 	default:
-		return fmt.Errorf("tournament: unknown action %q (configure, open, standings, close, results)", action)
+		return fmt.Errorf("tournament: unknown action %q (configure, open, standings, close, pass, results)", action)
 	}
 	if err != nil {
 		return err
@@ -270,7 +283,12 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 		if r.Playoff {
 			kind = "Playoff round"
 		}
-		fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, r.N, r.RoundId, r.Outcome, minimumOf(t, r.N))
+		if r.Invalidated != "" {
+			// Kept on the record with its wagers, all returned; not counted as played.
+			fmt.Fprintf(out, "\n%s %d (%s)  INVALIDATED: %s  every wager returned, not counted\n", kind, r.N, r.RoundId, r.Invalidated)
+		} else {
+			fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, r.N, r.RoundId, r.Outcome, minimumOf(t, r.N))
+		}
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "  Seat\tStaked\tReturned\tChips\tWagers\tNote")
 		for _, p := range r.Plays {
@@ -280,6 +298,9 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 				note = "pass card"
 			case p.Secret:
 				note = strings.TrimSpace("undisclosed " + note)
+			}
+			if p.Decision != "" {
+				note += "; " + p.Decision
 			}
 			fmt.Fprintf(w, "  %s\t%d\t%d\t%d\t%s\t%s\n", p.TerminalId, p.Staked, p.Returned, p.Chips, p.Wagers, note)
 		}

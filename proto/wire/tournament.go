@@ -40,13 +40,13 @@ func TournamentPB(t *table.Tournament) *pb.Tournament {
 	for _, s := range t.Standings {
 		out.Standings = append(out.Standings, &pb.TournamentStanding{TerminalId: s.Terminal, Rank: int32(s.Rank), Chips: s.Chips,
 			State: s.State, InPlayoff: s.InPlayoff, RoundStake: s.RoundStake, Secret: s.Secret, SecretsLeft: int32(s.SecretsLeft),
-			PassesLeft: int32(s.PassesLeft), Prize: s.Prize, EliminatedRound: int32(s.Eliminated), WageredInTurn: s.WageredInTurn})
+			PassesLeft: int32(s.PassesLeft), Prize: s.Prize, EliminatedRound: int32(s.Eliminated), WageredInTurn: s.WageredInTurn, Refund: s.Refund})
 	}
 	for _, r := range t.Rounds {
-		pr := &pb.TournamentRound{N: int32(r.N), RoundId: r.RoundID, Outcome: r.Outcome, Playoff: r.Playoff}
+		pr := &pb.TournamentRound{N: int32(r.N), RoundId: r.RoundID, Outcome: r.Outcome, Playoff: r.Playoff, Invalidated: r.Invalidated}
 		for _, p := range r.Plays {
 			pr.Plays = append(pr.Plays, &pb.TournamentPlay{TerminalId: p.Terminal, Staked: p.Staked, Returned: p.Returned,
-				Chips: p.Chips, Secret: p.Secret, Passed: p.Passed, Wagers: p.Wagers, Result: p.Result})
+				Chips: p.Chips, Secret: p.Secret, Passed: p.Passed, Wagers: p.Wagers, Result: p.Result, Decision: p.Decision})
 		}
 		out.Rounds = append(out.Rounds, pr)
 	}
@@ -76,13 +76,13 @@ func TournamentOf(t *pb.Tournament) (*table.Tournament, error) {
 		}
 		out.Standings = append(out.Standings, table.TournamentStanding{Terminal: s.TerminalId, Rank: int(s.Rank), Chips: s.Chips,
 			State: s.State, InPlayoff: s.InPlayoff, RoundStake: s.RoundStake, Secret: s.Secret, SecretsLeft: int(s.SecretsLeft),
-			PassesLeft: int(s.PassesLeft), Prize: s.Prize, Eliminated: int(s.EliminatedRound), WageredInTurn: s.WageredInTurn})
+			PassesLeft: int(s.PassesLeft), Prize: s.Prize, Eliminated: int(s.EliminatedRound), WageredInTurn: s.WageredInTurn, Refund: s.Refund})
 	}
 	for _, r := range t.Rounds {
-		tr := table.TournamentRound{N: int(r.N), RoundID: r.RoundId, Outcome: r.Outcome, Playoff: r.Playoff}
+		tr := table.TournamentRound{N: int(r.N), RoundID: r.RoundId, Outcome: r.Outcome, Playoff: r.Playoff, Invalidated: r.Invalidated}
 		for _, p := range r.Plays {
 			tr.Plays = append(tr.Plays, table.TournamentPlay{Terminal: p.TerminalId, Staked: p.Staked, Returned: p.Returned,
-				Chips: p.Chips, Secret: p.Secret, Passed: p.Passed, Wagers: p.Wagers, Result: p.Result})
+				Chips: p.Chips, Secret: p.Secret, Passed: p.Passed, Wagers: p.Wagers, Result: p.Result, Decision: p.Decision})
 		}
 		out.Rounds = append(out.Rounds, tr)
 	}

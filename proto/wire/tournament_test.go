@@ -22,13 +22,14 @@ func sampleTournament() *table.Tournament {
 			{Terminal: "T1", Rank: 1, Chips: 3800, State: table.PlayerPlaying, SecretsLeft: 1, PassesLeft: 1, WageredInTurn: true},
 			{Terminal: "T2", Rank: 2, Chips: 1200, State: table.PlayerPlaying, InPlayoff: true, RoundStake: 200, Secret: true, Prize: 9000},
 			{Terminal: "T5", Rank: 4, Chips: 100, State: table.PlayerEliminated, Eliminated: 2},
-			{Terminal: "T4", Chips: 1000, State: table.PlayerDisqualified, Eliminated: 2},
+			{Terminal: "T4", Chips: 1000, State: table.PlayerDisqualified, Eliminated: 2, Refund: 5000},
 		},
 		Rounds: []table.TournamentRound{{N: 1, RoundID: "R000001", Outcome: "17", Plays: []table.TournamentPlay{
 			{Terminal: "T1", Staked: 300, Chips: 700, Wagers: "red x300"},
 			{Terminal: "T2", Staked: 300, Returned: 600, Chips: 1300, Secret: true, Wagers: "black x300"},
-			{Terminal: "T4", Chips: 1000, Passed: true},
+			{Terminal: "T4", Chips: 1000, Passed: true, Result: table.PlayVoidTerminalLost, Decision: "pass card granted"},
 			{Terminal: "T5", Staked: 400, Chips: 100, Result: "eliminated"}}},
+			{N: 2, RoundID: "R000003", Invalidated: "brawl"},
 			{N: 4, RoundID: "R000004", Outcome: "7", Playoff: true}},
 	}
 }

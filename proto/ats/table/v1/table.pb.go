@@ -6592,6 +6592,7 @@ type TournamentStanding struct {
 	Prize           int64                  `protobuf:"varint,10,opt,name=prize,proto3" json:"prize,omitempty"`
 	EliminatedRound int32                  `protobuf:"varint,11,opt,name=eliminated_round,json=eliminatedRound,proto3" json:"eliminated_round,omitempty"`
 	WageredInTurn   bool                   `protobuf:"varint,12,opt,name=wagered_in_turn,json=wageredInTurn,proto3" json:"wagered_in_turn,omitempty"` // order of wagering: this round's wager (or pass) is made and final
+	Refund          int64                  `protobuf:"varint,13,opt,name=refund,proto3" json:"refund,omitempty"`                                      // cancelled: the entry fee owed back to this seat, cents (003 §10.3.4)
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -6710,6 +6711,13 @@ func (x *TournamentStanding) GetWageredInTurn() bool {
 	return false
 }
 
+func (x *TournamentStanding) GetRefund() int64 {
+	if x != nil {
+		return x.Refund
+	}
+	return 0
+}
+
 type TournamentPlay struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
@@ -6719,7 +6727,8 @@ type TournamentPlay struct {
 	Secret        bool                   `protobuf:"varint,5,opt,name=secret,proto3" json:"secret,omitempty"`
 	Passed        bool                   `protobuf:"varint,6,opt,name=passed,proto3" json:"passed,omitempty"`
 	Wagers        string                 `protobuf:"bytes,7,opt,name=wagers,proto3" json:"wagers,omitempty"`
-	Result        string                 `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`
+	Result        string                 `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`     // "", eliminated, disqualified, not reached, void: terminal lost
+	Decision      string                 `protobuf:"bytes,9,opt,name=decision,proto3" json:"decision,omitempty"` // the Director's decision on this play, with who and when
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6810,13 +6819,23 @@ func (x *TournamentPlay) GetResult() string {
 	return ""
 }
 
+func (x *TournamentPlay) GetDecision() string {
+	if x != nil {
+		return x.Decision
+	}
+	return ""
+}
+
 type TournamentRound struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	N             int32                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
-	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	Outcome       string                 `protobuf:"bytes,3,opt,name=outcome,proto3" json:"outcome,omitempty"`
-	Playoff       bool                   `protobuf:"varint,4,opt,name=playoff,proto3" json:"playoff,omitempty"`
-	Plays         []*TournamentPlay      `protobuf:"bytes,5,rep,name=plays,proto3" json:"plays,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	N       int32                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
+	RoundId string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Outcome string                 `protobuf:"bytes,3,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	Playoff bool                   `protobuf:"varint,4,opt,name=playoff,proto3" json:"playoff,omitempty"`
+	Plays   []*TournamentPlay      `protobuf:"bytes,5,rep,name=plays,proto3" json:"plays,omitempty"`
+	// Why the round was invalidated (001 §12.3–12.4): every wager returned, chips unchanged, and
+	// the round not counted as played ("" for a round that stands).
+	Invalidated   string `protobuf:"bytes,6,opt,name=invalidated,proto3" json:"invalidated,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6884,6 +6903,13 @@ func (x *TournamentRound) GetPlays() []*TournamentPlay {
 		return x.Plays
 	}
 	return nil
+}
+
+func (x *TournamentRound) GetInvalidated() string {
+	if x != nil {
+		return x.Invalidated
+	}
+	return ""
 }
 
 type Tournament struct {
@@ -7186,6 +7212,66 @@ func (x *CloseTournamentRequest) GetReason() string {
 	return ""
 }
 
+type GrantPassCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TerminalId    string                 `protobuf:"bytes,1,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the seat whose wager was void
+	Round         int32                  `protobuf:"varint,2,opt,name=round,proto3" json:"round,omitempty"`                            // the tournament round of the void play (its n)
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                           // the Director's reason, for the record
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GrantPassCardRequest) Reset() {
+	*x = GrantPassCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GrantPassCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GrantPassCardRequest) ProtoMessage() {}
+
+func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GrantPassCardRequest.ProtoReflect.Descriptor instead.
+func (*GrantPassCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *GrantPassCardRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *GrantPassCardRequest) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+func (x *GrantPassCardRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type ScheduleCloseRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	CloseAtUnixNanos int64                  `protobuf:"varint,1,opt,name=close_at_unix_nanos,json=closeAtUnixNanos,proto3" json:"close_at_unix_nanos,omitempty"` // at least 20 minutes from now
@@ -7196,7 +7282,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7208,7 +7294,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7221,7 +7307,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -7248,7 +7334,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7260,7 +7346,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7273,7 +7359,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -7299,7 +7385,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7311,7 +7397,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7324,7 +7410,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -7345,7 +7431,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7357,7 +7443,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7370,7 +7456,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -7405,7 +7491,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7417,7 +7503,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7430,7 +7516,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -7463,7 +7549,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7475,7 +7561,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7488,7 +7574,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -7507,7 +7593,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7519,7 +7605,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7532,7 +7618,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7553,7 +7639,7 @@ type SetInServiceRequest struct {
 
 func (x *SetInServiceRequest) Reset() {
 	*x = SetInServiceRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7565,7 +7651,7 @@ func (x *SetInServiceRequest) String() string {
 func (*SetInServiceRequest) ProtoMessage() {}
 
 func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7578,7 +7664,7 @@ func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
 func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *SetInServiceRequest) GetInService() bool {
@@ -7611,7 +7697,7 @@ type SetInServiceResponse struct {
 
 func (x *SetInServiceResponse) Reset() {
 	*x = SetInServiceResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7623,7 +7709,7 @@ func (x *SetInServiceResponse) String() string {
 func (*SetInServiceResponse) ProtoMessage() {}
 
 func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7636,7 +7722,7 @@ func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
 func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
@@ -7659,7 +7745,7 @@ type RefuseWagerRequest struct {
 
 func (x *RefuseWagerRequest) Reset() {
 	*x = RefuseWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7671,7 +7757,7 @@ func (x *RefuseWagerRequest) String() string {
 func (*RefuseWagerRequest) ProtoMessage() {}
 
 func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7684,7 +7770,7 @@ func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerRequest.ProtoReflect.Descriptor instead.
 func (*RefuseWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *RefuseWagerRequest) GetTerminalId() string {
@@ -7732,7 +7818,7 @@ type RefuseWagerResponse struct {
 
 func (x *RefuseWagerResponse) Reset() {
 	*x = RefuseWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7744,7 +7830,7 @@ func (x *RefuseWagerResponse) String() string {
 func (*RefuseWagerResponse) ProtoMessage() {}
 
 func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7757,7 +7843,7 @@ func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerResponse.ProtoReflect.Descriptor instead.
 func (*RefuseWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *RefuseWagerResponse) GetRefused() int64 {
@@ -7787,7 +7873,7 @@ type WagerRefused struct {
 
 func (x *WagerRefused) Reset() {
 	*x = WagerRefused{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7799,7 +7885,7 @@ func (x *WagerRefused) String() string {
 func (*WagerRefused) ProtoMessage() {}
 
 func (x *WagerRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7812,7 +7898,7 @@ func (x *WagerRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerRefused.ProtoReflect.Descriptor instead.
 func (*WagerRefused) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *WagerRefused) GetSlip() *Slip {
@@ -7852,7 +7938,7 @@ type LookupTicketRequest struct {
 
 func (x *LookupTicketRequest) Reset() {
 	*x = LookupTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7864,7 +7950,7 @@ func (x *LookupTicketRequest) String() string {
 func (*LookupTicketRequest) ProtoMessage() {}
 
 func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7877,7 +7963,7 @@ func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupTicketRequest.ProtoReflect.Descriptor instead.
 func (*LookupTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *LookupTicketRequest) GetValidationNumber() string {
@@ -7913,7 +7999,7 @@ type CageTicket struct {
 
 func (x *CageTicket) Reset() {
 	*x = CageTicket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7925,7 +8011,7 @@ func (x *CageTicket) String() string {
 func (*CageTicket) ProtoMessage() {}
 
 func (x *CageTicket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7938,7 +8024,7 @@ func (x *CageTicket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageTicket.ProtoReflect.Descriptor instead.
 func (*CageTicket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *CageTicket) GetValidationNumber() string {
@@ -8070,7 +8156,7 @@ type PayTicketRequest struct {
 
 func (x *PayTicketRequest) Reset() {
 	*x = PayTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8082,7 +8168,7 @@ func (x *PayTicketRequest) String() string {
 func (*PayTicketRequest) ProtoMessage() {}
 
 func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8095,7 +8181,7 @@ func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
 func (*PayTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *PayTicketRequest) GetValidationNumber() string {
@@ -8126,7 +8212,7 @@ type PayTicketResponse struct {
 
 func (x *PayTicketResponse) Reset() {
 	*x = PayTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8138,7 +8224,7 @@ func (x *PayTicketResponse) String() string {
 func (*PayTicketResponse) ProtoMessage() {}
 
 func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8151,7 +8237,7 @@ func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
 func (*PayTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *PayTicketResponse) GetTicket() *CageTicket {
@@ -8207,7 +8293,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8219,7 +8305,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8232,7 +8318,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -8270,7 +8356,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8282,7 +8368,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8295,7 +8381,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -8352,7 +8438,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8364,7 +8450,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8377,7 +8463,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -8418,7 +8504,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8430,7 +8516,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8443,7 +8529,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -8471,7 +8557,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8483,7 +8569,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8496,7 +8582,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -8531,7 +8617,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8543,7 +8629,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8556,7 +8642,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -8632,7 +8718,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8644,7 +8730,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8657,7 +8743,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -8723,7 +8809,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8735,7 +8821,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8748,7 +8834,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -9281,7 +9367,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"minPlayers\x12\x1f\n" +
 	"\vmax_players\x18\x0e \x01(\x05R\n" +
 	"maxPlayers\x12*\n" +
-	"\x11order_of_wagering\x18\x0f \x01(\bR\x0forderOfWagering\"\xfa\x02\n" +
+	"\x11order_of_wagering\x18\x0f \x01(\bR\x0forderOfWagering\"\x92\x03\n" +
 	"\x12TournamentStanding\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x12\n" +
@@ -9299,7 +9385,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05prize\x18\n" +
 	" \x01(\x03R\x05prize\x12)\n" +
 	"\x10eliminated_round\x18\v \x01(\x05R\x0feliminatedRound\x12&\n" +
-	"\x0fwagered_in_turn\x18\f \x01(\bR\rwageredInTurn\"\xdb\x01\n" +
+	"\x0fwagered_in_turn\x18\f \x01(\bR\rwageredInTurn\x12\x16\n" +
+	"\x06refund\x18\r \x01(\x03R\x06refund\"\xf7\x01\n" +
 	"\x0eTournamentPlay\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
@@ -9309,13 +9396,15 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06secret\x18\x05 \x01(\bR\x06secret\x12\x16\n" +
 	"\x06passed\x18\x06 \x01(\bR\x06passed\x12\x16\n" +
 	"\x06wagers\x18\a \x01(\tR\x06wagers\x12\x16\n" +
-	"\x06result\x18\b \x01(\tR\x06result\"\xa2\x01\n" +
+	"\x06result\x18\b \x01(\tR\x06result\x12\x1a\n" +
+	"\bdecision\x18\t \x01(\tR\bdecision\"\xc4\x01\n" +
 	"\x0fTournamentRound\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x18\n" +
 	"\aoutcome\x18\x03 \x01(\tR\aoutcome\x12\x18\n" +
 	"\aplayoff\x18\x04 \x01(\bR\aplayoff\x122\n" +
-	"\x05plays\x18\x05 \x03(\v2\x1c.ats.table.v1.TournamentPlayR\x05plays\"\x98\x03\n" +
+	"\x05plays\x18\x05 \x03(\v2\x1c.ats.table.v1.TournamentPlayR\x05plays\x12 \n" +
+	"\vinvalidated\x18\x06 \x01(\tR\vinvalidated\"\x98\x03\n" +
 	"\n" +
 	"Tournament\x123\n" +
 	"\x05terms\x18\x01 \x01(\v2\x1d.ats.table.v1.TournamentTermsR\x05terms\x126\n" +
@@ -9338,7 +9427,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x14GetTournamentRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"0\n" +
 	"\x16CloseTournamentRequest\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"]\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"e\n" +
+	"\x14GrantPassCardRequest\x12\x1f\n" +
+	"\vterminal_id\x18\x01 \x01(\tR\n" +
+	"terminalId\x12\x14\n" +
+	"\x05round\x18\x02 \x01(\x05R\x05round\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"]\n" +
 	"\x14ScheduleCloseRequest\x12-\n" +
 	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\x12\x16\n" +
 	"\x06cancel\x18\x02 \x01(\bR\x06cancel\"?\n" +
@@ -9548,7 +9642,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xb2\x14\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x81\x15\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -9577,7 +9671,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x13ConfigureTournament\x12(.ats.table.v1.ConfigureTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12O\n" +
 	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
 	"\rGetTournament\x12\".ats.table.v1.GetTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12Q\n" +
-	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12R\n" +
+	"\x0fCloseTournament\x12$.ats.table.v1.CloseTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
+	"\rGrantPassCard\x12\".ats.table.v1.GrantPassCardRequest\x1a\x18.ats.table.v1.Tournament\x12R\n" +
 	"\x0fSetPlayerLimits\x12$.ats.table.v1.SetPlayerLimitsRequest\x1a\x19.ats.table.v1.TableStatus\x12N\n" +
 	"\rScheduleClose\x12\".ats.table.v1.ScheduleCloseRequest\x1a\x19.ats.table.v1.TableStatus\x12B\n" +
 	"\aDispute\x12\x1c.ats.table.v1.DisputeRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
@@ -9608,7 +9703,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 124)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 125)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -9714,36 +9809,37 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*OpenTournamentRequest)(nil),          // 101: ats.table.v1.OpenTournamentRequest
 	(*GetTournamentRequest)(nil),           // 102: ats.table.v1.GetTournamentRequest
 	(*CloseTournamentRequest)(nil),         // 103: ats.table.v1.CloseTournamentRequest
-	(*ScheduleCloseRequest)(nil),           // 104: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 105: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 106: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 107: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 108: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 109: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 110: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 111: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 112: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 113: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 114: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 115: ats.table.v1.WagerRefused
-	(*LookupTicketRequest)(nil),            // 116: ats.table.v1.LookupTicketRequest
-	(*CageTicket)(nil),                     // 117: ats.table.v1.CageTicket
-	(*PayTicketRequest)(nil),               // 118: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 119: ats.table.v1.PayTicketResponse
-	(*ShiftTotalsRequest)(nil),             // 120: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 121: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 122: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 123: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 124: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 125: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 126: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 127: ats.table.v1.FloorReportResponse
-	nil,                                    // 128: ats.table.v1.Limits.PerBetEntry
+	(*GrantPassCardRequest)(nil),           // 104: ats.table.v1.GrantPassCardRequest
+	(*ScheduleCloseRequest)(nil),           // 105: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 106: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 107: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 108: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 109: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 110: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 111: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 112: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 113: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 114: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 115: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 116: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 117: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 118: ats.table.v1.CageTicket
+	(*PayTicketRequest)(nil),               // 119: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 120: ats.table.v1.PayTicketResponse
+	(*ShiftTotalsRequest)(nil),             // 121: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 122: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 123: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 124: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 125: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 126: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 127: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 128: ats.table.v1.FloorReportResponse
+	nil,                                    // 129: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	128, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	129, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -9768,7 +9864,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	18,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	14,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
 	33,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	115, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	116, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
 	16,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
 	9,   // 29: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
 	0,   // 30: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
@@ -9834,22 +9930,22 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	14,  // 90: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
 	5,   // 91: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
 	4,   // 92: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	117, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	121, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	124, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	124, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	124, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	124, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	124, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	124, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	124, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	124, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	124, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	124, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	124, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	125, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	125, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	126, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	118, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	122, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	125, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	125, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	125, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	125, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	125, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	125, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	125, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	125, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	125, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	125, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	125, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	126, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	126, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	127, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
 	6,   // 109: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	15,  // 110: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
 	35,  // 111: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
@@ -9866,9 +9962,9 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	54,  // 122: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
 	56,  // 123: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
 	94,  // 124: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	109, // 125: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	110, // 125: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
 	51,  // 126: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	111, // 127: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	112, // 127: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
 	37,  // 128: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
 	58,  // 129: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
 	59,  // 130: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
@@ -9895,76 +9991,78 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	101, // 151: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
 	102, // 152: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
 	103, // 153: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	64,  // 154: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	104, // 155: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	105, // 156: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	106, // 157: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	107, // 158: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 159: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	113, // 160: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	92,  // 161: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	116, // 162: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	118, // 163: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	120, // 164: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	123, // 165: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	17,  // 166: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 167: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 168: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 169: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 170: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 171: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 172: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 173: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 174: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 175: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 176: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 177: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 178: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 179: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 180: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	110, // 181: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 182: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	112, // 183: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 184: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 185: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 186: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 187: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 188: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 189: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 190: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 191: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 192: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 193: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 194: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 195: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 196: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 197: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 198: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 199: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 200: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 201: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 202: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 203: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 204: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 205: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 206: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 207: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 208: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 209: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	78,  // 210: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	108, // 214: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 215: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	114, // 216: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 217: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	117, // 218: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	119, // 219: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	122, // 220: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	127, // 221: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	166, // [166:222] is the sub-list for method output_type
-	110, // [110:166] is the sub-list for method input_type
+	104, // 154: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 155: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	105, // 156: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	106, // 157: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	107, // 158: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	108, // 159: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 160: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	114, // 161: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	92,  // 162: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	117, // 163: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	119, // 164: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	121, // 165: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	124, // 166: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	17,  // 167: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 168: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 169: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 170: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 171: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 172: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 173: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 174: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 175: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 176: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 177: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 178: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 179: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 180: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	93,  // 181: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // 182: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 183: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	113, // 184: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 185: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 186: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 187: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 188: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 189: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 190: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 191: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 192: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 193: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 194: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 195: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 196: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 197: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 198: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 199: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 200: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 201: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 202: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 203: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 204: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	88,  // 205: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	91,  // 206: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	99,  // 207: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	99,  // 208: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	99,  // 209: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	99,  // 210: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	99,  // 211: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 212: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	109, // 216: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 217: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	115, // 218: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	93,  // 219: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	118, // 220: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	120, // 221: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	123, // 222: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	128, // 223: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	167, // [167:224] is the sub-list for method output_type
+	110, // [110:167] is the sub-list for method input_type
 	110, // [110:110] is the sub-list for extension type_name
 	110, // [110:110] is the sub-list for extension extendee
 	0,   // [0:110] is the sub-list for field type_name
@@ -10003,7 +10101,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   124,
+			NumMessages:   125,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -951,6 +951,7 @@ const (
 	DealerService_OpenTournament_FullMethodName      = "/ats.table.v1.DealerService/OpenTournament"
 	DealerService_GetTournament_FullMethodName       = "/ats.table.v1.DealerService/GetTournament"
 	DealerService_CloseTournament_FullMethodName     = "/ats.table.v1.DealerService/CloseTournament"
+	DealerService_GrantPassCard_FullMethodName       = "/ats.table.v1.DealerService/GrantPassCard"
 	DealerService_SetPlayerLimits_FullMethodName     = "/ats.table.v1.DealerService/SetPlayerLimits"
 	DealerService_ScheduleClose_FullMethodName       = "/ats.table.v1.DealerService/ScheduleClose"
 	DealerService_Dispute_FullMethodName             = "/ats.table.v1.DealerService/Dispute"
@@ -1030,6 +1031,10 @@ type DealerServiceClient interface {
 	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
 	// refunded), else concluded with the standings as they are.
 	CloseTournament(ctx context.Context, in *CloseTournamentRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// GrantPassCard is the Tournament Director's decision on a wager voided because the seat's
+	// terminal failed (001 §9.7.1): the void never uses a pass card by itself; the Director may
+	// grant the player one (003 §10.5.4, §10.11.2), recorded on that round's play with who and when.
+	GrantPassCard(ctx context.Context, in *GrantPassCardRequest, opts ...grpc.CallOption) (*Tournament, error)
 	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
 	// The seat shows them with the distinctive marker; the server prices that player's slips by
 	// them. Audited with who set them.
@@ -1321,6 +1326,16 @@ func (c *dealerServiceClient) CloseTournament(ctx context.Context, in *CloseTour
 	return out, nil
 }
 
+func (c *dealerServiceClient) GrantPassCard(ctx context.Context, in *GrantPassCardRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, DealerService_GrantPassCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *dealerServiceClient) SetPlayerLimits(ctx context.Context, in *SetPlayerLimitsRequest, opts ...grpc.CallOption) (*TableStatus, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(TableStatus)
@@ -1461,6 +1476,10 @@ type DealerServiceServer interface {
 	// CloseTournament ends the tournament between rounds: cancelled before any round (entry fees
 	// refunded), else concluded with the standings as they are.
 	CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error)
+	// GrantPassCard is the Tournament Director's decision on a wager voided because the seat's
+	// terminal failed (001 §9.7.1): the void never uses a pass card by itself; the Director may
+	// grant the player one (003 §10.5.4, §10.11.2), recorded on that round's play with who and when.
+	GrantPassCard(context.Context, *GrantPassCardRequest) (*Tournament, error)
 	// A player's own limits (000 §4.3, 003 §4.6), for a seat or a player card; clear removes them.
 	// The seat shows them with the distinctive marker; the server prices that player's slips by
 	// them. Audited with who set them.
@@ -1576,6 +1595,9 @@ func (UnimplementedDealerServiceServer) GetTournament(context.Context, *GetTourn
 }
 func (UnimplementedDealerServiceServer) CloseTournament(context.Context, *CloseTournamentRequest) (*Tournament, error) {
 	return nil, status.Error(codes.Unimplemented, "method CloseTournament not implemented")
+}
+func (UnimplementedDealerServiceServer) GrantPassCard(context.Context, *GrantPassCardRequest) (*Tournament, error) {
+	return nil, status.Error(codes.Unimplemented, "method GrantPassCard not implemented")
 }
 func (UnimplementedDealerServiceServer) SetPlayerLimits(context.Context, *SetPlayerLimitsRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetPlayerLimits not implemented")
@@ -2069,6 +2091,24 @@ func _DealerService_CloseTournament_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_GrantPassCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GrantPassCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).GrantPassCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_GrantPassCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).GrantPassCard(ctx, req.(*GrantPassCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _DealerService_SetPlayerLimits_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SetPlayerLimitsRequest)
 	if err := dec(in); err != nil {
@@ -2301,6 +2341,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CloseTournament",
 			Handler:    _DealerService_CloseTournament_Handler,
+		},
+		{
+			MethodName: "GrantPassCard",
+			Handler:    _DealerService_GrantPassCard_Handler,
 		},
 		{
 			MethodName: "SetPlayerLimits",

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+)
+
+// recordOf is a tournament's record as the table returns it, for the print's tests.
+func recordOf() *pb.Tournament {
+	return &pb.Tournament{Terms: &pb.TournamentTerms{Id: "CUP", Terms: "T&C", Rounds: 2, Minimums: []int64{100}, Prizes: []int64{100}},
+		Status: pb.TournamentStatus_TOURNAMENT_STATUS_RUNNING, Round: 2, Played: 1,
+		Rounds: []*pb.TournamentRound{
+			{N: 1, RoundId: "R000001", Invalidated: "brawl at the table", Plays: []*pb.TournamentPlay{
+				{TerminalId: "T1", Staked: 300, Returned: 300, Chips: 1000, Wagers: "red x300"}}},
+			{N: 1, RoundId: "R000002", Outcome: "32", Plays: []*pb.TournamentPlay{
+				{TerminalId: "T1", Staked: 100, Returned: 200, Chips: 1100, Wagers: "red x100"},
+				{TerminalId: "T2", Chips: 1000, Result: "void: terminal lost",
+					Decision: "pass card granted by supervisor:TD at 2026-11-22T20:01:00Z: fault confirmed"}}}},
+		Standings: []*pb.TournamentStanding{{TerminalId: "T1", Rank: 1, Chips: 1100, State: "playing"}}}
+}
+
+// The results print keeps what the record holds (issue 33 point 5): an invalidated round with
+// its wagers and why, and a void play as void, with the Director's decision on it, never as
+// "pass card".
+func TestTournamentResultsPrintInvalidatedRoundAndVoidPlay(t *testing.T) {
+	var out bytes.Buffer
+	if err := printResults(&out, recordOf()); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"Round 1 (R000001)  INVALIDATED: brawl at the table  every wager returned, not counted",
+		"T1    300     300       1000   red x300",
+		"void: terminal lost; pass card granted by supervisor:TD at 2026-11-22T20:01:00Z: fault confirmed",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the print lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "1000             pass card") {
+		t.Errorf("a void play printed as a pass card:\n%s", got)
+	}
+}
+
+// `tournament pass` needs the seat, the round and a reason; it reaches no table without them.
+func TestTournamentPassCommandArguments(t *testing.T) {
+	for _, args := range [][]string{{"pass"}, {"pass", "T1"}, {"pass", "T1", "x", "why"}, {"pass", "T1", "0", "why"}, {"pass", "T1", "2"}} {
+		var out bytes.Buffer
+		err := tournamentCommand(context.Background(), nil, args, &out)
+		if err == nil || !strings.Contains(err.Error(), "SEAT ROUND REASON") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
