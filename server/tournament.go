@@ -388,8 +388,12 @@ func (t *Table) OpenTournament(actor string, seats []string) (*table.Tournament,
 
 // CloseTournament ends the tournament at the Director's word: before any round it is cancelled
 // (entry fees refunded, 003 §10.3.4); after, it concludes with the standings as they are
-// (000 §12.4.8(d), 003 §10.5.5), players still equal sharing their places. A round in play
-// must finish first.
+// (000 §12.4.8(d), 003 §10.5.5). Concluding early is allowed only "if the tournament player or
+// players to progress … have been determined" (§10.5.5.1): players tied on equal chips inside
+// the prize places are not, so the close is refused, naming them — play goes on, and a tie
+// left at the end of the schedule is played off (§10.10.3). Players equal outside the prize
+// places, or out on equal residual chips, still share their place. A round in play must
+// finish first.
 func (t *Table) CloseTournament(actor, reason string) (*table.Tournament, error) {
 	if len(reason) > 500 {
 		return nil, invalid("the reason is too long")
@@ -413,10 +417,9 @@ func (t *Table) CloseTournament(actor, reason string) (*table.Tournament, error)
 			next.Note = "cancelled before play: entry fees refunded"
 		}
 	} else {
-		for _, p := range next.Players {
-			if p.InPlayoff {
-				p.InPlayoff = false
-			}
+		if tied := next.tiedForPrizes(); len(tied) > 0 {
+			return nil, failed("tournament %s cannot be concluded now: %s tied inside the prize places, so the players who progress are not determined (003 §10.5.5.1); play on — a tie at the end of the schedule is played off (§10.10.3)",
+				tr.Terms.ID, next.tiesText(tied))
 		}
 		if err := next.finish(); err != nil {
 			return nil, invalid("prizes: %v", err)
@@ -894,6 +897,29 @@ func (tr *tournament) tiedForPrizes() map[string]bool {
 		i = j
 	}
 	return tied
+}
+
+// tiesText names the tied players, group by group in rank order: "T1, T2 on 1100 chips".
+func (tr *tournament) tiesText(tied map[string]bool) string {
+	var groups, names []string
+	var prev *tourPlayer
+	flush := func() {
+		if len(names) > 0 {
+			groups = append(groups, fmt.Sprintf("%s on %d chips", strings.Join(names, ", "), prev.Chips))
+		}
+		names = nil
+	}
+	for _, p := range tr.ranked() {
+		if !tied[p.Terminal] {
+			continue
+		}
+		if prev != nil && tr.compare(prev, p) != 0 {
+			flush()
+		}
+		names, prev = append(names, p.Terminal), p
+	}
+	flush()
+	return strings.Join(groups, "; ") + " are"
 }
 
 // compare orders two players, best first (negative: a before b): players still playing by

@@ -62,8 +62,9 @@ func TestTournamentPlacesAndPrizes(t *testing.T) {
 }
 
 // The Director cancels a tournament before any round (entry fees refunded, 003 §10.3.4), or
-// concludes one early (003 §10.5.5) with the standings as they are; the table is then a cash
-// table again and another tournament may be configured, under another id.
+// concludes one early (003 §10.5.5) with the standings as they are — only once the players
+// who progress are determined (§10.5.5.1): a tie inside the prize places is refused by name;
+// the table is then a cash table again and another tournament may be configured, under another id.
 func TestTournamentCancelledAndConcludedEarly(t *testing.T) {
 	r := newRig(t)
 	t1, t2 := r.terminal("T1"), r.terminal("T2")
@@ -112,15 +113,28 @@ func TestTournamentCancelledAndConcludedEarly(t *testing.T) {
 	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "32"}); err != nil {
 		t.Fatal(err)
 	}
+	// T1 and T2 are tied on 1100 inside the prize places: who takes 1st is not determined, so
+	// the Director may not conclude now (003 §10.5.5.1; a tie is played off, §10.10.3). The
+	// refusal names them; nothing changes.
+	_, err = r.super.CloseTournament(ctx, &pb.CloseTournamentRequest{Reason: "time"})
+	if code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "T1, T2") || !strings.Contains(err.Error(), "1100") ||
+		!strings.Contains(err.Error(), "10.5.5") {
+		t.Fatalf("concluded early with a tie inside the prize places: %v", err)
+	}
+	if tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{}); tr.Status != pb.TournamentStatus_TOURNAMENT_STATUS_RUNNING {
+		t.Fatalf("the refused close changed the tournament: %v", tr.Status)
+	}
+	// Round 2 on 32 (red): T1 red 100 → 1200, T2 black 100 → 1000: the order is determined.
+	st, _ = r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	r.playTournamentRound(t, st.RoundId, "32", map[pb.TerminalServiceClient]*pb.Wager{t1: red(100), t2: black(100)})
 	tr, err = r.super.CloseTournament(ctx, &pb.CloseTournamentRequest{Reason: "the players to progress are determined"})
 	if err != nil || tr.Status != pb.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
 		t.Fatalf("concluded: %v %v", tr, err)
 	}
-	// Pool 2 × 5000 + 5000 = 15000; 1st and 2nd shared: (9000 + 4500) / 2 = 6750 each.
-	for _, s := range tr.Standings {
-		if s.Rank != 1 || s.Chips != 1100 || s.Prize != 6750 {
-			t.Fatalf("concluded early: %v", tr.Standings)
-		}
+	// Pool 2 × 5000 + 5000 = 15000: 1st 60 % = 9000, 2nd 30 % = 4500.
+	if s1, s2 := standingOf(tr, "T1"), standingOf(tr, "T2"); s1.Rank != 1 || s1.Chips != 1200 || s1.Prize != 9000 ||
+		s2.Rank != 2 || s2.Chips != 1000 || s2.Prize != 4500 {
+		t.Fatalf("concluded early: %v", tr.Standings)
 	}
 	st, _ = r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
 	if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(100)}}); code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "chip account") {
