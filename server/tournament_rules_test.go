@@ -145,6 +145,7 @@ func TestTournamentCancelledAndConcludedEarly(t *testing.T) {
 // Terms from anywhere: the table refuses what does not validate, never panics, and what it
 // accepts reads back the same.
 func FuzzConfigureTournament(f *testing.F) {
+	f.Add("CUP", int64(1000), int64(0), int64(1000), int32(3), int64(100), int64(500), int32(1), int32(1), int64(100), int32(2), int32(8), true)
 	f.Add("CUP", int64(1000), int64(0), int64(1000), int32(3), int64(100), int64(500), int32(1), int32(1), int64(60), int32(2), int32(8), true)
 	f.Add("", int64(-1), int64(-1), int64(0), int32(0), int64(0), int64(-5), int32(-1), int32(9), int64(101), int32(9), int32(2), false)
 	f.Add("X", int64(1<<62), int64(1<<62), int64(1<<60), int32(1000), int64(1<<60), int64(0), int32(1000), int32(0), int64(100), int32(0), int32(64), true)
@@ -152,7 +153,7 @@ func FuzzConfigureTournament(f *testing.F) {
 	n := 0
 	f.Fuzz(func(t *testing.T, id string, entry, added, chips int64, rounds int32, minimum, maximum int64, secret, pass int32, prize int64, minP, maxP int32, order bool) {
 		n++
-		terms := &pb.TournamentTerms{Id: id, EntryFee: entry, AddedPrize: added, StartingChips: chips, Rounds: rounds,
+		terms := &pb.TournamentTerms{Id: id, Terms: "Terms as approved.", EntryFee: entry, AddedPrize: added, StartingChips: chips, Rounds: rounds,
 			Minimums: []int64{minimum}, Maximum: maximum, SecretWagers: secret, PassCards: pass, Prizes: []int64{prize},
 			MinPlayers: minP, MaxPlayers: maxP, OrderOfWagering: order}
 		// The conversion both ways keeps every term, the order of wagering among them.

@@ -62,7 +62,7 @@ func TestRule003_10_9_OrderOfWageringOnTheTerminals(t *testing.T) {
 	for _, id := range ids {
 		wait(id, "had the table's snapshot", func(v app.View) bool { return v.Connected && v.Config.Layout.Wheel != 0 })
 	}
-	terms := table.TournamentTerms{ID: "ORDER-K", StartingChips: 1000, Rounds: 2, Minimums: []int64{100}, PassCards: 1,
+	terms := table.TournamentTerms{ID: "ORDER-K", Terms: "Order of wagering; one pass card.", StartingChips: 1000, Rounds: 2, Minimums: []int64{100}, PassCards: 1,
 		Prizes: []int64{100}, OrderOfWagering: true}
 	if _, err := tbl.ConfigureTournament("supervisor:TD", terms); err != nil {
 		t.Fatal(err)

@@ -82,7 +82,7 @@ func TestTournamentOnTheTerminals(t *testing.T) {
 	booksBefore, _ := tbl.Conservation()
 	slipsBefore := countKind(t, sts["T01"], recall.KindSlip)
 
-	terms := table.TournamentTerms{ID: "KIOSK-1", Name: "Kiosk Cup", EntryFee: 1000, StartingChips: 1000, Rounds: 2,
+	terms := table.TournamentTerms{ID: "KIOSK-1", Name: "Kiosk Cup", Terms: "Two rounds; decisions of the Director are final.", EntryFee: 1000, StartingChips: 1000, Rounds: 2,
 		Minimums: []int64{100}, SecretWagers: 1, Prizes: []int64{100}}
 	if _, err := tbl.ConfigureTournament("supervisor:TD", terms); err != nil {
 		t.Fatal(err)

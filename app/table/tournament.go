@@ -14,6 +14,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/roulette"
@@ -63,8 +64,9 @@ type TournamentTerms struct {
 	SecretWagers int // undisclosed wagers each player may make in the tournament (003 §10.8)
 	PassCards    int // rounds each player may pass without wagering (003 §10.7)
 
-	// Prizes are the prize pool's shares of 1st, 2nd, … place, in percent (together at most
-	// 100); the number of places is the number of prize-getters, whose ties are played off.
+	// Prizes are the prize pool's shares of 1st, 2nd, … place, in percent, together exactly 100:
+	// every entry fee goes to the winners (003 §10.3.2). The number of places is the number of
+	// prize-getters, whose ties are played off.
 	Prizes []int64
 
 	MinPlayers, MaxPlayers int
@@ -92,6 +94,8 @@ func (c TournamentTerms) Validate() error {
 		return errors.New("a tournament id of 1 to 32 characters is required")
 	case len(c.Name) > 200 || len(c.Terms) > maxTournamentText:
 		return errors.New("the name or the terms are too long")
+	case strings.TrimSpace(c.Terms) == "":
+		return errors.New("the terms and conditions are required: a tournament is conducted on documented terms (001 §11.2.1, §11.4; 003 §10.4.1)")
 	case c.EntryFee < 0 || c.AddedPrize < 0 || c.EntryFee > roulette.MaxStake || c.AddedPrize > roulette.MaxStake:
 		return errors.New("the entry fee and the added prize must be between 0 and the table's largest stake")
 	case c.StartingChips <= 0 || c.StartingChips > roulette.MaxStake:
@@ -124,8 +128,8 @@ func (c TournamentTerms) Validate() error {
 		}
 		total += p
 	}
-	if total > 100 {
-		return errors.New("the prize shares add up to more than 100 percent")
+	if total != 100 {
+		return fmt.Errorf("the prize shares add up to %d percent: they must distribute the whole prize pool, 100 percent (003 §10.3.2)", total)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -10,7 +11,7 @@ import (
 // rules engine applies to a tournament slip: units of the minimum (§10.6.14), the round at
 // least the minimum and at most the maximum.
 func TestTournamentTermsLimits(t *testing.T) {
-	c := TournamentTerms{ID: "C", StartingChips: 1000, Rounds: 3, Minimums: []int64{100, 200}, Maximum: 500, Prizes: []int64{100}}
+	c := TournamentTerms{ID: "C", Terms: "T&C", StartingChips: 1000, Rounds: 3, Minimums: []int64{100, 200}, Maximum: 500, Prizes: []int64{100}}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,6 +49,29 @@ func TestTournamentTermsLimits(t *testing.T) {
 	} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v validated", bad)
+		}
+	}
+}
+
+// The prize shares distribute the whole pool (003 §10.3.2: "all entry fees … shall be included
+// in a prize pool for distribution"): 50 % + 30 % leaves 20 % undistributed and is refused.
+// Terms and conditions must be documented (001 §11.2.1, §11.4): empty or blank terms are
+// refused. Each refusal says what is wrong.
+func TestTournamentTermsDistributeThePoolAndAreDocumented(t *testing.T) {
+	good := TournamentTerms{ID: "C", Terms: "Terms as approved.", StartingChips: 1000, Rounds: 3, Minimums: []int64{100}, Prizes: []int64{50, 30, 20}}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	short := good
+	short.Prizes = []int64{50, 30}
+	if err := short.Validate(); err == nil || !strings.Contains(err.Error(), "80") || !strings.Contains(err.Error(), "10.3.2") {
+		t.Errorf("50 %% + 30 %%: %v", err)
+	}
+	for _, text := range []string{"", "  \n\t "} {
+		bare := good
+		bare.Terms = text
+		if err := bare.Validate(); err == nil || !strings.Contains(err.Error(), "11.4") {
+			t.Errorf("terms %q: %v", text, err)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func TestTournamentOrderOfWageringCommands(t *testing.T) {
 		}
 		return out.String()
 	}
-	do(director, "configure", "-id", "ORDER-2", "-chips", "500", "-rounds", "2", "-min", "100", "-prizes", "100", "-players", "2-6", "-order")
+	do(director, "configure", "-id", "ORDER-2", "-terms", "Order of wagering.", "-chips", "500", "-rounds", "2", "-min", "100", "-prizes", "100", "-players", "2-6", "-order")
 	if l := tournamentStatusLine(ctx, dealer); l != "TOURNAMENT ORDER-2: round 1 of 2, configured" {
 		t.Fatalf("status line when configured: %q", l)
 	}
