@@ -1040,7 +1040,14 @@ func (tr *tournament) finish() error {
 // resultLine is the places in one line, for the audit log.
 func (tr *tournament) resultLine() string {
 	if tr.Status == table.TournamentCancelled {
-		return "cancelled: " + tr.Note
+		// Every entry fee is owed back (003 §10.3.4), seat by seat.
+		var owed []string
+		var total int64
+		for _, p := range tr.Players {
+			owed = append(owed, p.Terminal+" "+money.Decimal(tr.Terms.EntryFee))
+			total, _ = money.Add(total, tr.Terms.EntryFee)
+		}
+		return fmt.Sprintf("cancelled: %s; entry fees owed back: %s (%s)", tr.Note, strings.Join(owed, ", "), money.Decimal(total))
 	}
 	var b strings.Builder
 	for i, p := range tr.ranked() {
@@ -1083,9 +1090,8 @@ func (tr *tournament) view(full bool, slips map[string]*slip) *table.Tournament 
 	if tr.Status == table.TournamentFinished || tr.Status == table.TournamentCancelled {
 		v.Round = tr.Played
 	}
-	if tr.Status != table.TournamentCancelled {
-		v.PrizePool, _ = tr.Terms.PrizePool(len(tr.Players))
-	}
+	// A cancelled tournament keeps its pool on record, beside the entry fees owed back.
+	v.PrizePool, _ = tr.Terms.PrizePool(len(tr.Players))
 	if !tr.Status.Final() {
 		c := tr.clone()
 		c.ranks()
@@ -1098,6 +1104,9 @@ func (tr *tournament) view(full bool, slips map[string]*slip) *table.Tournament 
 	for _, p := range tr.ranked() {
 		s := table.TournamentStanding{Terminal: p.Terminal, Rank: p.Rank, Chips: p.Chips, State: p.State, InPlayoff: p.InPlayoff,
 			SecretsLeft: p.Secrets, PassesLeft: p.Passes, Prize: p.Prize, Eliminated: p.Out}
+		if tr.Status == table.TournamentCancelled {
+			s.Refund = tr.Terms.EntryFee // every entry fee is refunded (003 §10.3.4)
+		}
 		if sl, ok := slips[p.Terminal]; ok {
 			s.Secret, s.WageredInTurn = sl.secret, tr.Terms.OrderOfWagering
 			if !sl.secret || full {

@@ -89,6 +89,19 @@ func TestTournamentCancelledAndConcludedEarly(t *testing.T) {
 	if err != nil || tr.Status != pb.TournamentStatus_TOURNAMENT_STATUS_CANCELLED || !strings.Contains(tr.Note, "refunded") {
 		t.Fatalf("cancelled: %v %v", tr, err)
 	}
+	// The cancelled tournament's record keeps its pool (2 × 50.00 + 50.00 added) and each seat's
+	// entry fee owed back (003 §10.3.4), in the reply, the record and the audit log.
+	for _, got := range []*pb.Tournament{tr, func() *pb.Tournament {
+		tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{Id: "SPRING-1"})
+		return tr
+	}()} {
+		if got.PrizePool != 15000 || len(got.Standings) != 2 || standingOf(got, "T1").Refund != 5000 || standingOf(got, "T2").Refund != 5000 {
+			t.Fatalf("the cancelled record: pool %d, standings %v", got.PrizePool, got.Standings)
+		}
+	}
+	if a := r.auditOf("tournament-cancelled"); len(a) != 1 || !strings.Contains(a[0], "entry fees owed back: T1 50.00, T2 50.00 (100.00)") {
+		t.Fatalf("audit: %q", a)
+	}
 	if _, err := r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: terms}); code(err) != codes.FailedPrecondition {
 		t.Fatalf("an id used again: %v", err)
 	}

@@ -306,11 +306,29 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 		}
 		w.Flush()
 	}
+	if tr.Status == pb.TournamentStatus_TOURNAMENT_STATUS_CANCELLED {
+		return printRefunds(out, tr)
+	}
 	fmt.Fprintln(out, "\nFinal places")
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "  Place\tSeat\tChips\tState\tPrize")
 	for _, s := range tr.Standings {
 		fmt.Fprintf(w, "  %s\t%s\t%d\t%s\t%s\n", place(s), s.TerminalId, s.Chips, s.State, money.Decimal(s.Prize))
 	}
+	return w.Flush()
+}
+
+// printRefunds lists a cancelled tournament's entry fees owed back, seat by seat, and their
+// total (003 §10.3.4: "in the event of cancellation all entry fees will be refunded").
+func printRefunds(out io.Writer, tr *pb.Tournament) error {
+	fmt.Fprintln(out, "\nEntry fees owed back (003 §10.3.4)")
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "  Seat\tRefund")
+	var total int64
+	for _, s := range tr.Standings {
+		fmt.Fprintf(w, "  %s\t%s\n", s.TerminalId, money.Decimal(s.Refund))
+		total += s.Refund
+	}
+	fmt.Fprintf(w, "  Total\t%s\n", money.Decimal(total))
 	return w.Flush()
 }

@@ -56,3 +56,25 @@ func TestTournamentPassCommandArguments(t *testing.T) {
 		}
 	}
 }
+
+// A cancelled tournament's print shows the prize pool and each entry fee owed back, by seat
+// (003 §10.3.4), never "prize pool 0.00".
+func TestTournamentCancelledPrintListsRefunds(t *testing.T) {
+	tr := &pb.Tournament{Terms: &pb.TournamentTerms{Id: "CUP", Terms: "T&C", EntryFee: 5000, AddedPrize: 5000, Rounds: 2, Minimums: []int64{100}, Prizes: []int64{100}},
+		Status: pb.TournamentStatus_TOURNAMENT_STATUS_CANCELLED, PrizePool: 15000, Note: "too few players",
+		Standings: []*pb.TournamentStanding{{TerminalId: "T1", Chips: 1000, State: "playing", Refund: 5000},
+			{TerminalId: "T2", Chips: 1000, State: "playing", Refund: 5000}}}
+	var out bytes.Buffer
+	if err := printResults(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"prize pool 150.00", "Entry fees owed back (003 §10.3.4)", "  T1     50.00", "  T2     50.00", "  Total  100.00"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the print lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Final places") {
+		t.Errorf("a cancelled tournament printed places:\n%s", got)
+	}
+}
