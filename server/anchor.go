@@ -181,6 +181,9 @@ func (t *Table) ReportNoteEscrow(terminal string, req *pb.NoteEscrowRequest) (*p
 		if err := t.moneyInAllowed(); err != nil {
 			return err
 		}
+		if err := t.tournamentMoneyRefusal("a note"); err != nil {
+			return err // refused in escrow: the acceptor hands the note back
+		}
 		if err := tx.PutNoteEscrow(ledger.NoteEscrow{Terminal: terminal, Key: req.IdempotencyKey, Amount: req.Amount,
 			Code: req.NoteCode, State: ledger.NoteEscrowed}); err != nil {
 			return err

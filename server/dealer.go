@@ -600,6 +600,9 @@ func (t *Table) CreditPlayer(actor string, req *pb.CreditPlayerRequest) (*pb.Cre
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
 			}
+			if err := t.tournamentMoneyRefusal("a dealer buy-in"); err != nil {
+				return nil, nil, err
+			}
 			b := ledger.BuyIn{ID: newID("B"), Terminal: req.TerminalId, Amount: req.Amount, State: "offered"}
 			if err := tx.PutBuyIn(b); err != nil {
 				return nil, nil, err

@@ -216,6 +216,9 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if err := t.moneyInAllowed(); err != nil {
 				return nil, nil, err
 			}
+			if err := t.tournamentMoneyRefusal("a ticket buy-in"); err != nil {
+				return nil, nil, err
+			}
 			tk, err := t.ticket(tx, req.ValidationNumber)
 			if err != nil {
 				return nil, nil, err
@@ -439,6 +442,9 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "cash-out", func() *pb.CashOutResponse { return &pb.CashOutResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.CashOutResponse, func(), error) {
 			if err := t.terminalCashAllowed("a ticket cash-out"); err != nil {
+				return nil, nil, err
+			}
+			if err := t.tournamentMoneyRefusal("a ticket cash-out"); err != nil {
 				return nil, nil, err
 			}
 			if t.frozen {

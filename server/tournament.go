@@ -470,6 +470,20 @@ func (t *Table) Tournament(id string) (*table.Tournament, error) {
 	return tr.view(true, nil), nil
 }
 
+// tournamentMoneyRefusal refuses money at the table while its tournament is played: the table
+// is used exclusively for tournament play (001 §11.2.5, 003 §10.5.2), a tournament player may
+// not add to their buy-in (§10.6.5), and tournament chips are not money (§10.1.1), so no note,
+// ticket or dealer buy-in is taken and no cash-out ticket is printed. It is checked where money
+// would first move — a note reported in escrow (handed back), a ticket held, a dealer buy-in
+// offered, a cash-out — never at the credit of a note already stacked, which is owed.
+func (t *Table) tournamentMoneyRefusal(what string) error {
+	if t.tour == nil || !t.tour.Status.Playing() {
+		return nil
+	}
+	return failed("%s refused: %s %s (003 §10.5.2): it takes no money and prints no ticket until the tournament is over; tournament chips are not money (§10.1.1)",
+		what, table.TournamentTableRefused, t.tour.Terms.ID)
+}
+
 // ---- the rounds --------------------------------------------------------------------------------
 
 // tournamentRound reports whether round r is a tournament round under way.

@@ -325,3 +325,65 @@ func (r *rig) playTournamentRound(t *testing.T, id, outcome string, wagers map[p
 		t.Fatal(err)
 	}
 }
+
+// A table given to a tournament is used only for it (003 §10.5.2; 001 §11.2.5) and tournament
+// chips are not money (003 §10.1.1): while the tournament is played the table takes no note, no
+// ticket and no dealer buy-in, and prints no cash-out ticket, each refused with the reason; no
+// money moves. Once the tournament is over the table takes money again.
+func TestTournamentTableTakesNoMoneyAndPrintsNoTicket(t *testing.T) {
+	bothStores(t, func(t *testing.T, r *rig) {
+		t1, t2, t9 := r.terminal("T1"), r.terminal("T2"), r.terminal("T9")
+		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+		if _, err := t2.ServerTime(ctx, &pb.ServerTimeRequest{}); err != nil { // known to the table
+			t.Fatal(err)
+		}
+		if _, err := creditNotes(ctx, t1, "n1", 5000); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := creditNotes(ctx, t9, "n9", 2000); err != nil {
+			t.Fatal(err)
+		}
+		out, err := t9.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "co9"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := t9.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: "p9", ValidationNumber: out.Ticket.ValidationNumber}); err != nil {
+			t.Fatal(err) // a ticket redeemable anywhere but at the tournament table
+		}
+		r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()})
+		if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+			t.Fatal(err)
+		}
+		before, err := r.table.Conservation()
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := func(what string, err error) {
+			t.Helper()
+			if code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), table.TournamentTableRefused) || !strings.Contains(err.Error(), "10.5.2") {
+				t.Errorf("%s at a tournament table: %v", what, err)
+			}
+		}
+		_, err = creditNotes(ctx, t2, "n2", 2000)
+		refused("a note", err)
+		_, err = t2.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "r2", ValidationNumber: out.Ticket.ValidationNumber})
+		refused("a ticket", err)
+		_, err = r.dealer.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: "b2", TerminalId: "T2", Amount: 1000})
+		refused("a dealer buy-in", err)
+		_, err = t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "co1"})
+		refused("a cash-out ticket", err)
+		if after, err := r.table.Conservation(); err != nil || after != before {
+			t.Fatalf("money moved at a tournament table: %v → %v (%v)", before, after, err)
+		}
+		// Over (cancelled): money again.
+		if _, err := r.super.CloseTournament(ctx, &pb.CloseTournamentRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := t1.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "co1b"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := creditNotes(ctx, t2, "n2b", 2000); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

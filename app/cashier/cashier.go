@@ -315,7 +315,7 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 		// of, so a credit owed that only the journal knows (a forged record) is never paid.
 		if err := c.bank.ReportNoteEscrow(ctx, key, e.Cents, fmt.Sprintf("%02X", e.Code)); err != nil {
 			c.reverse(context.Background(), key, "note-refused")
-			c.say("Note returned: %s", reason(err))
+			c.say("Note returned: %s", told(err))
 			return false
 		}
 		c.setPending(key)
@@ -330,7 +330,7 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 	amount, err := c.bank.RedeemTicket(ctx, key+"/redeem", e.Ticket)
 	if err != nil {
 		c.reverse(context.Background(), key, "ticket-refused")
-		c.say("Ticket refused: %s", reason(err))
+		c.say("Ticket refused: %s", told(err))
 		return false
 	}
 	if err := c.append(ctx, "ticket-held", key, amount, Stacking); err != nil {
@@ -350,6 +350,20 @@ func reason(err error) string {
 		s = s[i+len("desc = "):]
 	}
 	return s
+}
+
+// errTournamentTable is the table's refusal of money while its tournament is played, as the
+// player is told it (003 §10.5.2, §10.1.1).
+var errTournamentTable = msg.New("this table is reserved for the tournament: it takes no money and prints no ticket until the tournament is over")
+
+// told is the table's refusal as the player is told it: one the terminal knows (a table
+// reserved for a tournament) as a message of its own, said in the player's language; any
+// other in the table's words.
+func told(err error) any {
+	if table.Refused(err) && strings.Contains(err.Error(), table.TournamentTableRefused) {
+		return errTournamentTable
+	}
+	return reason(err)
 }
 
 func (c *Cashier) setPending(key string) {
@@ -725,7 +739,7 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 	if err != nil {
 		if f.State == Requested {
 			c.append(ctx, "cashout-refused", key, 0, journal.Reversed)
-			c.say("Cash-out refused: %s", reason(err))
+			c.say("Cash-out refused: %s", told(err))
 		}
 		return fmt.Errorf("cashier: cash-out: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegames/ats/app/cashier"
 	"github.com/tablegames/ats/app/journal"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/noteacceptor"
@@ -445,4 +446,57 @@ func TestRepeatedCreditPointAfterRestart(t *testing.T) {
 	if rs, _ := r.j.Last(ctx, "unrecorded-credit-point", 5); len(rs) != 0 {
 		t.Fatalf("counted as an unrecorded note: %+v", rs)
 	}
+}
+
+// A table given to a tournament is used only for it (003 §10.5.2) and tournament chips are
+// not money (§10.1.1): a note is handed back and Cash-Out prints no ticket, and the player is
+// told why in their own language (the reason is a message of its own, translated, not the
+// table's English words). The money already on the account stays there, whole.
+func TestTournamentTableReturnsNotesAndPrintsNoTicket(t *testing.T) {
+	r := newRig(t)
+	if err := r.acc.InsertNote(2000); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 2000 })
+	r.noPending(t)
+	// The demo's auto-dealer off, its round in play finished: a tournament opens between rounds.
+	tbl := r.demo.Table
+	if _, err := tbl.OpenTable("supervisor:TD", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := tbl.Status(); err != nil {
+		t.Fatal(err)
+	} else if st.RoundId != "" {
+		tbl.BallDropping("dealer:D", st.RoundId)
+		tbl.EnterOutcome("dealer:D", st.RoundId, "17")
+	}
+	terms := table.TournamentTerms{ID: "CUP", Terms: "T&C", StartingChips: 1000, Rounds: 1, Minimums: []int64{100}, Prizes: []int64{100}}
+	if _, err := r.demo.Table.ConfigureTournament("supervisor:TD", terms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.demo.Table.OpenTournament("supervisor:TD", []string{"T01"}); err != nil {
+		t.Fatal(err)
+	}
+	translated := func() string { return r.c.Status().Message.Format(strings.ToUpper, nil) }
+
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertNote(5000); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "note handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	if m := translated(); !strings.Contains(m, "NOTE RETURNED") || !strings.Contains(m, "RESERVED FOR THE TOURNAMENT") {
+		t.Fatalf("told %q", m)
+	}
+	r.noPending(t)
+
+	if err := r.c.CashOut(context.Background()); err == nil {
+		t.Fatal("a ticket cash-out at a tournament table")
+	}
+	if m := translated(); !strings.Contains(m, "CASH-OUT REFUSED") || !strings.Contains(m, "RESERVED FOR THE TOURNAMENT") {
+		t.Fatalf("told %q", m)
+	}
+	if p := r.prn.Printed(); len(p) != 0 || r.balance(t) != 2000 {
+		t.Fatalf("printed %v, balance %d", p, r.balance(t))
+	}
+	r.noPending(t)
 }

@@ -20,6 +20,12 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 )
 
+// TournamentTableRefused is in the table's refusal of money in or a cash-out ticket while
+// its tournament is played: the table is used only for tournament play (003 §10.5.2) and
+// tournament chips are not money (§10.1.1). The terminal recognises it to tell the player why
+// in their language.
+const TournamentTableRefused = "this table is reserved for the tournament"
+
 // TournamentStatus is where a tournament is.
 type TournamentStatus int
 
