@@ -113,8 +113,13 @@ func (t *Table) closeAsAnnounced(now time.Time) {
 }
 
 // countAbstentions runs as a wagering period closes: each open account with no wager in it has
-// abstained once more; one with a wager starts again at zero.
+// abstained once more; one with a wager starts again at zero. A tournament round counts no
+// one: a seat barred from the tournament is not allowed to wager (003 §10.5.2), so it does not
+// abstain, and a tournament player's missed round is the tournament's to judge (§10.6.4).
 func (t *Table) countAbstentions(r *round) {
+	if t.tournamentRound(r) {
+		return
+	}
 	for id, a := range t.accounts {
 		if !a.open {
 			delete(t.abstained, id)

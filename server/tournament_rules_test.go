@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -386,4 +387,39 @@ func TestTournamentTableTakesNoMoneyAndPrintsNoTicket(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// 001 §12.8 asks a seated player who abstains from wagering three rounds in a row to vacate.
+// In tournament rounds nobody abstains in that sense: a seat barred from the tournament is not
+// allowed to wager (003 §10.5.2), and a tournament player's missed round is the tournament's
+// own business (§10.6.4, a pass card or disqualification). Three tournament rounds make no
+// seat vacatable, whether it wagered tournament chips or was barred.
+func TestTournamentRoundsCountNoSeatAsAbstaining(t *testing.T) {
+	r := newRig(t)
+	t1, t2, t3 := r.terminal("T1"), r.terminal("T2"), r.terminal("T3")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	for i, c := range []pb.TerminalServiceClient{t1, t2, t3} {
+		if _, err := creditNotes(ctx, c, fmt.Sprintf("n%d", i), 2000); err != nil { // every seat in use
+			t.Fatal(err)
+		}
+	}
+	r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()})
+	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := t3.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{red(200)}}); code(err) != codes.FailedPrecondition {
+			t.Fatalf("the barred seat wagered: %v", err)
+		}
+		r.playTournamentRound(t, st.RoundId, "0", map[pb.TerminalServiceClient]*pb.Wager{t1: red(200), t2: black(200)})
+	}
+	for _, id := range []string{"T1", "T2", "T3"} {
+		if s := r.seat(id); s.Abstained != 0 || s.Vacatable {
+			t.Errorf("seat %s after three tournament rounds: abstained %d, vacatable %v", id, s.Abstained, s.Vacatable)
+		}
+	}
 }
