@@ -791,12 +791,17 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 	last := &next.Rounds[len(next.Rounds)-1]
 	if next.Status == table.TournamentPlayoff {
 		// A playoff player who can no longer wager the minimum leaves the playoff, placed by
-		// their chips within the tied group; it goes on while players are still tied.
+		// their chips within the tied group; one with no chips left is out, placed within the
+		// group too (compare). It goes on while players are still tied.
+		next.eliminate(rn, last, stakes, 1)
 		next.startPlayoff()
 	} else if next.Played < next.Terms.Rounds {
 		// Who cannot wager the next round's minimum is out (003 §10.6.13).
-		next.eliminate(rn, last, stakes, func(p *tourPlayer) bool { return true })
+		next.eliminate(rn, last, stakes, next.Terms.Minimum(rn+1))
 	} else {
+		// The schedule is over: a player with chips is placed by them; one with none left
+		// is out in this round, not "playing" with 0 chips (§10.10.4 places them).
+		next.eliminate(rn, last, stakes, 1)
 		next.endOfSchedule()
 	}
 	if next.playing() == 0 && !next.Status.Final() {
@@ -841,12 +846,11 @@ func (t *Table) settleTournament(tx *ledger.Tx, r *round, n roulette.Number, now
 	return next, nil
 }
 
-// eliminate puts out each playing player (among those who) whose chips no longer cover the
-// next round's minimum, recording it on the round's record.
-func (tr *tournament) eliminate(rn int, rec *table.TournamentRound, stakes map[string]int64, among func(*tourPlayer) bool) {
-	min := tr.Terms.Minimum(rn + 1)
+// eliminate puts out each playing player whose chips are below min (the next round's minimum,
+// or 1 when no round follows for them: no chips left), recording it on the round's record.
+func (tr *tournament) eliminate(rn int, rec *table.TournamentRound, stakes map[string]int64, min int64) {
 	for _, p := range tr.Players {
-		if p.State != table.PlayerPlaying || !among(p) || p.Chips >= min {
+		if p.State != table.PlayerPlaying || p.Chips >= min {
 			continue
 		}
 		p.State, p.Out, p.OutStake, p.InPlayoff = table.PlayerEliminated, rn, stakes[p.Terminal], false
@@ -936,16 +940,20 @@ func (tr *tournament) tiesText(tied map[string]bool) string {
 	return strings.Join(groups, "; ") + " are"
 }
 
-// compare orders two players, best first (negative: a before b): players still playing by
-// their final chips (their chips before the schedule ends) then their playoff chips; then the
-// eliminated by the round they went out in, their residual chips, their last wager (003
-// §10.10.4); the disqualified last. Zero is a tie.
+// compare orders two players, best first (negative: a before b): players still playing — and
+// those out in a playoff, who finished the schedule with them — by their final chips (their
+// chips when the schedule ended) then their playoff chips, then the larger last wager (003
+// §10.10.4); then the eliminated by the round they went out in, their residual chips, their
+// last wager (§10.10.4); the disqualified last. Zero is a tie.
 func (tr *tournament) compare(a, b *tourPlayer) int {
+	scored := func(p *tourPlayer) bool {
+		return p.State == table.PlayerPlaying || (p.State == table.PlayerEliminated && p.Out > tr.Terms.Rounds)
+	}
 	group := func(p *tourPlayer) int {
-		switch p.State {
-		case table.PlayerPlaying:
+		switch {
+		case scored(p):
 			return 2
-		case table.PlayerEliminated:
+		case p.State == table.PlayerEliminated:
 			return 1
 		}
 		return 0
@@ -962,15 +970,18 @@ func (tr *tournament) compare(a, b *tourPlayer) int {
 	if c := desc(int64(group(a)), int64(group(b))); c != 0 {
 		return c
 	}
-	switch a.State {
-	case table.PlayerPlaying:
+	switch {
+	case scored(a):
 		if tr.Played >= tr.Terms.Rounds {
 			if c := desc(a.Final, b.Final); c != 0 {
 				return c
 			}
 		}
-		return desc(a.Chips, b.Chips)
-	case table.PlayerEliminated:
+		if c := desc(a.Chips, b.Chips); c != 0 {
+			return c
+		}
+		return desc(a.OutStake, b.OutStake) // 0 for players still playing
+	case a.State == table.PlayerEliminated:
 		if c := desc(int64(a.Out), int64(b.Out)); c != 0 {
 			return c
 		}

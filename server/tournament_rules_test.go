@@ -423,3 +423,80 @@ func TestTournamentRoundsCountNoSeatAsAbstaining(t *testing.T) {
 		}
 	}
 }
+
+// A player who loses every chip in the last scheduled round is out, not "playing" with 0 chips
+// (issue 33 point 9): eliminated in that round and placed after those with chips (003
+// §10.10.4). Worked by hand, 1 round, 500 chips each, 32 (red): T1 red 100 → 600; T2 black
+// 500 → 0, eliminated in round 1, 2nd.
+func TestTournamentPlayerWithNoChipsLeftIsNotPlaying(t *testing.T) {
+	r := newRig(t)
+	t1, t2 := r.terminal("T1"), r.terminal("T2")
+	r.known(t1, t2)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	terms := springTerms()
+	terms.StartingChips, terms.Rounds, terms.Minimums = 500, 1, []int64{100}
+	if _, err := r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: terms}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	r.playTournamentRound(t, st.RoundId, "32", map[pb.TerminalServiceClient]*pb.Wager{t1: red(100), t2: black(500)})
+	tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+	if tr.Status != pb.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
+		t.Fatalf("status %v", tr.Status)
+	}
+	if s := standingOf(tr, "T2"); s.Chips != 0 || s.State != table.PlayerEliminated || s.EliminatedRound != 1 || s.Rank != 2 {
+		t.Fatalf("T2 with no chips left: %v", s)
+	}
+	if s := standingOf(tr, "T1"); s.State != table.PlayerPlaying || s.Rank != 1 || s.Prize == 0 {
+		t.Fatalf("T1: %v", s)
+	}
+	if p := tr.Rounds[0].Plays[1]; p.Result != table.PlayerEliminated {
+		t.Fatalf("the round's record of T2: %v", p)
+	}
+}
+
+// A tied player who loses every chip in a playoff leaves it placed within the tied group —
+// below the other tied player, above a player who finished the schedule behind them — and is
+// not listed as playing. Worked by hand, 1 round, 500 chips, prizes 50/30/20, on 32:
+// T1 red 100 → 600, T2 red 100 → 600, T3 black 100 → 400: T1 and T2 tied for 1st → playoff;
+// playoff on 32: T1 red 100 → 700, T2 black 600 → 0. Places T1, T2, T3.
+func TestTournamentPlayoffBustIsPlacedInItsGroup(t *testing.T) {
+	r := newRig(t)
+	t1, t2, t3 := r.terminal("T1"), r.terminal("T2"), r.terminal("T3")
+	r.known(t1, t2, t3)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	terms := springTerms()
+	terms.StartingChips, terms.Rounds, terms.Minimums, terms.Maximum, terms.Prizes = 500, 1, []int64{100}, 0, []int64{50, 30, 20}
+	if _, err := r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: terms}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "T2", "T3"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	r.playTournamentRound(t, st.RoundId, "32", map[pb.TerminalServiceClient]*pb.Wager{t1: red(100), t2: red(100), t3: black(100)})
+	st, _ = r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	r.playTournamentRound(t, st.RoundId, "32", map[pb.TerminalServiceClient]*pb.Wager{t1: red(100), t2: black(600)})
+	tr, _ := r.dealer.GetTournament(ctx, &pb.GetTournamentRequest{})
+	if tr.Status != pb.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
+		t.Fatalf("status %v", tr.Status)
+	}
+	for id, want := range map[string][2]any{"T1": {int32(1), table.PlayerPlaying}, "T2": {int32(2), table.PlayerEliminated}, "T3": {int32(3), table.PlayerPlaying}} {
+		if s := standingOf(tr, id); s.Rank != want[0] || s.State != want[1] {
+			t.Errorf("%s: place %d %s, want %v", id, s.Rank, s.State, want)
+		}
+	}
+}
+
+// known makes the terminals known to the table, as their first call does.
+func (r *rig) known(terms ...pb.TerminalServiceClient) {
+	r.t.Helper()
+	for _, c := range terms {
+		if _, err := c.ServerTime(ctx, &pb.ServerTimeRequest{}); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}

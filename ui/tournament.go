@@ -104,7 +104,8 @@ func (p *tournamentPanel) update(v app.View) bool {
 	case tr.Status == table.TournamentFinished:
 		p.round.Text = T("FINAL RESULTS")
 	case tr.Status == table.TournamentPlayoff:
-		p.round.Text = fmt.Sprintf(T("PLAYOFF · ROUND %d"), tr.Round)
+		// Numbered within the playoff, which follows the scheduled rounds (never "round 4 of 3").
+		p.round.Text = fmt.Sprintf(T("PLAYOFF · ROUND %d"), tr.Round-tr.Terms.Rounds)
 	default:
 		p.round.Text = fmt.Sprintf(T("ROUND %d OF %d"), tr.Round, tr.Terms.Rounds)
 	}

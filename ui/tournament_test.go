@@ -93,7 +93,7 @@ func tournamentCases() []tournamentCase {
 		{"tournament_round_1280", small, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
 			[]string{"ROUND 2 OF 3", "4,200"}},
 		{"tournament_playoff", big, asSeat("T03", snap(table.PhaseWagering, tour(table.TournamentPlayoff, 4, playoff), false)),
-			[]string{"PLAYOFF · ROUND 4", "1,300", "playoff", "Minimum 20"}},
+			[]string{"PLAYOFF · ROUND 1", "1,300", "playoff", "Minimum 20"}},
 		{"tournament_eliminated", big, asSeat("T05", snap(table.PhaseWagering, tour(table.TournamentRunning, 3, round), false)),
 			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}},
 		{"tournament_not_seated", big, asSeat("T09", snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), false)),

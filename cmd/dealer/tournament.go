@@ -190,8 +190,7 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 	t := tr.GetTerms()
 	fmt.Fprintf(out, "Tournament %s  %s  (%s)\n", t.GetId(), t.GetName(), statusName(tr.Status))
 	if len(tr.Standings) > 0 {
-		fmt.Fprintf(out, "Round %d of %d  minimum %d  maximum %d  prize pool %s\n", tr.Round, t.GetRounds(),
-			minimumOf(t, tr.Round), t.GetMaximum(), money.Decimal(tr.PrizePool))
+		fmt.Fprintf(out, "%s  minimum %d  maximum %d  prize pool %s\n", roundName(tr), minimumOf(t, tr.Round), t.GetMaximum(), money.Decimal(tr.PrizePool))
 	}
 	ordered := t.GetOrderOfWagering()
 	if ordered && len(tr.Standings) > 0 {
@@ -243,6 +242,19 @@ func orderLine(tr *pb.Tournament) string {
 	return line
 }
 
+// roundName is the round under way as people read it: "Round 2 of 3", or in a playoff
+// "Playoff round 1 (after 3 rounds)" — a playoff round is numbered within the playoff, never
+// "Round 4 of 3".
+func roundName(tr *pb.Tournament) string {
+	if n := playoffRound(tr.GetTerms(), tr.GetRound()); tr.GetStatus() == pb.TournamentStatus_TOURNAMENT_STATUS_PLAYOFF && n > 0 {
+		return fmt.Sprintf("Playoff round %d (after %d rounds)", n, tr.GetTerms().GetRounds())
+	}
+	return fmt.Sprintf("Round %d of %d", tr.GetRound(), tr.GetTerms().GetRounds())
+}
+
+// playoffRound is round n's number within the playoff, which follows the scheduled rounds.
+func playoffRound(t *pb.TournamentTerms, n int32) int32 { return n - t.GetRounds() }
+
 // tournamentStatusLine is `dealer status`'s line on the tournament under way ("" when none
 // is): its id, round n of N and status, and with an order of wagering the marker and turn.
 func tournamentStatusLine(ctx context.Context, d pb.DealerServiceClient) string {
@@ -251,7 +263,13 @@ func tournamentStatusLine(ctx context.Context, d pb.DealerServiceClient) string 
 		tr.GetStatus() == pb.TournamentStatus_TOURNAMENT_STATUS_CANCELLED {
 		return "" // none on record (NotFound), or the last one is over
 	}
-	line := fmt.Sprintf("TOURNAMENT %s: round %d of %d, %s", tr.GetTerms().GetId(), tr.GetRound(), tr.GetTerms().GetRounds(), statusName(tr.GetStatus()))
+	return tournamentLine(tr)
+}
+
+// tournamentLine is the status line of tournament tr.
+func tournamentLine(tr *pb.Tournament) string {
+	name := roundName(tr)
+	line := fmt.Sprintf("TOURNAMENT %s: %s, %s", tr.GetTerms().GetId(), strings.ToLower(name[:1])+name[1:], statusName(tr.GetStatus()))
 	if tr.GetTerms().GetOrderOfWagering() && len(tr.GetStandings()) > 0 {
 		line += "; " + strings.ToLower(orderLine(tr)[:1]) + orderLine(tr)[1:]
 	}
@@ -279,15 +297,15 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 		fmt.Fprintf(out, "Terms and conditions:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(t.GetTerms()), "\n", "\n  "))
 	}
 	for _, r := range tr.Rounds {
-		kind := "Round"
+		kind, n := "Round", r.N
 		if r.Playoff {
-			kind = "Playoff round"
+			kind, n = "Playoff round", playoffRound(t, r.N)
 		}
 		if r.Invalidated != "" {
 			// Kept on the record with its wagers, all returned; not counted as played.
-			fmt.Fprintf(out, "\n%s %d (%s)  INVALIDATED: %s  every wager returned, not counted\n", kind, r.N, r.RoundId, r.Invalidated)
+			fmt.Fprintf(out, "\n%s %d (%s)  INVALIDATED: %s  every wager returned, not counted\n", kind, n, r.RoundId, r.Invalidated)
 		} else {
-			fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, r.N, r.RoundId, r.Outcome, minimumOf(t, r.N))
+			fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, n, r.RoundId, r.Outcome, minimumOf(t, r.N))
 		}
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "  Seat\tStaked\tReturned\tChips\tWagers\tNote")

@@ -78,3 +78,28 @@ func TestTournamentCancelledPrintListsRefunds(t *testing.T) {
 		t.Errorf("a cancelled tournament printed places:\n%s", got)
 	}
 }
+
+// A playoff round is numbered within the playoff (003 §10.10.3), never "Round 4 of 3" (issue
+// 33 point 9): in the standings, the status line and the results print.
+func TestTournamentPlayoffRoundsAreNumberedInThePlayoff(t *testing.T) {
+	tr := recordOf()
+	tr.Status, tr.Round, tr.Played = pb.TournamentStatus_TOURNAMENT_STATUS_PLAYOFF, 3, 2
+	tr.Rounds = append(tr.Rounds, &pb.TournamentRound{N: 3, RoundId: "R000004", Outcome: "7", Playoff: true})
+	var out bytes.Buffer
+	if err := printStandings(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "Playoff round 1 (after 2 rounds)  minimum 100") || strings.Contains(s, "of 2") {
+		t.Errorf("standings:\n%s", s)
+	}
+	out.Reset()
+	if err := printResults(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "Playoff round 1 (R000004)  outcome 7") {
+		t.Errorf("results:\n%s", s)
+	}
+	if l := tournamentLine(tr); l != "TOURNAMENT CUP: playoff round 1 (after 2 rounds), playoff" {
+		t.Errorf("status line %q", l)
+	}
+}
