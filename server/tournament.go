@@ -1123,8 +1123,8 @@ func (tr *tournament) view(full bool, slips map[string]*slip) *table.Tournament 
 		tr = c
 	}
 	var last *table.TournamentRound
-	if len(tr.Rounds) > 0 {
-		last = &tr.Rounds[len(tr.Rounds)-1]
+	if n := len(tr.Rounds); n > 0 && tr.Rounds[n-1].Invalidated == "" { // an invalidated round's wagers were all returned
+		last = &tr.Rounds[n-1]
 	}
 	for _, p := range tr.ranked() {
 		s := table.TournamentStanding{Terminal: p.Terminal, Rank: p.Rank, Chips: p.Chips, State: p.State, InPlayoff: p.InPlayoff,

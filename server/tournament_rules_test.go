@@ -296,7 +296,7 @@ func TestTournamentRoundInvalidatedStaysOnRecord(t *testing.T) {
 			t.Fatalf("an invalidated round counted as played: played %d, round %d", tr.Played, tr.Round)
 		}
 		for _, s := range tr.Standings {
-			if s.Chips != 1000 || s.PassesLeft != 1 || s.State != "playing" {
+			if s.Chips != 1000 || s.PassesLeft != 1 || s.State != "playing" || s.RoundStake != 0 {
 				t.Fatalf("standings moved by an invalidated round: %v", s)
 			}
 		}
