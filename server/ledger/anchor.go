@@ -119,6 +119,9 @@ func (t *Tx) NoteEscrow(terminal, key string) (NoteEscrow, bool, error) {
 	if err != nil {
 		return NoteEscrow{}, false, fmt.Errorf("ledger: note %s: %w", key, err)
 	}
+	if err := t.checkRead("note_escrows", "terminal = ? AND key = ?", terminal, key); err != nil {
+		return NoteEscrow{}, false, err
+	}
 	return n, true, nil
 }
 

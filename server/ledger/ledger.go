@@ -56,6 +56,7 @@ type Ledger struct {
 	unprepared map[string]bool      // queries used but not yet prepared
 
 	beforeCommit atomic.Pointer[func()] // BeforeCommit: a test's hold on the commit
+	onTampered   atomic.Pointer[func(actor string, err error)] // OnTampered: the owner's alarm
 }
 
 // BeforeCommit has every Update call f once its rows are written and sealed, just before its
@@ -331,9 +332,32 @@ func (l *Ledger) prepare(ctx context.Context) {
 	}
 }
 
+// OnTampered has every Update refused as tampering (an error wrapping ErrTampered: a row that
+// fails its seal at the read or at the seal, a write behind the server's back) call f with who
+// asked for it (the transaction's actor, ActorOf) and the refusal, after the transaction has
+// rolled back: the table server raises its alarm there, so no refusal of a money decision
+// goes unseen until the next verification. An Update whose context is Quiet does not call it
+// (the alarm's own transaction). nil removes it.
+func (l *Ledger) OnTampered(f func(actor string, err error)) {
+	if f == nil {
+		l.onTampered.Store(nil)
+		return
+	}
+	l.onTampered.Store(&f)
+}
+
+type quietKey struct{}
+
+// Quiet marks ctx so that an Update refused as tampering does not call the OnTampered hook:
+// for the hook's own transactions, which would otherwise raise an alarm about their alarm.
+func Quiet(ctx context.Context) context.Context { return context.WithValue(ctx, quietKey{}, true) }
+
 // Update runs fn in one transaction, committed durably if fn returns nil.
 func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	err := l.update(ctx, now, fn)
+	if f := l.onTampered.Load(); f != nil && errors.Is(err, ErrTampered) && ctx.Value(quietKey{}) == nil {
+		(*f)(ActorOf(ctx), err)
+	}
 	l.stmtMu.Lock()
 	pending := len(l.unprepared) > 0
 	l.stmtMu.Unlock()
@@ -462,6 +486,9 @@ func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
 	if err != nil {
 		return 0, false, fmt.Errorf("ledger: account %s: %w", terminal, err)
 	}
+	if err := t.checkRead("accounts", "terminal = ?", terminal); err != nil {
+		return 0, false, err
+	}
 	return balance, open, nil
 }
 
@@ -490,6 +517,9 @@ func (t *Tx) Epoch(terminal string) (int64, error) {
 	}
 	if err != nil {
 		return 0, fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
+	}
+	if err := t.checkRead("accounts", "terminal = ?", terminal); err != nil {
+		return 0, err
 	}
 	return e, nil
 }
@@ -682,6 +712,9 @@ func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	if err != nil {
 		return Ticket{}, false, fmt.Errorf("ledger: ticket: %w", err)
 	}
+	if err := t.checkRead("tickets", "validation = ?", validation); err != nil {
+		return Ticket{}, false, err
+	}
 	return tk, true, nil
 }
 
@@ -807,6 +840,9 @@ func (t *Tx) RoundByID(id string) (r Round, ok bool, err error) {
 	if err != nil {
 		return Round{}, false, fmt.Errorf("ledger: round %s: %w", id, err)
 	}
+	if err := t.checkRead("rounds", "id = ?", id); err != nil {
+		return Round{}, false, err
+	}
 	r.Opened, r.Deadline = time.Unix(0, opened), time.Unix(0, deadline)
 	return r, true, nil
 }
@@ -828,7 +864,14 @@ func (t *Tx) Slips(round string) ([]Slip, error) {
 		s.Version = uint64(v)
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: slips of %s: %w", round, err)
+	}
+	rows.Close()
+	if err := t.checkRead("slips", "round = ?", round); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Slip is a terminal's last acknowledged slip of a round.
@@ -901,7 +944,16 @@ func (t *Tx) Settlements(round string) ([]Settlement, error) {
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: settlements %s: %w", round, err)
+	}
+	rows.Close()
+	// Every settlement of the round, reversed or not: a live one edited to look reversed
+	// would otherwise escape the check and the reversal.
+	if err := t.checkRead("settlements", "round = ?", round); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // BuyIn is a dealer-initiated buy-in waiting for the player's confirmation.
@@ -931,6 +983,9 @@ func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
 	}
 	if err != nil {
 		return BuyIn{}, false, fmt.Errorf("ledger: buy-in %s: %w", id, err)
+	}
+	if err := t.checkRead("buyins", "id = ?", id); err != nil {
+		return BuyIn{}, false, err
 	}
 	return b, true, nil
 }
@@ -1013,6 +1068,9 @@ func (t *Tx) Jackpot(round string) (Jackpot, bool, error) {
 	}
 	if err != nil {
 		return Jackpot{}, false, fmt.Errorf("ledger: jackpot %s: %w", round, err)
+	}
+	if err := t.checkRead("jackpots", "round = ?", round); err != nil {
+		return Jackpot{}, false, err
 	}
 	return j, true, nil
 }
@@ -1372,6 +1430,9 @@ func (t *Tx) Overpayment(id string) (Overpayment, bool, error) {
 	}
 	if err != nil {
 		return Overpayment{}, false, fmt.Errorf("ledger: overpayment %s: %w", id, err)
+	}
+	if err := t.checkRead("overpayments", "id = ?", id); err != nil {
+		return Overpayment{}, false, err
 	}
 	return o, true, nil
 }
