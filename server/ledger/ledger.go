@@ -55,7 +55,7 @@ type Ledger struct {
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
 
-	beforeCommit atomic.Pointer[func()] // BeforeCommit: a test's hold on the commit
+	beforeCommit atomic.Pointer[func()]                        // BeforeCommit: a test's hold on the commit
 	onTampered   atomic.Pointer[func(actor string, err error)] // OnTampered: the owner's alarm
 }
 
