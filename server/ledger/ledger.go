@@ -184,6 +184,13 @@ CREATE TABLE IF NOT EXISTS events (
 	actor    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
+CREATE TABLE IF NOT EXISTS ledger_reseals (
+	at          INTEGER PRIMARY KEY,
+	who         TEXT NOT NULL,
+	why         TEXT NOT NULL,
+	sealed_rows INTEGER NOT NULL,
+	found       TEXT NOT NULL
+);
 `
 
 // Open opens (creating if needed) the ledger at path with its key beside it (KeyPath).
@@ -192,7 +199,9 @@ func Open(path string) (*Ledger, error) { return OpenWith(path, "") }
 // OpenWith opens (creating if needed) the ledger at path, with the key file keyPath ("": beside
 // the ledger), and verifies every row against its seal before anything uses it (seal.go): a
 // ledger edited without the key is refused with ErrTampered, naming the first bad row.
-func OpenWith(path, keyPath string) (*Ledger, error) {
+func OpenWith(path, keyPath string) (*Ledger, error) { return openSQLite(path, keyPath, nil) }
+
+func openSQLite(path, keyPath string, reseal *resealOrder) (*Ledger, error) {
 	if keyPath == "" {
 		keyPath = KeyPath(path)
 	}
@@ -209,7 +218,7 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
 	l := &Ledger{db: db, dialect: dialectSQLite}
-	seal, err := openSeal(ctx, l, path, keyPath)
+	seal, err := openSeal(ctx, l, path, keyPath, reseal)
 	if err != nil {
 		db.Close()
 		return nil, err

@@ -41,9 +41,15 @@ package ledger
 // UPDATE while a transaction seals, so they seal one after another over what the last committed.
 // Open verifies both schemas in one repeatable-read snapshot.
 //
-// Migration: a ledger from before the seal (no seal_head) is sealed as found on its first Open
-// — trusted once, with a ledger-sealed event saying when and how many rows. A ledger without a
-// seal_head whose key already exists (an unsealed copy put in place of a sealed one) is refused.
+// Never sealed as found (issue 34, finding 3): a ledger with rows and no seal head — its seal
+// stripped, with or without its key file, to have edited rows sealed as the server's own, or a
+// ledger from before the seal — is refused at start (ErrUnsealed), naming what is missing. Only
+// a new, empty ledger is sealed on its first Open. If an operator must trust a ledger as it
+// stands, Reseal (`tableserver reseal -by WHO -why TEXT`) seals it, under its key or a new one,
+// and leaves a permanent mark: a ledger_reseals row (sealed with the rest, so it cannot be
+// taken out without the key), a ledger-resealed event and an alarm for the console. A ledger
+// without a seal_head whose key already exists (an unsealed copy put in place of a sealed one)
+// is refused as tampered.
 
 import (
 	"bytes"
@@ -66,6 +72,10 @@ import (
 
 // ErrTampered is wrapped by every error about a ledger that fails its seal.
 var ErrTampered = errors.New("ledger tampered with")
+
+// ErrUnsealed is wrapped by the refusal of a ledger that holds rows but no seal: it is never
+// sealed as found, only by the operator's Reseal.
+var ErrUnsealed = errors.New("ledger not sealed")
 
 // ErrKey is wrapped by errors about the ledger key file.
 var ErrKey = errors.New("ledger key")
@@ -103,6 +113,8 @@ type scope struct {
 	keyPath string
 	key     []byte
 	floor   bool
+	// reseal is the operator's order to seal this scope as it stands (Reseal); nil at a start.
+	reseal *resealOrder
 }
 
 // t is a seal table's name in this scope.
@@ -1015,8 +1027,8 @@ func describe(cols []string, vals []any) string {
 
 // openSeal loads (or on a first Open creates) the key, verifies the ledger against it and
 // installs the triggers. A ledger never sealed is sealed as found.
-func openSeal(ctx context.Context, l *Ledger, path, keyPath string) (*sealer, error) {
-	s := &sealer{d: dialectSQLite, scopes: []*scope{{keyPath: keyPath}}}
+func openSeal(ctx context.Context, l *Ledger, path, keyPath string, reseal *resealOrder) (*sealer, error) {
+	s := &sealer{d: dialectSQLite, scopes: []*scope{{keyPath: keyPath, reseal: reseal}}}
 	if err := s.open(ctx, l, path); err != nil {
 		return nil, err
 	}
@@ -1027,7 +1039,7 @@ func openSeal(ctx context.Context, l *Ledger, path, keyPath string) (*sealer, er
 // first (its key is the one the floor already uses, or the floor is new), then the table's.
 func openSealPostgres(ctx context.Context, l *Ledger, cfg StoreConfig) (*sealer, error) {
 	s := &sealer{d: dialectPostgres, scopes: []*scope{
-		{schema: l.schema, keyPath: cfg.KeyPath},
+		{schema: l.schema, keyPath: cfg.KeyPath, reseal: cfg.reseal},
 		{schema: FloorSchema, keyPath: cfg.FloorKeyPath, floor: true},
 	}}
 	if err := s.open(ctx, l, redact(cfg.DSN)); err != nil {
@@ -1071,7 +1083,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		return err
 	}
 	switch {
-	case heads > 0 && (haveKey || havePending):
+	case heads > 0 && (haveKey || havePending) && sc.reseal == nil:
 		sc.key = key
 		if !haveKey {
 			sc.key = pending // sealed, then a crash before the key was installed
@@ -1086,9 +1098,9 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 			return installKey(sc.keyPath)
 		}
 		return nil
-	case heads > 0 && sc.floor:
+	case heads > 0 && sc.floor && sc.reseal == nil:
 		return fmt.Errorf("ledger: the floor in %s is sealed but this table server's floor %w file %s is missing: copy the floor's key file from another table server of the floor", where, ErrKey, sc.keyPath)
-	case heads > 0:
+	case heads > 0 && sc.reseal == nil:
 		return fmt.Errorf("ledger: %s is sealed but its %w file %s is missing: restore it", where, ErrKey, sc.keyPath)
 	}
 	var rows int64
@@ -1102,8 +1114,22 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 		rows += c
 	}
-	if haveKey && rows > 0 {
+	switch {
+	case sc.reseal != nil:
+		// The operator's order: sealed as it stands, under its key or a new one, marked.
+		sc.reseal.found = resealFound(heads, haveKey || havePending, sc.keyPath)
+	case haveKey && rows > 0:
 		return fmt.Errorf("ledger: %s: %w: it holds %d unsealed rows but this server already has a ledger key (%s): an unsealed ledger was put in place of the sealed one", where, ErrTampered, rows, sc.keyPath)
+	case rows > 0:
+		var seals int64
+		if err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sc.t("seal_rows")).Scan(&seals); err != nil {
+			return err
+		}
+		missing := "its seal head and its key file " + sc.keyPath + " are"
+		if seals == 0 {
+			missing = "its seal head, every row's seal and its key file " + sc.keyPath + " are"
+		}
+		return fmt.Errorf("ledger: %s: %w: it holds %d rows but %s missing. A ledger is sealed from its creation and never sealed again as found: a seal stripped is how edited rows would pass for the server's own. Restore the ledger and its key from a good copy; if an operator must trust it as it stands, `tableserver reseal -db %s -by WHO -why TEXT` seals it and marks it for good", where, ErrUnsealed, rows, missing, where)
 	}
 	if !haveKey {
 		if havePending {
@@ -1113,7 +1139,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 	}
 	sc.key = key
-	if err := s.sealAll(ctx, l, sc, rows); err != nil {
+	if err := s.sealAll(ctx, l, sc, sc.reseal); err != nil {
 		return err
 	}
 	if !haveKey {
@@ -1135,7 +1161,7 @@ func (s *sealer) verifyOne(ctx context.Context, l *Ledger, sc *scope) (int64, er
 // sealAll seals every row of a scope as it is: a new ledger, one from before the seal, or one
 // whose schema a migration just changed (after it was verified under the old one). On
 // PostgreSQL the head is locked first, so a floor's other servers seal after this.
-func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64) error {
+func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, mark *resealOrder) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -1201,14 +1227,13 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM `+sc.t("seal_dirty")); err != nil {
 		return err
 	}
-	if found > 0 && !sc.floor {
-		// Said in the audit log (itself sealed from here on, by the commit's own seal).
-		if _, err := tx.ExecContext(ctx, `INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
-			time.Now().UnixNano(), "ledger-sealed", "", "", found, fmt.Sprintf("sealing started: %d rows found were sealed as they stood", found)); err != nil {
+	if mark != nil && !sc.floor {
+		// The mark (reseal.go), itself sealed from here on by the commit's own seal.
+		if err := mark.write(ctx, tx, n); err != nil {
 			return err
 		}
 		// No pre-image reader (Ledger.pre): this transaction has just sealed every row as it
-		// stood, so there is no old seal of the one event to check.
+		// stood, so there is no old seal of the marks to check.
 		if err := s.sealScope(&Tx{l: &Ledger{dialect: s.d}, ctx: ctx, tx: tx}, sc); err != nil {
 			return err
 		}
@@ -1281,7 +1306,7 @@ func (s *sealer) migrated(ctx context.Context, l *Ledger, before map[string]stri
 	}
 	for _, sc := range s.scopes {
 		if changed(sc) {
-			if err := s.sealAll(ctx, l, sc, 0); err != nil {
+			if err := s.sealAll(ctx, l, sc, nil); err != nil {
 				return err
 			}
 		}

@@ -69,6 +69,8 @@ type StoreConfig struct {
 	// MustExist refuses to make a ledger that is not there yet (offline commands such as
 	// tableserver verify): no SQLite file, or no schema for the table on PostgreSQL.
 	MustExist bool
+	// reseal is set by Reseal only: the operator's order to seal the table's rows as they stand.
+	reseal *resealOrder
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL database rather than a SQLite file.
@@ -99,7 +101,7 @@ func OpenStore(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 				return nil, fmt.Errorf("ledger: %w", err)
 			}
 		}
-		return OpenWith(cfg.DSN, cfg.KeyPath)
+		return openSQLite(cfg.DSN, cfg.KeyPath, cfg.reseal)
 	}
 	return openPostgres(ctx, cfg)
 }
