@@ -43,6 +43,8 @@ import (
 type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
+	// anchor keeps the table's seal head's commit count outside the ledger (sealanchor.go).
+	anchor *headAnchor
 	// pre reads the rows as last committed, on a connection of its own, for the seal's
 	// pre-image check (sealpreimage.go).
 	pre *preReader
@@ -218,6 +220,12 @@ func openSQLite(path, keyPath string, reseal *resealOrder) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
 	l := &Ledger{db: db, dialect: dialectSQLite}
+	// The head's commit count (sealanchor.go), on a ledger sealed before it: 0, its head's
+	// MAC the older one without it.
+	if err := addColumn(ctx, nil, db, dialectSQLite, column{"seal_head", "n", "INTEGER NOT NULL DEFAULT 0"}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
 	seal, err := openSeal(ctx, l, path, keyPath, reseal)
 	if err != nil {
 		db.Close()
@@ -254,7 +262,7 @@ func (l *Ledger) Close() error {
 	}
 	l.stmtMu.Unlock()
 	perr := l.pre.close()
-	return errors.Join(l.db.Close(), perr)
+	return errors.Join(l.db.Close(), perr, l.anchor.flush())
 }
 
 // Tx is one ledger transaction.
@@ -264,6 +272,9 @@ type Tx struct {
 	tx     *sql.Tx
 	now    time.Time
 	timing *Timing
+	// commits is the table's seal head's commit count this transaction wrote (0: none), for
+	// the head anchor once it has committed.
+	commits int64
 }
 
 // Timing is when the phases of one Update ended: the transaction begun, the caller's rows
@@ -421,6 +432,9 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	if t.commits > 0 && l.anchor != nil {
+		l.anchor.advance(t.commits)
 	}
 	if t.timing != nil {
 		tm.Committed = time.Now()
