@@ -15,7 +15,9 @@ import (
 // moved since the copy was forgotten. Now the ledger's head is anchored outside the ledger (a
 // file beside the key, MAC'd under it, written after each commit), and a ledger whose head is
 // older than the anchor is refused at start (ErrRolledBack), naming both.
-func TestAttackWholeLedgerRolledBackRefusedAtStart(t *testing.T) { stores(t, testWholeLedgerRolledBack) }
+func TestAttackWholeLedgerRolledBackRefusedAtStart(t *testing.T) {
+	stores(t, testWholeLedgerRolledBack)
+}
 
 func testWholeLedgerRolledBack(t *testing.T, s *store) {
 	l := s.open(t)
@@ -31,7 +33,6 @@ func testWholeLedgerRolledBack(t *testing.T, s *store) {
 		t.Fatalf("a ledger put back to an older copy: %v, want ErrRolledBack", err)
 	}
 	t.Logf("refused: %v", err)
-	// The ledger as it was before the copy was put back opens (nothing else was wrong).
 }
 
 // The anchor lags at most behind the ledger, never ahead: a ledger whose last commits the
