@@ -66,6 +66,15 @@ func (t *Tx) Accounts(terminals []string) (map[string]AccountRow, error) {
 			return nil, err
 		}
 	}
+	// An account the read did not find must not have a seal (deleted behind the server's
+	// back, it would start again from zero): one look-up each, only for those missing.
+	for _, id := range terminals {
+		if _, ok := out[id]; !ok {
+			if err := t.checkGone("accounts", id); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return out, nil
 }
 

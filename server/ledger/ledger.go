@@ -504,7 +504,7 @@ func (t *Tx) Remember(terminal, key, request string, result []byte) error {
 func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
 	err = t.queryRow(`SELECT balance, open FROM accounts WHERE terminal = ?`, terminal).Scan(&balance, &open)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+		return 0, false, t.checkGone("accounts", terminal)
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("ledger: account %s: %w", terminal, err)
@@ -536,7 +536,7 @@ func (t *Tx) Epoch(terminal string) (int64, error) {
 	var e int64
 	err := t.queryRow(`SELECT epoch FROM accounts WHERE terminal = ?`, terminal).Scan(&e)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		return 0, t.checkGone("accounts", terminal)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
@@ -730,7 +730,7 @@ const RedeemedAtCage = "cage"
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`+t.l.lockRow(), validation))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Ticket{}, false, nil
+		return Ticket{}, false, t.checkGone("tickets", validation)
 	}
 	if err != nil {
 		return Ticket{}, false, fmt.Errorf("ledger: ticket: %w", err)
@@ -858,7 +858,7 @@ func (t *Tx) RoundByID(id string) (r Round, ok bool, err error) {
 	err = t.queryRow(`SELECT id, seq, phase, opened, deadline, outcome, draw, status FROM rounds WHERE id = ?`, id).
 		Scan(&r.ID, &r.Seq, &r.Phase, &opened, &deadline, &r.Outcome, &r.Draw, &r.Status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Round{}, false, nil
+		return Round{}, false, t.checkGone("rounds", id)
 	}
 	if err != nil {
 		return Round{}, false, fmt.Errorf("ledger: round %s: %w", id, err)
@@ -1002,7 +1002,7 @@ func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
 	var b BuyIn
 	err := t.queryRow(`SELECT id, terminal, amount, state FROM buyins WHERE id = ?`, id).Scan(&b.ID, &b.Terminal, &b.Amount, &b.State)
 	if errors.Is(err, sql.ErrNoRows) {
-		return BuyIn{}, false, nil
+		return BuyIn{}, false, t.checkGone("buyins", id)
 	}
 	if err != nil {
 		return BuyIn{}, false, fmt.Errorf("ledger: buy-in %s: %w", id, err)
@@ -1087,7 +1087,7 @@ func (t *Tx) Jackpot(round string) (Jackpot, bool, error) {
 	j := Jackpot{Round: round}
 	err := t.queryRow(`SELECT terminal, amount, confirmed, void FROM jackpots WHERE round = ?`, round).Scan(&j.Terminal, &j.Amount, &j.Confirmed, &j.Void)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Jackpot{}, false, nil
+		return Jackpot{}, false, t.checkGone("jackpots", round)
 	}
 	if err != nil {
 		return Jackpot{}, false, fmt.Errorf("ledger: jackpot %s: %w", round, err)
@@ -1449,7 +1449,7 @@ func (t *Tx) PutOverpayment(o Overpayment) error {
 func (t *Tx) Overpayment(id string) (Overpayment, bool, error) {
 	o, err := scanOverpayment(t.queryRow(`SELECT `+overpaymentColumns+` FROM overpayments WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Overpayment{}, false, nil
+		return Overpayment{}, false, t.checkGone("overpayments", id)
 	}
 	if err != nil {
 		return Overpayment{}, false, fmt.Errorf("ledger: overpayment %s: %w", id, err)

@@ -120,3 +120,39 @@ func (st sealed) pkOf(alias string) string {
 	}
 	return strings.ReplaceAll(st.pk, "quote(", "quote("+alias+".")
 }
+
+// checkGone is called when a read by primary key (keys, in the key's column order) found no
+// row of table: a seal for that key means the row was deleted without the server's key — a
+// ticket's record gone, so it redeems again; an account gone, so it starts afresh — unless
+// this transaction deleted it.
+func (t *Tx) checkGone(table string, keys ...any) error {
+	s := t.l.seal
+	if s == nil {
+		return nil
+	}
+	st, ok := s.byName[table]
+	if !ok {
+		return fmt.Errorf("ledger: read check: table %s is not sealed", table)
+	}
+	one := "quote(?)"
+	if t.l.dialect == dialectPostgres {
+		one = "quote_literal(CAST(? AS text))"
+	}
+	parts := make([]string, len(keys))
+	for i := range keys {
+		parts[i] = one
+	}
+	args := append([]any{table}, keys...)
+	found, err := names(t.ctx, t.tx, `SELECT pk FROM `+st.scope.t("seal_rows")+` WHERE tbl = ? AND pk = `+strings.Join(parts, "||','||"), args...)
+	if err != nil {
+		return fmt.Errorf("ledger: read check of %s: %w", table, err)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	mine, err := t.ownNotes(st.scope, table)
+	if err != nil || mine[found[0]] {
+		return err
+	}
+	return fmt.Errorf("ledger: %w: table %s row %s is sealed but missing at the read: deleted without the server's key; the decision that read it is refused", ErrTampered, table, found[0])
+}

@@ -43,6 +43,19 @@ func testReadOnlyRowEdited(t *testing.T, base *store) {
 			func(tx *Tx) error { _, _, err := tx.NoteEscrow("T01", "N1"); return err }},
 		{"overpayments", `UPDATE overpayments SET amount = 1 WHERE id = 'O1'`,
 			func(tx *Tx) error { _, _, err := tx.Overpayment("O1"); return err }},
+		// Rows deleted: a read by key that finds none, where a seal says there was one.
+		{"accounts", `DELETE FROM accounts WHERE terminal = 'T01'`,
+			func(tx *Tx) error { _, _, err := tx.Account("T01"); return err }},
+		{"accounts", `DELETE FROM accounts WHERE terminal = 'T01'`,
+			func(tx *Tx) error { _, err := tx.Accounts([]string{"T01", "T02"}); return err }},
+		{"rounds", `DELETE FROM rounds WHERE id = 'R1'`,
+			func(tx *Tx) error { _, _, err := tx.RoundByID("R1"); return err }},
+		{"note_escrows", `DELETE FROM note_escrows WHERE key = 'N1'`,
+			func(tx *Tx) error { _, _, err := tx.NoteEscrow("T01", "N1"); return err }},
+		{"journal_anchors", `DELETE FROM journal_anchors WHERE terminal = 'T01'`,
+			func(tx *Tx) error { _, err := tx.Anchor("T01"); return err }},
+		{"jackpots", `DELETE FROM jackpots WHERE round = 'R1'`,
+			func(tx *Tx) error { _, _, err := tx.Jackpot("R1"); return err }},
 		// Last: on PostgreSQL the ticket is the floor's, one row for every table of the test.
 		{"tickets", `UPDATE tickets SET amount = 99999 WHERE validation = 'V1'`,
 			func(tx *Tx) error { _, _, err := tx.Ticket("V1"); return err }},
@@ -122,9 +135,27 @@ func seedReadRows(t *testing.T, l *Ledger) {
 		if err := tx.PutNoteEscrow(NoteEscrow{Terminal: "T01", Key: "N1", Amount: 500, Code: "AUD50", State: NoteEscrowed}); err != nil {
 			return err
 		}
+		if err := tx.PutAnchor("T01", Anchor{Seq: 4, MAC: make([]byte, 32)}); err != nil {
+			return err
+		}
 		return tx.PutOverpayment(Overpayment{ID: "O1", Terminal: "T01", Round: "R1", Kind: "correction", Amount: 100, At: now, State: "open", Reason: "test"})
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A ticket's record deleted from the SQLite file (on PostgreSQL the floor's ticket is every
+// table's, and its own trigger notes the deletion: TestAttackTriggersDroppedEditNotLaundered):
+// the ticket read by its number is refused, not taken as never issued.
+func TestAttackTicketDeletedRefusedAtTheRead(t *testing.T) {
+	s := &store{name: "sqlite", dsn: t.TempDir() + "/table.db", tableID: "T1"}
+	s.keyPath = KeyPath(s.dsn)
+	l := s.open(t)
+	seedReadRows(t, l)
+	s.editTriggersDropped(t, `DELETE FROM tickets WHERE validation = 'V1'`)
+	err := l.Update(context.Background(), now, func(tx *Tx) error { _, _, err := tx.Ticket("V1"); return err })
+	if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "table tickets row 'V1'") {
+		t.Fatalf("a deleted ticket read: %v", err)
 	}
 }

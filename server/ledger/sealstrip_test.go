@@ -85,3 +85,11 @@ func TestNewLedgerSealedWithoutReseal(t *testing.T) {
 func (s *store) config() StoreConfig {
 	return StoreConfig{DSN: s.dsn, TableID: s.tableID, KeyPath: s.keyPath, FloorKeyPath: s.floorKeyPath}
 }
+
+// resealLegacy seals a ledger written before the seal, as its operator must (Reseal).
+func resealLegacy(t *testing.T, path string) {
+	t.Helper()
+	if _, err := Reseal(context.Background(), StoreConfig{DSN: path}, "ops", "a ledger from before the seal"); err != nil {
+		t.Fatal(err)
+	}
+}
