@@ -20,24 +20,7 @@ import (
 // Attack: a balance raised in the ledger's SQLite file (and money in with it, so it still
 // "conserves"). tableserver verify names the row and fails; the server refuses to start on it.
 func TestVerifyFindsARaisedBalance(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "table.db")
-	led, err := ledger.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = led.Update(context.Background(), time.Now(), func(tx *ledger.Tx) error {
-		if err := tx.SetAccount("T01", 5000, true); err != nil {
-			return err
-		}
-		if _, err := tx.AddMeter(ledger.MeterMoneyIn, 5000); err != nil {
-			return err
-		}
-		return tx.PutAnchor("T01", ledger.Anchor{Seq: 3, MAC: bytes.Repeat([]byte{0xab}, 32)})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	led.Close()
+	path := ledgerWith5000(t)
 	var out, errs bytes.Buffer
 	if code := runLedger("verify", []string{"-db", path}, &out, &errs); code != 0 ||
 		!strings.Contains(out.String(), "every one matches") || !strings.Contains(out.String(), "journal anchor T01 3:abab") {
@@ -73,22 +56,7 @@ func TestVerifyFindsARaisedBalance(t *testing.T) {
 // missing; `tableserver reseal` without who or why is refused; with them it seals the ledger
 // and verify lists the mark from then on.
 func TestAttackStrippedSealRefusedAtStartResealedOnlyByOrder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "table.db")
-	led, err := ledger.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = led.Update(context.Background(), time.Now(), func(tx *ledger.Tx) error {
-		if err := tx.SetAccount("T01", 5000, true); err != nil {
-			return err
-		}
-		_, err := tx.AddMeter(ledger.MeterMoneyIn, 5000)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	led.Close()
+	path := ledgerWith5000(t)
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
@@ -126,4 +94,29 @@ func TestAttackStrippedSealRefusedAtStartResealedOnlyByOrder(t *testing.T) {
 		!strings.Contains(out.String(), "ops-3: restored by hand, case 88") {
 		t.Fatalf("verify after the reseal: %d %q %q", code, out.String(), errs.String())
 	}
+}
+
+// ledgerWith5000 is a stopped table's ledger: 50.00 credited to T01 (money in to match) and T01's
+// journal anchored at record 3.
+func ledgerWith5000(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "table.db")
+	led, err := ledger.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = led.Update(context.Background(), time.Now(), func(tx *ledger.Tx) error {
+		if err := tx.SetAccount("T01", 5000, true); err != nil {
+			return err
+		}
+		if _, err := tx.AddMeter(ledger.MeterMoneyIn, 5000); err != nil {
+			return err
+		}
+		return tx.PutAnchor("T01", ledger.Anchor{Seq: 3, MAC: bytes.Repeat([]byte{0xab}, 32)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led.Close()
+	return path
 }
