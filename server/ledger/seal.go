@@ -1197,7 +1197,7 @@ func (s *sealer) anchorHead(ctx context.Context, l *Ledger, sc *scope) error {
 		return err
 	}
 	if ok && anchored > commits {
-		return fmt.Errorf("ledger: %w: %w: its seal head is at commit %d but this table server sealed commit %d (head anchor %s): the ledger was put back to an older copy, and what moved since would be forgotten. Restore the newest copy; `tableserver verify` shows the head", ErrTampered, ErrRolledBack, commits, anchored, a.path)
+		return fmt.Errorf("ledger: %w: %w: its seal head is at commit %d but this table server sealed commit %d (head anchor %s): the ledger was put back to an older copy, and what moved since would be forgotten. Restore the newest copy", ErrTampered, ErrRolledBack, commits, anchored, a.path)
 	}
 	if !ok || anchored < commits {
 		if err := a.write(commits); err != nil {
