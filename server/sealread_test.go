@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -26,26 +25,9 @@ func TestAttackEarlierSlipForgedThenCorrectedRefused(t *testing.T) {
 		if _, err := creditNotes(ctx, t1, "n", 5000); err != nil {
 			t.Fatal(err)
 		}
-		play := func(number string, w []*pb.Wager) string {
-			st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w != nil {
-				if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: w}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			r.clock.Add(20 * time.Second)
-			r.table.Advance(r.clock.Now())
-			if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: number}); err != nil {
-				t.Fatal(err)
-			}
-			return st.RoundId
-		}
 		// 1000 on red, 2 (black) came: 4000 left. Honestly corrected to 1 (red), T1 has 6000.
-		first := play("2", []*pb.Wager{{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}})
-		play("0", nil)
+		first := r.playRound(t, "2", map[pb.TerminalServiceClient][]*pb.Wager{t1: {{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}}})
+		r.playRound(t, "0", nil)
 		// The forger raises the wager tenfold in the settled slip and deletes the notes.
 		r.editLedger(t, forgeSlip(r, first, "T1"))
 		_, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: first, Number: "1"})

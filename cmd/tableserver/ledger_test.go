@@ -38,14 +38,7 @@ func TestVerifyFindsARaisedBalance(t *testing.T) {
 	if code := runLedger("verify", []string{"-db", path}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "table accounts row 'T01'") {
 		t.Fatalf("verify of an edited ledger: %d %q %q", code, out.String(), errs.String())
 	}
-	dir := t.TempDir()
-	if err := pki.Init(dir, []string{"T01"}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = server.ServeFiles(ctx, server.DefaultConfig(), server.Files{PKI: dir, Ledger: path, Listen: "127.0.0.1:0"},
-		slog.New(slog.DiscardHandler), func(string) { t.Error("the table server served an edited ledger") })
+	err = serveRefused(t, path, "an edited ledger")
 	if !errors.Is(err, ledger.ErrTampered) {
 		t.Fatalf("table server on an edited ledger: %v", err)
 	}
@@ -71,14 +64,7 @@ func TestAttackStrippedSealRefusedAtStartResealedOnlyByOrder(t *testing.T) {
 	if err := os.Remove(ledger.KeyPath(path)); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := pki.Init(dir, []string{"T01"}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = server.ServeFiles(ctx, server.DefaultConfig(), server.Files{PKI: dir, Ledger: path, Listen: "127.0.0.1:0"},
-		slog.New(slog.DiscardHandler), func(string) { t.Error("the table server served a ledger stripped of its seal") })
+	err = serveRefused(t, path, "a ledger stripped of its seal")
 	if !errors.Is(err, ledger.ErrUnsealed) || !strings.Contains(err.Error(), "tableserver reseal") {
 		t.Fatalf("table server on a stripped ledger: %v", err)
 	}
@@ -119,4 +105,18 @@ func ledgerWith5000(t *testing.T) string {
 	}
 	led.Close()
 	return path
+}
+
+// serveRefused runs the table server on the ledger at path, as tableserver does, and returns
+// why it would not serve it; serving what is an error of the test.
+func serveRefused(t *testing.T, path, what string) error {
+	t.Helper()
+	dir := t.TempDir()
+	if err := pki.Init(dir, []string{"T01"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return server.ServeFiles(ctx, server.DefaultConfig(), server.Files{PKI: dir, Ledger: path, Listen: "127.0.0.1:0"},
+		slog.New(slog.DiscardHandler), func(string) { t.Error("the table server served " + what) })
 }
