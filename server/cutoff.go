@@ -155,6 +155,24 @@ func (t *Table) alarm(kind, terminal, detail string) {
 	}
 }
 
+// AlarmLedgerTampered is the alarm raised when a decision is refused because a row it read or
+// wrote fails the ledger's seal (ledger.ErrTampered): who asked, and the row.
+const AlarmLedgerTampered = "ledger-tampered"
+
+// tamperAlarm is the ledger's OnTampered hook: the refusal in the log and, as an alarm naming
+// who asked, in the audit log and on the dealer's console. Written in a transaction of its
+// own (an event, no row the refusal named), quiet so its own refusal raises no other.
+func (t *Table) tamperAlarm(actor string, refused error) {
+	t.log.Error("alarm: a decision refused: the ledger fails its seal", "asked-by", actor, "err", refused)
+	ctx := ledger.Quiet(ledger.WithActor(context.Background(), actor))
+	err := t.led.Update(ctx, t.now(), func(tx *ledger.Tx) error {
+		return tx.Event("alarm", "", "", 0, AlarmLedgerTampered+": refused for "+actor+": "+refused.Error())
+	})
+	if err != nil {
+		t.log.Error("recording an alarm", "kind", AlarmLedgerTampered, "err", err)
+	}
+}
+
 // cut stops reading every connection of a terminal and closes each after cutGrace; their
 // addresses are suspect until until.
 func (e *edge) cut(id string, until time.Time) {

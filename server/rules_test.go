@@ -185,29 +185,11 @@ func TestRule001_9_4_EarlierRoundCorrectionOverpayment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	play := func(number string, w1, w2 []*pb.Wager) string {
-		st, _ := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
-		if w1 != nil {
-			if _, err := t1.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: w1}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if w2 != nil {
-			if _, err := t2.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: w2}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r.clock.Add(20 * time.Second)
-		r.table.Advance(r.clock.Now())
-		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: number}); err != nil {
-			t.Fatal(err)
-		}
-		return st.RoundId
-	}
 	// Round 1: T1 1000 on red, T2 1000 on black; 1 is red: T1 has 2000, T2 0.
-	first := play("1", []*pb.Wager{{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}}, []*pb.Wager{{Kind: pb.BetKind_BET_KIND_BLACK, Amount: 1000}})
+	first := r.playRound(t, "1", map[pb.TerminalServiceClient][]*pb.Wager{t1: {{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}},
+		t2: {{Kind: pb.BetKind_BET_KIND_BLACK, Amount: 1000}}})
 	// Round 2: T1 loses 1500 of its 2000 on red (2 is black): 500 left.
-	second := play("2", []*pb.Wager{{Kind: pb.BetKind_BET_KIND_RED, Amount: 1500}}, nil)
+	second := r.playRound(t, "2", map[pb.TerminalServiceClient][]*pb.Wager{t1: {{Kind: pb.BetKind_BET_KIND_RED, Amount: 1500}}})
 	if st, _ := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{}); termBalance(st, "T1") != 500 || termBalance(st, "T2") != 0 {
 		t.Fatalf("before the correction: %v", st.Terminals)
 	}

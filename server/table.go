@@ -424,6 +424,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	// The tickets this table printed are its own in the conservation identity, wherever they
 	// are redeemed (ledger.Conservation).
 	led.SetTable(cfg.TableID)
+	led.OnTampered(t.tamperAlarm)
 	st, err := led.Load(ctx, cfg.History)
 	if err != nil {
 		return nil, err
@@ -874,6 +875,11 @@ func ledgerErr(err error) error {
 	}
 	if errors.Is(err, ledger.ErrKeyReused) {
 		return status.Error(codes.AlreadyExists, err.Error())
+	}
+	if errors.Is(err, ledger.ErrTampered) {
+		// A row the decision read or wrote fails its seal: refused, never retried; the
+		// alarm is raised by the ledger's OnTampered hook (tamperAlarm).
+		return status.Errorf(codes.DataLoss, "refused: %v", err)
 	}
 	return status.Errorf(codes.Internal, "ledger: %v", err)
 }

@@ -13,6 +13,8 @@
 //	tableserver verify -db postgres://… -table T2 -ledger-key FILE    the same for a table of a floor
 //	tableserver clear-anchor -db table.db -terminal T01 -by NAME
 //	                                                      trust a terminal's new journal (its old one is lost)
+//	tableserver reseal -db table.db -by NAME -why TEXT    seal a ledger found without its seal, as it stands,
+//	                                                      marked for good (never done at a start)
 //
 // The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians when used)
 // from the PKI directory; never ca-key.pem, which issue, renew and revoke need and which can be
@@ -53,7 +55,7 @@ func run(args []string, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "technician" {
 		return runTechnician(args[1:], os.Stdin, stderr)
 	}
-	if len(args) > 0 && (args[0] == "verify" || args[0] == "clear-anchor") {
+	if len(args) > 0 && (args[0] == "verify" || args[0] == "clear-anchor" || args[0] == "reseal") {
 		return runLedger(args[0], args[1:], os.Stdout, stderr)
 	}
 	fs := flag.NewFlagSet("tableserver", flag.ContinueOnError)

@@ -51,7 +51,8 @@ func (t *Tx) Anchor(terminal string) (Anchor, error) {
 	var a Anchor
 	err := t.queryRow(`SELECT seq, mac FROM journal_anchors WHERE terminal = ?`, terminal).Scan(&a.Seq, &a.MAC)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Anchor{}, nil
+		// An anchor deleted would let a journal put back to an older copy pass.
+		return Anchor{}, t.checkGone("journal_anchors", terminal)
 	}
 	if err != nil {
 		return Anchor{}, fmt.Errorf("ledger: anchor %s: %w", terminal, err)
@@ -114,10 +115,13 @@ func (t *Tx) NoteEscrow(terminal, key string) (NoteEscrow, bool, error) {
 	err := t.queryRow(`SELECT amount, code, state FROM note_escrows WHERE terminal = ? AND key = ?`, terminal, key).
 		Scan(&n.Amount, &n.Code, &n.State)
 	if errors.Is(err, sql.ErrNoRows) {
-		return NoteEscrow{}, false, nil
+		return NoteEscrow{}, false, t.checkGone("note_escrows", terminal, key)
 	}
 	if err != nil {
 		return NoteEscrow{}, false, fmt.Errorf("ledger: note %s: %w", key, err)
+	}
+	if err := t.checkRead("note_escrows", "terminal = ? AND key = ?", terminal, key); err != nil {
+		return NoteEscrow{}, false, err
 	}
 	return n, true, nil
 }

@@ -35,11 +35,12 @@ func (t *Tx) Accounts(terminals []string) (map[string]AccountRow, error) {
 		for i, id := range rest[:size] {
 			args[i] = id
 		}
-		q := `SELECT terminal, balance, open, epoch FROM accounts WHERE terminal IN (` + valueList(size, "?") + `)`
+		where := `terminal IN (` + valueList(size, "?") + `)`
 		if t.l.dialect == dialectPostgres {
 			args = []any{rest[:size]}
-			q = `SELECT terminal, balance, open, epoch FROM accounts WHERE terminal = ANY(CAST(? AS text[]))`
+			where = `terminal = ANY(CAST(? AS text[]))`
 		}
+		q := `SELECT terminal, balance, open, epoch FROM accounts WHERE ` + where
 		rest = rest[size:]
 		rows, err := t.query(q, args...)
 		if err != nil {
@@ -58,6 +59,20 @@ func (t *Tx) Accounts(terminals []string) (map[string]AccountRow, error) {
 		rows.Close()
 		if err != nil {
 			return nil, fmt.Errorf("ledger: accounts: %w", err)
+		}
+		// The settlement starts from these balances: checked against their seals now, in
+		// the same batch (sealread.go).
+		if err := t.checkRead("accounts", where, args...); err != nil {
+			return nil, err
+		}
+	}
+	// An account the read did not find must not have a seal (deleted behind the server's
+	// back, it would start again from zero): one look-up each, only for those missing.
+	for _, id := range terminals {
+		if _, ok := out[id]; !ok {
+			if err := t.checkGone("accounts", id); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

@@ -126,6 +126,7 @@ func TestTicketsFromBeforeTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	resealLegacy(t, path)
 	l := open(t, path)
 	l.SetTable("T1")
 	tks, err := l.Tickets(context.Background())

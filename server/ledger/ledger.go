@@ -43,6 +43,8 @@ import (
 type Ledger struct {
 	db   *sql.DB
 	seal *sealer // seal.go: every row MAC'd under the server's key
+	// anchor keeps the table's seal head's commit count outside the ledger (sealanchor.go).
+	anchor *headAnchor
 	// pre reads the rows as last committed, on a connection of its own, for the seal's
 	// pre-image check (sealpreimage.go).
 	pre *preReader
@@ -55,7 +57,8 @@ type Ledger struct {
 	stmts      map[string]*sql.Stmt // prepared statements by query text
 	unprepared map[string]bool      // queries used but not yet prepared
 
-	beforeCommit atomic.Pointer[func()] // BeforeCommit: a test's hold on the commit
+	beforeCommit atomic.Pointer[func()]                        // BeforeCommit: a test's hold on the commit
+	onTampered   atomic.Pointer[func(actor string, err error)] // OnTampered: the owner's alarm
 }
 
 // BeforeCommit has every Update call f once its rows are written and sealed, just before its
@@ -183,6 +186,13 @@ CREATE TABLE IF NOT EXISTS events (
 	actor    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
+CREATE TABLE IF NOT EXISTS ledger_reseals (
+	at          INTEGER PRIMARY KEY,
+	who         TEXT NOT NULL,
+	why         TEXT NOT NULL,
+	sealed_rows INTEGER NOT NULL,
+	found       TEXT NOT NULL
+);
 `
 
 // Open opens (creating if needed) the ledger at path with its key beside it (KeyPath).
@@ -191,7 +201,9 @@ func Open(path string) (*Ledger, error) { return OpenWith(path, "") }
 // OpenWith opens (creating if needed) the ledger at path, with the key file keyPath ("": beside
 // the ledger), and verifies every row against its seal before anything uses it (seal.go): a
 // ledger edited without the key is refused with ErrTampered, naming the first bad row.
-func OpenWith(path, keyPath string) (*Ledger, error) {
+func OpenWith(path, keyPath string) (*Ledger, error) { return openSQLite(path, keyPath, nil) }
+
+func openSQLite(path, keyPath string, reseal *resealOrder) (*Ledger, error) {
 	if keyPath == "" {
 		keyPath = KeyPath(path)
 	}
@@ -208,7 +220,13 @@ func OpenWith(path, keyPath string) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
 	l := &Ledger{db: db, dialect: dialectSQLite}
-	seal, err := openSeal(ctx, l, path, keyPath)
+	// The head's commit count (sealanchor.go), on a ledger sealed before it: 0, its head's
+	// MAC the older one without it.
+	if err := addColumn(ctx, nil, db, dialectSQLite, column{"seal_head", "n", "INTEGER NOT NULL DEFAULT 0"}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
+	seal, err := openSeal(ctx, l, path, keyPath, reseal)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -244,7 +262,7 @@ func (l *Ledger) Close() error {
 	}
 	l.stmtMu.Unlock()
 	perr := l.pre.close()
-	return errors.Join(l.db.Close(), perr)
+	return errors.Join(l.db.Close(), perr, l.anchor.flush())
 }
 
 // Tx is one ledger transaction.
@@ -254,6 +272,9 @@ type Tx struct {
 	tx     *sql.Tx
 	now    time.Time
 	timing *Timing
+	// commits is the table's seal head's commit count this transaction wrote (0: none), for
+	// the head anchor once it has committed.
+	commits int64
 }
 
 // Timing is when the phases of one Update ended: the transaction begun, the caller's rows
@@ -331,9 +352,32 @@ func (l *Ledger) prepare(ctx context.Context) {
 	}
 }
 
+// OnTampered has every Update refused as tampering (an error wrapping ErrTampered: a row that
+// fails its seal at the read or at the seal, a write behind the server's back) call f with who
+// asked for it (the transaction's actor, ActorOf) and the refusal, after the transaction has
+// rolled back: the table server raises its alarm there, so no refusal of a money decision
+// goes unseen until the next verification. An Update whose context is Quiet does not call it
+// (the alarm's own transaction). nil removes it.
+func (l *Ledger) OnTampered(f func(actor string, err error)) {
+	if f == nil {
+		l.onTampered.Store(nil)
+		return
+	}
+	l.onTampered.Store(&f)
+}
+
+type quietKey struct{}
+
+// Quiet marks ctx so that an Update refused as tampering does not call the OnTampered hook:
+// for the hook's own transactions, which would otherwise raise an alarm about their alarm.
+func Quiet(ctx context.Context) context.Context { return context.WithValue(ctx, quietKey{}, true) }
+
 // Update runs fn in one transaction, committed durably if fn returns nil.
 func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) error {
 	err := l.update(ctx, now, fn)
+	if f := l.onTampered.Load(); f != nil && errors.Is(err, ErrTampered) && ctx.Value(quietKey{}) == nil {
+		(*f)(ActorOf(ctx), err)
+	}
 	l.stmtMu.Lock()
 	pending := len(l.unprepared) > 0
 	l.stmtMu.Unlock()
@@ -388,6 +432,9 @@ func (l *Ledger) attempt(ctx context.Context, now time.Time, fn func(*Tx) error)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	if t.commits > 0 && l.anchor != nil {
+		l.anchor.advance(t.commits)
 	}
 	if t.timing != nil {
 		tm.Committed = time.Now()
@@ -457,10 +504,13 @@ func (t *Tx) Remember(terminal, key, request string, result []byte) error {
 func (t *Tx) Account(terminal string) (balance int64, open bool, err error) {
 	err = t.queryRow(`SELECT balance, open FROM accounts WHERE terminal = ?`, terminal).Scan(&balance, &open)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+		return 0, false, t.checkGone("accounts", terminal)
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("ledger: account %s: %w", terminal, err)
+	}
+	if err := t.checkRead("accounts", "terminal = ?", terminal); err != nil {
+		return 0, false, err
 	}
 	return balance, open, nil
 }
@@ -486,10 +536,13 @@ func (t *Tx) Epoch(terminal string) (int64, error) {
 	var e int64
 	err := t.queryRow(`SELECT epoch FROM accounts WHERE terminal = ?`, terminal).Scan(&e)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		return 0, t.checkGone("accounts", terminal)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("ledger: epoch of %s: %w", terminal, err)
+	}
+	if err := t.checkRead("accounts", "terminal = ?", terminal); err != nil {
+		return 0, err
 	}
 	return e, nil
 }
@@ -677,10 +730,13 @@ const RedeemedAtCage = "cage"
 func (t *Tx) Ticket(validation string) (Ticket, bool, error) {
 	tk, err := scanTicket(t.queryRow(`SELECT `+ticketColumns+` FROM tickets WHERE validation = ?`+t.l.lockRow(), validation))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Ticket{}, false, nil
+		return Ticket{}, false, t.checkGone("tickets", validation)
 	}
 	if err != nil {
 		return Ticket{}, false, fmt.Errorf("ledger: ticket: %w", err)
+	}
+	if err := t.checkRead("tickets", "validation = ?", validation); err != nil {
+		return Ticket{}, false, err
 	}
 	return tk, true, nil
 }
@@ -802,10 +858,13 @@ func (t *Tx) RoundByID(id string) (r Round, ok bool, err error) {
 	err = t.queryRow(`SELECT id, seq, phase, opened, deadline, outcome, draw, status FROM rounds WHERE id = ?`, id).
 		Scan(&r.ID, &r.Seq, &r.Phase, &opened, &deadline, &r.Outcome, &r.Draw, &r.Status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Round{}, false, nil
+		return Round{}, false, t.checkGone("rounds", id)
 	}
 	if err != nil {
 		return Round{}, false, fmt.Errorf("ledger: round %s: %w", id, err)
+	}
+	if err := t.checkRead("rounds", "id = ?", id); err != nil {
+		return Round{}, false, err
 	}
 	r.Opened, r.Deadline = time.Unix(0, opened), time.Unix(0, deadline)
 	return r, true, nil
@@ -828,7 +887,14 @@ func (t *Tx) Slips(round string) ([]Slip, error) {
 		s.Version = uint64(v)
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: slips of %s: %w", round, err)
+	}
+	rows.Close()
+	if err := t.checkRead("slips", "round = ?", round); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Slip is a terminal's last acknowledged slip of a round.
@@ -901,7 +967,16 @@ func (t *Tx) Settlements(round string) ([]Settlement, error) {
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: settlements %s: %w", round, err)
+	}
+	rows.Close()
+	// Every settlement of the round, reversed or not: a live one edited to look reversed
+	// would otherwise escape the check and the reversal.
+	if err := t.checkRead("settlements", "round = ?", round); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // BuyIn is a dealer-initiated buy-in waiting for the player's confirmation.
@@ -927,10 +1002,13 @@ func (t *Tx) BuyIn(id string) (BuyIn, bool, error) {
 	var b BuyIn
 	err := t.queryRow(`SELECT id, terminal, amount, state FROM buyins WHERE id = ?`, id).Scan(&b.ID, &b.Terminal, &b.Amount, &b.State)
 	if errors.Is(err, sql.ErrNoRows) {
-		return BuyIn{}, false, nil
+		return BuyIn{}, false, t.checkGone("buyins", id)
 	}
 	if err != nil {
 		return BuyIn{}, false, fmt.Errorf("ledger: buy-in %s: %w", id, err)
+	}
+	if err := t.checkRead("buyins", "id = ?", id); err != nil {
+		return BuyIn{}, false, err
 	}
 	return b, true, nil
 }
@@ -1009,10 +1087,13 @@ func (t *Tx) Jackpot(round string) (Jackpot, bool, error) {
 	j := Jackpot{Round: round}
 	err := t.queryRow(`SELECT terminal, amount, confirmed, void FROM jackpots WHERE round = ?`, round).Scan(&j.Terminal, &j.Amount, &j.Confirmed, &j.Void)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Jackpot{}, false, nil
+		return Jackpot{}, false, t.checkGone("jackpots", round)
 	}
 	if err != nil {
 		return Jackpot{}, false, fmt.Errorf("ledger: jackpot %s: %w", round, err)
+	}
+	if err := t.checkRead("jackpots", "round = ?", round); err != nil {
+		return Jackpot{}, false, err
 	}
 	return j, true, nil
 }
@@ -1368,10 +1449,13 @@ func (t *Tx) PutOverpayment(o Overpayment) error {
 func (t *Tx) Overpayment(id string) (Overpayment, bool, error) {
 	o, err := scanOverpayment(t.queryRow(`SELECT `+overpaymentColumns+` FROM overpayments WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Overpayment{}, false, nil
+		return Overpayment{}, false, t.checkGone("overpayments", id)
 	}
 	if err != nil {
 		return Overpayment{}, false, fmt.Errorf("ledger: overpayment %s: %w", id, err)
+	}
+	if err := t.checkRead("overpayments", "id = ?", id); err != nil {
+		return Overpayment{}, false, err
 	}
 	return o, true, nil
 }

@@ -128,6 +128,7 @@ func TestClosesFromAnOlderLedger(t *testing.T) {
 		}
 		return out
 	}
+	resealLegacy(t, path)
 	l, err := Open(path)
 	if err != nil {
 		t.Fatalf("an older ledger does not open: %v", err)

@@ -117,7 +117,7 @@ func (l *Ledger) apply(ctx context.Context, m migration) error {
 		}
 	}
 	for _, c := range m.columns {
-		if err := addColumn(ctx, tx, l.dialect, c); err != nil {
+		if err := addColumn(ctx, tx, nil, l.dialect, c); err != nil {
 			return err
 		}
 	}
@@ -137,22 +137,29 @@ func (l *Ledger) apply(ctx context.Context, m migration) error {
 	return tx.Commit()
 }
 
-// addColumn adds a column to a table unless it has it already.
-func addColumn(ctx context.Context, tx *sql.Tx, d dialect, c column) error {
+// addColumn adds a column to a table unless it has it already, in tx (or on db, if tx is nil).
+func addColumn(ctx context.Context, tx *sql.Tx, db *sql.DB, d dialect, c column) error {
+	var q interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	} = db
+	if tx != nil {
+		q = tx
+	}
 	if d == dialectPostgres {
-		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN IF NOT EXISTS `+c.name+` `+pgType(c.decl)); err != nil {
+		if _, err := q.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN IF NOT EXISTS `+c.name+` `+pgType(c.decl)); err != nil {
 			return fmt.Errorf("adding %s.%s: %w", c.table, c.name, err)
 		}
 		return nil
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, c.table, c.name).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, c.table, c.name).Scan(&n); err != nil {
 		return fmt.Errorf("schema of %s: %w", c.table, err)
 	}
 	if n > 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN `+c.name+` `+c.decl); err != nil {
+	if _, err := q.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN `+c.name+` `+c.decl); err != nil {
 		return fmt.Errorf("adding %s.%s: %w", c.table, c.name, err)
 	}
 	return nil

@@ -89,7 +89,7 @@ func TestLedgerFromBeforeVersioningOpensUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.seal.setTables(tables)
-	if err := l.seal.sealAll(ctx, l, l.seal.scopes[0], 0); err != nil {
+	if err := l.seal.sealAll(ctx, l, l.seal.scopes[0], nil); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()

@@ -41,9 +41,15 @@ package ledger
 // UPDATE while a transaction seals, so they seal one after another over what the last committed.
 // Open verifies both schemas in one repeatable-read snapshot.
 //
-// Migration: a ledger from before the seal (no seal_head) is sealed as found on its first Open
-// — trusted once, with a ledger-sealed event saying when and how many rows. A ledger without a
-// seal_head whose key already exists (an unsealed copy put in place of a sealed one) is refused.
+// Never sealed as found (issue 34, finding 3): a ledger with rows and no seal head — its seal
+// stripped, with or without its key file, to have edited rows sealed as the server's own, or a
+// ledger from before the seal — is refused at start (ErrUnsealed), naming what is missing. Only
+// a new, empty ledger is sealed on its first Open. If an operator must trust a ledger as it
+// stands, Reseal (`tableserver reseal -by WHO -why TEXT`) seals it, under its key or a new one,
+// and leaves a permanent mark: a ledger_reseals row (sealed with the rest, so it cannot be
+// taken out without the key), a ledger-resealed event and an alarm for the console. A ledger
+// without a seal_head whose key already exists (an unsealed copy put in place of a sealed one)
+// is refused as tampered.
 
 import (
 	"bytes"
@@ -55,7 +61,9 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io/fs"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -66,6 +74,10 @@ import (
 
 // ErrTampered is wrapped by every error about a ledger that fails its seal.
 var ErrTampered = errors.New("ledger tampered with")
+
+// ErrUnsealed is wrapped by the refusal of a ledger that holds rows but no seal: it is never
+// sealed as found, only by the operator's Reseal.
+var ErrUnsealed = errors.New("ledger not sealed")
 
 // ErrKey is wrapped by errors about the ledger key file.
 var ErrKey = errors.New("ledger key")
@@ -82,7 +94,8 @@ CREATE TABLE IF NOT EXISTS seal_head (
 	rows  INTEGER NOT NULL,
 	agg   BLOB NOT NULL,
 	mac   BLOB NOT NULL,
-	since INTEGER NOT NULL
+	since INTEGER NOT NULL,
+	n     INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seal_dirty (
 	tbl TEXT NOT NULL,
@@ -103,6 +116,8 @@ type scope struct {
 	keyPath string
 	key     []byte
 	floor   bool
+	// reseal is the operator's order to seal this scope as it stands (Reseal); nil at a start.
+	reseal *resealOrder
 }
 
 // t is a seal table's name in this scope.
@@ -482,10 +497,19 @@ func (m *macer) rowMAC(table, pk string, cols []string, vals []any) ([]byte, err
 	return h.Sum(nil), nil
 }
 
-func (sc *scope) headMAC(rows int64, agg []byte) []byte {
+// headMAC is the head's seal: over the commits that sealed rows (commits, which the head
+// anchor keeps outside the ledger: sealanchor.go), the number of rows and the XOR of their MACs.
+// A head from before the count (commits 0) has the older MAC, without it.
+func (sc *scope) headMAC(commits, rows int64, agg []byte) []byte {
 	h := hmac.New(sha256.New, sc.key)
-	h.Write([]byte("ats-ledger-head-v1"))
 	var n [8]byte
+	if commits == 0 {
+		h.Write([]byte("ats-ledger-head-v1"))
+	} else {
+		h.Write([]byte("ats-ledger-head-v2"))
+		binary.BigEndian.PutUint64(n[:], uint64(commits))
+		h.Write(n[:])
+	}
 	binary.BigEndian.PutUint64(n[:], uint64(rows))
 	h.Write(n[:])
 	h.Write(agg)
@@ -686,9 +710,9 @@ func (s *sealer) sealScope(t *Tx, sc *scope) (err error) {
 	if s.d == dialectPostgres {
 		lock = " FOR UPDATE"
 	}
-	var n int64
+	var n, commits int64
 	var agg, hmacHead []byte
-	if err := t.queryRow(`SELECT rows, agg, mac FROM `+sc.t("seal_head")+` WHERE id = 1`+lock).Scan(&n, &agg, &hmacHead); err != nil {
+	if err := t.queryRow(`SELECT rows, agg, mac, n FROM `+sc.t("seal_head")+` WHERE id = 1`+lock).Scan(&n, &agg, &hmacHead, &commits); err != nil {
 		return fmt.Errorf("ledger: seal head of %s: %w", sc, err)
 	}
 	agg = bytes.Clone(agg)
@@ -800,8 +824,12 @@ func (s *sealer) sealScope(t *Tx, sc *scope) (err error) {
 			return fmt.Errorf("ledger: seal: %w", err)
 		}
 	}
-	if _, err := t.exec(`UPDATE `+sc.t("seal_head")+` SET rows = ?, agg = ?, mac = ? WHERE id = 1`, n, agg, sc.headMAC(n, agg)); err != nil {
+	commits++
+	if _, err := t.exec(`UPDATE `+sc.t("seal_head")+` SET rows = ?, agg = ?, mac = ?, n = ? WHERE id = 1`, n, agg, sc.headMAC(commits, n, agg), commits); err != nil {
 		return fmt.Errorf("ledger: seal head: %w", err)
+	}
+	if !sc.floor {
+		t.commits = commits // the head anchor moves to it once committed
 	}
 	del := `DELETE FROM seal_dirty`
 	if s.d == dialectPostgres {
@@ -918,16 +946,16 @@ func (s *sealer) verifyScope(ctx context.Context, q querier, sc *scope) (int64, 
 	}
 	rows.Close()
 	var head struct {
-		n        int64
-		agg, mac []byte
+		n, commits int64
+		agg, mac   []byte
 	}
-	hr, err := q.QueryContext(ctx, `SELECT rows, agg, mac FROM `+sc.t("seal_head")+` WHERE id = 1`)
+	hr, err := q.QueryContext(ctx, `SELECT rows, agg, mac, n FROM `+sc.t("seal_head")+` WHERE id = 1`)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: verify: %w", err)
 	}
 	found := hr.Next()
 	if found {
-		err = hr.Scan(&head.n, &head.agg, &head.mac)
+		err = hr.Scan(&head.n, &head.agg, &head.mac, &head.commits)
 	}
 	hr.Close()
 	if err != nil {
@@ -989,7 +1017,7 @@ func (s *sealer) verifyScope(ctx context.Context, q querier, sc *scope) (int64, 
 		sort.Strings(gone)
 		return 0, fmt.Errorf("ledger: %w: table %s is sealed but missing: deleted without the server's key", ErrTampered, gone[0])
 	}
-	if !hmac.Equal(sc.headMAC(head.n, head.agg), head.mac) {
+	if !hmac.Equal(sc.headMAC(head.commits, head.n, head.agg), head.mac) {
 		return 0, fmt.Errorf("ledger: %w: the seal head does not match its MAC (%s)", ErrTampered, sc)
 	}
 	if head.n != n || !hmac.Equal(agg, head.agg) {
@@ -1015,8 +1043,8 @@ func describe(cols []string, vals []any) string {
 
 // openSeal loads (or on a first Open creates) the key, verifies the ledger against it and
 // installs the triggers. A ledger never sealed is sealed as found.
-func openSeal(ctx context.Context, l *Ledger, path, keyPath string) (*sealer, error) {
-	s := &sealer{d: dialectSQLite, scopes: []*scope{{keyPath: keyPath}}}
+func openSeal(ctx context.Context, l *Ledger, path, keyPath string, reseal *resealOrder) (*sealer, error) {
+	s := &sealer{d: dialectSQLite, scopes: []*scope{{keyPath: keyPath, reseal: reseal}}}
 	if err := s.open(ctx, l, path); err != nil {
 		return nil, err
 	}
@@ -1027,7 +1055,7 @@ func openSeal(ctx context.Context, l *Ledger, path, keyPath string) (*sealer, er
 // first (its key is the one the floor already uses, or the floor is new), then the table's.
 func openSealPostgres(ctx context.Context, l *Ledger, cfg StoreConfig) (*sealer, error) {
 	s := &sealer{d: dialectPostgres, scopes: []*scope{
-		{schema: l.schema, keyPath: cfg.KeyPath},
+		{schema: l.schema, keyPath: cfg.KeyPath, reseal: cfg.reseal},
 		{schema: FloorSchema, keyPath: cfg.FloorKeyPath, floor: true},
 	}}
 	if err := s.open(ctx, l, redact(cfg.DSN)); err != nil {
@@ -1071,7 +1099,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		return err
 	}
 	switch {
-	case heads > 0 && (haveKey || havePending):
+	case heads > 0 && (haveKey || havePending) && sc.reseal == nil:
 		sc.key = key
 		if !haveKey {
 			sc.key = pending // sealed, then a crash before the key was installed
@@ -1083,12 +1111,14 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 			return fmt.Errorf("%w (the table server refuses a ledger that fails its seal: restore it from a good copy; `tableserver verify -db %s` names what is wrong)", err, where)
 		}
 		if !haveKey {
-			return installKey(sc.keyPath)
+			if err := installKey(sc.keyPath); err != nil {
+				return err
+			}
 		}
-		return nil
-	case heads > 0 && sc.floor:
+		return s.anchorHead(ctx, l, sc)
+	case heads > 0 && sc.floor && sc.reseal == nil:
 		return fmt.Errorf("ledger: the floor in %s is sealed but this table server's floor %w file %s is missing: copy the floor's key file from another table server of the floor", where, ErrKey, sc.keyPath)
-	case heads > 0:
+	case heads > 0 && sc.reseal == nil:
 		return fmt.Errorf("ledger: %s is sealed but its %w file %s is missing: restore it", where, ErrKey, sc.keyPath)
 	}
 	var rows int64
@@ -1102,8 +1132,27 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 		rows += c
 	}
-	if haveKey && rows > 0 {
+	switch {
+	case sc.reseal != nil:
+		// The operator's order: sealed as it stands, under its key or a new one, marked.
+		sc.reseal.found = resealFound(heads, haveKey || havePending, sc.keyPath)
+	case haveKey && rows > 0:
 		return fmt.Errorf("ledger: %s: %w: it holds %d unsealed rows but this server already has a ledger key (%s): an unsealed ledger was put in place of the sealed one", where, ErrTampered, rows, sc.keyPath)
+	case rows > 0:
+		var seals int64
+		if err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sc.t("seal_rows")).Scan(&seals); err != nil {
+			return err
+		}
+		missing := "its seal head and its key file " + sc.keyPath + " are"
+		if seals == 0 {
+			missing = "its seal head, every row's seal and its key file " + sc.keyPath + " are"
+		}
+		return fmt.Errorf("ledger: %s: %w: it holds %d rows but %s missing. A ledger is sealed from its creation and never sealed again as found: a seal stripped is how edited rows would pass for the server's own. Restore the ledger and its key from a good copy; if an operator must trust it as it stands, `tableserver reseal -db %s -by WHO -why TEXT` seals it and marks it for good", where, ErrUnsealed, rows, missing, where)
+	case !sc.floor:
+		// A new ledger: none may have been sealed here before (its anchor says so).
+		if _, err := os.Stat(anchorPath(sc.keyPath, sc.schema)); err == nil {
+			return fmt.Errorf("ledger: %s: %w: %w: the ledger is new and empty, but the head anchor %s says this table server sealed a ledger here: it was replaced by a new one (restore it; if an operator must start anew, `tableserver reseal`)", where, ErrTampered, ErrRolledBack, anchorPath(sc.keyPath, sc.schema))
+		}
 	}
 	if !haveKey {
 		if havePending {
@@ -1113,12 +1162,50 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 		}
 	}
 	sc.key = key
-	if err := s.sealAll(ctx, l, sc, rows); err != nil {
+	if err := s.sealAll(ctx, l, sc, sc.reseal); err != nil {
 		return err
 	}
 	if !haveKey {
-		return installKey(sc.keyPath)
+		if err := installKey(sc.keyPath); err != nil {
+			return err
+		}
 	}
+	if sc.reseal != nil && !sc.floor {
+		// The reseal starts the anchor again from the head it wrote.
+		if err := os.Remove(anchorPath(sc.keyPath, sc.schema)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("ledger: head anchor: %w", err)
+		}
+	}
+	return s.anchorHead(ctx, l, sc)
+}
+
+// anchorHead checks the table scope's head against its anchor outside the ledger
+// (sealanchor.go) — a head older than the anchor is a ledger put back to an older copy — and
+// moves the anchor to the head; the floor's scope has none. Called once the scope is verified
+// or sealed.
+func (s *sealer) anchorHead(ctx context.Context, l *Ledger, sc *scope) error {
+	if sc.floor {
+		return nil
+	}
+	var commits int64
+	if err := l.db.QueryRowContext(ctx, `SELECT n FROM `+sc.t("seal_head")+` WHERE id = 1`).Scan(&commits); err != nil {
+		return fmt.Errorf("ledger: seal head: %w", err)
+	}
+	a := newHeadAnchor(anchorPath(sc.keyPath, sc.schema), sc.key)
+	anchored, ok, err := a.read()
+	if err != nil {
+		return err
+	}
+	if ok && anchored > commits {
+		return fmt.Errorf("ledger: %w: %w: its seal head is at commit %d but this table server sealed commit %d (head anchor %s): the ledger was put back to an older copy, and what moved since would be forgotten. Restore the newest copy", ErrTampered, ErrRolledBack, commits, anchored, a.path)
+	}
+	if !ok || anchored < commits {
+		if err := a.write(commits); err != nil {
+			return err
+		}
+	}
+	a.want, a.written = commits, commits
+	l.anchor = a
 	return nil
 }
 
@@ -1135,7 +1222,7 @@ func (s *sealer) verifyOne(ctx context.Context, l *Ledger, sc *scope) (int64, er
 // sealAll seals every row of a scope as it is: a new ledger, one from before the seal, or one
 // whose schema a migration just changed (after it was verified under the old one). On
 // PostgreSQL the head is locked first, so a floor's other servers seal after this.
-func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64) error {
+func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, mark *resealOrder) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -1191,9 +1278,15 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 	}
 	// The head is rewritten in place, never deleted: another table server waiting for its
 	// lock would find no head at all.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since) VALUES (1,?,?,?,?)
-		ON CONFLICT(id) DO UPDATE SET rows = excluded.rows, agg = excluded.agg, mac = excluded.mac, since = excluded.since`,
-		n, agg, sc.headMAC(n, agg), time.Now().UnixNano()); err != nil {
+	// The commit count goes on from the head's, if there is one (a migration's sealing).
+	var commits int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(n), 0) FROM `+sc.t("seal_head")).Scan(&commits); err != nil {
+		return err
+	}
+	commits++
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+sc.t("seal_head")+`(id, rows, agg, mac, since, n) VALUES (1,?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET rows = excluded.rows, agg = excluded.agg, mac = excluded.mac, since = excluded.since, n = excluded.n`,
+		n, agg, sc.headMAC(commits, n, agg), time.Now().UnixNano(), commits); err != nil {
 		return err
 	}
 	// Every note: all are sealed now. (On PostgreSQL, what other transactions have not
@@ -1201,14 +1294,13 @@ func (s *sealer) sealAll(ctx context.Context, l *Ledger, sc *scope, found int64)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM `+sc.t("seal_dirty")); err != nil {
 		return err
 	}
-	if found > 0 && !sc.floor {
-		// Said in the audit log (itself sealed from here on, by the commit's own seal).
-		if _, err := tx.ExecContext(ctx, `INSERT INTO events(at, kind, terminal, round, amount, detail) VALUES (?,?,?,?,?,?)`,
-			time.Now().UnixNano(), "ledger-sealed", "", "", found, fmt.Sprintf("sealing started: %d rows found were sealed as they stood", found)); err != nil {
+	if mark != nil && !sc.floor {
+		// The mark (reseal.go), itself sealed from here on by the commit's own seal.
+		if err := mark.write(ctx, tx, n); err != nil {
 			return err
 		}
 		// No pre-image reader (Ledger.pre): this transaction has just sealed every row as it
-		// stood, so there is no old seal of the one event to check.
+		// stood, so there is no old seal of the marks to check.
 		if err := s.sealScope(&Tx{l: &Ledger{dialect: s.d}, ctx: ctx, tx: tx}, sc); err != nil {
 			return err
 		}
@@ -1281,7 +1373,10 @@ func (s *sealer) migrated(ctx context.Context, l *Ledger, before map[string]stri
 	}
 	for _, sc := range s.scopes {
 		if changed(sc) {
-			if err := s.sealAll(ctx, l, sc, 0); err != nil {
+			if err := s.sealAll(ctx, l, sc, nil); err != nil {
+				return err
+			}
+			if err := s.anchorHead(ctx, l, sc); err != nil {
 				return err
 			}
 		}

@@ -156,10 +156,11 @@ func testLedgerKeyFile(t *testing.T, s *store) {
 	}
 }
 
-// Migration: a ledger written before the seal (and before closes.acked) is sealed as found on
-// its first open, says so in its audit log, and is sealed again after the migration adds the
-// column; from then on it is verified.
-func TestLegacyLedgerSealedOnFirstOpen(t *testing.T) {
+// Migration: a ledger written before the seal (and before closes.acked) is not sealed as found
+// on its first open (issue 34: a seal stripped looks the same); the operator's Reseal seals it,
+// says so in its audit log, and it is sealed again after the migration adds the column; from
+// then on it is verified.
+func TestLegacyLedgerSealedOnlyByReseal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "table.db")
 	old := strings.Replace(schema, "\tat       INTEGER NOT NULL,\n\tacked    INTEGER NOT NULL DEFAULT 0\n", "\tat       INTEGER NOT NULL\n", 1)
 	if old == schema {
@@ -169,9 +170,15 @@ func TestLegacyLedgerSealedOnFirstOpen(t *testing.T) {
 		`INSERT INTO accounts VALUES ('T01', 7000, 1)`,
 		`INSERT INTO meters VALUES ('money_in', 7000)`,
 		`INSERT INTO closes VALUES ('c1', 'T02', 300, 'dealer', 1)`)
+	if _, err := Open(path); !errors.Is(err, ErrUnsealed) {
+		t.Fatalf("a ledger from before the seal opened: %v", err)
+	}
+	if _, err := Reseal(context.Background(), StoreConfig{DSN: path}, "ops-1", "upgrade from before the seal"); err != nil {
+		t.Fatal(err)
+	}
 	l := open(t, path)
 	var detail string
-	if err := l.db.QueryRow(`SELECT detail FROM events WHERE kind = 'ledger-sealed'`).Scan(&detail); err != nil || !strings.Contains(detail, "3 rows") {
+	if err := l.db.QueryRow(`SELECT detail FROM events WHERE kind = 'ledger-resealed'`).Scan(&detail); err != nil || !strings.Contains(detail, "3 rows") {
 		t.Fatalf("sealing event: %q %v", detail, err)
 	}
 	credit(t, l, "T01", 100)

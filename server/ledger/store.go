@@ -69,6 +69,8 @@ type StoreConfig struct {
 	// MustExist refuses to make a ledger that is not there yet (offline commands such as
 	// tableserver verify): no SQLite file, or no schema for the table on PostgreSQL.
 	MustExist bool
+	// reseal is set by Reseal only: the operator's order to seal the table's rows as they stand.
+	reseal *resealOrder
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL database rather than a SQLite file.
@@ -99,7 +101,7 @@ func OpenStore(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 				return nil, fmt.Errorf("ledger: %w", err)
 			}
 		}
-		return OpenWith(cfg.DSN, cfg.KeyPath)
+		return openSQLite(cfg.DSN, cfg.KeyPath, cfg.reseal)
 	}
 	return openPostgres(ctx, cfg)
 }
@@ -326,8 +328,10 @@ CREATE TABLE IF NOT EXISTS %[1]s.seal_head (
 	rows  BIGINT NOT NULL,
 	agg   BYTEA NOT NULL,
 	mac   BYTEA NOT NULL,
-	since BIGINT NOT NULL
+	since BIGINT NOT NULL,
+	n     BIGINT NOT NULL DEFAULT 0
 );
+ALTER TABLE %[1]s.seal_head ADD COLUMN IF NOT EXISTS n BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS %[1]s.seal_dirty (
 	tbl TEXT NOT NULL,
 	pk  TEXT NOT NULL,

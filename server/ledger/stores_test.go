@@ -19,6 +19,8 @@ type store struct {
 	dsn     string // the SQLite file's path, or the postgres:// address
 	keyPath string
 	tableID string
+	// floorKeyPath: PostgreSQL's floor key, "" for keyPath.
+	floorKeyPath string
 }
 
 // stores runs fn once per store, as subtests "sqlite" and "postgres" (skipped, saying why,
@@ -61,7 +63,7 @@ func (s *store) open(t *testing.T) *Ledger {
 }
 
 func (s *store) try() (*Ledger, error) {
-	return OpenStore(context.Background(), StoreConfig{DSN: s.dsn, TableID: s.tableID, KeyPath: s.keyPath})
+	return OpenStore(context.Background(), s.config())
 }
 
 // edit runs SQL on the store behind the server's back: sqlite3 on the file, psql on the
