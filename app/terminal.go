@@ -83,10 +83,16 @@ type View struct {
 	PersonalLimits bool
 	Pending        *table.PendingLimits
 
-	Balance   int64 // the chip account
-	SlipTotal int64
-	Available int64 // balance less the slip: what more chips may use
-	Stakes    []Stake
+	Balance int64 // the chip account as the table holds it: what Cash out prints, the records' figure
+	// ShownBalance is the BALANCE the player reads: the chip account less the chips on the
+	// layout, which the rules say make "a corresponding change" to the amount shown as standing
+	// to the player's credit (001 §3.2.2, 000 §10.4.2, §11.4.2). Never below zero; the table's
+	// Balance again once the round settles and the layout is cleared. In a tournament round the
+	// slip is tournament chips, so the chip account shows whole.
+	ShownBalance int64
+	SlipTotal    int64
+	Available    int64 // balance less the slip: what more chips may use
+	Stakes       []Stake
 	// DealerStakes are the wagers the dealer placed for this seat on the round (oral call bets,
 	// 002 §3.2B), shown marked as the dealer's; the player cannot change them from the screen.
 	// SlipTotal and Available count them.
@@ -230,6 +236,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.DealerStakes = slices.Clone(v.DealerStakes)
 	v.SlipTotal = t.slip.Total(v.Config.Layout) + dealerTotal(v.DealerStakes, v.Config.Layout)
 	v.Available = v.Balance - v.SlipTotal
+	v.ShownBalance = max(v.Available, 0)
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
 	v.Money.Cashier = t.cashier != nil
@@ -240,6 +247,9 @@ func (t *Terminal) snapshotLocked() View {
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)
+	if v.Tournament.Playing {
+		v.ShownBalance = v.Balance
+	}
 	return v
 }
 

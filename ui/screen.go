@@ -463,7 +463,8 @@ func (s *Screen) update(v app.View) {
 	// Each object is refreshed only when what it shows changed (issue 18): a refresh of a label
 	// shapes its text again, and every view change — a tap, the table's every event — comes
 	// through here on the Fyne thread before the frame that answers a tap.
-	setText(s.balance, s.cash(v.Balance))
+	// What is left to bet with (001 §3.2.2): the chips on the layout are off it (app decides).
+	setText(s.balance, s.cash(v.ShownBalance))
 	bet := s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
 		bet += " …"
