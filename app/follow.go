@@ -123,8 +123,12 @@ func (t *Terminal) apply(ev table.Event) {
 		t.view.Connected = e.Up
 		if !e.Up && t.view.Phase == table.PhaseWagering && !t.view.Locked {
 			// Lost the table before the deadline: the server voids this terminal's wagers
-			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
-			t.voidLocked(msg.New("connection to the table lost before the end of betting: wagers void"))
+			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand —
+			// when there were some: a cash-out with an empty layout closes the stream too, and
+			// the player must not read of wagers voided that never were (issue 32).
+			if t.slip.Total(t.view.Config.Layout)+dealerTotal(t.view.DealerStakes, t.view.Config.Layout) > 0 {
+				t.voidLocked(msg.New("Connection to the table lost before the end of betting: your wagers are void"))
+			}
 			t.slip.reset(nil)
 			t.view.DealerStakes = nil
 			t.view.Locked = true
@@ -324,6 +328,9 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		t.view.DealerStakes = nil
 		t.version = 0
 		t.voidLocked(msg.Msg{})
+		// The answers to touches of the last period ("No more bets", a refusal) are about it:
+		// none of them is shown, or waits to be, in the new one (issue 32).
+		t.board.drop(Answer)
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil
 		v.Tournament.Secret = false
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {

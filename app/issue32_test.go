@@ -1,9 +1,13 @@
 package app
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 )
@@ -47,4 +51,154 @@ func TestRule001_3_2_2_ShownBalanceDropsAsChipsArePlaced(t *testing.T) {
 	if v.ShownBalance != 97000 {
 		t.Fatalf("a new round with an empty layout shows %d", v.ShownBalance)
 	}
+}
+
+// Issue 32 point 3: a cash-out with no wagers on the layout closes the account and the table's
+// stream with it; the line must not say wagers were voided that never were.
+func TestLostTableWithNoWagersSaysNoWagersVoid(t *testing.T) {
+	h := newHarness(t)
+	h.link.Push(table.Connection{Up: false})
+	v := h.waitFor(func(v View) bool { return !v.Connected })
+	if !v.Void.IsZero() || strings.Contains(v.Message.String(), "void") {
+		t.Fatalf("no wagers, yet the line says %q (void %q)", v.Message, v.Void)
+	}
+	// With wagers it is said, starting with a capital.
+	h = newHarness(t)
+	h.term.Place(outside(t, roulette.Red, 0))
+	h.link.Push(table.Connection{Up: false})
+	v = h.waitFor(func(v View) bool { return !v.Connected })
+	if s := v.Message.String(); !strings.HasPrefix(s, "Connection to the table lost") || !strings.Contains(s, "void") {
+		t.Fatalf("wagers lost with the table: the line says %q", s)
+	}
+}
+
+// Issue 32 point 3, 001 §3.7: a touch after the period ends is answered then, even while the
+// table's news of a moment ago is on the line; the answer is about that period, so it never
+// shows once the next one has opened.
+func TestRule001_3_7_NoMoreBetsIsSaidThenNotInTheNextRound(t *testing.T) {
+	h := newHarness(t)
+	h.link.Refuse = errors.New("too late")
+	h.clk.Advance(29500 * time.Millisecond)
+	h.term.Place(outside(t, roulette.Red, 0))
+	h.waitFor(func(v View) bool { return v.Message.Priority == TableNews }) // "the table did not accept..."
+	h.clk.Advance(time.Second)                                              // past the lock
+	h.term.Place(outside(t, roulette.Red, 0))
+	if got := h.term.View().Message.String(); !strings.Contains(got, "No more bets") {
+		t.Fatalf("a tap during no more bets: the line says %q", got)
+	}
+
+	// Under money news (which a touch does not displace) the answer waits; the next round
+	// opens before the money's time is up: the answer is dropped, not shown in the new round.
+	h = newHarness(t)
+	h.clk.Advance(31 * time.Second)
+	h.term.MoneyChanged(MoneyStatus{Message: msg.New("Credited %s", "100.00")})
+	h.term.Place(outside(t, roulette.Red, 0))
+	h.clk.Advance(time.Second)
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
+	h.waitFor(func(v View) bool { return v.RoundID == "R2" })
+	for range 10 {
+		h.clk.Advance(time.Second)
+		if got := h.term.View().Message.String(); strings.Contains(strings.ToLower(got), "no more bets") {
+			t.Fatalf("in the next round the line says %q", got)
+		}
+	}
+}
+
+// Issue 32 point 3: Remove last undoes a Double: what the Double was told (reduced to the
+// limits) is no longer true and leaves the line.
+func TestUndoWithdrawsTheAnswerItUndid(t *testing.T) {
+	h := newHarness(t)
+	h.term.SelectChip(2500)
+	h.term.Place(spot(t, roulette.Straight, 17))
+	h.clk.Advance(4 * time.Second)
+	if err := h.term.Double(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.term.View().Message.String(); !strings.Contains(got, "maximum") {
+		t.Fatalf("the double's clamp is not told: %q", got)
+	}
+	if err := h.term.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.term.View().Message.String(); strings.Contains(got, "maximum") {
+		t.Fatalf("after Remove last undid the double the line still says %q", got)
+	}
+}
+
+// Issue 32 point 3, 001 §4.3.2: a wager reduced to the next lowest permitted one says to what.
+func TestRule001_4_3_2_ClampSaysTheAmount(t *testing.T) {
+	h := newHarness(t)
+	h.term.SelectChip(2500)
+	h.term.Place(spot(t, roulette.Straight, 17))
+	h.term.Place(spot(t, roulette.Straight, 17))
+	m := h.term.View().Message.Msg
+	var amount bool
+	for _, a := range m.Args {
+		if a == any(money.Amount(2500)) {
+			amount = true
+		}
+	}
+	if !amount || !strings.Contains(m.String(), "25.00") {
+		t.Fatalf("the clamp says %q (args %v): not the amount it reduced to", m, m.Args)
+	}
+}
+
+// 001 §4.3.3, 004 §4.3(c) (issue 32 point 4): wagers under the aggregate minimum are told while
+// there is time to add to them, with both amounts; the warning goes when the slip reaches the
+// minimum, and at the result the words agree with it ("not recognised").
+func TestRule001_4_3_3_BelowTheAggregateMinimumIsToldWhileOpen(t *testing.T) {
+	h := newHarness(t)
+	h.term.Place(outside(t, roulette.Red, 0)) // 1.00 against 5.00 a spin
+	v := h.term.View()
+	said := v.Message.Msg
+	if !strings.Contains(said.String(), "below the table minimum") || !hasAmount(said, 100) || !hasAmount(said, 500) {
+		t.Fatalf("1.00 against a 5.00 minimum: the line says %q", said)
+	}
+	if said.Key[0] < 'A' || said.Key[0] > 'Z' {
+		t.Fatalf("%q does not start with a capital", said.Key)
+	}
+	// An answer to a touch may cover it; it stands, and comes back.
+	h.term.Explain(spot(t, roulette.Straight, 5))
+	h.clk.Advance(7 * time.Second)
+	if got := h.term.View().Message.String(); !strings.Contains(got, "below the table minimum") {
+		t.Fatalf("the warning did not come back: %q", got)
+	}
+	h.term.SelectChip(500)
+	h.term.Place(outside(t, roulette.Black, 0))
+	if got := h.term.View().Message.String(); strings.Contains(got, "below the table minimum") {
+		t.Fatalf("6.00 against 5.00: the line still says %q", got)
+	}
+	h.term.Undo()
+	if got := h.term.View().Message.String(); !strings.Contains(got, "below the table minimum") {
+		t.Fatalf("back to 1.00: the line says %q", got)
+	}
+	// A touch whose own answer matters (reduced to the unit) is told first; the warning after.
+	h.term.Clear()
+	h.clk.Advance(4 * time.Second)
+	h.term.SelectChip(150)
+	h.term.Place(outside(t, roulette.Odd, 0))
+	if got := h.term.View().Message.String(); !strings.Contains(got, "reduced") {
+		t.Fatalf("the touch's answer is covered: the line says %q", got)
+	}
+	h.clk.Advance(3 * time.Second)
+	if got := h.term.View().Message.String(); !strings.Contains(got, "below the table minimum") {
+		t.Fatalf("after the answer's time the line says %q", got)
+	}
+	// The period ends under the minimum: the settlement says "not recognised", and the
+	// warning does not stand beside it.
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R1"})
+	h.link.Push(table.Settled{RoundID: "R1", Number: 1, Recognised: false, Balance: 10000})
+	v = h.waitFor(func(v View) bool { return v.LastWin != nil })
+	if got := v.Message.String(); !strings.Contains(got, "not recognised") {
+		t.Fatalf("at the result the line says %q", got)
+	}
+}
+
+func hasAmount(m msg.Msg, cents int64) bool {
+	for _, a := range m.Args {
+		if a == any(money.Amount(cents)) {
+			return true
+		}
+	}
+	return false
 }

@@ -256,6 +256,7 @@ func (t *Terminal) snapshotLocked() View {
 // changedLocked publishes the view to onChange. Called with t.mu held; it may release the lock
 // and take it again before it returns.
 func (t *Terminal) changedLocked() {
+	t.minimumLocked()
 	t.told = append(t.told, t.snapshotLocked())
 	if t.telling {
 		return // the goroutine telling now tells this view too, after the ones before it
