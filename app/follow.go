@@ -140,8 +140,11 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onPhase(e)
 	case table.OutcomeEntered:
 		o := e.Outcome
-		if o.Corrected && t.correctHistoryLocked(o) {
-			break
+		if o.Corrected {
+			t.correctionFromLocked(o)
+			if t.correctHistoryLocked(o) {
+				break
+			}
 		}
 		t.tournamentOutcomeLocked(o)
 		t.view.LastOutcome = &o
@@ -150,12 +153,14 @@ func (t *Terminal) apply(ev table.Event) {
 			t.view.History = t.view.History[:50]
 		}
 	case table.Settled:
+		if e.Correction {
+			t.sayCorrectionLocked(e)
+		}
+		t.wins.settled(e)
 		if e.Correction && e.RoundID != t.view.RoundID {
 			// An earlier round corrected (001 §9.4): its difference is in the balance; the
 			// layout and the result shown are this round's and stay as they are.
 			t.view.Balance = e.Balance
-			t.sayLocked(msg.New("The result of round %s was corrected to %s: your balance is now %s",
-				e.RoundID, e.Number.String(), money.Amount(e.Balance)), MoneyNews)
 			break
 		}
 		if !e.Recognised && !e.Correction {
@@ -194,7 +199,7 @@ func (t *Terminal) apply(ev table.Event) {
 		t.ownLimits = e.Limits
 		t.limitsLocked()
 	case table.FrozenChanged:
-		t.view.Frozen = e.Frozen
+		t.frozenLocked(e.Frozen)
 	case table.RoundVoided:
 		// The table's reason is its own words (the pit boss's, for an invalidation).
 		t.voidLocked(msg.New("Wagers void and refunded: %s", e.Reason))
@@ -268,12 +273,17 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
 	t.signLimits, t.ownLimits = s.Limits, s.PlayerLimits
 	t.limitsLocked()
-	v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Pending, s.Balance, s.AccountOpen, s.Frozen
+	v.Pending, v.Balance, v.AccountOpen = s.Pending, s.Balance, s.AccountOpen
+	t.serverFrozen = s.Frozen
+	t.releaseFrozenLocked()
 	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
 	if v.BuyIn != nil && t.answered[v.BuyIn.ID] {
 		v.BuyIn = nil // the snapshot was taken before the table had this terminal's answer
 	}
 	v.Jackpot, t.terminalID = s.Jackpot, s.TerminalID
+	if s.LastSettled != nil {
+		t.wins.settled(*s.LastSettled) // what a correction of it will say it was
+	}
 	t.onTournament(s.Tournament)
 	if len(s.History) > 0 {
 		o := s.History[0]
@@ -331,6 +341,7 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		// The answers to touches of the last period ("No more bets", a refusal) are about it:
 		// none of them is shown, or waits to be, in the new one (issue 32).
 		t.board.drop(Answer)
+		t.releaseFrozenLocked() // a correction's frozen state shown: the new round is open
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil
 		v.Tournament.Secret = false
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {

@@ -202,3 +202,59 @@ func hasAmount(m msg.Msg, cents int64) bool {
 	}
 	return false
 }
+
+// 001 §9.4 (issue 32 point 15): a correction that takes a win away is told — the number it was
+// and the number it is, the win and the balance before and after — and the frozen state it
+// happens under is on the screen long enough to be seen, though the table freezes and
+// unfreezes the accounts in one breath.
+func TestRule001_9_4_CorrectionIsToldWithBeforeAndAfter(t *testing.T) {
+	h := newHarness(t)
+	h.term.SelectChip(2500)
+	h.term.Place(spot(t, roulette.Straight, 17))
+	h.waitFor(func(v View) bool { return v.Acked && v.SlipTotal == 2500 })
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R1"})
+	h.link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R1", Number: 17}})
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseResult, RoundID: "R1"})
+	h.link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 2500, Returned: 90000, Balance: 97500})
+	h.waitFor(func(v View) bool { return v.LastWin != nil && v.Balance == 97500 })
+	h.clk.Advance(20 * time.Second) // the win's news is long gone
+
+	h.link.Push(table.FrozenChanged{Frozen: true})
+	h.link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R1", Number: 20, Corrected: true}})
+	h.link.Push(table.Settled{RoundID: "R1", Number: 20, Recognised: true, Staked: 2500, Returned: 0, Balance: 7500, Correction: true})
+	h.link.Push(table.FrozenChanged{Frozen: false})
+	h.link.Push(table.JackpotMeter{Amount: 1}) // a barrier: every event before it is applied
+	v := h.waitFor(func(v View) bool { return v.Jackpot == 1 })
+	m := v.Message.Msg
+	if s := m.String(); !strings.Contains(s, "17") || !strings.Contains(s, "20") ||
+		!hasAmount(m, 90000) || !hasAmount(m, 0) || !hasAmount(m, 97500) || !hasAmount(m, 7500) {
+		t.Fatalf("the correction is told %q", s)
+	}
+	if v.Message.Priority != MoneyNews {
+		t.Fatalf("a correction of money told at %v", v.Message.Priority)
+	}
+	if !v.Frozen || v.Period != PeriodFrozen {
+		t.Fatalf("frozen and unfrozen in one breath: the screen never shows it (frozen %v, period %v)", v.Frozen, v.Period)
+	}
+	if len(v.History) == 0 || !v.History[0].Corrected || v.History[0].Number != 20 {
+		t.Fatalf("history %+v", v.History)
+	}
+	h.clk.Advance(minFrozen)
+	v = h.waitFor(func(v View) bool { return !v.Frozen })
+	if v.Period != PeriodResult || v.LastWin.Returned != 0 || v.ShownBalance != 7500 {
+		t.Fatalf("after the freeze: period %v, win %+v, balance %d", v.Period, v.LastWin, v.ShownBalance)
+	}
+}
+
+// 001 §9.4: an earlier round's correction names the round, the numbers and the balances.
+func TestRule001_9_4_EarlierCorrectionIsToldWithBeforeAndAfter(t *testing.T) {
+	h := newHarness(t)
+	h.link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R0", Number: 1}})
+	h.link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R0", Number: 2, Corrected: true}})
+	h.link.Push(table.Settled{RoundID: "R0", Number: 2, Recognised: true, Staked: 1000, Balance: 8000, Correction: true})
+	v := h.waitFor(func(v View) bool { return v.Balance == 8000 })
+	m := v.Message.Msg
+	if s := m.String(); !strings.Contains(s, "R0") || !strings.Contains(s, "from 1 to 2") || !hasAmount(m, 10000) || !hasAmount(m, 8000) {
+		t.Fatalf("the correction is told %q", s)
+	}
+}

@@ -14,6 +14,8 @@
 //   - buyin.go: the dealer buy-in the player confirms (004 §6.3(c));
 //   - money.go: cash-out and the money devices' status, and the game records;
 //   - notice.go: the one message on screen, with its priority and minimum time;
+//   - correct.go: a corrected result (001 §9.4) told with what it was and is, and the frozen
+//     state it is made under held on screen long enough to be seen;
 //   - closing.go: the sign of the table's announced closure, counted down (001 §12.7);
 //   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
@@ -176,6 +178,15 @@ type Terminal struct {
 	slipDue    bool
 	serviceDue bool
 	serviceGen uint64
+	// The accounts' frozen state (001 §9.4), as the table says it (serverFrozen) and as the
+	// screen shows it (view.Frozen): held for minFrozen at the least (correct.go).
+	serverFrozen bool
+	frozenAt     time.Time
+	frozenHold   clock.Timer
+	// correcting is the outcome a correction replaces, until its settlement is told; wins are
+	// the recent rounds' wins, so a correction can say what a win was (correct.go).
+	correcting *correction
+	wins       recentWins
 	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
 	// tournament.go): no further change to its wagers.
 	turnEnded string
@@ -364,6 +375,7 @@ func (t *Terminal) Close() {
 	t.period.stop()
 	t.closing.stop()
 	t.board.stop()
+	t.stopFrozenHoldLocked()
 	t.mu.Unlock()
 	t.wg.Wait()
 }

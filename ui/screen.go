@@ -776,7 +776,12 @@ type historyTile struct {
 	plain fyne.CanvasObject // a black or green number: a spacer where a red one has its diamond
 	mark  fyne.CanvasObject // a red number's diamond
 	shown roulette.Number
+	// corrected: the outcome shown replaced another (001 §9.4)
+	corrected bool
 }
+
+// correctedEdge is the width of a corrected outcome's frame.
+const correctedEdge = 4
 
 func newHistoryTile() *historyTile {
 	t := &historyTile{bg: canvas.NewRectangle(numberColour(roulette.ColourGreen)), num: text("", 22, textColour),
@@ -810,12 +815,18 @@ func (t *historyTile) shows() bool { return t.bg.Visible() }
 
 // show draws n on the tile, redrawing only what changed; it reports whether the tile was
 // empty before.
-func (t *historyTile) show(n roulette.Number) (appeared bool) {
+func (t *historyTile) show(n roulette.Number, corrected bool) (appeared bool) {
 	appeared = !t.shows()
-	if !appeared && t.shown == n {
+	if !appeared && t.shown == n && t.corrected == corrected {
 		return false
 	}
-	t.shown = n
+	t.shown, t.corrected = n, corrected
+	// A corrected outcome (001 §9.4) is framed in the warning colour, thick, so the number the
+	// player saw change stands apart from the rest.
+	t.bg.StrokeColor, t.bg.StrokeWidth = feltLine, 1
+	if corrected {
+		t.bg.StrokeColor, t.bg.StrokeWidth = warnColour, correctedEdge
+	}
 	t.bg.FillColor = numberColour(n.Colour())
 	t.num.Text = n.String()
 	red := n.Colour() == roulette.ColourRed
@@ -853,7 +864,7 @@ func (t *historyTile) clear() {
 func (s *Screen) showHistory(h []table.Outcome) {
 	for i, t := range s.tiles {
 		if i < len(h) {
-			t.show(h[i].Number)
+			t.show(h[i].Number, h[i].Corrected)
 		} else {
 			t.clear()
 		}
