@@ -61,7 +61,19 @@ func (t *Terminal) canChangeLocked() error {
 
 // ErrBuyInPending refuses a further wager while the dealer's buy-in waits for the player's
 // confirmation (004 §6.3(c), §6.4(b)); withdrawing stays allowed. The table refuses it too.
-var ErrBuyInPending = msg.Err("confirm the dealer's buy-in first: no further wager until you do")
+var ErrBuyInPending = msg.Err("Confirm the dealer's buy-in first: no further wager until you do")
+
+// buyInPending is ErrBuyInPending with the offer's amount in its words: the player, whose
+// message line the offer stands over, reads which buy-in it means (issue 32).
+type buyInPending struct{ said *msg.Error }
+
+func (e *buyInPending) Error() string        { return e.said.Error() }
+func (e *buyInPending) Is(target error) bool { return target == ErrBuyInPending }
+func (e *buyInPending) Unwrap() error        { return e.said }
+
+func errBuyInPending(amount int64) error {
+	return &buyInPending{&msg.Error{Msg: msg.New("Confirm the dealer's buy-in of %s first: no further wager until you do", money.Amount(amount))}}
+}
 
 // canPlaceLocked is canChangeLocked for a change that may place a further wager (a touch, a
 // move, repeat, double, a favourite, remove last — which may put a chip back): refused too
@@ -71,7 +83,7 @@ func (t *Terminal) canPlaceLocked() error {
 		return err
 	}
 	if t.view.BuyIn != nil {
-		return ErrBuyInPending
+		return errBuyInPending(t.view.BuyIn.Amount)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -256,5 +257,28 @@ func TestRule001_9_4_EarlierCorrectionIsToldWithBeforeAndAfter(t *testing.T) {
 	m := v.Message.Msg
 	if s := m.String(); !strings.Contains(s, "R0") || !strings.Contains(s, "from 1 to 2") || !hasAmount(m, 10000) || !hasAmount(m, 8000) {
 		t.Fatalf("the correction is told %q", s)
+	}
+}
+
+// 004 §6.3(c), §6.4(b) (issue 32 point 21): a touch while the dealer's buy-in waits is refused
+// with the offer's amount; once accepted, the line says what was credited — never the refusal
+// of a moment ago.
+func TestRule004_6_3c_AcceptedBuyInSaysCredited(t *testing.T) {
+	h := newHarness(t)
+	h.link.Push(table.BuyInOffered{ID: "B1", Amount: 5000})
+	h.waitFor(func(v View) bool { return v.BuyIn != nil })
+	if _, err := h.term.Place(outside(t, roulette.Red, 0)); !errors.Is(err, ErrBuyInPending) {
+		t.Fatalf("a touch while the offer is open: %v", err)
+	}
+	m := h.term.View().Message.Msg
+	if !strings.HasPrefix(m.String(), "Confirm the dealer's buy-in") || !hasAmount(m, 5000) {
+		t.Fatalf("a touch while the offer is open: the line says %q", m)
+	}
+	if err := h.term.ConfirmBuyIn(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	m = h.term.View().Message.Msg
+	if !strings.HasPrefix(m.String(), "Credited") || !hasAmount(m, 5000) {
+		t.Fatalf("after the buy-in was accepted the line says %q", m)
 	}
 }

@@ -601,7 +601,14 @@ func (s *Screen) update(v app.View) {
 	offered := s.buyInRow.Visible()
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
-		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))))
+		// The offer stands over the message line: the answer to a touch made meanwhile (the
+		// terminal's refusal, which names the offer's amount) takes the offer's words, beside
+		// its buttons, or the player would get no word at all (issue 32).
+		offer := fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))
+		if v.Message.Priority == app.Answer && !v.Message.IsZero() {
+			offer = s.say(v.Message.Msg)
+		}
+		s.buyIn.Add(widget.NewLabel(offer))
 		accept := widget.NewButtonWithIcon(T("Accept"), theme.ConfirmIcon(), func() { s.confirmBuyIn(true) })
 		accept.Importance = widget.HighImportance
 		s.buyIn.Add(accept)
