@@ -172,7 +172,7 @@ func TestRule004_6_4b_PendingBuyInBlocksBetting(t *testing.T) {
 		t.Fatalf("a bet with the dealer's buy-in unconfirmed: %v, want %v", err, app.ErrBuyInPending)
 	}
 	// Told why, in the answer to the touch (the message line may be showing money news).
-	if !strings.Contains(fb.Message.Key, "confirm the dealer's buy-in") {
+	if !strings.Contains(fb.Message.Key, "Confirm the dealer's buy-in") {
 		t.Fatalf("the player was told %q", fb.Message.Key)
 	}
 	if err := r.st.Terminal.Double(); !errors.Is(err, app.ErrBuyInPending) {
