@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"strings"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
