@@ -342,6 +342,13 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		// none of them is shown, or waits to be, in the new one (issue 32).
 		t.board.drop(Answer)
 		t.releaseFrozenLocked() // a correction's frozen state shown: the new round is open
+		// The dealer may have changed the period since the snapshot (001 §5.1.1), which the
+		// table does not announce: a round opens with its whole period left, so that is the
+		// period now, and the countdown bar's full length (issue 32). Whole seconds: the
+		// event's time on the link is not part of the period.
+		if left := e.Deadline.Sub(t.link.ServerNow()).Round(time.Second); left > 0 {
+			v.Config.WageringPeriod = left
+		}
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil
 		v.Tournament.Secret = false
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {

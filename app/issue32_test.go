@@ -282,3 +282,20 @@ func TestRule004_6_3c_AcceptedBuyInSaysCredited(t *testing.T) {
 		t.Fatalf("after the buy-in was accepted the line says %q", m)
 	}
 }
+
+// 001 §5.1–5.2 (issue 32 point 17): the dealer changes the wagering period between rounds; the
+// table tells no terminal, but each round opens with its deadline, so the view's period — the
+// countdown bar's full length — is the new round's, not the one of the snapshot.
+func TestRule001_5_2_CountdownTakesTheNewPeriod(t *testing.T) {
+	h := newHarness(t)
+	h.link.Push(table.Snapshot{
+		Config: table.TableConfig{Layout: layout, Chips: []int64{100}, WageringPeriod: 120 * time.Second},
+		Phase:  table.PhaseResult, RoundID: "R1", Limits: limits, Balance: 10000, AccountOpen: true,
+	})
+	h.waitFor(func(v View) bool { return v.Config.WageringPeriod == 120*time.Second })
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(10 * time.Second)})
+	v := h.waitFor(func(v View) bool { return v.RoundID == "R2" })
+	if v.Config.WageringPeriod != 10*time.Second {
+		t.Fatalf("a round of 10 s opened: the view's period is %v", v.Config.WageringPeriod)
+	}
+}

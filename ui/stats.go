@@ -449,6 +449,9 @@ func (l *signLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 // capital is s with its first letter in capitals: the bet kinds' names are lower case, to be
 // used within a sentence, and head a row of the sign.
 func capital(s string) string {
+	if s == "" {
+		return s
+	}
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
 }
