@@ -95,7 +95,11 @@ func roundText(cur string, r recall.Round, betsErr error) string {
 		lines = append(lines, o)
 		// In the live message's words (001 §4.3.3): the wagers were on the layout, the table
 		// settled none of them (Staked 0), and returned what they were.
-		switch total := r.SlipTotal(); {
+		total := r.SlipTotal()
+		if total == 0 {
+			total = r.Staked // a table that records the stakes of a round it did not recognise
+		}
+		switch {
 		case !r.Recognised && total > 0:
 			lines = append(lines, fmt.Sprintf(T("Your wagers of %s were below the table minimum: not recognised for this spin and returned to your balance"),
 				inCurrency(cur, total)))

@@ -114,9 +114,10 @@ func TestRule004_3_6_WinnersRideShownOnTerminal(t *testing.T) {
 	if got := r.server().SlipTotal; got != 1000 {
 		t.Fatalf("the table carried %d, the screen shows 1000", got)
 	}
-	if !strings.Contains(v.Message.Msg.Key, "winning wagers stay on the layout") {
-		t.Errorf("the player was not told the winners ride: %q", v.Message.Msg.Key)
-	}
+	// Told once the buy-in's "Credited" (money news, 5 s on the line at the least) has had its time.
+	r.waitView("the player told the winners ride", func(v app.View) bool {
+		return strings.Contains(v.Message.Msg.Key, "winning wagers stay on the layout")
+	})
 	// The carried slip is a slip the table acknowledged: in the game records (rules 9.7–9.9).
 	carriedRecorded := false
 	for _, rec := range r.records(recall.KindSlip) {
