@@ -33,3 +33,20 @@ func TestRule001_9_4_CorrectedTileIsMarked(t *testing.T) {
 		t.Errorf("the uncorrected tile %q is marked too", tile.num.Text)
 	}
 }
+
+// 001 §9.4 (issue 32 point 15): the frozen state is visible — the words that say why stand
+// under the status, in the side panel's width, not drawn over it.
+func TestRule001_9_4_FrozenIsExplainedUnderTheStatus(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, term, link, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1920, 1080))
+	link.Push(table.FrozenChanged{Frozen: true})
+	if !testwait.For(3*time.Second, func() bool { return term.View().Frozen }) {
+		t.Fatal("never frozen")
+	}
+	s.update(term.View())
+	st, ex := s.status, s.explain
+	if !ex.Visible() || ex.Position().Y < st.Position().Y+st.Size().Height-1 || ex.Size().Width < sidePanelWidth/2 {
+		t.Fatalf("status %q at %v %v; the explanation at %v %v", st.Text, st.Position(), st.Size(), ex.Position(), ex.Size())
+	}
+}

@@ -490,12 +490,16 @@ func (s *Screen) update(v app.View) {
 	}
 	s.showJackpot(v)
 	s.favourites.seen(v)
+	explained := s.explain.Visible()
 	if v.Frozen {
 		// The status says frozen; this says why, and that it ends (001 §9.4).
 		setLabel(s.explain, T("A result is being corrected: accounts are frozen until it is done"))
 		s.explain.Show()
 	} else {
 		s.explain.Hide()
+	}
+	if explained != s.explain.Visible() {
+		s.side.Refresh() // its column laid out again: the words under the status, not over it
 	}
 
 	// The last outcome and win are the result until the next round opens; while the ball
