@@ -16,7 +16,7 @@ import (
 // screen shows what the terminal says and decides nothing.
 
 // ErrLocked refuses a change after the period (rule 3.7).
-var ErrLocked = msg.Err("no more bets")
+var ErrLocked = msg.Err("No more bets: the wagering period has ended")
 
 // Other refusals of a change to the slip.
 var (
@@ -61,7 +61,19 @@ func (t *Terminal) canChangeLocked() error {
 
 // ErrBuyInPending refuses a further wager while the dealer's buy-in waits for the player's
 // confirmation (004 §6.3(c), §6.4(b)); withdrawing stays allowed. The table refuses it too.
-var ErrBuyInPending = msg.Err("confirm the dealer's buy-in first: no further wager until you do")
+var ErrBuyInPending = msg.Err("Confirm the dealer's buy-in first: no further wager until you do")
+
+// buyInPending is ErrBuyInPending with the offer's amount in its words: the player, whose
+// message line the offer stands over, reads which buy-in it means (issue 32).
+type buyInPending struct{ said *msg.Error }
+
+func (e *buyInPending) Error() string        { return e.said.Error() }
+func (e *buyInPending) Is(target error) bool { return target == ErrBuyInPending }
+func (e *buyInPending) Unwrap() error        { return e.said }
+
+func errBuyInPending(amount int64) error {
+	return &buyInPending{&msg.Error{Msg: msg.New("Confirm the dealer's buy-in of %s first: no further wager until you do", money.Amount(amount))}}
+}
 
 // canPlaceLocked is canChangeLocked for a change that may place a further wager (a touch, a
 // move, repeat, double, a favourite, remove last — which may put a chip back): refused too
@@ -71,7 +83,7 @@ func (t *Terminal) canPlaceLocked() error {
 		return err
 	}
 	if t.view.BuyIn != nil {
-		return ErrBuyInPending
+		return errBuyInPending(t.view.BuyIn.Amount)
 	}
 	return nil
 }
@@ -114,12 +126,19 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	available := t.betBalanceLocked() - t.slip.Total(layout) - dealerTotal(t.view.DealerStakes, layout) + current*roulette.Units(pieces)
 	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
 	fb := Feedback{Accepted: got, Reason: why}
+	// A wager reduced (4.3.2) says to what, the whole stake on the bet: the player sees the
+	// chips, and reads the amount they stand for (issue 32).
+	stake := money.Amount(got * roulette.Units(pieces))
 	switch {
 	case why == roulette.ReasonNone:
-	case t.view.PersonalLimits: // the player's own limits, not the table's sign (000 §4.3)
+	case why == roulette.ReasonBelowMinimum && t.view.PersonalLimits: // the player's own limits (000 §4.3)
 		fb.Message = msg.New("%v: %s (your own limits)", b, reasonMsg(why))
-	default:
+	case why == roulette.ReasonBelowMinimum:
 		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
+	case t.view.PersonalLimits:
+		fb.Message = msg.New("%v: %s: %s (your own limits)", b, reasonMsg(why), stake)
+	default:
+		fb.Message = msg.New("%v: %s: %s", b, reasonMsg(why), stake)
 	}
 	return fb, nil
 }
@@ -276,6 +295,9 @@ func (t *Terminal) editWith(can func() error, change func() bool) error {
 		return t.refuseLocked(err)
 	}
 	if change() {
+		// What the last touch was told (a Double reduced to the limits) is no longer what the
+		// layout shows: its answer leaves the line (issue 32).
+		t.board.drop(Answer)
 		t.touchedLocked()
 		t.changedLocked()
 	}
@@ -389,6 +411,24 @@ func (t *Terminal) adoptAckLocked(ack *table.SlipAck) {
 		t.sayLocked(why, TableNews)
 	}
 	t.view.Acked = true
+}
+
+// minimumLocked keeps the warning that the wagers on the layout are under the table's
+// minimum for a spin standing while the period is open (001 §4.3.3, 004 §4.3(c)): said while
+// there is time to add to them, not only once they are not recognised (issue 32). Derived
+// from the view on every change, so every way the slip changes — a touch, an undo, the table's
+// adjustment, a limit change — keeps it true; gone once the slip reaches the minimum, is
+// empty, or the period has ended (the settlement then says what became of the wagers).
+func (t *Terminal) minimumLocked() {
+	var m msg.Msg
+	layout := t.view.Config.Layout
+	minimum := t.betLimitsLocked().AggregateMin
+	total := t.slip.Total(layout) + dealerTotal(t.view.DealerStakes, layout)
+	if t.view.Phase == table.PhaseWagering && !t.view.Locked && total > 0 && total < minimum {
+		m = msg.New("Your wagers of %s are below the table minimum of %s a spin: add to them or they will not be recognised",
+			money.Amount(total), money.Amount(minimum))
+	}
+	t.board.set("minimum", m, TableNews)
 }
 
 // Explain is touch and hold on a spot: what it pays and its own limits (rule 4.1–4.2), told to

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/internal/backoff"
@@ -73,6 +74,17 @@ func (t *Terminal) finishBuyIn(ctx context.Context, rec Recorder, a table.Accept
 			t.log.Error("game records: dealer buy-in outcome not recorded", "buy-in", a.ID, "err", rerr)
 		}
 	}
+	credited := m.Amount
+	if credited == 0 && !m.Replayed {
+		credited = a.Amount // a table that answers without the amount credited what it offered
+	}
+	if err == nil && credited > 0 {
+		// The player's answer is done: the line says what it did (issue 32), as a note's
+		// credit does, not the refusal of a touch made while the offer stood.
+		t.mu.Lock()
+		t.sayLocked(msg.New("Credited %s", money.Amount(credited)), MoneyNews)
+		t.mu.Unlock()
+	}
 	t.buyInAnswered(a.ID)
 	return err
 }
@@ -84,6 +96,7 @@ func (t *Terminal) buyInAnswered(id string) {
 	t.answered[id] = true
 	if t.view.BuyIn != nil && t.view.BuyIn.ID == id {
 		t.view.BuyIn = nil
+		t.board.drop(Answer) // "confirm the dealer's buy-in first" is answered
 		t.greetLocked()
 		t.changedLocked()
 	}

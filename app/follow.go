@@ -123,8 +123,12 @@ func (t *Terminal) apply(ev table.Event) {
 		t.view.Connected = e.Up
 		if !e.Up && t.view.Phase == table.PhaseWagering && !t.view.Locked {
 			// Lost the table before the deadline: the server voids this terminal's wagers
-			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand.
-			t.voidLocked(msg.New("connection to the table lost before the end of betting: wagers void"))
+			// (rule 9.7.1, 9.8.1), so the screen says so rather than pretend they stand —
+			// when there were some: a cash-out with an empty layout closes the stream too, and
+			// the player must not read of wagers voided that never were (issue 32).
+			if t.slip.Total(t.view.Config.Layout)+dealerTotal(t.view.DealerStakes, t.view.Config.Layout) > 0 {
+				t.voidLocked(msg.New("Connection to the table lost before the end of betting: your wagers are void"))
+			}
 			t.slip.reset(nil)
 			t.view.DealerStakes = nil
 			t.view.Locked = true
@@ -136,8 +140,11 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onPhase(e)
 	case table.OutcomeEntered:
 		o := e.Outcome
-		if o.Corrected && t.correctHistoryLocked(o) {
-			break
+		if o.Corrected {
+			t.correctionFromLocked(o)
+			if t.correctHistoryLocked(o) {
+				break
+			}
 		}
 		t.tournamentOutcomeLocked(o)
 		t.view.LastOutcome = &o
@@ -146,12 +153,14 @@ func (t *Terminal) apply(ev table.Event) {
 			t.view.History = t.view.History[:50]
 		}
 	case table.Settled:
+		if e.Correction {
+			t.sayCorrectionLocked(e)
+		}
+		t.wins.settled(e)
 		if e.Correction && e.RoundID != t.view.RoundID {
 			// An earlier round corrected (001 §9.4): its difference is in the balance; the
 			// layout and the result shown are this round's and stay as they are.
 			t.view.Balance = e.Balance
-			t.sayLocked(msg.New("The result of round %s was corrected to %s: your balance is now %s",
-				e.RoundID, e.Number.String(), money.Amount(e.Balance)), MoneyNews)
 			break
 		}
 		if !e.Recognised && !e.Correction {
@@ -190,7 +199,7 @@ func (t *Terminal) apply(ev table.Event) {
 		t.ownLimits = e.Limits
 		t.limitsLocked()
 	case table.FrozenChanged:
-		t.view.Frozen = e.Frozen
+		t.frozenLocked(e.Frozen)
 	case table.RoundVoided:
 		// The table's reason is its own words (the pit boss's, for an invalidation).
 		t.voidLocked(msg.New("Wagers void and refunded: %s", e.Reason))
@@ -264,12 +273,17 @@ func (t *Terminal) fromSnapshot(s table.Snapshot) {
 	v.Config, v.Phase, v.RoundID, v.Deadline = s.Config, s.Phase, s.RoundID, s.Deadline
 	t.signLimits, t.ownLimits = s.Limits, s.PlayerLimits
 	t.limitsLocked()
-	v.Pending, v.Balance, v.AccountOpen, v.Frozen = s.Pending, s.Balance, s.AccountOpen, s.Frozen
+	v.Pending, v.Balance, v.AccountOpen = s.Pending, s.Balance, s.AccountOpen
+	t.serverFrozen = s.Frozen
+	t.releaseFrozenLocked()
 	v.History, v.LuckyBall, v.BuyIn, v.LastWin = s.History, s.LuckyBall, s.PendingBuyIn, s.LastSettled
 	if v.BuyIn != nil && t.answered[v.BuyIn.ID] {
 		v.BuyIn = nil // the snapshot was taken before the table had this terminal's answer
 	}
 	v.Jackpot, t.terminalID = s.Jackpot, s.TerminalID
+	if s.LastSettled != nil {
+		t.wins.settled(*s.LastSettled) // what a correction of it will say it was
+	}
 	t.onTournament(s.Tournament)
 	if len(s.History) > 0 {
 		o := s.History[0]
@@ -324,6 +338,17 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 		t.view.DealerStakes = nil
 		t.version = 0
 		t.voidLocked(msg.Msg{})
+		// The answers to touches of the last period ("No more bets", a refusal) are about it:
+		// none of them is shown, or waits to be, in the new one (issue 32).
+		t.board.drop(Answer)
+		t.releaseFrozenLocked() // a correction's frozen state shown: the new round is open
+		// The dealer may have changed the period since the snapshot (001 §5.1.1), which the
+		// table does not announce: a round opens with its whole period left, so that is the
+		// period now, and the countdown bar's full length (issue 32). Whole seconds: the
+		// event's time on the link is not part of the period.
+		if left := e.Deadline.Sub(t.link.ServerNow()).Round(time.Second); left > 0 {
+			v.Config.WageringPeriod = left
+		}
 		v.Acked, v.LuckyBall, v.Result = true, nil, nil
 		v.Tournament.Secret = false
 		if v.JackpotWon != nil && v.JackpotWon.Confirmed {

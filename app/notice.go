@@ -126,12 +126,44 @@ func (b *board) set(source string, m msg.Msg, p Priority) {
 
 func (b *board) arrive(e entry, now time.Time) {
 	s := b.shown
-	if s.none() || e.n.Priority >= s.n.Priority || !now.Before(s.since.Add(minShown[s.n.Priority])) {
+	inMin := !s.none() && now.Before(s.since.Add(minShown[s.n.Priority]))
+	if inMin && e.cond != "" && s.cond == "" && s.n.Priority == Answer && e.n.Priority < MoneyNews {
+		// A standing condition the same touch brought about (wagers now under the table's
+		// minimum) does not cover the touch's answer (reduced to 1.00): it waits its turn.
+		if b.queue.none() || e.n.Priority >= b.queue.n.Priority {
+			b.queue = e
+		}
+	} else if !inMin || e.n.Priority >= s.n.Priority {
 		e.since = now
 		b.shown = e
 		b.queue = entry{} // older than what is shown now: it would be stale
+	} else if e.n.Priority == Answer && e.cond == "" && s.n.Priority < MoneyNews {
+		// The answer to a touch is about that touch: a player who taps after no more bets
+		// must read why nothing happened then, not once the table's news has had its time
+		// (issue 32). The table's news goes back to wait, and shows after the answer while
+		// fresh; a condition comes back anyway. Only money keeps the line through a touch.
+		e.since = now
+		b.shown = e
+		if s.cond == "" && (b.queue.none() || s.n.Priority >= b.queue.n.Priority) {
+			b.queue = s
+		}
 	} else if b.queue.none() || e.n.Priority >= b.queue.n.Priority {
 		b.queue = e
+	}
+	b.arm(now)
+}
+
+// drop takes the news of priority p off the line and out of the queue: what the player was
+// told is no longer true (a touch undone) or no longer about now (the period it answered has
+// ended). Conditions stand: their sources withdraw them.
+func (b *board) drop(p Priority) {
+	now := b.clk.Now()
+	if q := b.queue; !q.none() && q.cond == "" && q.n.Priority == p {
+		b.queue = entry{}
+	}
+	if s := b.shown; !s.none() && s.cond == "" && s.n.Priority == p {
+		b.shown = entry{}
+		b.refill(now)
 	}
 	b.arm(now)
 }

@@ -86,7 +86,7 @@ func TestRule004_6_4b_PendingBuyInRefusesPlacing(t *testing.T) {
 	h.link.Push(table.BuyInOffered{ID: "B1", Amount: 5000})
 	h.waitFor(func(v View) bool { return v.BuyIn != nil })
 	fb, err := h.term.Place(s17)
-	if !errors.Is(err, ErrBuyInPending) || !fb.Message.Equal(msg.Of(ErrBuyInPending)) {
+	if !errors.Is(err, ErrBuyInPending) || !fb.Message.Equal(msg.Of(errBuyInPending(5000))) {
 		t.Fatalf("placing with a buy-in waiting: %+v %v", fb, err)
 	}
 	for name, f := range map[string]func() error{

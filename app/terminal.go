@@ -14,6 +14,8 @@
 //   - buyin.go: the dealer buy-in the player confirms (004 §6.3(c));
 //   - money.go: cash-out and the money devices' status, and the game records;
 //   - notice.go: the one message on screen, with its priority and minimum time;
+//   - correct.go: a corrected result (001 §9.4) told with what it was and is, and the frozen
+//     state it is made under held on screen long enough to be seen;
 //   - closing.go: the sign of the table's announced closure, counted down (001 §12.7);
 //   - dealerwager.go: the wagers the dealer placed for the seat (002 §3.2B), shown apart, and
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
@@ -83,10 +85,16 @@ type View struct {
 	PersonalLimits bool
 	Pending        *table.PendingLimits
 
-	Balance   int64 // the chip account
-	SlipTotal int64
-	Available int64 // balance less the slip: what more chips may use
-	Stakes    []Stake
+	Balance int64 // the chip account as the table holds it: what Cash out prints, the records' figure
+	// ShownBalance is the BALANCE the player reads: the chip account less the chips on the
+	// layout, which the rules say make "a corresponding change" to the amount shown as standing
+	// to the player's credit (001 §3.2.2, 000 §10.4.2, §11.4.2). Never below zero; the table's
+	// Balance again once the round settles and the layout is cleared. In a tournament round the
+	// slip is tournament chips, so the chip account shows whole.
+	ShownBalance int64
+	SlipTotal    int64
+	Available    int64 // balance less the slip: what more chips may use
+	Stakes       []Stake
 	// DealerStakes are the wagers the dealer placed for this seat on the round (oral call bets,
 	// 002 §3.2B), shown marked as the dealer's; the player cannot change them from the screen.
 	// SlipTotal and Available count them.
@@ -170,6 +178,15 @@ type Terminal struct {
 	slipDue    bool
 	serviceDue bool
 	serviceGen uint64
+	// The accounts' frozen state (001 §9.4), as the table says it (serverFrozen) and as the
+	// screen shows it (view.Frozen): held for minFrozen at the least (correct.go).
+	serverFrozen bool
+	frozenAt     time.Time
+	frozenHold   clock.Timer
+	// correcting is the outcome a correction replaces, until its settlement is told; wins are
+	// the recent rounds' wins, so a correction can say what a win was (correct.go).
+	correcting *correction
+	wins       recentWins
 	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
 	// tournament.go): no further change to its wagers.
 	turnEnded string
@@ -230,6 +247,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.DealerStakes = slices.Clone(v.DealerStakes)
 	v.SlipTotal = t.slip.Total(v.Config.Layout) + dealerTotal(v.DealerStakes, v.Config.Layout)
 	v.Available = v.Balance - v.SlipTotal
+	v.ShownBalance = max(v.Available, 0)
 	v.Period = periodOf(v, t.period.warned)
 	v.Money = t.money
 	v.Money.Cashier = t.cashier != nil
@@ -240,12 +258,16 @@ func (t *Terminal) snapshotLocked() View {
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)
+	if v.Tournament.Playing {
+		v.ShownBalance = v.Balance
+	}
 	return v
 }
 
 // changedLocked publishes the view to onChange. Called with t.mu held; it may release the lock
 // and take it again before it returns.
 func (t *Terminal) changedLocked() {
+	t.minimumLocked()
 	t.told = append(t.told, t.snapshotLocked())
 	if t.telling {
 		return // the goroutine telling now tells this view too, after the ones before it
@@ -353,6 +375,7 @@ func (t *Terminal) Close() {
 	t.period.stop()
 	t.closing.stop()
 	t.board.stop()
+	t.stopFrozenHoldLocked()
 	t.mu.Unlock()
 	t.wg.Wait()
 }

@@ -71,7 +71,7 @@ func TestRule001_9_4_EarlierRoundCorrectionLeavesTheCurrentRound(t *testing.T) {
 	if len(v.History) != 1 || v.History[0].Number != 2 || !v.History[0].Corrected {
 		t.Fatalf("history %+v", v.History)
 	}
-	if !strings.Contains(v.Message.Msg.String(), "R0 was corrected to 2") {
+	if !strings.Contains(v.Message.Msg.String(), "R0 corrected from 1 to 2") {
 		t.Fatalf("the terminal says %q", v.Message.Msg)
 	}
 }

@@ -150,14 +150,14 @@ func (s *Screen) sideTop() (top, cash []fyne.CanvasObject) {
 	return append([]fyne.CanvasObject{s.status, s.explain, s.cd.view, widget.NewSeparator()}, cash...), cash
 }
 
-// showWonMeter keeps U's amount-won meter: what the last settled round returned, 0.00 before
-// any or after a loss, until the next result.
+// showWonMeter keeps U's amount-won meter: what this round returned once it settles, 0.00
+// before that or after a loss — never the last round's figure into the next (issue 32).
 func (s *Screen) showWonMeter(v app.View) {
 	if s.wonMeter == nil {
 		return
 	}
 	t := s.cash(0)
-	if w := v.LastWin; w != nil {
+	if w := v.LastWin; w != nil && w.RoundID == v.RoundID {
 		t = s.cash(w.Returned)
 	}
 	if t != s.wonMeter.Text {

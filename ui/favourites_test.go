@@ -19,7 +19,7 @@ func TestFavouritesOnTheScreen(t *testing.T) {
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	s, term, _, _ := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1280, 800))
 	test.Tap(findButton(t, s.Content(), "Save favourite"))
-	if !strings.Contains(shown(s), "place some bets first") {
+	if !strings.Contains(shown(s), "Place some bets first") {
 		t.Errorf("saving an empty slip said %q", shown(s))
 	}
 

@@ -106,7 +106,7 @@ func TestHistoryTilesOfBothZeros(t *testing.T) {
 		{17, "17", numBlack, false},
 	} {
 		tile := newHistoryTile()
-		tile.show(c.n)
+		tile.show(c.n, false)
 		marked := tile.mark.Visible()
 		if tile.num.Text != c.text || tile.bg.FillColor != c.fill || marked != c.mark || !tile.shows() {
 			t.Errorf("the tile of %v reads %q on %v (diamond %v), want %q on %v (diamond %v)", c.n, tile.num.Text, tile.bg.FillColor, marked, c.text, c.fill, c.mark)

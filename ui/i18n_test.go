@@ -187,7 +187,7 @@ func chineseChild(t *testing.T) {
 	if want := "直注 17：低于此注最低限额：未下注"; said != want {
 		t.Errorf("a refused straight-up is said %q, want %q", said, want)
 	}
-	if said := sayErr(app.ErrLocked); said != "停止下注" {
+	if said := sayErr(app.ErrLocked); said != "停止下注：本局下注已结束" {
 		t.Errorf("no more bets is said %q", said)
 	}
 

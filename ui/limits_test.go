@@ -50,10 +50,10 @@ func TestLimitFeedbackOnTheLayout(t *testing.T) {
 		chipSay string // the chip drawn on the spot, "" for none
 		says    string // in the message line
 	}{
-		{"below the minimum", highMin, 100000, 100, red, 1, "", "red: below the minimum for this bet: no chips placed"},
-		{"above the maximum", testLimits, 100000, 10000, s17, 1, "25", "above the maximum for this bet: reduced to the next lowest permitted wager"},
-		{"off the unit", testLimits, 100000, 250, red, 1, "2", "not a permitted multiple over the minimum: reduced to the next lowest permitted wager"},
-		{"beyond the balance", testLimits, 3000, 10000, red, 1, "30", "more than the balance covers: reduced to what the balance allows"},
+		{"below the minimum", highMin, 100000, 100, red, 1, "", "Red: below the minimum for this bet: no chips placed"},
+		{"above the maximum", testLimits, 100000, 10000, s17, 1, "25", "above the maximum for this bet: reduced to the next lowest permitted wager: 25.00"},
+		{"off the unit", testLimits, 100000, 250, red, 1, "2", "not a permitted multiple over the minimum: reduced to the next lowest permitted wager: 2.00"},
+		{"beyond the balance", testLimits, 3000, 10000, red, 1, "30", "more than the balance covers: reduced to what the balance allows: 30.00"},
 		{"again at the maximum", testLimits, 100000, 2500, s17, 2, "25", "above the maximum for this bet"},
 	}
 	for _, c := range cases {

@@ -87,14 +87,25 @@ func roundText(cur string, r recall.Round, betsErr error) string {
 	switch {
 	case !r.Settled:
 		lines = append(lines, T("In play: not settled yet"))
-	case !r.Recognised:
-		lines = append(lines, fmt.Sprintf(T("Void: wagers of %s returned"), inCurrency(cur, r.Staked)))
 	default:
 		o := fmt.Sprintf(T("Outcome %s %s"), r.Number, T(r.Number.Colour().String()))
 		if r.Corrected {
 			o += " " + T("(corrected)")
 		}
 		lines = append(lines, o)
+		// In the live message's words (001 §4.3.3): the wagers were on the layout, the table
+		// settled none of them (Staked 0), and returned what they were.
+		total := r.SlipTotal()
+		if total == 0 {
+			total = r.Staked // a table that records the stakes of a round it did not recognise
+		}
+		switch {
+		case !r.Recognised && total > 0:
+			lines = append(lines, fmt.Sprintf(T("Your wagers of %s were below the table minimum: not recognised for this spin and returned to your balance"),
+				inCurrency(cur, total)))
+		case !r.Recognised:
+			lines = append(lines, T("No wagers on this spin"))
+		}
 	}
 	lines = append(lines,
 		fmt.Sprintf(T("Wagered %s   Won %s"), inCurrency(cur, r.Staked), inCurrency(cur, r.Returned)),

@@ -223,7 +223,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	})
 	ui.eventually(t, "the late chip refused", func() bool {
 		chips := feltChips(s)
-		return strings.Contains(s.message.Text, "no more bets") && len(chips) == 3 && chips[s17] == want[s17]
+		return strings.Contains(s.message.Text, "No more bets") && len(chips) == 3 && chips[s17] == want[s17]
 	}, says)
 	for i := 0; ; i++ {
 		st, err := tbl.Status()

@@ -33,7 +33,9 @@ func sayArg(a any) (string, bool) {
 
 // say is m as the player reads it on this screen: amounts of money after the table's currency
 // symbol, as the balance and the bet read.
-func (s *Screen) say(m msg.Msg) string { return sayIn(s.last.Config.Currency, m) }
+// It starts with a capital, as a sentence does, whatever the message begins with: a bet's name
+// ("straight 17: …") or the table's own words in a refusal (issue 32).
+func (s *Screen) say(m msg.Msg) string { return capital(sayIn(s.last.Config.Currency, m)) }
 
 // sayIn is m with its amounts of money (money.Amount) in the currency cur; tournament chips
 // (money.Decimal) stay bare figures.

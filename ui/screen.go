@@ -463,7 +463,8 @@ func (s *Screen) update(v app.View) {
 	// Each object is refreshed only when what it shows changed (issue 18): a refresh of a label
 	// shapes its text again, and every view change — a tap, the table's every event — comes
 	// through here on the Fyne thread before the frame that answers a tap.
-	setText(s.balance, s.cash(v.Balance))
+	// What is left to bet with (001 §3.2.2): the chips on the layout are off it (app decides).
+	setText(s.balance, s.cash(v.ShownBalance))
 	bet := s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
 		bet += " …"
@@ -489,12 +490,16 @@ func (s *Screen) update(v app.View) {
 	}
 	s.showJackpot(v)
 	s.favourites.seen(v)
+	explained := s.explain.Visible()
 	if v.Frozen {
 		// The status says frozen; this says why, and that it ends (001 §9.4).
 		setLabel(s.explain, T("A result is being corrected: accounts are frozen until it is done"))
 		s.explain.Show()
 	} else {
 		s.explain.Hide()
+	}
+	if explained != s.explain.Visible() {
+		s.side.Refresh() // its column laid out again: the words under the status, not over it
 	}
 
 	// The last outcome and win are the result until the next round opens; while the ball
@@ -600,7 +605,14 @@ func (s *Screen) update(v app.View) {
 	offered := s.buyInRow.Visible()
 	s.buyIn.RemoveAll()
 	if b := v.BuyIn; b != nil {
-		s.buyIn.Add(widget.NewLabel(fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))))
+		// The offer stands over the message line: the answer to a touch made meanwhile (the
+		// terminal's refusal, which names the offer's amount) takes the offer's words, beside
+		// its buttons, or the player would get no word at all (issue 32).
+		offer := fmt.Sprintf(T("The dealer offers a buy-in of %s"), s.cash(b.Amount))
+		if v.Message.Priority == app.Answer && !v.Message.IsZero() {
+			offer = s.say(v.Message.Msg)
+		}
+		s.buyIn.Add(widget.NewLabel(offer))
 		accept := widget.NewButtonWithIcon(T("Accept"), theme.ConfirmIcon(), func() { s.confirmBuyIn(true) })
 		accept.Importance = widget.HighImportance
 		s.buyIn.Add(accept)
@@ -775,7 +787,12 @@ type historyTile struct {
 	plain fyne.CanvasObject // a black or green number: a spacer where a red one has its diamond
 	mark  fyne.CanvasObject // a red number's diamond
 	shown roulette.Number
+	// corrected: the outcome shown replaced another (001 §9.4)
+	corrected bool
 }
+
+// correctedEdge is the width of a corrected outcome's frame.
+const correctedEdge = 4
 
 func newHistoryTile() *historyTile {
 	t := &historyTile{bg: canvas.NewRectangle(numberColour(roulette.ColourGreen)), num: text("", 22, textColour),
@@ -809,12 +826,18 @@ func (t *historyTile) shows() bool { return t.bg.Visible() }
 
 // show draws n on the tile, redrawing only what changed; it reports whether the tile was
 // empty before.
-func (t *historyTile) show(n roulette.Number) (appeared bool) {
+func (t *historyTile) show(n roulette.Number, corrected bool) (appeared bool) {
 	appeared = !t.shows()
-	if !appeared && t.shown == n {
+	if !appeared && t.shown == n && t.corrected == corrected {
 		return false
 	}
-	t.shown = n
+	t.shown, t.corrected = n, corrected
+	// A corrected outcome (001 §9.4) is framed in the warning colour, thick, so the number the
+	// player saw change stands apart from the rest.
+	t.bg.StrokeColor, t.bg.StrokeWidth = feltLine, 1
+	if corrected {
+		t.bg.StrokeColor, t.bg.StrokeWidth = warnColour, correctedEdge
+	}
 	t.bg.FillColor = numberColour(n.Colour())
 	t.num.Text = n.String()
 	red := n.Colour() == roulette.ColourRed
@@ -852,7 +875,7 @@ func (t *historyTile) clear() {
 func (s *Screen) showHistory(h []table.Outcome) {
 	for i, t := range s.tiles {
 		if i < len(h) {
-			t.show(h[i].Number)
+			t.show(h[i].Number, h[i].Corrected)
 		} else {
 			t.clear()
 		}

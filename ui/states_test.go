@@ -309,8 +309,8 @@ func TestScreenStates(t *testing.T) {
 		"u_result.xml":            {"RESULT", "32", "AMOUNT WON", "180.00", "1,145.00"}, // U says it on its meter
 		"a_waiting_for_table.xml": {"WAITING FOR THE TABLE"},
 		"a_frozen.xml":            {"ACCOUNTS FROZEN", "being corrected"},
-		"a_reconnecting.xml":      {"RECONNECTING…", "wagers void"},
-		"a_wagers_void.xml":       {"NO MORE BETS", "wagers void"},
+		"a_reconnecting.xml":      {"RECONNECTING…", "wagers are void"},
+		"a_wagers_void.xml":       {"NO MORE BETS", "wagers are void"},
 		"a_table_closed.xml":      {"TABLE CLOSED"},
 		"u_dealer_wager.xml":      {"voisins 1 placed by the dealer", "The dealer placed voisins for you: 9.00", "44.00"},
 		"a_closure_announced.xml": {"This table closes at", "25 min left"},

@@ -84,6 +84,7 @@ type statsBoard struct {
 	drewOnce  bool
 	seen      []table.Outcome // the history drawn from, and its wheel: show returns at once on the same
 	seenWheel roulette.Wheel
+	zeros     []*barSeg // the zeros' share of each bar, named for the wheel's zeros (show)
 }
 
 // statsDrawn is what the board shows; it is drawn again only when this changes (once a round).
@@ -101,7 +102,11 @@ func newStatsBoard() *statsBoard {
 		s.label.Alignment = fyne.TextAlignCenter
 		return s
 	}
-	zero := func() *barSeg { return seg(numGreen, "0") } // 0, and 00 on a double-zero wheel
+	zero := func() *barSeg { // 0, and 00 on a double-zero wheel: named by show
+		z := seg(numGreen, "0")
+		b.zeros = append(b.zeros, z)
+		return z
+	}
 	b.bars[0] = &splitBar{segs: []*barSeg{seg(numRed, T("RED")), zero(), seg(numBlack, T("BLACK"))}}
 	b.bars[1] = &splitBar{segs: []*barSeg{seg(splitBlue, T("ODD")), zero(), seg(splitPurple, T("EVEN"))}}
 	b.bars[2] = &splitBar{segs: []*barSeg{seg(splitBlue, T("1 to 18")), zero(), seg(splitPurple, T("19 to 36"))}}
@@ -151,6 +156,13 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 		return
 	}
 	b.seen, b.seenWheel = append(b.seen[:0], h...), w
+	zeros := "0"
+	if w == roulette.DoubleZero {
+		zeros = "0/00" // both zeros' share: a 00 is not a "0" (issue 32)
+	}
+	for _, z := range b.zeros {
+		z.name = zeros
+	}
 	d := statsDrawn{splits: app.SplitsOf(h, w)}
 	hot, cold, _ := app.HotCold(h, w, 3)
 	d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
@@ -437,6 +449,9 @@ func (l *signLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 // capital is s with its first letter in capitals: the bet kinds' names are lower case, to be
 // used within a sentence, and head a row of the sign.
 func capital(s string) string {
+	if s == "" {
+		return s
+	}
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
 }

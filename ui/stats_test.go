@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -128,7 +129,7 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 	// All zeros: one green part per bar, written in full; 00 is hot, on green.
 	b = boardAt(history(roulette.DoubleZeroNumber, 0, roulette.DoubleZeroNumber), roulette.DoubleZero)
 	for i, bar := range b.bars {
-		if got := segsOf(bar); len(got) != 1 || got[0].label != "0 100%" || got[0].width != w {
+		if got := segsOf(bar); len(got) != 1 || got[0].label != "0/00 100%" || got[0].width != w {
 			t.Errorf("all zeros: bar %d shows %v", i, got)
 		}
 	}
@@ -313,4 +314,19 @@ func BenchmarkStatsBoardShow(b *testing.B) {
 			board.box.Layout.Layout(board.box.Objects, board.box.Size())
 		}
 	})
+}
+
+// Issue 32 point 22: on a double-zero wheel the zeros' share is named for both, "0/00": a
+// history of 00s does not read as "0".
+func TestStatsBoardNamesBothZeros(t *testing.T) {
+	test.NewTempApp(t)
+	dz := roulette.DoubleZeroNumber
+	b := boardAt(history(dz, dz, dz, 0, 17), roulette.DoubleZero)
+	if got := segsOf(b.bars[0]); len(got) < 2 || !strings.HasPrefix(got[0].label, "0/00 ") && !strings.HasPrefix(got[1].label, "0/00 ") {
+		t.Errorf("double zero, four zeros in five: the colour bar reads %v", got)
+	}
+	b = boardAt(history(0, 0, 0, 0, 17), roulette.SingleZero)
+	if got := segsOf(b.bars[0]); len(got) < 2 || !strings.HasPrefix(got[1].label, "0 ") && !strings.HasPrefix(got[0].label, "0 ") {
+		t.Errorf("single zero: the colour bar reads %v", got)
+	}
 }

@@ -191,7 +191,7 @@ func TestTournamentEndTurnOnTheScreen(t *testing.T) {
 	if _, err := term.Place(roulette.Bet{Spot: red}); err == nil {
 		t.Fatal("T01 placed out of turn")
 	}
-	if got := shown(s); got != "wait your turn: T03 wagers now" {
+	if got := shown(s); got != "Wait your turn: T03 wagers now" {
 		t.Fatalf("out of turn the screen says %q", got)
 	}
 
@@ -216,7 +216,7 @@ func TestTournamentEndTurnOnTheScreen(t *testing.T) {
 	if _, err := term.Place(roulette.Bet{Spot: red}); err == nil {
 		t.Fatal("a wager made in turn was altered")
 	}
-	if got := shown(s); got != "your wager was made in turn: it may not be removed or altered" {
+	if got := shown(s); got != "Your wager was made in turn: it may not be removed or altered" {
 		t.Fatalf("after the turn the screen says %q", got)
 	}
 }

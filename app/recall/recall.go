@@ -343,6 +343,16 @@ func (r Round) Bets() ([]roulette.Bet, []int64, error) {
 	return bets, per, nil
 }
 
+// SlipTotal is the total of the last slip recorded for the round: what the player had on the
+// layout. A round not recognised (001 §4.3.3) settles nothing (Staked 0) and returns this.
+func (r Round) SlipTotal() int64 {
+	var total int64
+	for _, w := range r.Wagers {
+		total += w.Accepted
+	}
+	return total
+}
+
 // ErrLuckyBall says a round could not be recomputed: its Lucky Ball draw is the server's record.
 var ErrLuckyBall = errors.New("Lucky Ball wagers settle on the server's draw, not recomputed here")
 

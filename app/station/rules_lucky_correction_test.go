@@ -184,7 +184,7 @@ func TestRule001_9_4_CorrectionOfEarlierRound(t *testing.T) {
 	if got := r.server().Balance; got != 1500 {
 		t.Fatalf("the table's ledger has %d after the correction, want 1500", got)
 	}
-	if !strings.Contains(v.Message.Msg.String(), "corrected to 2") {
+	if !strings.Contains(v.Message.Msg.String(), "corrected from 1 to 2") {
 		t.Errorf("the terminal says %q", v.Message.Msg)
 	}
 	var hist *table.Outcome

@@ -114,9 +114,10 @@ func TestRule004_3_6_WinnersRideShownOnTerminal(t *testing.T) {
 	if got := r.server().SlipTotal; got != 1000 {
 		t.Fatalf("the table carried %d, the screen shows 1000", got)
 	}
-	if !strings.Contains(v.Message.Msg.Key, "winning wagers stay on the layout") {
-		t.Errorf("the player was not told the winners ride: %q", v.Message.Msg.Key)
-	}
+	// Told once the buy-in's "Credited" (money news, 5 s on the line at the least) has had its time.
+	r.waitView("the player told the winners ride", func(v app.View) bool {
+		return strings.Contains(v.Message.Msg.Key, "winning wagers stay on the layout")
+	})
 	// The carried slip is a slip the table acknowledged: in the game records (rules 9.7–9.9).
 	carriedRecorded := false
 	for _, rec := range r.records(recall.KindSlip) {
@@ -172,7 +173,7 @@ func TestRule004_6_4b_PendingBuyInBlocksBetting(t *testing.T) {
 		t.Fatalf("a bet with the dealer's buy-in unconfirmed: %v, want %v", err, app.ErrBuyInPending)
 	}
 	// Told why, in the answer to the touch (the message line may be showing money news).
-	if !strings.Contains(fb.Message.Key, "confirm the dealer's buy-in") {
+	if !strings.Contains(fb.Message.Key, "Confirm the dealer's buy-in") {
 		t.Fatalf("the player was told %q", fb.Message.Key)
 	}
 	if err := r.st.Terminal.Double(); !errors.Is(err, app.ErrBuyInPending) {
