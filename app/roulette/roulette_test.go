@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-var allLayouts = []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star}}
+var allLayouts = []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star},
+	{Wheel: DoubleZero, Profile: CrownFH}, {Wheel: DoubleZero, Profile: CrownVW}}
 
 func num(ns ...int) []Number {
 	out := make([]Number, len(ns))
@@ -166,8 +167,10 @@ func TestEverySpotHasItsShapeAndFairOdds(t *testing.T) {
 		want := map[Kind]int{Straight: 37, Split: 60, Street: 14, Corner: 23, SixLine: 11,
 			Column: 3, Dozen: 3, Low: 1, High: 1, Even: 1, Odd: 1, Red: 1, Black: 1}
 		switch {
-		case l.Wheel == DoubleZero && l.Profile == Star:
+		case l.Wheel == DoubleZero && (l.Profile == Star || l.Profile == CrownFH):
 			want[Straight], want[Split], want[Street], want[Corner], want[FiveLine] = 38, 62, 15, 22, 1
+		case l.Wheel == DoubleZero && l.Profile == CrownVW:
+			want[Straight], want[Split], want[Street], want[Corner], want[FiveLine] = 38, 60, 13, 22, 1
 		case l.Wheel == DoubleZero:
 			want[Straight], want[Split], want[Street], want[Corner] = 38, 60, 13, 22
 		}
