@@ -112,6 +112,11 @@ func TestDemoDealsADoubleZeroWheel(t *testing.T) {
 	if l := v.Config.Layout; l.Wheel != roulette.DoubleZero || l.Profile != roulette.Star {
 		t.Fatalf("the demo table's layout: %v/%v, want double-zero/star", l.Wheel, l.Profile)
 	}
+	// The star layout is The Star's table: its rules, and the player card they require (003
+	// §3.4), which the demo's seat has in its reader.
+	if v.Config.RulesProfile != "star" || !v.Config.PlayerCardRequired {
+		t.Fatalf("the star demo's rules %q, card required %v", v.Config.RulesProfile, v.Config.PlayerCardRequired)
+	}
 	st.Close()
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
