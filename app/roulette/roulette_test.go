@@ -232,16 +232,6 @@ func TestSettlementEverySpotEveryOutcome(t *testing.T) {
 
 // On a zero, exactly the bets the rules name win.
 func TestZeroRules(t *testing.T) {
-	winners := func(l Layout, o Number) []string {
-		var out []string
-		for _, s := range l.Spots() {
-			if s.Wins(o) {
-				out = append(out, s.String())
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
 	cases := []struct {
 		l    Layout
 		o    Number
@@ -257,7 +247,7 @@ func TestZeroRules(t *testing.T) {
 		{Layout{Wheel: DoubleZero, Profile: Star}, 0, []string{"five-line 0-00-1-2-3", "split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-00-2", "street 0-1-2"}},
 	}
 	for _, c := range cases {
-		if got := winners(c.l, c.o); !slices.Equal(got, c.want) {
+		if got := winnersOn(c.l, c.o); !slices.Equal(got, c.want) {
 			t.Errorf("%v on %v: winners %v, want %v", c.l, c.o, got, c.want)
 		}
 	}

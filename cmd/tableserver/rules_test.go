@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	"github.com/tablegames/ats/client"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -50,17 +51,7 @@ func TestRule003_3_4_RulesStarAloneIsTheStarsTable(t *testing.T) {
 		t.Fatal("the table server did not start")
 	}
 	conn := func(name string) *grpc.ClientConn {
-		files := pki.Files{Dir: dir}
-		caFile, _ := files.CA()
-		caPEM, err := os.ReadFile(caFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pair, err := files.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tlsCfg, err := pki.ClientTLS(caPEM, pair, "localhost")
+		tlsCfg, err := client.LoadTLS(dir, name) // the dealer's certificate loads as a terminal's does
 		if err != nil {
 			t.Fatal(err)
 		}
