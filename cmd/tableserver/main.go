@@ -116,7 +116,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	var err error
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if cfg.Wheel, cfg.LayoutProfile, err = layout(*rules, *wheel, *profile, *cardRequired || !set["player-card-required"]); err != nil {
+	if cfg.Wheel, cfg.LayoutProfile, err = layout(*rules, *wheel, *profile, set["player-card-required"] && !*cardRequired); err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 2
 	}
@@ -144,7 +144,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 // rules profile plays unless named, and refused at start when it contradicts the rules (The
 // Star's rules on Crown Rapid's felt, say) or when a card is waived (-player-card-required=false)
 // under rules that require one (003 §3.4, §9.1).
-func layout(rulesProfile, wheel, profile string, card bool) (roulette.Wheel, roulette.Profile, error) {
+func layout(rulesProfile, wheel, profile string, cardWaived bool) (roulette.Wheel, roulette.Profile, error) {
 	rules, err := table.RulesOf(rulesProfile)
 	if err != nil {
 		return 0, 0, fmt.Errorf("-rules: %w", err)
@@ -163,7 +163,7 @@ func layout(rulesProfile, wheel, profile string, card bool) (roulette.Wheel, rou
 	if err := rules.Check(roulette.Layout{Wheel: w, Profile: p}); err != nil {
 		return 0, 0, fmt.Errorf("-rules %s -wheel %v -profile %v: %w", rulesProfile, w, p, err)
 	}
-	if rules.PlayerCardRequired && !card {
+	if rules.PlayerCardRequired && cardWaived {
 		return 0, 0, fmt.Errorf("-player-card-required=false: rules profile %q requires a player card (003 §3.4, §9.1)", rulesProfile)
 	}
 	return w, p, nil

@@ -130,22 +130,18 @@ func TestRulesAndLayoutThatContradictAreRefusedAtStart(t *testing.T) {
 			t.Errorf("%v: a ledger was made", c.args)
 		}
 	}
-	// The layouts that agree start: Crown's F/H and V/W under crown, The Star's single zero.
-	for _, args := range [][]string{{"-rules", "crown", "-wheel", "double-zero", "-profile", "crown-fh"}, {"-rules", "touchtable", "-wheel", "double-zero", "-profile", "crown-vw"}, {"-rules", "star", "-wheel", "single-zero"}} {
-		w, p, err := layout(args[1], flagValue(args, "-wheel"), flagValue(args, "-profile"), true)
-		if err != nil {
-			t.Errorf("%v: %v", args, err)
-		} else if want := flagValue(args, "-profile"); want != "" && p.String() != want || w.String() != flagValue(args, "-wheel") {
-			t.Errorf("%v: %v/%v", args, w, p)
+	// The layouts that agree are taken: Crown Roulette's F/H and V/W under crown and touchtable,
+	// The Star's single-zero wheel; the rules' defaults when nothing is named.
+	for _, c := range []struct{ rules, wheel, profile, wantWheel, wantProfile string }{
+		{"crown", "double-zero", "crown-fh", "double-zero", "crown-fh"},
+		{"touchtable", "double-zero", "crown-vw", "double-zero", "crown-vw"},
+		{"star", "single-zero", "", "single-zero", "star"},
+		{"star", "", "", "double-zero", "star"},
+		{"crown", "", "", "single-zero", "crown-rapid"},
+	} {
+		w, p, err := layout(c.rules, c.wheel, c.profile, false)
+		if err != nil || w.String() != c.wantWheel || p.String() != c.wantProfile {
+			t.Errorf("-rules %s -wheel %q -profile %q: %v/%v, %v; want %s/%s", c.rules, c.wheel, c.profile, w, p, err, c.wantWheel, c.wantProfile)
 		}
 	}
-}
-
-func flagValue(args []string, name string) string {
-	for i := 0; i+1 < len(args); i++ {
-		if args[i] == name {
-			return args[i+1]
-		}
-	}
-	return ""
 }
