@@ -221,7 +221,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	return w.Canvas().Capture()
 }
 
-// Reference renders of Diagrams A, L and U: both wheels (and both double-zero profiles), a
+// Reference renders of Diagrams A, L and U: both wheels (and three double-zero felts), a
 // Lucky Ball table after no more bets, and a result; each must match its PNG in
 // diagrams/reference, which -update (or UPDATE_REFERENCE=1) rewrites.
 func TestReferenceRenders(t *testing.T) {
