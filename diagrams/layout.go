@@ -1,5 +1,5 @@
 // Package diagrams holds the screen designs of the rules as data: the geometry of every bet spot
-// of each betting layout (single zero, both double-zero profiles) and of the racetrack, with the
+// of each betting layout (single zero, every double-zero profile) and of the racetrack, with the
 // hit test that turns a touch into exactly the bet a chip there means on a felt, and the lists of
 // elements that Diagrams A, L and U must show.
 //
@@ -95,6 +95,10 @@ func numberBox(n int) Rect {
 	return Rect{Point{c, r}, Point{c + 1, r + 1}}
 }
 
+// firstFiveBox is the First Five of a felt that marks one (000 §8.4.1, Diagrams V/W): the
+// corner below the zero boxes, beside the dozens and the even-money boxes, empty on the others.
+var firstFiveBox = Rect{Point{zeroLeft, dozensY}, Point{0, feltBottom}}
+
 // zeroBoxes returns the zero boxes: 0 alone on a single-zero felt; 00 above 0 (next to 3) on a
 // double-zero felt, as on an American layout.
 func zeroBoxes(w roulette.Wheel) map[roulette.Number]Rect {
@@ -185,8 +189,14 @@ func New(l roulette.Layout) (*Geometry, error) {
 			candidate{roulette.Street, num(dz, 2, 3), ShapePoint, around(Point{0, 1}), Point{0, 1}},
 			candidate{roulette.Street, num(0, dz, 2), ShapePoint, around(Point{0, 1.5}), Point{0, 1.5}},
 			candidate{roulette.Street, num(0, 1, 2), ShapePoint, around(Point{0, 2}), Point{0, 2}},
-			candidate{roulette.FiveLine, num(0, dz, 1, 2, 3), ShapePoint, around(Point{0, 3}), Point{0, 3}},
 		)
+		// The five-line is a chip on the point where 0, 00, 1, 2 and 3 meet, or, where the felt
+		// marks one, the First Five box below the zeros beside the dozens (000 §8.4.1).
+		if l.Profile.FirstFiveBox() {
+			cands = append(cands, candidate{roulette.FiveLine, num(0, dz, 1, 2, 3), ShapeBox, firstFiveBox, firstFiveBox.Centre()})
+		} else {
+			cands = append(cands, candidate{roulette.FiveLine, num(0, dz, 1, 2, 3), ShapePoint, around(Point{0, 3}), Point{0, 3}})
+		}
 	} else {
 		cands = append(cands,
 			candidate{roulette.Split, num(0, 3), ShapeLine, segment(Point{0, 0}, Point{0, 1}), Point{0, 0.5}},
@@ -222,6 +232,11 @@ func New(l roulette.Layout) (*Geometry, error) {
 	for _, z := range sortedZeros(zb) {
 		s, _ := l.Inside(roulette.Straight, []roulette.Number{z})
 		g.Boxes = append(g.Boxes, Box{Rect: zb[z], Label: z.String(), Number: z, Colour: z.Colour(), IsNum: true, Spot: s})
+	}
+	for _, r := range boxes {
+		if r.Spot.Kind == roulette.FiveLine {
+			g.Boxes = append(g.Boxes, Box{Rect: r.Hit, Label: "FIRST FIVE", Colour: roulette.ColourGreen, Spot: r.Spot})
+		}
 	}
 	for n := 1; n <= 36; n++ {
 		s, _ := l.Inside(roulette.Straight, num(n))

@@ -11,6 +11,8 @@ var layouts = []roulette.Layout{
 	{Wheel: roulette.SingleZero, Profile: roulette.CrownRapid},
 	{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid},
 	{Wheel: roulette.DoubleZero, Profile: roulette.Star},
+	{Wheel: roulette.DoubleZero, Profile: roulette.CrownFH},
+	{Wheel: roulette.DoubleZero, Profile: roulette.CrownVW},
 }
 
 func layoutName(l roulette.Layout) string { return fmt.Sprintf("%v/%v", l.Wheel, l.Profile) }
@@ -175,6 +177,74 @@ func TestDoubleZeroProfilesDifferInZeroCombinations(t *testing.T) {
 		if r.Spot.Mask.Has(roulette.DoubleZeroNumber) && r.Spot.Kind != roulette.Straight &&
 			!(r.Spot.Kind == roulette.Split && r.Spot.Mask.Has(0)) {
 			t.Errorf("crown-rapid: %v covers 00, but on 00 only straight 00 and split 0/00 win (001 §10.4.3)", r.Spot)
+		}
+	}
+}
+
+// Crown Roulette's double-zero felts (000 §8.4.1, §8.4.3): on Diagrams F/H the five-line is a
+// chip on the point where 0, 00, 1, 2 and 3 meet and 00 joins 2 and 3; on Diagrams V/W it is a
+// box of its own marked First Five (below the zeros, beside the dozens), the point means
+// nothing, and 00 joins only 0.
+func TestRule000_8_4_1_FirstFiveBoxAndFiveLinePoint(t *testing.T) {
+	fh, err := New(roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownFH})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := fh.Hit(Point{0, 3}); !ok || r.Spot.Kind != roulette.FiveLine || r.Shape != ShapePoint {
+		t.Errorf("crown-fh: the five-line junction means %v", r.Spot)
+	}
+	for _, p := range []Point{{0, 0.5}, {0, 1.25}, {0, 1}} { // 00/3, 00/2, 00/2/3
+		if r, ok := fh.Hit(p); !ok || !r.Spot.Mask.Has(roulette.DoubleZeroNumber) || r.Spot.Kind == roulette.Straight {
+			t.Errorf("crown-fh: a touch at %v means %v, want a zero combination with 00", p, r.Spot)
+		}
+	}
+	vw, err := New(roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownVW})
+	if err != nil {
+		t.Fatal(err)
+	}
+	five, err := vw.Layout.Inside(roulette.FiveLine, []roulette.Number{0, roulette.DoubleZeroNumber, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := Rect{Point{zeroLeft, dozensY}, Point{0, feltBottom}}
+	r, ok := vw.Region(five)
+	if !ok || r.Shape != ShapeBox || r.Hit != box {
+		t.Fatalf("crown-vw: the First Five is %+v (ok=%v), want the box %v", r, ok, box)
+	}
+	var drawn []Box
+	for _, b := range vw.Boxes {
+		if b.Spot == five {
+			drawn = append(drawn, b)
+		}
+	}
+	if len(drawn) != 1 || drawn[0].Label != "FIRST FIVE" || drawn[0].Rect != box || drawn[0].IsNum {
+		t.Errorf("crown-vw: the First Five is drawn as %+v, want one box marked FIRST FIVE", drawn)
+	}
+	for _, p := range []Point{{-0.5, 4}, {-0.9, 3.1}, {-0.1, 4.9}} {
+		if r, ok := vw.Hit(p); !ok || r.Spot != five {
+			t.Errorf("crown-vw: a touch at %v in the First Five means %v", p, r.Spot)
+		}
+	}
+	if r, ok := vw.Hit(Point{0, 3}); ok && r.Spot.Kind == roulette.FiveLine {
+		t.Error("crown-vw: the point where 0 and 1 meet is a five-line; V/W marks it in its own box")
+	}
+	for _, r := range vw.Regions {
+		if r.Spot.Mask.Has(roulette.DoubleZeroNumber) && r.Spot.Kind != roulette.Straight && r.Spot.Kind != roulette.FiveLine &&
+			!(r.Spot.Kind == roulette.Split && r.Spot.Mask.Has(0)) {
+			t.Errorf("crown-vw: %v covers 00, but on 00 only straight 00, split 0/00 and First Five win (000 §8.4.3(c))", r.Spot)
+		}
+	}
+	// The other felts leave that corner empty.
+	for _, l := range layouts {
+		if l.Profile == roulette.CrownVW && l.Wheel == roulette.DoubleZero {
+			continue
+		}
+		g, err := New(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := g.Hit(Point{-0.5, 4}); ok {
+			t.Errorf("%s: a touch below the zeros means %v", layoutName(l), r.Spot)
 		}
 	}
 }

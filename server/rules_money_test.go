@@ -213,7 +213,11 @@ func TestRule004_6_2_MoneyOnlyThroughTheDealer(t *testing.T) {
 	for _, profile := range []string{table.ProfileVic1999, table.ProfileTouchTable, table.ProfileCrown, table.ProfileStar} {
 		t.Run(profile, func(t *testing.T) {
 			dealerOnly := profile == table.ProfileVic1999 || profile == table.ProfileTouchTable
-			r := newRigWith(t, func(c *Config) { c.RulesProfile = profile })
+			rules, err := table.RulesOf(profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRigWith(t, func(c *Config) { c.RulesProfile, c.LayoutProfile = profile, rules.Layout() })
 			t1 := r.terminal("T1")
 			r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 			status, err := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})

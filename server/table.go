@@ -359,15 +359,21 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	if cfg.History <= 0 {
 		cfg.History = 20
 	}
-	switch cfg.RulesProfile {
-	case "":
+	if cfg.RulesProfile == "" {
 		cfg.RulesProfile = table.ProfileCrown
-	case table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable:
-	default:
-		// A misspelt profile would silently run the default's money paths and rules.
-		return nil, fmt.Errorf("server: rules profile %q: want %s, %s, %s or %s", cfg.RulesProfile,
-			table.ProfileCrown, table.ProfileVic1999, table.ProfileStar, table.ProfileTouchTable)
 	}
+	rules, err := table.RulesOf(cfg.RulesProfile)
+	if err != nil {
+		// A misspelt profile would silently run the default's money paths and rules.
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	// One casino's rules on another's felt, or a wheel the rule book does not know, is refused:
+	// the terminals would offer, and the table settle, bets that rule book does not have.
+	if err := rules.Check(roulette.Layout{Wheel: cfg.Wheel, Profile: cfg.LayoutProfile}); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	// The Star's player card (003 §3.4, §9.1) comes with its rules, not with a separate setting.
+	cfg.PlayerCardRequired = cfg.PlayerCardRequired || rules.PlayerCardRequired
 	if cfg.Notes == nil {
 		cfg.Notes = DefaultNotes()
 	}

@@ -6,6 +6,7 @@ import (
 	"image/draw"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -269,16 +270,7 @@ func (a *boxArt) paint(w, h int, pixScale float32) *image.RGBA {
 		r := pxRect(b.rect)
 		cx, cy := float32(r.Min.X+r.Max.X)/2, float32(r.Min.Y+r.Max.Y)/2
 		if b.label != "" {
-			face := a.face(b.em * scale)
-			m := face.Metrics()
-			d := font.Drawer{Dst: img, Src: ink, Face: face}
-			adv := d.MeasureString(b.label)
-			// Centred like a centred canvas.Text: the line box (ascent + descent) in the middle.
-			d.Dot = fixed.Point26_6{
-				X: fixed.Int26_6(cx*64) - adv/2,
-				Y: fixed.Int26_6(cy*64) + (m.Ascent-m.Descent)/2,
-			}
-			d.DrawString(b.label)
+			a.drawLabel(img, ink, b, float32(r.Dx()), cx, cy, scale)
 		}
 		if b.marker {
 			rad := scale * 0.05
@@ -286,6 +278,37 @@ func (a *boxArt) paint(w, h int, pixScale float32) *image.RGBA {
 		}
 	}
 	return img
+}
+
+// drawLabel writes a box's label centred in it, width w pixels, at (cx, cy). A label too wide
+// for its box on one line (the First Five, in a box one number wide) has its words on lines of
+// their own, and is made smaller only if a word is still too wide: it never spills over the
+// box's lines. A label that fits is drawn exactly as before.
+func (a *boxArt) drawLabel(img draw.Image, ink image.Image, b artBox, w, cx, cy, scale float32) {
+	room := fixed.Int26_6(w * 0.9 * 64)
+	face := a.face(b.em * scale)
+	lines := []string{b.label}
+	widest := font.MeasureString(face, b.label)
+	if widest > room {
+		lines, widest = strings.Fields(b.label), 0
+		for _, l := range lines {
+			widest = max(widest, font.MeasureString(face, l))
+		}
+		if widest > room {
+			face = a.face(b.em * scale * float32(room) / float32(widest))
+		}
+	}
+	m := face.Metrics()
+	d := font.Drawer{Dst: img, Src: ink, Face: face}
+	// Centred like a centred canvas.Text: the lines' boxes (ascent + descent each) in the middle.
+	lineH, n := m.Ascent+m.Descent, fixed.Int26_6(len(lines))
+	for i, l := range lines {
+		d.Dot = fixed.Point26_6{
+			X: fixed.Int26_6(cx*64) - d.MeasureString(l)/2,
+			Y: fixed.Int26_6(cy*64) + (m.Ascent-m.Descent)/2 + lineH*(2*fixed.Int26_6(i)-(n-1))/2,
+		}
+		d.DrawString(l)
+	}
 }
 
 // face returns the bold theme font at size pixels per em, cached per size.

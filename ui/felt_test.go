@@ -18,6 +18,8 @@ func TestFeltTapAtEveryCentre(t *testing.T) {
 		{Wheel: roulette.SingleZero},
 		{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid},
 		{Wheel: roulette.DoubleZero, Profile: roulette.Star},
+		{Wheel: roulette.DoubleZero, Profile: roulette.CrownFH},
+		{Wheel: roulette.DoubleZero, Profile: roulette.CrownVW},
 	}
 	for _, l := range layouts {
 		g, err := diagrams.New(l)

@@ -169,6 +169,8 @@ func TestEverySpotByTouchOnTheKiosk(t *testing.T) {
 		{Wheel: roulette.SingleZero},
 		{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid},
 		{Wheel: roulette.DoubleZero, Profile: roulette.Star},
+		{Wheel: roulette.DoubleZero, Profile: roulette.CrownFH},
+		{Wheel: roulette.DoubleZero, Profile: roulette.CrownVW},
 	} {
 		for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
 			term, _ := terminalAt(t, l)

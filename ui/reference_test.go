@@ -107,6 +107,7 @@ func referenceCases() []referenceCase {
 	single := roulette.Layout{Wheel: roulette.SingleZero}
 	crown := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownRapid}
 	star := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
+	vw := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.CrownVW}
 	asian := roulette.Layout{Wheel: roulette.SingleZero, Asian: roulette.DefaultAsianGroups(roulette.SingleZero)}
 	wagering := func(left time.Duration, bets func(*testing.T, roulette.Layout) []table.SlipBet) func(*testing.T, roulette.Layout) table.Snapshot {
 		return func(t *testing.T, l roulette.Layout) table.Snapshot {
@@ -148,6 +149,13 @@ func referenceCases() []referenceCase {
 		}), size: fyne.NewSize(1280, 800), kiosk: true},
 		{"a_double_zero_star_closing.png", diagrams.DiagramA, star, wagering(4*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
 			return []table.SlipBet{inside(t, l, roulette.Straight, 500, roulette.DoubleZeroNumber), outside(t, l, roulette.Black, 0, 2500)}
+		}), fyne.Size{}, false},
+		// Crown Roulette's Diagrams V/W (000 §8.4.1): the First Five in a box of its own.
+		{"a_double_zero_crown_vw_wagering.png", diagrams.DiagramA, vw, wagering(12*time.Second, func(t *testing.T, l roulette.Layout) []table.SlipBet {
+			return []table.SlipBet{
+				inside(t, l, roulette.FiveLine, 1000, 0, roulette.DoubleZeroNumber, 1, 2, 3), inside(t, l, roulette.Split, 500, 0, roulette.DoubleZeroNumber),
+				inside(t, l, roulette.Straight, 2500, 28), outside(t, l, roulette.Dozen, 1, 500),
+			}
 		}), fyne.Size{}, false},
 		{"l_lucky_ball.png", diagrams.DiagramL, single, func(t *testing.T, l roulette.Layout) table.Snapshot {
 			return table.Snapshot{
@@ -213,7 +221,7 @@ func referenceScreen(t *testing.T, c referenceCase) image.Image {
 	return w.Canvas().Capture()
 }
 
-// Reference renders of Diagrams A, L and U: both wheels (and both double-zero profiles), a
+// Reference renders of Diagrams A, L and U: both wheels (and three double-zero felts), a
 // Lucky Ball table after no more bets, and a result; each must match its PNG in
 // diagrams/reference, which -update (or UPDATE_REFERENCE=1) rewrites.
 func TestReferenceRenders(t *testing.T) {

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-var allLayouts = []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star}}
+var allLayouts = []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star},
+	{Wheel: DoubleZero, Profile: CrownFH}, {Wheel: DoubleZero, Profile: CrownVW}}
 
 func num(ns ...int) []Number {
 	out := make([]Number, len(ns))
@@ -166,8 +167,10 @@ func TestEverySpotHasItsShapeAndFairOdds(t *testing.T) {
 		want := map[Kind]int{Straight: 37, Split: 60, Street: 14, Corner: 23, SixLine: 11,
 			Column: 3, Dozen: 3, Low: 1, High: 1, Even: 1, Odd: 1, Red: 1, Black: 1}
 		switch {
-		case l.Wheel == DoubleZero && l.Profile == Star:
+		case l.Wheel == DoubleZero && (l.Profile == Star || l.Profile == CrownFH):
 			want[Straight], want[Split], want[Street], want[Corner], want[FiveLine] = 38, 62, 15, 22, 1
+		case l.Wheel == DoubleZero && l.Profile == CrownVW:
+			want[Straight], want[Split], want[Street], want[Corner], want[FiveLine] = 38, 60, 13, 22, 1
 		case l.Wheel == DoubleZero:
 			want[Straight], want[Split], want[Street], want[Corner] = 38, 60, 13, 22
 		}
@@ -229,16 +232,6 @@ func TestSettlementEverySpotEveryOutcome(t *testing.T) {
 
 // On a zero, exactly the bets the rules name win.
 func TestZeroRules(t *testing.T) {
-	winners := func(l Layout, o Number) []string {
-		var out []string
-		for _, s := range l.Spots() {
-			if s.Wins(o) {
-				out = append(out, s.String())
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
 	cases := []struct {
 		l    Layout
 		o    Number
@@ -254,7 +247,7 @@ func TestZeroRules(t *testing.T) {
 		{Layout{Wheel: DoubleZero, Profile: Star}, 0, []string{"five-line 0-00-1-2-3", "split 0-00", "split 0-1", "split 0-2", "straight 0", "street 0-00-2", "street 0-1-2"}},
 	}
 	for _, c := range cases {
-		if got := winners(c.l, c.o); !slices.Equal(got, c.want) {
+		if got := winnersOn(c.l, c.o); !slices.Equal(got, c.want) {
 			t.Errorf("%v on %v: winners %v, want %v", c.l, c.o, got, c.want)
 		}
 	}

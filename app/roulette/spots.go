@@ -186,39 +186,120 @@ func (s Spot) String() string {
 }
 
 // Profile says which zero combinations a double-zero layout offers; a single-zero layout is the
-// same under every profile.
+// same under every profile. Each profile is one row of data (profiles below): its name, the
+// zero combinations its felt has, and whether the five-line is a box marked First Five. Adding a
+// layout is adding a row, not a branch.
 type Profile uint8
 
 // The layout profiles.
 const (
-	// CrownRapid is Crown Melbourne's Double Zero Rapid Roulette (001 §10): on 00 only a
-	// straight-up on 00 and the split 0/00 win (§10.4.3), so no other spot covers 00. On 0,
-	// §7.3 (via §10.1) lets the split, street and corner bets that join 0 to 1, 2 or 3 win; on
-	// the double-zero felt 0 borders 1 and 2 only (00 borders 3), so those are the splits 0/1
-	// and 0/2 and the street 0/1/2.
+	// CrownRapid is Crown Melbourne's Double Zero Rapid Roulette (001 §10), and Crown
+	// Roulette's Diagrams O and P (000 §8.4.3(b), the same rule): on 00 only a straight-up on
+	// 00 and the split 0/00 win (§10.4.3), so no other spot covers 00. On 0, §7.3 (via §10.1)
+	// lets the split, street and corner bets that join 0 to 1, 2 or 3 win; on the double-zero
+	// felt 0 borders 1 and 2 only (00 borders 3), so those are the splits 0/1 and 0/2 and the
+	// street 0/1/2.
 	CrownRapid Profile = iota
 	// Star is The Star's Roulette (003 §3.2): splits 0/1, 0/2, 0/00, 00/2, 00/3; streets
 	// 0/1/2, 0/00/2, 00/2/3; the five-line 0/00/1/2/3; no 0/2/3 street, no 0/1/2/3 corner.
 	Star
+	// CrownFH is Crown Roulette's Diagrams F and H (000 §8.4.3(a)): on 00 the straight-up and
+	// every split, street, corner and five-line joining 00 to 0, 1, 2 or 3 win. Its felt is the
+	// double-zero one (00 beside 3 and 2, 0 beside 2 and 1), where those are the splits 0/00,
+	// 00/2, 00/3, the streets 0/00/2, 00/2/3 and the five-line at the point where 0, 00, 1, 2
+	// and 3 meet (6 to 1, §8.4.1); no four boxes meet at a point with 00, so it has no corner
+	// with a zero. Its zero bets are therefore the Star's, under Crown's rule.
+	CrownFH
+	// CrownVW is Crown Roulette's Diagrams V and W (000 §8.4.3(c)): crown-rapid's zero bets and
+	// the First Five, a box of its own on the felt (§8.4.1, 6 to 1); on 00 only straight 00,
+	// split 0/00 and First Five win.
+	CrownVW
 )
 
-// ParseProfile parses "crown-rapid" or "star"; "" is the default, crown-rapid.
-func ParseProfile(s string) (Profile, error) {
-	switch s {
-	case "", "crown-rapid":
-		return CrownRapid, nil
-	case "star":
-		return Star, nil
+// zeroBet is a zero combination of a felt: a bet kind and its numbers.
+type zeroBet struct {
+	kind    Kind
+	numbers []Number
+}
+
+// profileRow is one layout profile as data.
+type profileRow struct {
+	name  string
+	zeros []zeroBet // the double-zero felt's zero combinations (inside bets with 0 or 00), straights aside
+	// firstFiveBox: the five-line is placed in a box marked First Five, not on the point
+	// where 0, 00, 1, 2 and 3 meet (000 §8.4.1 "as applicable").
+	firstFiveBox bool
+}
+
+const dz = DoubleZeroNumber
+
+var (
+	// The Star's (003 §3.2.2–3.2.5) and Diagrams F/H's (000 §8.4.3(a)): 0 joined to 1 and 2,
+	// 00 to 0, 2 and 3, and the five-line.
+	zeroAndDoubleZero = []zeroBet{{Split, []Number{0, 1}}, {Split, []Number{0, 2}}, {Split, []Number{0, dz}},
+		{Split, []Number{dz, 2}}, {Split, []Number{dz, 3}}, {Street, []Number{0, 1, 2}}, {Street, []Number{0, dz, 2}},
+		{Street, []Number{dz, 2, 3}}, {FiveLine, []Number{0, dz, 1, 2, 3}}}
+	// A single-zero felt's (001 §7.2.2, §7.1 Corner; 000 §6.2.2, §6.1), the same under every profile.
+	singleZeroBets = []zeroBet{{Split, []Number{0, 1}}, {Split, []Number{0, 2}}, {Split, []Number{0, 3}},
+		{Street, []Number{0, 1, 2}}, {Street, []Number{0, 2, 3}}, {Corner, []Number{0, 1, 2, 3}}}
+)
+
+// profiles are the layout profiles, indexed by Profile. The joins of 0 to 1 and 2 are on every
+// double-zero felt (001 §7.3 via §10.1; 000 §6.3 via §8.1).
+var profiles = [...]profileRow{
+	CrownRapid: {name: "crown-rapid", zeros: []zeroBet{{Split, []Number{0, dz}}, {Split, []Number{0, 1}},
+		{Split, []Number{0, 2}}, {Street, []Number{0, 1, 2}}}},
+	Star:    {name: "star", zeros: zeroAndDoubleZero},
+	CrownFH: {name: "crown-fh", zeros: zeroAndDoubleZero},
+	CrownVW: {name: "crown-vw", zeros: []zeroBet{{Split, []Number{0, dz}}, {Split, []Number{0, 1}},
+		{Split, []Number{0, 2}}, {Street, []Number{0, 1, 2}}, {FiveLine, []Number{0, dz, 1, 2, 3}}}, firstFiveBox: true},
+}
+
+// Profiles lists every layout profile in order.
+func Profiles() []Profile {
+	out := make([]Profile, len(profiles))
+	for i := range profiles {
+		out[i] = Profile(i)
 	}
-	return 0, fmt.Errorf("unknown profile %q (crown-rapid, star)", s)
+	return out
+}
+
+// profileNames is "crown-rapid, star, …", for errors.
+func profileNames() string {
+	names := make([]string, len(profiles))
+	for i, p := range profiles {
+		names[i] = p.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseProfile parses a layout profile's name ("crown-rapid", "star", "crown-fh", "crown-vw");
+// "" is the default, crown-rapid.
+func ParseProfile(s string) (Profile, error) {
+	if s == "" {
+		return CrownRapid, nil
+	}
+	for i, p := range profiles {
+		if p.name == s {
+			return Profile(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown profile %q (%s)", s, profileNames())
 }
 
 func (p Profile) String() string {
-	if p == Star {
-		return "star"
+	if !p.valid() {
+		return fmt.Sprintf("profile(%d)", uint8(p))
 	}
-	return "crown-rapid"
+	return profiles[p].name
 }
+
+func (p Profile) valid() bool { return int(p) < len(profiles) }
+
+// FirstFiveBox reports whether the profile's felt marks the five-line as a box of its own,
+// "First Five" (000 §8.4.1, Diagrams V/W), rather than a chip on the point where 0, 00, 1, 2
+// and 3 meet.
+func (p Profile) FirstFiveBox() bool { return p.valid() && profiles[p].firstFiveBox }
 
 // Layout is a table's betting layout: its wheel, for double zero its profile, and the groups of
 // its Asian racetrack when the table has one (002 §2.2(b), §3.2; the zero value has none). A
@@ -243,16 +324,21 @@ var (
 func spotsOf(l Layout) *spotSet {
 	setsOnce.Do(func() {
 		sets = map[Layout]*spotSet{}
-		for _, lay := range []Layout{{Wheel: SingleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: CrownRapid}, {Wheel: DoubleZero, Profile: Star}} {
-			s := &spotSet{list: buildSpots(lay), has: map[Spot]bool{}}
-			for _, sp := range s.list {
-				s.has[sp] = true
-			}
-			sets[lay] = s
+		single := newSpotSet(Layout{Wheel: SingleZero, Profile: CrownRapid})
+		for _, p := range Profiles() {
+			sets[Layout{Wheel: SingleZero, Profile: p}] = single
+			sets[Layout{Wheel: DoubleZero, Profile: p}] = newSpotSet(Layout{Wheel: DoubleZero, Profile: p})
 		}
-		sets[Layout{Wheel: SingleZero, Profile: Star}] = sets[Layout{Wheel: SingleZero, Profile: CrownRapid}]
 	})
 	return sets[Layout{Wheel: l.Wheel, Profile: l.Profile}] // the main game's spots do not depend on the Asian groups
+}
+
+func newSpotSet(l Layout) *spotSet {
+	s := &spotSet{list: buildSpots(l), has: map[Spot]bool{}}
+	for _, sp := range s.list {
+		s.has[sp] = true
+	}
+	return s
 }
 
 // buildSpots lists every spot of a layout from the felt's geometry: numbers in twelve rows of
@@ -282,30 +368,12 @@ func buildSpots(l Layout) []Spot {
 	for n := Number(1); n <= 31; n += 3 {
 		add(SixLine, n, n+1, n+2, n+3, n+4, n+5)
 	}
-	const dz = DoubleZeroNumber
-	switch {
-	case l.Wheel == SingleZero: // 001 §7.2.2, §7.1 Corner
-		add(Split, 0, 1)
-		add(Split, 0, 2)
-		add(Split, 0, 3)
-		add(Street, 0, 1, 2)
-		add(Street, 0, 2, 3)
-		add(Corner, 0, 1, 2, 3)
-	case l.Profile == Star: // 003 §3.2.2–3.2.5
-		add(Split, 0, 1)
-		add(Split, 0, 2)
-		add(Split, 0, dz)
-		add(Split, dz, 2)
-		add(Split, dz, 3)
-		add(Street, 0, 1, 2)
-		add(Street, 0, dz, 2)
-		add(Street, dz, 2, 3)
-		add(FiveLine, 0, dz, 1, 2, 3)
-	default: // crown-rapid double zero, 001 §10.4.3 and §7.3
-		add(Split, 0, dz)
-		add(Split, 0, 1)
-		add(Split, 0, 2)
-		add(Street, 0, 1, 2)
+	zeros := singleZeroBets
+	if l.Wheel == DoubleZero {
+		zeros = profiles[l.Profile].zeros
+	}
+	for _, z := range zeros {
+		add(z.kind, z.numbers...)
 	}
 	for c := 1; c <= 3; c++ {
 		var m Mask
@@ -344,7 +412,7 @@ func buildSpots(l Layout) []Spot {
 
 // Valid reports whether l is a known layout.
 func (l Layout) Valid() bool {
-	return l.Wheel.Valid() && (l.Profile == CrownRapid || l.Profile == Star) && l.Asian.Validate(l.Wheel) == nil
+	return l.Wheel.Valid() && l.Profile.valid() && l.Asian.Validate(l.Wheel) == nil
 }
 
 // Spots returns every main-game spot of the layout in a fixed order. The slice is shared: do

@@ -67,9 +67,7 @@ type TableConfig struct {
 // Victorian ATS rules (004 §6.2 buy-in by tendering to the dealer, §6.6 payout in chips) and the
 // TouchTable Player Display (000 §11.7.2, §11.7.6). The Crown Rapid Roulette ATS (001 §6.2,
 // §6.6) and The Star take notes and tickets and print the cash-out ticket.
-func DealerCashOnly(profile string) bool {
-	return profile == ProfileVic1999 || profile == ProfileTouchTable
-}
+func DealerCashOnly(profile string) bool { return rulesOf(profile).DealerCashOnly }
 
 // The rules profiles a table may run (server Config.RulesProfile).
 const (
@@ -81,7 +79,7 @@ const (
 
 // WinnersRide reports whether a profile keeps winning wagers on the layout for the next spin
 // until the player withdraws them (004 §3.6(b), §3.7).
-func WinnersRide(profile string) bool { return profile == ProfileVic1999 }
+func WinnersRide(profile string) bool { return rulesOf(profile).WinnersRide }
 
 // PendingLimits is an announced change and when it takes effect.
 type PendingLimits struct {

@@ -172,6 +172,9 @@ func TestSettleInvalidInput(t *testing.T) {
 		{`{"wheel":"single-zero","outcome":"1","wagers":[{"bet":"lucky-ball","colour":"red","amount":100}]}`, `wager 0: lucky-ball wager, but the input has no "lucky_ball" draw`},
 		{`{"wheel":"single-zero","outcome":"1","wagers":[{"bet":"column","which":4,"amount":100}]}`, "wager 0: column 4"},
 		{`{"wheel":"single-zero","outcome":"00","wagers":[]}`, "outcome: 00 is not on a single-zero wheel"},
+		// 000 §8.4.3(c): Diagrams V/W join 00 to 0 only (and the First Five).
+		{`{"wheel":"double-zero","profile":"crown-vw","outcome":"00","wagers":[{"bet":"split","numbers":["00","3"],"amount":100}]}`, "wager 0: split 00-3: this double-zero layout (crown-vw) has no such zero bet"},
+		{`{"wheel":"double-zero","profile":"crown","outcome":"00","wagers":[]}`, `profile: unknown profile "crown" (crown-rapid, star, crown-fh, crown-vw)`},
 		{`{"wheel":"triple-zero","outcome":"1","wagers":[]}`, "wheel:"},
 		{`{"wheel":"single-zero","outcome":"1"}`, `"wagers" is required`},
 		{`{"wheel":"single-zero","outcome":"1","wagers":[],"limits":{"min":0,"max":100}}`, "limits"},

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -49,6 +50,14 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stderr, nil)
+}
+
+// serve runs the command until ctx ends; ready, if set, is told the address once the table
+// serves (for tests).
+func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr string)) int {
 	if len(args) > 0 && args[0] == "pki" {
 		return runPKI(args[1:], stderr)
 	}
@@ -71,15 +80,15 @@ func run(args []string, stderr io.Writer) int {
 	period := fs.Duration("period", server.DefaultConfig().Period, "wagering period (001 §5.1.2: 30 s unless the operator sets it; the dealer's period command changes it)")
 	spin := fs.Duration("spin", 4*time.Second, "auto-dealer: time from the deadline to the outcome")
 	result := fs.Duration("result", 5*time.Second, "auto-dealer: time the result shows before the next round")
-	wheel := fs.String("wheel", "single-zero", "single-zero or double-zero")
-	profile := fs.String("profile", "crown-rapid", "double-zero layout profile: crown-rapid or star")
-	rules := fs.String("rules", "crown", "rules profile: crown, vic-1999 (winners ride; buy-in and cash-out at the dealer), star or touchtable (buy-in and cash-out at the dealer)")
+	wheel := fs.String("wheel", "", "single-zero or double-zero (default: the rules profile's: double-zero for star, else single-zero)")
+	profile := fs.String("profile", "", "layout profile (the zero bets of a double-zero felt): crown-rapid, crown-fh or crown-vw under crown and touchtable, star under star (default: the rules profile's first)")
+	rules := fs.String("rules", "crown", "rules profile: crown, vic-1999 (winners ride; buy-in and cash-out at the dealer), star (its double-zero layout, player card required) or touchtable (buy-in and cash-out at the dealer)")
 	lucky := fs.Bool("lucky-ball", false, "offer the Lucky Ball side bet")
 	mega := fs.Bool("mega", false, "Lucky Ball Mega Odds version")
 	table := fs.String("table", "T1", "table id")
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
 	oralRacetrack := fs.Bool("oral-racetrack", false, "racetrack wagers are declared to the dealer, who places them (dealer wager); a terminal's own is void (002 §3.2B)")
-	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager")
+	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager (always under -rules star, 003 §3.4)")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
 	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
@@ -107,11 +116,9 @@ func run(args []string, stderr io.Writer) int {
 	cfg.MaxBalance, cfg.TicketHold = *maxBalance, *hold
 	cfg.RedeemFailures, cfg.RedeemWindow, cfg.RedeemCooldown = *redeemFailures, *redeemWindow, *redeemCooldown
 	var err error
-	if cfg.Wheel, err = roulette.ParseWheel(*wheel); err != nil {
-		fmt.Fprintln(stderr, "tableserver:", err)
-		return 2
-	}
-	if cfg.LayoutProfile, err = roulette.ParseProfile(*profile); err != nil {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.Wheel, cfg.LayoutProfile, err = layout(*rules, *wheel, *profile, set["player-card-required"] && !*cardRequired); err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 2
 	}
@@ -127,14 +134,41 @@ func run(args []string, stderr io.Writer) int {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}, log, nil)
+	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}, log, ready)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1
 	}
 	return 0
+}
+
+// layout is the table's wheel and layout profile from -rules, -wheel and -profile: what the
+// rules profile plays unless named, and refused at start when it contradicts the rules (The
+// Star's rules on Crown Rapid's felt, say) or when a card is waived (-player-card-required=false)
+// under rules that require one (003 §3.4, §9.1).
+func layout(rulesProfile, wheel, profile string, cardWaived bool) (roulette.Wheel, roulette.Profile, error) {
+	rules, err := table.RulesOf(rulesProfile)
+	if err != nil {
+		return 0, 0, fmt.Errorf("-rules: %w", err)
+	}
+	w, p := rules.Wheel(), rules.Layout()
+	if wheel != "" {
+		if w, err = roulette.ParseWheel(wheel); err != nil {
+			return 0, 0, fmt.Errorf("-wheel: %w", err)
+		}
+	}
+	if profile != "" {
+		if p, err = roulette.ParseProfile(profile); err != nil {
+			return 0, 0, fmt.Errorf("-profile: %w", err)
+		}
+	}
+	if err := rules.Check(roulette.Layout{Wheel: w, Profile: p}); err != nil {
+		return 0, 0, fmt.Errorf("-rules %s -wheel %v -profile %v: %w", rulesProfile, w, p, err)
+	}
+	if rules.PlayerCardRequired && cardWaived {
+		return 0, 0, fmt.Errorf("-player-card-required=false: rules profile %q requires a player card (003 §3.4, §9.1)", rulesProfile)
+	}
+	return w, p, nil
 }
 
 // asianRacetrack is the table's Asian racetrack from the flags: none, the default groups, or the

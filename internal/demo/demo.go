@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/server"
@@ -53,6 +54,9 @@ type Config struct {
 	Commands io.Reader
 	Replies  io.Writer
 }
+
+// demoCard is the player card in the demo seat's reader when the table requires one.
+const demoCard = "1000001"
 
 // Demo is a running demo: a table and three devices.
 type Demo struct {
@@ -97,14 +101,21 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	if err := keepLayout(cfg.StateDir, tcfg.Wheel, tcfg.LayoutProfile); err != nil {
 		return nil, err
 	}
+	// The rules of the casino whose felt it is: a star layout is The Star's table, which
+	// requires a player card (003 §3.4), so the demo's seat has one in its reader.
+	rules, ok := table.RulesPlaying(roulette.Layout{Wheel: tcfg.Wheel, Profile: tcfg.LayoutProfile})
+	if !ok {
+		return nil, fmt.Errorf("demo: no rules profile plays the %v %v layout", tcfg.Wheel, tcfg.LayoutProfile)
+	}
+	tcfg.RulesProfile = rules.Name
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
-	table, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
+	tbl, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	d := &Demo{Addr: table.Addr, ClientTLS: table.ClientTLS, Seat: 1, table: table, log: cfg.Log, cancel: cancel, done: ctx.Done(),
+	d := &Demo{Addr: tbl.Addr, ClientTLS: tbl.ClientTLS, Seat: 1, table: tbl, log: cfg.Log, cancel: cancel, done: ctx.Done(),
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
 		printer:  emulator.NewPrinter(emulator.PrinterConfig{}),
 		pad:      emulator.NewIDPad(emulator.IDPadConfig{}),
@@ -114,6 +125,11 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 			d.Close()
 		}
 	}()
+	if rules.PlayerCardRequired {
+		if err := d.pad.InsertCard(d.Seat, demoCard); err != nil {
+			return nil, err
+		}
+	}
 	for _, dev := range []struct {
 		path  *string
 		serve func(context.Context, io.ReadWriter) error

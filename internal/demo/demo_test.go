@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -10,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/internal/testwait"
@@ -96,7 +99,8 @@ func TestDemoDealsADoubleZeroWheel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Wheel: roulette.DoubleZero, Profile: roulette.Star})
+	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Wheel: roulette.DoubleZero, Profile: roulette.Star,
+		Period: 5 * time.Second, Spin: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +115,32 @@ func TestDemoDealsADoubleZeroWheel(t *testing.T) {
 	v := st.WaitForTable(ctx, 10*time.Second)
 	if l := v.Config.Layout; l.Wheel != roulette.DoubleZero || l.Profile != roulette.Star {
 		t.Fatalf("the demo table's layout: %v/%v, want double-zero/star", l.Wheel, l.Profile)
+	}
+	// The star layout is The Star's table: its rules, and the player card they require (003
+	// §3.4), which the demo's seat has in its reader.
+	if v.Config.RulesProfile != "star" || !v.Config.PlayerCardRequired {
+		t.Fatalf("the star demo's rules %q, card required %v", v.Config.RulesProfile, v.Config.PlayerCardRequired)
+	}
+	// The demo seat's card reaches the terminal: a touch on the felt while the round is open is
+	// not refused for want of a card (it may be for want of chips: this demo has no buy-in).
+	straight, err := v.Config.Layout.Inside(roulette.Straight, []roulette.Number{roulette.DoubleZeroNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no open round to bet on in 20 s")
+		}
+		if st.Terminal.View().Phase != table.PhaseWagering {
+			continue
+		}
+		_, err := st.Terminal.Place(roulette.Bet{Spot: straight})
+		if errors.Is(err, app.ErrNoPlayerCard) {
+			t.Fatalf("the star demo's terminal has no player card: %v", err)
+		}
+		if !errors.Is(err, app.ErrLocked) && !errors.Is(err, app.ErrNotConnected) {
+			break
+		}
 	}
 	st.Close()
 	if err := d.Close(); err != nil {

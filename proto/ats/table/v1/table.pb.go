@@ -657,7 +657,7 @@ type TableConfig struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	TableId            string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	Wheel              Wheel                  `protobuf:"varint,2,opt,name=wheel,proto3,enum=ats.table.v1.Wheel" json:"wheel,omitempty"`
-	LayoutProfile      string                 `protobuf:"bytes,3,opt,name=layout_profile,json=layoutProfile,proto3" json:"layout_profile,omitempty"` // "crown-rapid" | "star" (double zero combinations)
+	LayoutProfile      string                 `protobuf:"bytes,3,opt,name=layout_profile,json=layoutProfile,proto3" json:"layout_profile,omitempty"` // "crown-rapid" | "star" | "crown-fh" | "crown-vw" (double zero combinations)
 	RulesProfile       string                 `protobuf:"bytes,4,opt,name=rules_profile,json=rulesProfile,proto3" json:"rules_profile,omitempty"`    // "crown" | "vic-1999" | "star"
 	ChipDenominations  []int64                `protobuf:"varint,5,rep,packed,name=chip_denominations,json=chipDenominations,proto3" json:"chip_denominations,omitempty"`
 	WageringPeriodMs   int64                  `protobuf:"varint,6,opt,name=wagering_period_ms,json=wageringPeriodMs,proto3" json:"wagering_period_ms,omitempty"`
