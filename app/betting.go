@@ -102,26 +102,51 @@ func (t *Terminal) playerCard() string {
 	return c
 }
 
-// placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
-// other stakes. It returns the amount the screen shows.
+// placeLocked applies rule 4.3 to putting `want` on b (per piece for a call bet): b is priced
+// after everything else on the layout, spot by spot (SPEC §3.7), so a straight on 17 counts the
+// dealer's wagers for the seat and the pieces of the player's call bets that land on 17. It
+// returns the amount the screen shows.
 func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	layout := t.view.Config.Layout
 	pieces, err := b.Pieces(layout)
 	if err != nil {
 		return Feedback{}, err
 	}
-	current := t.slip.On(b)
-	available := t.betBalanceLocked() - t.slip.Total(layout) - dealerTotal(t.view.DealerStakes, layout) + current*roulette.Units(pieces)
-	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
-	fb := Feedback{Accepted: got, Reason: why}
+	p := t.pricerLocked(len(t.slip.Stakes()) + len(t.view.DealerStakes))
+	for _, s := range t.slip.Stakes() {
+		if s.Bet != b {
+			if ps, err := s.Bet.Pieces(layout); err == nil {
+				p.Place(ps, s.Bet.IsCall(), s.Amount)
+			}
+		}
+	}
+	pr := p.Place(pieces, b.IsCall(), want)
+	return Feedback{Accepted: pr.PerPiece, Reason: pr.Why, Message: t.reasonLocked(b, pr.Why)}, nil
+}
+
+// pricerLocked starts pricing the seat's slip (app/roulette, pricer.go) with the dealer's wagers
+// for the seat held first, as the table holds them: the player cannot change them.
+func (t *Terminal) pricerLocked(size int) roulette.Pricer {
+	layout := t.view.Config.Layout
+	p := t.betLimitsLocked().NewPricer(t.betBalanceLocked(), size)
+	for _, d := range t.view.DealerStakes {
+		if ps, err := d.Bet.Pieces(layout); err == nil {
+			p.Hold(ps, d.Amount)
+		}
+	}
+	return p
+}
+
+// reasonLocked is what the player is told when a wager on b was changed for why.
+func (t *Terminal) reasonLocked(b roulette.Bet, why roulette.Reason) msg.Msg {
 	switch {
 	case why == roulette.ReasonNone:
+		return msg.Msg{}
 	case t.view.PersonalLimits: // the player's own limits, not the table's sign (000 §4.3)
-		fb.Message = msg.New("%v: %s (your own limits)", b, reasonMsg(why))
+		return msg.New("%v: %s (your own limits)", b, reasonMsg(why))
 	default:
-		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
+		return msg.New("%v: %s", b, reasonMsg(why))
 	}
-	return fb, nil
 }
 
 // Place adds the selected chip to bet b. Below the minimum no chip appears (rule 4.3.1); over
@@ -241,23 +266,24 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	if len(from) == 0 {
 		return t.refuseLocked(ErrNothingToPlace)
 	}
-	old := slices.Clone(t.slip.Stakes())
-	t.slip.stakes = nil // price each stake as if the layout were empty; history untouched
+	// The whole new slip is priced as the table prices it, in order, spot by spot (SPEC §3.7).
+	layout := t.view.Config.Layout
+	p := t.pricerLocked(len(from) + len(t.view.DealerStakes))
+	var newStakes []Stake
 	var said msg.Msg
 	for _, s := range from {
-		fb, err := t.placeLocked(s.Bet, amount(s))
+		pieces, err := s.Bet.Pieces(layout)
 		if err != nil {
 			continue
 		}
-		if fb.Accepted > 0 {
-			t.slip.stakes = append(t.slip.stakes, Stake{Bet: s.Bet, Amount: fb.Accepted})
+		pr := p.Place(pieces, s.Bet.IsCall(), amount(s))
+		if pr.PerPiece > 0 {
+			newStakes = append(newStakes, Stake{Bet: s.Bet, Amount: pr.PerPiece})
 		}
-		if !fb.Message.IsZero() {
-			said = fb.Message
+		if m := t.reasonLocked(s.Bet, pr.Why); !m.IsZero() {
+			said = m
 		}
 	}
-	newStakes := t.slip.stakes
-	t.slip.stakes = old
 	t.slip.replace(newStakes)
 	t.sayLocked(said, Answer)
 	t.touchedLocked()

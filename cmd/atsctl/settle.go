@@ -179,16 +179,18 @@ func settle(r io.Reader) (*settleOutput, error) {
 		wagers[i] = w
 	}
 
-	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers))}
-	accepted := make([]int64, len(wagers)) // per piece for call bets
+	// The slip is priced as the table prices it, spot by spot in its order (SPEC §3.7): each
+	// wager's accepted amount is what it added to the layout.
+	slip := make([]roulette.Placement, len(wagers))
 	for i, w := range wagers {
-		got, total, why := limits.PlaceBet(w.pieces, w.call, w.amount, available)
-		accepted[i] = got
-		if available >= 0 {
-			available -= total
-		}
-		out.Wagers[i] = wagerOutput{Index: i, Accepted: total, Reason: why.String()}
-		out.TotalAccepted += total
+		slip[i] = roulette.Placement{Pieces: w.pieces, Call: w.call, Amount: w.amount}
+	}
+	prices, total := limits.PriceSlip(slip, available)
+	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers)), TotalAccepted: total}
+	accepted := make([]int64, len(wagers)) // per piece for call bets
+	for i, p := range prices {
+		accepted[i] = p.PerPiece
+		out.Wagers[i] = wagerOutput{Index: i, Accepted: p.Total, Reason: p.Why.String()}
 	}
 
 	out.Recognised = limits.Recognised(out.TotalAccepted)
