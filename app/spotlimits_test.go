@@ -1,0 +1,69 @@
+package app
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+)
+
+// Issue 34, finding 1 at the touch (SPEC §3.7, 001 §4.3.2): the straight on 17 and a neighbours
+// bet's piece on 17 are one wager on straight 17 (maximum 25.00). The terminal priced each bet
+// of its slip alone, so a player could stand 26.00 on 17 by touch, 27.00 by double and 50.00 by
+// a favourite; now the touch, double and a favourite all hold 17's total to 25.00.
+func TestAttackTouchDoubleAndFavouriteHoldTheSpotTotal(t *testing.T) {
+	h := newHarness(t)
+	s17, n17 := spot(t, roulette.Straight, 17), roulette.Bet{Call: roulette.Neighbours, Centre: 17}
+	h.term.SelectChip(100)
+	if fb, err := h.term.Place(n17); err != nil || fb.Accepted != 100 {
+		t.Fatalf("neighbours of 17 at 1.00 a piece: %+v %v", fb, err)
+	}
+	h.term.SelectChip(2500)
+	fb, err := h.term.Place(s17)
+	if err != nil || fb.Accepted != 2400 || fb.Reason != roulette.ReasonAboveMaximum || fb.Message.IsZero() {
+		t.Fatalf("25.00 on straight 17 over the neighbours' 1.00 on 17: %+v %v, want 24.00 and told why", fb, err)
+	}
+	// Double: 2.00 a piece on the neighbours, then 17 has room for 23.00 of the straight's 48.00.
+	if err := h.term.Double(); err != nil {
+		t.Fatal(err)
+	}
+	want := []Stake{{n17, 200}, {s17, 2300}}
+	if got := h.term.View().Stakes; !slices.Equal(got, want) || h.term.View().Message.IsZero() {
+		t.Fatalf("doubled: %+v, want %+v and the player told", got, want)
+	}
+	// A favourite saved elsewhere, placed here: the straight fills 17, the neighbours bet cannot
+	// put its piece on 17 and is refused whole (SPEC §3.6).
+	if err := h.term.PlaceFavourite(Favourite{Stakes: []Stake{{s17, 2500}, {n17, 2500}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.term.View().Stakes, []Stake{{s17, 2500}}; !slices.Equal(got, want) {
+		t.Fatalf("favourite: %+v, want %+v", got, want)
+	}
+	// The fake table prices with the same pricer: it acknowledges the slip as the screen shows it.
+	eventually(t, "the favourite acknowledged", func() bool {
+		sent, ok := h.link.LastSlip()
+		return ok && len(sent.Bets) == 1 && h.term.View().Acked
+	})
+	if got := h.term.View().Stakes; !slices.Equal(got, []Stake{{s17, 2500}}) {
+		t.Fatalf("acknowledged: %+v", got)
+	}
+}
+
+// The dealer's wagers for the seat count on their spots at the touch, as at the table: the
+// dealer's neighbours of 17 at 20.00 a piece leave 5.00 for the player's straight on 17.
+func TestDealersWagerCountsOnTheSpotAtTheTouch(t *testing.T) {
+	h := newHarness(t)
+	n17 := roulette.Bet{Call: roulette.Neighbours, Centre: 17}
+	h.link.Push(table.DealerWagerPlaced{Slip: table.SlipAck{RoundID: "R1", Version: 1,
+		Bets:    []table.SlipBet{{Bet: n17, Amount: 2000, PlacedBy: "dealer:D1"}},
+		Results: []table.BetResult{{Accepted: 10000}}, Total: 10000}})
+	h.waitFor(func(v View) bool { return len(v.DealerStakes) == 1 })
+	h.link.Push(table.BalanceChanged{Balance: 20000})
+	h.waitFor(func(v View) bool { return v.Balance == 20000 })
+	h.term.SelectChip(2500)
+	fb, err := h.term.Place(spot(t, roulette.Straight, 17))
+	if err != nil || fb.Accepted != 500 || fb.Reason != roulette.ReasonAboveMaximum {
+		t.Fatalf("straight 17 over the dealer's 20.00 on 17: %+v %v, want 5.00 above-maximum", fb, err)
+	}
+}
