@@ -42,8 +42,11 @@ type limitInput struct {
 
 type limitsInput struct {
 	limitInput
-	AggregateMin int64                 `json:"aggregate_min"`
-	PerBet       map[string]limitInput `json:"per_bet"`
+	AggregateMin int64 `json:"aggregate_min"`
+	// TableMax is the most a slip may have on the layout (0 or absent: none), as the table
+	// server applies it: a wager is reduced to the room left under it (above-table-maximum).
+	TableMax int64                 `json:"table_max"`
+	PerBet   map[string]limitInput `json:"per_bet"`
 }
 
 type luckyBallInput struct {
@@ -227,6 +230,7 @@ func toLimits(in *limitsInput) (roulette.Limits, error) {
 	l := roulette.Limits{
 		Default:      roulette.Limit{Min: in.Min, Max: in.Max, Unit: in.Unit},
 		AggregateMin: in.AggregateMin,
+		TableMax:     in.TableMax,
 	}
 	for name, pl := range in.PerBet {
 		k, err := roulette.ParseKind(name)
