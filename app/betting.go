@@ -185,15 +185,41 @@ func (t *Terminal) refuseLocked(err error) error {
 	return err
 }
 
-// Remove takes the whole stake off bet b (a chip dragged off the layout).
+// Remove takes the whole stake off bet b (a chip dragged off the layout). What stays is priced
+// again in order (SPEC §3.7), as the table will price it: a wager that needed b's chips on its
+// spot to reach the minimum goes with them, and the player is told.
 func (t *Terminal) Remove(b roulette.Bet) error {
 	return t.edit(func() bool {
 		if t.slip.On(b) == 0 {
 			return false
 		}
 		t.slip.set(b, 0)
+		t.repriceLocked()
 		return true
 	})
+}
+
+// repriceLocked prices the slip's stakes again in order and keeps what the pricing accepts, in
+// the same undo step as the change that called for it.
+func (t *Terminal) repriceLocked() {
+	layout := t.view.Config.Layout
+	stakes := t.slip.Stakes()
+	p := t.pricerLocked(len(stakes) + len(t.view.DealerStakes))
+	kept := make([]Stake, 0, len(stakes))
+	for _, s := range stakes {
+		pieces, err := s.Bet.Pieces(layout)
+		if err != nil {
+			continue
+		}
+		pr := p.Place(pieces, s.Bet.IsCall(), s.Amount)
+		if pr.PerPiece > 0 {
+			kept = append(kept, Stake{Bet: s.Bet, Amount: pr.PerPiece})
+		}
+		if m := t.reasonLocked(s.Bet, pr.Why); !m.IsZero() {
+			t.sayLocked(m, Answer)
+		}
+	}
+	t.slip.stakes = kept
 }
 
 // Move moves the stake from one bet to another (a chip dragged across the layout); the
@@ -219,6 +245,7 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	}
 	t.slip.set(to, fb.Accepted)
 	t.slip.undo = t.slip.undo[:len(t.slip.undo)-1] // one move is one undo step
+	t.repriceLocked()                              // what from's chips carried goes with them (Remove)
 	t.touchedLocked()
 	t.sayLocked(fb.Message, Answer)
 	t.changedLocked()

@@ -67,3 +67,27 @@ func TestDealersWagerCountsOnTheSpotAtTheTouch(t *testing.T) {
 		t.Fatalf("straight 17 over the dealer's 20.00 on 17: %+v %v, want 5.00 above-maximum", fb, err)
 	}
 }
+
+// SPEC §3.7 on removal: 0.50 on straight 17 stood only because a neighbours bet already had
+// 1.00 there (minimum 1.00, any cent). Taking the neighbours bet off leaves 0.50 alone, below
+// the minimum, which the table would refuse: the screen takes it off too and says why.
+func TestRemovingACallBetTakesTheStraightItCarried(t *testing.T) {
+	h := newHarness(t)
+	loose := roulette.Limits{Default: roulette.Limit{Min: 100, Max: 50000}}
+	h.link.SetLimits(loose)
+	h.link.Push(table.LimitsChanged{Limits: loose})
+	h.waitFor(func(v View) bool { return v.Limits.Default.Unit == 0 })
+	s17, n17 := spot(t, roulette.Straight, 17), roulette.Bet{Call: roulette.Neighbours, Centre: 17}
+	h.term.SelectChip(100)
+	h.term.Place(n17)
+	h.term.SelectChip(50)
+	if fb, _ := h.term.Place(s17); fb.Accepted != 50 {
+		t.Fatalf("0.50 on straight 17 over the neighbours' 1.00: %+v", fb)
+	}
+	if err := h.term.Remove(n17); err != nil {
+		t.Fatal(err)
+	}
+	if v := h.term.View(); len(v.Stakes) != 0 || v.Message.IsZero() {
+		t.Fatalf("after removing the neighbours bet: %+v, message %q; want nothing left and the player told", v.Stakes, v.Message)
+	}
+}
