@@ -202,24 +202,31 @@ func (t *Terminal) Remove(b roulette.Bet) error {
 // repriceLocked prices the slip's stakes again in order and keeps what the pricing accepts, in
 // the same undo step as the change that called for it.
 func (t *Terminal) repriceLocked() {
+	kept, said := t.priceStakesLocked(t.slip.Stakes(), func(s Stake) int64 { return s.Amount })
+	t.slip.stakes = kept
+	t.sayLocked(said, Answer)
+}
+
+// priceStakesLocked prices stakes, each at amount(stake), as the table prices a slip: in order,
+// spot by spot, after the dealer's wagers for the seat (SPEC §3.7). It returns the stakes the
+// pricing keeps, at what it accepted, and the last reason the player is to be told.
+func (t *Terminal) priceStakesLocked(stakes []Stake, amount func(Stake) int64) (kept []Stake, said msg.Msg) {
 	layout := t.view.Config.Layout
-	stakes := t.slip.Stakes()
 	p := t.pricerLocked(len(stakes) + len(t.view.DealerStakes))
-	kept := make([]Stake, 0, len(stakes))
 	for _, s := range stakes {
 		pieces, err := s.Bet.Pieces(layout)
 		if err != nil {
 			continue
 		}
-		pr := p.Place(pieces, s.Bet.IsCall(), s.Amount)
+		pr := p.Place(pieces, s.Bet.IsCall(), amount(s))
 		if pr.PerPiece > 0 {
 			kept = append(kept, Stake{Bet: s.Bet, Amount: pr.PerPiece})
 		}
 		if m := t.reasonLocked(s.Bet, pr.Why); !m.IsZero() {
-			t.sayLocked(m, Answer)
+			said = m
 		}
 	}
-	t.slip.stakes = kept
+	return kept, said
 }
 
 // Move moves the stake from one bet to another (a chip dragged across the layout); the
@@ -293,24 +300,7 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	if len(from) == 0 {
 		return t.refuseLocked(ErrNothingToPlace)
 	}
-	// The whole new slip is priced as the table prices it, in order, spot by spot (SPEC §3.7).
-	layout := t.view.Config.Layout
-	p := t.pricerLocked(len(from) + len(t.view.DealerStakes))
-	var newStakes []Stake
-	var said msg.Msg
-	for _, s := range from {
-		pieces, err := s.Bet.Pieces(layout)
-		if err != nil {
-			continue
-		}
-		pr := p.Place(pieces, s.Bet.IsCall(), amount(s))
-		if pr.PerPiece > 0 {
-			newStakes = append(newStakes, Stake{Bet: s.Bet, Amount: pr.PerPiece})
-		}
-		if m := t.reasonLocked(s.Bet, pr.Why); !m.IsZero() {
-			said = m
-		}
-	}
+	newStakes, said := t.priceStakesLocked(from, amount)
 	t.slip.replace(newStakes)
 	t.sayLocked(said, Answer)
 	t.touchedLocked()
