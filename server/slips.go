@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -322,6 +323,10 @@ func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) 
 	return ack
 }
 
+// pricers keeps the pricers of slips being priced: a slip is priced on every change a player
+// makes, and a pricer that comes back keeps the memory of its spots.
+var pricers = sync.Pool{New: func() any { return new(roulette.Pricer) }}
+
 // priceSlip parses and prices a slip's wagers against the balance and limits read in in. It
 // reads only in and the table's fixed configuration (layout, Lucky Ball), so it runs without
 // the lock.
@@ -330,7 +335,9 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 	// One pricing for the slip, spot by spot (SPEC §3.7): the dealer's wagers for the seat are
 	// held first, as placed, then the terminal's wagers in the slip's order, each against what
 	// is already on its spots, the balance and the table maximum (app/roulette, pricer.go).
-	pricer := limits.NewPricer(in.balance, len(wagers)+len(in.dealer))
+	pricer := pricers.Get().(*roulette.Pricer)
+	defer pricers.Put(pricer)
+	pricer.Reset(limits, in.balance)
 	for i := range in.dealer {
 		pricer.Hold(in.dealer[i].pieces, in.dealer[i].PerPiece)
 	}
