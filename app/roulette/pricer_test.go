@@ -159,3 +159,88 @@ func TestLuckyBallAndAsianNeighbourSpotTotals(t *testing.T) {
 		t.Errorf("total %d", total)
 	}
 }
+
+// FuzzPricerOnTotals checks SPEC §3.7 against brute force: after wagers already on the layout,
+// an ordinary wager adds the most that leaves its spot at a permitted total, and a call bet the
+// largest per-piece amount that leaves every one of its spots at a permitted total (or nothing),
+// never more than the balance left.
+func FuzzPricerOnTotals(f *testing.F) {
+	f.Add(int64(100), int64(2500), int64(100), int64(2400), int64(300), int64(-1), uint8(4), uint8(0))
+	f.Add(int64(150), int64(1000), int64(50), int64(175), int64(60), int64(5000), uint8(1), uint8(3))
+	f.Add(int64(100), int64(0), int64(0), int64(50), int64(77), int64(900), uint8(2), uint8(7))
+	f.Fuzz(func(t *testing.T, min, max, unit, first, per, available int64, which, target uint8) {
+		lim := Limit{Min: min, Max: max, Unit: unit}
+		if lim.Validate() != nil || unit > 5000 || per < 0 || per > 20000 || first < 0 || first > 100000 {
+			return
+		}
+		ls := Limits{Default: lim, PerKind: map[Kind]Limit{Straight: {Min: min, Max: max, Unit: unit * 2}}}
+		if ls.Validate() != nil {
+			return
+		}
+		calls := []Call{Tier, Orphelins, Voisins, ZeroGame, Neighbours}
+		c := calls[int(which)%len(calls)]
+		pieces, err := Layout{Wheel: SingleZero, Profile: CrownRapid}.CallPieces(c, 17, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A first wager on one of the call bet's spots, then the call bet.
+		hit := pieces[int(target)%len(pieces)].Spot
+		p := ls.NewPricer(available, 0)
+		got0 := p.Place([]Piece{{hit, 1}}, false, first)
+		on := got0.Total
+		if on != 0 && !ls.For(hit.Kind).Permitted(on) {
+			t.Fatalf("first wager left %d on %v, not permitted", on, hit)
+		}
+		left := available
+		if left >= 0 {
+			left -= on
+		}
+		got := p.Place(pieces, true, per)
+		want := int64(0)
+		below := false
+		for _, pc := range pieces {
+			o := int64(0)
+			if pc.Spot == hit {
+				o = on
+			}
+			if o+pc.Units*per < ls.For(pc.Spot.Kind).Min {
+				below = true
+			}
+		}
+		if !below {
+			for a := per; a >= 1; a-- {
+				ok := left < 0 || a*Units(pieces) <= left
+				for _, pc := range pieces {
+					o := int64(0)
+					if pc.Spot == hit {
+						o = on
+					}
+					ok = ok && ls.For(pc.Spot.Kind).Permitted(o+pc.Units*a)
+				}
+				if ok {
+					want = a
+					break
+				}
+			}
+		}
+		if got.PerPiece != want || got.Total != want*Units(pieces) {
+			t.Fatalf("%v per %d after %d on %v (avail %d, limits %+v): got %+v, brute force %d", c, per, on, hit, available, ls, got, want)
+		}
+		// And an ordinary wager of first again on the same spot, now holding on2.
+		on2 := p.On(hit)
+		if left >= 0 {
+			left -= got.Total
+		}
+		more := p.Place([]Piece{{hit, 1}}, false, first)
+		wantMore := int64(0)
+		for add := first; add >= 1; add-- {
+			if (left < 0 || add <= left) && ls.For(hit.Kind).Permitted(on2+add) {
+				wantMore = add
+				break
+			}
+		}
+		if more.Total != wantMore {
+			t.Fatalf("%d more on %v holding %d (left %d, limits %+v): got %+v, brute force %d", first, hit, on2, left, ls, more, wantMore)
+		}
+	})
+}
