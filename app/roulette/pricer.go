@@ -123,7 +123,10 @@ func (p *Pricer) Place(pieces []Piece, call bool, amount int64) Price {
 			return Price{}
 		}
 		s := pieces[0].Spot
-		on := p.On(s)
+		i, on := p.index(s), int64(0)
+		if i >= 0 {
+			on = p.spots[i].total
+		}
 		bound, boundWhy := p.bound()
 		got, why := p.limits.PlaceOnTable(s.Kind, satAdd(on, amount), satAdd(on, bound), Unlimited)
 		if why == ReasonBalance {
@@ -131,7 +134,12 @@ func (p *Pricer) Place(pieces []Piece, call bool, amount int64) Price {
 		}
 		add := max(got-on, 0)
 		if add > 0 {
-			p.add(s, add)
+			if i >= 0 {
+				p.spots[i].total += add
+			} else {
+				p.filter |= spotBit(s)
+				p.spots = append(p.spots, spotTotal{s, add})
+			}
 			p.spend(add)
 		}
 		return Price{PerPiece: add, Total: add, Why: why}
