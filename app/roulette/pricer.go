@@ -40,7 +40,7 @@ type spotTotal struct {
 
 // Pricer prices the wagers of one slip in order, keeping the total on each spot, what the
 // balance still covers and the room left under the table maximum. Its zero value is not
-// usable: see Limits.NewPricer.
+// usable: start one with Limits.NewPricer, or Reset.
 type Pricer struct {
 	limits    Limits
 	available int64 // Unlimited for no bound
