@@ -3,6 +3,7 @@ package app
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
@@ -89,5 +90,30 @@ func TestRemovingACallBetTakesTheStraightItCarried(t *testing.T) {
 	}
 	if v := h.term.View(); len(v.Stakes) != 0 || v.Message.IsZero() {
 		t.Fatalf("after removing the neighbours bet: %+v, message %q; want nothing left and the player told", v.Stakes, v.Message)
+	}
+}
+
+// Repeat (SPEC §3.7): last round's neighbours of 17 at 1.00 a piece and 24.00 on straight 17,
+// repeated after the straight maximum fell to 10.00: the straight finds 1.00 of the neighbours
+// bet already on 17 and is put back at 9.00, not at the 10.00 it would be alone.
+func TestRepeatHoldsTheSpotTotal(t *testing.T) {
+	h := newHarness(t)
+	s17, n17 := spot(t, roulette.Straight, 17), roulette.Bet{Call: roulette.Neighbours, Centre: 17}
+	h.term.SelectChip(100)
+	h.term.Place(n17)
+	h.term.SelectChip(2500)
+	h.term.Place(s17)
+	h.link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 2900, Returned: 90000, Balance: 97100})
+	h.waitFor(func(v View) bool { return v.LastWin != nil && len(v.Stakes) == 0 })
+	lower := limits
+	lower.PerKind = map[roulette.Kind]roulette.Limit{roulette.Straight: {Min: 100, Max: 1000, Unit: 100}}
+	h.link.Push(table.LimitsChanged{Limits: lower})
+	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
+	h.waitFor(func(v View) bool { return v.RoundID == "R2" && !v.Locked && v.Limits.For(roulette.Straight).Max == 1000 })
+	if err := h.term.Repeat(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.term.View().Stakes, []Stake{{n17, 100}, {s17, 900}}; !slices.Equal(got, want) {
+		t.Fatalf("repeat: %+v, want %+v", got, want)
 	}
 }
