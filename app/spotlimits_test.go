@@ -109,7 +109,9 @@ func TestRepeatHoldsTheSpotTotal(t *testing.T) {
 	lower.PerKind = map[roulette.Kind]roulette.Limit{roulette.Straight: {Min: 100, Max: 1000, Unit: 100}}
 	h.link.Push(table.LimitsChanged{Limits: lower})
 	h.link.Push(table.PhaseChanged{Phase: table.PhaseWagering, RoundID: "R2", Deadline: h.link.ServerNow().Add(30 * time.Second)})
-	h.waitFor(func(v View) bool { return v.RoundID == "R2" && !v.Locked && v.Limits.For(roulette.Straight).Max == 1000 })
+	h.waitFor(func(v View) bool {
+		return v.RoundID == "R2" && !v.Locked && v.Limits.For(roulette.Straight).Max == 1000
+	})
 	if err := h.term.Repeat(); err != nil {
 		t.Fatal(err)
 	}
