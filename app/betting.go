@@ -114,33 +114,59 @@ func (t *Terminal) playerCard() string {
 	return c
 }
 
-// placeLocked applies rule 4.3 to putting `want` on b, with what the balance covers beyond the
-// other stakes. It returns the amount the screen shows.
+// placeLocked applies rule 4.3 to putting `want` on b (per piece for a call bet): b is priced
+// after everything else on the layout, spot by spot (SPEC §3.7), so a straight on 17 counts the
+// dealer's wagers for the seat and the pieces of the player's call bets that land on 17. It
+// returns the amount the screen shows.
 func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	layout := t.view.Config.Layout
 	pieces, err := b.Pieces(layout)
 	if err != nil {
 		return Feedback{}, err
 	}
-	current := t.slip.On(b)
-	available := t.betBalanceLocked() - t.slip.Total(layout) - dealerTotal(t.view.DealerStakes, layout) + current*roulette.Units(pieces)
-	got, _, why := t.betLimitsLocked().PlaceBet(pieces, b.IsCall(), want, available)
-	fb := Feedback{Accepted: got, Reason: why}
-	// A wager reduced (4.3.2) says to what, the whole stake on the bet: the player sees the
-	// chips, and reads the amount they stand for (issue 32).
-	stake := money.Amount(got * roulette.Units(pieces))
+	p := t.pricerLocked(len(t.slip.Stakes()) + len(t.view.DealerStakes))
+	for _, s := range t.slip.Stakes() {
+		if s.Bet != b {
+			if ps, err := s.Bet.Pieces(layout); err == nil {
+				p.Place(ps, s.Bet.IsCall(), s.Amount)
+			}
+		}
+	}
+	pr := p.Place(pieces, b.IsCall(), want)
+	return Feedback{Accepted: pr.PerPiece, Reason: pr.Why, Message: t.reasonLocked(b, pr.Why, pr.Total)}, nil
+}
+
+// pricerLocked starts pricing the seat's slip (app/roulette, pricer.go) with the dealer's wagers
+// for the seat held first, as the table holds them: the player cannot change them.
+func (t *Terminal) pricerLocked(size int) roulette.Pricer {
+	layout := t.view.Config.Layout
+	p := t.betLimitsLocked().NewPricer(t.betBalanceLocked(), size)
+	for _, d := range t.view.DealerStakes {
+		if ps, err := d.Bet.Pieces(layout); err == nil {
+			p.Hold(ps, d.Amount)
+		}
+	}
+	return p
+}
+
+// reasonLocked is what the player is told when a wager on b was changed for why; stake is the
+// whole stake the bet now stands at. A wager reduced (4.3.2) says to what: the player sees the
+// chips, and reads the amount they stand for (issue 32). Below the minimum no chip appears, so
+// there is no amount to name.
+func (t *Terminal) reasonLocked(b roulette.Bet, why roulette.Reason, stake int64) msg.Msg {
+	amount := money.Amount(stake)
 	switch {
 	case why == roulette.ReasonNone:
+		return msg.Msg{}
 	case why == roulette.ReasonBelowMinimum && t.view.PersonalLimits: // the player's own limits (000 §4.3)
-		fb.Message = msg.New("%v: %s (your own limits)", b, reasonMsg(why))
+		return msg.New("%v: %s (your own limits)", b, reasonMsg(why))
 	case why == roulette.ReasonBelowMinimum:
-		fb.Message = msg.New("%v: %s", b, reasonMsg(why))
+		return msg.New("%v: %s", b, reasonMsg(why))
 	case t.view.PersonalLimits:
-		fb.Message = msg.New("%v: %s: %s (your own limits)", b, reasonMsg(why), stake)
+		return msg.New("%v: %s: %s (your own limits)", b, reasonMsg(why), amount)
 	default:
-		fb.Message = msg.New("%v: %s: %s", b, reasonMsg(why), stake)
+		return msg.New("%v: %s: %s", b, reasonMsg(why), amount)
 	}
-	return fb, nil
 }
 
 // Place adds the selected chip to bet b. Below the minimum no chip appears (rule 4.3.1); over
@@ -179,15 +205,48 @@ func (t *Terminal) refuseLocked(err error) error {
 	return err
 }
 
-// Remove takes the whole stake off bet b (a chip dragged off the layout).
+// Remove takes the whole stake off bet b (a chip dragged off the layout). What stays is priced
+// again in order (SPEC §3.7), as the table will price it: a wager that needed b's chips on its
+// spot to reach the minimum goes with them, and the player is told.
 func (t *Terminal) Remove(b roulette.Bet) error {
 	return t.edit(func() bool {
 		if t.slip.On(b) == 0 {
 			return false
 		}
 		t.slip.set(b, 0)
+		t.repriceLocked()
 		return true
 	})
+}
+
+// repriceLocked prices the slip's stakes again in order and keeps what the pricing accepts, in
+// the same undo step as the change that called for it.
+func (t *Terminal) repriceLocked() {
+	kept, said := t.priceStakesLocked(t.slip.Stakes(), func(s Stake) int64 { return s.Amount })
+	t.slip.stakes = kept
+	t.sayLocked(said, Answer)
+}
+
+// priceStakesLocked prices stakes, each at amount(stake), as the table prices a slip: in order,
+// spot by spot, after the dealer's wagers for the seat (SPEC §3.7). It returns the stakes the
+// pricing keeps, at what it accepted, and the last reason the player is to be told.
+func (t *Terminal) priceStakesLocked(stakes []Stake, amount func(Stake) int64) (kept []Stake, said msg.Msg) {
+	layout := t.view.Config.Layout
+	p := t.pricerLocked(len(stakes) + len(t.view.DealerStakes))
+	for _, s := range stakes {
+		pieces, err := s.Bet.Pieces(layout)
+		if err != nil {
+			continue
+		}
+		pr := p.Place(pieces, s.Bet.IsCall(), amount(s))
+		if pr.PerPiece > 0 {
+			kept = append(kept, Stake{Bet: s.Bet, Amount: pr.PerPiece})
+		}
+		if m := t.reasonLocked(s.Bet, pr.Why, pr.Total); !m.IsZero() {
+			said = m
+		}
+	}
+	return kept, said
 }
 
 // Move moves the stake from one bet to another (a chip dragged across the layout); the
@@ -213,6 +272,7 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	}
 	t.slip.set(to, fb.Accepted)
 	t.slip.undo = t.slip.undo[:len(t.slip.undo)-1] // one move is one undo step
+	t.repriceLocked()                              // what from's chips carried goes with them (Remove)
 	t.touchedLocked()
 	t.sayLocked(fb.Message, Answer)
 	t.changedLocked()
@@ -260,23 +320,7 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	if len(from) == 0 {
 		return t.refuseLocked(ErrNothingToPlace)
 	}
-	old := slices.Clone(t.slip.Stakes())
-	t.slip.stakes = nil // price each stake as if the layout were empty; history untouched
-	var said msg.Msg
-	for _, s := range from {
-		fb, err := t.placeLocked(s.Bet, amount(s))
-		if err != nil {
-			continue
-		}
-		if fb.Accepted > 0 {
-			t.slip.stakes = append(t.slip.stakes, Stake{Bet: s.Bet, Amount: fb.Accepted})
-		}
-		if !fb.Message.IsZero() {
-			said = fb.Message
-		}
-	}
-	newStakes := t.slip.stakes
-	t.slip.stakes = old
+	newStakes, said := t.priceStakesLocked(from, amount)
 	t.slip.replace(newStakes)
 	t.sayLocked(said, Answer)
 	t.touchedLocked()
@@ -294,10 +338,11 @@ func (t *Terminal) editWith(can func() error, change func() bool) error {
 	if err := can(); err != nil {
 		return t.refuseLocked(err)
 	}
+	// What the last touch was told (a Double reduced to the limits) is about a layout this touch
+	// changes: its answer leaves the line (issue 32) before the change, which may say what it
+	// did in turn (a Remove that takes a wager its chips carried, SPEC §3.7).
+	t.board.drop(Answer)
 	if change() {
-		// What the last touch was told (a Double reduced to the limits) is no longer what the
-		// layout shows: its answer leaves the line (issue 32).
-		t.board.drop(Answer)
 		t.touchedLocked()
 		t.changedLocked()
 	}

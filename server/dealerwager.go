@@ -68,15 +68,16 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 		return nil, failed("seat %s has no open chip account", terminal)
 	}
 	prev := r.slips[terminal]
-	var onSlip int64
+	// The seat's slip as it stands is held, and the dealer's wager is priced after it, spot by
+	// spot (SPEC §3.7): its pieces add to what the seat already has on their spots.
+	pricer := t.limits.NewPricer(a.balance, 0)
 	if prev != nil {
-		onSlip = prev.total
+		for i := range prev.bets {
+			pricer.Hold(prev.bets[i].pieces, prev.bets[i].PerPiece)
+		}
 	}
-	cap := a.balance - onSlip
-	if t.limits.TableMax > 0 {
-		cap = min(cap, max(t.limits.TableMax-onSlip, 0))
-	}
-	per, total, why := t.limits.PlaceBet(pieces, true, w.Amount, cap)
+	pr := pricer.Place(pieces, true, w.Amount)
+	per, total, why := pr.PerPiece, pr.Total, pr.Why
 	if total <= 0 {
 		return nil, failed("void: %s wager of %d per piece: %s", bet.Spec().Name, w.Amount, why.String())
 	}

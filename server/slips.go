@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/money"
@@ -322,15 +323,23 @@ func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) 
 	return ack
 }
 
+// pricers keeps the pricers of slips being priced: a slip is priced on every change a player
+// makes, and a pricer that comes back keeps the memory of its spots.
+var pricers = sync.Pool{New: func() any { return new(roulette.Pricer) }}
+
 // priceSlip parses and prices a slip's wagers against the balance and limits read in in. It
 // reads only in and the table's fixed configuration (layout, Lucky Ball), so it runs without
 // the lock.
 func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip, error) {
 	limits := in.limits
-	available := in.balance - in.dealerTotal
-	tableRoom := roulette.Unlimited
-	if limits.TableMax > 0 {
-		tableRoom = max(limits.TableMax-in.dealerTotal, 0)
+	// One pricing for the slip, spot by spot (SPEC §3.7): the dealer's wagers for the seat are
+	// held first, as placed, then the terminal's wagers in the slip's order, each against what
+	// is already on its spots, the balance and the table maximum (app/roulette, pricer.go).
+	pricer := pricers.Get().(*roulette.Pricer)
+	defer pricers.Put(pricer)
+	pricer.Reset(limits, in.balance)
+	for i := range in.dealer {
+		pricer.Hold(in.dealer[i].pieces, in.dealer[i].PerPiece)
 	}
 	sl := &slip{version: version, bets: make([]acceptedBet, 0, len(wagers))}
 	var known parsed
@@ -366,21 +375,10 @@ func (t *Table) priceSlip(in pricing, version uint64, wagers []SlipWager) (*slip
 			sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, Reason: ReasonDealerOnly, bet: bet, pieces: pieces})
 			continue
 		}
-		cap := available
-		if tableRoom >= 0 && tableRoom < cap {
-			cap = tableRoom
-		}
-		per, total, why := limits.PlaceBet(pieces, bet.IsCall(), w.Amount, cap)
-		if why == roulette.ReasonBalance && tableRoom >= 0 && tableRoom < available {
-			why = roulette.ReasonTableMax
-		}
-		available -= total
-		if tableRoom >= 0 {
-			tableRoom -= total
-		}
-		sl.total += total
-		sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, PerPiece: per, Total: total,
-			Reason: why.String(), Card: w.Card, bet: bet, pieces: pieces})
+		pr := pricer.Place(pieces, bet.IsCall(), w.Amount)
+		sl.total += pr.Total
+		sl.bets = append(sl.bets, acceptedBet{Spec: spec, Attempt: w.Amount, PerPiece: pr.PerPiece, Total: pr.Total,
+			Reason: pr.Why.String(), Card: w.Card, bet: bet, pieces: pieces})
 	}
 	// As sent: each wager as the table writes it back is the one the terminal wrote. A wager
 	// found in the previous slip matched it exactly; a new one is the same written bet if its

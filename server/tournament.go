@@ -7,7 +7,7 @@ package server
 // each with the same starting bank of tournament chips, and then played over the table's own
 // rounds: while it is open every round the dealer starts is a tournament round, and the table
 // takes wagers from no one else (000 §12.2.5, 003 §10.5.2). A tournament player's slip is
-// priced by the same rules engine as a cash slip (Limits.PlaceBet, app/roulette) against their
+// priced by the same rules engine as a cash slip (Limits.NewPricer, app/roulette) against their
 // tournament chips and the round's tournament limits (every wager in units of the round's
 // minimum, together at least the minimum and at most the maximum: 003 §10.6.14), and settled
 // by the same Round.Returned. Tournament chips are kept in the tournament, never in a chip

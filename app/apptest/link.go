@@ -78,15 +78,19 @@ func (l *Link) UpdateSlip(_ context.Context, round string, version uint64, bets 
 		return nil, l.Refuse
 	}
 	ack := &table.SlipAck{RoundID: round, Version: version, Bets: bets}
-	for _, b := range bets {
+	slip := make([]roulette.Placement, len(bets))
+	for i, b := range bets {
 		pieces, err := b.Bet.Pieces(l.layout)
 		if err != nil {
 			return nil, err
 		}
-		_, total, why := l.limits.PlaceBet(pieces, b.Bet.IsCall(), b.Amount, roulette.Unlimited)
-		ack.Results = append(ack.Results, table.BetResult{Accepted: total, Reason: why.String()})
-		ack.Total += total
+		slip[i] = roulette.Placement{Pieces: pieces, Call: b.Bet.IsCall(), Amount: b.Amount}
 	}
+	prices, total := l.limits.PriceSlip(slip, roulette.Unlimited) // as the table prices it (SPEC §3.7)
+	for _, p := range prices {
+		ack.Results = append(ack.Results, table.BetResult{Accepted: p.Total, Reason: p.Why.String()})
+	}
+	ack.Total = total
 	return ack, nil
 }
 

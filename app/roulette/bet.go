@@ -167,18 +167,3 @@ func (b Bet) Spec() BetSpec {
 	}
 	return s
 }
-
-// PlaceBet applies rule 4.3 to an attempt of amount on bet b (per piece for a call bet) with
-// `available` what the balance covers (Unlimited for no bound). It returns the accepted amount
-// per piece, the accepted total over all pieces, and why it differs from the attempt.
-func (l Limits) PlaceBet(pieces []Piece, call bool, amount, available int64) (perPiece, total int64, why Reason) {
-	if call {
-		perPiece, why = l.PlaceCall(pieces, amount, available)
-		return perPiece, perPiece * Units(pieces), why
-	}
-	if len(pieces) != 1 {
-		return 0, 0, ReasonNone
-	}
-	perPiece, why = l.Place(pieces[0].Spot.Kind, amount, available)
-	return perPiece, perPiece, why
-}

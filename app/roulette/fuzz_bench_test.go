@@ -87,7 +87,7 @@ func FuzzPlaceCall(f *testing.F) {
 		}
 		if !below {
 			for a := per; a >= 1; a-- {
-				if (available < 0 || a*Units(pieces) <= available) && allPermitted(ls, pieces, a) {
+				if (available < 0 || a*Units(pieces) <= available) && bruteAllPermitted(ls, pieces, a) {
 					want = a
 					break
 				}
@@ -97,6 +97,16 @@ func FuzzPlaceCall(f *testing.F) {
 			t.Fatalf("%v per %d avail %d limits %+v: got %d, brute force %d", c, per, available, ls, got, want)
 		}
 	})
+}
+
+// bruteAllPermitted is the oracle's own check: every piece's stake a permitted amount.
+func bruteAllPermitted(l Limits, pieces []Piece, perPiece int64) bool {
+	for _, p := range pieces {
+		if !l.For(p.Spot.Kind).Permitted(p.Units * perPiece) {
+			return false
+		}
+	}
+	return true
 }
 
 func max64(a, b int64) int64 { return max(a, b) }

@@ -174,69 +174,17 @@ func (l Limits) PlaceOnTable(k Kind, attempt, available, tableRoom int64) (int64
 	return got, why
 }
 
-// PlaceCall applies rule 4.3 to a call bet of perPiece on each piece (SPEC §3.6): one per-piece
-// amount permitted for every piece, the largest not above perPiece whose total the balance
-// covers. It is refused whole (0) if any piece would be below its minimum at the attempted
-// amount, or if no permitted amount fits the balance.
+// PlaceCall applies rule 4.3 to a call bet of perPiece on each piece on an empty layout (SPEC
+// §3.6): one per-piece amount permitted for every piece, the largest not above perPiece whose
+// total the balance covers. It is refused whole (0) if any piece would be below its minimum at
+// the attempted amount, or if no permitted amount fits the balance. Pricer.Place is the same on
+// a slip, with what is already on each piece's spot.
 func (l Limits) PlaceCall(pieces []Piece, perPiece, available int64) (int64, Reason) {
 	if perPiece <= 0 || len(pieces) == 0 {
 		return 0, ReasonNone
 	}
-	units := Units(pieces)
-	hi, why := perPiece, ReasonNone
-	lo := int64(1)
-	for _, p := range pieces {
-		lim := l.For(p.Spot.Kind)
-		if p.Units <= 0 || perPiece > MaxStake/p.Units {
-			return 0, ReasonAboveMaximum
-		}
-		if p.Units*perPiece < lim.Min {
-			return 0, ReasonBelowMinimum
-		}
-		lo = max(lo, (lim.Min+p.Units-1)/p.Units)
-		if lim.Max > 0 && hi > lim.Max/p.Units {
-			hi, why = lim.Max/p.Units, ReasonAboveMaximum
-		}
-	}
-	if available >= 0 && hi > available/units {
-		hi, why = available/units, ReasonBalance
-	}
-	// The per-piece amounts a piece permits form a progression with step Unit/gcd(Units, Unit);
-	// those every piece permits repeat with the lcm of the steps. So a search down from hi finds
-	// the answer, or proves there is none, within one period.
-	period := int64(1)
-	for _, p := range pieces {
-		u := l.For(p.Spot.Kind).Unit
-		if u > 1 {
-			step := u / gcd(u, p.Units)
-			period = period / gcd(period, step) * step
-			if period > hi-lo+1 {
-				period = hi - lo + 1
-				break
-			}
-		}
-	}
-	for a := hi; a >= lo && a > hi-period; a-- {
-		if allPermitted(l, pieces, a) {
-			if a != perPiece && why == ReasonNone {
-				why = ReasonOffUnit
-			}
-			return a, why
-		}
-	}
-	if why == ReasonNone {
-		why = ReasonOffUnit
-	}
-	return 0, why
-}
-
-func allPermitted(l Limits, pieces []Piece, perPiece int64) bool {
-	for _, p := range pieces {
-		if !l.For(p.Spot.Kind).Permitted(p.Units * perPiece) {
-			return false
-		}
-	}
-	return true
+	p := Pricer{limits: l, available: available, room: Unlimited}
+	return p.placeCall(pieces, perPiece)
 }
 
 // Recognised applies rule 4.3.3: wagers totalling less than the aggregate minimum are not

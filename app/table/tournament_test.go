@@ -24,13 +24,18 @@ func TestTournamentTermsLimits(t *testing.T) {
 	red := []roulette.Piece{{Units: 1}}
 	// 450 on a minimum of 200 is taken as 400 (the last complete increment); the round's
 	// maximum caps the total; below the minimum nothing is placed.
-	if got, _, why := l.PlaceBet(red, false, 450, 1000); got != 400 || why != roulette.ReasonOffUnit {
+	place := func(amount, available int64) (int64, roulette.Reason) {
+		p := l.NewPricer(available, 0)
+		pr := p.Place(red, false, amount)
+		return pr.PerPiece, pr.Why
+	}
+	if got, why := place(450, 1000); got != 400 || why != roulette.ReasonOffUnit {
 		t.Errorf("450: %d %v", got, why)
 	}
-	if got, _, _ := l.PlaceBet(red, false, 800, l.TableMax); got != 400 {
+	if got, _ := place(800, 1000); got != 400 {
 		t.Errorf("800 under a maximum of 500: %d", got)
 	}
-	if got, _, why := l.PlaceBet(red, false, 100, 1000); got != 0 || why != roulette.ReasonBelowMinimum {
+	if got, why := place(100, 1000); got != 0 || why != roulette.ReasonBelowMinimum {
 		t.Errorf("100: %d %v", got, why)
 	}
 	if l.Recognised(199) || !l.Recognised(200) {

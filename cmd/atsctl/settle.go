@@ -42,8 +42,11 @@ type limitInput struct {
 
 type limitsInput struct {
 	limitInput
-	AggregateMin int64                 `json:"aggregate_min"`
-	PerBet       map[string]limitInput `json:"per_bet"`
+	AggregateMin int64 `json:"aggregate_min"`
+	// TableMax is the most a slip may have on the layout (0 or absent: none), as the table
+	// server applies it: a wager is reduced to the room left under it (above-table-maximum).
+	TableMax int64                 `json:"table_max"`
+	PerBet   map[string]limitInput `json:"per_bet"`
 }
 
 type luckyBallInput struct {
@@ -179,16 +182,18 @@ func settle(r io.Reader) (*settleOutput, error) {
 		wagers[i] = w
 	}
 
-	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers))}
-	accepted := make([]int64, len(wagers)) // per piece for call bets
+	// The slip is priced as the table prices it, spot by spot in its order (SPEC §3.7): each
+	// wager's accepted amount is what it added to the layout.
+	slip := make([]roulette.Placement, len(wagers))
 	for i, w := range wagers {
-		got, total, why := limits.PlaceBet(w.pieces, w.call, w.amount, available)
-		accepted[i] = got
-		if available >= 0 {
-			available -= total
-		}
-		out.Wagers[i] = wagerOutput{Index: i, Accepted: total, Reason: why.String()}
-		out.TotalAccepted += total
+		slip[i] = roulette.Placement{Pieces: w.pieces, Call: w.call, Amount: w.amount}
+	}
+	prices, total := limits.PriceSlip(slip, available)
+	out := &settleOutput{Wagers: make([]wagerOutput, len(wagers)), TotalAccepted: total}
+	accepted := make([]int64, len(wagers)) // per piece for call bets
+	for i, p := range prices {
+		accepted[i] = p.PerPiece
+		out.Wagers[i] = wagerOutput{Index: i, Accepted: p.Total, Reason: p.Why.String()}
 	}
 
 	out.Recognised = limits.Recognised(out.TotalAccepted)
@@ -225,6 +230,7 @@ func toLimits(in *limitsInput) (roulette.Limits, error) {
 	l := roulette.Limits{
 		Default:      roulette.Limit{Min: in.Min, Max: in.Max, Unit: in.Unit},
 		AggregateMin: in.AggregateMin,
+		TableMax:     in.TableMax,
 	}
 	for name, pl := range in.PerBet {
 		k, err := roulette.ParseKind(name)

@@ -74,12 +74,13 @@ func TestRule002_3_2_SettleAsianNeighbourConfiguredGroups(t *testing.T) {
 			t.Errorf("outcome %s: %+v, exit %d %s; want %d returned", c.outcome, out, code, stderr, c.returned)
 		}
 	}
-	// Limits apply as to any individual wager, under its own per-bet limit.
+	// Limits apply as to any individual wager, under its own per-bet limit, and to the total on
+	// the group (SPEC §3.7): the second wager on it finds it at its maximum and adds nothing.
 	out, code, stderr := settleJSON(t, `{"wheel":"single-zero","outcome":"15","limits":{"min":100,"max":5000,"unit":100,
 		"per_bet":{"asian-neighbour":{"min":300,"max":900,"unit":300}}},
 		"wagers":[{"bet":"asian-neighbour","numbers":["32","15","19"],"amount":1000},{"bet":"asian-neighbour","numbers":["32","15","19"],"amount":200}]}`)
 	if code != 0 || out.Wagers[0].Accepted != 900 || out.Wagers[0].Returned != 900*12 || out.Wagers[1].Accepted != 0 ||
-		out.Wagers[1].Reason != "below-minimum" {
+		out.Wagers[1].Reason != "above-maximum" {
 		b, _ := json.Marshal(out)
 		t.Errorf("limits: %s, exit %d %s", b, code, stderr)
 	}

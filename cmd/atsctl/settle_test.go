@@ -250,3 +250,29 @@ func FuzzSettle(f *testing.F) {
 		}
 	})
 }
+
+// Issue 34, finding 1 (001 §4.3.2, SPEC §3.7): two straight 17 wagers of 25.00 and a
+// neighbours-of-17 bet at 25.00 a piece (straight maximum 25.00) were accepted as 75.00 on
+// straight 17. The slip is priced spot by spot: the first wager fills 17, the second adds
+// nothing, and the neighbours bet, whose piece on 17 cannot be placed, is refused whole.
+func TestAttackSettleTwoStraightsAndNeighboursOnOneSpot(t *testing.T) {
+	out, code, stderr := settleJSON(t, `{"wheel":"single-zero","outcome":"17",
+		"limits":{"min":100,"max":50000,"unit":100,"per_bet":{"straight":{"min":100,"max":2500,"unit":100}}},
+		"wagers":[{"bet":"straight","numbers":["17"],"amount":2500},{"bet":"straight","numbers":["17"],"amount":2500},
+		          {"bet":"neighbours","numbers":["17"],"spread":2,"amount":2500}]}`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := []struct {
+		accepted int64
+		reason   string
+	}{{2500, ""}, {0, "above-maximum"}, {0, "above-maximum"}}
+	for i, w := range want {
+		if got := out.Wagers[i]; got.Accepted != w.accepted || got.Reason != w.reason {
+			t.Errorf("wager %d: accepted %d %q, want %d %q", i, got.Accepted, got.Reason, w.accepted, w.reason)
+		}
+	}
+	if out.TotalAccepted != 2500 || out.TotalReturned != 2500*36 {
+		t.Errorf("total accepted %d returned %d, want 2500 and %d (at most 875.00 won)", out.TotalAccepted, out.TotalReturned, 2500*36)
+	}
+}
