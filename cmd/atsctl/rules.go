@@ -99,15 +99,18 @@ func selectMutations(ms []rules.Mutation, fast bool, only string) ([]rules.Mutat
 		}
 	}
 	var out []rules.Mutation
+	found := map[int]bool{}
 	for _, m := range ms {
 		if (fast && !m.Fast) || (len(want) > 0 && !want[m.N]) {
 			continue
 		}
-		delete(want, m.N)
+		found[m.N] = true
 		out = append(out, m)
 	}
 	for n := range want {
-		return nil, fmt.Errorf("-only: no mutation %d (or it is not in the fast set)", n)
+		if !found[n] {
+			return nil, fmt.Errorf("-only: no mutation %d (or it is not in the fast set)", n)
+		}
 	}
 	return out, nil
 }

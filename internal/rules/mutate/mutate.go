@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -291,6 +292,10 @@ func one(ctx context.Context, opt Options, dir string, rows map[string]rules.Rul
 	if err != nil {
 		return fmt.Errorf("mutation %d: %w", m.N, err)
 	}
+	// The mutated file's own package first when the row names tests there: its unit tests are
+	// the quickest to build and the likeliest to catch, and the first catch ends the run.
+	own := path.Dir(m.File)
+	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i] == own && pkgs[j] != own })
 	for _, pkg := range pkgs {
 		if allCaught(m, caught) {
 			break
