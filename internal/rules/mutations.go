@@ -78,16 +78,12 @@ func ParseMutations(s string, rs []Rule) ([]Mutation, error) {
 	}
 	var out []Mutation
 	seen := map[int]int{}
-	for i, line := range strings.Split(s, "\n") {
-		n := i + 1
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 7 {
-			return nil, fmt.Errorf("mutations line %d: %d fields, want 7 (number, rules, set, file, original, replacement, why)", n, len(f))
-		}
+	lines, err := tsvLines(s, 7, "number, rules, set, file, original, replacement, why")
+	if err != nil {
+		return nil, fmt.Errorf("mutations %w", err)
+	}
+	for _, l := range lines {
+		n, f := l.n, l.f
 		num, err := strconv.Atoi(f[0])
 		if err != nil || num <= 0 {
 			return nil, fmt.Errorf("mutations line %d: number %q is not a positive integer", n, f[0])
