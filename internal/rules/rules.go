@@ -6,6 +6,9 @@
 // The matrix is data (rules.tsv, embedded) so that adding a rule or a test is a one-line change
 // that merges as text; its test (matrix_test.go) keeps it honest: every test it names must exist
 // in the repository, and every rule SPEC.md cites must be in it. `atsctl rules` prints it.
+//
+// A named test must also be able to fail: mutations.tsv (mutations.go) breaks each money rule on
+// purpose, and internal/rules/mutate checks that a test its row names then fails.
 package rules
 
 import (
