@@ -48,7 +48,8 @@ func TestRunnerCatchesOnlyWhatANamedTestCatches(t *testing.T) {
 	}
 	root := writeModule(t)
 	rs, err := rules.Parse("ADD\t-\tadd adds\tsoftware\tcalc/other.TestAddInOther;calc.TestOther;calc.TestAdd\n" +
-		"WEAK\t-\tadd adds, weakly proven\tsoftware\tcalc.TestOther\n")
+		"WEAK\t-\tadd adds, weakly proven\tsoftware\tcalc.TestOther\n" +
+		"OTHER\t-\tadd adds, proven elsewhere\tsoftware\tcalc/other.TestAddInOther\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,8 @@ func TestRunnerCatchesOnlyWhatANamedTestCatches(t *testing.T) {
 		"1\tADD\tfast\tcalc/calc.go\treturn a + b\treturn a - b\tsubtracts\n"+
 			"2\tWEAK\tfull\tcalc/calc.go\treturn a + b\treturn a * b\tmultiplies\n"+
 			"3\tADD\tfull\tcalc/calc.go\treturn a + b + 0\treturn a\tstale\n"+
-			"4\tADD\tfull\tcalc/calc.go\treturn a + b\treturn a +\tdoes not build\n", rs)
+			"4\tADD\tfull\tcalc/calc.go\treturn a + b\treturn a +\tdoes not build\n"+
+			"5\tOTHER\tfull\tcalc/calc.go\treturn a + b\treturn a + b*b\tonly a subtest sees it\n", rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +71,12 @@ func TestRunnerCatchesOnlyWhatANamedTestCatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 4 {
+	if len(res) != 5 {
 		t.Fatalf("%d results", len(res))
 	}
-	// Mutation 1: calc/other's test fails first (a failing subtest counts as its test), and
-	// the run stops there: calc's TestAdd is not needed for the verdict.
-	if got := strings.Join(res[0].Caught["ADD"], ","); res[0].Err != nil || got != "calc/other.TestAddInOther" {
+	// Mutation 1: the row names calc/other first, but the mutated file's own package runs
+	// first; its TestAdd fails and the run stops there: calc/other is not needed for the verdict.
+	if got := strings.Join(res[0].Caught["ADD"], ","); res[0].Err != nil || got != "calc.TestAdd" {
 		t.Errorf("mutation 1: caught by %q, err %v", got, res[0].Err)
 	}
 	if s := res[1].Survived(); res[1].Err != nil || len(s) != 1 || s[0] != "WEAK" {
@@ -86,11 +88,16 @@ func TestRunnerCatchesOnlyWhatANamedTestCatches(t *testing.T) {
 	if res[3].Err == nil || !strings.Contains(res[3].Err.Error(), "does the mutant build?") {
 		t.Errorf("mutation 4: %v", res[3].Err)
 	}
+	// Mutation 5: the own package has no named test, so calc/other runs; only its subtest
+	// fails (Add(1, 1) is still 2), and a failing subtest is its test failing.
+	if got := strings.Join(res[4].Caught["OTHER"], ","); res[4].Err != nil || got != "calc/other.TestAddInOther" {
+		t.Errorf("mutation 5: caught by %q, err %v", got, res[4].Err)
+	}
 	var table bytes.Buffer
 	if bad := WriteTable(&table, res); bad != 3 {
 		t.Errorf("%d bad, want 3:\n%s", bad, table.String())
 	}
-	for _, want := range []string{"calc/other.TestAddInOther", "SURVIVED", "ERROR: mutation 3: original text not found"} {
+	for _, want := range []string{"calc.TestAdd", "SURVIVED", "ERROR: mutation 3: original text not found"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.String())
 		}
