@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,5 +48,36 @@ func TestRulesCommand(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"rules", "-format", "pdf"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), `"pdf"`) {
 		t.Errorf("unknown format: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestRulesMutateSelection: -only picks exactly the mutations named (one, not all from then on),
+// -fast only the fast set, and a number not in the list is an error rather than an empty run.
+func TestRulesMutateSelection(t *testing.T) {
+	ms := []rules.Mutation{{N: 1, Fast: true}, {N: 2}, {N: 3, Fast: true}}
+	nums := func(ms []rules.Mutation) (s string) {
+		for _, m := range ms {
+			s += fmt.Sprint(m.N)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		fast bool
+		only string
+		want string
+	}{{false, "", "123"}, {true, "", "13"}, {false, "1", "1"}, {false, "3, 2", "23"}, {true, "3", "3"}} {
+		got, err := selectMutations(ms, tc.fast, tc.only)
+		if err != nil || nums(got) != tc.want {
+			t.Errorf("fast %v only %q: %s, %v; want %s", tc.fast, tc.only, nums(got), err, tc.want)
+		}
+	}
+	for _, only := range []string{"4", "x", "2"} {
+		if _, err := selectMutations(ms, only == "2", only); err == nil {
+			t.Errorf("-only %q accepted", only)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"rules", "-fast"}, nil, &out, &errb); code != 2 {
+		t.Errorf("-fast without -mutate: exit %d", code)
 	}
 }

@@ -6,6 +6,9 @@
 // The matrix is data (rules.tsv, embedded) so that adding a rule or a test is a one-line change
 // that merges as text; its test (matrix_test.go) keeps it honest: every test it names must exist
 // in the repository, and every rule SPEC.md cites must be in it. `atsctl rules` prints it.
+//
+// A named test must also be able to fail: mutations.tsv (mutations.go) breaks each money rule on
+// purpose, and internal/rules/mutate checks that a test its row names then fails.
 package rules
 
 import (
@@ -64,16 +67,12 @@ func Matrix() ([]Rule, error) { return Parse(matrixTSV) }
 func Parse(s string) ([]Rule, error) {
 	var out []Rule
 	seen := map[string]int{}
-	for i, line := range strings.Split(s, "\n") {
-		n := i + 1
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("line %d: %d fields, want 5 (id, source, rule, kind, tests or reason)", n, len(f))
-		}
+	lines, err := tsvLines(s, 5, "id, source, rule, kind, tests or reason")
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		n, f := l.n, l.f
 		for j := range f {
 			f[j] = strings.TrimSpace(f[j])
 			if f[j] == "" {
@@ -112,6 +111,31 @@ func Parse(s string) ([]Rule, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("the matrix has no rules")
+	}
+	return out, nil
+}
+
+// tsvLine is a line of a tab-separated list: its number in the file and its fields.
+type tsvLine struct {
+	n int
+	f []string
+}
+
+// tsvLines splits a tab-separated list (the matrix, the mutations) into its lines of want
+// fields, leaving out blank lines and # comments; a line with another count is an error naming
+// the line and the fields it should have.
+func tsvLines(s string, want int, fields string) ([]tsvLine, error) {
+	var out []tsvLine
+	for i, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != want {
+			return nil, fmt.Errorf("line %d: %d fields, want %d (%s)", i+1, len(f), want, fields)
+		}
+		out = append(out, tsvLine{i + 1, f})
 	}
 	return out, nil
 }
