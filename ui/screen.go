@@ -72,11 +72,12 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
-	lamps       *periodLamps   // L's period lamps (designs.go); nil in A and U
-	cd          *countdownView // the countdown's plate and bar (countdown.go)
-	wonMeter    *canvas.Text   // U's amount-won meter; nil in A and L
-	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
-	noteBuyIn   *canvas.Text   // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	lamps       *periodLamps     // L's period lamps (designs.go); nil in A and U
+	cd          *countdownView   // the countdown's plate and bar (countdown.go)
+	wonMeter    *canvas.Text     // U's amount-won meter; nil in A and L
+	bettingCtl  []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
+	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
+	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -177,6 +178,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	clear := widget.NewButton(T("Remove all"), func() { s.touched(func() { term.Clear() }) })
 	repeat := widget.NewButton(T("Repeat"), func() { s.touched(func() { term.Repeat() }) })
 	double := widget.NewButton(T("Double"), func() { s.touched(func() { term.Double() }) })
+	s.bettingCtl = []*widget.Button{undo, clear, repeat, double}
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
@@ -468,6 +470,16 @@ func (s *Screen) update(v app.View) {
 	if !v.Acked && v.SlipTotal > 0 {
 		bet += " …"
 	}
+	if v.SlipTotal == 0 && v.Phase != table.PhaseWagering && v.Phase != table.PhaseNoMoreBets {
+		// While the result stands the amount bet is the settled round's stake, beside its win:
+		// the slip is empty by then, and 0.00 beside a win could not be compared with it
+		// (issue 32 point 9).
+		var staked int64
+		for _, r := range v.Result {
+			staked += r.Staked
+		}
+		bet = s.cash(staked)
+	}
 	setText(s.bet, bet)
 
 	// At a table that pays out in chips at the dealer (004 §6.6, 000 §11.7.6) Cash out stays
@@ -515,6 +527,19 @@ func (s *Screen) update(v app.View) {
 	}
 	s.felt.SetResult(won)
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
+	// The racetrack and the betting buttons say what the felt says: no chips now (issue 32
+	// point 9: after NO MORE BETS they looked live).
+	s.track.SetClosed(v.Period == app.PeriodNoMoreBets)
+	takesBets := v.Period == app.PeriodOpen || v.Period == app.PeriodWarning
+	for _, b := range s.bettingCtl {
+		if takesBets == b.Disabled() {
+			if takesBets {
+				b.Enable()
+			} else {
+				b.Disable()
+			}
+		}
+	}
 	var calls []string
 	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {

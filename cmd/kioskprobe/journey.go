@@ -5,6 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -134,6 +137,7 @@ type step struct {
 	// Both are functions of the language: a journey is written in the kiosk's English keys.
 	want func(translation) [][]string
 	gone func(translation) []string
+	wait time.Duration // how long the words may take to come; 0: -timeout
 }
 
 // kioskRun is one journey's running kiosk and the screen it draws on.
@@ -238,15 +242,10 @@ func (k *kioskRun) waitWindow() error {
 // look takes a screenshot of the whole screen (what the player sees, whatever window is on
 // top) and reads it.
 func (k *kioskRun) look() error {
-	k.shot = fmt.Sprintf("%s-%02d.png", k.prefix, k.stepNum)
-	if out, err := exec.Command("import", "-window", "root", k.shot).CombinedOutput(); err != nil {
-		return fmt.Errorf("screenshot: %w: %s", err, strings.TrimSpace(string(out)))
+	if err := k.shoot(); err != nil {
+		return err
 	}
-	langs := "eng"
-	if strings.HasPrefix(k.lang, "zh") {
-		langs = "chi_sim+eng"
-	}
-	r, err := ocr(k.shot, langs, k.o.band)
+	r, err := ocr(k.shot, k.languages(), k.o.band)
 	if err != nil {
 		return err
 	}
@@ -254,8 +253,74 @@ func (k *kioskRun) look() error {
 	return nil
 }
 
+// shoot takes the step's screenshot.
+func (k *kioskRun) shoot() error {
+	k.shot = fmt.Sprintf("%s-%02d.png", k.prefix, k.stepNum)
+	if out, err := exec.Command("import", "-window", "root", k.shot).CombinedOutput(); err != nil {
+		return fmt.Errorf("screenshot: %w: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// languages are tesseract's for the kiosk's language (English words are on a Chinese screen
+// too: amounts, the language button's "English").
+func (k *kioskRun) languages() string {
+	if strings.HasPrefix(k.lang, "zh") {
+		return "chi_sim+eng"
+	}
+	return "eng"
+}
+
+// warningPlate is the plate of a button of warning importance (Fyne's theme: Cash out, and
+// the prompt's Cash out).
+var warningPlate = color.RGBA{R: 0xff, G: 0x98, B: 0x00, A: 0xff}
+
+// tapPlate taps the lowest button drawn on plate colour c whose own crop reads words (the way
+// to a button whose words tesseract misses in a band).
+func (k *kioskRun) tapPlate(c color.RGBA, words string) error {
+	deadline := time.Now().Add(k.o.timeout)
+	var read []string
+	for {
+		if err := k.shoot(); err != nil {
+			return err
+		}
+		f, err := os.Open(k.shot)
+		if err != nil {
+			return err
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		var best image.Rectangle
+		read = read[:0]
+		for _, r := range plates(img, c, 24) {
+			t, err := readCrop(k.shot, r, k.languages())
+			if err != nil {
+				return err
+			}
+			read = append(read, fmt.Sprintf("%v %q", r, t))
+			if strings.Contains(fold(t), fold(words)) && (best.Empty() || r.Min.Y > best.Min.Y) {
+				best = r
+			}
+		}
+		if !best.Empty() {
+			return k.tap(point{(best.Min.X + best.Max.X) / 2, (best.Min.Y + best.Max.Y) / 2})
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing to tap: no button of colour %v reads %q; screenshot %s; plates read: %v", c, words, k.shot, read)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
 // expect looks until the step's words are read and its stale words are not, or the timeout.
 func (k *kioskRun) expect(s step) error {
+	timeout := k.o.timeout
+	if s.wait > 0 {
+		timeout = s.wait
+	}
 	var want [][]string
 	var gone []string
 	if s.want != nil {
@@ -264,7 +329,7 @@ func (k *kioskRun) expect(s step) error {
 	if s.gone != nil {
 		gone = s.gone(k.tr)
 	}
-	deadline := time.Now().Add(k.o.timeout)
+	deadline := time.Now().Add(timeout)
 	for {
 		if err := k.look(); err != nil {
 			return err
@@ -281,7 +346,7 @@ func (k *kioskRun) expect(s step) error {
 			for _, g := range stale {
 				why = append(why, fmt.Sprintf("%q is still on the screen", g))
 			}
-			return fmt.Errorf("%s after %v; screenshot %s; read:\n%s", strings.Join(why, "; "), k.o.timeout, k.shot, k.last.summary())
+			return fmt.Errorf("%s after %v; screenshot %s; read:\n%s", strings.Join(why, "; "), timeout, k.shot, k.last.summary())
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
@@ -363,10 +428,10 @@ var journeys = []journey{
 	{
 		name: "cash-out-prompt", // issue 32 point 1
 		steps: []step{
-			{name: "the demo's buy-in is on the balance", want: func(translation) [][]string { return [][]string{{"500.00"}} }},
+			{name: "the demo's buy-in is on the balance", want: func(translation) [][]string { return [][]string{{"500.00"}} }, wait: time.Minute},
 			{
 				name: "Cash out asks to confirm the amount, on one line with its words",
-				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Cash out")) },
+				do:   func(k *kioskRun) error { return k.tapPlate(warningPlate, k.tr.T("Cash out")) },
 				want: func(t translation) [][]string {
 					return [][]string{{before(t.T("Cash out %s? A ticket is printed for your whole balance.")), "500.00"}, {t.T("Keep playing")}}
 				},

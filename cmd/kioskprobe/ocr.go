@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -264,4 +265,82 @@ func tesseract(in, languages, psm string) ([]byte, error) {
 		return nil, fmt.Errorf("tesseract %s: %w: %s", in, err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// plates are the boxes of the regions of exactly colour c in img (4-connected, sampled every
+// other pixel), at least min pixels across each way: a button's plate. Tesseract misses dark
+// words on a coloured plate in a whole band (Cash out's orange), but reads them in the plate's
+// own crop, so a journey finds such a button by its colour and checks it by its words.
+func plates(img image.Image, c color.RGBA, minSide int) []image.Rectangle {
+	b := img.Bounds()
+	const step = 2
+	w, h := b.Dx()/step, b.Dy()/step
+	on := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			r, g, bl, _ := img.At(b.Min.X+x*step, b.Min.Y+y*step).RGBA()
+			on[y*w+x] = uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bl>>8) == c.B
+		}
+	}
+	seen := make([]bool, w*h)
+	var out []image.Rectangle
+	for i := range on {
+		if !on[i] || seen[i] {
+			continue
+		}
+		box := image.Rect(i%w, i/w, i%w+1, i/w+1)
+		queue := []int{i}
+		seen[i] = true
+		for len(queue) > 0 {
+			j := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			x, y := j%w, j/w
+			box = box.Union(image.Rect(x, y, x+1, y+1))
+			for _, n := range [][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
+				if n[0] < 0 || n[1] < 0 || n[0] >= w || n[1] >= h {
+					continue
+				}
+				k := n[1]*w + n[0]
+				if on[k] && !seen[k] {
+					seen[k] = true
+					queue = append(queue, k)
+				}
+			}
+		}
+		r := image.Rect(b.Min.X+box.Min.X*step, b.Min.Y+box.Min.Y*step, b.Min.X+box.Max.X*step, b.Min.Y+box.Max.Y*step)
+		if r.Dx() >= minSide && r.Dy() >= minSide {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// readCrop reads the part r of the screenshot at path as one line of words (--psm 7).
+func readCrop(path string, r image.Rectangle, languages string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		return "", err
+	}
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return "", errors.New("screenshot: an image that cannot be cut")
+	}
+	name := path + ".crop.png"
+	defer os.Remove(name)
+	if err := writeImage(name, sub.SubImage(r)); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("tesseract", name, "stdout", "-l", languages, "--psm", "7")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("tesseract %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
