@@ -46,6 +46,7 @@ func (s *Screen) confirm(question, action string, onYes func()) {
 	no := widget.NewButton(T("Keep playing"), done)
 	q := widget.NewLabel(question)
 	q.Wrapping, q.Alignment, q.TextStyle = fyne.TextWrapWord, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}
+	q.SizeName = theme.SizeNameSubHeadingText // the amount is read from the seat
 	buttons := s.sizing.sized(container.NewGridWithColumns(2, no, yes), nil, nil)
 	// The question takes the box's whole width and wraps in it, centred top to bottom above the
 	// buttons. In a centring container a wrapping label is given its minimum width, one

@@ -18,6 +18,8 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
+
+	"github.com/tablegames/ats/app/roulette"
 )
 
 // Player journeys (issue 32): `kioskprobe journey` starts the demo kiosk in a real window on
@@ -152,6 +154,7 @@ type kioskRun struct {
 	last    reading
 	shot    string
 	prefix  string
+	size    string // the screen's, e.g. 1920x1080
 	stepNum int
 }
 
@@ -194,20 +197,28 @@ func walk(o journeyOptions, j journey, design, lang string, tr translation) erro
 	if s := xproto.Setup(x).DefaultScreen(x); s != nil {
 		size = fmt.Sprintf("%dx%d", s.WidthInPixels, s.HeightInPixels)
 	}
-	k := &kioskRun{o: o, tr: tr, lang: lang, cmd: cmd, stdin: stdin, x: x, root: xproto.Setup(x).DefaultScreen(x).Root,
+	k := &kioskRun{o: o, tr: tr, lang: lang, size: size, cmd: cmd, stdin: stdin, x: x, root: xproto.Setup(x).DefaultScreen(x).Root,
 		prefix: filepath.Join(o.out, fmt.Sprintf("%s-%s-%s-%s", j.name, design, size, lang))}
 	if err := k.waitWindow(); err != nil {
 		return fmt.Errorf("%w (kiosk log: %s)", err, tail(logf.Name()))
+	}
+	// A failed journey keeps the kiosk's log (the device commands' answers among it) beside
+	// its screenshots.
+	keepLog := func(err error) error {
+		if b, rerr := os.ReadFile(logf.Name()); rerr == nil {
+			_ = os.WriteFile(k.prefix+".log", b, 0o644)
+		}
+		return fmt.Errorf("%w (kiosk log %s.log)", err, k.prefix)
 	}
 	for _, s := range j.steps {
 		k.stepNum++
 		if s.do != nil {
 			if err := s.do(k); err != nil {
-				return fmt.Errorf("step %d %q: %w (screenshot %s)", k.stepNum, s.name, err, k.shot)
+				return keepLog(fmt.Errorf("step %d %q: %w (screenshot %s)", k.stepNum, s.name, err, k.shot))
 			}
 		}
 		if err := k.expect(s); err != nil {
-			return fmt.Errorf("step %d %q: %w", k.stepNum, s.name, err)
+			return keepLog(fmt.Errorf("step %d %q: %w", k.stepNum, s.name, err))
 		}
 	}
 	return nil
@@ -241,11 +252,11 @@ func (k *kioskRun) waitWindow() error {
 
 // look takes a screenshot of the whole screen (what the player sees, whatever window is on
 // top) and reads it.
-func (k *kioskRun) look() error {
+func (k *kioskRun) look(enough func(reading) bool) error {
 	if err := k.shoot(); err != nil {
 		return err
 	}
-	r, err := ocr(k.shot, k.languages(), k.o.band)
+	r, err := ocr(k.shot, k.languages(), k.o.band, enough)
 	if err != nil {
 		return err
 	}
@@ -330,8 +341,11 @@ func (k *kioskRun) expect(s step) error {
 		gone = s.gone(k.tr)
 	}
 	deadline := time.Now().Add(timeout)
+	// The page read alone may do when every word wanted is in it; a word that must be gone
+	// needs both reads to say so.
+	enough := func(r reading) bool { m, _ := r.check(want, nil); return len(m) == 0 && len(gone) == 0 }
 	for {
-		if err := k.look(); err != nil {
+		if err := k.look(enough); err != nil {
 			return err
 		}
 		missing, stale := k.last.check(want, gone)
@@ -375,7 +389,7 @@ func (k *kioskRun) tapWords(words ...string) error {
 	var found []word
 	deadline := time.Now().Add(k.o.timeout)
 	for {
-		if err := k.look(); err != nil {
+		if err := k.look(func(r reading) bool { _, _, ok := r.find(words...); return ok }); err != nil {
 			return err
 		}
 		for _, l := range k.last.lines {
@@ -428,13 +442,11 @@ var journeys = []journey{
 	{
 		name: "cash-out-prompt", // issue 32 point 1
 		steps: []step{
-			{name: "the demo's buy-in is on the balance", want: func(translation) [][]string { return [][]string{{"500.00"}} }, wait: time.Minute},
+			buyIn,
 			{
 				name: "Cash out asks to confirm the amount, on one line with its words",
 				do:   func(k *kioskRun) error { return k.tapPlate(warningPlate, k.tr.T("Cash out")) },
-				want: func(t translation) [][]string {
-					return [][]string{{before(t.T("Cash out %s? A ticket is printed for your whole balance.")), "500.00"}, {t.T("Keep playing")}}
-				},
+				want: cashOutPrompt,
 			},
 			{
 				name: "Keep playing closes the prompt",
@@ -443,4 +455,73 @@ var journeys = []journey{
 			},
 		},
 	},
+	{
+		name: "printer-recovery", // issue 32 point 12
+		steps: []step{
+			buyIn,
+			{
+				name: "paper out is told, Cash out waits",
+				do:   func(k *kioskRun) error { return k.device("printer paper-out") },
+				want: func(t translation) [][]string { return [][]string{{before(t.T("Printer: %s")), "paper"}} },
+			},
+			{
+				name: "the README's recovery, printer clear, brings the printer back",
+				do:   func(k *kioskRun) error { return k.device("printer clear") },
+				gone: func(t translation) []string { return []string{"paper out"} },
+				wait: 45 * time.Second,
+			},
+			{
+				name: "Cash out asks again, with the amount",
+				do:   func(k *kioskRun) error { return k.tapPlate(warningPlate, k.tr.T("Cash out")) },
+				want: cashOutPrompt,
+			},
+		},
+	},
+	{
+		name:    "balance-drops-per-chip", // issue 32 (c): the app side's balance as chips are placed
+		designs: "A",
+		pending: "the app side of issue 32 (the balance drops as each chip is placed)",
+		steps: []step{
+			buyIn,
+			{
+				name: "a chip of 1 on 17 leaves 499.00",
+				do:   func(k *kioskRun) error { return k.tapNumber(17) },
+				want: func(translation) [][]string { return [][]string{{"499.00"}} },
+			},
+			{
+				name: "a second chip on 17 leaves 498.00",
+				do:   func(k *kioskRun) error { return k.tapNumber(17) },
+				want: func(translation) [][]string { return [][]string{{"498.00"}} },
+				gone: func(translation) []string { return []string{"499.00"} },
+			},
+		},
+	},
+}
+
+// buyIn is every journey's first step: the demo's five notes of 100 credited.
+var buyIn = step{name: "the demo's buy-in is on the balance", want: func(translation) [][]string { return [][]string{{"500.00"}} }, wait: time.Minute}
+
+// cashOutPrompt is what Cash out's prompt must say, readable: the question and its amount on one
+// line (issue 32 point 1), and the way back.
+func cashOutPrompt(t translation) [][]string {
+	return [][]string{{before(t.T("Cash out %s? A ticket is printed for your whole balance.")), "500.00"}, {t.T("Keep playing")}}
+}
+
+// tapNumber taps a number of design A's felt, at the kiosk's layout geometry (the felt's place
+// measured at each kiosk size, as tap-probe.sh gives the probe).
+func (k *kioskRun) tapNumber(n int) error {
+	felts := map[string]string{"1920x1080": defaultFelt, "1280x800": "8,8,960,325.9"}
+	f, ok := felts[k.size]
+	if !ok {
+		return fmt.Errorf("no felt place known at %s", k.size)
+	}
+	r, err := parseRect(f)
+	if err != nil {
+		return err
+	}
+	ps, _, err := numberCentres(r, roulette.SingleZero)
+	if err != nil {
+		return err
+	}
+	return k.tap(ps[n-1])
 }

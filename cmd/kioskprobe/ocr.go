@@ -183,9 +183,11 @@ func (r reading) summary() string {
 }
 
 // ocr reads the screenshot at path in languages (tesseract's -l, e.g. "eng" or "chi_sim+eng"):
-// the whole page sparse, then bands of band pixels stepped by half that, all bands in one
-// tesseract run (a list of images), and merges the lines of both.
-func ocr(path, languages string, band int) (reading, error) {
+// the whole page sparse, then — unless enough (if given) is content with that — bands of band
+// pixels stepped by half that, all bands in one tesseract run (a list of images), and merges the
+// lines of both. (Each read costs seconds on a loaded machine; the bands are for what the page
+// read misses.)
+func ocr(path, languages string, band int, enough func(reading) bool) (reading, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return reading{}, err
@@ -202,6 +204,9 @@ func ocr(path, languages string, band int) (reading, error) {
 	lines, err := parseTSV(page, nil)
 	if err != nil {
 		return reading{}, err
+	}
+	if enough != nil && enough(reading{lines: lines}) {
+		return reading{lines: lines}, nil
 	}
 	dir, err := os.MkdirTemp("", "journey-bands")
 	if err != nil {

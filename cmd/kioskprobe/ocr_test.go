@@ -87,7 +87,7 @@ func TestOCRReadsAPromptsAmountOnItsLine(t *testing.T) {
 	if err := writeImage(name, img); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ocr(name, "eng", 110)
+	r, err := ocr(name, "eng", 110, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
