@@ -435,6 +435,15 @@ func (s *Screen) tick() {
 	}
 }
 
+// callCost is what a call bet of perPiece a piece costs on layout l: every piece's units.
+func callCost(b roulette.Bet, perPiece int64, l roulette.Layout) int64 {
+	ps, err := b.Pieces(l)
+	if err != nil {
+		return perPiece // a bet the rules cannot decompose was refused before it was placed
+	}
+	return perPiece * roulette.Units(ps)
+}
+
 func statusColour(p app.Period) color.Color { _, c := periodStatus(p); return c }
 
 // periodStatus is the words and colour of a period state (the terminal decides which holds).
@@ -550,7 +559,9 @@ func (s *Screen) update(v app.View) {
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
-			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, st.Amount)))
+			// A call bet's amount is per piece; the line says what the bet costs, all its
+			// pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, callCost(st.Bet, st.Amount, v.Config.Layout))))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
@@ -569,7 +580,11 @@ func (s *Screen) update(v app.View) {
 	// chips on the racetrack like the player's own.
 	var dealers []string
 	for _, d := range v.DealerStakes {
-		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, d.Amount)))
+		amount := d.Amount
+		if d.Bet.IsCall() {
+			amount = callCost(d.Bet, d.Amount, v.Config.Layout)
+		}
+		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, amount)))
 		if d.Bet.IsCall() {
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}

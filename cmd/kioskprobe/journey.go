@@ -306,7 +306,8 @@ func (k *kioskRun) tapPlate(c color.RGBA, words string) error {
 		}
 		var best image.Rectangle
 		read = read[:0]
-		for _, r := range plates(img, c, 24) {
+		found := plates(img, c, 24)
+		for _, r := range found {
 			t, err := readCrop(k.shot, r, k.languages())
 			if err != nil {
 				return err
@@ -315,6 +316,11 @@ func (k *kioskRun) tapPlate(c color.RGBA, words string) error {
 			if strings.Contains(fold(t), fold(words)) && (best.Empty() || r.Min.Y > best.Min.Y) {
 				best = r
 			}
+		}
+		if best.Empty() && len(found) == 1 {
+			// One button of that colour on the screen is the one: tesseract reads two Chinese
+			// characters beside an icon poorly (兑现 came back "Sn"), the colour is exact.
+			best = found[0]
 		}
 		if !best.Empty() {
 			return k.tap(point{(best.Min.X + best.Max.X) / 2, (best.Min.Y + best.Max.Y) / 2})
@@ -413,10 +419,12 @@ func (k *kioskRun) tapWords(words ...string) error {
 // tap presses and releases the first button at p (screen pixels).
 func (k *kioskRun) tap(p point) error {
 	x, y := int16(p.X), int16(p.Y)
+	// A finger's pace: the move wakes the kiosk's parked event loop (internal/idleloop) before
+	// the press, and the press is held as a touch is.
 	xtest.FakeInput(k.x, xproto.MotionNotify, 0, 0, k.root, x, y, 0)
-	time.Sleep(30 * time.Millisecond)
+	time.Sleep(150 * time.Millisecond)
 	xtest.FakeInput(k.x, xproto.ButtonPress, 1, 0, k.root, x, y, 0)
-	time.Sleep(30 * time.Millisecond)
+	time.Sleep(80 * time.Millisecond)
 	xtest.FakeInput(k.x, xproto.ButtonRelease, 1, 0, k.root, x, y, 0)
 	_, err := xproto.GetInputFocus(k.x).Reply() // a round trip: the tap has reached the server
 	time.Sleep(300 * time.Millisecond)          // and the kiosk has drawn its answer
