@@ -18,8 +18,8 @@ func TestCallBetLineShowsWhatTheBetCosts(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	for _, c := range []struct {
-		bet          roulette.Bet
-		chip         int64
+		bet  roulette.Bet
+		chip int64
 		want string
 	}{
 		{roulette.Bet{Call: roulette.Voisins}, 100, "voisins 9"},
