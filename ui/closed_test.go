@@ -95,4 +95,16 @@ func TestResultKeepsTheStakeBesideTheWin(t *testing.T) {
 	if s.bet.Text != "126.00" || s.won.Text == "" {
 		t.Errorf("result: amount bet %q beside amount won %q, want the stake 126.00", s.bet.Text, s.won.Text)
 	}
+	// The tab under a winning chip is what it won over its stake ("+15" on a 5 dozen was the
+	// return, read as profit): 25 on 17 won 875, 1 on the split won 17.
+	s.felt.Refresh()
+	tabs := map[string]string{}
+	for _, c := range test.WidgetRenderer(s.felt).(*feltRenderer).drawn {
+		if c.won > 0 {
+			tabs[money(c.amount)] = "+" + money(c.won)
+		}
+	}
+	if tabs["25"] != "+875" || tabs["1"] != "+17" {
+		t.Errorf("the winning chips' tabs read %v, want 25: +875 and 1: +17", tabs)
+	}
 }

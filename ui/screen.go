@@ -524,13 +524,15 @@ func (s *Screen) update(v app.View) {
 	stakes := map[roulette.Spot]int64{}
 	var won map[roulette.Spot]int64
 	if showResult && len(v.Stakes) == 0 {
-		// Losing chips are gone; winning chips stay with what they returned (001 §3.8).
+		// Losing chips are gone; winning chips stay with what they won over the stake (001
+		// §3.8): the tab's "+" is added to the chip, so it is the win, not the return (issue 32
+		// point 9: "+15" on a 5 dozen was read as a profit of 15).
 		for _, r := range v.Result {
 			if r.Returned > 0 && !r.Bet.IsCall() {
 				if won == nil {
 					won = map[roulette.Spot]int64{}
 				}
-				stakes[r.Bet.Spot], won[r.Bet.Spot] = r.Staked, r.Returned
+				stakes[r.Bet.Spot], won[r.Bet.Spot] = r.Staked, r.Returned-r.Staked
 			}
 		}
 	}
