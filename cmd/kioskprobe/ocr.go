@@ -184,8 +184,8 @@ func (r reading) summary() string {
 
 // ocr reads the screenshot at path in languages (tesseract's -l, e.g. "eng" or "chi_sim+eng"):
 // the whole page sparse, then — unless enough (if given) is content with that — bands of band
-// pixels stepped by half that, all bands in one tesseract run (a list of images), and merges the
-// lines of both. (Each read costs seconds on a loaded machine; the bands are for what the page
+// pixels stepped by half that, all bands in one tesseract run (a list of images), read as blocks
+// and then as sparse text, and merges the lines of every read. (Each read costs seconds on a loaded machine; the bands are for what the page
 // read misses.)
 func ocr(path, languages string, band int, enough func(reading) bool) (reading, error) {
 	f, err := os.Open(path)
@@ -237,15 +237,24 @@ func ocr(path, languages string, band int, enough func(reading) bool) (reading, 
 	if err := os.WriteFile(listFile, []byte(list.String()), 0o600); err != nil {
 		return reading{}, err
 	}
-	bands, err := tesseract(listFile, languages, "6")
-	if err != nil {
-		return reading{}, err
+	// The bands as uniform blocks, then — if still short — as sparse text: a light button label
+	// beside the felt's numbers (Keep playing over design L's racetrack at 1280×800) came back
+	// from the sparse read of its band only.
+	for _, psm := range []string{"6", "11"} {
+		bands, err := tesseract(listFile, languages, psm)
+		if err != nil {
+			return reading{}, err
+		}
+		more, err := parseTSV(bands, offs)
+		if err != nil {
+			return reading{}, err
+		}
+		lines = append(lines, more...)
+		if enough != nil && enough(reading{lines: lines}) {
+			break
+		}
 	}
-	more, err := parseTSV(bands, offs)
-	if err != nil {
-		return reading{}, err
-	}
-	return reading{lines: append(lines, more...)}, nil
+	return reading{lines: lines}, nil
 }
 
 func writeImage(name string, img image.Image) error {
