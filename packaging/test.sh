@@ -72,8 +72,12 @@ PROBE_ARGS="-strict -gap 1300ms" PROBE_FRAMES=5s PROBE_MIN_FPS=0.6 bash packagin
 step "a player's journeys read back from the real window (XTest taps, tesseract; issue 32)"
 # Each journey taps through a fresh demo kiosk at words it reads and fails when the words a player
 # must read (an amount, a prompt, a notice) are missing, split from their line, or stale; its
-# screenshots stay in build/journeys/.
-bash packaging/journeys.sh build/ats
+# screenshots stay in build/journeys/. A journey costs a minute or more here (tesseract reads each
+# screenshot two or three times), so this step walks three of them (about 4 minutes): design A in
+# English at 1920x1080, the cash-out prompt in Chinese in design U at 1280x800. The whole matrix
+# (every design, both languages, both sizes) is `bash packaging/journeys.sh build/ats`.
+JOURNEY_SIZES=1920x1080 JOURNEY_ARGS="-designs A -langs en" bash packaging/journeys.sh build/ats
+JOURNEY_SIZES=1280x800 JOURNEY_ARGS="-designs U -langs zh_Hans -only cash-out" bash packaging/journeys.sh build/ats
 
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
 # Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts
