@@ -123,15 +123,22 @@ func (t *trackRenderer) Layout(size fyne.Size) {
 	var sprites []artSprite
 	if len(t.w.stakes) > 0 {
 		scale, _ := fit(t.w.track.Bounds, size)
-		for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
+		for k, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
 			for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
 				a := t.w.stakes[reg.Target]
 				if a <= 0 {
 					continue
 				}
 				rc := reg.Rect
-				d := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y) * scale * 0.82
-				c := t.w.ToScreen(diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2})
+				side := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y)
+				d := side * scale * 0.82
+				at := diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2}
+				if k == 1 {
+					// A sector's chip stands at its end: in the middle it hid the sector's name
+					// (issue 32 point 5).
+					at.X = rc.Max.X - side/2
+				}
+				c := t.w.ToScreen(at)
 				sprites = append(sprites, chipSprite(a, false, c, d))
 				t.drawn = append(t.drawn, trackChip{amount: a, at: c})
 			}

@@ -561,9 +561,10 @@ func (s *Screen) update(v app.View) {
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
-			// A call bet's amount is per piece; the line says what the bet costs, all its
-			// pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
-			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, callCost(st.Bet, st.Amount, v.Config.Layout))))
+			// A call bet's amount is per piece; the line and its chip say what the bet costs,
+			// all its pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
+			cost := callCost(st.Bet, st.Amount, v.Config.Layout)
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, cost)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
@@ -571,7 +572,7 @@ func (s *Screen) update(v app.View) {
 			if st.Bet.Call == roulette.Neighbours {
 				tt.Centre = st.Bet.Centre
 			}
-			onTrack[tt] += st.Amount
+			onTrack[tt] += cost
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
 		}
@@ -595,7 +596,7 @@ func (s *Screen) update(v app.View) {
 			if d.Bet.Call == roulette.Neighbours {
 				tt.Centre = d.Bet.Centre
 			}
-			onTrack[tt] += d.Amount
+			onTrack[tt] += amount
 		}
 	}
 	calls = append(dealers, calls...)
