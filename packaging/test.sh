@@ -73,9 +73,10 @@ step "a player's journeys read back from the real window (XTest taps, tesseract;
 # Each journey taps through a fresh demo kiosk at words it reads and fails when the words a player
 # must read (an amount, a prompt, a notice) are missing, split from their line, or stale; its
 # screenshots stay in build/journeys/. A journey costs a minute or more here (tesseract reads each
-# screenshot two or three times), so this step walks three of them (about 4 minutes): design A in
-# English at 1920x1080, the cash-out prompt in Chinese in design U at 1280x800. The whole matrix
-# (every design, both languages, both sizes) is `bash packaging/journeys.sh build/ats`.
+# screenshot two or three times), so this step walks two of them (about 4 minutes): the cash-out
+# prompt in design A in English at 1920x1080 and in design U in Chinese at 1280x800. The whole
+# matrix (every design, both languages, both sizes) is `bash packaging/journeys.sh build/ats`;
+# JOURNEY_ARGS=-pending adds the journeys waiting for another fix (each names it).
 JOURNEY_SIZES=1920x1080 JOURNEY_ARGS="-designs A -langs en" bash packaging/journeys.sh build/ats
 JOURNEY_SIZES=1280x800 JOURNEY_ARGS="-designs U -langs zh_Hans -only cash-out" bash packaging/journeys.sh build/ats
 
