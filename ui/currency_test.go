@@ -82,7 +82,7 @@ func TestMoneyShowsTheCurrency(t *testing.T) {
 	// lost its money.
 	must := map[string][]string{
 		"a_result.xml":          {"WON €918.00"},
-		"u_dealer_wager.xml":    {"voisins €1 placed by the", "The dealer placed voisins for you: €9.00"},
+		"u_dealer_wager.xml":    {"voisins €9 placed by the", "The dealer placed voisins for you: €9.00"},
 		"a_dealer_buy_in.xml":   {"The dealer offers a buy-in of €500.00"},
 		"a_jackpot_won.xml":     {"JACKPOT €1,000.00", "JACKPOT! You won €12,345.00"},
 		"u_asian_racetrack.xml": {"asian-neighbour 32 15 19 €10"},

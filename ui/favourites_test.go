@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,5 +81,57 @@ func TestCashOutAsksFirst(t *testing.T) {
 	test.Tap(findButton(t, w.Canvas().Overlays().Top(), "Cash out"))
 	if w.Canvas().Overlays().Top() != nil || shown(s) != "Printing your ticket" {
 		t.Fatalf("confirmed: the line says %q", shown(s))
+	}
+}
+
+// Issue 32 point 1: the cash-out prompt was laid out one character per line in a column the
+// width of its widest letter (a wrapping label in a centring container gets its minimum width),
+// its start above the screen and the amount behind the buttons. At both kiosk sizes, in every
+// design and in Chinese, the question must sit in a few lines inside the screen, above its buttons.
+func TestCashOutPromptReadsOnAFewLinesAboveItsButtons(t *testing.T) {
+	restoreLanguage(t)
+	for _, language := range []string{"en", "zh_Hans"} {
+		if err := SetLanguage(language); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
+			for _, d := range diagrams.Designs {
+				test.NewTempApp(t)
+				s, _, _, w := screenAt(t, d, roulette.Layout{Wheel: roulette.SingleZero}, size)
+				w.SetPadded(false)
+				w.Resize(size)
+				test.Tap(findButton(t, s.Content(), T("Cash out")))
+				top := w.Canvas().Overlays().Top()
+				if top == nil {
+					t.Fatal("Cash out asked nothing")
+				}
+				var q *widget.Label
+				var keep *widget.Button
+				walkObjects(top, func(o fyne.CanvasObject) {
+					if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "1,000.00") {
+						q = l
+					}
+					if b, ok := o.(*widget.Button); ok && b.Text == T("Keep playing") {
+						keep = b
+					}
+				})
+				if q == nil || keep == nil {
+					t.Fatalf("%s %v %s: no question with the amount, or no Keep playing", language, size, d.Name)
+				}
+				drv := fyne.CurrentApp().Driver()
+				qp, kp := drv.AbsolutePositionForObject(q), drv.AbsolutePositionForObject(keep)
+				one := widget.NewLabelWithStyle("X", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}).MinSize().Height
+				where := fmt.Sprintf("%s %vx%v design %s: question at %v size %v, buttons at %v", language, size.Width, size.Height, d.Name, qp, q.Size(), kp)
+				if q.Size().Width < size.Width/4 {
+					t.Errorf("%s: a column %.0f pixels wide", where, q.Size().Width)
+				}
+				if q.Size().Height > 4*one {
+					t.Errorf("%s: %.0f lines high, want a few", where, q.Size().Height/one)
+				}
+				if qp.X < 0 || qp.Y < 0 || qp.X+q.Size().Width > size.Width || qp.Y+q.Size().Height > kp.Y {
+					t.Errorf("%s: not inside the screen above its buttons", where)
+				}
+			}
+		}
 	}
 }

@@ -98,7 +98,8 @@ func (f *Felt) SetStakes(stakes map[roulette.Spot]int64) {
 	}
 }
 
-// SetResult shows the winning chips of a settled round, each with what it returned (nil: none).
+// SetResult shows the winning chips of a settled round, each with what it won over its stake
+// (nil: none).
 func (f *Felt) SetResult(won map[roulette.Spot]int64) {
 	same := maps.Equal(won, f.won)
 	f.won = won

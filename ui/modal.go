@@ -46,9 +46,15 @@ func (s *Screen) confirm(question, action string, onYes func()) {
 	no := widget.NewButton(T("Keep playing"), done)
 	q := widget.NewLabel(question)
 	q.Wrapping, q.Alignment, q.TextStyle = fyne.TextWrapWord, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}
+	q.SizeName = theme.SizeNameSubHeadingText // the amount is read from the seat
 	buttons := s.sizing.sized(container.NewGridWithColumns(2, no, yes), nil, nil)
+	// The question takes the box's whole width and wraps in it, centred top to bottom above the
+	// buttons. In a centring container a wrapping label is given its minimum width, one
+	// character: the prompt ran down the screen a letter a line, the amount behind the
+	// buttons (issue 32 point 1).
+	centredQ := container.NewVBox(layout.NewSpacer(), q, layout.NewSpacer())
 	box := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
-		container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewCenter(q))))
+		container.NewPadded(container.NewBorder(nil, buttons, nil, nil, centredQ)))
 	layer = container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameShadow)), container.New(centred{0.4}, box))
 	if inKiosk(c) {
 		layer.Add(newCursorHider())

@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -21,6 +22,16 @@ type Racetrack struct {
 	OnTapped func(diagrams.TrackRegion)
 
 	stakes map[diagrams.TrackTarget]int64 // call bets, each a chip where it was placed
+	closed bool                           // no more bets: veiled as the felt is
+}
+
+// SetClosed veils the racetrack while the table takes no bets, as the felt is (SetClosed), so
+// it does not look live after NO MORE BETS (issue 32 point 9).
+func (r *Racetrack) SetClosed(closed bool) {
+	if r.closed != closed {
+		r.closed = closed
+		r.Refresh()
+	}
 }
 
 // SetStakes shows the call bets as chips: a neighbours bet on the number it is centred on, a
@@ -83,12 +94,15 @@ func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
 	}
 	art := newBoxArt(r.track.Bounds, nil, 1.5, boxes)
-	return &trackRenderer{w: r, art: art, objs: []fyne.CanvasObject{art.raster}}
+	dim := canvas.NewRectangle(closedDim)
+	dim.Hidden = !r.closed
+	return &trackRenderer{w: r, art: art, dim: dim, objs: []fyne.CanvasObject{art.raster, dim}}
 }
 
 type trackRenderer struct {
 	w    *Racetrack
 	art  *boxArt
+	dim  *canvas.Rectangle // over the track while the table takes no bets
 	objs []fyne.CanvasObject
 	// drawn are the call bets' chips drawn into the picture by the last layout (as the felt's:
 	// a chip as a dozen objects made every frame dearer, issue 18).
@@ -103,19 +117,28 @@ type trackChip struct {
 
 func (t *trackRenderer) Layout(size fyne.Size) {
 	t.art.raster.Resize(size)
+	t.dim.Resize(size)
+	t.dim.Hidden = !t.w.closed
 	t.drawn = t.drawn[:0]
 	var sprites []artSprite
 	if len(t.w.stakes) > 0 {
 		scale, _ := fit(t.w.track.Bounds, size)
-		for _, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
+		for k, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
 			for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
 				a := t.w.stakes[reg.Target]
 				if a <= 0 {
 					continue
 				}
 				rc := reg.Rect
-				d := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y) * scale * 0.82
-				c := t.w.ToScreen(diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2})
+				side := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y)
+				d := side * scale * 0.82
+				at := diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2}
+				if k == 1 {
+					// A sector's chip stands at its end: in the middle it hid the sector's name
+					// (issue 32 point 5).
+					at.X = rc.Max.X - side/2
+				}
+				c := t.w.ToScreen(at)
 				sprites = append(sprites, chipSprite(a, false, c, d))
 				t.drawn = append(t.drawn, trackChip{amount: a, at: c})
 			}
@@ -129,5 +152,13 @@ func (t *trackRenderer) MinSize() fyne.Size { return t.w.MinSize() }
 // Refresh lays the chips out again: a change of them composes the picture again.
 func (t *trackRenderer) Refresh() { t.Layout(t.w.Size()) }
 
-func (t *trackRenderer) Destroy()                     {}
-func (t *trackRenderer) Objects() []fyne.CanvasObject { return t.objs }
+func (t *trackRenderer) Destroy() {}
+
+// Objects is the picture, and the veil over it only while closed: at rest a frame draws the one
+// raster (issue 18).
+func (t *trackRenderer) Objects() []fyne.CanvasObject {
+	if t.w.closed {
+		return t.objs
+	}
+	return t.objs[:1]
+}

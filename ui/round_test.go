@@ -243,7 +243,8 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 	}
 
 	// The dealer enters 17: 25 × 36 + 5 × 18 back, the 10 on red lost. The winning chips stay
-	// with what they returned until the next round; the losing chip is gone (001 §3.8).
+	// with what they won over their stakes until the next round, beside the round's stake as
+	// the amount bet; the losing chip is gone (001 §3.8; issue 32 point 9).
 	if _, err := tbl.EnterOutcome("dealer:test", round, "17"); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestFullRoundThroughTheScreen(t *testing.T) {
 		chips := feltChips(s)
 		return s.status.Text == "RESULT" && s.outcome.Text == "17" && s.won.Text == "WON A$990.00" &&
 			s.callout.Text == "BLACK · ODD · 2nd 12 · 1 to 18" && chips[s17] == "25" && chips[split] == "5" && chips[red] == "" &&
-			s.felt.won[s17] == 90000 && s.felt.won[split] == 9000 && len(s.felt.won) == 2
+			s.felt.won[s17] == 87500 && s.felt.won[split] == 8500 && len(s.felt.won) == 2 && s.bet.Text == "A$40.00"
 	}, says)
 	onTable := terminalOnTable(t, tbl).Balance
 	if onTable != 50000-4000+99000 {

@@ -72,11 +72,12 @@ type Screen struct {
 	left        *fyne.Container // the play area: the felt and the rows under it
 	sizing      *touchSizing
 	controlsRow *container.ThemeOverride
-	lamps       *periodLamps   // L's period lamps (designs.go); nil in A and U
-	cd          *countdownView // the countdown's plate and bar (countdown.go)
-	wonMeter    *canvas.Text   // U's amount-won meter; nil in A and L
-	cashOut     *widget.Button // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
-	noteBuyIn   *canvas.Text   // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	lamps       *periodLamps     // L's period lamps (designs.go); nil in A and U
+	cd          *countdownView   // the countdown's plate and bar (countdown.go)
+	wonMeter    *canvas.Text     // U's amount-won meter; nil in A and L
+	bettingCtl  []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
+	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
+	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -177,6 +178,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	clear := widget.NewButton(T("Remove all"), func() { s.touched(func() { term.Clear() }) })
 	repeat := widget.NewButton(T("Repeat"), func() { s.touched(func() { term.Repeat() }) })
 	double := widget.NewButton(T("Double"), func() { s.touched(func() { term.Double() }) })
+	s.bettingCtl = []*widget.Button{undo, clear, repeat, double}
 	// Cash out and Help stand apart from the betting controls, at the right end, each with an
 	// icon and a colour of its own: Cash out ends the session, so it is not touched in passing.
 	cashOut := widget.NewButtonWithIcon(T("Cash out"), theme.DocumentPrintIcon(), func() {
@@ -433,6 +435,15 @@ func (s *Screen) tick() {
 	}
 }
 
+// callCost is what a call bet of perPiece a piece costs on layout l: every piece's units.
+func callCost(b roulette.Bet, perPiece int64, l roulette.Layout) int64 {
+	ps, err := b.Pieces(l)
+	if err != nil {
+		return perPiece // a bet the rules cannot decompose was refused before it was placed
+	}
+	return perPiece * roulette.Units(ps)
+}
+
 func statusColour(p app.Period) color.Color { _, c := periodStatus(p); return c }
 
 // periodStatus is the words and colour of a period state (the terminal decides which holds).
@@ -468,6 +479,16 @@ func (s *Screen) update(v app.View) {
 	bet := s.cash(v.SlipTotal)
 	if !v.Acked && v.SlipTotal > 0 {
 		bet += " …"
+	}
+	if v.SlipTotal == 0 && v.Phase != table.PhaseWagering && v.Phase != table.PhaseNoMoreBets {
+		// While the result stands the amount bet is the settled round's stake, beside its win:
+		// the slip is empty by then, and 0.00 beside a win could not be compared with it
+		// (issue 32 point 9).
+		var staked int64
+		for _, r := range v.Result {
+			staked += r.Staked
+		}
+		bet = s.cash(staked)
 	}
 	setText(s.bet, bet)
 
@@ -508,18 +529,33 @@ func (s *Screen) update(v app.View) {
 	stakes := map[roulette.Spot]int64{}
 	var won map[roulette.Spot]int64
 	if showResult && len(v.Stakes) == 0 {
-		// Losing chips are gone; winning chips stay with what they returned (001 §3.8).
+		// Losing chips are gone; winning chips stay with what they won over the stake (001
+		// §3.8): the tab's "+" is added to the chip, so it is the win, not the return (issue 32
+		// point 9: "+15" on a 5 dozen was read as a profit of 15).
 		for _, r := range v.Result {
 			if r.Returned > 0 && !r.Bet.IsCall() {
 				if won == nil {
 					won = map[roulette.Spot]int64{}
 				}
-				stakes[r.Bet.Spot], won[r.Bet.Spot] = r.Staked, r.Returned
+				stakes[r.Bet.Spot], won[r.Bet.Spot] = r.Staked, r.Returned-r.Staked
 			}
 		}
 	}
 	s.felt.SetResult(won)
 	s.felt.SetClosed(v.Period == app.PeriodNoMoreBets)
+	// The racetrack and the betting buttons say what the felt says: no chips now (issue 32
+	// point 9: after NO MORE BETS they looked live).
+	s.track.SetClosed(v.Period == app.PeriodNoMoreBets)
+	takesBets := v.Period == app.PeriodOpen || v.Period == app.PeriodWarning
+	for _, b := range s.bettingCtl {
+		if takesBets == b.Disabled() {
+			if takesBets {
+				b.Enable()
+			} else {
+				b.Disable()
+			}
+		}
+	}
 	var calls []string
 	var onTrack map[diagrams.TrackTarget]int64
 	for _, st := range v.Stakes {
@@ -530,7 +566,10 @@ func (s *Screen) update(v app.View) {
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
 		} else if st.Bet.IsCall() {
-			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, st.Amount)))
+			// A call bet's amount is per piece; the line and its chip say what the bet costs,
+			// all its pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
+			cost := callCost(st.Bet, st.Amount, v.Config.Layout)
+			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, cost)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
@@ -538,7 +577,7 @@ func (s *Screen) update(v app.View) {
 			if st.Bet.Call == roulette.Neighbours {
 				tt.Centre = st.Bet.Centre
 			}
-			onTrack[tt] += st.Amount
+			onTrack[tt] += cost
 		} else {
 			stakes[st.Bet.Spot] = st.Amount
 		}
@@ -549,7 +588,11 @@ func (s *Screen) update(v app.View) {
 	// chips on the racetrack like the player's own.
 	var dealers []string
 	for _, d := range v.DealerStakes {
-		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, d.Amount)))
+		amount := d.Amount
+		if d.Bet.IsCall() {
+			amount = callCost(d.Bet, d.Amount, v.Config.Layout)
+		}
+		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, amount)))
 		if d.Bet.IsCall() {
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
@@ -558,7 +601,7 @@ func (s *Screen) update(v app.View) {
 			if d.Bet.Call == roulette.Neighbours {
 				tt.Centre = d.Bet.Centre
 			}
-			onTrack[tt] += d.Amount
+			onTrack[tt] += amount
 		}
 	}
 	calls = append(dealers, calls...)

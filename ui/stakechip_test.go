@@ -255,3 +255,40 @@ func TestLuckyBallStakesAndClosedButtons(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32 point 5: a sector's chip stood on the sector's name, hiding it (VOISINS under a
+// chip of 1). The chip stands at the sector's end, clear of its name.
+func TestSectorChipLeavesItsNameReadable(t *testing.T) {
+	test.NewTempApp(t)
+	rt, err := diagrams.NewRacetrack(roulette.SingleZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRacetrack(rt)
+	w := test.NewTempWindow(t, r)
+	w.Resize(fyne.NewSize(1356, 222))
+	for _, reg := range rt.Sectors {
+		r.SetStakes(map[diagrams.TrackTarget]int64{reg.Target: 900})
+		got := trackChips(r)
+		c, ok := got["9"]
+		if !ok {
+			t.Fatalf("%s: no chip drawn (%v)", reg.Label, got)
+		}
+		tl, br := r.ToScreen(reg.Rect.Min), r.ToScreen(reg.Rect.Max)
+		d := min(br.X-tl.X, br.Y-tl.Y) * 0.82
+		// The name as the racetrack draws it: 0.3 layout units high, centred (CreateRenderer).
+		scale := (br.X - tl.X) / (reg.Rect.Max.X - reg.Rect.Min.X)
+		name := reg.Label
+		if name == "ZERO" {
+			name = "ZERO GAME"
+		}
+		half := fyne.MeasureText(T(name), 0.3*scale, fyne.TextStyle{Bold: true}).Width / 2
+		mid := (tl.X + br.X) / 2
+		if c.X-d/2 < mid+half && c.X+d/2 > mid-half {
+			t.Errorf("%s: the chip (centre %.0f, %.0f across) covers the name at %.0f–%.0f", reg.Label, c.X, d, mid-half, mid+half)
+		}
+		if c.X-d/2 < tl.X || c.X+d/2 > br.X || c.Y < tl.Y || c.Y > br.Y {
+			t.Errorf("%s: the chip at %v is not inside its sector %v–%v", reg.Label, c, tl, br)
+		}
+	}
+}

@@ -303,7 +303,7 @@ func TestScreenStates(t *testing.T) {
 		"l_closing.xml":           {"CLOSING", "MEGA"},
 		"l_no_more_bets.xml":      {"NO MORE BETS", "MEGA", "14"},
 		"l_result.xml":            {"RESULT", "14", "WON 5,185.00", "MEGA"},
-		"u_open.xml":              {"PLACE YOUR BETS", "neighbours 17±2 1"},
+		"u_open.xml":              {"PLACE YOUR BETS", "neighbours 17±2 5"},
 		"u_closing.xml":           {"CLOSING", "4"},
 		"u_no_more_bets.xml":      {"NO MORE BETS", "35.00"},
 		"u_result.xml":            {"RESULT", "32", "AMOUNT WON", "180.00", "1,145.00"}, // U says it on its meter
@@ -312,7 +312,7 @@ func TestScreenStates(t *testing.T) {
 		"a_reconnecting.xml":      {"RECONNECTING…", "wagers are void"},
 		"a_wagers_void.xml":       {"NO MORE BETS", "wagers are void"},
 		"a_table_closed.xml":      {"TABLE CLOSED"},
-		"u_dealer_wager.xml":      {"voisins 1 placed by the dealer", "The dealer placed voisins for you: 9.00", "44.00"},
+		"u_dealer_wager.xml":      {"voisins 9 placed by the dealer", "The dealer placed voisins for you: 9.00", "44.00"},
 		"a_closure_announced.xml": {"This table closes at", "25 min left"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},

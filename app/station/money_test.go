@@ -398,3 +398,21 @@ func TestCashOutRecoveredAfterRestart(t *testing.T) {
 		})
 	}
 }
+
+// Issue 32 point 12: after "paper-out" the README's recovery is "clear"; it answered "faults
+// cleared" and the terminal kept "paper out" with Cash out off (only an undocumented "paper"
+// recovered). Clear brings the printer back and Cash out is offered again.
+func TestPrinterClearAfterPaperOutOffersCashOutAgain(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.ready()
+	r.buyIn(2000)
+	r.waitView("Cash out offered", func(v app.View) bool { return v.CanCashOut })
+	if _, err := r.prn.Command("paper-out"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("the printer fault seen", func(v app.View) bool { return v.Money.PrinterDown && !v.CanCashOut })
+	if _, err := r.prn.Command("clear"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitView("Cash out offered again", func(v app.View) bool { return v.CanCashOut && !v.Money.PrinterDown })
+}

@@ -62,6 +62,12 @@ type options struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "journey" {
+		if err := journeyMain(os.Args[2:]); err != nil {
+			log.Fatalf("kioskprobe journey: %v", err)
+		}
+		return
+	}
 	var o options
 	flag.IntVar(&o.taps, "taps", 200, "taps on the felt's numbers (cycling 1..36)")
 	flag.IntVar(&o.chipTaps, "chip-taps", 50, "taps on the chip tray (cycling its chips); 0 skips")

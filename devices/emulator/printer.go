@@ -482,12 +482,20 @@ func (p *Printer) Command(line string) (string, error) {
 		p.mu.Unlock()
 		return "paper loaded", nil
 	case "clear":
+		// The operator has seen to every fault: a printer out of paper has paper again (else
+		// "clear", the documented recovery, left the kiosk showing "paper out"; issue 32).
 		p.mu.Lock()
 		for _, f := range flags {
 			p.st.Set(f, false)
 		}
+		msg := "faults cleared"
+		if p.paper <= 0 {
+			p.paper = p.cfg.Paper
+			p.paperFlags()
+			msg += "; paper loaded"
+		}
 		p.mu.Unlock()
-		return "faults cleared", nil
+		return msg, nil
 	case "power-cycle":
 		p.mu.Lock()
 		p.powerUp()

@@ -119,3 +119,27 @@ func TestPrinterJobFlagSequence(t *testing.T) {
 		t.Fatalf("printed %d, paper %d", len(p.printed), p.paper)
 	}
 }
+
+// Issue 32 point 12: the README's recovery after "paper-out" is "clear". It answered "faults
+// cleared" but left the printer out of paper, so the kiosk kept "paper out" and Cash out off.
+// Clear is the operator having seen to every fault: the paper is loaded again too, and the
+// answer says so.
+func TestPrinterClearAfterPaperOutRecoversThePrinter(t *testing.T) {
+	p := NewPrinter(PrinterConfig{})
+	if _, err := p.Command("paper-out"); err != nil {
+		t.Fatal(err)
+	}
+	if !p.st.Has(printer.FlagPaperOut) {
+		t.Fatalf("paper-out: status %v", p.st)
+	}
+	msg, err := p.Command("clear")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.st.Has(printer.FlagPaperOut) || p.st.Has(printer.FlagPaperLow) {
+		t.Errorf("clear answered %q and left the status %v", msg, p.st)
+	}
+	if !strings.Contains(msg, "paper loaded") {
+		t.Errorf("clear answered %q: it loaded paper and must say so", msg)
+	}
+}
