@@ -250,7 +250,11 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if err != nil {
 				return nil, nil, err
 			}
-			if _, err := t.moneyInCapped(terminal, bal, tk.Amount); err != nil {
+			held, err := tx.HeldBy(t.cfg.TableID, terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := t.holdFits(terminal, bal, tk, held, now); err != nil {
 				return nil, nil, err
 			}
 			if lapsed != "" {
@@ -269,6 +273,37 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 		t.redeemFailed(terminal, req.ValidationNumber, t.now())
 	}
 	return res, err
+}
+
+// holdFits refuses a hold the terminal's acceptor could not be in, or whose commit could take
+// its balance above the table's maximum (issue 34, attack 4). The acceptor has one ticket in
+// escrow at a time, so a second unlapsed hold is refused; and every ticket the terminal may
+// still commit (heldBy: a lapsed or released hold too) counts against the maximum, since
+// CommitRedeem cannot refuse a ticket already in the cash box. held is what tx.HeldBy read;
+// tk itself among it is a retry of its own hold, not a second ticket.
+func (t *Table) holdFits(terminal string, balance int64, tk ledger.Ticket, held []ledger.Ticket, now time.Time) error {
+	total, err := money.Add(balance, tk.Amount)
+	if err != nil {
+		return invalid("ticket %s: %v", tk.Validation, err)
+	}
+	for _, h := range held {
+		if h.Validation == tk.Validation {
+			continue
+		}
+		if h.State == ledger.TicketRedeeming && !t.holdLapsed(h, now) {
+			return failed("%s: terminal %s holds ticket %s for %s in its acceptor; it takes one ticket at a time",
+				table.TicketAlreadyInEscrow, terminal, h.Validation, money.Decimal(h.Amount))
+		}
+		if total, err = money.Add(total, h.Amount); err != nil {
+			return invalid("ticket %s: %v", tk.Validation, err)
+		}
+	}
+	if total > t.cfg.MaxBalance {
+		return failed("%s: ticket %s for %s would take terminal %s to %s (balance %s and tickets held %s), above the table's maximum balance of %s",
+			table.TicketAboveMaximum, tk.Validation, money.Decimal(tk.Amount), terminal, money.Decimal(total),
+			money.Decimal(balance), money.Decimal(total-balance-tk.Amount), money.Decimal(t.cfg.MaxBalance))
+	}
+	return nil
 }
 
 // heldBy reports whether terminal of table may commit or cancel a ticket: it holds it, or it
@@ -361,8 +396,9 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			// Stacked already: the cap was checked when the hold was taken, and refusing now
-			// would keep the player's ticket in the cash box uncredited.
+			// Stacked already: the cap was checked when the hold was taken, with every other
+			// ticket this terminal may commit (holdFits), and refusing now would keep the
+			// player's ticket in the cash box uncredited.
 			if bal, err = money.Add(bal, tk.Amount); err != nil {
 				return nil, nil, invalid("ticket %s: %v", tk.Validation, err)
 			}

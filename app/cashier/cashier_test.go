@@ -50,11 +50,17 @@ func newRig(t *testing.T) *rig { return newRigCut(t, false) }
 
 // newRigCut is newRig, with the terminal's link to the table through a proxy that can cut it
 // (r.link) when cuttable.
-func newRigCut(t *testing.T, cuttable bool) *rig {
+func newRigCut(t *testing.T, cuttable bool) *rig { return newRigConfig(t, cuttable, nil) }
+
+// newRigConfig is newRigCut at a table changed by config.
+func newRigConfig(t *testing.T, cuttable bool, config func(*server.Config)) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
 	cfg.Period = 30 * time.Second
+	if config != nil {
+		config(&cfg)
+	}
 	tbl, err := demo.StartTable(dir, "T01", cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -444,5 +450,37 @@ func TestRepeatedCreditPointAfterRestart(t *testing.T) {
 	}
 	if rs, _ := r.j.Last(ctx, "unrecorded-credit-point", 5); len(rs) != 0 {
 		t.Fatalf("counted as an unrecorded note: %+v", rs)
+	}
+}
+
+// Issue 34, attack 4, the terminal's side: a ticket the table will not hold because the
+// balance and the ticket would pass the table's maximum goes back to the player, who is told
+// why in words the screen translates; nothing is credited and no flow is left open.
+func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T) {
+	r := newRigConfig(t, false, func(c *server.Config) { c.MaxBalance = 10000 })
+	ctx := context.Background()
+	r.acc.InsertNote(5000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
+	if err := r.c.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	validation := r.prn.Printed()[0].Fields[6]
+	r.acc.InsertNote(5000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
+	r.acc.InsertNote(2000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 7000 })
+	r.noPending(t)
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	r.noPending(t)
+	const want = "Ticket returned: it would take your balance above the table's maximum"
+	if m := r.c.Status().Message; m.Key != want {
+		t.Fatalf("the player is told %q, want %q", m, want)
+	}
+	if b := r.balance(t); b != 7000 {
+		t.Fatalf("balance %d, want 70.00: the ticket was not credited", b)
 	}
 }

@@ -183,6 +183,7 @@ CREATE TABLE IF NOT EXISTS events (
 	actor    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
+CREATE INDEX IF NOT EXISTS tickets_holder ON tickets(holder) WHERE holder <> '';
 `
 
 // Open opens (creating if needed) the ledger at path with its key beside it (KeyPath).
@@ -718,6 +719,27 @@ func (l *Ledger) HeldTickets(ctx context.Context) ([]Ticket, error) {
 		tk, err := scanTicket(rows)
 		if err != nil {
 			return nil, fmt.Errorf("ledger: held tickets: %w", err)
+		}
+		out = append(out, tk)
+	}
+	return out, rows.Err()
+}
+
+// HeldBy reads the tickets terminal of table may still commit (server.heldBy): held now
+// (redeeming), or held last and released with nobody taking them since (printed, the holder
+// kept). A holder with no table is from before holds recorded one: this table's.
+func (t *Tx) HeldBy(table, terminal string) ([]Ticket, error) {
+	rows, err := t.query(`SELECT `+ticketColumns+` FROM tickets WHERE holder = ? AND (holder_table = ? OR holder_table = '')
+		AND state IN ('redeeming', 'printed') ORDER BY number`, terminal, table)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: tickets held: %w", err)
+	}
+	defer rows.Close()
+	var out []Ticket
+	for rows.Next() {
+		tk, err := scanTicket(rows)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: tickets held: %w", err)
 		}
 		out = append(out, tk)
 	}
