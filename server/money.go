@@ -201,11 +201,12 @@ func (t *Table) checkNote(code string, amount int64) error {
 // RedeemTicket holds a ticket for this terminal while the acceptor keeps it in escrow
 // (001 §6.2.3). It is credited only by CommitRedeem, once stacked. A hold stands for the
 // table's hold time (Config.TicketHold); after it another terminal may take the ticket. A
+// terminal holds one ticket at a time, within the table's maximum balance (holdFits). A
 // terminal with too many failed validations is refused for a while (redeem.go).
 func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.RedeemTicketResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.redeemRefused(terminal, t.now()); err != nil {
+	if err := t.guessAhead(terminal); err != nil {
 		return nil, err
 	}
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "redeem "+req.ValidationNumber, func() *pb.RedeemTicketResponse { return &pb.RedeemTicketResponse{} },
@@ -269,10 +270,7 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			}
 			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation+issuedAt(tk, t.cfg.TableID))
 		})
-	if err != nil && redeemFailure(err) {
-		t.redeemFailed(terminal, req.ValidationNumber, t.now())
-	}
-	return res, err
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
 }
 
 // holdFits refuses a hold the terminal's acceptor could not be in, or whose commit could take
@@ -380,12 +378,9 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "commit "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			tk, err := t.heldTicket(tx, req.ValidationNumber, terminal)
 			if err != nil {
 				return nil, nil, err
-			}
-			if !heldBy(tk, t.cfg.TableID, terminal) {
-				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
 			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketRedeemed, "", "", time.Time{}
 			tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = t.cfg.TableID, terminal, now
@@ -417,7 +412,15 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
+}
+
+// heldTicket reads a ticket this terminal may commit or cancel (heldBy); any other ticket is
+// answered as a number that is no ticket.
+func (t *Table) heldTicket(tx *ledger.Tx, validation, terminal string) (ledger.Ticket, error) {
+	return t.ownTicket(tx, validation, "held by this terminal", func(tk ledger.Ticket) bool {
+		return heldBy(tk, t.cfg.TableID, terminal)
+	})
 }
 
 // CancelRedeem releases a held ticket that the acceptor gave back to the player.
@@ -426,12 +429,9 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "cancel "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			tk, err := t.heldTicket(tx, req.ValidationNumber, terminal)
 			if err != nil {
 				return nil, nil, err
-			}
-			if !heldBy(tk, t.cfg.TableID, terminal) {
-				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
 			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketPrinted, "", "", time.Time{}
 			if err := tx.PutTicket(tk); err != nil {
@@ -446,7 +446,7 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
 }
 
 // slipBlocksCashOut: during the wagering period a cash-out withdraws the slip (the player may
@@ -549,12 +549,11 @@ func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.Mon
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, key, verb+" "+validation, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, validation)
+			tk, err := t.ownTicket(tx, validation, "issued by this terminal", func(tk ledger.Ticket) bool {
+				return tk.Terminal == terminal && (tk.IssuerTable == "" || tk.IssuerTable == t.cfg.TableID)
+			})
 			if err != nil {
 				return nil, nil, err
-			}
-			if tk.Terminal != terminal || (tk.IssuerTable != "" && tk.IssuerTable != t.cfg.TableID) {
-				return nil, nil, status.Errorf(codes.PermissionDenied, "ticket %s was issued by another terminal", validation)
 			}
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, failed("ticket %s is %s", validation, tk.State)
@@ -568,7 +567,7 @@ func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.Mon
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, validation, err)
 }
 
 // TicketPrinted records the printer's confirmation. A reprint of a print-failed ticket is the

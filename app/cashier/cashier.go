@@ -329,7 +329,16 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 	}
 	amount, err := c.bank.RedeemTicket(ctx, key+"/redeem", e.Ticket)
 	if err != nil {
-		c.reverse(context.Background(), key, "ticket-refused")
+		if table.Refused(err) {
+			// The table's final answer: it took no hold, so there is none to release. Asking
+			// would be a call on a ticket not this terminal's, which the table counts as a
+			// failed validation toward its guessing throttle.
+			if err := c.append(context.Background(), "ticket-refused", key, 0, journal.Reversed); err != nil {
+				c.cfg.Log.Error("cashier: journal", "err", err)
+			}
+		} else {
+			c.reverse(context.Background(), key, "ticket-refused")
+		}
 		// The refusals a player can meet at an honest terminal are said in the player's
 		// language; any other is said in the table's words.
 		switch {

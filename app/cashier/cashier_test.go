@@ -484,3 +484,43 @@ func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T
 		t.Fatalf("balance %d, want 70.00: the ticket was not credited", b)
 	}
 }
+
+// Issue 34, attack 5, the terminal's side: every call that names a ticket counts toward the
+// table's guessing throttle, CancelRedeem too. A ticket the table refused was never held, so
+// the cashier asks no release for it: an honest player whose ticket is refused again and again
+// (here one already redeemed, five times) does not get the terminal locked out as a guesser.
+func TestRefusedTicketsDoNotLockTheTerminalOutAsAGuesser(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	r.acc.InsertNote(1000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 1000 })
+	if err := r.c.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spent := r.prn.Printed()[0].Fields[6]
+	if err := r.acc.InsertTicket(spent); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "ticket credited", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+	for i := range 5 {
+		returned := len(r.acc.Returned())
+		if err := r.acc.InsertTicket(spent); err != nil {
+			t.Fatal(err)
+		}
+		r.eventually(t, "the redeemed ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+		r.noPending(t)
+		if m := r.c.Status().Message.String(); !strings.Contains(m, "already been redeemed") {
+			t.Fatalf("refusal %d: the player is told %q", i+1, m)
+		}
+	}
+	if err := r.c.CashOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := r.prn.Printed()[1].Fields[6]
+	if err := r.acc.InsertTicket(fresh); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "a good ticket credited after five refusals", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+}
