@@ -599,7 +599,7 @@ func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.
 			if b.State != "offered" {
 				return nil, nil, failed("buy-in %s is already %s", b.ID, b.State)
 			}
-			bal, open, err := tx.Account(terminal)
+			bal, _, err := tx.Account(terminal)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -609,8 +609,7 @@ func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.
 				if bal, err = t.moneyInCapped(terminal, bal, b.Amount); err != nil {
 					return nil, nil, err
 				}
-				open = true
-				if err := tx.SetAccount(terminal, bal, open); err != nil {
+				if err := tx.SetAccount(terminal, bal, true); err != nil {
 					return nil, nil, err
 				}
 				if _, err := tx.AddMeter(ledger.MeterMoneyIn, b.Amount); err != nil {
