@@ -458,13 +458,7 @@ func TestRepeatedCreditPointAfterRestart(t *testing.T) {
 // why in words the screen translates; nothing is credited and no flow is left open.
 func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T) {
 	r := newRigConfig(t, false, func(c *server.Config) { c.MaxBalance = 10000 })
-	ctx := context.Background()
-	r.acc.InsertNote(5000)
-	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
-	if err := r.c.CashOut(ctx); err != nil {
-		t.Fatal(err)
-	}
-	validation := r.prn.Printed()[0].Fields[6]
+	validation := r.cashedOut(t, 5000)
 	r.acc.InsertNote(5000)
 	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
 	r.acc.InsertNote(2000)
@@ -491,13 +485,7 @@ func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T
 // (here one already redeemed, five times) does not get the terminal locked out as a guesser.
 func TestRefusedTicketsDoNotLockTheTerminalOutAsAGuesser(t *testing.T) {
 	r := newRig(t)
-	ctx := context.Background()
-	r.acc.InsertNote(1000)
-	r.eventually(t, "note credited", func() bool { return r.balance(t) == 1000 })
-	if err := r.c.CashOut(ctx); err != nil {
-		t.Fatal(err)
-	}
-	spent := r.prn.Printed()[0].Fields[6]
+	spent := r.cashedOut(t, 1000)
 	if err := r.acc.InsertTicket(spent); err != nil {
 		t.Fatal(err)
 	}
@@ -514,13 +502,28 @@ func TestRefusedTicketsDoNotLockTheTerminalOutAsAGuesser(t *testing.T) {
 			t.Fatalf("refusal %d: the player is told %q", i+1, m)
 		}
 	}
-	if err := r.c.CashOut(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fresh := r.prn.Printed()[1].Fields[6]
+	fresh := r.cashedOut(t, 0)
 	if err := r.acc.InsertTicket(fresh); err != nil {
 		t.Fatal(err)
 	}
 	r.eventually(t, "a good ticket credited after five refusals", func() bool { return r.balance(t) == 1000 })
 	r.noPending(t)
+}
+
+// cashedOut puts a note of cents in (none when 0), cashes the balance out and returns the
+// printed ticket's validation number.
+func (r *rig) cashedOut(t *testing.T, cents int64) string {
+	t.Helper()
+	if cents > 0 {
+		before := r.balance(t)
+		if err := r.acc.InsertNote(cents); err != nil {
+			t.Fatal(err)
+		}
+		r.eventually(t, "note credited", func() bool { return r.balance(t) == before+cents })
+	}
+	if err := r.c.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	printed := r.prn.Printed()
+	return printed[len(printed)-1].Fields[6]
 }

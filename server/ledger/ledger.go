@@ -710,15 +710,20 @@ func scanTicket(row interface{ Scan(...any) error }) (Ticket, error) {
 // hold first: what the dealer's console shows, and may release.
 func (l *Ledger) HeldTickets(ctx context.Context) ([]Ticket, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets WHERE state = 'redeeming' ORDER BY held_at, number`)
+	return scanTickets(rows, err, "held tickets")
+}
+
+// scanTickets reads the tickets a query of ticketColumns returned (or its error), for what.
+func scanTickets(rows *sql.Rows, err error, what string) ([]Ticket, error) {
 	if err != nil {
-		return nil, fmt.Errorf("ledger: held tickets: %w", err)
+		return nil, fmt.Errorf("ledger: %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []Ticket
 	for rows.Next() {
 		tk, err := scanTicket(rows)
 		if err != nil {
-			return nil, fmt.Errorf("ledger: held tickets: %w", err)
+			return nil, fmt.Errorf("ledger: %s: %w", what, err)
 		}
 		out = append(out, tk)
 	}
@@ -731,37 +736,13 @@ func (l *Ledger) HeldTickets(ctx context.Context) ([]Ticket, error) {
 func (t *Tx) HeldBy(table, terminal string) ([]Ticket, error) {
 	rows, err := t.query(`SELECT `+ticketColumns+` FROM tickets WHERE holder = ? AND (holder_table = ? OR holder_table = '')
 		AND state IN ('redeeming', 'printed') ORDER BY number`, terminal, table)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: tickets held: %w", err)
-	}
-	defer rows.Close()
-	var out []Ticket
-	for rows.Next() {
-		tk, err := scanTicket(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: tickets held: %w", err)
-		}
-		out = append(out, tk)
-	}
-	return out, rows.Err()
+	return scanTickets(rows, err, "tickets held by "+terminal)
 }
 
 // Tickets reads every ticket, oldest first (audits and the crash harness).
 func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets ORDER BY number`)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: tickets: %w", err)
-	}
-	defer rows.Close()
-	var out []Ticket
-	for rows.Next() {
-		tk, err := scanTicket(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: tickets: %w", err)
-		}
-		out = append(out, tk)
-	}
-	return out, rows.Err()
+	return scanTickets(rows, err, "tickets")
 }
 
 // PutTicket inserts or updates a ticket. An update changes only its state, hold and redemption:
