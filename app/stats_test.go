@@ -39,10 +39,7 @@ func TestHotCold(t *testing.T) {
 // up ("0×0" listed as hot, issue 18), and nothing is hot or cold in a sample where every number
 // came up as often as every other.
 func TestHotColdTiesAndShortSamples(t *testing.T) {
-	var everyOnce []roulette.Number
-	for _, n := range roulette.DoubleZero.Numbers() {
-		everyOnce = append(everyOnce, n)
-	}
+	everyOnce := append([]roulette.Number(nil), roulette.DoubleZero.Numbers()...)
 	cases := []struct {
 		name      string
 		h         []table.Outcome

@@ -150,7 +150,7 @@ func TestRoundThroughTheClient(t *testing.T) {
 		}
 		// The lock comes before the server's deadline, and not long before it.
 		lock := c.LockAt(ph.Deadline)
-		serverAtLock := lock.Add(c.ServerNow().Sub(time.Now()))
+		serverAtLock := lock.Add(time.Until(c.ServerNow()))
 		if serverAtLock.After(ph.Deadline) || ph.Deadline.Sub(serverAtLock) > 50*time.Millisecond {
 			t.Fatalf("lock %v before the deadline", ph.Deadline.Sub(serverAtLock))
 		}

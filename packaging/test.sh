@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh runs every test of the project from a fresh Debian machine: it installs what is
-# missing (packaging/setup.sh), then checks formatting and vet, runs the unit and integration
+# missing (packaging/setup.sh), then checks formatting, vet, staticcheck and govulncheck
+# (packaging/lint.sh), runs the unit and integration
 # tests with the race detector (a plain `go test ./...` runs the headless Fyne tests too), runs every fuzz target
 # briefly, runs the README's grpcurl walkthrough as written, builds the real cgo kiosk binary,
 # and checks it draws a window under Xvfb.
@@ -20,6 +21,9 @@ fi
 
 step "go vet"
 go vet ./...
+
+step "staticcheck and govulncheck (packaging/lint.sh)"
+bash packaging/lint.sh
 
 step "go test -race"
 # The PostgreSQL tests (internal/pgtest) skip where PostgreSQL is missing; here setup.sh has

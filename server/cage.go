@@ -148,7 +148,7 @@ func (t *Table) LookupTicket(cashier string, req *pb.LookupTicketRequest) (*pb.C
 	defer t.mu.Unlock()
 	scope := cashierScope(cashier)
 	now := t.now()
-	if err := t.redeemRefused(scope, now); err != nil {
+	if err := t.guessAhead(scope); err != nil {
 		return nil, err
 	}
 	var view *pb.CageTicket
@@ -161,10 +161,7 @@ func (t *Table) LookupTicket(cashier string, req *pb.LookupTicketRequest) (*pb.C
 		return nil
 	})
 	if err != nil {
-		if redeemFailure(err) {
-			t.redeemFailed(scope, req.ValidationNumber, now)
-		}
-		return nil, ledgerErr(err)
+		return nil, ledgerErr(t.guessAfter(scope, req.ValidationNumber, err))
 	}
 	return view, nil
 }
@@ -174,7 +171,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	scope := cashierScope(cashier)
-	if err := t.redeemRefused(scope, t.now()); err != nil {
+	if err := t.guessAhead(scope); err != nil {
 		return nil, err
 	}
 	defer t.actAs(scope)()
@@ -221,10 +218,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 				CashierId: cashier, PaidAtUnixNanos: now.UnixNano()}, nil, nil
 		})
 	if err != nil {
-		if redeemFailure(err) {
-			t.redeemFailed(scope, req.ValidationNumber, t.now())
-		}
-		return nil, err
+		return nil, t.guessAfter(scope, req.ValidationNumber, err)
 	}
 	t.log.Info("ticket paid at the cage", "ticket", res.Ticket.ValidationNumber, "amount", res.Amount, "cashier", cashier, "replayed", replayed)
 	res.Replayed = replayed

@@ -156,7 +156,7 @@ func TestCageRefusesWithTheReason(t *testing.T) {
 	if err := pay(held, "p-held-2"); err != nil {
 		t.Fatalf("paying a ticket whose hold lapsed: %v", err)
 	}
-	if _, err := t2.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "c", ValidationNumber: held}); code(err) != codes.FailedPrecondition {
+	if _, err := t2.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "c", ValidationNumber: held}); code(err) != codes.NotFound {
 		t.Fatalf("the lapsed holder committed a ticket the cage paid: %v", err)
 	}
 
@@ -364,10 +364,10 @@ func testHoldIsATablesAndATerminals(t *testing.T, r *rig) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := t1.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "c", ValidationNumber: vn}); code(err) != codes.FailedPrecondition {
+	if _, err := t1.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "c", ValidationNumber: vn}); code(err) != codes.NotFound {
 		t.Fatalf("T1's T01 committed a ticket T2's T01 holds: %v", err)
 	}
-	if _, err := t1.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "x", ValidationNumber: vn}); code(err) != codes.FailedPrecondition {
+	if _, err := t1.CancelRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "x", ValidationNumber: vn}); code(err) != codes.NotFound {
 		t.Fatalf("T1's T01 cancelled a ticket T2's T01 holds: %v", err)
 	}
 	if _, err := t1.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "r", ValidationNumber: vn}); code(err) != codes.FailedPrecondition ||
@@ -377,7 +377,7 @@ func testHoldIsATablesAndATerminals(t *testing.T, r *rig) {
 	if len(r.status().TicketHolds) != 0 {
 		t.Fatalf("another table's hold in this table's status: %v", r.status().TicketHolds)
 	}
-	if _, err := r.super.ReleaseTicketHold(ctx, &pb.ReleaseTicketHoldRequest{IdempotencyKey: "rel", ValidationNumber: vn}); code(err) != codes.FailedPrecondition {
+	if _, err := r.super.ReleaseTicketHold(ctx, &pb.ReleaseTicketHoldRequest{IdempotencyKey: "rel", ValidationNumber: vn}); code(err) != codes.NotFound {
 		t.Fatalf("this table's supervisor released another table's hold: %v", err)
 	}
 	// This table's own holds: a hold taken here names the table.
@@ -462,7 +462,9 @@ func testConcurrentCageAndTerminalsPayOnce(t *testing.T, r *rig) {
 				res, err := term.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: fmt.Sprintf("c%d", j), ValidationNumber: vn})
 				if err == nil && !res.Replayed {
 					credited.Add(res.Amount)
-				} else if err != nil && status.Code(err) != codes.FailedPrecondition {
+				} else if c := status.Code(err); err != nil && c != codes.FailedPrecondition && c != codes.NotFound {
+					// NotFound: another of its calls committed it first, and a ticket not
+					// held is answered as no ticket (issue 34, attack 5).
 					t.Errorf("terminal %d commit: %v", i, err)
 				}
 			}()

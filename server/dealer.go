@@ -693,17 +693,17 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 	defer t.actAs(actor)()
 	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			// The ticket is its printing table's money (ledger.Conservation): that table's pit
+			// boss, where the printer failed, pays it. Another table's is answered as a number
+			// that is no ticket (redeem.go, notTheirs).
+			tk, err := t.ownTicket(tx, req.ValidationNumber, "printed at this table", func(tk ledger.Ticket) bool {
+				return tk.IssuerTable == "" || tk.IssuerTable == t.cfg.TableID
+			})
 			if err != nil {
 				return nil, nil, err
 			}
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
-			}
-			// The ticket is its printing table's money (ledger.Conservation): that table's pit
-			// boss, where the printer failed, pays it.
-			if tk.IssuerTable != "" && tk.IssuerTable != t.cfg.TableID {
-				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s was printed at table %s: its own pit boss hand-pays it", tk.Validation, tk.IssuerTable)
 			}
 			tk.State = ledger.TicketHandpaid
 			if err := tx.PutTicket(tk); err != nil {
@@ -714,7 +714,7 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			}
 			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue))}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
 		})
-	return res, err
+	return res, t.guessAfter(dealerScope(actor), req.ValidationNumber, err)
 }
 
 func sortedKeys(m map[string]bool) []string {

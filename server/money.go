@@ -201,11 +201,12 @@ func (t *Table) checkNote(code string, amount int64) error {
 // RedeemTicket holds a ticket for this terminal while the acceptor keeps it in escrow
 // (001 §6.2.3). It is credited only by CommitRedeem, once stacked. A hold stands for the
 // table's hold time (Config.TicketHold); after it another terminal may take the ticket. A
+// terminal holds one ticket at a time, within the table's maximum balance (holdFits). A
 // terminal with too many failed validations is refused for a while (redeem.go).
 func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.RedeemTicketResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.redeemRefused(terminal, t.now()); err != nil {
+	if err := t.guessAhead(terminal); err != nil {
 		return nil, err
 	}
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "redeem "+req.ValidationNumber, func() *pb.RedeemTicketResponse { return &pb.RedeemTicketResponse{} },
@@ -253,7 +254,11 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if err != nil {
 				return nil, nil, err
 			}
-			if _, err := t.moneyInCapped(terminal, bal, tk.Amount); err != nil {
+			held, err := tx.HeldBy(t.cfg.TableID, terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := t.holdFits(terminal, bal, tk, held, now); err != nil {
 				return nil, nil, err
 			}
 			if lapsed != "" {
@@ -268,10 +273,38 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			}
 			return &pb.RedeemTicketResponse{Amount: tk.Amount}, nil, tx.Event("ticket-hold", terminal, "", tk.Amount, tk.Validation+issuedAt(tk, t.cfg.TableID))
 		})
-	if err != nil && redeemFailure(err) {
-		t.redeemFailed(terminal, req.ValidationNumber, t.now())
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
+}
+
+// holdFits refuses a hold the terminal's acceptor could not be in, or whose commit could take
+// its balance above the table's maximum (issue 34, attack 4). The acceptor has one ticket in
+// escrow at a time, so a second unlapsed hold is refused; and every ticket the terminal may
+// still commit (heldBy: a lapsed or released hold too) counts against the maximum, since
+// CommitRedeem cannot refuse a ticket already in the cash box. held is what tx.HeldBy read;
+// tk itself among it is a retry of its own hold, not a second ticket.
+func (t *Table) holdFits(terminal string, balance int64, tk ledger.Ticket, held []ledger.Ticket, now time.Time) error {
+	total, err := money.Add(balance, tk.Amount)
+	if err != nil {
+		return invalid("ticket %s: %v", tk.Validation, err)
 	}
-	return res, err
+	for _, h := range held {
+		if h.Validation == tk.Validation {
+			continue
+		}
+		if h.State == ledger.TicketRedeeming && !t.holdLapsed(h, now) {
+			return failed("%s: terminal %s holds ticket %s for %s in its acceptor; it takes one ticket at a time",
+				table.TicketAlreadyInEscrow, terminal, h.Validation, money.Decimal(h.Amount))
+		}
+		if total, err = money.Add(total, h.Amount); err != nil {
+			return invalid("ticket %s: %v", tk.Validation, err)
+		}
+	}
+	if total > t.cfg.MaxBalance {
+		return failed("%s: ticket %s for %s would take terminal %s to %s (balance %s and tickets held %s), above the table's maximum balance of %s",
+			table.TicketAboveMaximum, tk.Validation, money.Decimal(tk.Amount), terminal, money.Decimal(total),
+			money.Decimal(balance), money.Decimal(total-balance-tk.Amount), money.Decimal(t.cfg.MaxBalance))
+	}
+	return nil
 }
 
 // heldBy reports whether terminal of table may commit or cancel a ticket: it holds it, or it
@@ -348,12 +381,9 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "commit "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			tk, err := t.heldTicket(tx, req.ValidationNumber, terminal)
 			if err != nil {
 				return nil, nil, err
-			}
-			if !heldBy(tk, t.cfg.TableID, terminal) {
-				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
 			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketRedeemed, "", "", time.Time{}
 			tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = t.cfg.TableID, terminal, now
@@ -364,8 +394,9 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 			if err != nil {
 				return nil, nil, err
 			}
-			// Stacked already: the cap was checked when the hold was taken, and refusing now
-			// would keep the player's ticket in the cash box uncredited.
+			// Stacked already: the cap was checked when the hold was taken, with every other
+			// ticket this terminal may commit (holdFits), and refusing now would keep the
+			// player's ticket in the cash box uncredited.
 			if bal, err = money.Add(bal, tk.Amount); err != nil {
 				return nil, nil, invalid("ticket %s: %v", tk.Validation, err)
 			}
@@ -384,7 +415,15 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
+}
+
+// heldTicket reads a ticket this terminal may commit or cancel (heldBy); any other ticket is
+// answered as a number that is no ticket.
+func (t *Table) heldTicket(tx *ledger.Tx, validation, terminal string) (ledger.Ticket, error) {
+	return t.ownTicket(tx, validation, "held by this terminal", func(tk ledger.Ticket) bool {
+		return heldBy(tk, t.cfg.TableID, terminal)
+	})
 }
 
 // CancelRedeem releases a held ticket that the acceptor gave back to the player.
@@ -393,12 +432,9 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, req.IdempotencyKey, "cancel "+req.ValidationNumber, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			tk, err := t.heldTicket(tx, req.ValidationNumber, terminal)
 			if err != nil {
 				return nil, nil, err
-			}
-			if !heldBy(tk, t.cfg.TableID, terminal) {
-				return nil, nil, failed("ticket %s is not held by this terminal (it is %s)", tk.Validation, tk.State)
 			}
 			tk.State, tk.HolderTable, tk.Holder, tk.HeldAt = ledger.TicketPrinted, "", "", time.Time{}
 			if err := tx.PutTicket(tk); err != nil {
@@ -413,7 +449,7 @@ func (t *Table) CancelRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, req.ValidationNumber, err)
 }
 
 // slipBlocksCashOut: during the wagering period a cash-out withdraws the slip (the player may
@@ -519,12 +555,11 @@ func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.Mon
 	defer t.mu.Unlock()
 	res, replayed, err := moneyCall(t, terminal, key, verb+" "+validation, func() *pb.MoneyResponse { return &pb.MoneyResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.MoneyResponse, func(), error) {
-			tk, err := t.ticket(tx, validation)
+			tk, err := t.ownTicket(tx, validation, "issued by this terminal", func(tk ledger.Ticket) bool {
+				return tk.Terminal == terminal && (tk.IssuerTable == "" || tk.IssuerTable == t.cfg.TableID)
+			})
 			if err != nil {
 				return nil, nil, err
-			}
-			if tk.Terminal != terminal || (tk.IssuerTable != "" && tk.IssuerTable != t.cfg.TableID) {
-				return nil, nil, status.Errorf(codes.PermissionDenied, "ticket %s was issued by another terminal", validation)
 			}
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, failed("ticket %s is %s", validation, tk.State)
@@ -538,7 +573,7 @@ func (t *Table) ticketState(terminal, key, verb, validation, to string) (*pb.Mon
 	if res != nil {
 		res.Replayed = replayed
 	}
-	return res, err
+	return res, t.guessAfter(terminal, validation, err)
 }
 
 // TicketPrinted records the printer's confirmation. A reprint of a print-failed ticket is the
@@ -570,7 +605,7 @@ func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.
 			if b.State != "offered" {
 				return nil, nil, failed("buy-in %s is already %s", b.ID, b.State)
 			}
-			bal, open, err := tx.Account(terminal)
+			bal, _, err := tx.Account(terminal)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -580,8 +615,7 @@ func (t *Table) ConfirmBuyIn(terminal string, req *pb.ConfirmBuyInRequest) (*pb.
 				if bal, err = t.moneyInCapped(terminal, bal, b.Amount); err != nil {
 					return nil, nil, err
 				}
-				open = true
-				if err := tx.SetAccount(terminal, bal, open); err != nil {
+				if err := tx.SetAccount(terminal, bal, true); err != nil {
 					return nil, nil, err
 				}
 				if _, err := tx.AddMeter(ledger.MeterMoneyIn, b.Amount); err != nil {

@@ -31,9 +31,12 @@ func newPGRig(t testing.TB, dsn, keyPath string, config func(*Config), opts ...O
 
 // bothStores runs a table test on a SQLite ledger and on a PostgreSQL one (skipped, saying
 // why, where PostgreSQL is not installed, unless ATS_REQUIRE_POSTGRES=1).
-func bothStores(t *testing.T, fn func(t *testing.T, r *rig)) {
-	t.Run("sqlite", func(t *testing.T) { fn(t, newRig(t)) })
+func bothStores(t *testing.T, fn func(t *testing.T, r *rig)) { bothStoresWith(t, nil, fn) }
+
+// bothStoresWith is bothStores on a table changed by config.
+func bothStoresWith(t *testing.T, config func(*Config), fn func(t *testing.T, r *rig)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, newRigWith(t, config)) })
 	t.Run("postgres", func(t *testing.T) {
-		fn(t, newPGRig(t, pgtest.DSN(t), filepath.Join(t.TempDir(), "floor.key"), nil))
+		fn(t, newPGRig(t, pgtest.DSN(t), filepath.Join(t.TempDir(), "floor.key"), config))
 	})
 }

@@ -17,9 +17,24 @@ import (
 
 // A cash-out ticket is a bearer instrument: whoever presents its 18 digits is paid. The digits
 // are drawn from crypto/rand (10^18 of them), so guessing one is hopeless — as long as guesses
-// cost something. Each terminal's failed validations are counted; too many in a window and
-// the terminal's RedeemTicket is refused for a cool-down that doubles each time it is earned
-// again, and an alarm goes to the dealer's console and the log.
+// cost something. Each caller's failed validations are counted; too many in a window and the
+// caller is refused for a cool-down that doubles each time it is earned again, and an alarm
+// goes to the dealer's console and the log.
+//
+// Every call that takes a validation number goes through this one throttle (issue 34, attack
+// 5), in one of two ways:
+//   - a call whose answer says something of any ticket, whoever's it is (RedeemTicket, the
+//     cage's LookupTicket and PayTicket), is refused outright during a cool-down
+//     (guessAhead), and counts its failures after (guessAfter);
+//   - a call on the caller's own tickets (CommitRedeem, CancelRedeem, TicketPrinted,
+//     TicketPrintFailed; the dealer's Handpay of a ticket printed at this table and
+//     ReleaseTicketHold of a hold at this table, per dealer) answers a ticket that is not the caller's exactly as it answers a
+//     number that is no ticket (notTheirs), so it tells nothing of other tickets; it counts
+//     both as failures, and during a cool-down refuses both alike (guessAfter) — while the
+//     caller's own tickets go through, so a throttled terminal still credits a ticket its
+//     acceptor stacked and confirms one it printed.
+// The guard is keyed by a scope (a terminal id, cashierScope): a lockout shared further (the
+// floor's) changes where redeemGuard lives, not its callers.
 
 // AlarmTicketGuessing is the alarm raised when a terminal is throttled for failed validations.
 const AlarmTicketGuessing = "ticket-guessing"
@@ -87,6 +102,41 @@ func (t *Table) redeemFailed(terminal, validation string, now time.Time) {
 	if err != nil {
 		t.log.Error("recording an alarm", "terminal", terminal, "err", err)
 	}
+}
+
+// guessAhead refuses a call that names a ticket while scope is in its cool-down.
+func (t *Table) guessAhead(scope string) error { return t.redeemRefused(scope, t.now()) }
+
+// guessAfter is what a call that named a ticket answers once it has run: a failed validation
+// (redeemFailure) is counted against scope, or, during a cool-down, answered with the
+// cool-down's refusal like every other number that is not the caller's.
+func (t *Table) guessAfter(scope, validation string, err error) error {
+	if err == nil || !redeemFailure(err) {
+		return err
+	}
+	now := t.now()
+	if cool := t.redeemRefused(scope, now); cool != nil {
+		return cool
+	}
+	t.redeemFailed(scope, validation, now)
+	return err
+}
+
+// notTheirs is the answer to a validation number that names no ticket of the caller's: the
+// same words whether no such ticket exists or it is another's, so the answer tells nothing of
+// the ticket (whose is the one thing a guesser wants to know). NotFound: a failed validation.
+func notTheirs(validation, whose string) error {
+	return status.Errorf(codes.NotFound, "ticket %s is not %s", validation, whose)
+}
+
+// ownTicket reads a ticket the caller may act on only if it is theirs (mine): one that is not,
+// and a number that is no ticket, are answered alike (notTheirs).
+func (t *Table) ownTicket(tx *ledger.Tx, validation, whose string, mine func(ledger.Ticket) bool) (ledger.Ticket, error) {
+	tk, err := t.ticket(tx, validation)
+	if status.Code(err) == codes.NotFound || (err == nil && !mine(tk)) {
+		return ledger.Ticket{}, notTheirs(validation, whose)
+	}
+	return tk, err
 }
 
 // redeemFailure reports whether a RedeemTicket error is a failed validation: a number that is
@@ -164,17 +214,15 @@ func (t *Table) ReleaseTicketHold(actor string, req *pb.ReleaseTicketHoldRequest
 	defer t.actAs(actor)()
 	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "release "+req.ValidationNumber, func() *pb.ReleaseTicketHoldResponse { return &pb.ReleaseTicketHoldResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.ReleaseTicketHoldResponse, func(), error) {
-			tk, err := t.ticket(tx, req.ValidationNumber)
+			// Only a hold at this table is its dealer's to release; any other ticket is answered
+			// as a number that is no ticket (notTheirs).
+			tk, err := t.ownTicket(tx, req.ValidationNumber, "held at this table", func(tk ledger.Ticket) bool {
+				return tk.State == ledger.TicketRedeeming && (tk.HolderTable == "" || tk.HolderTable == t.cfg.TableID)
+			})
 			if err != nil {
 				return nil, nil, err
 			}
-			if tk.State != ledger.TicketRedeeming {
-				return nil, nil, failed("ticket %s is %s, not held", tk.Validation, tk.State)
-			}
 			from := tk.Holder
-			if tk.HolderTable != "" && tk.HolderTable != t.cfg.TableID {
-				return nil, nil, failed("ticket %s is held by %s: its own table's dealer releases it", tk.Validation, holderName(tk))
-			}
 			tk.State, tk.HeldAt = ledger.TicketPrinted, time.Time{} // Holder kept: see releaseHold
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
@@ -184,7 +232,7 @@ func (t *Table) ReleaseTicketHold(actor string, req *pb.ReleaseTicketHoldRequest
 			return &pb.ReleaseTicketHoldResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), ReleasedFrom: from}, nil,
 				tx.Event("ticket-hold-released", from, "", tk.Amount, detail)
 		})
-	return res, err
+	return res, t.guessAfter(dealerScope(actor), req.ValidationNumber, err)
 }
 
 // moneyInCapped refuses a money-in that would take a balance above the table's maximum.

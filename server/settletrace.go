@@ -13,15 +13,14 @@ import (
 // last written to its stream by the Watch handlers. cmd/loadgen prints it beside the terminals'
 // receive times. It costs a few clock reads and one atomic add per Settled event sent.
 type SettleTrace struct {
-	Round   string
-	Locked  time.Time     // EnterOutcome holds the table's lock
-	Ledger  ledger.Timing // the settlement's transaction
-	Queued  time.Time     // every Settled event queued for its streams
-	Events  int           // Settled events queued (a terminal with two streams counts twice)
-	sent    atomic.Int64
-	first   atomic.Int64 // unix ns of the first Send to return
-	last    atomic.Int64 // unix ns of the latest
-	settled atomic.Bool
+	Round  string
+	Locked time.Time     // EnterOutcome holds the table's lock
+	Ledger ledger.Timing // the settlement's transaction
+	Queued time.Time     // every Settled event queued for its streams
+	Events int           // Settled events queued (a terminal with two streams counts twice)
+	sent   atomic.Int64
+	first  atomic.Int64 // unix ns of the first Send to return
+	last   atomic.Int64 // unix ns of the latest
 }
 
 // Sent is how many Settled events the Watch handlers have written, the first and the last

@@ -329,8 +329,26 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 	}
 	amount, err := c.bank.RedeemTicket(ctx, key+"/redeem", e.Ticket)
 	if err != nil {
-		c.reverse(context.Background(), key, "ticket-refused")
-		c.say("Ticket refused: %s", told(err))
+		if table.Refused(err) {
+			// The table's final answer: it took no hold, so there is none to release. Asking
+			// would be a call on a ticket not this terminal's, which the table counts as a
+			// failed validation toward its guessing throttle.
+			if err := c.append(context.Background(), "ticket-refused", key, 0, journal.Reversed); err != nil {
+				c.cfg.Log.Error("cashier: journal", "err", err)
+			}
+		} else {
+			c.reverse(context.Background(), key, "ticket-refused")
+		}
+		// The refusals a player can meet at an honest terminal are said in the player's
+		// language; any other is said in the table's words.
+		switch {
+		case refusedFor(err, table.TicketAboveMaximum):
+			c.say("Ticket returned: it would take your balance above the table's maximum")
+		case refusedFor(err, table.TicketAlreadyInEscrow):
+			c.say("Ticket returned: another ticket is being redeemed at this terminal")
+		default:
+			c.say("Ticket refused: %s", told(err))
+		}
 		return false
 	}
 	if err := c.append(ctx, "ticket-held", key, amount, Stacking); err != nil {
@@ -360,7 +378,7 @@ var errTournamentTable = msg.New("this table is reserved for the tournament: it 
 // reserved for a tournament) as a message of its own, said in the player's language; any
 // other in the table's words.
 func told(err error) any {
-	if table.Refused(err) && strings.Contains(err.Error(), table.TournamentTableRefused) {
+	if refusedFor(err, table.TournamentTableRefused) {
 		return errTournamentTable
 	}
 	return reason(err)
@@ -493,7 +511,13 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 // noteClaimRefused reports whether the table refused a note credit for good: it has no record
 // of the note in escrow, or the note is none its currency table accepts at that value.
 func noteClaimRefused(err error) bool {
-	return table.Refused(err) && (strings.Contains(err.Error(), table.NoteClaimRefused) || strings.Contains(err.Error(), table.NoteNotAccepted))
+	return refusedFor(err, table.NoteClaimRefused) || refusedFor(err, table.NoteNotAccepted)
+}
+
+// refusedFor reports whether err is the table's final refusal for the reason why (one of
+// app/table's refusal prefixes).
+func refusedFor(err error, why string) bool {
+	return table.Refused(err) && strings.Contains(err.Error(), why)
 }
 
 // reverse closes a flow whose note or ticket went back to the player. A ticket's hold at the

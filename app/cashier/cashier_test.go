@@ -51,11 +51,17 @@ func newRig(t *testing.T) *rig { return newRigCut(t, false) }
 
 // newRigCut is newRig, with the terminal's link to the table through a proxy that can cut it
 // (r.link) when cuttable.
-func newRigCut(t *testing.T, cuttable bool) *rig {
+func newRigCut(t *testing.T, cuttable bool) *rig { return newRigConfig(t, cuttable, nil) }
+
+// newRigConfig is newRigCut at a table changed by config.
+func newRigConfig(t *testing.T, cuttable bool, config func(*server.Config)) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
 	cfg.Period = 30 * time.Second
+	if config != nil {
+		config(&cfg)
+	}
 	tbl, err := demo.StartTable(dir, "T01", cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -499,4 +505,79 @@ func TestTournamentTableReturnsNotesAndPrintsNoTicket(t *testing.T) {
 		t.Fatalf("printed %v, balance %d", p, r.balance(t))
 	}
 	r.noPending(t)
+}
+
+// Issue 34, attack 4, the terminal's side: a ticket the table will not hold because the
+// balance and the ticket would pass the table's maximum goes back to the player, who is told
+// why in words the screen translates; nothing is credited and no flow is left open.
+func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T) {
+	r := newRigConfig(t, false, func(c *server.Config) { c.MaxBalance = 10000 })
+	validation := r.cashedOut(t, 5000)
+	r.acc.InsertNote(5000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
+	r.acc.InsertNote(2000)
+	r.eventually(t, "note credited", func() bool { return r.balance(t) == 7000 })
+	r.noPending(t)
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	r.noPending(t)
+	const want = "Ticket returned: it would take your balance above the table's maximum"
+	if m := r.c.Status().Message; m.Key != want {
+		t.Fatalf("the player is told %q, want %q", m, want)
+	}
+	if b := r.balance(t); b != 7000 {
+		t.Fatalf("balance %d, want 70.00: the ticket was not credited", b)
+	}
+}
+
+// Issue 34, attack 5, the terminal's side: every call that names a ticket counts toward the
+// table's guessing throttle, CancelRedeem too. A ticket the table refused was never held, so
+// the cashier asks no release for it: an honest player whose ticket is refused again and again
+// (here one already redeemed, five times) does not get the terminal locked out as a guesser.
+func TestRefusedTicketsDoNotLockTheTerminalOutAsAGuesser(t *testing.T) {
+	r := newRig(t)
+	spent := r.cashedOut(t, 1000)
+	if err := r.acc.InsertTicket(spent); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "ticket credited", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+	for i := range 5 {
+		returned := len(r.acc.Returned())
+		if err := r.acc.InsertTicket(spent); err != nil {
+			t.Fatal(err)
+		}
+		r.eventually(t, "the redeemed ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+		r.noPending(t)
+		if m := r.c.Status().Message.String(); !strings.Contains(m, "already been redeemed") {
+			t.Fatalf("refusal %d: the player is told %q", i+1, m)
+		}
+	}
+	fresh := r.cashedOut(t, 0)
+	if err := r.acc.InsertTicket(fresh); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "a good ticket credited after five refusals", func() bool { return r.balance(t) == 1000 })
+	r.noPending(t)
+}
+
+// cashedOut puts a note of cents in (none when 0), cashes the balance out and returns the
+// printed ticket's validation number.
+func (r *rig) cashedOut(t *testing.T, cents int64) string {
+	t.Helper()
+	if cents > 0 {
+		before := r.balance(t)
+		if err := r.acc.InsertNote(cents); err != nil {
+			t.Fatal(err)
+		}
+		r.eventually(t, "note credited", func() bool { return r.balance(t) == before+cents })
+	}
+	if err := r.c.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	printed := r.prn.Printed()
+	return printed[len(printed)-1].Fields[6]
 }

@@ -354,6 +354,8 @@ func (r Round) SlipTotal() int64 {
 }
 
 // ErrLuckyBall says a round could not be recomputed: its Lucky Ball draw is the server's record.
+//
+//lint:ignore ST1005 "Lucky Ball" is the side bet's name (003 §7), capitalised wherever it is said
 var ErrLuckyBall = errors.New("Lucky Ball wagers settle on the server's draw, not recomputed here")
 
 // ErrSlipNotRecorded says a round could not be recomputed: the server settled a slip version the

@@ -328,6 +328,15 @@ const NoteClaimRefused = "note claim refused"
 // value: final too, asked again or not.
 const NoteNotAccepted = "note not accepted"
 
+// TicketAboveMaximum begins the table's refusal of a ticket whose hold would take the terminal
+// above the table's maximum balance: its balance, the tickets it holds and this one. Final:
+// the acceptor returns the ticket, which stays its bearer's money.
+const TicketAboveMaximum = "ticket above the maximum balance"
+
+// TicketAlreadyInEscrow begins the table's refusal of a ticket while the terminal already
+// holds another: its acceptor has one ticket in escrow at a time. Final for this ticket.
+const TicketAlreadyInEscrow = "another ticket in escrow"
+
 // Refused reports whether err is, or wraps, the table's refusal.
 func Refused(err error) bool {
 	var r *Refusal

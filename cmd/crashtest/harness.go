@@ -367,7 +367,6 @@ type child struct {
 	mu     sync.Mutex
 	last   string
 	stderr bytes.Buffer
-	killed bool
 }
 
 func (h *harness) spawn(name string, args ...string) (*child, error) {

@@ -580,8 +580,6 @@ func (e *NoiseError) Error() string {
 
 func (e *NoiseError) Unwrap() error { return e.Err }
 
-var statusStart = []byte("*S|")
-
 // Next returns the next status, a *NoiseError, or the reader's error (a timeout, io.EOF).
 func (sr *StatusReader) Next() (Status, error) {
 	for {

@@ -193,6 +193,7 @@ CREATE TABLE IF NOT EXISTS ledger_reseals (
 	sealed_rows INTEGER NOT NULL,
 	found       TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS tickets_holder ON tickets(holder) WHERE holder <> '';
 `
 
 // Open opens (creating if needed) the ledger at path with its key beside it (KeyPath).
@@ -765,37 +766,47 @@ func scanTicket(row interface{ Scan(...any) error }) (Ticket, error) {
 // hold first: what the dealer's console shows, and may release.
 func (l *Ledger) HeldTickets(ctx context.Context) ([]Ticket, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets WHERE state = 'redeeming' ORDER BY held_at, number`)
+	return scanTickets(rows, err, "held tickets")
+}
+
+// scanTickets reads the tickets a query of ticketColumns returned (or its error), for what.
+func scanTickets(rows *sql.Rows, err error, what string) ([]Ticket, error) {
 	if err != nil {
-		return nil, fmt.Errorf("ledger: held tickets: %w", err)
+		return nil, fmt.Errorf("ledger: %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []Ticket
 	for rows.Next() {
 		tk, err := scanTicket(rows)
 		if err != nil {
-			return nil, fmt.Errorf("ledger: held tickets: %w", err)
+			return nil, fmt.Errorf("ledger: %s: %w", what, err)
 		}
 		out = append(out, tk)
 	}
 	return out, rows.Err()
 }
 
+// HeldBy reads the tickets terminal of table may still commit (server.heldBy): held now
+// (redeeming), or held last and released with nobody taking them since (printed, the holder
+// kept). A holder with no table is from before holds recorded one: this table's.
+func (t *Tx) HeldBy(table, terminal string) ([]Ticket, error) {
+	const where = `holder = ? AND (holder_table = ? OR holder_table = '') AND state IN ('redeeming', 'printed')`
+	rows, err := t.query(`SELECT `+ticketColumns+` FROM tickets WHERE `+where+` ORDER BY number`, terminal, table)
+	held, err := scanTickets(rows, err, "tickets held by "+terminal)
+	if err != nil {
+		return nil, err
+	}
+	// The cap on a new hold is decided on these rows (issue 34 part 4): checked at the read.
+	if err := t.checkRead("tickets", where, terminal, table); err != nil {
+		return nil, err
+	}
+	return held, nil
+}
+
 // Tickets reads every ticket, oldest first (audits and the crash harness).
 func (l *Ledger) Tickets(ctx context.Context) ([]Ticket, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets ORDER BY number`)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: tickets: %w", err)
-	}
-	defer rows.Close()
-	var out []Ticket
-	for rows.Next() {
-		tk, err := scanTicket(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: tickets: %w", err)
-		}
-		out = append(out, tk)
-	}
-	return out, rows.Err()
+	return scanTickets(rows, err, "tickets")
 }
 
 // PutTicket inserts or updates a ticket. An update changes only its state, hold and redemption:

@@ -175,10 +175,6 @@ type querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }
 
-type execer interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}
-
 func readKey(path string) ([]byte, bool, error) {
 	key, ok, err := keyfile.Read(path)
 	if err != nil {
