@@ -496,7 +496,6 @@ var journeys = []journey{
 	{
 		name:    "balance-drops-per-chip", // issue 32 (c): the app side's balance as chips are placed
 		designs: "A",
-		pending: "the app side of issue 32 (the balance drops as each chip is placed)",
 		steps: []step{
 			buyIn,
 			{
