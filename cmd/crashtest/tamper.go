@@ -149,7 +149,13 @@ func (h *harness) tamper(i int) error {
 		anchor := h.anchorSeq()
 		if err := execSQL(jpath, fmt.Sprintf(`DELETE FROM records WHERE seq >= %d`, anchor-1),
 			fmt.Sprintf(`DELETE FROM flows WHERE opened >= %d`, anchor-1),
-			fmt.Sprintf(`UPDATE flows SET updated = opened WHERE updated >= %d`, anchor-1)); err != nil {
+			// The flows left stand as their last remaining record says, as a careful editor
+			// would leave them: an edit the journal's own replay already sees as corrupt would
+			// prove less than the anchor's refusal this fault is here for.
+			fmt.Sprintf(`UPDATE flows SET
+				state = (SELECT flow FROM records r WHERE r.key = flows.key AND r.flow <> '' ORDER BY seq DESC LIMIT 1),
+				updated = (SELECT MAX(seq) FROM records r WHERE r.key = flows.key AND r.flow <> '')
+				WHERE updated >= %d`, anchor-1)); err != nil {
 			return err
 		}
 		caught, err = h.expectTerminalRefusal("refused", "deleted")
