@@ -291,7 +291,8 @@ func tableTicketsPB(tot ledger.TicketTotals) *pb.TableTickets {
 }
 
 // FloorReport is the floor's tickets issued in a window, per issuing table and summed, as of
-// now, and the notes reconciliation of every table's terminals (on SQLite, this table's).
+// now, the notes reconciliation of every table's terminals (on SQLite, this table's), and
+// every reseal of every table's ledger.
 // Tickets from before tables were recorded are this table's.
 func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse, error) {
 	from, to, err := reportWindow(req.FromUnixNanos, req.ToUnixNanos)
@@ -352,6 +353,25 @@ func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse
 			res.Notes = append(res.Notes, &pb.NoteReconciliation{TableId: id, TerminalId: n.Terminal,
 				Reported: tallyPB(n.Reported), Stacked: tallyPB(n.Stacked), Uncredited: tallyPB(n.Uncredited),
 				Credited: tallyPB(n.Credited), Difference: d})
+		}
+	}
+	// The reseals, of all time: a ledger trusted as it was found stays said so (issue 34).
+	reseals, err := t.led.FloorReseals(ctx)
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	tables = tables[:0]
+	for id := range reseals {
+		tables = append(tables, id)
+	}
+	sort.Strings(tables)
+	for _, id := range tables {
+		for _, m := range reseals[id] {
+			if id == "" { // as above
+				id = t.cfg.TableID
+			}
+			res.Reseals = append(res.Reseals, &pb.LedgerReseal{TableId: id, AtUnixNanos: m.At.UnixNano(), By: m.By, Why: m.Why,
+				SealedRows: m.Rows, Found: m.Found})
 		}
 	}
 	return res, nil

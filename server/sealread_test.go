@@ -53,6 +53,53 @@ func TestAttackEarlierSlipForgedThenCorrectedRefused(t *testing.T) {
 	})
 }
 
+// Attack (issue 34, the last gap of finding 2): an editor deletes one seat's settlement of a
+// settled round, and the seal's note of the deletion, from a running table's ledger. A
+// supervisor then corrects that round: before, the correction found no settlement of that seat
+// to reverse and settled it afresh — paid its win a second time. Now the round's settlements
+// are compared with their seals as the correction reads them: the correction is refused
+// (DataLoss), no balance moves, and an alarm names who asked and the row.
+func TestAttackSettlementDeletedThenCorrectedRefused(t *testing.T) {
+	bothStores(t, func(t *testing.T, r *rig) {
+		t1, t2 := r.terminal("T1"), r.terminal("T2")
+		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+		for _, c := range []pb.TerminalServiceClient{t1, t2} {
+			if _, err := creditNotes(ctx, c, "n", 5000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// T1 1000 on red, T2 1000 on low; 2 (black, low) came: T1 has 4000, T2 6000. Corrected
+		// honestly to 1 (red, low), T1 has 6000 and T2 still 6000: its win is reversed and paid
+		// once. With its settlement gone, T2 was paid again (7000: the lab would see 1000 too much).
+		first := r.playRound(t, "2", map[pb.TerminalServiceClient][]*pb.Wager{
+			t1: {{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}},
+			t2: {{Kind: pb.BetKind_BET_KIND_LOW, Amount: 1000}},
+		})
+		r.playRound(t, "0", nil)
+		r.editLedger(t, []string{`DELETE FROM settlements WHERE round = '` + first + `' AND terminal = 'T2'`, `DELETE FROM seal_dirty`})
+		_, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: first, Number: "1"})
+		st, _ := r.dealer.GetStatus(ctx, &pb.GetStatusRequest{})
+		if status.Code(err) != codes.DataLoss || !strings.Contains(err.Error(), "table settlements row ") {
+			t.Fatalf("the correction with a settlement deleted: %v (T1 %d, T2 %d; honest 6000, 6000)", err, termBalance(st, "T1"), termBalance(st, "T2"))
+		}
+		t.Logf("refused: %v", err)
+		if termBalance(st, "T1") != 4000 || termBalance(st, "T2") != 6000 {
+			t.Fatalf("balances moved after the refusal: T1 %d, T2 %d, want 4000, 6000", termBalance(st, "T1"), termBalance(st, "T2"))
+		}
+		al, err := r.dealer.ListAlarms(ctx, &pb.ListAlarmsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, a := range al.Alarms {
+			found = found || (a.Kind == AlarmLedgerTampered && strings.Contains(a.Detail, "supervisor:S1") && strings.Contains(a.Detail, "settlements"))
+		}
+		if !found {
+			t.Fatalf("no alarm naming who asked and the row: %v", al.Alarms)
+		}
+	})
+}
+
 // forgeSlip is the edit: the slip's wagers raised tenfold (1000 → 10000), the seal's notes of
 // it deleted.
 func forgeSlip(r *rig, round, terminal string) []string {

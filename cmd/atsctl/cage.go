@@ -44,7 +44,8 @@ const cageUsage = `usage: atsctl cage [-addr HOST:PORT] [-pki DIR] [-id CASHIER]
   lookup NUMBER            what a ticket is worth and whether it can be paid (if not, why)
   pay NUMBER [-yes]        pay a ticket in cash (asks first unless -yes)
   shift [-from T] [-to T] [-cashier ID]   what was paid (a supervisor may name any cashier)
-  report [-from T] [-to T] [-format text|csv]   tickets per table and floor, notes reconciliation
+  report [-from T] [-to T] [-format text|csv]   tickets per table and floor, notes reconciliation,
+                           every reseal of a table's ledger (of all time)
 NUMBER: the ticket's 18 digits, dashes and spaces as printed are fine.
 T: 2006-01-02, "2006-01-02 15:04" (local time) or RFC 3339; shift's -from defaults to today 00:00.`
 
@@ -401,6 +402,12 @@ func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Ti
 			}
 			w.Write(append(rec, money.Decimal(n.Difference)))
 		}
+		if len(res.Reseals) > 0 {
+			w.Write([]string{"section", "table", "at", "by", "why", "rows sealed as found", "found"})
+		}
+		for _, m := range res.Reseals {
+			w.Write([]string{"reseal", m.TableId, time.Unix(0, m.AtUnixNanos).UTC().Format(time.RFC3339), m.By, m.Why, fmt.Sprint(m.SealedRows), m.Found})
+		}
 		w.Flush()
 		return w.Error()
 	}
@@ -437,6 +444,14 @@ func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Ti
 	tw.Flush()
 	if len(flagged) > 0 {
 		fmt.Fprintf(stdout, "\ncheck the cash boxes of:\n%s\n", strings.Join(flagged, "\n"))
+	}
+	if len(res.Reseals) > 0 {
+		// A ledger trusted as it was found (`tableserver reseal`): its figures before then
+		// are only as good as that order.
+		fmt.Fprintf(stdout, "\nledgers re-sealed as found (trusted by the operator's order):\n")
+		for _, m := range res.Reseals {
+			fmt.Fprintf(stdout, "  %s %s by %s: %s (%d rows; found %s)\n", m.TableId, when(m.AtUnixNanos), m.By, m.Why, m.SealedRows, m.Found)
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -204,4 +205,51 @@ func FuzzCageWindow(f *testing.F) {
 			t.Fatalf("a shift's default start: %v", fr)
 		}
 	})
+}
+
+// Issue 34: re-sealing a table's ledger "leaves a permanent mark in the ledger and on the
+// floor's reports". A ledger re-sealed by its operator (pitboss-7, with a reason) before the
+// table starts: the floor report lists the reseal — table, who, why, when — in text and CSV.
+func TestCageReportListsTheReseals(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "table.db")
+	led, err := ledger.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	led.Close()
+	before := time.Now()
+	if _, err := ledger.Reseal(context.Background(), ledger.StoreConfig{DSN: path}, "pitboss-7", "key lost in the disk swap, ticket 4411"); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "pki")
+	if err := pki.InitWith(dir, pki.InitOptions{Terminals: []string{"T01"}, Cashiers: []string{"cashier-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	addr, _, _ := serveTableOn(t, dir, path, true)
+	c := &cageTable{addr: addr, dir: dir}
+	code, out, errs := c.cage(t, "", "report")
+	if code != 0 || !strings.Contains(out, "re-sealed") || !strings.Contains(out, "pitboss-7") ||
+		!strings.Contains(out, "key lost in the disk swap, ticket 4411") || !strings.Contains(out, before.Local().Format("2006-01-02")) {
+		t.Fatalf("the report does not list the reseal: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("\n%s", out)
+	code, out, errs = c.cage(t, "", "report", "-format", "csv")
+	if code != 0 {
+		t.Fatalf("csv: %d %s", code, errs)
+	}
+	r := csv.NewReader(strings.NewReader(out))
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mark []string
+	for _, rec := range recs {
+		if rec[0] == "reseal" {
+			mark = rec
+		}
+	}
+	if len(mark) < 5 || mark[1] != "T1" || mark[3] != "pitboss-7" || mark[4] != "key lost in the disk swap, ticket 4411" {
+		t.Fatalf("the csv's reseal row: %q\n%s", mark, out)
+	}
 }

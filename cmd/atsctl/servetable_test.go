@@ -17,6 +17,11 @@ import (
 // directory pkiDir (made by pki.Init or pki.InitWith), on a fresh SQLite ledger, opened by the
 // dealer when open is true; it returns the server's address, the table and the CA's PEM.
 func serveTable(t *testing.T, pkiDir string, open bool, opts ...server.Option) (addr string, tbl *server.Table, caPEM []byte) {
+	return serveTableOn(t, pkiDir, filepath.Join(t.TempDir(), "table.db"), open, opts...)
+}
+
+// serveTableOn is serveTable on the SQLite ledger at ledgerPath.
+func serveTableOn(t *testing.T, pkiDir, ledgerPath string, open bool, opts ...server.Option) (addr string, tbl *server.Table, caPEM []byte) {
 	t.Helper()
 	files := pki.Files{Dir: pkiDir}
 	caFile, _ := files.CA()
@@ -32,7 +37,7 @@ func serveTable(t *testing.T, pkiDir string, open bool, opts ...server.Option) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,19 +195,45 @@ func (l *Ledger) NoteTotals(ctx context.Context, from, to time.Time) ([]NoteTota
 	return l.noteTotalsIn(ctx, "", from, to)
 }
 
-// FloorNoteTotals is NoteTotals for every table of the floor, by table id: on SQLite the one
-// table the file is (Table); on PostgreSQL every table_<id> schema of the database. A schema's
-// table id is the one SchemaOf maps to it among the ids the floor's tickets name (issuer,
-// holder, redeemer) and this ledger's own; a table none of them names is shown by its schema
-// name without "table_", upper case.
+// FloorNoteTotals is NoteTotals for every table of the floor (floorTables), by table id.
 func (l *Ledger) FloorNoteTotals(ctx context.Context, from, to time.Time) (map[string][]NoteTotals, error) {
+	return perTable(ctx, l, func(schema string) ([]NoteTotals, error) { return l.noteTotalsIn(ctx, schema, from, to) })
+}
+
+// FloorReseals are the marks every reseal left (Reseals) on every table of the floor
+// (floorTables), by table id, oldest first; a table never re-sealed has none. The floor's
+// report lists them: a ledger trusted as it was found is said so where the money is read.
+func (l *Ledger) FloorReseals(ctx context.Context) (map[string][]Resealed, error) {
+	return perTable(ctx, l, func(schema string) ([]Resealed, error) {
+		if schema != "" {
+			// A table's schema its server has not opened since the seal came has no marks
+			// table, and was never re-sealed (Reseal opens it, which makes the table).
+			var found bool
+			if err := l.db.QueryRowContext(ctx, `SELECT to_regclass(CAST(? AS text)) IS NOT NULL`, schema+"ledger_reseals").Scan(&found); err != nil {
+				return nil, fmt.Errorf("ledger: reseals of %s: %w", strings.TrimSuffix(schema, "."), err)
+			}
+			if !found {
+				return nil, nil
+			}
+		}
+		return l.resealsIn(ctx, schema)
+	})
+}
+
+// perTable runs of over the tables of every table of the floor, by table id: on SQLite the
+// one table the file is (Table), its tables unqualified (schema ""); on PostgreSQL every
+// table_<id> schema of the database (schema "table_<id>."). A schema's table id is the one
+// SchemaOf maps to it among the ids the floor's tickets name (issuer, holder, redeemer) and
+// this ledger's own; a table none of them names is shown by its schema name without
+// "table_", upper case.
+func perTable[T any](ctx context.Context, l *Ledger, of func(schema string) ([]T, error)) (map[string][]T, error) {
 	if l.dialect != dialectPostgres {
 		id, err := l.Table(ctx)
 		if err != nil {
 			return nil, err
 		}
-		n, err := l.NoteTotals(ctx, from, to)
-		return map[string][]NoteTotals{id: n}, err
+		v, err := of("")
+		return map[string][]T{id: v}, err
 	}
 	ids := map[string]string{SchemaOf(l.tableID): l.tableID}
 	rows, err := l.db.QueryContext(ctx, `SELECT issuer_table FROM tickets UNION SELECT holder_table FROM tickets
@@ -246,18 +272,18 @@ func (l *Ledger) FloorNoteTotals(ctx context.Context, from, to time.Time) (map[s
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
 	}
-	out := map[string][]NoteTotals{}
+	out := map[string][]T{}
 	for _, schema := range schemas {
 		id, ok := ids[schema]
 		if !ok {
 			id = strings.ToUpper(strings.TrimPrefix(schema, "table_"))
 		}
 		// The schema name is [a-z0-9_] (SchemaOf), read from the catalogue: safe to splice.
-		n, err := l.noteTotalsIn(ctx, schema+".", from, to)
+		v, err := of(schema + ".")
 		if err != nil {
 			return nil, err
 		}
-		out[id] = n
+		out[id] = v
 	}
 	return out, nil
 }

@@ -902,7 +902,7 @@ func (t *Tx) Slips(round string) ([]Slip, error) {
 		return nil, fmt.Errorf("ledger: slips of %s: %w", round, err)
 	}
 	rows.Close()
-	if err := t.checkRead("slips", "round = ?", round); err != nil {
+	if err := t.checkReadAll("slips", "round", round); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -984,7 +984,7 @@ func (t *Tx) Settlements(round string) ([]Settlement, error) {
 	rows.Close()
 	// Every settlement of the round, reversed or not: a live one edited to look reversed
 	// would otherwise escape the check and the reversal.
-	if err := t.checkRead("settlements", "round = ?", round); err != nil {
+	if err := t.checkReadAll("settlements", "round", round); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -92,8 +92,11 @@ func (o *resealOrder) write(ctx context.Context, tx *sql.Tx, rows int64) error {
 
 // Reseals are the marks every reseal of the ledger left, oldest first: none for a ledger
 // sealed since its creation.
-func (l *Ledger) Reseals(ctx context.Context) ([]Resealed, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT at, who, why, sealed_rows, found FROM ledger_reseals ORDER BY at`)
+func (l *Ledger) Reseals(ctx context.Context) ([]Resealed, error) { return l.resealsIn(ctx, "") }
+
+// resealsIn is Reseals of the tables of schema ("" the connection's own; else "name.").
+func (l *Ledger) resealsIn(ctx context.Context, schema string) ([]Resealed, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT at, who, why, sealed_rows, found FROM `+schema+`ledger_reseals ORDER BY at`)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: reseals: %w", err)
 	}

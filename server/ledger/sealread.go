@@ -25,25 +25,75 @@ import (
 // checkRead checks the rows of table that where selects (a WHERE clause over its bare column
 // names, with args) against their seals.
 func (t *Tx) checkRead(table, where string, args ...any) error {
+	_, err := t.checkRows(table, where, false, args...)
+	return err
+}
+
+// checkReadAll is checkRead for a read of every row of table whose key begins with lead (a
+// round's slips, its settlements: the key's first column = ?), and it also refuses a row gone
+// from it: a seal of a key beginning with lead whose row the read did not find was deleted
+// without the server's key — one seat's settlement gone, so a correction settles that seat as
+// if it had none and pays it again — unless this transaction deleted it (its seal notes).
+// The seals are found by their key's text, quote(lead)||',' and on, a range of the seal's own
+// index (on PostgreSQL its byte-ordered one, seal_rows_prefix): one more statement a read.
+func (t *Tx) checkReadAll(table, leadCol string, lead any) error {
+	seen, err := t.checkRows(table, quoteIdent(leadCol)+" = ?", true, lead)
+	if err != nil || t.l.seal == nil {
+		return err
+	}
+	st := t.l.seal.byName[table]
+	q := `SELECT pk FROM ` + st.scope.t("seal_rows") + ` WHERE tbl = ? AND pk >= quote(?)||',' AND pk < quote(?)||'-'`
+	if t.l.dialect == dialectPostgres {
+		// ~>=~ and ~<~ compare bytes whatever the database's collation (under most, keys
+		// beginning with one text are not one range of the text order).
+		q = `SELECT pk FROM ` + st.scope.t("seal_rows") + ` WHERE tbl = ? AND pk ~>=~ (quote_literal(CAST(? AS text))||',') AND pk ~<~ (quote_literal(CAST(? AS text))||'-')`
+	}
+	sealedKeys, err := names(t.ctx, t.tx, q, table, lead, lead)
+	if err != nil {
+		return fmt.Errorf("ledger: read check of %s: %w", table, err)
+	}
+	var gone []string
+	for _, k := range sealedKeys {
+		if !seen[k] {
+			gone = append(gone, k)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	mine, err := t.ownNotes(st.scope, table)
+	if err != nil {
+		return err
+	}
+	for _, k := range gone {
+		if !mine[k] {
+			return fmt.Errorf("ledger: %w: table %s row %s is sealed but missing at the read: deleted without the server's key; the decision that read it is refused", ErrTampered, table, k)
+		}
+	}
+	return nil
+}
+
+// checkRows is checkRead, and when keys is set it returns the keys of the rows it read.
+func (t *Tx) checkRows(table, where string, keys bool, args ...any) (map[string]bool, error) {
 	s := t.l.seal
 	if s == nil {
-		return nil // sealAll's own transaction, before the seal is open
+		return nil, nil // sealAll's own transaction, before the seal is open
 	}
 	st, ok := s.byName[table]
 	if !ok {
-		return fmt.Errorf("ledger: read check: table %s is not sealed", table)
+		return nil, fmt.Errorf("ledger: read check: table %s is not sealed", table)
 	}
 	sc := st.scope
 	pk := st.pkOf("t")
 	rows, err := t.query(`SELECT `+pk+`, t.*, (SELECT r.mac FROM `+sc.t("seal_rows")+` r WHERE r.tbl = `+quoteString(table)+
 		` AND r.pk = `+pk+`) FROM `+st.from()+` t WHERE `+where, args...)
 	if err != nil {
-		return fmt.Errorf("ledger: read check of %s: %w", table, err)
+		return nil, fmt.Errorf("ledger: read check of %s: %w", table, err)
 	}
 	defer rows.Close()
 	names, err := rows.Columns()
 	if err != nil {
-		return fmt.Errorf("ledger: read check of %s: %w", table, err)
+		return nil, fmt.Errorf("ledger: read check of %s: %w", table, err)
 	}
 	cols := names[1 : len(names)-1]
 	vals := make([]any, len(names))
@@ -58,41 +108,48 @@ func (t *Tx) checkRead(table, where string, args ...any) error {
 		what   string
 	}
 	var bads []bad
+	var seen map[string]bool
+	if keys {
+		seen = map[string]bool{}
+	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return fmt.Errorf("ledger: read check of %s: %w", table, err)
+			return nil, fmt.Errorf("ledger: read check of %s: %w", table, err)
 		}
 		key, _ := vals[0].(string)
 		want, _ := vals[len(vals)-1].([]byte)
 		mac, err := m.rowMAC(table, key, cols, vals[1:len(vals)-1])
 		if err != nil {
-			return err
+			return nil, err
+		}
+		if keys {
+			seen[key] = true
 		}
 		if want == nil || !hmac.Equal(mac, want) {
 			bads = append(bads, bad{key, want != nil, describe(cols, vals[1:len(vals)-1])})
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("ledger: read check of %s: %w", table, err)
+		return nil, fmt.Errorf("ledger: read check of %s: %w", table, err)
 	}
 	rows.Close()
 	if len(bads) == 0 {
-		return nil
+		return seen, nil
 	}
 	mine, err := t.ownNotes(sc, table)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, b := range bads {
 		if mine[b.pk] {
 			continue // written by this transaction: checked at its seal
 		}
 		if !b.sealed {
-			return fmt.Errorf("ledger: %w: table %s row %s has no seal at the read: written without the server's key (%s); the decision that read it is refused", ErrTampered, table, b.pk, b.what)
+			return nil, fmt.Errorf("ledger: %w: table %s row %s has no seal at the read: written without the server's key (%s); the decision that read it is refused", ErrTampered, table, b.pk, b.what)
 		}
-		return fmt.Errorf("ledger: %w: table %s row %s does not match its seal at the read: edited without the server's key (%s); the decision that read it is refused", ErrTampered, table, b.pk, b.what)
+		return nil, fmt.Errorf("ledger: %w: table %s row %s does not match its seal at the read: edited without the server's key (%s); the decision that read it is refused", ErrTampered, table, b.pk, b.what)
 	}
-	return nil
+	return seen, nil
 }
 
 // ownNotes are the keys of table's rows this transaction has written (its seal notes). On

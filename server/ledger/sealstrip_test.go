@@ -93,3 +93,39 @@ func resealLegacy(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// Issue 34: a reseal "leaves a permanent mark in the ledger and on the floor's reports". The
+// floor's reseals are listed by table — who, why, when — for the resealed table only; the
+// other table of the floor (PostgreSQL) has none.
+func TestResealMarkOnTheFloorReport(t *testing.T) {
+	stores(t, func(t *testing.T, s *store) {
+		ctx := context.Background()
+		other := s.table(t, "Q2")
+		other.open(t).Close()
+		l := s.open(t)
+		credit(t, l, "T01", 5000)
+		// SQLite: the file's one table, id "" until it prints a ticket (Table).
+		id := map[bool]string{true: "T1", false: ""}[s.pg()]
+		if marks, err := l.FloorReseals(ctx); err != nil || len(marks) == 0 || len(marks[id]) != 0 {
+			t.Fatalf("the reseals of a floor never re-sealed: %v %v", marks, err)
+		}
+		l.Close()
+		if _, err := Reseal(ctx, s.config(), "pitboss-7", "key lost in the disk swap, ticket 4411"); err != nil {
+			t.Fatal(err)
+		}
+		l = s.open(t)
+		marks, err := l.FloorReseals(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := marks[id]
+		if len(m) != 1 || m[0].By != "pitboss-7" || !strings.Contains(m[0].Why, "4411") || m[0].At.IsZero() || m[0].Rows == 0 {
+			t.Fatalf("the floor's reseals: %+v", marks)
+		}
+		if s.pg() {
+			if q2, ok := marks["Q2"]; !ok || len(q2) != 0 {
+				t.Fatalf("the other table's reseals: %+v (listed: %v)", q2, ok)
+			}
+		}
+	})
+}

@@ -339,6 +339,8 @@ CREATE TABLE IF NOT EXISTS %[1]s.seal_dirty (
 	tx  BIGINT NOT NULL DEFAULT txid_current()
 );
 CREATE INDEX IF NOT EXISTS seal_dirty_tx ON %[1]s.seal_dirty(tx);
+-- A round's seals as one range of bytes, whatever the collation (checkReadAll).
+CREATE INDEX IF NOT EXISTS seal_rows_prefix ON %[1]s.seal_rows(tbl, pk text_pattern_ops);
 `, schema)
 }
 
