@@ -1111,7 +1111,7 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 				return err
 			}
 		}
-		return s.anchorHead(ctx, l, sc)
+		return s.anchorHead(ctx, l, sc, false)
 	case heads > 0 && sc.floor && sc.reseal == nil:
 		return fmt.Errorf("ledger: the floor in %s is sealed but this table server's floor %w file %s is missing: copy the floor's key file from another table server of the floor", where, ErrKey, sc.keyPath)
 	case heads > 0 && sc.reseal == nil:
@@ -1172,14 +1172,15 @@ func (s *sealer) openScope(ctx context.Context, l *Ledger, sc *scope, where stri
 			return fmt.Errorf("ledger: head anchor: %w", err)
 		}
 	}
-	return s.anchorHead(ctx, l, sc)
+	return s.anchorHead(ctx, l, sc, true)
 }
 
 // anchorHead checks the table scope's head against its anchor outside the ledger
 // (sealanchor.go) — a head older than the anchor is a ledger put back to an older copy — and
 // moves the anchor to the head; the floor's scope has none. Called once the scope is verified
-// or sealed.
-func (s *sealer) anchorHead(ctx context.Context, l *Ledger, sc *scope) error {
+// or sealed. fresh says the scope was sealed just now (a new ledger, or an operator's reseal),
+// so no anchor can exist yet.
+func (s *sealer) anchorHead(ctx context.Context, l *Ledger, sc *scope, fresh bool) error {
 	if sc.floor {
 		return nil
 	}
@@ -1191,6 +1192,12 @@ func (s *sealer) anchorHead(ctx context.Context, l *Ledger, sc *scope) error {
 	anchored, ok, err := a.read()
 	if err != nil {
 		return err
+	}
+	if !ok && !fresh && commits > 0 {
+		// A head that counts commits was written by a server that anchored it from the
+		// ledger's first open (the count starts with the anchor): the anchor was deleted, the
+		// way an older copy of the ledger would be made to pass (issue 34 part 3).
+		return fmt.Errorf("ledger: %w: %w: its seal head is at commit %d but its head anchor %s is missing: it was deleted, as it would be to put an older copy of the ledger in place. Restore the anchor, or the newest copy of the ledger; if an operator must trust the ledger as it stands, `tableserver reseal`", ErrTampered, ErrRolledBack, commits, a.path)
 	}
 	if ok && anchored > commits {
 		return fmt.Errorf("ledger: %w: %w: its seal head is at commit %d but this table server sealed commit %d (head anchor %s): the ledger was put back to an older copy, and what moved since would be forgotten. Restore the newest copy", ErrTampered, ErrRolledBack, commits, anchored, a.path)
@@ -1372,7 +1379,7 @@ func (s *sealer) migrated(ctx context.Context, l *Ledger, before map[string]stri
 			if err := s.sealAll(ctx, l, sc, nil); err != nil {
 				return err
 			}
-			if err := s.anchorHead(ctx, l, sc); err != nil {
+			if err := s.anchorHead(ctx, l, sc, false); err != nil {
 				return err
 			}
 		}

@@ -144,6 +144,14 @@ func testLedgerKeyFile(t *testing.T, s *store) {
 	}
 	moved := *s
 	moved.keyPath = elsewhere
+	// The key's head anchor goes with it: a ledger whose head counts commits opens only beside
+	// its anchor (a missing one is how a rolled-back copy would pass, issue 34 part 3).
+	if _, err := moved.try(); !errors.Is(err, ErrRolledBack) {
+		t.Fatalf("key moved without its anchor: %v, want ErrRolledBack", err)
+	}
+	if err := os.Rename(anchorPath(s.keyPath, s.pgSchema()), anchorPath(elsewhere, s.pgSchema())); err != nil {
+		t.Fatal(err)
+	}
 	l2, err := moved.try()
 	if err != nil {
 		t.Fatalf("key elsewhere: %v", err)

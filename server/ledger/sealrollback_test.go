@@ -35,6 +35,30 @@ func testWholeLedgerRolledBack(t *testing.T, s *store) {
 	t.Logf("refused: %v", err)
 }
 
+// The lab's rollback, with the anchor deleted as well (issue 34 part 3): a ledger whose head
+// counts commits has had an anchor since its first open, so a missing one is refused, not
+// taken for a first start.
+func TestAttackLedgerRolledBackAndAnchorDeletedRefusedAtStart(t *testing.T) {
+	stores(t, func(t *testing.T, s *store) {
+		l := s.open(t)
+		credit(t, l, "T01", 5000)
+		l.Close()
+		restore := s.snapshot(t)
+		l = s.open(t)
+		credit(t, l, "T01", 100000) // the money the copy does not know of
+		l.Close()
+		restore()
+		if err := os.Remove(anchorPath(s.keyPath, s.pgSchema())); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.try()
+		if !errors.Is(err, ErrRolledBack) || !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "anchor") {
+			t.Fatalf("an older copy with its anchor deleted: %v, want ErrRolledBack", err)
+		}
+		t.Logf("refused: %v", err)
+	})
+}
+
 // The anchor lags at most behind the ledger, never ahead: a ledger whose last commits the
 // anchor has not seen yet (a kill before the anchor was written) opens, and moves the anchor.
 func TestLedgerAheadOfItsAnchorOpens(t *testing.T) {
