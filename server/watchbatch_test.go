@@ -47,18 +47,17 @@ func upToSettled(t *testing.T, w *watcher, round string) (msgs []*pb.TableEvent,
 		if b := m.GetBatch(); b != nil {
 			inner = b.Events
 		}
-		done := false
+		// Events are compared up to the one that ends the look: a batch may carry events past
+		// it (a loaded machine coalesces more into one message), which the plain stream sends
+		// in messages of their own that this look does not read.
 		for _, ev := range inner {
 			evs = append(evs, ev)
 			if s := ev.GetSettled(); s != nil && s.RoundId == round {
-				done = true
+				return msgs, evs
 			}
 			if p := ev.GetPhase(); p != nil && p.RoundId != round && p.Phase == pb.Phase(table.PhaseWagering) {
-				done = true
+				return msgs, evs
 			}
-		}
-		if done {
-			return msgs, evs
 		}
 	}
 }
