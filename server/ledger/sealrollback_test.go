@@ -20,14 +20,7 @@ func TestAttackWholeLedgerRolledBackRefusedAtStart(t *testing.T) {
 }
 
 func testWholeLedgerRolledBack(t *testing.T, s *store) {
-	l := s.open(t)
-	credit(t, l, "T01", 5000)
-	l.Close()
-	restore := s.snapshot(t)
-	l = s.open(t)
-	credit(t, l, "T01", 100000) // the money the copy does not know of
-	l.Close()
-	restore()
+	putBackOlderCopy(t, s)
 	_, err := s.try()
 	if !errors.Is(err, ErrRolledBack) || !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "older copy") {
 		t.Fatalf("a ledger put back to an older copy: %v, want ErrRolledBack", err)
@@ -40,14 +33,7 @@ func testWholeLedgerRolledBack(t *testing.T, s *store) {
 // taken for a first start.
 func TestAttackLedgerRolledBackAndAnchorDeletedRefusedAtStart(t *testing.T) {
 	stores(t, func(t *testing.T, s *store) {
-		l := s.open(t)
-		credit(t, l, "T01", 5000)
-		l.Close()
-		restore := s.snapshot(t)
-		l = s.open(t)
-		credit(t, l, "T01", 100000) // the money the copy does not know of
-		l.Close()
-		restore()
+		putBackOlderCopy(t, s)
 		if err := os.Remove(anchorPath(s.keyPath, s.pgSchema())); err != nil {
 			t.Fatal(err)
 		}
@@ -57,6 +43,20 @@ func TestAttackLedgerRolledBackAndAnchorDeletedRefusedAtStart(t *testing.T) {
 		}
 		t.Logf("refused: %v", err)
 	})
+}
+
+// putBackOlderCopy plays the lab's rollback: a copy of the stopped ledger is taken, money moves
+// after it, and the copy is put back in place of the newer ledger.
+func putBackOlderCopy(t *testing.T, s *store) {
+	t.Helper()
+	l := s.open(t)
+	credit(t, l, "T01", 5000)
+	l.Close()
+	restore := s.snapshot(t)
+	l = s.open(t)
+	credit(t, l, "T01", 100000) // the money the copy does not know of
+	l.Close()
+	restore()
 }
 
 // The anchor lags at most behind the ledger, never ahead: a ledger whose last commits the
