@@ -263,7 +263,7 @@ func (l *Ledger) Close() error {
 	}
 	l.stmtMu.Unlock()
 	perr := l.pre.close()
-	return errors.Join(l.db.Close(), perr, l.anchor.flush())
+	return errors.Join(l.db.Close(), perr, l.anchor.close())
 }
 
 // Tx is one ledger transaction.

@@ -55,6 +55,7 @@ type headAnchor struct {
 	written int64
 	err     error // the last write's failure, told at Close
 	busy    bool
+	closed  bool // the ledger closed: a commit that returned as it closed moves nothing on disk
 	idle    *sync.Cond
 }
 
@@ -126,7 +127,9 @@ func (a *headAnchor) write(n int64) error {
 func (a *headAnchor) advance(n int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if n <= a.want {
+	// After Close the ledger's directory may be gone or handed on (a test's TempDir removed, a
+	// copy taken): the anchor lags, which the next Open moves forward, and never leads.
+	if n <= a.want || a.closed {
 		return
 	}
 	a.want = n
@@ -154,13 +157,14 @@ func (a *headAnchor) run() {
 	a.idle.Broadcast()
 }
 
-// flush waits for the writer and returns its last failure.
-func (a *headAnchor) flush() error {
+// close waits for the writer, stops any later advance, and returns the last write's failure.
+func (a *headAnchor) close() error {
 	if a == nil {
 		return nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.closed = true
 	for a.busy {
 		a.idle.Wait()
 	}
