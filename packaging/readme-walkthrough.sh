@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
-# readme-walkthrough.sh runs the README's "Running a table by hand" commands exactly as they are
-# written there, so the walkthrough a newcomer pastes keeps working: the first block starts the
-# table server, the second drives one full round with grpcurl. It runs them in a scratch copy of
+# readme-walkthrough.sh runs the guide's "Running a table by hand" commands
+# (docs/guides/running-a-table.md, linked from the README) exactly as they are written there, so
+# the walkthrough a newcomer pastes keeps working: the first block starts the table server, the
+# second drives one full round with grpcurl. It runs them in a scratch copy of
 # the working tree (the commands write pki/ and table.db where they run) and checks what each
-# step answers. Port 7443 on loopback must be free, as the README assumes.
+# step answers. Port 7443 on loopback must be free, as the guide assumes.
 set -euo pipefail
 shopt -s extglob
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-# The two ```sh blocks after the heading.
+guide=docs/guides/running-a-table.md
+
+# The two ```sh blocks after the guide's title, before its next section.
 blocks=$(awk '
-	/^## Running a table by hand/ { on = 1; next }
+	/^# Running a table by hand/ { on = 1; next }
 	on && /^## / { exit }
 	on && /^```sh/ { n++; inblock = 1; next }
 	on && /^```/ { inblock = 0; next }
 	on && inblock { print n "\t" $0 }
-' "$root/README.md")
+' "$root/$guide")
 start=$(printf '%s\n' "$blocks" | awk -F'\t' '$1 == 1 { sub(/^1\t/, ""); print }')
 round=$(printf '%s\n' "$blocks" | awk -F'\t' '$1 == 2 { sub(/^2\t/, ""); print }')
 if [ -z "$start" ] || [ -z "$round" ]; then
-	echo "README: the two sh blocks of \"Running a table by hand\" are missing" >&2
+	echo "$guide: the two sh blocks of \"Running a table by hand\" are missing" >&2
 	exit 1
 fi
 
@@ -50,12 +53,12 @@ while IFS= read -r line; do
 		eval "$line"
 	fi
 done <<<"$start"
-[ -n "$server_pid" ] || { echo "README: block 1 starts no server in the background" >&2; exit 1; }
+[ -n "$server_pid" ] || { echo "$guide: block 1 starts no server in the background" >&2; exit 1; }
 
 # Block 2, line by line, with what each answer must hold.
 expect() { # expect OUTPUT PATTERN WHAT
 	if ! grep -q -- "$2" <<<"$1"; then
-		echo "README walkthrough: $3: expected $2 in:" >&2
+		echo "$guide walkthrough: $3: expected $2 in:" >&2
 		echo "$1" >&2
 		exit 1
 	fi
@@ -98,4 +101,4 @@ while IFS= read -r line; do
 	echo "$out" | head -c 400
 	echo
 done <<<"$round"
-echo "README walkthrough: one full round by hand, balance 25600 as the README says"
+echo "$guide walkthrough: one full round by hand, balance 25600 as the guide says"

@@ -3,7 +3,7 @@
 # missing (packaging/setup.sh), then checks formatting, vet, staticcheck and govulncheck
 # (packaging/lint.sh), runs the unit and integration
 # tests with the race detector (a plain `go test ./...` runs the headless Fyne tests too), runs every fuzz target
-# briefly, runs the README's grpcurl walkthrough as written, builds the real cgo kiosk binary,
+# briefly, runs the grpcurl walkthrough of docs/guides/running-a-table.md as written, builds the real cgo kiosk binary,
 # and checks it draws a window under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ go test -race -count=1 -timeout 20m ./...
 
 step "the rule-to-test matrix by mutation (the fast set; ATS_MUTATE_ALL=1 for every mutation)"
 # Each mutation breaks a money rule and a test the matrix names for it must fail (issue 34). The
-# whole list takes longer than this script should (README, "Rule-to-test matrix"); the go test
+# whole list takes longer than this script should (docs/design/rule-to-test-matrix.md); the go test
 # step above has just passed every named test unmutated, so the baseline run is skipped.
 if [ -n "${ATS_MUTATE_ALL:-}" ]; then
 	go run ./cmd/atsctl rules -mutate
@@ -54,7 +54,7 @@ for pkg in $(go list ./...); do
 	done
 done
 
-step "the README's table walkthrough (tableserver + grpcurl), as written"
+step "the guide's table walkthrough (docs/guides/running-a-table.md: tableserver + grpcurl), as written"
 bash packaging/readme-walkthrough.sh >/tmp/walkthrough.log 2>&1 || { cat /tmp/walkthrough.log; exit 1; }
 tail -1 /tmp/walkthrough.log
 

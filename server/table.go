@@ -133,7 +133,7 @@ const DefaultMaxBalance = 10_000_000
 // ("63"), as the emulated acceptor (devices/emulator DefaultCurrency) and the demo use them:
 // 61 = 1.00, 63 = 5.00, 64 = 10.00, 65 = 20.00, 66 = 50.00, 67 = 100.00 (the emulator's table
 // keeps a 1.00 note, code 61, which the tests use; a real AUD acceptor has none and never
-// sends it). grpcurl and the README use the names: AUD5 … AUD100.
+// sends it). grpcurl and the guides (docs/guides) use the names: AUD5 … AUD100.
 func DefaultNotes() map[string]int64 {
 	return map[string]int64{
 		"61": 100, "63": 500, "64": 1000, "65": 2000, "66": 5000, "67": 10000,

@@ -11,7 +11,7 @@ import (
 
 // A floor of two table servers on a throwaway PostgreSQL, T1's tickets redeemed at T2's terminal
 // and paid at the cage while either server is SIGKILLed mid-redemption (floor.go); the full runs
-// are cmd/crashtest's (README). Skipped where PostgreSQL is not installed, unless
+// are cmd/crashtest's (docs/guides/crash-harness.md). Skipped where PostgreSQL is not installed, unless
 // ATS_REQUIRE_POSTGRES=1 makes that a failure.
 func TestKillFloor(t *testing.T) {
 	if testing.Short() {

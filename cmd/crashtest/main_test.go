@@ -44,7 +44,7 @@ func harnessRun(t *testing.T, kill string, n int, seed uint64) *harness {
 }
 
 // Each kind of failure at random points, then the books: the full 1,000-point runs are
-// cmd/crashtest's job (figures in the README); these keep the harness and the code it
+// cmd/crashtest's job (figures in docs/guides/crash-harness.md); these keep the harness and the code it
 // checks honest on every test run.
 func TestKillTerminal(t *testing.T) {
 	h := harnessRun(t, "terminal", 12, 11)

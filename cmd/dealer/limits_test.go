@@ -36,11 +36,11 @@ func TestParseLimits(t *testing.T) {
 				PerBet: map[string]*pb.Limit{"straight": {Min: 100, Max: 2500, Unit: 100}, "red": {Min: 500, Max: 100000, Unit: 500},
 					"lucky-ball": {Min: 100, Max: 1000, Unit: 100}}}}},
 	}
-	// The README's examples (dealer console section) parse.
+	// The dealer console guide's examples (docs/guides/dealer-console.md) parse.
 	for _, line := range []string{"100 50000 100 500",
 		"100 50000 100 straight=100:2500:100 red=500:100000:500 table-max=200000 aggregate-min=500 warning=5s"} {
 		if _, err := parseLimits(strings.Fields(line)); err != nil {
-			t.Errorf("README example %q: %v", line, err)
+			t.Errorf("guide example %q: %v", line, err)
 		}
 	}
 	for _, c := range ok {

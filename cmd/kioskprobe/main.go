@@ -43,7 +43,7 @@ import (
 )
 
 // Design A's felt widget and its chip tray in a 1920×1080 kiosk window (measured on the demo
-// kiosk's screenshot; see README "Tap to pixels").
+// kiosk's screenshot; see docs/performance/kiosk.md, "Tap to pixels").
 const (
 	defaultFelt  = "8.5,7.5,1598,570.7"
 	defaultChips = "57,864;160,864;263,864;366,864;469,864"

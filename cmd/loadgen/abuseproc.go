@@ -20,7 +20,7 @@ import (
 // server and the measured terminals, so what the abuser costs its own client is counted
 // against the table. A hostile cabinet runs on its own machine: as a separate process the
 // abuser still shares this machine's cores with the table (the OS schedules the two), but no
-// longer its scheduler or heap. Both figures are reported in the README.
+// longer its scheduler or heap. Both figures are reported in docs/performance/table-server.md.
 //
 // The parent writes the abuser's certificate, key and the CA into the run's directory and
 // starts this same executable with -abuse-child. The child buys in and says "ready"; for each

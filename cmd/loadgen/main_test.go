@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 // A short run of the load tool works end to end on loopback: terminals connect over mutual TLS,
 // buy in, send slips through a wagering period, every one is settled, a short auto-dealt soak
 // runs, and the ledger is conserved with no errors. It checks the report's figures are there
-// and sane, not their values (those are measured on an idle machine, see the README).
+// and sane, not their values (those are measured on an idle machine, see docs/performance/table-server.md).
 func TestShortRun(t *testing.T) {
 	var out bytes.Buffer
 	o := options{terminals: 5, rate: 20, period: 1500 * time.Millisecond, rounds: 1, soak: 3,
@@ -80,7 +80,7 @@ func TestShortRun(t *testing.T) {
 
 // With an abusive terminal flooding the table — in this process, or in its own — the measured
 // terminals are all served (no errors) and the abuser is cut off by the server and told so.
-// The figures are not checked here: they are measured on an idle machine (README).
+// The figures are not checked here: they are measured on an idle machine (docs/performance/table-server.md).
 func TestShortRunWithAnAbuser(t *testing.T) {
 	for _, process := range []bool{false, true} {
 		t.Run(fmt.Sprintf("process=%v", process), func(t *testing.T) {

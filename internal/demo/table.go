@@ -84,7 +84,7 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 }
 
 // The demo table's one technician and PIN, checked by its technician PINs like a real table's
-// (README "Field technician mode"). For the demo only: anyone can read them here.
+// (docs/guides/technician.md). For the demo only: anyone can read them here.
 const (
 	Technician    = "demo-tech"
 	TechnicianPIN = "246810"

@@ -11,8 +11,8 @@
 // SIGHUP, and by noticing the file changed) and checks at every handshake and call.
 //
 // The CA key is needed only to issue, renew and revoke. The table server runs with ca.pem,
-// its own server.pem/server-key.pem and crl.pem alone, so the CA key can live offline (README:
-// "Keeping the CA key offline").
+// its own server.pem/server-key.pem and crl.pem alone, so the CA key can live offline
+// (docs/guides/certificates.md, "Keeping the CA key offline").
 package pki
 
 import (
