@@ -108,7 +108,7 @@ type window struct {
 }
 
 // pickWindow chooses the kiosk's window: the mapped window titled title (the kiosk's window is
-// "ATS", screen.go), or, with no such window, the largest mapped one (a window manager may
+// "ATS", internal/kiosk/screen.go), or, with no such window, the largest mapped one (a window manager may
 // reparent or retitle it).
 func pickWindow(ws []window, title string) (window, error) {
 	var best window

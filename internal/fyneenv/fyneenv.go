@@ -6,8 +6,8 @@
 // This package imports only os, strings and time, so Go — which initialises, of the packages whose
 // imports are ready, the one with the smallest import path first — runs it as soon as os is
 // ready: before net/url, which Fyne's root package needs, and so before any of Fyne's packages
-// (TestFyneReadsTheEnvironmentAfterThisPackage in package main checks the order in the kiosk's
-// own binary). Import it for its effect, from main and from ui:
+// (TestFyneReadsTheEnvironmentAfterThisPackage in internal/kiosk checks the order in the kiosk's
+// own binary). Import it for its effect, from the kiosk (internal/kiosk) and from ui:
 //
 //	import _ "github.com/tablegames/ats/internal/fyneenv"
 package fyneenv
@@ -27,7 +27,7 @@ import (
 // drawn, so kept, at least once a second during wagering (the countdown); what expires is what
 // was replaced. So that nothing on the screen expires while it shows — the next frame would draw
 // it all afresh, ~20 ms of texts and the felt's picture — the kiosk redraws a screen that has
-// not changed for a quarter of this (keepdrawn.go in package main).
+// not changed for a quarter of this (internal/kiosk/keepdrawn.go).
 const CacheLifetime = 10 * time.Second
 
 // fyneDefault is Fyne's own lifetime, where FYNE_CACHE names none it can read.

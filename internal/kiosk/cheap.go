@@ -1,4 +1,4 @@
-package main
+package kiosk
 
 // The C heap: Mesa's software GL (llvmpipe), GLFW and Xlib allocate with glibc's malloc inside
 // the kiosk. Soaked for 500 rounds (packaging/soak-kiosk.sh), the anonymous pages Go did not map
