@@ -15,7 +15,7 @@ import (
 	"github.com/tablegames/ats/ui"
 )
 
-// Technician mode on the kiosk (README "Field technician mode"): the settings a technician
+// Technician mode on the kiosk (docs/guides/technician.md): the settings a technician
 // changed, the touch calibration's files, and the -technician-demo that opens the calibration
 // screen at once on a simulated miscalibrated panel (the screenshot of the test command).
 
