@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,6 +22,51 @@ import (
 	"github.com/tablegames/ats/server/pki"
 )
 
+// Every `limits` example in the guides (docs/guides: the dealer console's table and its commands,
+// the walkthrough's list) parses as written: a reader pastes them.
+func TestTheGuidesLimitsExamplesParse(t *testing.T) {
+	examples := guideLimitsExamples(t, "../../docs/guides/dealer-console.md", "../../docs/guides/running-a-table.md")
+	if len(examples) < 3 {
+		t.Fatalf("found only %d limits examples in the guides: %q", len(examples), examples)
+	}
+	for _, ex := range examples {
+		if _, err := parseLimits(strings.Fields(ex)); err != nil {
+			t.Errorf("guide example %q: %v", ex, err)
+		}
+	}
+}
+
+// guideLimitsExamples returns the arguments of each `limits` command written in files: what
+// follows "limits " up to the end of the command (a comment, a code span's end, or the "|" between
+// commands), where the first argument is a number (not the syntax line's MIN).
+func guideLimitsExamples(t *testing.T, files ...string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			for rest := line; ; {
+				i := strings.Index(rest, "limits ")
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len("limits "):]
+				args := rest
+				if j := strings.IndexAny(args, "#`|"); j >= 0 {
+					args = args[:j]
+				}
+				if f := strings.Fields(args); len(f) > 0 && f[0][0] >= '0' && f[0][0] <= '9' {
+					out = append(out, strings.Join(f, " "))
+				}
+			}
+		}
+	}
+	return out
+}
+
 // The limits command's parser: every limit on the sign (001 §4.1–4.2, 003 §2.5.4), the
 // aggregate minimum (004 §4.3(c)) and the warning time (000 §10.6.2); bad input a clear error.
 func TestParseLimits(t *testing.T) {
@@ -35,13 +81,6 @@ func TestParseLimits(t *testing.T) {
 			&pb.SetLimitsRequest{WarningMs: 7000, Limits: &pb.Limits{Default: &pb.Limit{Min: 100}, TableMax: 200000, AggregateMin: 1000,
 				PerBet: map[string]*pb.Limit{"straight": {Min: 100, Max: 2500, Unit: 100}, "red": {Min: 500, Max: 100000, Unit: 500},
 					"lucky-ball": {Min: 100, Max: 1000, Unit: 100}}}}},
-	}
-	// The dealer console guide's examples (docs/guides/dealer-console.md) parse.
-	for _, line := range []string{"100 50000 100 500",
-		"100 50000 100 straight=100:2500:100 red=500:100000:500 table-max=200000 aggregate-min=500 warning=5s"} {
-		if _, err := parseLimits(strings.Fields(line)); err != nil {
-			t.Errorf("guide example %q: %v", line, err)
-		}
 	}
 	for _, c := range ok {
 		got, err := parseLimits(c.args)
