@@ -136,6 +136,34 @@ func Check(root string, files []string) ([]Broken, error) {
 	return broken, nil
 }
 
+// Orphans returns the files among files (relative to root) that no other of them links to,
+// README.md apart: a guide nobody links to is one a reader cannot find from the README.
+func Orphans(root string, files []string) ([]string, error) {
+	linked := map[string]bool{}
+	for _, file := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range Links(string(b)) {
+			p, _, _ := strings.Cut(l.Target, "#")
+			if p == "" || hasScheme(p) {
+				continue
+			}
+			if rel := path.Clean(path.Join(path.Dir(file), p)); rel != file {
+				linked[rel] = true
+			}
+		}
+	}
+	var orphans []string
+	for _, file := range files {
+		if file != "README.md" && !linked[file] {
+			orphans = append(orphans, file)
+		}
+	}
+	return orphans, nil
+}
+
 // Link is one link target found in a Markdown text.
 type Link struct {
 	Line   int

@@ -42,6 +42,65 @@ func TestEveryLinkInTheREADMEAndDocsResolves(t *testing.T) {
 	t.Logf("%d files checked", len(files))
 }
 
+// The README is the door to the rest (issue 30): at most 250 lines, the two commands in it as
+// they are run, and every page under docs/ linked from the README or from another page.
+func TestTheREADMEIsADoorToEveryPage(t *testing.T) {
+	root := repoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines, more than 250: move the detail into docs/", n)
+	}
+	for _, cmd := range []string{"bash packaging/run.sh", "bash packaging/test.sh"} {
+		if !strings.Contains(string(b), "```sh\n"+cmd+"\n```") {
+			t.Errorf("README.md lacks the command %q in a sh block of its own", cmd)
+		}
+	}
+	files, err := Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphans, err := Orphans(root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range orphans {
+		t.Errorf("%s: no page links to it", o)
+	}
+}
+
+func TestAPageNoOneLinksToIsAnOrphan(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"README.md":         "[index](docs/README.md)\n",
+		"docs/README.md":    "[a](a.md) [self](README.md)\n",
+		"docs/a.md":         "[back](../README.md)\n",
+		"docs/lonely.md":    "[index](README.md)\n",
+		"docs/only-self.md": "[me](only-self.md#top)\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Orphans(root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"docs/lonely.md", "docs/only-self.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("orphans %v, want %v", got, want)
+	}
+}
+
 // The checker itself: each kind of dead end a reader can meet is found, and nothing that works is
 // reported.
 func TestABrokenLinkOrAnchorIsFound(t *testing.T) {
