@@ -1,7 +1,8 @@
 // Package docs checks the repository's documentation as a reader meets it: every relative link
 // and #anchor in README.md and docs/**/*.md must lead to a file, a folder or a heading that is
 // there. The README is a door to docs/ (issue 30): a guide moved or a heading renamed without its
-// links would leave a newcomer at a dead end, and nothing else would notice.
+// links would leave a newcomer at a dead end, and nothing else would notice. Orphans finds the
+// pages under docs/ that no page links to, which a reader starting at the README cannot reach.
 //
 // A link is a Markdown inline link or image ([text](target), ![alt](target)), a reference
 // definition ([name]: target) or an HTML href/src attribute, outside code blocks and code spans.
