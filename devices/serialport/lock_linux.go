@@ -34,9 +34,6 @@ import (
 // LockDir is where UUCP lock files go (/run/lock, /var/lock on older systems).
 var LockDir = "/run/lock"
 
-// ErrBusy is wrapped by the error of an Open refused because another holds the line.
-var ErrBusy = errors.New("serialport: port in use")
-
 // lineLock is what Open holds while a port is open.
 type lineLock struct {
 	f        *os.File // open on the device node: carries the flock and TIOCEXCL

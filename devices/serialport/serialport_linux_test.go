@@ -1,0 +1,159 @@
+package serialport
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Attack: `atsctl device acceptor accept-test` beside a running kiosk opened the kiosk's port
+// too, reset the acceptor under it and took a note. A second open of a port in use fails,
+// naming the holder, and the port is free again once the holder closes it.
+func TestSecondOpenOfAPortInUseIsRefused(t *testing.T) {
+	for _, b := range []Backend{Poller, Tarm} {
+		t.Run(string(b), func(t *testing.T) { secondOpenRefused(t, b) })
+	}
+}
+
+func secondOpenRefused(t *testing.T, b Backend) {
+	LockDir = t.TempDir()
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cfg := Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond}
+	first, err := OpenWith(b, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := lockFileName(p.Path)
+	if pid, ok := lockFilePID(lock); !ok || pid != os.Getpid() {
+		t.Errorf("lock file %s names PID %d (%v), want ours %d", lock, pid, ok, os.Getpid())
+	}
+	second, err := OpenWith(b, cfg)
+	if err == nil {
+		second.Close()
+		t.Fatal("a second open of a port in use succeeded")
+	}
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("PID %d", os.Getpid())) ||
+		!strings.Contains(err.Error(), p.Path) {
+		t.Errorf("refusal %q does not name the port and its holder", err)
+	}
+	// Without the lock file (a LockDir nobody can write), /proc/locks still names the holder.
+	os.Remove(lock)
+	if _, err := OpenWith(b, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("PID %d", os.Getpid())) {
+		t.Errorf("refusal without a lock file %v does not name the holder", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenWith(b, cfg)
+	if err != nil {
+		t.Fatalf("the port stays locked after its holder closed it: %v", err)
+	}
+	// Bytes still flow through a locked port.
+	if _, err := again.Write([]byte{0x42}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 1)
+	p.Device.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, err := io.ReadFull(p.Device, got); err != nil || got[0] != 0x42 {
+		t.Fatalf("read %x, %v", got, err)
+	}
+	again.Close()
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Errorf("lock file %s left after close: %v", lock, err)
+	}
+}
+
+// A lock file left by a process that died (SIGKILL leaves it; the flock goes with the process)
+// does not keep the port from its next user.
+func TestStaleLockFileIsTakenOver(t *testing.T) {
+	for _, b := range []Backend{Poller, Tarm} {
+		t.Run(string(b), func(t *testing.T) { staleLockTakenOver(t, b) })
+	}
+}
+
+func staleLockTakenOver(t *testing.T, b Backend) {
+	LockDir = t.TempDir()
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// PID 2^22+1 is above the kernel's pid_max: no such process.
+	if err := os.WriteFile(lockFileName(p.Path), []byte(fmt.Sprintf("%10d\n", 1<<22+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port, err := OpenWith(b, Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("a stale lock file kept the port: %v", err)
+	}
+	port.Close()
+}
+
+// The poller: a driver waiting for its device waits in Go's poller, not in read(2) (issue 18: a blocking
+// read kept a Go processor in a system call, and Go's sysmon thread woke ~900 times a second
+// around the kiosk's three idle lines): a read pending under a long timeout ends as soon as the
+// port is closed, where a read(2) blocked on the line's own timer ran to its end first.
+func TestCloseEndsAPendingReadAtOnce(t *testing.T) {
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	port, err := OpenWith(Poller, Config{Name: p.Path, Baud: 19200, ReadTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := port.Read(make([]byte, 8)); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	if err := port.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || IsTimeout(err) {
+			t.Errorf("the read ended with %v, want the closed line's error", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("the read ended %v after Close", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a read under a 10 s timeout did not end when the port closed")
+	}
+}
+
+// Open uses the build's Default backend: the poller on Linux, tarm/serial with -tags tarmserial
+// (and on every other system), so `go test -tags tarmserial ./devices/...` runs the drivers'
+// pty tests over tarm.
+func TestOpenUsesTheBuildsBackend(t *testing.T) {
+	p, err := NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	port, err := Open(Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer port.Close()
+	var got Backend
+	switch port.(type) {
+	case *linePort:
+		got = Poller
+	case *tarmPort:
+		got = Tarm
+	}
+	if got != Default {
+		t.Fatalf("Open gave a %T (%q), the build's default is %q", port, got, Default)
+	}
+	t.Logf("Open's backend: %s", got)
+}
