@@ -17,13 +17,12 @@
 //
 // # Protocol document
 //
-// The protocol is JCM's: "ID-003 Communication Protocol", JCM American Corporation's
-// specification of the serial interface of its note acceptors (WBA, UBA, iVIZION and others).
-// JCM hands it to machine makers under a non-disclosure agreement, and this project has no copy:
-// it does not claim to follow a given revision of it. What it follows is the behaviour that the
-// public descriptions named above agree on (frame, CRC, line settings, the commands and statuses
-// in protocol.go, the escrow and VEND VALID handshakes); each code it names is one they name.
-// Before a cabinet goes to a laboratory, the frames should be checked against the revision of the
+// The protocol is JCM's (Japan Cash Machine): its "ID-003" specification of the serial interface
+// of its note acceptors. JCM gives it to machine makers rather than publishing it, and this
+// project has no copy: it does not claim to follow a given revision of it. What it follows is the
+// behaviour that the public descriptions named above agree on: the frame, the CRC, the line
+// settings, the commands and statuses of protocol.go, the escrow and VEND VALID handshakes. Before
+// a cabinet goes to a laboratory, the frames should be checked against the revision of the
 // specification that the acceptor's firmware implements (its version string is read at start-up,
 // noteacceptor.Acceptor.Version) and that revision written here.
 package id003

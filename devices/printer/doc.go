@@ -73,11 +73,11 @@
 //
 // # Protocol document
 //
-// TCL is documented by FutureLogic (now JCM Global) in the programmer's manuals of its GEN2 and
-// GEN5 printers, and by TransAct and Nanoptix for their printers that emulate it. Those manuals
-// go to machine makers, and this project has no copy: it does not claim a revision of any of
-// them. It follows the subset above, each point confirmed by more than one of the public sources
-// named under "Where this comes from" (issue 19); a laboratory should be given the manual and
-// revision of the printer model a cabinet ships with, and the status bytes and region fields
+// TCL is documented by FutureLogic (now part of JCM Global) in the programmer's manuals of its
+// GEN2 and GEN5 printers, and by the makers of printers that speak it too (TransAct, Nanoptix).
+// Those manuals go to machine makers, and this project has no copy: it does not claim a revision
+// of any of them. It follows the subset above, each point confirmed by more than one of the public
+// sources named under "Where this comes from" (issue 19); a laboratory should be given the manual
+// and revision of the printer model a cabinet ships with, and the status bytes and region fields
 // checked against it.
 package printer
