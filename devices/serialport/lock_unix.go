@@ -12,7 +12,10 @@ import (
 
 // A serial line has one user (lock_linux.go says why). On macOS and the BSDs a port is taken
 // with flock(2) on the device node — the kernel drops it when the process dies — and TIOCEXCL
-// once open. No UUCP lock file and no holder's name: there is no /proc/locks to find it in.
+// once open (so the second program's open(2) itself fails, EBUSY). No UUCP lock file and no
+// holder's name: there is no /proc/locks to find it in. Unlike on Linux, TIOCEXCL is set on a
+// pseudo-terminal too (there is no portable way to tell one): if a holder crashes, an emulator
+// keeping the terminal end open keeps it exclusive until the emulator restarts.
 
 type lineLock struct {
 	f    *os.File
@@ -21,6 +24,10 @@ type lineLock struct {
 
 func lockLine(name string) (*lineLock, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
+	if errors.Is(err, unix.EBUSY) {
+		// The holder's TIOCEXCL refuses the open itself.
+		return nil, fmt.Errorf("%w: %s is held by another process; stop it first", ErrBusy, name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("serialport: open %s: %w", name, err)
 	}

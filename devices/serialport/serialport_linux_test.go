@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Attack: `atsctl device acceptor accept-test` beside a running kiosk opened the kiosk's port
@@ -156,4 +160,89 @@ func TestOpenUsesTheBuildsBackend(t *testing.T) {
 		t.Fatalf("Open gave a %T (%q), the build's default is %q", port, got, Default)
 	}
 	t.Logf("Open's backend: %s", got)
+}
+
+// Attack: a technician's atsctl, not root, opens a real line the kiosk holds. The kiosk set
+// TIOCEXCL on it, so the kernel refuses the open(2) itself with EBUSY before any lock is asked:
+// that refusal too is ErrBusy naming the holder, not a bare "device or resource busy". (A
+// pseudo-terminal stands in for the real line, TIOCEXCL set on it by hand; the second opener is
+// this test binary run again as nobody, since root passes TIOCEXCL.)
+func TestExclusiveLineRefusesANonRootOpenAsBusy(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run the second opener as another user")
+	}
+	// The test binary, where nobody may run it (go test's build directory is root's alone).
+	dir, err := os.MkdirTemp("", "serialport-nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin, err := os.ReadFile(os.Args[0])
+	if err == nil {
+		err = os.WriteFile(dir+"/serialport.test", bin, 0o755)
+	}
+	if err == nil {
+		err = os.Chmod(dir, 0o777) // the lock directory too
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	LockDir = dir
+	for _, b := range []Backend{Poller, Tarm} {
+		t.Run(string(b), func(t *testing.T) {
+			p, err := NewPTY()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if err := os.Chmod(p.Path, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			holder, err := OpenWith(b, Config{Name: p.Path, Baud: 9600, ReadTimeout: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer holder.Close()
+			tty, err := os.OpenFile(p.Path, os.O_RDWR|unix.O_NOCTTY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tty.Close()
+			if err := unix.IoctlSetInt(int(tty.Fd()), unix.TIOCEXCL, 0); err != nil {
+				t.Fatal(err)
+			}
+			defer unix.IoctlSetInt(int(tty.Fd()), unix.TIOCNXCL, 0)
+			cmd := exec.Command(dir+"/serialport.test", "-test.run=^TestSecondOpenerAsNobody$")
+			cmd.Env = append(os.Environ(), "SERIALPORT_SECOND_OPENER="+string(b)+" "+p.Path+" "+LockDir)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			out, err := cmd.CombinedOutput()
+			if err != nil && len(out) == 0 {
+				t.Fatalf("the second opener did not run: %v", err)
+			}
+			got := string(out)
+			if !strings.Contains(got, "refused: ") {
+				t.Fatalf("the second opener: %s", got)
+			}
+			if !strings.Contains(got, "busy=true") || !strings.Contains(got, fmt.Sprintf("PID %d", os.Getpid())) {
+				t.Errorf("a TIOCEXCL refusal is not ErrBusy naming the holder: %s", got)
+			}
+		})
+	}
+}
+
+// TestSecondOpenerAsNobody is the second opener of TestExclusiveLineRefusesANonRootOpenAsBusy.
+func TestSecondOpenerAsNobody(t *testing.T) {
+	orders := os.Getenv("SERIALPORT_SECOND_OPENER")
+	if orders == "" {
+		t.Skip("run by TestExclusiveLineRefusesANonRootOpenAsBusy")
+	}
+	f := strings.Fields(orders)
+	LockDir = f[2]
+	port, err := OpenWith(Backend(f[0]), Config{Name: f[1], Baud: 9600, ReadTimeout: 100 * time.Millisecond})
+	if err == nil {
+		port.Close()
+		fmt.Println("opened a line in use")
+		return
+	}
+	fmt.Printf("refused: %v busy=%v\n", err, errors.Is(err, ErrBusy))
 }
