@@ -1,4 +1,4 @@
-//go:build !linux && !windows
+//go:build !linux && !windows && cgo
 
 package serialport
 
@@ -10,7 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A serial line has one user (lock_linux.go says why). On macOS and the BSDs a port is taken
+// A serial line has one user (lock_linux.go says why). On macOS and the BSDs (where the tarm
+// backend, the only one there, needs cgo) a port is taken
 // with flock(2) on the device node — the kernel drops it when the process dies — and TIOCEXCL
 // once open (so the second program's open(2) itself fails, EBUSY). No UUCP lock file and no
 // holder's name: there is no /proc/locks to find it in. Unlike on Linux, TIOCEXCL is set on a

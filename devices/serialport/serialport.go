@@ -35,7 +35,6 @@ package serialport
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 )
 
@@ -153,11 +152,3 @@ func (c Config) validate() error {
 	}
 	return nil
 }
-
-// closedError is what a read or write of a closed port returns, from either backend.
-func closedError(op, name string) error {
-	return fmt.Errorf("serialport: %s %s: %w", op, name, errClosed)
-}
-
-// errClosed is os.ErrClosed, so errors.Is(err, os.ErrClosed) holds for either backend.
-var errClosed = os.ErrClosed

@@ -18,9 +18,6 @@ import (
 // tarmTick is the resolution of the line's own timer: VTIME counts deciseconds.
 const tarmTick = 100 * time.Millisecond
 
-// tarmMaxRead is the longest one read can wait: VTIME is a byte of deciseconds.
-const tarmMaxRead = 255 * tarmTick
-
 // openTarm opens a line with tarm/serial (c is valid), exclusively.
 func openTarm(c Config) (Port, error) {
 	lock, err := lockLine(c.Name)
@@ -118,7 +115,8 @@ func (t *tarmPort) Read(b []byte) (int, error) {
 				return 0, closedError("read", t.name)
 			}
 		}
-		// The timer ran out before the deadline: a timeout above tarmMaxRead waits in steps.
+		// The timer ran out before the deadline: VTIME is a byte of deciseconds, so a timeout
+		// above 25.5 s waits in steps of it.
 	}
 }
 
@@ -152,9 +150,10 @@ func (t *tarmPort) Close() error {
 	t.closeOnce.Do(func() {
 		close(t.closed)
 		err = t.p.Close()
+		// Give the line up only once no read is pending (Read holds reading until it returns).
 		t.reading.Lock()
-		t.reading.Unlock() //nolint:staticcheck // an empty critical section: waiting out the pending read is the point
 		t.lock.release()
+		t.reading.Unlock()
 		if err != nil {
 			err = fmt.Errorf("serialport: close %s: %w", t.name, err)
 		}
