@@ -12,7 +12,11 @@ func opener(b serialport.Backend) porttest.Opener {
 	return func(c serialport.Config) (serialport.Port, error) { return serialport.OpenWith(b, c) }
 }
 
-// The poller keeps the Port contract, and Close ends a pending read at once.
+// The poller keeps the Port contract, and Close ends a pending read at once: a driver waiting for
+// its device waits in Go's poller, not in read(2) (issue 18: a blocking read kept a Go processor
+// in a system call, and Go's sysmon thread woke ~900 times a second around the kiosk's three
+// idle lines), so a read pending under a 2 s timeout ends within a second of Close, where a
+// read(2) blocked on the line's own timer runs to its end first (as tarm's does).
 func TestPollerKeepsThePortContract(t *testing.T) {
 	porttest.Contract(t, opener(serialport.Poller), time.Second)
 }

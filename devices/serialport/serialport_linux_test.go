@@ -101,40 +101,6 @@ func staleLockTakenOver(t *testing.T, b Backend) {
 	port.Close()
 }
 
-// The poller: a driver waiting for its device waits in Go's poller, not in read(2) (issue 18: a blocking
-// read kept a Go processor in a system call, and Go's sysmon thread woke ~900 times a second
-// around the kiosk's three idle lines): a read pending under a long timeout ends as soon as the
-// port is closed, where a read(2) blocked on the line's own timer ran to its end first.
-func TestCloseEndsAPendingReadAtOnce(t *testing.T) {
-	p, err := NewPTY()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	port, err := OpenWith(Poller, Config{Name: p.Path, Baud: 19200, ReadTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := port.Read(make([]byte, 8)); done <- err }()
-	time.Sleep(50 * time.Millisecond)
-	start := time.Now()
-	if err := port.Close(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		if err == nil || IsTimeout(err) {
-			t.Errorf("the read ended with %v, want the closed line's error", err)
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("the read ended %v after Close", d)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("a read under a 10 s timeout did not end when the port closed")
-	}
-}
-
 // Open uses the build's Default backend: the poller on Linux, tarm/serial with -tags tarmserial
 // (and on every other system), so `go test -tags tarmserial ./devices/...` runs the drivers'
 // pty tests over tarm.
