@@ -57,8 +57,10 @@ type tarmPort struct {
 	name    string
 	timeout time.Duration
 	lock    *lineLock
-	// reading is held by a read in progress. Close waits for it before giving the line up, so
-	// a read still blocked in read(2) can never take bytes meant for the line's next holder.
+	// reading is held by a read in progress. Close waits for it before giving the line up:
+	// while the closed port's read is still in read(2) on its descriptor, the line is not yet
+	// free for another holder. (On Linux a new holder's read was seen to get the bytes even
+	// without the wait; other systems' drivers promise nothing of the kind.)
 	reading   sync.Mutex
 	closed    chan struct{}
 	closeOnce sync.Once
