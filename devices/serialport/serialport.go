@@ -21,11 +21,13 @@
 //     a byte or the timer, and Close ends a pending read within that timer, not at once.
 //
 // Why the poller on the cabinet: a goroutine in a blocking read(2) keeps its Go processor in a
-// system call, and each time it comes back — every 100 ms per idle device, more while a device
-// is polled — Go's sysmon thread wakes every 20 µs for a millisecond or more to see whether to
-// take the processor back. With the kiosk's three devices that was ~900 sysmon wake-ups a second
-// and more than half of the kiosk's idle CPU (issue 18; `go run ./cmd/devicebench -idle`
-// measures both backends side by side).
+// system call, and while the rest of the program runs (the kiosk's 60 Hz frame loop, in issue
+// 18) each read coming back — every 100 ms per idle device, more while a device is polled —
+// sets Go's sysmon thread polling every 20 µs for a while to see whether to take the processor
+// back. With the kiosk's three devices that was ~900 sysmon wake-ups a second and more than half
+// of the kiosk's idle CPU. `go run ./cmd/devicebench -idle 15s -tick 16ms` measures both
+// backends side by side beside such a loop (tarm ~40 % more CPU and ~50 % more wake-ups); with
+// nothing else running they cost the same (decision record 0001).
 //
 // A port is opened exclusively by either backend (lock_linux.go): a second Open of a line, by
 // this or any other program, fails with ErrBusy naming the process that holds it, until the
