@@ -122,6 +122,11 @@ func OpenWith(b Backend, c Config) (Port, error) {
 	return nil, fmt.Errorf("serialport: %s: unknown backend %q (want %q or %q)", c.Name, b, Poller, Tarm)
 }
 
+// MaxReadTimeout is the longest read timeout Open takes: 255 deciseconds, the most a POSIX
+// line's own timer (VTIME, a byte) counts, so the tarm backend waits in one read and both
+// backends take the same configs. Drivers wait 100 ms.
+const MaxReadTimeout = 25500 * time.Millisecond
+
 // bauds are the line speeds Open knows, on every system and backend.
 var bauds = []int{1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400}
 
@@ -133,6 +138,9 @@ func (c Config) validate() error {
 	}
 	if c.ReadTimeout <= 0 {
 		return fmt.Errorf("serialport: %s: a read timeout is required (without one a read could wait forever)", c.Name)
+	}
+	if c.ReadTimeout > MaxReadTimeout {
+		return fmt.Errorf("serialport: %s: read timeout %v is over the %v a line's own timer can count", c.Name, c.ReadTimeout, MaxReadTimeout)
 	}
 	known := false
 	for _, b := range bauds {

@@ -117,8 +117,8 @@ func (t *tarmPort) Read(b []byte) (int, error) {
 				return 0, closedError("read", t.name)
 			}
 		}
-		// The timer ran out before the deadline: VTIME is a byte of deciseconds, so a timeout
-		// above 25.5 s waits in steps of it.
+		// Empty before the deadline but not at once (the timer is rounded up, so this is a
+		// system's timer running early): read again for the rest.
 	}
 }
 
@@ -145,8 +145,8 @@ func (t *tarmPort) Flush() error {
 }
 
 // Close closes the line, waits for a pending read to come back (it does when the line's own
-// timer runs out: within the read timeout rounded up to 0.1 s, at most 25.5 s), then gives the
-// line up (lock file, TIOCEXCL, flock). A second Close reports the port closed.
+// timer runs out: within the read timeout rounded up to 0.1 s, at most MaxReadTimeout), then
+// gives the line up (lock file, TIOCEXCL, flock). A second Close reports the port closed.
 func (t *tarmPort) Close() error {
 	err := closedError("close", t.name)
 	t.closeOnce.Do(func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -61,6 +62,8 @@ func refuses(t *testing.T, open Opener) {
 		{Name: p.Path, Baud: 9600, DataBits: 9, ReadTimeout: time.Second},
 		{Name: p.Path, Baud: 9600, StopBits: 3, ReadTimeout: time.Second},
 		{Name: p.Path, Baud: 9600, ReadTimeout: -time.Second},
+		{Name: p.Path, Baud: 9600, ReadTimeout: serialport.MaxReadTimeout + time.Millisecond},
+		{Name: p.Path, Baud: 9600, ReadTimeout: time.Duration(math.MaxInt64)},
 	} {
 		if port, err := open(c); err == nil {
 			port.Close()
@@ -71,6 +74,8 @@ func refuses(t *testing.T, open Opener) {
 	}
 	for _, c := range []serialport.Config{
 		{Name: p.Path, Baud: 115200, DataBits: 7, Parity: serialport.ParityOdd, StopBits: 2, ReadTimeout: time.Second},
+		{Name: p.Path, Baud: 9600, ReadTimeout: serialport.MaxReadTimeout},
+		{Name: p.Path, Baud: 9600, ReadTimeout: time.Nanosecond},
 		{Name: p.Path, Baud: 1200, DataBits: 5, ReadTimeout: time.Second},
 	} {
 		port, err := open(c)
