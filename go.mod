@@ -9,6 +9,7 @@ require (
 	github.com/go-text/typesetting v0.3.3
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jezek/xgb v1.1.1
+	github.com/tarm/serial v0.0.0-20180830185346-98f6abe2eb07
 	golang.org/x/image v0.45.0
 	golang.org/x/sys v0.49.0
 	google.golang.org/grpc v1.85.0

@@ -5,6 +5,11 @@
 // credit, and from insertion to credit.
 //
 //	go run ./cmd/devicebench -notes 30 -poll 200ms
+//
+// With -idle it measures instead what the kiosk's three device lines cost while nothing happens,
+// for each serial backend side by side in one run (idle.go; docs/decisions/0001):
+//
+//	go run ./cmd/devicebench -idle 15s -rounds 3
 package main
 
 import (
@@ -23,7 +28,21 @@ import (
 	"github.com/tablegames/ats/devices/serialport"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	if orders := os.Getenv(childEnv); orders != "" {
+		os.Exit(child(orders))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// child is an -idle reading's process (idle.go).
+func child(orders string) int {
+	if err := idleChild(orders, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "devicebench child:", err)
+		return 1
+	}
+	return 0
+}
 
 type bench struct {
 	mu      sync.Mutex
@@ -52,8 +71,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 	notes := fs.Int("notes", 30, "notes to insert")
 	poll := fs.Duration("poll", 200*time.Millisecond, "driver polling interval")
 	baud := fs.Int("baud", 9600, "line speed the emulator paces its bytes at")
+	idle := fs.Duration("idle", 0, "instead: measure the three idle device lines' CPU over this window, per serial backend")
+	warmup := fs.Duration("warmup", 2*time.Second, "with -idle: time the lines run before each window")
+	tick := fs.Duration("tick", 0, "with -idle: a goroutine beside the lines waking this often, as the kiosk's frame loop (16ms: Fyne's 60 Hz; 0: none)")
+	rounds := fs.Int("rounds", 3, "with -idle: readings per backend, alternating")
+	backends := fs.String("backends", string(serialport.Poller)+","+string(serialport.Tarm), "with -idle: the serial backends to measure")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "devicebench: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *idle > 0 {
+		var bs []serialport.Backend
+		for _, b := range strings.Split(*backends, ",") {
+			switch b := serialport.Backend(b); b {
+			case serialport.Poller, serialport.Tarm:
+				bs = append(bs, b)
+			default:
+				fmt.Fprintf(stderr, "devicebench: unknown backend %q (want %s or %s)\n", b, serialport.Poller, serialport.Tarm)
+				return 2
+			}
+		}
+		if *rounds < 1 || *warmup < 0 || *tick < 0 {
+			fmt.Fprintln(stderr, "devicebench: -rounds must be at least 1, -warmup and -tick not negative")
+			return 2
+		}
+		return runIdle(*idle, *warmup, *tick, *rounds, bs, stdout, stderr)
 	}
 	b := &bench{credits: make(chan time.Time, 1), enabled: make(chan struct{})}
 	emu := emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{

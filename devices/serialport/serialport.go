@@ -1,35 +1,43 @@
 // Package serialport is the one way the terminal talks to a serial device: a small Port interface
-// implemented over the kernel's termios for real lines, and pseudo-terminals (creack/pty) for
-// the device emulators, so tests, the demo and a technician's bench run exactly the driver code
-// a cabinet runs.
+// with two implementations (backends) for real lines, and pseudo-terminals (creack/pty) for the
+// device emulators, so tests, the demo and a technician's bench run exactly the driver code a
+// cabinet runs.
 //
 // A read always has a timeout: Open refuses a zero ReadTimeout, and Read reports a timeout as
-// ErrTimeout. The line's descriptor is non-blocking and read through Go's poller, with the
-// timeout as a read deadline, so a driver waiting for its device holds no thread in read(2) and
-// Close interrupts a read in progress at once.
+// ErrTimeout. Both backends keep the same contract (porttest.Contract checks it against each):
+// a required read timeout, ErrTimeout for silence (a hung-up line too), an exclusive open,
+// Flush, and Close ending a pending read.
 //
-// Why not a blocking read with the line's own timer (VMIN=0/VTIME, as github.com/tarm/serial
-// reads, which this package used until issue 18): a goroutine in a blocking read(2) keeps its
-// Go processor in a system call, and each time it comes back — every 100 ms per idle device,
-// more while a device is polled — Go's sysmon thread wakes every 20 µs for a millisecond or
-// more to see whether to take the processor back. With the kiosk's three devices that was ~900
-// sysmon wake-ups a second and more than half of the kiosk's idle CPU (packaging/idle-cpu.sh
-// with IDLE_THREADS=1; README "Idle cost").
+// The two backends (docs/decisions/0001-two-serial-backends.md):
 //
-// A port is opened exclusively (lock.go): a second Open of a line, by this or any other
-// program, fails with ErrBusy naming the process that holds it, until the holder closes it or
-// exits.
+//   - Poller (poller_linux.go), the default on Linux, the cabinet's system: the line's
+//     descriptor is non-blocking and read through Go's poller, with the timeout as a read
+//     deadline, so a driver waiting for its device holds no thread in read(2) and Close
+//     interrupts a read in progress at once.
+//   - Tarm (tarm.go), github.com/tarm/serial: the default on every other system (macOS needs
+//     cgo for it: tarm/serial's termios calls are C) and on Linux when built with
+//     -tags tarmserial. It reads with the line's own timer (VMIN=0, VTIME = the read timeout
+//     rounded up to 0.1 s, at most 25.5 s a read), so a read holds its thread in read(2) until
+//     a byte or the timer, and Close ends a pending read within that timer, not at once.
+//
+// Why the poller on the cabinet: a goroutine in a blocking read(2) keeps its Go processor in a
+// system call, and while the rest of the program runs (the kiosk's 60 Hz frame loop, in issue
+// 18) each read coming back — every 100 ms per idle device, more while a device is polled —
+// sets Go's sysmon thread polling every 20 µs for a while to see whether to take the processor
+// back. With the kiosk's three devices that was ~900 sysmon wake-ups a second and more than half
+// of the kiosk's idle CPU. `go run ./cmd/devicebench -idle 15s -tick 16ms` measures both
+// backends side by side beside such a loop (tarm ~40 % more CPU and ~50 % more wake-ups); with
+// nothing else running they cost the same (decision record 0001).
+//
+// A port is opened exclusively by either backend (lock_linux.go): a second Open of a line, by
+// this or any other program, fails with ErrBusy naming the process that holds it, until the
+// holder closes it or exits.
 package serialport
 
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Port is an open serial line.
@@ -55,7 +63,7 @@ const (
 
 // Config says how to open a line.
 type Config struct {
-	Name        string // /dev/ttyS0, /dev/ttyUSB0, /dev/pts/N
+	Name        string // /dev/ttyS0, /dev/ttyUSB0, /dev/pts/N, COM3
 	Baud        int
 	DataBits    int // 5–8; 0 means 8
 	Parity      Parity
@@ -84,143 +92,73 @@ var ErrTimeout = errors.New("serialport: read timed out")
 // IsTimeout reports whether err is a read timeout.
 func IsTimeout(err error) bool { return errors.Is(err, ErrTimeout) }
 
-// bauds are the line speeds Open knows, as termios names them.
-var bauds = map[int]uint32{
-	1200: unix.B1200, 2400: unix.B2400, 4800: unix.B4800, 9600: unix.B9600, 19200: unix.B19200,
-	38400: unix.B38400, 57600: unix.B57600, 115200: unix.B115200, 230400: unix.B230400,
+// ErrBusy is wrapped by the error of an Open refused because another holds the line.
+var ErrBusy = errors.New("serialport: port in use")
+
+// Backend names an implementation of Port for real lines.
+type Backend string
+
+// The backends. Default is the one Open uses in this build (default_*.go).
+const (
+	Poller Backend = "poller" // termios + Go's poller; Linux only
+	Tarm   Backend = "tarm"   // github.com/tarm/serial
+)
+
+// Open opens a real serial line (or a pseudo-terminal's path) with this build's Default backend.
+func Open(c Config) (Port, error) { return OpenWith(Default, c) }
+
+// OpenWith opens a line with the named backend: the benchmark and the contract tests use it to
+// run both backends in one process. A backend this build lacks is a clear error.
+func OpenWith(b Backend, c Config) (Port, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	switch b {
+	case Poller:
+		return openPoller(c)
+	case Tarm:
+		return openTarm(c)
+	}
+	return nil, fmt.Errorf("serialport: %s: unknown backend %q (want %q or %q)", c.Name, b, Poller, Tarm)
 }
 
-// termios is the line's settings for c: raw (no echo, no line editing, no flow control, 8-bit
-// clean), the speed, character size, parity and stop bits, the receiver on and the modem
-// lines ignored.
-func termios(c Config) (*unix.Termios, error) {
-	speed, ok := bauds[c.Baud]
-	if !ok {
-		return nil, fmt.Errorf("serialport: %s: unsupported baud rate %d", c.Name, c.Baud)
-	}
-	t := &unix.Termios{Cflag: unix.CREAD | unix.CLOCAL | speed, Ispeed: speed, Ospeed: speed}
-	switch c.DataBits {
-	case 0, 8:
-		t.Cflag |= unix.CS8
-	case 7:
-		t.Cflag |= unix.CS7
-	case 6:
-		t.Cflag |= unix.CS6
-	case 5:
-		t.Cflag |= unix.CS5
-	default:
-		return nil, fmt.Errorf("serialport: %s: %d data bits not supported", c.Name, c.DataBits)
-	}
-	switch c.Parity {
-	case 0, ParityNone:
-	case ParityEven:
-		t.Cflag |= unix.PARENB
-	case ParityOdd:
-		t.Cflag |= unix.PARENB | unix.PARODD
-	default:
-		return nil, fmt.Errorf("serialport: %s: unknown parity %q", c.Name, c.Parity)
-	}
-	switch c.StopBits {
-	case 0, 1:
-	case 2:
-		t.Cflag |= unix.CSTOPB
-	default:
-		return nil, fmt.Errorf("serialport: %s: %d stop bits not supported", c.Name, c.StopBits)
-	}
-	// A read returns what has arrived, at least a byte; with the descriptor non-blocking the
-	// poller waits for that byte, and the deadline bounds the wait.
-	t.Cc[unix.VMIN], t.Cc[unix.VTIME] = 1, 0
-	return t, nil
-}
+// MaxReadTimeout is the longest read timeout Open takes: 255 deciseconds, the most a POSIX
+// line's own timer (VTIME, a byte) counts, so the tarm backend waits in one read and both
+// backends take the same configs. Drivers wait 100 ms.
+const MaxReadTimeout = 25500 * time.Millisecond
 
-// Open opens a real serial line (or a pseudo-terminal's path).
-func Open(c Config) (Port, error) {
+// bauds are the line speeds Open knows, on every system and backend.
+var bauds = []int{1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400}
+
+// validate refuses a Config no backend should be handed: both backends then see only settings
+// they can take, and report them in the same words.
+func (c Config) validate() error {
 	if c.Name == "" {
-		return nil, errors.New("serialport: no port name")
+		return errors.New("serialport: no port name")
 	}
 	if c.ReadTimeout <= 0 {
-		return nil, fmt.Errorf("serialport: %s: a read timeout is required (without one a read could wait forever)", c.Name)
+		return fmt.Errorf("serialport: %s: a read timeout is required (without one a read could wait forever)", c.Name)
 	}
-	t, err := termios(c)
-	if err != nil {
-		return nil, err
+	if c.ReadTimeout > MaxReadTimeout {
+		return fmt.Errorf("serialport: %s: read timeout %v is over the %v a line's own timer can count", c.Name, c.ReadTimeout, MaxReadTimeout)
 	}
-	lock, err := lockLine(c.Name)
-	if err != nil {
-		return nil, err
+	known := false
+	for _, b := range bauds {
+		known = known || b == c.Baud
 	}
-	fd, err := unix.Open(c.Name, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		lock.release()
-		return nil, fmt.Errorf("serialport: open %s: %w", c, err)
+	if !known {
+		return fmt.Errorf("serialport: %s: unsupported baud rate %d", c.Name, c.Baud)
 	}
-	if err := unix.IoctlSetTermios(fd, unix.TCSETS, t); err != nil {
-		unix.Close(fd)
-		lock.release()
-		return nil, fmt.Errorf("serialport: set up %s: %w", c, err)
+	if c.DataBits != 0 && (c.DataBits < 5 || c.DataBits > 8) {
+		return fmt.Errorf("serialport: %s: %d data bits not supported", c.Name, c.DataBits)
 	}
-	// os.NewFile sees the descriptor non-blocking and hands it to Go's poller.
-	lock.exclusive()
-	return &linePort{f: os.NewFile(uintptr(fd), c.Name), name: c.Name, timeout: c.ReadTimeout, lock: lock}, nil
-}
-
-type linePort struct {
-	f       *os.File
-	name    string
-	timeout time.Duration
-	lock    *lineLock
-	once    sync.Once
-}
-
-func (l *linePort) Read(b []byte) (int, error) {
-	deadline := time.Now().Add(l.timeout)
-	if err := l.f.SetReadDeadline(deadline); err != nil {
-		return 0, fmt.Errorf("serialport: read %s: %w", l.name, err)
+	switch c.Parity {
+	case 0, ParityNone, ParityEven, ParityOdd:
+	default:
+		return fmt.Errorf("serialport: %s: unknown parity %q", c.Name, c.Parity)
 	}
-	n, err := l.f.Read(b)
-	switch {
-	case n > 0:
-		return n, nil
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return 0, ErrTimeout
-	case err == nil || err == io.EOF:
-		// A line hung up (a USB adapter unplugged, the far end of a pseudo-terminal gone)
-		// reads nothing at once, again and again: it reads as silence, a timeout after the
-		// read timeout, as with the line's own timer before, so a driver polling it does not
-		// spin.
-		time.Sleep(time.Until(deadline))
-		return 0, ErrTimeout
-	}
-	return 0, fmt.Errorf("serialport: read %s: %w", l.name, err)
-}
-
-func (l *linePort) Write(b []byte) (int, error) {
-	n, err := l.f.Write(b)
-	if err != nil {
-		return n, fmt.Errorf("serialport: write %s: %w", l.name, err)
-	}
-	return n, nil
-}
-
-// Flush discards both directions' queues (tcflush(TCIOFLUSH)).
-func (l *linePort) Flush() error {
-	rc, err := l.f.SyscallConn()
-	if err != nil {
-		return fmt.Errorf("serialport: flush %s: %w", l.name, err)
-	}
-	var ioErr error
-	if err := rc.Control(func(fd uintptr) { ioErr = unix.IoctlSetInt(int(fd), unix.TCFLSH, unix.TCIOFLUSH) }); err != nil {
-		return fmt.Errorf("serialport: flush %s: %w", l.name, err)
-	}
-	if ioErr != nil {
-		return fmt.Errorf("serialport: flush %s: %w", l.name, ioErr)
+	if c.StopBits != 0 && c.StopBits != 1 && c.StopBits != 2 {
+		return fmt.Errorf("serialport: %s: %d stop bits not supported", c.Name, c.StopBits)
 	}
 	return nil
-}
-
-// Close closes the line and then gives it up (lock file, TIOCEXCL, flock), once.
-func (l *linePort) Close() error {
-	err := l.f.Close()
-	l.once.Do(l.lock.release)
-	return err
 }

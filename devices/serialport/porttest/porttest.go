@@ -1,6 +1,9 @@
 // Package porttest is the fake beside serialport.Port: a port that replays a transcript of the
 // bytes a device sends and checks, byte for byte, the bytes the host writes, so a driver's state
 // machine is tested without a line. Done reports whatever part of the transcript was not consumed.
+//
+// Contract (contract.go) is the other side: the suite every real backend of serialport.Port
+// passes, over a pseudo-terminal, so the poller and tarm/serial are held to the same behaviour.
 package porttest
 
 import (

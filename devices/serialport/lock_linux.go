@@ -34,9 +34,6 @@ import (
 // LockDir is where UUCP lock files go (/run/lock, /var/lock on older systems).
 var LockDir = "/run/lock"
 
-// ErrBusy is wrapped by the error of an Open refused because another holds the line.
-var ErrBusy = errors.New("serialport: port in use")
-
 // lineLock is what Open holds while a port is open.
 type lineLock struct {
 	f        *os.File // open on the device node: carries the flock and TIOCEXCL
@@ -47,11 +44,16 @@ type lineLock struct {
 // lockLine takes a line exclusively, or says who holds it.
 func lockLine(name string) (*lineLock, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
+	if errors.Is(err, unix.EBUSY) {
+		// The holder's TIOCEXCL refuses the open itself (to all but root): the line is as busy
+		// as a flock would say, and the holder is found the same way.
+		return nil, fmt.Errorf("%w: %s is held by %s; stop it first", ErrBusy, name, holderOf(name))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("serialport: open %s: %w", name, err)
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		holder := holderOf(name, f)
+		holder := holderOf(name)
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%w: %s is held by %s; stop it first", ErrBusy, name, holder)
@@ -166,12 +168,12 @@ func describe(pid int) string {
 
 // holderOf finds who holds the flock on the line: the lock file's PID if it is alive, else the
 // PID /proc/locks gives for the device's inode.
-func holderOf(name string, f *os.File) string {
+func holderOf(name string) string {
 	if pid, ok := lockFilePID(lockFileName(name)); ok && alive(pid) {
 		return describe(pid)
 	}
 	var st unix.Stat_t
-	if unix.Fstat(int(f.Fd()), &st) == nil {
+	if unix.Stat(name, &st) == nil {
 		if pid, ok := flockHolder(uint64(st.Dev), st.Ino); ok {
 			return describe(pid)
 		}

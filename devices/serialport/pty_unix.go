@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
 package serialport
 
 import (
@@ -55,7 +57,7 @@ func (p *PTY) Close() error {
 }
 
 func makeRaw(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 	if err != nil {
 		return err
 	}
@@ -67,5 +69,5 @@ func makeRaw(fd int) error {
 	t.Cflag |= unix.CS8
 	t.Cc[unix.VMIN] = 1
 	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
+	return unix.IoctlSetTermios(fd, ioctlSetTermios, t)
 }
