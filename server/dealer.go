@@ -705,7 +705,8 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
 			}
-			tk.State = ledger.TicketHandpaid
+			// Who paid it by hand, where and when: the cage tells a cashier shown a copy (issue 33).
+			tk.State, tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = ledger.TicketHandpaid, t.cfg.TableID, actor, now
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
