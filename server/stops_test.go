@@ -120,7 +120,9 @@ func testOverpaidTicketHeldAtTheCageUntilResolved(t *testing.T, r *rig) {
 // A supervisor stops a ticket (lost, stolen, disputed): a reason is required; the stop names
 // who made it and when; the cage and terminals refuse it; released with a note (who and when
 // recorded), it pays. A paid ticket cannot be stopped, nor a stop released twice.
-func TestSupervisorStopsAndReleasesATicket(t *testing.T) { bothStores(t, testSupervisorStopsAndReleasesATicket) }
+func TestSupervisorStopsAndReleasesATicket(t *testing.T) {
+	bothStores(t, testSupervisorStopsAndReleasesATicket)
+}
 
 func testSupervisorStopsAndReleasesATicket(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
@@ -339,7 +341,9 @@ func TestStoppedTicketRefusedAtTheOtherTablesCage(t *testing.T) {
 // A stop deleted behind the server's back (psql or sqlite3, without the ledger's key) to have
 // the ticket paid: the cage reads a ticket's stops against their seals, finds one gone, and
 // refuses the payment (DataLoss) rather than pay it.
-func TestAttackStopDeletedThenPaidRefused(t *testing.T) { bothStores(t, testAttackStopDeletedThenPaidRefused) }
+func TestAttackStopDeletedThenPaidRefused(t *testing.T) {
+	bothStores(t, testAttackStopDeletedThenPaidRefused)
+}
 
 func testAttackStopDeletedThenPaidRefused(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
