@@ -170,4 +170,3 @@ func TestReportingThresholdIsTheOperators(t *testing.T) {
 		t.Fatalf("look-up at a A$500.00 threshold: %v %v", look, err)
 	}
 }
-
