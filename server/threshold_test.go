@@ -170,3 +170,26 @@ func TestReportingThresholdIsTheOperators(t *testing.T) {
 		t.Fatalf("look-up at a A$500.00 threshold: %v %v", look, err)
 	}
 }
+
+// On a floor (PostgreSQL): the approval is the floor's. T1's supervisor approves a
+// A$10,040.00 ticket printed at T1, the cashier pays it through T2's server with the patron's
+// ID, and the floor report read through T1 lists the payment.
+func TestThresholdApprovalIsTheFloors(t *testing.T) {
+	rs := floorRigs(t, 2)
+	vn := bigTicket(t, rs[0], "T01", "a", 1004000)
+	cage2 := rs[1].cashier("cashier-1")
+	if _, err := cage2.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "p", Patron: patron}); code(err) != codes.FailedPrecondition {
+		t.Fatalf("paid without an approval: %v", err)
+	}
+	if _, err := rs[0].supervisorCage().ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := cage2.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "p", Patron: patron}); err != nil || p.Threshold.ApprovedBy != "supervisor:S1" {
+		t.Fatalf("T2's cage on T1's approval: %v %v", p, err)
+	}
+	rep, err := rs[0].supervisorCage().FloorReport(ctx, &pb.FloorReportRequest{})
+	if err != nil || len(rep.ThresholdPayments) != 1 || rep.ThresholdPayments[0].ViaTableId != "T2" {
+		t.Fatalf("the floor report through T1: %v %v", rep.GetThresholdPayments(), err)
+	}
+	floorBooks(t, rs)
+}
