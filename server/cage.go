@@ -267,6 +267,12 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 	if err := t.guessAhead(scope); err != nil {
 		return nil, err
 	}
+	// A patron's identity given is checked first: a typo in a name is the cashier's to fix,
+	// not a failed validation counted toward the guessing throttle.
+	patron, idErr := patronOf(req.Patron)
+	if req.Patron != nil && idErr != nil {
+		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
+	}
 	defer t.actAs(scope)()
 	// The request as the key remembers it: the number as digits, so a retry typed with the
 	// dashes the ticket prints is the same request.
@@ -291,7 +297,6 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			}
 			// At or over the reporting threshold: the patron's identity and a second person's
 			// approval, both recorded in this transaction, before the cash is handed over.
-			patron, idErr := patronOf(req.Patron)
 			approval, approved := f.approvalFor(cashier)
 			if over && (idErr != nil || !approved) {
 				view.Refusal, view.Payable = pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD, false
@@ -300,9 +305,6 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 					view.Message += fmt.Sprintf(" (the approval on file is %s's own: a second person approves)", cashier)
 				}
 				return nil, nil, refusedWith(codes.FailedPrecondition, view)
-			}
-			if req.Patron != nil && idErr != nil {
-				return nil, nil, invalid("the patron's identity: %v", idErr)
 			}
 			if tk.State == ledger.TicketRedeeming { // a lapsed hold: the cage takes the ticket over
 				if err := tx.Event("ticket-hold-lapsed", tk.Holder, "", tk.Amount,

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 
@@ -81,9 +83,13 @@ func testThresholdPayment(t *testing.T, r *rig) {
 	if v := refusal(t, err, codes.FailedPrecondition); v.Message != "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID (type, number and name)" {
 		t.Fatalf("approved, paid without the ID: %v", v)
 	}
-	_, err = pay(c1, &pb.PatronIdentity{IdType: "passport", IdNumber: "PA1234567"})
-	if v := refusal(t, err, codes.FailedPrecondition); v.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD {
-		t.Fatalf("paid with no name: %v", v)
+	// An identity with no name is the cashier's to complete: said so, and not counted as a
+	// guess toward the throttle (six in a row lock nobody out).
+	for range 6 {
+		if _, err = pay(c1, &pb.PatronIdentity{IdType: "passport", IdNumber: "PA1234567"}); code(err) != codes.InvalidArgument ||
+			!strings.Contains(err.Error(), "the patron's name is required") {
+			t.Fatalf("paid with no name: %v", err)
+		}
 	}
 	paid, err := pay(c1, patron)
 	if err != nil || paid.Amount != 1004000 || paid.Threshold == nil || paid.Threshold.ApprovedBy != "cashier:cashier-2" ||
@@ -92,6 +98,7 @@ func testThresholdPayment(t *testing.T, r *rig) {
 	}
 
 	// A supervisor is a second person too; A$10,000.00 is at the threshold.
+	r.clock.Add(time.Minute) // the report lists in the order paid
 	at := bigTicket(t, r, "T02", "b", 1000000)
 	if _, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: at, IdempotencyKey: "p-at", Patron: patron}); code(err) != codes.FailedPrecondition {
 		t.Fatalf("A$10,000.00 paid without an approval: %v", err)
@@ -153,7 +160,10 @@ func TestThresholdSplitAcrossTicketsIsListedForThePatronsDay(t *testing.T) {
 		t.Fatalf("the floor report: %v %v", rep, err)
 	}
 	d := rep.PatronDays[0]
-	if d.Count != 2 || d.Amount != 1200000 || d.Day != "2026-11-22" || len(d.PaymentIds) != 2 || d.PaymentIds[0] != ids[0] || d.PaymentIds[1] != ids[1] {
+	got := append([]string{}, d.PaymentIds...)
+	slices.Sort(got)
+	slices.Sort(ids)
+	if d.Count != 2 || d.Amount != 1200000 || d.Day != "2026-11-22" || !slices.Equal(got, ids) {
 		t.Fatalf("the patron's day: %v", d)
 	}
 }
