@@ -114,6 +114,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		}
 		cfg.Notes = table
 	}
+	if *threshold <= 0 {
+		fmt.Fprintf(stderr, "tableserver: -reporting-threshold %d: cents, more than 0 (A$10,000.00 is 1000000)\n", *threshold)
+		return 2
+	}
 	cfg.MaxBalance, cfg.TicketHold, cfg.ReportingThreshold = *maxBalance, *hold, *threshold
 	cfg.RedeemFailures, cfg.RedeemWindow, cfg.RedeemCooldown = *redeemFailures, *redeemWindow, *redeemCooldown
 	var err error
