@@ -172,8 +172,11 @@ func text(what, s string) (string, error) {
 	return s, nil
 }
 
-// StopTicket stops a ticket at every cage and terminal of the floor, at a supervisor's word.
-func (t *Table) StopTicket(actor string, req *pb.StopTicketRequest) (*pb.TicketStop, error) {
+// stopCall runs a supervisor's call on a ticket's stops: under the table's lock, as actor,
+// throttled as the supervisor's other ticket calls are, idempotent by key (request names what
+// it does), on the ticket read (and, on PostgreSQL, locked) first — so a stop and a payment of
+// one ticket happen one after the other.
+func (t *Table) stopCall(actor, validation, key, request string, fn func(tx *ledger.Tx, tk ledger.Ticket, now time.Time) (*pb.TicketStop, error)) (*pb.TicketStop, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer t.actAs(actor)()
@@ -181,46 +184,47 @@ func (t *Table) StopTicket(actor string, req *pb.StopTicketRequest) (*pb.TicketS
 	if err := t.guessAhead(scope); err != nil {
 		return nil, err
 	}
+	vn, _ := ParseValidation(validation)
+	res, _, err := moneyCall(t, scope, key, request+" "+vn, func() *pb.TicketStop { return &pb.TicketStop{} },
+		func(tx *ledger.Tx, now time.Time) (*pb.TicketStop, func(), error) {
+			tk, err := t.cageTicket(tx, validation)
+			if err != nil {
+				return nil, nil, err
+			}
+			out, err := fn(tx, tk, now)
+			return out, nil, err
+		})
+	return res, t.guessAfter(scope, validation, err)
+}
+
+// StopTicket stops a ticket at every cage and terminal of the floor, at a supervisor's word.
+func (t *Table) StopTicket(actor string, req *pb.StopTicketRequest) (*pb.TicketStop, error) {
 	reason, err := text("a stop's reason (lost, stolen, disputed: …)", req.Reason)
 	if err != nil {
 		return nil, err
 	}
-	vn, _ := ParseValidation(req.ValidationNumber)
-	res, _, err := moneyCall(t, scope, req.IdempotencyKey, "stop "+vn+" "+reason, func() *pb.TicketStop { return &pb.TicketStop{} },
-		func(tx *ledger.Tx, now time.Time) (*pb.TicketStop, func(), error) {
-			tk, err := t.cageTicket(tx, req.ValidationNumber)
-			if err != nil {
-				return nil, nil, err
-			}
-			switch tk.State {
-			case ledger.TicketRedeemed:
-				return nil, nil, failed("ticket %s has already been paid (%s): there is nothing left to stop", tk.Validation, redeemedWhere(tk))
-			case ledger.TicketHandpaid, ledger.TicketPrintFailed:
-				return nil, nil, failed("ticket %s did not print and is paid by hand at %s: any copy is void already", tk.Validation, issuerOf(tk, t.cfg.TableID))
-			}
-			s := ledger.Stop{Validation: tk.Validation, ID: newID("S"), Kind: ledger.StopSupervisor, Reason: reason,
-				Table: t.cfg.TableID, By: actor, At: now}
-			if err := tx.PutStop(s); err != nil {
-				return nil, nil, err
-			}
-			detail := fmt.Sprintf("%s: stopped by %s: %s", tk.Validation, actor, reason)
-			if tk.State == ledger.TicketRedeeming {
-				detail += fmt.Sprintf(" (held in the acceptor of %s, which may still credit it)", holderName(tk))
-			}
-			return stopPB(s), nil, tx.Event("ticket-stopped", tk.Terminal, "", tk.Amount, detail)
-		})
-	return res, t.guessAfter(scope, req.ValidationNumber, err)
+	return t.stopCall(actor, req.ValidationNumber, req.IdempotencyKey, "stop "+reason, func(tx *ledger.Tx, tk ledger.Ticket, now time.Time) (*pb.TicketStop, error) {
+		switch tk.State {
+		case ledger.TicketRedeemed:
+			return nil, failed("ticket %s has already been paid (%s): there is nothing left to stop", tk.Validation, redeemedWhere(tk))
+		case ledger.TicketHandpaid, ledger.TicketPrintFailed:
+			return nil, failed("ticket %s did not print and is paid by hand at %s: any copy is void already", tk.Validation, issuerOf(tk, t.cfg.TableID))
+		}
+		s := ledger.Stop{Validation: tk.Validation, ID: newID("S"), Kind: ledger.StopSupervisor, Reason: reason,
+			Table: t.cfg.TableID, By: actor, At: now}
+		if err := tx.PutStop(s); err != nil {
+			return nil, err
+		}
+		detail := fmt.Sprintf("%s: stopped by %s: %s", tk.Validation, actor, reason)
+		if tk.State == ledger.TicketRedeeming {
+			detail += fmt.Sprintf(" (held in the acceptor of %s, which may still credit it)", holderName(tk))
+		}
+		return stopPB(s), tx.Event("ticket-stopped", tk.Terminal, "", tk.Amount, detail)
+	})
 }
 
 // ReleaseTicketStop releases a supervisor's stop, recording who, when and why.
 func (t *Table) ReleaseTicketStop(actor string, req *pb.ReleaseTicketStopRequest) (*pb.TicketStop, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	defer t.actAs(actor)()
-	scope := dealerScope(actor)
-	if err := t.guessAhead(scope); err != nil {
-		return nil, err
-	}
 	note, err := text("a release's note (why it may be paid)", req.Note)
 	if err != nil {
 		return nil, err
@@ -228,39 +232,32 @@ func (t *Table) ReleaseTicketStop(actor string, req *pb.ReleaseTicketStopRequest
 	if req.StopId == "" {
 		return nil, invalid("the stop's id is required (the look-up lists a ticket's stops)")
 	}
-	vn, _ := ParseValidation(req.ValidationNumber)
-	res, _, err := moneyCall(t, scope, req.IdempotencyKey, "release-stop "+vn+" "+req.StopId, func() *pb.TicketStop { return &pb.TicketStop{} },
-		func(tx *ledger.Tx, now time.Time) (*pb.TicketStop, func(), error) {
-			tk, err := t.cageTicket(tx, req.ValidationNumber)
-			if err != nil {
-				return nil, nil, err
+	return t.stopCall(actor, req.ValidationNumber, req.IdempotencyKey, "release-stop "+req.StopId, func(tx *ledger.Tx, tk ledger.Ticket, now time.Time) (*pb.TicketStop, error) {
+		all, err := tx.Stops(tk.Validation)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			if s.ID != req.StopId {
+				continue
 			}
-			all, err := tx.Stops(tk.Validation)
-			if err != nil {
-				return nil, nil, err
+			switch {
+			case !s.Open():
+				return nil, failed("stop %s of ticket %s was released by %s on %s", s.ID, s.Validation, s.ReleasedBy,
+					s.Released.UTC().Format("2006-01-02 15:04:05 UTC"))
+			case s.Kind == ledger.StopOverpayment:
+				return nil, failed("stop %s of ticket %s is overpayment %s of table %s: it is released when a supervisor of %s resolves the overpayment (recovered or written off)",
+					s.ID, s.Validation, s.Overpayment, s.Table, s.Table)
 			}
-			for _, s := range all {
-				if s.ID != req.StopId {
-					continue
-				}
-				switch {
-				case !s.Open():
-					return nil, nil, failed("stop %s of ticket %s was released by %s on %s", s.ID, s.Validation, s.ReleasedBy,
-						s.Released.UTC().Format("2006-01-02 15:04:05 UTC"))
-				case s.Kind == ledger.StopOverpayment:
-					return nil, nil, failed("stop %s of ticket %s is overpayment %s of table %s: it is released when a supervisor of %s resolves the overpayment (recovered or written off)",
-						s.ID, s.Validation, s.Overpayment, s.Table, s.Table)
-				}
-				s.ReleasedBy, s.Released, s.ReleaseNote = actor, now, note
-				if err := tx.PutStop(s); err != nil {
-					return nil, nil, err
-				}
-				return stopPB(s), nil, tx.Event("ticket-stop-released", tk.Terminal, "", tk.Amount,
-					fmt.Sprintf("%s: stop %s (%s) released by %s: %s", s.Validation, s.ID, s.Reason, actor, note))
+			s.ReleasedBy, s.Released, s.ReleaseNote = actor, now, note
+			if err := tx.PutStop(s); err != nil {
+				return nil, err
 			}
-			return nil, nil, failed("ticket %s has no stop %s", tk.Validation, req.StopId)
-		})
-	return res, t.guessAfter(scope, req.ValidationNumber, err)
+			return stopPB(s), tx.Event("ticket-stop-released", tk.Terminal, "", tk.Amount,
+				fmt.Sprintf("%s: stop %s (%s) released by %s: %s", s.Validation, s.ID, s.Reason, actor, note))
+		}
+		return nil, failed("ticket %s has no stop %s", tk.Validation, req.StopId)
+	})
 }
 
 // issuerOf is the table that printed a ticket ("" before tables were recorded: this one).

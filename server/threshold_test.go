@@ -21,14 +21,7 @@ func bigTicket(t *testing.T, r *rig, terminal, key string, cents int64) string {
 	if err := r.buyIn(term, terminal, key, cents); err != nil {
 		t.Fatal(err)
 	}
-	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key + "/out"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := term.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key + "/printed", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
-		t.Fatal(err)
-	}
-	return co.Ticket.ValidationNumber
+	return printedTicketOf(t, term, key)
 }
 
 var patron = &pb.PatronIdentity{IdType: "passport", IdNumber: "PA1234567", Name: "Jane Citizen"}
