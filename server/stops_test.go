@@ -364,3 +364,40 @@ func testAttackStopDeletedThenPaidRefused(t *testing.T, r *rig) {
 		t.Fatalf("the ticket: %+v", tk)
 	}
 }
+
+// Bad input to the stop list and the threshold's calls — a reason, a note, a stop id, a
+// patron's identity of any bytes, any validation number — gets a clear refusal, never a panic
+// or an Internal error; a ticket is paid at most once, and the books conserve.
+func FuzzStopAndThresholdCalls(f *testing.F) {
+	f.Add(uint8(0), "lost", "", "k")
+	f.Add(uint8(1), "found", "", "S1")
+	f.Add(uint8(2), "passport", "", "k2")
+	f.Add(uint8(3), "", "12-3456", "k3")
+	f.Add(uint8(0), "line\nbreak", "", "k4")
+	f.Add(uint8(2), "\xff\xfe", "000000000000000000", "k5")
+	tbl, _, real := fuzzTable(f)
+	f.Fuzz(func(t *testing.T, op uint8, text, validation, key string) {
+		if validation == "" {
+			validation = real
+		}
+		var err error
+		switch op % 4 {
+		case 0:
+			_, err = tbl.StopTicket("supervisor:S1", &pb.StopTicketRequest{ValidationNumber: validation, Reason: text, IdempotencyKey: key})
+		case 1:
+			_, err = tbl.ReleaseTicketStop("supervisor:S1", &pb.ReleaseTicketStopRequest{ValidationNumber: validation, StopId: key, Note: text, IdempotencyKey: key})
+		case 2:
+			_, err = tbl.PayTicket("cashier-1", &pb.PayTicketRequest{ValidationNumber: validation, IdempotencyKey: key,
+				Patron: &pb.PatronIdentity{IdType: text, IdNumber: text, Name: text}})
+		case 3:
+			_, err = tbl.ApprovePayment(pki.RoleCashier, "cashier-2", &pb.ApprovePaymentRequest{ValidationNumber: validation, Note: text})
+		}
+		if err != nil && !moneyCodes[code(err)] {
+			t.Fatalf("op %d %q %q %q: %v", op, text, validation, key, err)
+		}
+		checkBooks(t, tbl)
+		if ps, err := tbl.led.CagePayments(ctx, "", time.Time{}, time.Time{}); err != nil || len(ps) > 1 {
+			t.Fatalf("cage payments: %v %v", ps, err)
+		}
+	})
+}
