@@ -2507,7 +2507,9 @@ const (
 //
 // CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
 // and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
-// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+// a supervisor may read the reports, stop and release tickets (the floor's stop list) and
+// approve a payment at or over the reporting threshold. Every payment is audited as
+// "cashier:<id>".
 type CageServiceClient interface {
 	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
 	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
@@ -2621,7 +2623,9 @@ func (c *cageServiceClient) ApprovePayment(ctx context.Context, in *ApprovePayme
 //
 // CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
 // and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
-// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+// a supervisor may read the reports, stop and release tickets (the floor's stop list) and
+// approve a payment at or over the reporting threshold. Every payment is audited as
+// "cashier:<id>".
 type CageServiceServer interface {
 	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
 	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
