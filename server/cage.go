@@ -129,6 +129,23 @@ func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageT
 	return c
 }
 
+// thresholdRefused refuses view, a ticket cashier may otherwise pay, when it is at or over the
+// reporting threshold and what the payment needs is missing: a second person's approval (one
+// by someone other than cashier), and the patron's identity (idMissing; a look-up, before the
+// ID is asked, passes false). It reports whether it refused; the approval found is returned.
+func (t *Table) thresholdRefused(view *pb.CageTicket, tk ledger.Ticket, f cageFacts, cashier string, idMissing bool) (ledger.Approval, bool) {
+	approval, approved := f.approvalFor(cashier)
+	if tk.Amount < t.cfg.ReportingThreshold || (approved && !idMissing) {
+		return approval, false
+	}
+	view.Refusal, view.Payable = pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD, false
+	view.Message = t.thresholdNeeds(tk.Amount, idMissing, approved)
+	if !approved && len(f.approvals) > 0 {
+		view.Message += fmt.Sprintf(" (the approval on file is %s's own: a second person approves)", cashier)
+	}
+	return approval, true
+}
+
 // thresholdNeeds is the refusal of a payment at or over the reporting threshold without what it
 // needs: the patron's identity (idMissing) and a second person's approval (!approved).
 func (t *Table) thresholdNeeds(amount int64, idMissing, approved bool) string {
@@ -251,6 +268,9 @@ func (t *Table) LookupTicket(cashier string, req *pb.LookupTicketRequest) (*pb.C
 			return err
 		}
 		view = t.cageView(tk, f, now)
+		if view.Payable {
+			t.thresholdRefused(view, tk, f, cashier, false)
+		}
 		return nil
 	})
 	if err != nil {
@@ -297,13 +317,8 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			}
 			// At or over the reporting threshold: the patron's identity and a second person's
 			// approval, both recorded in this transaction, before the cash is handed over.
-			approval, approved := f.approvalFor(cashier)
-			if over && (idErr != nil || !approved) {
-				view.Refusal, view.Payable = pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD, false
-				view.Message = t.thresholdNeeds(tk.Amount, idErr != nil, approved)
-				if !approved && len(f.approvals) > 0 {
-					view.Message += fmt.Sprintf(" (the approval on file is %s's own: a second person approves)", cashier)
-				}
+			approval, refused := t.thresholdRefused(view, tk, f, cashier, idErr != nil)
+			if refused {
 				return nil, nil, refusedWith(codes.FailedPrecondition, view)
 			}
 			if tk.State == ledger.TicketRedeeming { // a lapsed hold: the cage takes the ticket over

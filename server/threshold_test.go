@@ -57,9 +57,17 @@ func testThresholdPayment(t *testing.T, r *rig) {
 	if v := refusal(t, err, codes.FailedPrecondition); v.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD {
 		t.Fatalf("paid with the ID and no approval: %v", v)
 	}
-	// The paying cashier's own approval is not a second person's.
+	// The paying cashier's own approval is not a second person's: their look-up says so too.
 	if _, err := c1.ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
 		t.Fatal(err)
+	}
+	if look, err := c1.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn}); err != nil || look.Payable ||
+		look.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD || !strings.Contains(look.Message, "cashier-1's own") {
+		t.Fatalf("the approving cashier's look-up: %v %v", look, err)
+	}
+	if look, err := c2.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn}); err != nil || !look.Payable ||
+		!strings.Contains(look.Message, "approved by cashier:cashier-1; record the patron's ID as you pay") {
+		t.Fatalf("another cashier's look-up: %v %v", look, err)
 	}
 	_, err = pay(c1, patron)
 	if v := refusal(t, err, codes.FailedPrecondition); v.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD || !strings.Contains(v.Message, "cashier-1's own") {
