@@ -705,6 +705,15 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
 			}
+			// A stopped ticket is paid nowhere, by hand neither (stops.go): an overpaid cash-out
+			// whose printer failed waits for its overpayment to be resolved.
+			stops, err := openStops(tx, tk.Validation)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(stops) > 0 {
+				return nil, nil, failed("ticket %s cannot be hand-paid: %s", tk.Validation, stopText(stops[0]))
+			}
 			// Who paid it by hand, where and when: the cage tells a cashier shown a copy (issue 33).
 			tk.State, tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = ledger.TicketHandpaid, t.cfg.TableID, actor, now
 			if err := tx.PutTicket(tk); err != nil {

@@ -401,3 +401,53 @@ func FuzzStopAndThresholdCalls(f *testing.F) {
 		}
 	})
 }
+
+// An overpaid cash-out whose printer failed is not paid by hand either: the supervisor's
+// Handpay is refused with the stop's words until the overpayment is resolved.
+func TestOverpaidTicketNotHandPaidUntilResolved(t *testing.T) {
+	r := newRig(t)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	term := r.terminal("T01")
+	if _, err := creditNotes(ctx, term, "in", 5000); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := term.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{straight("17", 1000)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(20 * time.Second)
+	r.table.Advance(r.clock.Now())
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "17"}); err != nil {
+		t.Fatal(err)
+	}
+	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vn := co.Ticket.ValidationNumber
+	if _, err := term.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "pf", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: st.RoundId, Number: "20"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn}); code(err) != codes.FailedPrecondition ||
+		!strings.Contains(err.Error(), "held: overpayment of A$360.00") {
+		t.Fatalf("an overpaid ticket paid by hand: %v", err)
+	}
+	ops, err := r.dealer.ListOverpayments(ctx, &pb.ListOverpaymentsRequest{OpenOnly: true})
+	if err != nil || len(ops.Overpayments) != 1 {
+		t.Fatalf("overpayments: %v %v", ops, err)
+	}
+	if _, err := r.super.ResolveOverpayment(ctx, &pb.ResolveOverpaymentRequest{Id: ops.Overpayments[0].Id, Resolution: ledger.OverpaymentRecovered,
+		Note: "recovered", IdempotencyKey: "res"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn}); err != nil {
+		t.Fatalf("resolved, the hand pay: %v", err)
+	}
+	r.conserved()
+}
