@@ -86,10 +86,11 @@ type cageFacts struct {
 	approvals []ledger.Approval // unused, of a ticket at or over the threshold
 }
 
-// approvalFor is the first unused approval by someone other than cashier: the second person.
-func (f cageFacts) approvalFor(cashier string) (ledger.Approval, bool) {
+// approvalFor is the first unused approval by someone other than payer (role:id): the second
+// person.
+func (f cageFacts) approvalFor(payer string) (ledger.Approval, bool) {
 	for _, a := range f.approvals {
-		if a.Approver != pki.RoleCashier+":"+cashier {
+		if a.Approver != payer {
 			return a, true
 		}
 	}
@@ -134,7 +135,7 @@ func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageT
 // by someone other than cashier), and the patron's identity (idMissing; a look-up, before the
 // ID is asked, passes false). It reports whether it refused; the approval found is returned.
 func (t *Table) thresholdRefused(view *pb.CageTicket, tk ledger.Ticket, f cageFacts, cashier string, idMissing bool) (ledger.Approval, bool) {
-	approval, approved := f.approvalFor(cashier)
+	approval, approved := f.approvalFor(pki.RoleCashier + ":" + cashier)
 	if tk.Amount < t.cfg.ReportingThreshold || (approved && !idMissing) {
 		return approval, false
 	}
@@ -339,23 +340,9 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			var threshold *pb.ThresholdPayment
 			if req.Patron != nil {
 				pp := ledger.PatronPayment{Payment: p.ID, Validation: tk.Validation, Amount: tk.Amount, Cashier: cashier, At: now,
-					ViaTable: t.cfg.TableID, IDType: patron.IDType, IDNumber: patron.IDNumber, Name: patron.Name, Threshold: t.cfg.ReportingThreshold}
-				if over {
-					pp.ApprovedBy, pp.ApprovedAt = approval.Approver, approval.At
-					approval.UsedBy = p.ID
-					if err := tx.PutApproval(approval); err != nil {
-						return nil, nil, err
-					}
-				}
-				if err := tx.PutPatronPayment(pp); err != nil {
+					ViaTable: t.cfg.TableID, IDType: patron.IDType, IDNumber: patron.IDNumber, Name: patron.Name}
+				if threshold, err = t.recordPatron(tx, tk, pp, approval, over, "paid in cash at the cage"); err != nil {
 					return nil, nil, err
-				}
-				if over {
-					threshold = thresholdPB(pp)
-					if err := tx.Event("cage-threshold-payment", tk.Terminal, "", tk.Amount, fmt.Sprintf("%s paid in cash by %s, payment %s, at or over the %s reporting threshold: patron %s (%s %s), approved by %s",
-						tk.Validation, cashier, p.ID, t.inCurrency(t.cfg.ReportingThreshold), pp.Name, pp.IDType, pp.IDNumber, pp.ApprovedBy)); err != nil {
-						return nil, nil, err
-					}
 				}
 			}
 			issuer := tk.IssuerTable

@@ -60,6 +60,55 @@ func thresholdPB(p ledger.PatronPayment) *pb.ThresholdPayment {
 	return out
 }
 
+// recordPatron records an identified cash payment of tk (pp: the payment, who paid, the
+// patron) in tx: at or over the threshold (over) with its approval, which it marks used, and
+// an audit event saying how it was paid (how); the threshold payment, or nil under it.
+func (t *Table) recordPatron(tx *ledger.Tx, tk ledger.Ticket, pp ledger.PatronPayment, approval ledger.Approval, over bool, how string) (*pb.ThresholdPayment, error) {
+	pp.Threshold = t.cfg.ReportingThreshold
+	if over {
+		pp.ApprovedBy, pp.ApprovedAt = approval.Approver, approval.At
+		approval.UsedBy = pp.Payment
+		if err := tx.PutApproval(approval); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.PutPatronPayment(pp); err != nil {
+		return nil, err
+	}
+	if !over {
+		return nil, nil
+	}
+	return thresholdPB(pp), tx.Event("cage-threshold-payment", tk.Terminal, "", tk.Amount,
+		fmt.Sprintf("%s %s by %s, payment %s, at or over the %s reporting threshold: patron %s (%s %s), approved by %s",
+			tk.Validation, how, pp.Cashier, pp.Payment, t.inCurrency(t.cfg.ReportingThreshold), pp.Name, pp.IDType, pp.IDNumber, pp.ApprovedBy))
+}
+
+// handpayThreshold is a hand payment's threshold check, in its transaction: under the
+// threshold nothing (an identity given is recorded); at or over it the patron's identity
+// (patron, idErr from patronOf) and an approval by someone other than actor, the supervisor who
+// pays, or a refusal saying what is missing. payment is the hand payment's id.
+func (t *Table) handpayThreshold(tx *ledger.Tx, tk ledger.Ticket, actor, payment string, given bool, patron ledger.PatronPayment, idErr error, now time.Time) (*pb.ThresholdPayment, error) {
+	over := tk.Amount >= t.cfg.ReportingThreshold
+	if !over && !given {
+		return nil, nil
+	}
+	var approval ledger.Approval
+	if over {
+		f, err := t.cageRead(tx, tk)
+		if err != nil {
+			return nil, err
+		}
+		var approved bool
+		approval, approved = f.approvalFor(actor)
+		if idErr != nil || !approved {
+			return nil, failed("%s (paid by hand: the second person is a cashier or another supervisor, `atsctl cage approve`)",
+				t.thresholdNeeds(tk.Amount, idErr != nil, approved))
+		}
+	}
+	patron.Payment, patron.Validation, patron.Amount, patron.Cashier, patron.At, patron.ViaTable = payment, tk.Validation, tk.Amount, actor, now, t.cfg.TableID
+	return t.recordPatron(tx, tk, patron, approval, over, "paid by hand")
+}
+
 // ApprovePayment records a second person's approval of a ticket's payment at or over the
 // reporting threshold: a supervisor's, or a cashier's (who then may not pay it themself).
 func (t *Table) ApprovePayment(role, id string, req *pb.ApprovePaymentRequest) (*pb.PaymentApproval, error) {

@@ -204,3 +204,49 @@ func TestThresholdApprovalIsTheFloors(t *testing.T) {
 	}
 	floorBooks(t, rs)
 }
+
+// Cash paid by hand is cash: a A$10,040.00 ticket whose printer failed is not paid by the
+// supervisor's hand without the patron's identity and a second person's approval (the paying
+// supervisor's own does not count; a cashier's does); paid, it is recorded and reported as the
+// cage's threshold payments are.
+func TestThresholdHandpayNeedsPatronIDAndASecondPersonsApproval(t *testing.T) {
+	r := newRig(t)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	term := r.terminal("T01")
+	if err := r.buyIn(term, "T01", "big", 1004000); err != nil {
+		t.Fatal(err)
+	}
+	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vn := co.Ticket.ValidationNumber
+	if _, err := term.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "pf", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	handpay := func(p *pb.PatronIdentity) (*pb.HandpayResponse, error) {
+		return r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn, Patron: p})
+	}
+	if _, err := handpay(nil); code(err) != codes.FailedPrecondition ||
+		!strings.Contains(err.Error(), "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a supervisor's approval") {
+		t.Fatalf("a hand payment with nothing: %v", err)
+	}
+	if _, err := r.supervisorCage().ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := handpay(patron); code(err) != codes.FailedPrecondition {
+		t.Fatalf("paid by hand on the paying supervisor's own approval: %v", err)
+	}
+	if _, err := r.cashier("cashier-1").ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := handpay(patron)
+	if err != nil || res.Threshold == nil || res.Threshold.ApprovedBy != "cashier:cashier-1" || res.Threshold.CashierId != "supervisor:S1" {
+		t.Fatalf("paid by hand with both: %v %v", res, err)
+	}
+	rep, err := r.supervisorCage().FloorReport(ctx, &pb.FloorReportRequest{})
+	if err != nil || len(rep.ThresholdPayments) != 1 || rep.ThresholdPayments[0].ValidationNumber != vn {
+		t.Fatalf("the report: %v %v", rep.GetThresholdPayments(), err)
+	}
+	r.conserved()
+}

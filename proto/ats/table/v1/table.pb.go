@@ -4909,8 +4909,12 @@ type HandpayRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// At or over the reporting threshold a hand payment is cash like the cage's: the patron's
+	// identity, and a second person's approval on file (CageService.ApprovePayment by a cashier
+	// or another supervisor), are required and recorded.
+	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *HandpayRequest) Reset() {
@@ -4957,9 +4961,17 @@ func (x *HandpayRequest) GetValidationNumber() string {
 	return ""
 }
 
+func (x *HandpayRequest) GetPatron() *PatronIdentity {
+	if x != nil {
+		return x.Patron
+	}
+	return nil
+}
+
 type HandpayResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ticket        *Ticket                `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	Threshold     *ThresholdPayment      `protobuf:"bytes,2,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the hand payment was at or over the reporting threshold
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4997,6 +5009,13 @@ func (*HandpayResponse) Descriptor() ([]byte, []int) {
 func (x *HandpayResponse) GetTicket() *Ticket {
 	if x != nil {
 		return x.Ticket
+	}
+	return nil
+}
+
+func (x *HandpayResponse) GetThreshold() *ThresholdPayment {
+	if x != nil {
+		return x.Threshold
 	}
 	return nil
 }
@@ -10044,12 +10063,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"terminalId\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\"4\n" +
 	"\x1aClosePlayerAccountResponse\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"f\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\x9c\x01\n" +
 	"\x0eHandpayRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x124\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xd3\x03\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xd3\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -10827,187 +10848,189 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	53,  // 60: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	7,   // 61: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	7,   // 62: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	45,  // 63: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 64: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	77,  // 65: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	14,  // 66: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
-	9,   // 67: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 68: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	7,   // 69: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	8,   // 70: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	12,  // 71: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	76,  // 72: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	32,  // 73: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	79,  // 74: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	85,  // 75: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	86,  // 76: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 77: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	45,  // 78: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	86,  // 79: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	90,  // 80: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	97,  // 81: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	95,  // 82: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 83: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	96,  // 84: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	98,  // 85: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	95,  // 86: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 87: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	14,  // 88: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 89: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 90: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	5,   // 91: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 92: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	119, // 93: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	124, // 94: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	122, // 95: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	122, // 96: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	122, // 97: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	118, // 98: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	125, // 99: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	130, // 100: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	133, // 101: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	133, // 102: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	133, // 103: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	133, // 104: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	133, // 105: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	133, // 106: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	133, // 107: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	133, // 108: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	133, // 109: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	133, // 110: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	133, // 111: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	134, // 112: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	134, // 113: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	135, // 114: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	137, // 115: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	125, // 116: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	126, // 117: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	6,   // 118: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 119: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 120: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 121: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 122: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 123: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 124: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 125: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 126: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 127: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 128: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 129: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 130: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 131: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 132: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	94,  // 133: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	110, // 134: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 135: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	112, // 136: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 137: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 138: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 139: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 140: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 141: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 142: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 143: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 144: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 145: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 146: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 147: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 148: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 149: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 150: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 151: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 152: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 153: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	80,  // 154: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	82,  // 155: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	83,  // 156: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	87,  // 157: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 158: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	100, // 159: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	101, // 160: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	102, // 161: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	103, // 162: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	104, // 163: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 164: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	105, // 165: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	106, // 166: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	107, // 167: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	108, // 168: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 169: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	114, // 170: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	92,  // 171: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	117, // 172: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	127, // 173: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	129, // 174: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	132, // 175: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	120, // 176: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	121, // 177: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	123, // 178: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	17,  // 179: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 180: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 181: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 182: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 183: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 184: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 185: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 186: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 187: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 188: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 189: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 190: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 191: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 192: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 193: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 194: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 195: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 196: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 197: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 198: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 199: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 200: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 201: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 202: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 203: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 204: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 205: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 210: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 211: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 212: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 213: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 214: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 215: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 216: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 217: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 218: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 219: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 220: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 221: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 222: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 223: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 224: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 225: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 226: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 227: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 228: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 229: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 230: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 231: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 232: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	128, // 233: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	131, // 234: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	136, // 235: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	119, // 236: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	119, // 237: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	124, // 238: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	179, // [179:239] is the sub-list for method output_type
-	119, // [119:179] is the sub-list for method input_type
-	119, // [119:119] is the sub-list for extension type_name
-	119, // [119:119] is the sub-list for extension extendee
-	0,   // [0:119] is the sub-list for field type_name
+	122, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	45,  // 64: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	125, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	7,   // 66: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	77,  // 67: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	14,  // 68: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	9,   // 69: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 70: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	7,   // 71: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	8,   // 72: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	12,  // 73: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	76,  // 74: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	32,  // 75: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	79,  // 76: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	85,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	86,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 79: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	45,  // 80: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	86,  // 81: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	90,  // 82: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	97,  // 83: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	95,  // 84: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 85: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	96,  // 86: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	98,  // 87: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	95,  // 88: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 89: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	14,  // 90: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 91: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 92: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	5,   // 93: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 94: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	119, // 95: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	124, // 96: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	122, // 97: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	122, // 98: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	122, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	118, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	125, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	130, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	133, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	133, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	133, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	133, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	133, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	133, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	133, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	133, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	133, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	133, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	133, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	134, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	134, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	135, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	137, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	125, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	126, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	6,   // 120: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 121: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 122: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 123: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 124: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 125: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 126: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 127: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 128: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 129: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 130: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 131: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 132: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	94,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	110, // 136: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 137: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	112, // 138: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 139: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 140: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 141: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 142: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 143: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 144: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 145: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 146: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 147: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 148: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 149: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 150: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 151: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 152: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 153: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 154: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 155: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	80,  // 156: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	82,  // 157: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	83,  // 158: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	87,  // 159: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	89,  // 160: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	100, // 161: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	101, // 162: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	102, // 163: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	103, // 164: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	104, // 165: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 166: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	105, // 167: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	106, // 168: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	107, // 169: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	108, // 170: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 171: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	114, // 172: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	92,  // 173: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	117, // 174: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	127, // 175: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	129, // 176: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	132, // 177: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	120, // 178: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	121, // 179: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	123, // 180: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	17,  // 181: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 182: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 183: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 184: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 185: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 186: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 187: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 188: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 189: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 190: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 191: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 192: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 193: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 194: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	93,  // 195: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // 196: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 197: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	113, // 198: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 199: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 200: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 201: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 202: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 203: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 204: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 205: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 206: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 207: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 212: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 213: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 214: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 215: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 216: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 217: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 218: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	88,  // 219: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	91,  // 220: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	99,  // 221: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	99,  // 222: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	99,  // 223: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	99,  // 224: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	99,  // 225: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 226: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 227: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 228: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 229: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	109, // 230: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 231: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	115, // 232: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	93,  // 233: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	118, // 234: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	128, // 235: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	131, // 236: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	136, // 237: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	119, // 238: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	119, // 239: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	124, // 240: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	181, // [181:241] is the sub-list for method output_type
+	121, // [121:181] is the sub-list for method input_type
+	121, // [121:121] is the sub-list for extension type_name
+	121, // [121:121] is the sub-list for extension extendee
+	0,   // [0:121] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
