@@ -83,6 +83,7 @@ func testOverpaidTicketHeldAtTheCageUntilResolved(t *testing.T, r *rig) {
 		len(look.Stops) != 1 || look.Stops[0].OverpaymentId != o.Id || look.Stops[0].Amount != 36000 {
 		t.Fatalf("the cage's look-up of an overpaid ticket:\n%v\nwant the message to begin %q", look, want)
 	}
+	t.Logf("the cashier reads: %s", look.Message)
 	v := refusal(t, func() error {
 		_, err := cage.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "pay"})
 		return err
