@@ -79,7 +79,7 @@ func (t *Table) adjusted(tx *ledger.Tx, round, terminal string, delta, epoch int
 				tickets = []string{vn}
 			}
 		}
-		return a.Balance, false, t.recordOverpayment(tx, round, terminal, kind, amount, why+" (the account has been closed since)", tickets...)
+		return a.Balance, false, t.recordOverpayment(tx, round, terminal, kind, amount, why+closedSince, tickets...)
 	}
 	next, err := money.Add(a.Balance, delta)
 	if err != nil {
@@ -94,6 +94,9 @@ func (t *Table) adjusted(tx *ledger.Tx, round, terminal string, delta, epoch int
 	return next, true, nil
 }
 
+// closedSince ends the reason of an overpayment found after the account closed.
+const closedSince = " (the account has been closed since)"
+
 // recordOverpayment records an overpayment or underpayment found by why, and stops the
 // tickets an overpaid balance left in (stopOverpaid).
 func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, amount int64, why string, tickets ...string) error {
@@ -106,7 +109,7 @@ func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, a
 	if err := tx.PutOverpayment(o); err != nil {
 		return err
 	}
-	if err := t.stopOverpaid(tx, o, changeOf(round, why), now); err != nil {
+	if err := t.stopOverpaid(tx, o, changeOf(round, strings.TrimSuffix(why, closedSince)), now); err != nil {
 		return err
 	}
 	t.log.Warn("settlement error for the operator to rectify (003 §8.13)", "kind", kind, "terminal", terminal,

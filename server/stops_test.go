@@ -452,3 +452,36 @@ func TestOverpaidTicketNotHandPaidUntilResolved(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// An invalidation after the player cashed out finds the win overpaid too: the ticket is held,
+// and the cashier reads that it was the invalidation, with its reason.
+func TestInvalidatedWinHeldAtTheCage(t *testing.T) {
+	r := newRig(t)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	term := r.terminal("T01")
+	if _, err := creditNotes(ctx, term, "in", 5000); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := term.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{straight("17", 1000)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(20 * time.Second)
+	r.table.Advance(r.clock.Now())
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "17"}); err != nil {
+		t.Fatal(err)
+	}
+	vn := printedTicketOf(t, term, "a")
+	if _, err := r.super.InvalidateRound(ctx, &pb.InvalidateRoundRequest{Reason: "ball left the wheel"}); err != nil {
+		t.Fatal(err)
+	}
+	look, err := r.cashier("cashier-1").LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+	want := "held: overpayment of A$350.00 after the invalidation of round " + st.RoundId + " (ball left the wheel) — see the supervisor"
+	if err != nil || look.Refusal != pb.TicketRefusal_TICKET_REFUSAL_STOPPED || !strings.HasPrefix(look.Message, want) {
+		t.Fatalf("an invalidated win's ticket: %v %v\nwant the message to begin %q", look, err, want)
+	}
+	r.conserved()
+}
