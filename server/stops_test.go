@@ -21,6 +21,27 @@ import (
 // ticket. It returns the ticket and the round.
 func overpaidTicket(t *testing.T, r *rig, term pb.TerminalServiceClient, key string) (vn, round string) {
 	t.Helper()
+	round = winOn17(t, r, term, key)
+	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key + "/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co.Ticket.Amount != 40000 {
+		t.Fatalf("the cash-out after the win: %v", co.Ticket)
+	}
+	if _, err := term.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key + "/printed", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: round, Number: "20"}); err != nil {
+		t.Fatal(err)
+	}
+	return co.Ticket.ValidationNumber, round
+}
+
+// winOn17 plays a round at term: 50.00 in, 10.00 on 17, 17 wins (the balance 400.00). It
+// returns the round.
+func winOn17(t *testing.T, r *rig, term pb.TerminalServiceClient, key string) string {
+	t.Helper()
 	if _, err := creditNotes(ctx, term, key+"/in", 5000); err != nil {
 		t.Fatal(err)
 	}
@@ -36,20 +57,20 @@ func overpaidTicket(t *testing.T, r *rig, term pb.TerminalServiceClient, key str
 	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "17"}); err != nil {
 		t.Fatal(err)
 	}
+	return st.RoundId
+}
+
+// unprintedTicket cashes term out and reports the ticket's printing failed: to be paid by hand.
+func unprintedTicket(t *testing.T, term pb.TerminalServiceClient, key string) string {
+	t.Helper()
 	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key + "/out"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if co.Ticket.Amount != 40000 {
-		t.Fatalf("the cash-out after the win: %v", co.Ticket)
-	}
-	if _, err := term.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: key + "/printed", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+	if _, err := term.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: key + "/pf", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: st.RoundId, Number: "20"}); err != nil {
-		t.Fatal(err)
-	}
-	return co.Ticket.ValidationNumber, st.RoundId
+	return co.Ticket.ValidationNumber
 }
 
 // Issue 33 point 1, over real gRPC: T01 wins on 17, cashes out a 400.00 ticket, the
@@ -409,30 +430,9 @@ func TestOverpaidTicketNotHandPaidUntilResolved(t *testing.T) {
 	r := newRig(t)
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	term := r.terminal("T01")
-	if _, err := creditNotes(ctx, term, "in", 5000); err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := term.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{straight("17", 1000)}}); err != nil {
-		t.Fatal(err)
-	}
-	r.clock.Add(20 * time.Second)
-	r.table.Advance(r.clock.Now())
-	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "17"}); err != nil {
-		t.Fatal(err)
-	}
-	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vn := co.Ticket.ValidationNumber
-	if _, err := term.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "pf", ValidationNumber: vn}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: st.RoundId, Number: "20"}); err != nil {
+	round := winOn17(t, r, term, "a")
+	vn := unprintedTicket(t, term, "a")
+	if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: round, Number: "20"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn}); code(err) != codes.FailedPrecondition ||
@@ -459,27 +459,13 @@ func TestInvalidatedWinHeldAtTheCage(t *testing.T) {
 	r := newRig(t)
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	term := r.terminal("T01")
-	if _, err := creditNotes(ctx, term, "in", 5000); err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := term.UpdateSlip(ctx, &pb.UpdateSlipRequest{RoundId: st.RoundId, Version: 1, Wagers: []*pb.Wager{straight("17", 1000)}}); err != nil {
-		t.Fatal(err)
-	}
-	r.clock.Add(20 * time.Second)
-	r.table.Advance(r.clock.Now())
-	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "17"}); err != nil {
-		t.Fatal(err)
-	}
+	round := winOn17(t, r, term, "a")
 	vn := printedTicketOf(t, term, "a")
 	if _, err := r.super.InvalidateRound(ctx, &pb.InvalidateRoundRequest{Reason: "ball left the wheel"}); err != nil {
 		t.Fatal(err)
 	}
 	look, err := r.cashier("cashier-1").LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
-	want := "held: overpayment of A$350.00 after the invalidation of round " + st.RoundId + " (ball left the wheel) — see the supervisor"
+	want := "held: overpayment of A$350.00 after the invalidation of round " + round + " (ball left the wheel) — see the supervisor"
 	if err != nil || look.Refusal != pb.TicketRefusal_TICKET_REFUSAL_STOPPED || !strings.HasPrefix(look.Message, want) {
 		t.Fatalf("an invalidated win's ticket: %v %v\nwant the message to begin %q", look, err, want)
 	}

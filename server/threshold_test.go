@@ -216,14 +216,7 @@ func TestThresholdHandpayNeedsPatronIDAndASecondPersonsApproval(t *testing.T) {
 	if err := r.buyIn(term, "T01", "big", 1004000); err != nil {
 		t.Fatal(err)
 	}
-	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vn := co.Ticket.ValidationNumber
-	if _, err := term.TicketPrintFailed(ctx, &pb.TicketPrintFailedRequest{IdempotencyKey: "pf", ValidationNumber: vn}); err != nil {
-		t.Fatal(err)
-	}
+	vn := unprintedTicket(t, term, "big")
 	handpay := func(p *pb.PatronIdentity) (*pb.HandpayResponse, error) {
 		return r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn, Patron: p})
 	}
