@@ -232,24 +232,30 @@ func TestStopRacesPaymentPaidOnceOrStoppedNeverBoth(t *testing.T) {
 	bothStores(t, testStopRacesPayment)
 }
 
+// payAndStop pays ticket vn at cage and stops it by sup at the same moment, and returns both
+// answers.
+func payAndStop(cage, sup pb.CageServiceClient, vn string) (payErr, stopErr error) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		_, payErr = cage.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "race-p-" + vn})
+	}()
+	go func() {
+		defer wg.Done()
+		_, stopErr = sup.StopTicket(ctx, &pb.StopTicketRequest{ValidationNumber: vn, Reason: "disputed", IdempotencyKey: "race-s-" + vn})
+	}()
+	wg.Wait()
+	return payErr, stopErr
+}
+
 func testStopRacesPayment(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	term, sup, cage := r.terminal("T01"), r.supervisorCage(), r.cashier("cashier-1")
 	paidN, stoppedN := 0, 0
 	for i := range 30 {
 		vn := printedTicket(t, term, "t"+string(rune('a'+i%26))+string(rune('a'+i/26)), 1000)
-		var wg sync.WaitGroup
-		var payErr, stopErr error
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			_, payErr = cage.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "p-" + vn})
-		}()
-		go func() {
-			defer wg.Done()
-			_, stopErr = sup.StopTicket(ctx, &pb.StopTicketRequest{ValidationNumber: vn, Reason: "disputed", IdempotencyKey: "s-" + vn})
-		}()
-		wg.Wait()
+		payErr, stopErr := payAndStop(cage, sup, vn)
 		tk := r.ticket(vn)
 		look, err := cage.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
 		if err != nil {
@@ -332,18 +338,7 @@ func TestStoppedTicketRefusedAtTheOtherTablesCage(t *testing.T) {
 	paidN, stoppedN := 0, 0
 	for i := range 20 {
 		vn := printedTicket(t, t1, "race"+string(rune('a'+i)), 1000)
-		var wg sync.WaitGroup
-		var payErr, stopErr error
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			_, payErr = cage2.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "race-p-" + vn})
-		}()
-		go func() {
-			defer wg.Done()
-			_, stopErr = sup1.StopTicket(ctx, &pb.StopTicketRequest{ValidationNumber: vn, Reason: "disputed", IdempotencyKey: "race-s-" + vn})
-		}()
-		wg.Wait()
+		payErr, stopErr := payAndStop(cage2, sup1, vn)
 		tk := rs[0].ticket(vn)
 		switch {
 		case (payErr == nil) == (stopErr == nil):
