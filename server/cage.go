@@ -58,9 +58,48 @@ func ParseValidation(s string) (string, error) {
 // can never be mistaken for one.
 func cashierScope(id string) string { return "cashier:" + id }
 
+// cageRead reads what decides whether the cage may pay a ticket besides the ticket itself: the
+// stops in force on it and its unused threshold approvals, each checked against its seal.
+func (t *Table) cageRead(tx *ledger.Tx, tk ledger.Ticket) (cageFacts, error) {
+	stops, err := openStops(tx, tk.Validation)
+	if err != nil {
+		return cageFacts{}, err
+	}
+	f := cageFacts{stops: stops}
+	if tk.Amount >= t.cfg.ReportingThreshold {
+		all, err := tx.Approvals(tk.Validation)
+		if err != nil {
+			return cageFacts{}, err
+		}
+		for _, a := range all {
+			if a.UsedBy == "" {
+				f.approvals = append(f.approvals, a)
+			}
+		}
+	}
+	return f, nil
+}
+
+// cageFacts is what cageRead read.
+type cageFacts struct {
+	stops     []ledger.Stop     // in force
+	approvals []ledger.Approval // unused, of a ticket at or over the threshold
+}
+
+// approvalFor is the first unused approval by someone other than payer (role:id): the second
+// person.
+func (f cageFacts) approvalFor(payer string) (ledger.Approval, bool) {
+	for _, a := range f.approvals {
+		if a.Approver != payer {
+			return a, true
+		}
+	}
+	return ledger.Approval{}, false
+}
+
 // cageView is a ticket as the cage is told of it: with whether it can be paid now and, if not,
 // why.
-func (t *Table) cageView(tk ledger.Ticket, now time.Time) *pb.CageTicket {
+func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageTicket {
 	c := &pb.CageTicket{ValidationNumber: tk.Validation, Amount: tk.Amount, IssuerTableId: tk.IssuerTable,
 		IssuerTerminalId: tk.Terminal, TicketNumber: tk.Number, IssuedUnixNanos: tk.Issued.UnixNano(),
 		ExpiresUnixNanos: tk.Expires.UnixNano(), State: tk.State,
@@ -74,33 +113,101 @@ func (t *Table) cageView(tk ledger.Ticket, now time.Time) *pb.CageTicket {
 			c.HoldLapsesAtUnixNanos = tk.HeldAt.Add(t.cfg.TicketHold).UnixNano()
 		}
 	}
-	c.Refusal, c.Message = t.cageRefusal(tk, now)
+	for _, s := range f.stops {
+		c.Stops = append(c.Stops, stopPB(s))
+	}
+	c.ReportingThreshold, c.OverThreshold = t.cfg.ReportingThreshold, tk.Amount >= t.cfg.ReportingThreshold
+	if len(f.approvals) > 0 {
+		a := f.approvals[0]
+		c.Approval = &pb.PaymentApproval{ValidationNumber: a.Validation, ApprovedBy: a.Approver, ApprovedAtUnixNanos: a.At.UnixNano(), Note: a.Note}
+	}
+	c.Refusal, c.Message = t.cageRefusal(tk, f, now)
 	c.Payable = c.Refusal == pb.TicketRefusal_TICKET_REFUSAL_UNSPECIFIED
+	if c.Payable && c.OverThreshold {
+		c.Message = fmt.Sprintf("%s is at or over the %s reporting threshold: approved by %s; record the patron's ID as you pay",
+			t.inCurrency(tk.Amount), t.inCurrency(t.cfg.ReportingThreshold), c.Approval.ApprovedBy)
+	}
 	return c
+}
+
+// thresholdRefused refuses view, a ticket cashier may otherwise pay, when it is at or over the
+// reporting threshold and what the payment needs is missing: a second person's approval (one
+// by someone other than cashier), and the patron's identity (idMissing; a look-up, before the
+// ID is asked, passes false). It reports whether it refused; the approval found is returned.
+func (t *Table) thresholdRefused(view *pb.CageTicket, tk ledger.Ticket, f cageFacts, cashier string, idMissing bool) (ledger.Approval, bool) {
+	approval, approved := f.approvalFor(pki.RoleCashier + ":" + cashier)
+	if tk.Amount < t.cfg.ReportingThreshold || (approved && !idMissing) {
+		return approval, false
+	}
+	view.Refusal, view.Payable = pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD, false
+	view.Message = t.thresholdNeeds(tk.Amount, idMissing, approved)
+	if !approved && len(f.approvals) > 0 {
+		view.Message += fmt.Sprintf(" (the approval on file is %s's own: a second person approves)", cashier)
+	}
+	return approval, true
+}
+
+// thresholdNeeds is the refusal of a payment at or over the reporting threshold without what it
+// needs: the patron's identity (idMissing) and a second person's approval (!approved).
+func (t *Table) thresholdNeeds(amount int64, idMissing, approved bool) string {
+	need := "record the patron's ID and a supervisor's approval"
+	switch {
+	case !idMissing:
+		need = "a supervisor's (or a second cashier's) approval is needed first"
+	case approved:
+		need = "record the patron's ID (type, number and name)"
+	}
+	return fmt.Sprintf("%s is at or over the %s reporting threshold: %s", t.inCurrency(amount), t.inCurrency(t.cfg.ReportingThreshold), need)
 }
 
 // cageRefusal is why the cage may not pay a ticket now (UNSPECIFIED: it may), in words too. A
 // hold that has lapsed does not stop the cage, as it would not stop another terminal.
-func (t *Table) cageRefusal(tk ledger.Ticket, now time.Time) (pb.TicketRefusal, string) {
+func (t *Table) cageRefusal(tk ledger.Ticket, f cageFacts, now time.Time) (pb.TicketRefusal, string) {
 	switch tk.State {
 	case ledger.TicketRedeemed:
 		return pb.TicketRefusal_TICKET_REFUSAL_ALREADY_PAID, fmt.Sprintf("ticket %s has already been paid (%s)", tk.Validation, redeemedWhere(tk))
-	case ledger.TicketHandpaid, ledger.TicketPrintFailed:
-		return pb.TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID, fmt.Sprintf("ticket %s could not be printed and is paid by hand at its table: this copy is void", tk.Validation)
+	case ledger.TicketHandpaid:
+		return pb.TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID, fmt.Sprintf("ticket %s could not be printed and was paid by hand%s: this copy is void", tk.Validation, handpaidBy(tk, t.cfg.TableID))
+	case ledger.TicketPrintFailed:
+		return pb.TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID, fmt.Sprintf("ticket %s could not be printed and is to be paid by hand by a supervisor at %s (not yet paid): this copy is void", tk.Validation, issuerOf(tk, t.cfg.TableID))
 	case ledger.TicketIssued:
 		return pb.TicketRefusal_TICKET_REFUSAL_NOT_PRINTED, fmt.Sprintf("ticket %s was never confirmed printed: its table's dealer checks it", tk.Validation)
 	case ledger.TicketPrinted, ledger.TicketRedeeming:
 	default:
 		return pb.TicketRefusal_TICKET_REFUSAL_NOT_PRINTED, fmt.Sprintf("ticket %s is %s", tk.Validation, tk.State)
 	}
+	if len(f.stops) > 0 {
+		return pb.TicketRefusal_TICKET_REFUSAL_STOPPED, stopText(f.stops[0])
+	}
 	if now.After(tk.Expires) {
 		return pb.TicketRefusal_TICKET_REFUSAL_EXPIRED, fmt.Sprintf("ticket %s expired on %s", tk.Validation, tk.Expires.UTC().Format(time.DateOnly))
 	}
 	if tk.State == ledger.TicketRedeeming && !t.holdLapsed(tk, now) {
-		return pb.TicketRefusal_TICKET_REFUSAL_HELD, fmt.Sprintf("ticket %s is in the acceptor of terminal %s: its hold lapses at %s, or that table's dealer releases it",
-			tk.Validation, holderName(tk), tk.HeldAt.Add(t.cfg.TicketHold).UTC().Format("15:04:05 UTC"))
+		// The dealer's certificate cannot release a hold: a supervisor's can (roles.go).
+		holder := tk.HolderTable
+		if holder == "" {
+			holder = t.cfg.TableID
+		}
+		return pb.TicketRefusal_TICKET_REFUSAL_HELD, fmt.Sprintf("ticket %s is in the acceptor of terminal %s: its hold lapses at %s, or a supervisor at %s releases it",
+			tk.Validation, holderName(tk), tk.HeldAt.Add(t.cfg.TicketHold).UTC().Format("15:04:05 UTC"), holder)
+	}
+	if tk.Amount >= t.cfg.ReportingThreshold && len(f.approvals) == 0 {
+		return pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD, t.thresholdNeeds(tk.Amount, true, false)
 	}
 	return pb.TicketRefusal_TICKET_REFUSAL_UNSPECIFIED, ""
+}
+
+// handpaidBy says who paid a ticket by hand, where and when: " at T1 by supervisor:S1 on
+// 2026-11-27 03:12:09 UTC"; a hand payment from before they were recorded says where only.
+func handpaidBy(tk ledger.Ticket, here string) string {
+	s := " at " + issuerOf(tk, here)
+	if tk.RedeemedBy != "" {
+		s += " by " + tk.RedeemedBy
+	}
+	if !tk.RedeemedAt.IsZero() {
+		s += " on " + tk.RedeemedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return s
 }
 
 // refusedWith is a refusal carrying the cage's view of the ticket in its details, so a client
@@ -157,7 +264,14 @@ func (t *Table) LookupTicket(cashier string, req *pb.LookupTicketRequest) (*pb.C
 		if err != nil {
 			return err
 		}
-		view = t.cageView(tk, now)
+		f, err := t.cageRead(tx, tk)
+		if err != nil {
+			return err
+		}
+		view = t.cageView(tk, f, now)
+		if view.Payable {
+			t.thresholdRefused(view, tk, f, cashier, false)
+		}
 		return nil
 	})
 	if err != nil {
@@ -174,6 +288,12 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 	if err := t.guessAhead(scope); err != nil {
 		return nil, err
 	}
+	// A patron's identity given is checked first: a typo in a name is the cashier's to fix,
+	// not a failed validation counted toward the guessing throttle.
+	patron, idErr := patronOf(req.Patron)
+	if req.Patron != nil && idErr != nil {
+		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
+	}
 	defer t.actAs(scope)()
 	// The request as the key remembers it: the number as digits, so a retry typed with the
 	// dashes the ticket prints is the same request.
@@ -187,8 +307,19 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if err != nil {
 				return nil, nil, err
 			}
-			view := t.cageView(tk, now)
-			if !view.Payable {
+			f, err := t.cageRead(tx, tk)
+			if err != nil {
+				return nil, nil, err
+			}
+			view := t.cageView(tk, f, now)
+			over := tk.Amount >= t.cfg.ReportingThreshold
+			if !view.Payable && view.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD {
+				return nil, nil, refusedWith(codes.FailedPrecondition, view)
+			}
+			// At or over the reporting threshold: the patron's identity and a second person's
+			// approval, both recorded in this transaction, before the cash is handed over.
+			approval, refused := t.thresholdRefused(view, tk, f, cashier, idErr != nil)
+			if refused {
 				return nil, nil, refusedWith(codes.FailedPrecondition, view)
 			}
 			if tk.State == ledger.TicketRedeeming { // a lapsed hold: the cage takes the ticket over
@@ -206,6 +337,14 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if err := tx.PutCagePayment(p); err != nil {
 				return nil, nil, err
 			}
+			var threshold *pb.ThresholdPayment
+			if req.Patron != nil {
+				pp := ledger.PatronPayment{Payment: p.ID, Validation: tk.Validation, Amount: tk.Amount, Cashier: cashier, At: now,
+					ViaTable: t.cfg.TableID, IDType: patron.IDType, IDNumber: patron.IDNumber, Name: patron.Name}
+				if threshold, err = t.recordPatron(tx, tk, pp, approval, over, "paid in cash at the cage"); err != nil {
+					return nil, nil, err
+				}
+			}
 			issuer := tk.IssuerTable
 			if issuer == "" {
 				issuer = t.cfg.TableID
@@ -214,8 +353,8 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 				tk.Validation, issuer, tk.Terminal, cashier, p.ID)); err != nil {
 				return nil, nil, err
 			}
-			return &pb.PayTicketResponse{Ticket: t.cageView(tk, now), Amount: tk.Amount, PaymentId: p.ID,
-				CashierId: cashier, PaidAtUnixNanos: now.UnixNano()}, nil, nil
+			return &pb.PayTicketResponse{Ticket: t.cageView(tk, cageFacts{}, now), Amount: tk.Amount, PaymentId: p.ID,
+				CashierId: cashier, PaidAtUnixNanos: now.UnixNano(), Threshold: threshold}, nil, nil
 		})
 	if err != nil {
 		return nil, t.guessAfter(scope, req.ValidationNumber, err)
@@ -332,6 +471,9 @@ func (t *Table) FloorReport(req *pb.FloorReportRequest) (*pb.FloorReportResponse
 		res.Tables = append(res.Tables, tableTicketsPB(merged[id]))
 	}
 	res.Floor = tableTicketsPB(floor)
+	if err := t.thresholdReport(ctx, from, to, res); err != nil {
+		return nil, ledgerErr(err)
+	}
 	byTable, err := t.led.FloorNoteTotals(ctx, from, to)
 	if err != nil {
 		return nil, ledgerErr(err)
@@ -414,6 +556,18 @@ func (s *cageService) PayTicket(ctx context.Context, req *pb.PayTicketRequest) (
 
 func (s *cageService) ShiftTotals(ctx context.Context, req *pb.ShiftTotalsRequest) (*pb.ShiftTotalsResponse, error) {
 	return s.t.ShiftTotals(callerRole(ctx), callerID(ctx), req)
+}
+
+func (s *cageService) StopTicket(ctx context.Context, req *pb.StopTicketRequest) (*pb.TicketStop, error) {
+	return s.t.StopTicket(actorOf(ctx), req)
+}
+
+func (s *cageService) ReleaseTicketStop(ctx context.Context, req *pb.ReleaseTicketStopRequest) (*pb.TicketStop, error) {
+	return s.t.ReleaseTicketStop(actorOf(ctx), req)
+}
+
+func (s *cageService) ApprovePayment(ctx context.Context, req *pb.ApprovePaymentRequest) (*pb.PaymentApproval, error) {
+	return s.t.ApprovePayment(callerRole(ctx), callerID(ctx), req)
 }
 
 func (s *cageService) FloorReport(_ context.Context, req *pb.FloorReportRequest) (*pb.FloorReportResponse, error) {

@@ -691,6 +691,10 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer t.actAs(actor)()
+	patron, idErr := patronOf(req.Patron)
+	if req.Patron != nil && idErr != nil {
+		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
+	}
 	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
 			// The ticket is its printing table's money (ledger.Conservation): that table's pit
@@ -705,14 +709,30 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			if tk.State != ledger.TicketIssued && tk.State != ledger.TicketPrintFailed {
 				return nil, nil, status.Errorf(codes.FailedPrecondition, "ticket %s is %s: it cannot be hand-paid", tk.Validation, tk.State)
 			}
-			tk.State = ledger.TicketHandpaid
+			// A stopped ticket is paid nowhere, by hand neither (stops.go): an overpaid cash-out
+			// whose printer failed waits for its overpayment to be resolved.
+			stops, err := openStops(tx, tk.Validation)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(stops) > 0 {
+				return nil, nil, failed("ticket %s cannot be hand-paid: %s", tk.Validation, stopText(stops[0]))
+			}
+			// Cash by hand is cash: at or over the reporting threshold, the patron's identity and a
+			// second person's approval, recorded here (threshold.go).
+			threshold, err := t.handpayThreshold(tx, tk, actor, newID("H"), req.Patron != nil, patron, idErr, now)
+			if err != nil {
+				return nil, nil, err
+			}
+			// Who paid it by hand, where and when: the cage tells a cashier shown a copy (issue 33).
+			tk.State, tk.RedeemedWhere, tk.RedeemedBy, tk.RedeemedAt = ledger.TicketHandpaid, t.cfg.TableID, actor, now
 			if err := tx.PutTicket(tk); err != nil {
 				return nil, nil, err
 			}
 			if _, err := tx.AddMeter(ledger.MeterMoneyOut, tk.Amount); err != nil {
 				return nil, nil, err
 			}
-			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue))}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
+			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), Threshold: threshold}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
 		})
 	return res, t.guessAfter(dealerScope(actor), req.ValidationNumber, err)
 }

@@ -250,6 +250,13 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 			if now.After(tk.Expires) {
 				return nil, nil, failed("ticket %s expired on %s", tk.Validation, tk.Expires.Format(time.DateOnly))
 			}
+			stops, err := openStops(tx, tk.Validation)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(stops) > 0 {
+				return nil, nil, stopRefusal(tk.Validation, stops)
+			}
 			bal, _, err := tx.Account(terminal)
 			if err != nil {
 				return nil, nil, err
@@ -520,6 +527,15 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 				return nil, nil, err
 			}
 			if err := tx.SetAccount(terminal, 0, false); err != nil {
+				return nil, nil, err
+			}
+			// The epoch ends in this ticket: a later correction that finds it overpaid stops it
+			// (overpay.go).
+			epoch, err := tx.Epoch(terminal)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := tx.PutCashout(terminal, epoch, tk.Validation); err != nil {
 				return nil, nil, err
 			}
 			// The player has left: a later correction of their rounds is theirs, not the next

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -64,10 +65,21 @@ func (t *Table) adjusted(tx *ledger.Tx, round, terminal string, delta, epoch int
 	}
 	if a.Epoch != epoch {
 		kind, amount := ledger.KindUnderpayment, delta
+		var tickets []string
 		if delta < 0 {
 			kind, amount = ledger.KindOverpayment, -delta
+			// The overpaid balance left in the cash-out that closed the epoch (issue 33): that
+			// ticket is stopped until the overpayment is resolved. An epoch the dealer closed
+			// left no ticket, and one from before cash-outs were recorded names none.
+			vn, ok, err := tx.Cashout(terminal, epoch)
+			if err != nil {
+				return 0, false, err
+			}
+			if ok {
+				tickets = []string{vn}
+			}
 		}
-		return a.Balance, false, t.recordOverpayment(tx, round, terminal, kind, amount, why+" (the account has been closed since)")
+		return a.Balance, false, t.recordOverpayment(tx, round, terminal, kind, amount, why+closedSince, tickets...)
 	}
 	next, err := money.Add(a.Balance, delta)
 	if err != nil {
@@ -82,10 +94,22 @@ func (t *Table) adjusted(tx *ledger.Tx, round, terminal string, delta, epoch int
 	return next, true, nil
 }
 
-func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, amount int64, why string) error {
+// closedSince ends the reason of an overpayment found after the account closed.
+const closedSince = " (the account has been closed since)"
+
+// recordOverpayment records an overpayment or underpayment found by why, and stops the
+// tickets an overpaid balance left in (stopOverpaid).
+func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, amount int64, why string, tickets ...string) error {
+	now := t.now()
 	o := ledger.Overpayment{ID: newID("P"), Terminal: terminal, Round: round, Kind: kind, Amount: amount,
-		At: t.now(), State: ledger.OverpaymentOpen, Reason: why}
+		At: now, State: ledger.OverpaymentOpen, Reason: why, Tickets: tickets}
+	if len(tickets) > 0 {
+		o.Reason += "; left in ticket " + strings.Join(tickets, ", ")
+	}
 	if err := tx.PutOverpayment(o); err != nil {
+		return err
+	}
+	if err := t.stopOverpaid(tx, o, changeOf(round, strings.TrimSuffix(why, closedSince)), now); err != nil {
 		return err
 	}
 	t.log.Warn("settlement error for the operator to rectify (003 §8.13)", "kind", kind, "terminal", terminal,
@@ -95,7 +119,7 @@ func (t *Table) recordOverpayment(tx *ledger.Tx, round, terminal, kind string, a
 
 func overpaymentPB(o ledger.Overpayment) *pb.Overpayment {
 	out := &pb.Overpayment{Id: o.ID, TerminalId: o.Terminal, RoundId: o.Round, Kind: o.Kind, Amount: o.Amount,
-		AtUnixNanos: o.At.UnixNano(), State: o.State, Reason: o.Reason, ResolvedBy: o.ResolvedBy, Note: o.Note}
+		AtUnixNanos: o.At.UnixNano(), State: o.State, Reason: o.Reason, ResolvedBy: o.ResolvedBy, Note: o.Note, Tickets: o.Tickets}
 	if !o.ResolvedAt.IsZero() {
 		out.ResolvedAtUnixNanos = o.ResolvedAt.UnixNano()
 	}
@@ -157,6 +181,9 @@ func (t *Table) ResolveOverpayment(actor string, req *pb.ResolveOverpaymentReque
 			}
 			o.State, o.ResolvedBy, o.ResolvedAt, o.Note = req.Resolution, actor, now, req.Note
 			if err := tx.PutOverpayment(o); err != nil {
+				return nil, nil, err
+			}
+			if err := t.releaseOverpaid(tx, o, actor, req.Note, now); err != nil {
 				return nil, nil, err
 			}
 			return overpaymentPB(o), nil, tx.Event(o.Kind+"-"+o.State, o.Terminal, o.Round, o.Amount, o.ID+" by "+actor+": "+req.Note)

@@ -64,6 +64,12 @@ func init() {
 	allow(cage, "PayTicket", cashierRoles)
 	allow(cage, "ShiftTotals", cageReportRoles)
 	allow(cage, "FloorReport", cageReportRoles)
+	// The stop list is a supervisor's (issue 33): neither a cashier nor a dealer stops or
+	// releases a ticket. A threshold payment's second person is a supervisor or another
+	// cashier (ApprovePayment refuses the paying cashier's own approval at PayTicket).
+	allow(cage, "StopTicket", supervisorRoles)
+	allow(cage, "ReleaseTicketStop", supervisorRoles)
+	allow(cage, "ApprovePayment", cageReportRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

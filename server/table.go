@@ -118,7 +118,15 @@ type Config struct {
 	RedeemFailures int
 	RedeemWindow   time.Duration
 	RedeemCooldown time.Duration
+
+	// ReportingThreshold is the cash payment at the cage (cents) at or over which the patron's
+	// identity and a second person's approval are recorded before the cash is handed over (the
+	// AML/CTF Act's threshold transaction, A$10,000). DefaultReportingThreshold when 0.
+	ReportingThreshold int64
 }
+
+// DefaultReportingThreshold is the default Config.ReportingThreshold: 10,000.00.
+const DefaultReportingThreshold = 1_000_000
 
 // DefaultTicketHold is the default time a ticket hold stands (Config.TicketHold): far longer
 // than any acceptor needs from escrow to stacked, short enough that an abandoned hold does not
@@ -390,6 +398,12 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	if cfg.TicketHold <= 0 {
 		cfg.TicketHold = DefaultTicketHold
+	}
+	if cfg.ReportingThreshold == 0 {
+		cfg.ReportingThreshold = DefaultReportingThreshold
+	}
+	if cfg.ReportingThreshold < 0 {
+		return nil, fmt.Errorf("server: reporting threshold %d must be positive", cfg.ReportingThreshold)
 	}
 	if cfg.RedeemFailures <= 0 {
 		cfg.RedeemFailures = 5

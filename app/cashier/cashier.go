@@ -346,6 +346,10 @@ func (c *Cashier) Escrow(ctx context.Context, e noteacceptor.Escrow) bool {
 			c.say("Ticket returned: it would take your balance above the table's maximum")
 		case refusedFor(err, table.TicketAlreadyInEscrow):
 			c.say("Ticket returned: another ticket is being redeemed at this terminal")
+		case refusedFor(err, table.TicketStopped):
+			// On the floor's stop list (an open overpayment, lost, stolen, disputed): why is
+			// the supervisor's to tell, not the screen's.
+			c.say("Ticket returned: it is held — please see a casino supervisor")
 		default:
 			c.say("Ticket refused: %s", told(err))
 		}

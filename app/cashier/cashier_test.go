@@ -20,6 +20,7 @@ import (
 	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/internal/testwait"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
 )
 
@@ -580,4 +581,29 @@ func (r *rig) cashedOut(t *testing.T, cents int64) string {
 	}
 	printed := r.prn.Printed()
 	return printed[len(printed)-1].Fields[6]
+}
+
+// Issue 33 point 1, the terminal's side: a ticket on the floor's stop list (a supervisor
+// stopped it) is handed back and the player is told, in words they read, to see a casino
+// supervisor; nothing is credited.
+func TestAStoppedTicketIsReturnedAndThePlayerToldToSeeASupervisor(t *testing.T) {
+	r := newRig(t)
+	validation := r.cashedOut(t, 5000)
+	if _, err := r.demo.Table.StopTicket("supervisor:S1", &pb.StopTicketRequest{ValidationNumber: validation, Reason: "reported stolen", IdempotencyKey: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	r.noPending(t)
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	r.noPending(t)
+	const want = "Ticket returned: it is held — please see a casino supervisor"
+	if m := r.c.Status().Message; m.Key != want {
+		t.Fatalf("the player is told %q, want %q", m, want)
+	}
+	if b := r.balance(t); b != 0 {
+		t.Fatalf("balance %d: a stopped ticket was credited", b)
+	}
 }

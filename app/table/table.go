@@ -337,6 +337,11 @@ const TicketAboveMaximum = "ticket above the maximum balance"
 // holds another: its acceptor has one ticket in escrow at a time. Final for this ticket.
 const TicketAlreadyInEscrow = "another ticket in escrow"
 
+// TicketStopped begins the table's refusal of a ticket stopped on the floor's stop list: an
+// open overpayment's money left in it, or a supervisor stopped it (lost, stolen, disputed).
+// Final: the acceptor returns it and the player sees a casino supervisor.
+const TicketStopped = "ticket held for a supervisor"
+
 // Refused reports whether err is, or wraps, the table's refusal.
 func Refused(err error) bool {
 	var r *Refusal

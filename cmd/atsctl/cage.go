@@ -42,7 +42,13 @@ func init() {
 
 const cageUsage = `usage: atsctl cage [-addr HOST:PORT] [-pki DIR] [-id CASHIER] COMMAND
   lookup NUMBER            what a ticket is worth and whether it can be paid (if not, why)
-  pay NUMBER [-yes]        pay a ticket in cash (asks first unless -yes)
+  pay NUMBER [-yes] [-patron-id-type T -patron-id-number N -patron-name NAME]
+                           pay a ticket in cash (asks first unless -yes); at or over the
+                           reporting threshold the patron's ID is required, and an approval
+  approve NUMBER [-note TEXT]   a second person's approval of a threshold payment (a
+                           supervisor, or a cashier other than the one who pays)
+  stop NUMBER -reason TEXT       stop a ticket floor-wide: lost, stolen, disputed (supervisor)
+  release NUMBER -stop ID -note TEXT   release a supervisor's stop (supervisor)
   shift [-from T] [-to T] [-cashier ID]   what was paid (a supervisor may name any cashier)
   report [-from T] [-to T] [-format text|csv]   tickets per table and floor, notes reconciliation,
                            every reseal of a table's ledger (of all time)
@@ -56,6 +62,8 @@ type cageFlags struct {
 	yes                       *bool
 	from, to, format, cashier *string
 	timeout                   *time.Duration
+	// The patron's identity (pay), a stop's reason, its id and a note (stop, release, approve).
+	idType, idNumber, name, reason, stop, note *string
 }
 
 func newCageFlags(stderr io.Writer) cageFlags {
@@ -63,15 +71,21 @@ func newCageFlags(stderr io.Writer) cageFlags {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, cageUsage) }
 	return cageFlags{fs: fs,
-		addr:    fs.String("addr", "127.0.0.1:7443", "table server address"),
-		dir:     fs.String("pki", "pki", "PKI directory with ca.pem and the cashier's certificate"),
-		id:      fs.String("id", "cashier-1", "the cashier's certificate name in the PKI directory"),
-		yes:     fs.Bool("yes", false, "pay: do not ask"),
-		from:    fs.String("from", "", "shift, report: from (inclusive)"),
-		to:      fs.String("to", "", "shift, report: to (exclusive)"),
-		format:  fs.String("format", "text", "report: text or csv"),
-		cashier: fs.String("cashier", "", "shift: the cashier (a supervisor's certificate only; default yourself)"),
-		timeout: fs.Duration("timeout", 10*time.Second, "how long to wait for the table server"),
+		addr:     fs.String("addr", "127.0.0.1:7443", "table server address"),
+		dir:      fs.String("pki", "pki", "PKI directory with ca.pem and the cashier's certificate"),
+		id:       fs.String("id", "cashier-1", "the cashier's certificate name in the PKI directory"),
+		yes:      fs.Bool("yes", false, "pay: do not ask"),
+		from:     fs.String("from", "", "shift, report: from (inclusive)"),
+		to:       fs.String("to", "", "shift, report: to (exclusive)"),
+		format:   fs.String("format", "text", "report: text or csv"),
+		cashier:  fs.String("cashier", "", "shift: the cashier (a supervisor's certificate only; default yourself)"),
+		timeout:  fs.Duration("timeout", 10*time.Second, "how long to wait for the table server"),
+		idType:   fs.String("patron-id-type", "", "pay: the patron's ID type (passport, driver licence, …)"),
+		idNumber: fs.String("patron-id-number", "", "pay: the patron's ID number"),
+		name:     fs.String("patron-name", "", "pay: the patron's name as on the ID"),
+		reason:   fs.String("reason", "", "stop: why (lost, stolen, disputed: …)"),
+		stop:     fs.String("stop", "", "release: the stop's id (lookup lists them)"),
+		note:     fs.String("note", "", "release: why it may be paid; approve: a note"),
 	}
 }
 
@@ -101,7 +115,7 @@ func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	verb, rest := pos[0], pos[1:]
-	want := map[string]int{"lookup": 1, "pay": 1, "shift": 0, "report": 0}
+	want := map[string]int{"lookup": 1, "pay": 1, "shift": 0, "report": 0, "approve": 1, "stop": 1, "release": 1}
 	n, ok := want[verb]
 	if !ok {
 		fmt.Fprintf(stderr, "atsctl cage: unknown command %q\n%s\n", verb, cageUsage)
@@ -145,7 +159,17 @@ func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "lookup":
 		err = cageLookup(ctx, cage, vn, stdout)
 	case "pay":
-		err = cagePay(ctx, cage, vn, *f.yes, stdin, stdout)
+		var patron *pb.PatronIdentity
+		if *f.idType != "" || *f.idNumber != "" || *f.name != "" {
+			patron = &pb.PatronIdentity{IdType: *f.idType, IdNumber: *f.idNumber, Name: *f.name}
+		}
+		err = cagePay(ctx, cage, vn, patron, *f.yes, stdin, stdout)
+	case "approve":
+		err = cageApprove(ctx, cage, vn, *f.note, stdout)
+	case "stop":
+		err = cageStop(ctx, cage, vn, *f.reason, stdout)
+	case "release":
+		err = cageRelease(ctx, cage, vn, *f.stop, *f.note, stdout)
 	case "shift":
 		err = cageShift(ctx, cage, *f.cashier, from, to, stdout)
 	case "report":
@@ -290,12 +314,70 @@ func printTicket(w io.Writer, v *pb.CageTicket) {
 	if v.HolderTerminalId != "" {
 		fmt.Fprintf(tw, "held\tby terminal %s of table %s until %s\n", v.HolderTerminalId, v.HolderTableId, when(v.HoldLapsesAtUnixNanos))
 	}
+	for _, s := range v.Stops {
+		fmt.Fprintf(tw, "stop %s\t%s by %s at %s, %s: %s\n", s.Id, s.Kind, s.StoppedBy, s.TableId, when(s.StoppedAtUnixNanos), s.Reason)
+	}
+	if v.Approval != nil {
+		fmt.Fprintf(tw, "approved\tby %s, %s\n", v.Approval.ApprovedBy, when(v.Approval.ApprovedAtUnixNanos))
+	}
 	if v.Payable {
 		fmt.Fprintf(tw, "payable\tyes\n")
 	} else {
 		fmt.Fprintf(tw, "payable\tno: %s\n", strings.TrimPrefix(v.Refusal.String(), "TICKET_REFUSAL_"))
 	}
+	if v.Payable && v.Message != "" { // a refusal's words follow it as REFUSED (…)
+		fmt.Fprintf(tw, "note\t%s\n", v.Message)
+	}
 	tw.Flush()
+}
+
+// cageApprove records the caller's approval of a threshold payment.
+func cageApprove(ctx context.Context, cage pb.CageServiceClient, vn, note string, stdout io.Writer) error {
+	a, err := cage.ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn, Note: note})
+	if err != nil {
+		return asRefusal(err)
+	}
+	fmt.Fprintf(stdout, "APPROVED. Ticket %s may be paid by a cashier other than %s, with the patron's ID (%s).\n",
+		pretty(vn), a.ApprovedBy, when(a.ApprovedAtUnixNanos))
+	return nil
+}
+
+// cageKey is one call's idempotency key: a retry after a lost answer is the same call.
+func cageKey() (string, error) {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "atsctl-" + hex.EncodeToString(b), nil
+}
+
+// cageStop stops a ticket floor-wide.
+func cageStop(ctx context.Context, cage pb.CageServiceClient, vn, reason string, stdout io.Writer) error {
+	key, err := cageKey()
+	if err != nil {
+		return err
+	}
+	s, err := cage.StopTicket(ctx, &pb.StopTicketRequest{ValidationNumber: vn, Reason: reason, IdempotencyKey: key})
+	if err != nil {
+		return asRefusal(err)
+	}
+	fmt.Fprintf(stdout, "STOPPED. Ticket %s is held at every cage and terminal of the floor (stop %s by %s, %s: %s).\n",
+		pretty(vn), s.Id, s.StoppedBy, when(s.StoppedAtUnixNanos), s.Reason)
+	return nil
+}
+
+// cageRelease releases a supervisor's stop.
+func cageRelease(ctx context.Context, cage pb.CageServiceClient, vn, stop, note string, stdout io.Writer) error {
+	key, err := cageKey()
+	if err != nil {
+		return err
+	}
+	s, err := cage.ReleaseTicketStop(ctx, &pb.ReleaseTicketStopRequest{ValidationNumber: vn, StopId: stop, Note: note, IdempotencyKey: key})
+	if err != nil {
+		return asRefusal(err)
+	}
+	fmt.Fprintf(stdout, "RELEASED. Stop %s of ticket %s released by %s, %s: %s\n", s.Id, pretty(vn), s.ReleasedBy, when(s.ReleasedAtUnixNanos), s.ReleaseNote)
+	return nil
 }
 
 func cageLookup(ctx context.Context, cage pb.CageServiceClient, vn string, stdout io.Writer) error {
@@ -310,7 +392,7 @@ func cageLookup(ctx context.Context, cage pb.CageServiceClient, vn string, stdou
 	return nil
 }
 
-func cagePay(ctx context.Context, cage pb.CageServiceClient, vn string, yes bool, stdin io.Reader, stdout io.Writer) error {
+func cagePay(ctx context.Context, cage pb.CageServiceClient, vn string, patron *pb.PatronIdentity, yes bool, stdin io.Reader, stdout io.Writer) error {
 	v, err := cage.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
 	if err != nil {
 		return asRefusal(err)
@@ -327,11 +409,11 @@ func cagePay(ctx context.Context, cage pb.CageServiceClient, vn string, yes bool
 	}
 	// One key for this payment: a retry after a lost answer is the same payment, answered
 	// with the same reply, never a second one.
-	b := make([]byte, 12)
-	if _, err := rand.Read(b); err != nil {
+	key, err := cageKey()
+	if err != nil {
 		return err
 	}
-	req := &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "atsctl-" + hex.EncodeToString(b)}
+	req := &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: key, Patron: patron}
 	var res *pb.PayTicketResponse
 	for attempt := 0; ; attempt++ {
 		res, err = cage.PayTicket(ctx, req)
@@ -345,6 +427,10 @@ func cagePay(ctx context.Context, cage pb.CageServiceClient, vn string, yes bool
 	}
 	fmt.Fprintf(stdout, "PAID. Hand over %s.\nticket %s paid at the cage by %s at %s (payment %s)\n",
 		aud(res.Amount), pretty(vn), res.CashierId, when(res.PaidAtUnixNanos), res.PaymentId)
+	if th := res.Threshold; th != nil {
+		fmt.Fprintf(stdout, "threshold payment recorded: patron %s (%s %s), approved by %s\n", th.Patron.GetName(), th.Patron.GetIdType(),
+			th.Patron.GetIdNumber(), th.ApprovedBy)
+	}
 	return nil
 }
 
@@ -408,6 +494,20 @@ func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Ti
 		for _, m := range res.Reseals {
 			w.Write([]string{"reseal", m.TableId, time.Unix(0, m.AtUnixNanos).UTC().Format(time.RFC3339), m.By, m.Why, fmt.Sprint(m.SealedRows), m.Found})
 		}
+		if len(res.ThresholdPayments) > 0 {
+			w.Write([]string{"section", "payment", "ticket", "amount", "paid at", "cashier", "via", "id type", "id number", "name", "approved by", "threshold"})
+		}
+		for _, p := range res.ThresholdPayments {
+			w.Write([]string{"threshold", p.PaymentId, p.ValidationNumber, money.Decimal(p.Amount), time.Unix(0, p.PaidAtUnixNanos).UTC().Format(time.RFC3339),
+				p.CashierId, p.ViaTableId, p.Patron.GetIdType(), p.Patron.GetIdNumber(), p.Patron.GetName(), p.ApprovedBy, money.Decimal(p.Threshold)})
+		}
+		if len(res.PatronDays) > 0 {
+			w.Write([]string{"section", "day", "id type", "id number", "name", "count", "amount", "payments"})
+		}
+		for _, d := range res.PatronDays {
+			w.Write([]string{"patron-day", d.Day, d.Patron.GetIdType(), d.Patron.GetIdNumber(), d.Patron.GetName(), fmt.Sprint(d.Count), money.Decimal(d.Amount),
+				strings.Join(d.PaymentIds, " ")})
+		}
 		w.Flush()
 		return w.Error()
 	}
@@ -451,6 +551,23 @@ func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Ti
 		fmt.Fprintf(stdout, "\nledgers re-sealed as found (trusted by the operator's order):\n")
 		for _, m := range res.Reseals {
 			fmt.Fprintf(stdout, "  %s %s by %s: %s (%d rows; found %s)\n", m.TableId, when(m.AtUnixNanos), m.By, m.Why, m.SealedRows, m.Found)
+		}
+	}
+	// The AML/CTF threshold transactions of the window, and the patrons whose identified
+	// payments of one day reach the threshold over several tickets.
+	fmt.Fprintf(stdout, "\ncash payments at or over the %s reporting threshold (threshold transactions):\n", aud(res.ReportingThreshold))
+	if len(res.ThresholdPayments) == 0 {
+		fmt.Fprintln(stdout, "  none")
+	}
+	for _, p := range res.ThresholdPayments {
+		fmt.Fprintf(stdout, "  %s %s ticket %s paid by %s via %s to %s (%s %s), approved by %s (payment %s)\n", when(p.PaidAtUnixNanos), aud(p.Amount),
+			pretty(p.ValidationNumber), p.CashierId, p.ViaTableId, p.Patron.GetName(), p.Patron.GetIdType(), p.Patron.GetIdNumber(), p.ApprovedBy, p.PaymentId)
+	}
+	if len(res.PatronDays) > 0 {
+		fmt.Fprintf(stdout, "\none patron's tickets of a day reaching the threshold together (split payments to check):\n")
+		for _, d := range res.PatronDays {
+			fmt.Fprintf(stdout, "  %s %s (%s %s): %d tickets, %s (payments %s)\n", d.Day, d.Patron.GetName(), d.Patron.GetIdType(), d.Patron.GetIdNumber(),
+				d.Count, aud(d.Amount), strings.Join(d.PaymentIds, ", "))
 		}
 	}
 	return nil

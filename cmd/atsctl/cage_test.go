@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -252,4 +253,92 @@ func TestCageReportListsTheReseals(t *testing.T) {
 	if len(mark) < 5 || mark[1] != "T1" || mark[3] != "pitboss-7" || mark[4] != "key lost in the disk swap, ticket 4411" {
 		t.Fatalf("the csv's reseal row: %q\n%s", mark, out)
 	}
+}
+
+// The stop list and the reporting threshold from the cashier's and supervisor's command line
+// (issue 33): the supervisor stops a ticket and the cashier's lookup says why; a cashier cannot
+// stop one; released, it pays. A A$10,040.00 ticket is refused with the threshold's words
+// until a second cashier approves and the patron's ID is given, and the report lists it.
+func TestCageStopAndThresholdCommands(t *testing.T) {
+	c := newCageTable(t)
+	vn := c.ticket(t, "a", 5000)
+	code, out, errs := c.cage(t, "", "-id", "supervisor", "stop", vn, "-reason", "reported stolen")
+	if code != 0 || !strings.Contains(out, "STOPPED.") {
+		t.Fatalf("stop: %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = c.cage(t, "", "-id", "cashier-1", "lookup", vn)
+	if code != 1 || !strings.Contains(out, "no: STOPPED\n") || !strings.Contains(out, "stopped by supervisor supervisor at T1") ||
+		!strings.Contains(out, "reported stolen") {
+		t.Fatalf("lookup of a stopped ticket: %d\n%s", code, out)
+	}
+	t.Logf("lookup of a stopped ticket:\n%s", out)
+	i := strings.Index(out, "stop S")
+	stopID := strings.Fields(out[i:])[1]
+	if code, _, errs = c.cage(t, "", "-id", "cashier-1", "release", vn, "-stop", stopID, "-note", "mine"); code != 1 || !strings.Contains(errs, "may not do that") {
+		t.Fatalf("a cashier released a stop: %d %s", code, errs)
+	}
+	if code, out, errs = c.cage(t, "", "-id", "supervisor", "release", vn, "-stop", stopID, "-note", "found"); code != 0 || !strings.Contains(out, "RELEASED.") {
+		t.Fatalf("release: %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ = c.cage(t, "", "-id", "cashier-1", "pay", vn, "-yes"); code != 0 {
+		t.Fatalf("released, pay: %d\n%s", code, out)
+	}
+
+	big := c.bigTicket(t, 1004000)
+	code, out, _ = c.cage(t, "", "-id", "cashier-1", "pay", big, "-yes")
+	if code != 1 || !strings.Contains(out, "REFUSED (THRESHOLD): A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a supervisor's approval") {
+		t.Fatalf("a threshold payment with nothing: %d\n%s", code, out)
+	}
+	if code, out, errs = c.cage(t, "", "-id", "cashier-2", "approve", big); code != 0 || !strings.Contains(out, "APPROVED.") {
+		t.Fatalf("approve: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = c.cage(t, "", "-id", "cashier-1", "pay", big, "-yes", "-patron-id-type", "passport", "-patron-id-number", "PA1234567", "-patron-name", "Jane Citizen")
+	if code != 0 || !strings.Contains(out, "threshold payment recorded: patron Jane Citizen (passport PA1234567), approved by cashier:cashier-2") {
+		t.Fatalf("a threshold payment: %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = c.cage(t, "", "-id", "cashier-1", "report")
+	if code != 0 || !strings.Contains(out, "Jane Citizen (passport PA1234567), approved by cashier:cashier-2") {
+		t.Fatalf("report: %d\n%s", code, out)
+	}
+	t.Logf("report:\n%s", out)
+}
+
+// bigTicket is a printed ticket of cents from T01, funded by the dealer's buy-in.
+func (c *cageTable) bigTicket(t *testing.T, cents int64) string {
+	t.Helper()
+	ctx := context.Background()
+	files := pki.Files{Dir: c.dir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := files.Load("dealer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctls, err := pki.ClientTLS(caPEM, pair, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient(c.addr, grpc.WithTransportCredentials(credentials.NewTLS(ctls)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	b, err := pb.NewDealerServiceClient(conn).CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: "big", TerminalId: "T01", Amount: cents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.term.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: "big", BuyInId: b.BuyInId, Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	co, err := c.term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "big/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.term.TicketPrinted(ctx, &pb.TicketRequest{IdempotencyKey: "big/p", ValidationNumber: co.Ticket.ValidationNumber}); err != nil {
+		t.Fatal(err)
+	}
+	return co.Ticket.ValidationNumber
 }

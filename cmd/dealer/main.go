@@ -6,7 +6,8 @@
 // (the current round, or an earlier ROUND between rounds: 001 §9.4), luckyball fault|working
 // [REASON] (the Lucky Ball display out of order or working again: 003 §8.11),
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
-// handpay VALIDATION, limits MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT ...] [table-max=CENTS]
+// handpay VALIDATION [ID_TYPE ID_NUMBER NAME] (the patron's identity: required, with a second
+// person's approval, at or over the cage's reporting threshold), limits MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT ...] [table-max=CENTS]
 // [aggregate-min=CENTS] [warning=DURATION] (every limit the sign shows, amounts in cents; see
 // limits.go), period DURATION, jackpot [ROUND]
 // (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [N] (the last N
@@ -282,7 +283,15 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		if err != nil {
 			return nil, err
 		}
-		return d.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v})
+		req := &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v}
+		switch len(rest) {
+		case 1:
+		case 4:
+			req.Patron = &pb.PatronIdentity{IdType: rest[1], IdNumber: rest[2], Name: rest[3]}
+		default:
+			return nil, fmt.Errorf("handpay VALIDATION [ID_TYPE ID_NUMBER NAME]: the patron's identity is three words (quote a name with spaces)")
+		}
+		return d.Handpay(ctx, req)
 	case "limits":
 		req, err := parseLimits(rest)
 		if err != nil {

@@ -42,6 +42,12 @@ func TestMoneyCommands(t *testing.T) {
 		{[]string{"release"}, "missing argument"},
 		{[]string{"resolve", "P1", "recovered"}, "NotFound"},
 		{[]string{"resolve", "P1"}, "missing argument"},
+		// handpay with the patron's identity (issue 33: cash by hand at or over the reporting
+		// threshold): three words or none, checked before the call.
+		{[]string{"handpay", "000000000000000001"}, "NotFound"},
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", "Jane Citizen"}, "NotFound"},
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567"}, "three words"},
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", ""}, "the patron's name is required"},
 	} {
 		_, err := command(ctx, d, c.args)
 		if (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {

@@ -108,6 +108,49 @@ CREATE TABLE IF NOT EXISTS cage_payments (
 	at         INTEGER NOT NULL,
 	via_table  TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS cage_stops (
+	validation   TEXT NOT NULL,
+	id           TEXT NOT NULL,
+	kind         TEXT NOT NULL,
+	reason       TEXT NOT NULL,
+	amount       INTEGER NOT NULL,
+	source_table TEXT NOT NULL,
+	overpayment  TEXT NOT NULL,
+	stopped_by   TEXT NOT NULL,
+	stopped_at   INTEGER NOT NULL,
+	released_by  TEXT NOT NULL DEFAULT '',
+	released_at  INTEGER NOT NULL DEFAULT 0,
+	release_note TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (validation, id)
+);
+CREATE TABLE IF NOT EXISTS cage_approvals (
+	validation TEXT NOT NULL,
+	approver   TEXT NOT NULL,
+	at         INTEGER NOT NULL,
+	note       TEXT NOT NULL,
+	used_by    TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (validation, approver)
+);
+CREATE TABLE IF NOT EXISTS cage_patrons (
+	payment     TEXT PRIMARY KEY,
+	validation  TEXT NOT NULL UNIQUE,
+	amount      INTEGER NOT NULL CHECK (amount > 0),
+	cashier     TEXT NOT NULL,
+	at          INTEGER NOT NULL,
+	via_table   TEXT NOT NULL,
+	id_type     TEXT NOT NULL,
+	id_number   TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	approved_by TEXT NOT NULL,
+	approved_at INTEGER NOT NULL,
+	threshold   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cashouts (
+	terminal   TEXT NOT NULL,
+	epoch      INTEGER NOT NULL,
+	validation TEXT NOT NULL,
+	PRIMARY KEY (terminal, epoch)
+);
 CREATE TABLE IF NOT EXISTS rounds (
 	id       TEXT PRIMARY KEY,
 	seq      INTEGER NOT NULL UNIQUE,
@@ -169,7 +212,8 @@ CREATE TABLE IF NOT EXISTS overpayments (
 	reason      TEXT NOT NULL,
 	resolved_by TEXT NOT NULL DEFAULT '',
 	resolved_at INTEGER NOT NULL DEFAULT 0,
-	note        TEXT NOT NULL DEFAULT ''
+	note        TEXT NOT NULL DEFAULT '',
+	tickets     TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS terminals (
 	id         TEXT PRIMARY KEY,
@@ -1423,15 +1467,22 @@ type Overpayment struct {
 	ResolvedBy string // the certificate identity that resolved it
 	ResolvedAt time.Time
 	Note       string
+	// Tickets are the cash-out tickets the overpaid balance left in (validation numbers),
+	// stopped until the overpayment is resolved.
+	Tickets []string
 }
 
-const overpaymentColumns = `id, terminal, round, kind, amount, at, state, reason, resolved_by, resolved_at, note`
+const overpaymentColumns = `id, terminal, round, kind, amount, at, state, reason, resolved_by, resolved_at, note, tickets`
 
 func scanOverpayment(row interface{ Scan(...any) error }) (Overpayment, error) {
 	var o Overpayment
 	var at, resolved int64
-	if err := row.Scan(&o.ID, &o.Terminal, &o.Round, &o.Kind, &o.Amount, &at, &o.State, &o.Reason, &o.ResolvedBy, &resolved, &o.Note); err != nil {
+	var tickets string
+	if err := row.Scan(&o.ID, &o.Terminal, &o.Round, &o.Kind, &o.Amount, &at, &o.State, &o.Reason, &o.ResolvedBy, &resolved, &o.Note, &tickets); err != nil {
 		return Overpayment{}, err
+	}
+	if tickets != "" {
+		o.Tickets = strings.Split(tickets, ",")
 	}
 	o.At = time.Unix(0, at)
 	if resolved != 0 {
@@ -1446,10 +1497,11 @@ func (t *Tx) PutOverpayment(o Overpayment) error {
 	if !o.ResolvedAt.IsZero() {
 		resolved = o.ResolvedAt.UnixNano()
 	}
-	_, err := t.exec(`INSERT INTO overpayments(`+overpaymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO overpayments(`+overpaymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET state = excluded.state, resolved_by = excluded.resolved_by,
 			resolved_at = excluded.resolved_at, note = excluded.note`,
-		o.ID, o.Terminal, o.Round, o.Kind, o.Amount, o.At.UnixNano(), o.State, o.Reason, o.ResolvedBy, resolved, o.Note)
+		o.ID, o.Terminal, o.Round, o.Kind, o.Amount, o.At.UnixNano(), o.State, o.Reason, o.ResolvedBy, resolved, o.Note,
+		strings.Join(o.Tickets, ","))
 	if err != nil {
 		return fmt.Errorf("ledger: overpayment %s: %w", o.ID, err)
 	}

@@ -71,6 +71,13 @@ var migrations = []migration{
 		{"tickets", "redeemed_by", "TEXT NOT NULL DEFAULT ''"},
 		{"tickets", "redeemed_at", "INTEGER NOT NULL DEFAULT 0"},
 	}, nil},
+	{5, "overpayments.tickets: the cash-out tickets an overpaid balance left in", []column{
+		// Stopped at every cage and terminal until the overpayment is resolved (issue 33). An
+		// overpayment from before names none. The stops themselves (cage_stops), the
+		// cash-outs of each epoch (cashouts) and the threshold records (cage_approvals,
+		// cage_patrons) are new tables, made by the schema.
+		{"overpayments", "tickets", "TEXT NOT NULL DEFAULT ''"},
+	}, nil},
 }
 
 // Version is the newest migration this code knows: the schema version of a ledger it opened.

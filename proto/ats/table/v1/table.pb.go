@@ -315,6 +315,8 @@ const (
 	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4 // past expires_unix_nanos
 	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5 // the printer has not confirmed it printed
 	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6 // it did not print and is (to be) paid by hand: a copy is void
+	TicketRefusal_TICKET_REFUSAL_STOPPED       TicketRefusal = 7 // held for a supervisor (an open overpayment, or stopped): stops
+	TicketRefusal_TICKET_REFUSAL_THRESHOLD     TicketRefusal = 8 // at or over the reporting threshold: the patron's ID and a second person's approval first
 )
 
 // Enum value maps for TicketRefusal.
@@ -327,6 +329,8 @@ var (
 		4: "TICKET_REFUSAL_EXPIRED",
 		5: "TICKET_REFUSAL_NOT_PRINTED",
 		6: "TICKET_REFUSAL_VOID_HANDPAID",
+		7: "TICKET_REFUSAL_STOPPED",
+		8: "TICKET_REFUSAL_THRESHOLD",
 	}
 	TicketRefusal_value = map[string]int32{
 		"TICKET_REFUSAL_UNSPECIFIED":   0,
@@ -336,6 +340,8 @@ var (
 		"TICKET_REFUSAL_EXPIRED":       4,
 		"TICKET_REFUSAL_NOT_PRINTED":   5,
 		"TICKET_REFUSAL_VOID_HANDPAID": 6,
+		"TICKET_REFUSAL_STOPPED":       7,
+		"TICKET_REFUSAL_THRESHOLD":     8,
 	}
 )
 
@@ -4903,8 +4909,12 @@ type HandpayRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	IdempotencyKey   string                 `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	ValidationNumber string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// At or over the reporting threshold a hand payment is cash like the cage's: the patron's
+	// identity, and a second person's approval on file (CageService.ApprovePayment by a cashier
+	// or another supervisor), are required and recorded.
+	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *HandpayRequest) Reset() {
@@ -4951,9 +4961,17 @@ func (x *HandpayRequest) GetValidationNumber() string {
 	return ""
 }
 
+func (x *HandpayRequest) GetPatron() *PatronIdentity {
+	if x != nil {
+		return x.Patron
+	}
+	return nil
+}
+
 type HandpayResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ticket        *Ticket                `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	Threshold     *ThresholdPayment      `protobuf:"bytes,2,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the hand payment was at or over the reporting threshold
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4991,6 +5009,13 @@ func (*HandpayResponse) Descriptor() ([]byte, []int) {
 func (x *HandpayResponse) GetTicket() *Ticket {
 	if x != nil {
 		return x.Ticket
+	}
+	return nil
+}
+
+func (x *HandpayResponse) GetThreshold() *ThresholdPayment {
+	if x != nil {
+		return x.Threshold
 	}
 	return nil
 }
@@ -5462,8 +5487,11 @@ type Overpayment struct {
 	ResolvedBy          string                 `protobuf:"bytes,9,opt,name=resolved_by,json=resolvedBy,proto3" json:"resolved_by,omitempty"` // the certificate identity that resolved it
 	ResolvedAtUnixNanos int64                  `protobuf:"varint,10,opt,name=resolved_at_unix_nanos,json=resolvedAtUnixNanos,proto3" json:"resolved_at_unix_nanos,omitempty"`
 	Note                string                 `protobuf:"bytes,11,opt,name=note,proto3" json:"note,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The tickets the overpaid balance left in (the cash-out of the account after the round):
+	// each is stopped at every cage and terminal of the floor until this is resolved.
+	Tickets       []string `protobuf:"bytes,12,rep,name=tickets,proto3" json:"tickets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Overpayment) Reset() {
@@ -5571,6 +5599,13 @@ func (x *Overpayment) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *Overpayment) GetTickets() []string {
+	if x != nil {
+		return x.Tickets
+	}
+	return nil
 }
 
 type ListOverpaymentsRequest struct {
@@ -7993,6 +8028,10 @@ type CageTicket struct {
 	HolderTableId         string                 `protobuf:"bytes,15,opt,name=holder_table_id,json=holderTableId,proto3" json:"holder_table_id,omitempty"`
 	HolderTerminalId      string                 `protobuf:"bytes,16,opt,name=holder_terminal_id,json=holderTerminalId,proto3" json:"holder_terminal_id,omitempty"`
 	HoldLapsesAtUnixNanos int64                  `protobuf:"varint,17,opt,name=hold_lapses_at_unix_nanos,json=holdLapsesAtUnixNanos,proto3" json:"hold_lapses_at_unix_nanos,omitempty"`
+	Stops                 []*TicketStop          `protobuf:"bytes,18,rep,name=stops,proto3" json:"stops,omitempty"`                                                      // the stops in force on it (refusal STOPPED)
+	ReportingThreshold    int64                  `protobuf:"varint,19,opt,name=reporting_threshold,json=reportingThreshold,proto3" json:"reporting_threshold,omitempty"` // the floor's threshold (cents); the amount at or over it needs ID and approval
+	OverThreshold         bool                   `protobuf:"varint,20,opt,name=over_threshold,json=overThreshold,proto3" json:"over_threshold,omitempty"`                // amount >= reporting_threshold
+	Approval              *PaymentApproval       `protobuf:"bytes,21,opt,name=approval,proto3" json:"approval,omitempty"`                                                // the second person's approval on file, if any
 	unknownFields         protoimpl.UnknownFields
 	sizeCache             protoimpl.SizeCache
 }
@@ -8146,17 +8185,689 @@ func (x *CageTicket) GetHoldLapsesAtUnixNanos() int64 {
 	return 0
 }
 
-type PayTicketRequest struct {
+func (x *CageTicket) GetStops() []*TicketStop {
+	if x != nil {
+		return x.Stops
+	}
+	return nil
+}
+
+func (x *CageTicket) GetReportingThreshold() int64 {
+	if x != nil {
+		return x.ReportingThreshold
+	}
+	return 0
+}
+
+func (x *CageTicket) GetOverThreshold() bool {
+	if x != nil {
+		return x.OverThreshold
+	}
+	return false
+}
+
+func (x *CageTicket) GetApproval() *PaymentApproval {
+	if x != nil {
+		return x.Approval
+	}
+	return nil
+}
+
+// TicketStop is one stop on a ticket: by an open overpayment (kind "overpayment") or a
+// supervisor (kind "supervisor"). Open while released_at_unix_nanos is 0.
+type TicketStop struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Id                  string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	ValidationNumber    string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	Kind                string                 `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`                      // "overpayment" | "supervisor"
+	Reason              string                 `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`                  // for the cashier: "overpayment of A$360.00 after the correction of round R3 17→20"
+	Amount              int64                  `protobuf:"varint,5,opt,name=amount,proto3" json:"amount,omitempty"`                 // the overpayment's, 0 for a supervisor's stop
+	TableId             string                 `protobuf:"bytes,6,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"` // the table whose overpayment or supervisor stopped it
+	OverpaymentId       string                 `protobuf:"bytes,7,opt,name=overpayment_id,json=overpaymentId,proto3" json:"overpayment_id,omitempty"`
+	StoppedBy           string                 `protobuf:"bytes,8,opt,name=stopped_by,json=stoppedBy,proto3" json:"stopped_by,omitempty"` // role:id
+	StoppedAtUnixNanos  int64                  `protobuf:"varint,9,opt,name=stopped_at_unix_nanos,json=stoppedAtUnixNanos,proto3" json:"stopped_at_unix_nanos,omitempty"`
+	ReleasedBy          string                 `protobuf:"bytes,10,opt,name=released_by,json=releasedBy,proto3" json:"released_by,omitempty"`
+	ReleasedAtUnixNanos int64                  `protobuf:"varint,11,opt,name=released_at_unix_nanos,json=releasedAtUnixNanos,proto3" json:"released_at_unix_nanos,omitempty"`
+	ReleaseNote         string                 `protobuf:"bytes,12,opt,name=release_note,json=releaseNote,proto3" json:"release_note,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *TicketStop) Reset() {
+	*x = TicketStop{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TicketStop) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TicketStop) ProtoMessage() {}
+
+func (x *TicketStop) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TicketStop.ProtoReflect.Descriptor instead.
+func (*TicketStop) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+}
+
+func (x *TicketStop) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TicketStop) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *TicketStop) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *TicketStop) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *TicketStop) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *TicketStop) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *TicketStop) GetOverpaymentId() string {
+	if x != nil {
+		return x.OverpaymentId
+	}
+	return ""
+}
+
+func (x *TicketStop) GetStoppedBy() string {
+	if x != nil {
+		return x.StoppedBy
+	}
+	return ""
+}
+
+func (x *TicketStop) GetStoppedAtUnixNanos() int64 {
+	if x != nil {
+		return x.StoppedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *TicketStop) GetReleasedBy() string {
+	if x != nil {
+		return x.ReleasedBy
+	}
+	return ""
+}
+
+func (x *TicketStop) GetReleasedAtUnixNanos() int64 {
+	if x != nil {
+		return x.ReleasedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *TicketStop) GetReleaseNote() string {
+	if x != nil {
+		return x.ReleaseNote
+	}
+	return ""
+}
+
+type StopTicketRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
-	IdempotencyKey   string                 `protobuf:"bytes,2,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	Reason           string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"` // required: "lost", "stolen", "disputed: …"
+	IdempotencyKey   string                 `protobuf:"bytes,3,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
 
+func (x *StopTicketRequest) Reset() {
+	*x = StopTicketRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StopTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StopTicketRequest) ProtoMessage() {}
+
+func (x *StopTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StopTicketRequest.ProtoReflect.Descriptor instead.
+func (*StopTicketRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+}
+
+func (x *StopTicketRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *StopTicketRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *StopTicketRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+type ReleaseTicketStopRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	StopId           string                 `protobuf:"bytes,2,opt,name=stop_id,json=stopId,proto3" json:"stop_id,omitempty"`
+	Note             string                 `protobuf:"bytes,3,opt,name=note,proto3" json:"note,omitempty"` // required: why it is released
+	IdempotencyKey   string                 `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ReleaseTicketStopRequest) Reset() {
+	*x = ReleaseTicketStopRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReleaseTicketStopRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReleaseTicketStopRequest) ProtoMessage() {}
+
+func (x *ReleaseTicketStopRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReleaseTicketStopRequest.ProtoReflect.Descriptor instead.
+func (*ReleaseTicketStopRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+}
+
+func (x *ReleaseTicketStopRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *ReleaseTicketStopRequest) GetStopId() string {
+	if x != nil {
+		return x.StopId
+	}
+	return ""
+}
+
+func (x *ReleaseTicketStopRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+func (x *ReleaseTicketStopRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+// PatronIdentity is the identification a cashier records for a cash payment at or over the
+// reporting threshold (AML/CTF Act 2006 (Cth), threshold transaction reports).
+type PatronIdentity struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	IdType        string                 `protobuf:"bytes,1,opt,name=id_type,json=idType,proto3" json:"id_type,omitempty"` // "passport", "driver licence", …
+	IdNumber      string                 `protobuf:"bytes,2,opt,name=id_number,json=idNumber,proto3" json:"id_number,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatronIdentity) Reset() {
+	*x = PatronIdentity{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatronIdentity) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatronIdentity) ProtoMessage() {}
+
+func (x *PatronIdentity) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatronIdentity.ProtoReflect.Descriptor instead.
+func (*PatronIdentity) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+}
+
+func (x *PatronIdentity) GetIdType() string {
+	if x != nil {
+		return x.IdType
+	}
+	return ""
+}
+
+func (x *PatronIdentity) GetIdNumber() string {
+	if x != nil {
+		return x.IdNumber
+	}
+	return ""
+}
+
+func (x *PatronIdentity) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type ApprovePaymentRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	Note             string                 `protobuf:"bytes,2,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ApprovePaymentRequest) Reset() {
+	*x = ApprovePaymentRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApprovePaymentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApprovePaymentRequest) ProtoMessage() {}
+
+func (x *ApprovePaymentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApprovePaymentRequest.ProtoReflect.Descriptor instead.
+func (*ApprovePaymentRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+}
+
+func (x *ApprovePaymentRequest) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *ApprovePaymentRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// PaymentApproval is a second person's approval of one ticket's threshold payment.
+type PaymentApproval struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber    string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	ApprovedBy          string                 `protobuf:"bytes,2,opt,name=approved_by,json=approvedBy,proto3" json:"approved_by,omitempty"` // role:id
+	ApprovedAtUnixNanos int64                  `protobuf:"varint,3,opt,name=approved_at_unix_nanos,json=approvedAtUnixNanos,proto3" json:"approved_at_unix_nanos,omitempty"`
+	Note                string                 `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *PaymentApproval) Reset() {
+	*x = PaymentApproval{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentApproval) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentApproval) ProtoMessage() {}
+
+func (x *PaymentApproval) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentApproval.ProtoReflect.Descriptor instead.
+func (*PaymentApproval) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+}
+
+func (x *PaymentApproval) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *PaymentApproval) GetApprovedBy() string {
+	if x != nil {
+		return x.ApprovedBy
+	}
+	return ""
+}
+
+func (x *PaymentApproval) GetApprovedAtUnixNanos() int64 {
+	if x != nil {
+		return x.ApprovedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *PaymentApproval) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// ThresholdPayment is a cash payment at or over the reporting threshold, as recorded.
+type ThresholdPayment struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	PaymentId           string                 `protobuf:"bytes,1,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
+	ValidationNumber    string                 `protobuf:"bytes,2,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	Amount              int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	CashierId           string                 `protobuf:"bytes,4,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	PaidAtUnixNanos     int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
+	ViaTableId          string                 `protobuf:"bytes,6,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`
+	Patron              *PatronIdentity        `protobuf:"bytes,7,opt,name=patron,proto3" json:"patron,omitempty"`
+	ApprovedBy          string                 `protobuf:"bytes,8,opt,name=approved_by,json=approvedBy,proto3" json:"approved_by,omitempty"`
+	ApprovedAtUnixNanos int64                  `protobuf:"varint,9,opt,name=approved_at_unix_nanos,json=approvedAtUnixNanos,proto3" json:"approved_at_unix_nanos,omitempty"`
+	Threshold           int64                  `protobuf:"varint,10,opt,name=threshold,proto3" json:"threshold,omitempty"` // the threshold in force when it was paid
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *ThresholdPayment) Reset() {
+	*x = ThresholdPayment{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ThresholdPayment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ThresholdPayment) ProtoMessage() {}
+
+func (x *ThresholdPayment) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ThresholdPayment.ProtoReflect.Descriptor instead.
+func (*ThresholdPayment) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+}
+
+func (x *ThresholdPayment) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
+}
+
+func (x *ThresholdPayment) GetValidationNumber() string {
+	if x != nil {
+		return x.ValidationNumber
+	}
+	return ""
+}
+
+func (x *ThresholdPayment) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *ThresholdPayment) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *ThresholdPayment) GetPaidAtUnixNanos() int64 {
+	if x != nil {
+		return x.PaidAtUnixNanos
+	}
+	return 0
+}
+
+func (x *ThresholdPayment) GetViaTableId() string {
+	if x != nil {
+		return x.ViaTableId
+	}
+	return ""
+}
+
+func (x *ThresholdPayment) GetPatron() *PatronIdentity {
+	if x != nil {
+		return x.Patron
+	}
+	return nil
+}
+
+func (x *ThresholdPayment) GetApprovedBy() string {
+	if x != nil {
+		return x.ApprovedBy
+	}
+	return ""
+}
+
+func (x *ThresholdPayment) GetApprovedAtUnixNanos() int64 {
+	if x != nil {
+		return x.ApprovedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *ThresholdPayment) GetThreshold() int64 {
+	if x != nil {
+		return x.Threshold
+	}
+	return 0
+}
+
+// PatronDay is one patron's identified cash payments on one day (UTC) that together reach the
+// threshold over several tickets: what a split payment would leave unreported, listed.
+type PatronDay struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Day           string                 `protobuf:"bytes,1,opt,name=day,proto3" json:"day,omitempty"` // YYYY-MM-DD
+	Patron        *PatronIdentity        `protobuf:"bytes,2,opt,name=patron,proto3" json:"patron,omitempty"`
+	Count         int64                  `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
+	Amount        int64                  `protobuf:"varint,4,opt,name=amount,proto3" json:"amount,omitempty"`
+	PaymentIds    []string               `protobuf:"bytes,5,rep,name=payment_ids,json=paymentIds,proto3" json:"payment_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatronDay) Reset() {
+	*x = PatronDay{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatronDay) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatronDay) ProtoMessage() {}
+
+func (x *PatronDay) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatronDay.ProtoReflect.Descriptor instead.
+func (*PatronDay) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+}
+
+func (x *PatronDay) GetDay() string {
+	if x != nil {
+		return x.Day
+	}
+	return ""
+}
+
+func (x *PatronDay) GetPatron() *PatronIdentity {
+	if x != nil {
+		return x.Patron
+	}
+	return nil
+}
+
+func (x *PatronDay) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *PatronDay) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *PatronDay) GetPaymentIds() []string {
+	if x != nil {
+		return x.PaymentIds
+	}
+	return nil
+}
+
+type PayTicketRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ValidationNumber string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"`
+	IdempotencyKey   string                 `protobuf:"bytes,2,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	// The patron's identification: required at or over the reporting threshold (with an
+	// approval on file, ApprovePayment); recorded when given below it, so one patron's tickets
+	// of a day are listed together in the floor report.
+	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
 func (x *PayTicketRequest) Reset() {
 	*x = PayTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8168,7 +8879,7 @@ func (x *PayTicketRequest) String() string {
 func (*PayTicketRequest) ProtoMessage() {}
 
 func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8181,7 +8892,7 @@ func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
 func (*PayTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *PayTicketRequest) GetValidationNumber() string {
@@ -8198,6 +8909,13 @@ func (x *PayTicketRequest) GetIdempotencyKey() string {
 	return ""
 }
 
+func (x *PayTicketRequest) GetPatron() *PatronIdentity {
+	if x != nil {
+		return x.Patron
+	}
+	return nil
+}
+
 type PayTicketResponse struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Ticket          *CageTicket            `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`  // now redeemed at the cage
@@ -8205,14 +8923,15 @@ type PayTicketResponse struct {
 	PaymentId       string                 `protobuf:"bytes,3,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"`
 	CashierId       string                 `protobuf:"bytes,4,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
 	PaidAtUnixNanos int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
-	Replayed        bool                   `protobuf:"varint,6,opt,name=replayed,proto3" json:"replayed,omitempty"` // the answer to an earlier call with this key
+	Replayed        bool                   `protobuf:"varint,6,opt,name=replayed,proto3" json:"replayed,omitempty"`  // the answer to an earlier call with this key
+	Threshold       *ThresholdPayment      `protobuf:"bytes,7,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the payment was at or over the reporting threshold
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
 
 func (x *PayTicketResponse) Reset() {
 	*x = PayTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8224,7 +8943,7 @@ func (x *PayTicketResponse) String() string {
 func (*PayTicketResponse) ProtoMessage() {}
 
 func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8237,7 +8956,7 @@ func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
 func (*PayTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *PayTicketResponse) GetTicket() *CageTicket {
@@ -8282,6 +9001,13 @@ func (x *PayTicketResponse) GetReplayed() bool {
 	return false
 }
 
+func (x *PayTicketResponse) GetThreshold() *ThresholdPayment {
+	if x != nil {
+		return x.Threshold
+	}
+	return nil
+}
+
 type ShiftTotalsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CashierId     string                 `protobuf:"bytes,1,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`                // "": the caller's own
@@ -8293,7 +9019,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8305,7 +9031,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8318,7 +9044,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -8356,7 +9082,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8368,7 +9094,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8381,7 +9107,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -8438,7 +9164,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8450,7 +9176,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8463,7 +9189,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -8504,7 +9230,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8516,7 +9242,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8529,7 +9255,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -8557,7 +9283,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8569,7 +9295,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8582,7 +9308,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -8617,7 +9343,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8629,7 +9355,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8642,7 +9368,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -8718,7 +9444,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8730,7 +9456,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8743,7 +9469,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -8805,14 +9531,19 @@ type FloorReportResponse struct {
 	ToUnixNanos   int64                  `protobuf:"varint,6,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`
 	// Every re-sealing of a table's ledger, of all time (not bounded by the window): the
 	// operator's order to trust the ledger as it stood (`tableserver reseal`), a mark that stays.
-	Reseals       []*LedgerReseal `protobuf:"bytes,7,rep,name=reseals,proto3" json:"reseals,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Reseals []*LedgerReseal `protobuf:"bytes,7,rep,name=reseals,proto3" json:"reseals,omitempty"`
+	// Cash payments at or over the reporting threshold in the window, oldest first, and the
+	// patrons whose identified payments of one day reach it over several tickets.
+	ThresholdPayments  []*ThresholdPayment `protobuf:"bytes,8,rep,name=threshold_payments,json=thresholdPayments,proto3" json:"threshold_payments,omitempty"`
+	PatronDays         []*PatronDay        `protobuf:"bytes,9,rep,name=patron_days,json=patronDays,proto3" json:"patron_days,omitempty"`
+	ReportingThreshold int64               `protobuf:"varint,10,opt,name=reporting_threshold,json=reportingThreshold,proto3" json:"reporting_threshold,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8824,7 +9555,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8837,7 +9568,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -8889,6 +9620,27 @@ func (x *FloorReportResponse) GetReseals() []*LedgerReseal {
 	return nil
 }
 
+func (x *FloorReportResponse) GetThresholdPayments() []*ThresholdPayment {
+	if x != nil {
+		return x.ThresholdPayments
+	}
+	return nil
+}
+
+func (x *FloorReportResponse) GetPatronDays() []*PatronDay {
+	if x != nil {
+		return x.PatronDays
+	}
+	return nil
+}
+
+func (x *FloorReportResponse) GetReportingThreshold() int64 {
+	if x != nil {
+		return x.ReportingThreshold
+	}
+	return 0
+}
+
 // LedgerReseal is one re-sealing of a table's ledger: who ordered it, why, when, how many
 // rows were sealed as they stood, and what was found of the seal.
 type LedgerReseal struct {
@@ -8905,7 +9657,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8917,7 +9669,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8930,7 +9682,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -9311,12 +10063,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"terminalId\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\"4\n" +
 	"\x1aClosePlayerAccountResponse\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"f\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\x9c\x01\n" +
 	"\x0eHandpayRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
-	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\"?\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x124\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
 	"\x0fHandpayResponse\x12,\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\"\xd3\x03\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xd3\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -9367,7 +10121,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06alarms\x18\x17 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\x121\n" +
 	"\x15closing_at_unix_nanos\x18\x18 \x01(\x03R\x12closingAtUnixNanos\x12\x1b\n" +
 	"\tred_light\x18\x19 \x01(\bR\bredLight\x12\x14\n" +
-	"\x05fault\x18\x1a \x01(\tR\x05fault\"\xc1\x02\n" +
+	"\x05fault\x18\x1a \x01(\tR\x05fault\"\xdb\x02\n" +
 	"\vOverpayment\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vterminal_id\x18\x02 \x01(\tR\n" +
@@ -9382,7 +10136,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"resolvedBy\x123\n" +
 	"\x16resolved_at_unix_nanos\x18\n" +
 	" \x01(\x03R\x13resolvedAtUnixNanos\x12\x12\n" +
-	"\x04note\x18\v \x01(\tR\x04note\"6\n" +
+	"\x04note\x18\v \x01(\tR\x04note\x12\x18\n" +
+	"\atickets\x18\f \x03(\tR\atickets\"6\n" +
 	"\x17ListOverpaymentsRequest\x12\x1b\n" +
 	"\topen_only\x18\x01 \x01(\bR\bopenOnly\"Y\n" +
 	"\x18ListOverpaymentsResponse\x12=\n" +
@@ -9573,7 +10328,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x0e\n" +
 	"\x02by\x18\x04 \x01(\tR\x02by\"B\n" +
 	"\x13LookupTicketRequest\x12+\n" +
-	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xb4\x05\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xf7\x06\n" +
 	"\n" +
 	"CageTicket\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
@@ -9594,10 +10349,77 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x16redeemed_at_unix_nanos\x18\x0e \x01(\x03R\x13redeemedAtUnixNanos\x12&\n" +
 	"\x0fholder_table_id\x18\x0f \x01(\tR\rholderTableId\x12,\n" +
 	"\x12holder_terminal_id\x18\x10 \x01(\tR\x10holderTerminalId\x128\n" +
-	"\x19hold_lapses_at_unix_nanos\x18\x11 \x01(\x03R\x15holdLapsesAtUnixNanos\"h\n" +
+	"\x19hold_lapses_at_unix_nanos\x18\x11 \x01(\x03R\x15holdLapsesAtUnixNanos\x12.\n" +
+	"\x05stops\x18\x12 \x03(\v2\x18.ats.table.v1.TicketStopR\x05stops\x12/\n" +
+	"\x13reporting_threshold\x18\x13 \x01(\x03R\x12reportingThreshold\x12%\n" +
+	"\x0eover_threshold\x18\x14 \x01(\bR\roverThreshold\x129\n" +
+	"\bapproval\x18\x15 \x01(\v2\x1d.ats.table.v1.PaymentApprovalR\bapproval\"\x9a\x03\n" +
+	"\n" +
+	"TicketStop\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\x12\x16\n" +
+	"\x06amount\x18\x05 \x01(\x03R\x06amount\x12\x19\n" +
+	"\btable_id\x18\x06 \x01(\tR\atableId\x12%\n" +
+	"\x0eoverpayment_id\x18\a \x01(\tR\roverpaymentId\x12\x1d\n" +
+	"\n" +
+	"stopped_by\x18\b \x01(\tR\tstoppedBy\x121\n" +
+	"\x15stopped_at_unix_nanos\x18\t \x01(\x03R\x12stoppedAtUnixNanos\x12\x1f\n" +
+	"\vreleased_by\x18\n" +
+	" \x01(\tR\n" +
+	"releasedBy\x123\n" +
+	"\x16released_at_unix_nanos\x18\v \x01(\x03R\x13releasedAtUnixNanos\x12!\n" +
+	"\frelease_note\x18\f \x01(\tR\vreleaseNote\"\x81\x01\n" +
+	"\x11StopTicketRequest\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12'\n" +
+	"\x0fidempotency_key\x18\x03 \x01(\tR\x0eidempotencyKey\"\x9d\x01\n" +
+	"\x18ReleaseTicketStopRequest\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x17\n" +
+	"\astop_id\x18\x02 \x01(\tR\x06stopId\x12\x12\n" +
+	"\x04note\x18\x03 \x01(\tR\x04note\x12'\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\"Z\n" +
+	"\x0ePatronIdentity\x12\x17\n" +
+	"\aid_type\x18\x01 \x01(\tR\x06idType\x12\x1b\n" +
+	"\tid_number\x18\x02 \x01(\tR\bidNumber\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"X\n" +
+	"\x15ApprovePaymentRequest\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x12\n" +
+	"\x04note\x18\x02 \x01(\tR\x04note\"\xa8\x01\n" +
+	"\x0fPaymentApproval\x12+\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x1f\n" +
+	"\vapproved_by\x18\x02 \x01(\tR\n" +
+	"approvedBy\x123\n" +
+	"\x16approved_at_unix_nanos\x18\x03 \x01(\x03R\x13approvedAtUnixNanos\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\"\x8e\x03\n" +
+	"\x10ThresholdPayment\x12\x1d\n" +
+	"\n" +
+	"payment_id\x18\x01 \x01(\tR\tpaymentId\x12+\n" +
+	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
+	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12 \n" +
+	"\fvia_table_id\x18\x06 \x01(\tR\n" +
+	"viaTableId\x124\n" +
+	"\x06patron\x18\a \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\x12\x1f\n" +
+	"\vapproved_by\x18\b \x01(\tR\n" +
+	"approvedBy\x123\n" +
+	"\x16approved_at_unix_nanos\x18\t \x01(\x03R\x13approvedAtUnixNanos\x12\x1c\n" +
+	"\tthreshold\x18\n" +
+	" \x01(\x03R\tthreshold\"\xa2\x01\n" +
+	"\tPatronDay\x12\x10\n" +
+	"\x03day\x18\x01 \x01(\tR\x03day\x124\n" +
+	"\x06patron\x18\x02 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12\x1f\n" +
+	"\vpayment_ids\x18\x05 \x03(\tR\n" +
+	"paymentIds\"\x9e\x01\n" +
 	"\x10PayTicketRequest\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12'\n" +
-	"\x0fidempotency_key\x18\x02 \x01(\tR\x0eidempotencyKey\"\xe4\x01\n" +
+	"\x0fidempotency_key\x18\x02 \x01(\tR\x0eidempotencyKey\x124\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"\xa2\x02\n" +
 	"\x11PayTicketResponse\x120\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x18.ats.table.v1.CageTicketR\x06ticket\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1d\n" +
@@ -9606,7 +10428,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
-	"\breplayed\x18\x06 \x01(\bR\breplayed\"\x7f\n" +
+	"\breplayed\x18\x06 \x01(\bR\breplayed\x12<\n" +
+	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x7f\n" +
 	"\x12ShiftTotalsRequest\x12\x1d\n" +
 	"\n" +
 	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12&\n" +
@@ -9655,7 +10478,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bcredited\x18\x06 \x01(\v2\x19.ats.table.v1.TicketTallyR\bcredited\x12\x1e\n" +
 	"\n" +
 	"difference\x18\a \x01(\x03R\n" +
-	"difference\"\xd9\x02\n" +
+	"difference\"\x93\x04\n" +
 	"\x13FloorReportResponse\x122\n" +
 	"\x06tables\x18\x01 \x03(\v2\x1a.ats.table.v1.TableTicketsR\x06tables\x120\n" +
 	"\x05floor\x18\x02 \x01(\v2\x1a.ats.table.v1.TableTicketsR\x05floor\x126\n" +
@@ -9663,7 +10486,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\rat_unix_nanos\x18\x04 \x01(\x03R\vatUnixNanos\x12&\n" +
 	"\x0ffrom_unix_nanos\x18\x05 \x01(\x03R\rfromUnixNanos\x12\"\n" +
 	"\rto_unix_nanos\x18\x06 \x01(\x03R\vtoUnixNanos\x124\n" +
-	"\areseals\x18\a \x03(\v2\x1a.ats.table.v1.LedgerResealR\areseals\"\xa6\x01\n" +
+	"\areseals\x18\a \x03(\v2\x1a.ats.table.v1.LedgerResealR\areseals\x12M\n" +
+	"\x12threshold_payments\x18\b \x03(\v2\x1e.ats.table.v1.ThresholdPaymentR\x11thresholdPayments\x128\n" +
+	"\vpatron_days\x18\t \x03(\v2\x17.ats.table.v1.PatronDayR\n" +
+	"patronDays\x12/\n" +
+	"\x13reporting_threshold\x18\n" +
+	" \x01(\x03R\x12reportingThreshold\"\xa6\x01\n" +
 	"\fLedgerReseal\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\"\n" +
 	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\x12\x0e\n" +
@@ -9715,7 +10543,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\xe3\x01\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\x9d\x02\n" +
 	"\rTicketRefusal\x12\x1e\n" +
 	"\x1aTICKET_REFUSAL_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_UNKNOWN\x10\x01\x12\x1f\n" +
@@ -9723,7 +10551,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x13TICKET_REFUSAL_HELD\x10\x03\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_EXPIRED\x10\x04\x12\x1e\n" +
 	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
-	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x062\xd0\f\n" +
+	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x06\x12\x1a\n" +
+	"\x16TICKET_REFUSAL_STOPPED\x10\a\x12\x1c\n" +
+	"\x18TICKET_REFUSAL_THRESHOLD\x10\b2\xd0\f\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -9788,12 +10618,16 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xd0\x02\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xc6\x04\n" +
 	"\vCageService\x12K\n" +
 	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
 	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
 	"\vShiftTotals\x12 .ats.table.v1.ShiftTotalsRequest\x1a!.ats.table.v1.ShiftTotalsResponse\x12R\n" +
-	"\vFloorReport\x12 .ats.table.v1.FloorReportRequest\x1a!.ats.table.v1.FloorReportResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\vFloorReport\x12 .ats.table.v1.FloorReportRequest\x1a!.ats.table.v1.FloorReportResponse\x12G\n" +
+	"\n" +
+	"StopTicket\x12\x1f.ats.table.v1.StopTicketRequest\x1a\x18.ats.table.v1.TicketStop\x12U\n" +
+	"\x11ReleaseTicketStop\x12&.ats.table.v1.ReleaseTicketStopRequest\x1a\x18.ats.table.v1.TicketStop\x12T\n" +
+	"\x0eApprovePayment\x12#.ats.table.v1.ApprovePaymentRequest\x1a\x1d.ats.table.v1.PaymentApprovalB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -9808,7 +10642,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 126)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 134)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -9929,23 +10763,31 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*WagerRefused)(nil),                   // 116: ats.table.v1.WagerRefused
 	(*LookupTicketRequest)(nil),            // 117: ats.table.v1.LookupTicketRequest
 	(*CageTicket)(nil),                     // 118: ats.table.v1.CageTicket
-	(*PayTicketRequest)(nil),               // 119: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 120: ats.table.v1.PayTicketResponse
-	(*ShiftTotalsRequest)(nil),             // 121: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 122: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 123: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 124: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 125: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 126: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 127: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 128: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 129: ats.table.v1.LedgerReseal
-	nil,                                    // 130: ats.table.v1.Limits.PerBetEntry
+	(*TicketStop)(nil),                     // 119: ats.table.v1.TicketStop
+	(*StopTicketRequest)(nil),              // 120: ats.table.v1.StopTicketRequest
+	(*ReleaseTicketStopRequest)(nil),       // 121: ats.table.v1.ReleaseTicketStopRequest
+	(*PatronIdentity)(nil),                 // 122: ats.table.v1.PatronIdentity
+	(*ApprovePaymentRequest)(nil),          // 123: ats.table.v1.ApprovePaymentRequest
+	(*PaymentApproval)(nil),                // 124: ats.table.v1.PaymentApproval
+	(*ThresholdPayment)(nil),               // 125: ats.table.v1.ThresholdPayment
+	(*PatronDay)(nil),                      // 126: ats.table.v1.PatronDay
+	(*PayTicketRequest)(nil),               // 127: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 128: ats.table.v1.PayTicketResponse
+	(*ShiftTotalsRequest)(nil),             // 129: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 130: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 131: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 132: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 133: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 134: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 135: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 136: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 137: ats.table.v1.LedgerReseal
+	nil,                                    // 138: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	130, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	138, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -10006,173 +10848,189 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	53,  // 60: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	7,   // 61: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	7,   // 62: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	45,  // 63: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	7,   // 64: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	77,  // 65: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	14,  // 66: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
-	9,   // 67: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 68: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	7,   // 69: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	8,   // 70: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	12,  // 71: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	76,  // 72: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	32,  // 73: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	79,  // 74: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	85,  // 75: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	86,  // 76: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 77: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	45,  // 78: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	86,  // 79: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	90,  // 80: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	97,  // 81: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	95,  // 82: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 83: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	96,  // 84: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	98,  // 85: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	95,  // 86: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 87: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	14,  // 88: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 89: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 90: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	5,   // 91: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 92: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	118, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	122, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	125, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	125, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	125, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	125, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	125, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	125, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	125, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	125, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	125, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	125, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	125, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	126, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	126, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	127, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	129, // 109: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	6,   // 110: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 111: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 112: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 113: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 114: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 115: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 116: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 117: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 118: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 119: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 120: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 121: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 122: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 123: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 124: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	94,  // 125: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	110, // 126: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 127: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	112, // 128: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 129: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 130: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 131: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 132: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 133: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 134: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 135: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 136: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 137: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 138: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 139: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 140: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 141: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 142: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 143: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 144: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 145: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	80,  // 146: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	82,  // 147: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	83,  // 148: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	87,  // 149: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 150: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	100, // 151: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	101, // 152: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	102, // 153: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	103, // 154: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	104, // 155: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 156: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	105, // 157: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	106, // 158: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	107, // 159: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	108, // 160: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 161: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	114, // 162: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	92,  // 163: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	117, // 164: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	119, // 165: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	121, // 166: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	124, // 167: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	17,  // 168: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 169: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 170: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 171: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 172: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 173: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 174: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 175: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 176: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 177: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 178: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 179: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 180: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 181: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 182: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 183: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 184: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 185: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 186: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 187: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 188: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 189: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 190: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 191: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 192: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 193: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 194: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 195: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 196: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 197: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 198: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 199: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 200: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 201: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 202: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 203: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 204: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 205: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 206: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 207: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 208: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 209: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 210: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 211: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 212: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 213: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 217: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 218: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 219: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 220: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 221: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	120, // 222: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	123, // 223: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	128, // 224: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	168, // [168:225] is the sub-list for method output_type
-	111, // [111:168] is the sub-list for method input_type
-	111, // [111:111] is the sub-list for extension type_name
-	111, // [111:111] is the sub-list for extension extendee
-	0,   // [0:111] is the sub-list for field type_name
+	122, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	45,  // 64: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	125, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	7,   // 66: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	77,  // 67: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	14,  // 68: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	9,   // 69: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 70: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	7,   // 71: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	8,   // 72: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	12,  // 73: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	76,  // 74: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	32,  // 75: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	79,  // 76: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	85,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	86,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 79: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	45,  // 80: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	86,  // 81: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	90,  // 82: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	97,  // 83: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	95,  // 84: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 85: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	96,  // 86: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	98,  // 87: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	95,  // 88: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 89: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	14,  // 90: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 91: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 92: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	5,   // 93: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 94: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	119, // 95: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	124, // 96: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	122, // 97: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	122, // 98: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	122, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	118, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	125, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	130, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	133, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	133, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	133, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	133, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	133, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	133, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	133, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	133, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	133, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	133, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	133, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	134, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	134, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	135, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	137, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	125, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	126, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	6,   // 120: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 121: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 122: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 123: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 124: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 125: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 126: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 127: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 128: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 129: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 130: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 131: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 132: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	94,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	110, // 136: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 137: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	112, // 138: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 139: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 140: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 141: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 142: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 143: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 144: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 145: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 146: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 147: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 148: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 149: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 150: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 151: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 152: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 153: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 154: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 155: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	80,  // 156: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	82,  // 157: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	83,  // 158: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	87,  // 159: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	89,  // 160: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	100, // 161: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	101, // 162: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	102, // 163: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	103, // 164: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	104, // 165: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 166: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	105, // 167: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	106, // 168: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	107, // 169: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	108, // 170: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 171: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	114, // 172: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	92,  // 173: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	117, // 174: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	127, // 175: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	129, // 176: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	132, // 177: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	120, // 178: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	121, // 179: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	123, // 180: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	17,  // 181: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 182: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 183: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 184: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 185: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 186: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 187: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 188: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 189: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 190: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 191: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 192: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 193: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 194: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	93,  // 195: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // 196: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 197: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	113, // 198: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 199: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 200: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 201: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 202: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 203: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 204: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 205: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 206: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 207: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 212: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 213: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 214: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 215: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 216: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 217: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 218: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	88,  // 219: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	91,  // 220: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	99,  // 221: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	99,  // 222: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	99,  // 223: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	99,  // 224: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	99,  // 225: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 226: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 227: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 228: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 229: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	109, // 230: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 231: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	115, // 232: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	93,  // 233: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	118, // 234: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	128, // 235: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	131, // 236: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	136, // 237: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	119, // 238: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	119, // 239: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	124, // 240: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	181, // [181:241] is the sub-list for method output_type
+	121, // [121:181] is the sub-list for method input_type
+	121, // [121:121] is the sub-list for extension type_name
+	121, // [121:121] is the sub-list for extension extendee
+	0,   // [0:121] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -10208,7 +11066,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   126,
+			NumMessages:   134,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

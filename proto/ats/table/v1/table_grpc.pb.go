@@ -2492,10 +2492,13 @@ var TechnicianService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	CageService_LookupTicket_FullMethodName = "/ats.table.v1.CageService/LookupTicket"
-	CageService_PayTicket_FullMethodName    = "/ats.table.v1.CageService/PayTicket"
-	CageService_ShiftTotals_FullMethodName  = "/ats.table.v1.CageService/ShiftTotals"
-	CageService_FloorReport_FullMethodName  = "/ats.table.v1.CageService/FloorReport"
+	CageService_LookupTicket_FullMethodName      = "/ats.table.v1.CageService/LookupTicket"
+	CageService_PayTicket_FullMethodName         = "/ats.table.v1.CageService/PayTicket"
+	CageService_ShiftTotals_FullMethodName       = "/ats.table.v1.CageService/ShiftTotals"
+	CageService_FloorReport_FullMethodName       = "/ats.table.v1.CageService/FloorReport"
+	CageService_StopTicket_FullMethodName        = "/ats.table.v1.CageService/StopTicket"
+	CageService_ReleaseTicketStop_FullMethodName = "/ats.table.v1.CageService/ReleaseTicketStop"
+	CageService_ApprovePayment_FullMethodName    = "/ats.table.v1.CageService/ApprovePayment"
 )
 
 // CageServiceClient is the client API for CageService service.
@@ -2504,7 +2507,9 @@ const (
 //
 // CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
 // and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
-// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+// a supervisor may read the reports, stop and release tickets (the floor's stop list) and
+// approve a payment at or over the reporting threshold. Every payment is audited as
+// "cashier:<id>".
 type CageServiceClient interface {
 	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
 	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
@@ -2521,6 +2526,17 @@ type CageServiceClient interface {
 	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
 	// floor, and each table's notes reconciled against the money credited for them.
 	FloorReport(ctx context.Context, in *FloorReportRequest, opts ...grpc.CallOption) (*FloorReportResponse, error)
+	// StopTicket stops a ticket at every cage and terminal of the floor (lost, stolen,
+	// disputed): a supervisor's, with a reason, recorded with who and when. Idempotent by key.
+	StopTicket(ctx context.Context, in *StopTicketRequest, opts ...grpc.CallOption) (*TicketStop, error)
+	// ReleaseTicketStop ends a supervisor's stop, recorded with who, when and why. A stop made
+	// by an overpayment ends when the overpayment is resolved (DealerService.ResolveOverpayment
+	// at the table that found it), not here: FailedPrecondition naming it.
+	ReleaseTicketStop(ctx context.Context, in *ReleaseTicketStopRequest, opts ...grpc.CallOption) (*TicketStop, error)
+	// ApprovePayment is the second person's approval of a cash payment at or over the reporting
+	// threshold: a supervisor, or a cashier other than the one who pays. Recorded and sealed;
+	// PayTicket uses it once.
+	ApprovePayment(ctx context.Context, in *ApprovePaymentRequest, opts ...grpc.CallOption) (*PaymentApproval, error)
 }
 
 type cageServiceClient struct {
@@ -2571,13 +2587,45 @@ func (c *cageServiceClient) FloorReport(ctx context.Context, in *FloorReportRequ
 	return out, nil
 }
 
+func (c *cageServiceClient) StopTicket(ctx context.Context, in *StopTicketRequest, opts ...grpc.CallOption) (*TicketStop, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TicketStop)
+	err := c.cc.Invoke(ctx, CageService_StopTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) ReleaseTicketStop(ctx context.Context, in *ReleaseTicketStopRequest, opts ...grpc.CallOption) (*TicketStop, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TicketStop)
+	err := c.cc.Invoke(ctx, CageService_ReleaseTicketStop_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) ApprovePayment(ctx context.Context, in *ApprovePaymentRequest, opts ...grpc.CallOption) (*PaymentApproval, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PaymentApproval)
+	err := c.cc.Invoke(ctx, CageService_ApprovePayment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CageServiceServer is the server API for CageService service.
 // All implementations must embed UnimplementedCageServiceServer
 // for forward compatibility.
 //
 // CageService is the cashier's: a cash-out ticket printed at any table of the floor is looked up
 // and paid in cash at the cage, exactly once. Cashier certificates (role "cashier") call it;
-// a supervisor may read the reports. Every payment is audited as "cashier:<id>".
+// a supervisor may read the reports, stop and release tickets (the floor's stop list) and
+// approve a payment at or over the reporting threshold. Every payment is audited as
+// "cashier:<id>".
 type CageServiceServer interface {
 	// LookupTicket tells the cashier what a ticket is worth and whether it can be paid, and if
 	// not why (refusal). An unknown number is NotFound; failed look-ups are throttled per
@@ -2594,6 +2642,17 @@ type CageServiceServer interface {
 	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
 	// floor, and each table's notes reconciled against the money credited for them.
 	FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error)
+	// StopTicket stops a ticket at every cage and terminal of the floor (lost, stolen,
+	// disputed): a supervisor's, with a reason, recorded with who and when. Idempotent by key.
+	StopTicket(context.Context, *StopTicketRequest) (*TicketStop, error)
+	// ReleaseTicketStop ends a supervisor's stop, recorded with who, when and why. A stop made
+	// by an overpayment ends when the overpayment is resolved (DealerService.ResolveOverpayment
+	// at the table that found it), not here: FailedPrecondition naming it.
+	ReleaseTicketStop(context.Context, *ReleaseTicketStopRequest) (*TicketStop, error)
+	// ApprovePayment is the second person's approval of a cash payment at or over the reporting
+	// threshold: a supervisor, or a cashier other than the one who pays. Recorded and sealed;
+	// PayTicket uses it once.
+	ApprovePayment(context.Context, *ApprovePaymentRequest) (*PaymentApproval, error)
 	mustEmbedUnimplementedCageServiceServer()
 }
 
@@ -2615,6 +2674,15 @@ func (UnimplementedCageServiceServer) ShiftTotals(context.Context, *ShiftTotalsR
 }
 func (UnimplementedCageServiceServer) FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method FloorReport not implemented")
+}
+func (UnimplementedCageServiceServer) StopTicket(context.Context, *StopTicketRequest) (*TicketStop, error) {
+	return nil, status.Error(codes.Unimplemented, "method StopTicket not implemented")
+}
+func (UnimplementedCageServiceServer) ReleaseTicketStop(context.Context, *ReleaseTicketStopRequest) (*TicketStop, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReleaseTicketStop not implemented")
+}
+func (UnimplementedCageServiceServer) ApprovePayment(context.Context, *ApprovePaymentRequest) (*PaymentApproval, error) {
+	return nil, status.Error(codes.Unimplemented, "method ApprovePayment not implemented")
 }
 func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
 func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
@@ -2709,6 +2777,60 @@ func _CageService_FloorReport_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CageService_StopTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StopTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).StopTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_StopTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).StopTicket(ctx, req.(*StopTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_ReleaseTicketStop_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReleaseTicketStopRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).ReleaseTicketStop(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_ReleaseTicketStop_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).ReleaseTicketStop(ctx, req.(*ReleaseTicketStopRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_ApprovePayment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ApprovePaymentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).ApprovePayment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_ApprovePayment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).ApprovePayment(ctx, req.(*ApprovePaymentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2731,6 +2853,18 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "FloorReport",
 			Handler:    _CageService_FloorReport_Handler,
+		},
+		{
+			MethodName: "StopTicket",
+			Handler:    _CageService_StopTicket_Handler,
+		},
+		{
+			MethodName: "ReleaseTicketStop",
+			Handler:    _CageService_ReleaseTicketStop_Handler,
+		},
+		{
+			MethodName: "ApprovePayment",
+			Handler:    _CageService_ApprovePayment_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
