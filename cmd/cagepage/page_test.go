@@ -1,0 +1,328 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+func (b *browserless) do(req *http.Request) (int, string) {
+	b.t.Helper()
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return res.StatusCode, string(body)
+}
+
+func (b *browserless) get(path string) (int, string) {
+	b.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, b.origin+path, nil)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return b.do(req)
+}
+
+// post sends a form as a browser sends one from the page: with its Origin.
+func (b *browserless) post(path string, form url.Values) (int, string) {
+	b.t.Helper()
+	return b.postFrom(b.origin, path, form)
+}
+
+func (b *browserless) postFrom(origin, path string, form url.Values) (int, string) {
+	b.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, b.origin+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", origin)
+	return b.do(req)
+}
+
+var (
+	csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	keyField  = regexp.MustCompile(`name="key" value="([^"]+)"`)
+	paymentID = regexp.MustCompile(`id="payment-id">([^<]+)<`)
+)
+
+func field(t *testing.T, re *regexp.Regexp, page string) string {
+	t.Helper()
+	m := re.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no %v in the page:\n%s", re, page)
+	}
+	return m[1]
+}
+
+// login logs cashier in and answers the session's CSRF token (from the page it lands on).
+func (b *browserless) login(cashier string) string {
+	b.t.Helper()
+	code, page := b.post("/login", url.Values{"cashier": {cashier}, "pin": {cashierPINs[cashier]}})
+	if code != http.StatusOK || !strings.Contains(page, "Scan the ticket") {
+		b.t.Fatalf("login: %d\n%s", code, page)
+	}
+	return field(b.t, csrfField, page)
+}
+
+func (b *browserless) openShift(csrf string) {
+	b.t.Helper()
+	if code, page := b.post("/shift/open", url.Values{"csrf": {csrf}}); code != http.StatusOK || !strings.Contains(page, "Shift open") {
+		b.t.Fatalf("open shift: %d\n%s", code, page)
+	}
+}
+
+// The session cookie reaches no script and no other site, and never travels without TLS.
+func TestSessionCookieIsSecureHttpOnlySameSiteStrict(t *testing.T) {
+	r := newPageRig(t)
+	c := r.srv.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, _ := http.NewRequest(http.MethodPost, r.srv.URL+"/login", strings.NewReader(url.Values{"cashier": {"cashier-1"}, "pin": {"2468"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	set := res.Header.Get("Set-Cookie")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(set, sessionCookie+"=") {
+		t.Fatalf("login: %d, Set-Cookie %q", res.StatusCode, set)
+	}
+	for _, want := range []string{"Secure", "HttpOnly", "SameSite=Strict", "Path=/"} {
+		if !strings.Contains(set, want) {
+			t.Errorf("the session cookie lacks %s: %q", want, set)
+		}
+	}
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("Content-Security-Policy: %q", csp)
+	}
+}
+
+// A wrong PIN is refused without saying whether the id exists, and the third in a row locks the
+// cashier out (the technicians' throttle).
+func TestWrongPINIsRefusedThenLockedOut(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	for i := 0; i < 2; i++ {
+		_, page := b.post("/login", url.Values{"cashier": {"cashier-1"}, "pin": {"0000"}})
+		if !strings.Contains(page, "Wrong cashier id or PIN.") {
+			t.Fatalf("wrong PIN %d:\n%s", i+1, page)
+		}
+	}
+	_, unknown := b.post("/login", url.Values{"cashier": {"cashier-9"}, "pin": {"0000"}})
+	if !strings.Contains(unknown, "Wrong cashier id or PIN.") {
+		t.Fatalf("an unknown cashier is told apart from a wrong PIN:\n%s", unknown)
+	}
+	_, page := b.post("/login", url.Values{"cashier": {"cashier-1"}, "pin": {"0000"}})
+	if !strings.Contains(page, "Too many wrong PINs") {
+		t.Fatalf("the third wrong PIN:\n%s", page)
+	}
+	_, page = b.post("/login", url.Values{"cashier": {"cashier-1"}, "pin": {"2468"}})
+	if !strings.Contains(page, "Too many wrong PINs") || strings.Contains(page, "Scan the ticket") {
+		t.Fatalf("the right PIN during the lock-out let the cashier in:\n%s", page)
+	}
+}
+
+// A double click, or the Pay form sent again (back and resubmit), pays once: the same key goes
+// to the table, which answers the second with the first payment.
+func TestPayFormSentTwicePaysOnce(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	csrf := b.login("cashier-1")
+	b.openShift(csrf)
+	vn := r.ticket(t, "T01", "a", 5000)
+	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
+	key := field(t, keyField, page)
+	form := url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}}
+	_, first := b.post("/pay", form)
+	_, second := b.post("/pay", form)
+	p1, p2 := field(t, paymentID, first), field(t, paymentID, second)
+	if p1 != p2 {
+		t.Fatalf("the form sent twice made payments %s and %s", p1, p2)
+	}
+	if !strings.Contains(second, "already recorded") {
+		t.Errorf("the second answer does not say the payment was already recorded:\n%s", second)
+	}
+	if ps := r.payments(t, vn); len(ps) != 1 || ps[0].Amount != 5000 || ps[0].Cashier != "cashier-1" {
+		t.Fatalf("the ledger's payments of the ticket: %+v", ps)
+	}
+}
+
+// A form from another site (no token, a wrong token, or another Origin) pays nothing, even
+// with the cashier logged in.
+func TestCrossSitePayIsRefused(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	csrf := b.login("cashier-1")
+	b.openShift(csrf)
+	vn := r.ticket(t, "T01", "a", 2000)
+	key := strings.Repeat("k", 32)
+	for name, try := range map[string]func() (int, string){
+		"no token":     func() (int, string) { return b.post("/pay", url.Values{"number": {vn}, "key": {key}}) },
+		"wrong token":  func() (int, string) { return b.post("/pay", url.Values{"csrf": {csrf + "x"}, "number": {vn}, "key": {key}}) },
+		"other origin": func() (int, string) { return b.postFrom("https://evil.example", "/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}}) },
+	} {
+		if code, page := try(); code != http.StatusForbidden {
+			t.Errorf("%s: %d\n%s", name, code, page)
+		}
+	}
+	if ps := r.payments(t, vn); len(ps) != 0 {
+		t.Fatalf("a cross-site form paid: %+v", ps)
+	}
+}
+
+// A session unused for the idle time ends: the next page is the login, saying why; a logout
+// ends it at once, and its cookie opens nothing after.
+func TestIdleSessionEndsAndLogoutEndsIt(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	b.login("cashier-1")
+	r.clock.Add(9 * time.Minute)
+	if _, page := b.get("/"); !strings.Contains(page, "Scan the ticket") {
+		t.Fatalf("9 minutes idle ended the session:\n%s", page)
+	}
+	r.clock.Add(10*time.Minute + time.Second)
+	if _, page := b.get("/"); !strings.Contains(page, "Your session ended after 10 minutes without use") {
+		t.Fatalf("after 10 minutes idle:\n%s", page)
+	}
+	if _, page := b.get("/"); !strings.Contains(page, "Log in") || strings.Contains(page, "Scan the ticket") {
+		t.Fatalf("the timed-out session came back:\n%s", page)
+	}
+
+	csrf := b.login("cashier-1")
+	u, _ := url.Parse(r.srv.URL)
+	cookies := b.c.Jar.Cookies(u)
+	if _, page := b.post("/logout", url.Values{"csrf": {csrf}}); !strings.Contains(page, "You are logged out.") {
+		t.Fatalf("logout:\n%s", page)
+	}
+	b.c.Jar.SetCookies(u, cookies) // the old cookie, kept by whoever copied it
+	if _, page := b.get("/"); strings.Contains(page, "Scan the ticket") {
+		t.Fatalf("the session's cookie still opens the page after the logout:\n%s", page)
+	}
+}
+
+// Paying needs the cashier's shift open: nothing is paid before.
+func TestPayNeedsAnOpenShift(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	csrf := b.login("cashier-1")
+	vn := r.ticket(t, "T01", "a", 1000)
+	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
+	if !strings.Contains(page, "PAYABLE") || !strings.Contains(page, "Open your shift before you pay") || strings.Contains(page, `action="/pay"`) {
+		t.Fatalf("a payable ticket with no shift open:\n%s", page)
+	}
+	_, page = b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {strings.Repeat("k", 32)}})
+	if !strings.Contains(page, "Nothing was paid: you have no shift open") {
+		t.Fatalf("pay with no shift open:\n%s", page)
+	}
+	if ps := r.payments(t, vn); len(ps) != 0 {
+		t.Fatalf("paid with no shift open: %+v", ps)
+	}
+}
+
+// A table server that does not answer is told in words: no gRPC status, and a payment that
+// got no answer is not called paid.
+func TestTableDownIsToldInWords(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	csrf := b.login("cashier-1")
+	b.openShift(csrf)
+	vn := r.ticket(t, "T01", "a", 1000)
+	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
+	key := field(t, keyField, page)
+	r.dial.close()
+	r.dial.mu.Lock()
+	r.dial.conns, r.dial.addr = map[string]*grpc.ClientConn{}, "127.0.0.1:1" // nothing listens there
+	r.dial.mu.Unlock()
+	for name, page := range map[string]string{
+		"lookup": second(b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})),
+		"pay":    second(b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}})),
+	} {
+		if !strings.Contains(page, "The table server did not answer") || strings.Contains(page, "rpc error") || strings.Contains(page, "code =") {
+			t.Errorf("%s with the table down:\n%s", name, page)
+		}
+		if strings.Contains(page, "PAID") {
+			t.Errorf("%s with the table down says PAID:\n%s", name, page)
+		}
+	}
+}
+
+func second(_ int, s string) string { return s }
+
+// A bad number is told as one, without asking the table.
+func TestNotANumberIsToldInWords(t *testing.T) {
+	r := newPageRig(t)
+	b := r.client(t)
+	csrf := b.login("cashier-1")
+	for _, typed := range []string{"12ab", "123", strings.Repeat("9", 200)} {
+		_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {typed}})
+		if !strings.Contains(page, "That is not a ticket number") {
+			t.Errorf("%q:\n%s", typed, page)
+		}
+	}
+}
+
+// The shift journal survives a restart with the shift still open, and refuses to start on a
+// line changed after it was written (a closed shift's total lowered).
+func TestShiftJournalIsSealed(t *testing.T) {
+	dir := t.TempDir()
+	path, key := filepath.Join(dir, "shifts.jsonl"), filepath.Join(dir, "shifts.key")
+	s, err := OpenShifts(path, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	if _, err := s.Open("cashier-1", at); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open("cashier-1", at); err != errShiftOpen {
+		t.Fatalf("a second shift opened: %v", err)
+	}
+	s.CloseFile()
+	if s, err = OpenShifts(path, key); err != nil {
+		t.Fatal(err)
+	}
+	if sh, ok := s.Current("cashier-1"); !ok || !sh.Opened.Equal(at) {
+		t.Fatalf("after a restart the open shift is %+v %v", sh, ok)
+	}
+	closed, err := s.Close("cashier-1", at.Add(8*time.Hour), func(from time.Time) (int64, int64, error) {
+		if !from.Equal(at) {
+			t.Errorf("totals asked from %v", from)
+		}
+		return 3, 123456, nil
+	})
+	if err != nil || closed.Count != 3 || closed.Amount != 123456 {
+		t.Fatalf("close: %+v %v", closed, err)
+	}
+	s.CloseFile()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), `"amount":123456`, `"amount":23456`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenShifts(path, key); err == nil || !strings.Contains(err.Error(), "line 2: its seal does not match") {
+		t.Fatalf("a lowered total was trusted: %v", err)
+	}
+	if err := os.Remove(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenShifts(path, key); err == nil || !strings.Contains(err.Error(), "its key") {
+		t.Fatalf("a journal without its key: %v", err)
+	}
+}
