@@ -95,7 +95,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// that show tickets and money.
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // not no-referrer: with it a browser sends "Origin: null" on the page's own forms
 	h.Set("Strict-Transport-Security", "max-age=31536000")
 	if strings.HasPrefix(r.URL.Path, "/static/") {
 		http.FileServerFS(files).ServeHTTP(w, r)
