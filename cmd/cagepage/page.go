@@ -265,6 +265,7 @@ type ticketView struct {
 	Reason        string // the table's reason, word for word
 	PayKey        string // this payment's idempotency key: a resubmitted form is the same payment
 	ShiftOpen     bool
+	Unanswered    bool // a payment the table did not answer: the form again, with the same key
 }
 
 func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
@@ -349,7 +350,7 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		// Not paid as far as this page knows; if the table did not answer, the same key
 		// still makes a retry safe, so the form keeps it.
 		tv := ticketView{Cashier: ss.cashier, CSRF: ss.csrf, Known: true, Number: pretty(vn), Digits: vn,
-			Message: cashierWords(err, true), PayKey: key, Payable: true, ShiftOpen: true, Amount: "(ask the table again)"}
+			Message: cashierWords(err, true), PayKey: key, Payable: true, ShiftOpen: true, Unanswered: true}
 		p.render(w, http.StatusOK, "ticket", tv)
 		return
 	}
