@@ -172,9 +172,13 @@ func TestCrossSitePayIsRefused(t *testing.T) {
 	vn := r.ticket(t, "T01", "a", 2000)
 	key := strings.Repeat("k", 32)
 	for name, try := range map[string]func() (int, string){
-		"no token":     func() (int, string) { return b.post("/pay", url.Values{"number": {vn}, "key": {key}}) },
-		"wrong token":  func() (int, string) { return b.post("/pay", url.Values{"csrf": {csrf + "x"}, "number": {vn}, "key": {key}}) },
-		"other origin": func() (int, string) { return b.postFrom("https://evil.example", "/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}}) },
+		"no token": func() (int, string) { return b.post("/pay", url.Values{"number": {vn}, "key": {key}}) },
+		"wrong token": func() (int, string) {
+			return b.post("/pay", url.Values{"csrf": {csrf + "x"}, "number": {vn}, "key": {key}})
+		},
+		"other origin": func() (int, string) {
+			return b.postFrom("https://evil.example", "/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}})
+		},
 	} {
 		if code, page := try(); code != http.StatusForbidden {
 			t.Errorf("%s: %d\n%s", name, code, page)
