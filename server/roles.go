@@ -64,6 +64,10 @@ func init() {
 	allow(cage, "PayTicket", cashierRoles)
 	allow(cage, "ShiftTotals", cageReportRoles)
 	allow(cage, "FloorReport", cageReportRoles)
+	// A cashier's shift (cageshift.go) is the cashier's own.
+	allow(cage, "OpenShift", cashierRoles)
+	allow(cage, "CloseShift", cashierRoles)
+	allow(cage, "CurrentShift", cashierRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

@@ -8282,6 +8282,223 @@ func (x *PayTicketResponse) GetReplayed() bool {
 	return false
 }
 
+// CageShift is a cashier's shift at the cage: open, or closed with its totals.
+type CageShift struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	ShiftId         string                 `protobuf:"bytes,1,opt,name=shift_id,json=shiftId,proto3" json:"shift_id,omitempty"`
+	CashierId       string                 `protobuf:"bytes,2,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	Open            bool                   `protobuf:"varint,3,opt,name=open,proto3" json:"open,omitempty"`
+	OpenedUnixNanos int64                  `protobuf:"varint,4,opt,name=opened_unix_nanos,json=openedUnixNanos,proto3" json:"opened_unix_nanos,omitempty"`
+	ClosedUnixNanos int64                  `protobuf:"varint,5,opt,name=closed_unix_nanos,json=closedUnixNanos,proto3" json:"closed_unix_nanos,omitempty"` // 0 while open
+	Count           int64                  `protobuf:"varint,6,opt,name=count,proto3" json:"count,omitempty"`                                              // tickets paid in the shift (so far, while open)
+	Amount          int64                  `protobuf:"varint,7,opt,name=amount,proto3" json:"amount,omitempty"`                                            // cents paid in the shift (so far, while open)
+	ViaTableId      string                 `protobuf:"bytes,8,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`                 // the table server the shift was opened through
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *CageShift) Reset() {
+	*x = CageShift{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CageShift) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CageShift) ProtoMessage() {}
+
+func (x *CageShift) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CageShift.ProtoReflect.Descriptor instead.
+func (*CageShift) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+}
+
+func (x *CageShift) GetShiftId() string {
+	if x != nil {
+		return x.ShiftId
+	}
+	return ""
+}
+
+func (x *CageShift) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *CageShift) GetOpen() bool {
+	if x != nil {
+		return x.Open
+	}
+	return false
+}
+
+func (x *CageShift) GetOpenedUnixNanos() int64 {
+	if x != nil {
+		return x.OpenedUnixNanos
+	}
+	return 0
+}
+
+func (x *CageShift) GetClosedUnixNanos() int64 {
+	if x != nil {
+		return x.ClosedUnixNanos
+	}
+	return 0
+}
+
+func (x *CageShift) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *CageShift) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CageShift) GetViaTableId() string {
+	if x != nil {
+		return x.ViaTableId
+	}
+	return ""
+}
+
+type OpenShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenShiftRequest) Reset() {
+	*x = OpenShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenShiftRequest) ProtoMessage() {}
+
+func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenShiftRequest.ProtoReflect.Descriptor instead.
+func (*OpenShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+}
+
+type CloseShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShiftId       string                 `protobuf:"bytes,1,opt,name=shift_id,json=shiftId,proto3" json:"shift_id,omitempty"` // the shift being closed, as OpenShift or CurrentShift named it
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseShiftRequest) Reset() {
+	*x = CloseShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseShiftRequest) ProtoMessage() {}
+
+func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseShiftRequest.ProtoReflect.Descriptor instead.
+func (*CloseShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+}
+
+func (x *CloseShiftRequest) GetShiftId() string {
+	if x != nil {
+		return x.ShiftId
+	}
+	return ""
+}
+
+type CurrentShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CurrentShiftRequest) Reset() {
+	*x = CurrentShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CurrentShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CurrentShiftRequest) ProtoMessage() {}
+
+func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CurrentShiftRequest.ProtoReflect.Descriptor instead.
+func (*CurrentShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+}
+
 type ShiftTotalsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CashierId     string                 `protobuf:"bytes,1,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`                // "": the caller's own
@@ -8293,7 +8510,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8305,7 +8522,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8318,7 +8535,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -8356,7 +8573,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8368,7 +8585,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8381,7 +8598,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -8438,7 +8655,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8450,7 +8667,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8463,7 +8680,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -8504,7 +8721,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8516,7 +8733,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8529,7 +8746,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -8557,7 +8774,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8569,7 +8786,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8582,7 +8799,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -8617,7 +8834,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8629,7 +8846,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8642,7 +8859,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -8718,7 +8935,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8730,7 +8947,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8743,7 +8960,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -8812,7 +9029,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8824,7 +9041,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8837,7 +9054,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -8905,7 +9122,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8917,7 +9134,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8930,7 +9147,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -9606,7 +9823,22 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
-	"\breplayed\x18\x06 \x01(\bR\breplayed\"\x7f\n" +
+	"\breplayed\x18\x06 \x01(\bR\breplayed\"\x81\x02\n" +
+	"\tCageShift\x12\x19\n" +
+	"\bshift_id\x18\x01 \x01(\tR\ashiftId\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x02 \x01(\tR\tcashierId\x12\x12\n" +
+	"\x04open\x18\x03 \x01(\bR\x04open\x12*\n" +
+	"\x11opened_unix_nanos\x18\x04 \x01(\x03R\x0fopenedUnixNanos\x12*\n" +
+	"\x11closed_unix_nanos\x18\x05 \x01(\x03R\x0fclosedUnixNanos\x12\x14\n" +
+	"\x05count\x18\x06 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\a \x01(\x03R\x06amount\x12 \n" +
+	"\fvia_table_id\x18\b \x01(\tR\n" +
+	"viaTableId\"\x12\n" +
+	"\x10OpenShiftRequest\".\n" +
+	"\x11CloseShiftRequest\x12\x19\n" +
+	"\bshift_id\x18\x01 \x01(\tR\ashiftId\"\x15\n" +
+	"\x13CurrentShiftRequest\"\x7f\n" +
 	"\x12ShiftTotalsRequest\x12\x1d\n" +
 	"\n" +
 	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12&\n" +
@@ -9788,12 +10020,16 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xd0\x02\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xaa\x04\n" +
 	"\vCageService\x12K\n" +
 	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
 	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
 	"\vShiftTotals\x12 .ats.table.v1.ShiftTotalsRequest\x1a!.ats.table.v1.ShiftTotalsResponse\x12R\n" +
-	"\vFloorReport\x12 .ats.table.v1.FloorReportRequest\x1a!.ats.table.v1.FloorReportResponseB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\vFloorReport\x12 .ats.table.v1.FloorReportRequest\x1a!.ats.table.v1.FloorReportResponse\x12D\n" +
+	"\tOpenShift\x12\x1e.ats.table.v1.OpenShiftRequest\x1a\x17.ats.table.v1.CageShift\x12F\n" +
+	"\n" +
+	"CloseShift\x12\x1f.ats.table.v1.CloseShiftRequest\x1a\x17.ats.table.v1.CageShift\x12J\n" +
+	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShiftB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -9808,7 +10044,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 126)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 130)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -9931,21 +10167,25 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*CageTicket)(nil),                     // 118: ats.table.v1.CageTicket
 	(*PayTicketRequest)(nil),               // 119: ats.table.v1.PayTicketRequest
 	(*PayTicketResponse)(nil),              // 120: ats.table.v1.PayTicketResponse
-	(*ShiftTotalsRequest)(nil),             // 121: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 122: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 123: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 124: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 125: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 126: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 127: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 128: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 129: ats.table.v1.LedgerReseal
-	nil,                                    // 130: ats.table.v1.Limits.PerBetEntry
+	(*CageShift)(nil),                      // 121: ats.table.v1.CageShift
+	(*OpenShiftRequest)(nil),               // 122: ats.table.v1.OpenShiftRequest
+	(*CloseShiftRequest)(nil),              // 123: ats.table.v1.CloseShiftRequest
+	(*CurrentShiftRequest)(nil),            // 124: ats.table.v1.CurrentShiftRequest
+	(*ShiftTotalsRequest)(nil),             // 125: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 126: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 127: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 128: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 129: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 130: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 131: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 132: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 133: ats.table.v1.LedgerReseal
+	nil,                                    // 134: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	130, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	134, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -10037,22 +10277,22 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	5,   // 91: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
 	4,   // 92: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
 	118, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	122, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	125, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	125, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	125, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	125, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	125, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	125, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	125, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	125, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	125, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	125, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	125, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	126, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	126, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	127, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	129, // 109: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	126, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	129, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	129, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	129, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	129, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	129, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	129, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	129, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	129, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	129, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	129, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	129, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	130, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	130, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	131, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	133, // 109: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
 	6,   // 110: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	15,  // 111: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
 	35,  // 112: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
@@ -10109,67 +10349,73 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	92,  // 163: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
 	117, // 164: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
 	119, // 165: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	121, // 166: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	124, // 167: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	17,  // 168: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 169: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 170: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 171: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 172: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 173: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 174: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 175: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 176: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 177: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 178: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 179: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 180: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 181: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 182: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 183: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 184: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 185: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 186: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 187: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 188: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 189: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 190: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 191: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 192: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 193: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 194: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 195: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 196: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 197: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 198: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 199: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 200: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 201: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 202: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 203: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 204: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 205: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 206: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 207: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 208: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 209: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 210: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 211: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 212: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 213: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 217: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 218: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 219: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 220: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 221: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	120, // 222: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	123, // 223: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	128, // 224: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	168, // [168:225] is the sub-list for method output_type
-	111, // [111:168] is the sub-list for method input_type
+	125, // 166: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	128, // 167: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 168: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	123, // 169: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	124, // 170: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	17,  // 171: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 172: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 173: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 174: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 175: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 176: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 177: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 178: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 179: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 180: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 181: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 182: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 183: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 184: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	93,  // 185: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // 186: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 187: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	113, // 188: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 189: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 190: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 191: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 192: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 193: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 194: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 195: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 196: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 197: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 198: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 199: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 200: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 201: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 202: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 203: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 204: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 205: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 206: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 207: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 208: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	88,  // 209: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	91,  // 210: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	99,  // 211: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	99,  // 212: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	99,  // 213: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	99,  // 214: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	99,  // 215: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 216: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 219: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	109, // 220: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 221: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	115, // 222: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	93,  // 223: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	118, // 224: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	120, // 225: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	127, // 226: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	132, // 227: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 228: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	121, // 229: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	121, // 230: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	171, // [171:231] is the sub-list for method output_type
+	111, // [111:171] is the sub-list for method input_type
 	111, // [111:111] is the sub-list for extension type_name
 	111, // [111:111] is the sub-list for extension extendee
 	0,   // [0:111] is the sub-list for field type_name
@@ -10208,7 +10454,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   126,
+			NumMessages:   130,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

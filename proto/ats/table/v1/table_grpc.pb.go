@@ -2496,6 +2496,9 @@ const (
 	CageService_PayTicket_FullMethodName    = "/ats.table.v1.CageService/PayTicket"
 	CageService_ShiftTotals_FullMethodName  = "/ats.table.v1.CageService/ShiftTotals"
 	CageService_FloorReport_FullMethodName  = "/ats.table.v1.CageService/FloorReport"
+	CageService_OpenShift_FullMethodName    = "/ats.table.v1.CageService/OpenShift"
+	CageService_CloseShift_FullMethodName   = "/ats.table.v1.CageService/CloseShift"
+	CageService_CurrentShift_FullMethodName = "/ats.table.v1.CageService/CurrentShift"
 )
 
 // CageServiceClient is the client API for CageService service.
@@ -2521,6 +2524,16 @@ type CageServiceClient interface {
 	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
 	// floor, and each table's notes reconciled against the money credited for them.
 	FloorReport(ctx context.Context, in *FloorReportRequest, opts ...grpc.CallOption) (*FloorReportResponse, error)
+	// OpenShift opens the calling cashier's shift at the cage, or answers the one already open
+	// (opening is idempotent): one open shift per cashier on the floor.
+	OpenShift(ctx context.Context, in *OpenShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// CloseShift closes the calling cashier's open shift (shift_id names it) with the count and
+	// sum of the tickets the cashier paid since it opened, counted in the closing transaction. A
+	// retry of a close answers the closed shift again. No shift open is FailedPrecondition.
+	CloseShift(ctx context.Context, in *CloseShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
+	// false when none is).
+	CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
 }
 
 type cageServiceClient struct {
@@ -2571,6 +2584,36 @@ func (c *cageServiceClient) FloorReport(ctx context.Context, in *FloorReportRequ
 	return out, nil
 }
 
+func (c *cageServiceClient) OpenShift(ctx context.Context, in *OpenShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_OpenShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) CloseShift(ctx context.Context, in *CloseShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_CloseShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_CurrentShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CageServiceServer is the server API for CageService service.
 // All implementations must embed UnimplementedCageServiceServer
 // for forward compatibility.
@@ -2594,6 +2637,16 @@ type CageServiceServer interface {
 	// FloorReport is the tickets issued, redeemed and outstanding per issuing table and for the
 	// floor, and each table's notes reconciled against the money credited for them.
 	FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error)
+	// OpenShift opens the calling cashier's shift at the cage, or answers the one already open
+	// (opening is idempotent): one open shift per cashier on the floor.
+	OpenShift(context.Context, *OpenShiftRequest) (*CageShift, error)
+	// CloseShift closes the calling cashier's open shift (shift_id names it) with the count and
+	// sum of the tickets the cashier paid since it opened, counted in the closing transaction. A
+	// retry of a close answers the closed shift again. No shift open is FailedPrecondition.
+	CloseShift(context.Context, *CloseShiftRequest) (*CageShift, error)
+	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
+	// false when none is).
+	CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error)
 	mustEmbedUnimplementedCageServiceServer()
 }
 
@@ -2615,6 +2668,15 @@ func (UnimplementedCageServiceServer) ShiftTotals(context.Context, *ShiftTotalsR
 }
 func (UnimplementedCageServiceServer) FloorReport(context.Context, *FloorReportRequest) (*FloorReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method FloorReport not implemented")
+}
+func (UnimplementedCageServiceServer) OpenShift(context.Context, *OpenShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenShift not implemented")
+}
+func (UnimplementedCageServiceServer) CloseShift(context.Context, *CloseShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseShift not implemented")
+}
+func (UnimplementedCageServiceServer) CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method CurrentShift not implemented")
 }
 func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
 func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
@@ -2709,6 +2771,60 @@ func _CageService_FloorReport_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CageService_OpenShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).OpenShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_OpenShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).OpenShift(ctx, req.(*OpenShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_CloseShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CloseShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).CloseShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_CloseShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).CloseShift(ctx, req.(*CloseShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_CurrentShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CurrentShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).CurrentShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_CurrentShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).CurrentShift(ctx, req.(*CurrentShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2731,6 +2847,18 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "FloorReport",
 			Handler:    _CageService_FloorReport_Handler,
+		},
+		{
+			MethodName: "OpenShift",
+			Handler:    _CageService_OpenShift_Handler,
+		},
+		{
+			MethodName: "CloseShift",
+			Handler:    _CageService_CloseShift_Handler,
+		},
+		{
+			MethodName: "CurrentShift",
+			Handler:    _CageService_CurrentShift_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
