@@ -76,8 +76,7 @@ func startStation(t *testing.T, f *floor) string {
 	var stderr bytes.Buffer
 	go func() {
 		done <- serve(ctx, []string{"-listen", "127.0.0.1:0", "-cert", certFile, "-key", keyFile, "-addr", f.addr, "-pki", f.pkiDir,
-			"-pins", f.pins, "-shifts", filepath.Join(dir, "shifts.jsonl"), "-shift-key", filepath.Join(dir, "shifts.key"),
-			"-zone", "Australia/Sydney", "-station", "cage-1"}, &stderr, func(addr string) { ready <- addr })
+			"-pins", f.pins, "-zone", "Australia/Sydney", "-station", "cage-1"}, &stderr, func(addr string) { ready <- addr })
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -3,8 +3,7 @@
 // worth and whether it can be paid (and if not, the table's reason word for word), pay it once,
 // print the receipt, open and close a shift with its totals. `atsctl cage` stays for scripts.
 //
-//	cagepage -listen :8443 -cert cage.pem -key cage-key.pem -addr table1:7443 -pki pki \
-//	    -pins pki/cashiers -shifts /var/lib/ats/cage-shifts.jsonl -shift-key /etc/ats/cage-shifts.key
+//	cagepage -listen :8443 -cert cage.pem -key cage-key.pem -addr table1:7443 -pki pki -pins pki/cashiers
 //
 // It is a program of its own, not a page of the table server, because a floor has many tables
 // and one cage: the station talks to any one table of the floor over the same gRPC API (and
@@ -58,8 +57,6 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	addr := fs.String("addr", "127.0.0.1:7443", "a table server of the floor (its cage API)")
 	pkiDir := fs.String("pki", "pki", "PKI directory with ca.pem and each cashier's certificate")
 	pins := fs.String("pins", "", "the cashiers' PIN file (tableserver technician set-pin -file FILE -id CASHIER)")
-	shiftsFile := fs.String("shifts", "cage-shifts.jsonl", "the station's shift journal")
-	shiftKey := fs.String("shift-key", "", "the shift journal's seal key, kept apart from it (made on first start)")
 	idle := fs.Duration("idle", 10*time.Minute, "a session unused this long ends")
 	zone := fs.String("zone", "Local", "the floor's time zone for the times shown (e.g. Australia/Sydney)")
 	station := fs.String("station", "cage", "this station's name, printed on receipts")
@@ -78,9 +75,6 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	}
 	if *pins == "" {
 		return fail("-pins is required: the cashiers' PIN file")
-	}
-	if *shiftKey == "" {
-		return fail("-shift-key is required: the shift journal's key, in a file apart from the journal")
 	}
 	if *idle < time.Minute || *idle > 12*time.Hour {
 		return fail("-idle %v: between 1m and 12h", *idle)
@@ -113,15 +107,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		}
 		tlsCfg.ClientCAs, tlsCfg.ClientAuth = pool, tls.RequireAndVerifyClientCert
 	}
-	shifts, err := OpenShifts(*shiftsFile, *shiftKey)
-	if err != nil {
-		return fail("%v", err)
-	}
-	defer shifts.CloseFile()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	dial := newCageDialer(*addr, *pkiDir)
 	defer dial.close()
-	page, err := NewPage(PageConfig{PINs: cashiers, Cage: dial.cage, Shifts: shifts, Idle: *idle, Zone: loc, Station: *station, Log: log})
+	page, err := NewPage(PageConfig{PINs: cashiers, Cage: dial.cage, Idle: *idle, Zone: loc, Station: *station, Log: log})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -37,7 +38,6 @@ const callTimeout = 10 * time.Second
 type Page struct {
 	pins    *server.Technicians // the cashiers' PINs (the technicians' file format)
 	cage    func(cashier string) (pb.CageServiceClient, error)
-	shifts  *Shifts
 	sess    *sessions
 	now     func() time.Time
 	zone    *time.Location
@@ -50,7 +50,6 @@ type Page struct {
 type PageConfig struct {
 	PINs    *server.Technicians
 	Cage    func(cashier string) (pb.CageServiceClient, error)
-	Shifts  *Shifts
 	Idle    time.Duration
 	Now     func() time.Time
 	Zone    *time.Location
@@ -60,7 +59,7 @@ type PageConfig struct {
 
 // NewPage builds the page's handler.
 func NewPage(c PageConfig) (*Page, error) {
-	p := &Page{pins: c.PINs, cage: c.Cage, shifts: c.Shifts, sess: newSessions(c.Idle), now: c.Now, zone: c.Zone,
+	p := &Page{pins: c.PINs, cage: c.Cage, sess: newSessions(c.Idle), now: c.Now, zone: c.Zone,
 		station: c.Station, log: c.Log, pages: map[string]*template.Template{}}
 	if p.now == nil {
 		p.now = time.Now
@@ -141,7 +140,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/shift/open" && r.Method == http.MethodPost:
 		p.openShift(w, ss)
 	case r.URL.Path == "/shift/close" && r.Method == http.MethodPost:
-		p.closeShift(w, r, ss)
+		p.closeShift(w, r, ss, r.PostForm.Get("shift"))
 	case r.URL.Path == "/shift" && r.Method == http.MethodGet:
 		p.shiftReport(w, ss, r.URL.Query().Get("id"))
 	case r.URL.Path == "/logout" && r.Method == http.MethodPost:
@@ -230,22 +229,29 @@ type homeView struct {
 }
 
 func (p *Page) home(w http.ResponseWriter, ss *session, msg string) {
-	p.render(w, http.StatusOK, "home", homeView{Cashier: ss.cashier, CSRF: ss.csrf, Message: msg, Shift: p.currentShift(ss.cashier)})
+	sh, _ := p.currentShift(ss.cashier)
+	p.render(w, http.StatusOK, "home", homeView{Cashier: ss.cashier, CSRF: ss.csrf, Message: msg, Shift: sh})
 }
 
-// currentShift is the cashier's open shift with what the table says was paid in it so far.
-func (p *Page) currentShift(cashier string) shiftView {
-	sh, ok := p.shifts.Current(cashier)
-	if !ok {
-		return shiftView{}
-	}
-	v := shiftView{Open: true, ID: sh.ID, Opened: p.when(sh.Opened)}
-	count, amount, err := p.totals(cashier, sh.Opened)
+// currentShift is the cashier's open shift as the table tells it, with what was paid in it so
+// far; ok is false when the table could not be asked (v.TotalsError says why).
+func (p *Page) currentShift(cashier string) (v shiftView, ok bool) {
+	c, err := p.cage(cashier)
 	if err != nil {
-		v.TotalsError = cashierWords(err, false)
+		return shiftView{TotalsError: cashierWords(err, false)}, false
 	}
-	v.Count, v.Amount = count, aud(amount)
-	return v
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	sh, err := c.CurrentShift(ctx, &pb.CurrentShiftRequest{})
+	if err != nil {
+		return shiftView{TotalsError: cashierWords(err, false)}, false
+	}
+	return p.shiftView(sh), true
+}
+
+func (p *Page) shiftView(sh *pb.CageShift) shiftView {
+	return shiftView{Open: sh.Open, ID: sh.ShiftId, Opened: p.whenNanos(sh.OpenedUnixNanos), Closed: p.whenNanos(sh.ClosedUnixNanos),
+		Count: sh.Count, Amount: aud(sh.Amount)}
 }
 
 type ticketView struct {
@@ -274,7 +280,8 @@ func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
 		Issued: p.whenNanos(v.IssuedUnixNanos), Expires: p.whenNanos(v.ExpiresUnixNanos),
 		Where:   fmt.Sprintf("table %s, terminal %s (ticket no. %d)", v.IssuerTableId, v.IssuerTerminalId, v.TicketNumber),
 		Payable: v.Payable, Reason: v.Message}
-	_, t.ShiftOpen = p.shifts.Current(ss.cashier)
+	sh, _ := p.currentShift(ss.cashier)
+	t.ShiftOpen = sh.Open
 	if !v.Payable {
 		t.Refusal = strings.ReplaceAll(strings.TrimPrefix(v.Refusal.String(), "TICKET_REFUSAL_"), "_", " ")
 	}
@@ -326,8 +333,11 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		p.home(w, ss, "That payment form is not one this page made: look the ticket up again.")
 		return
 	}
-	if _, open := p.shifts.Current(ss.cashier); !open {
-		p.home(w, ss, "Nothing was paid: "+errNoShift.Error()+".")
+	if sh, ok := p.currentShift(ss.cashier); !ok {
+		p.home(w, ss, "Nothing was paid: "+sh.TotalsError)
+		return
+	} else if !sh.Open {
+		p.home(w, ss, "Nothing was paid: you have no shift open. Open your shift first.")
 		return
 	}
 	c, err := p.cage(ss.cashier)
@@ -379,40 +389,43 @@ func (p *Page) receipt(w http.ResponseWriter, ss *session, id string) {
 
 // ---- shifts ---------------------------------------------------------------------------------
 
-// totals is what the table says cashier has paid since from.
-func (p *Page) totals(cashier string, from time.Time) (int64, int64, error) {
-	c, err := p.cage(cashier)
-	if err != nil {
-		return 0, 0, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	res, err := c.ShiftTotals(ctx, &pb.ShiftTotalsRequest{FromUnixNanos: from.UnixNano()})
-	if err != nil {
-		return 0, 0, err
-	}
-	return res.Count, res.Amount, nil
-}
-
 func (p *Page) openShift(w http.ResponseWriter, ss *session) {
-	if _, err := p.shifts.Open(ss.cashier, p.now()); err != nil {
+	c, err := p.cage(ss.cashier)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		_, err = c.OpenShift(ctx, &pb.OpenShiftRequest{})
+	}
+	if err != nil {
 		p.log.Error("cage page: opening a shift", "cashier", ss.cashier, "err", err)
-		p.home(w, ss, "The shift was not opened: "+err.Error()+".")
+		p.home(w, ss, "The shift was not opened: "+cashierWords(err, false))
 		return
 	}
 	p.log.Info("cage page: shift opened", "cashier", ss.cashier)
 	p.home(w, ss, "Your shift is open.")
 }
 
-func (p *Page) closeShift(w http.ResponseWriter, r *http.Request, ss *session) {
-	sh, err := p.shifts.Close(ss.cashier, p.now(), func(from time.Time) (int64, int64, error) { return p.totals(ss.cashier, from) })
+func (p *Page) closeShift(w http.ResponseWriter, r *http.Request, ss *session, id string) {
+	if id == "" || len(id) > 64 {
+		p.home(w, ss, "That form names no shift: close the shift from the cage page.")
+		return
+	}
+	c, err := p.cage(ss.cashier)
+	var sh *pb.CageShift
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		// Closing a closed shift answers it again: a resubmitted form shows the same report.
+		sh, err = c.CloseShift(ctx, &pb.CloseShiftRequest{ShiftId: id})
+	}
 	if err != nil {
 		p.log.Error("cage page: closing a shift", "cashier", ss.cashier, "err", err)
 		p.home(w, ss, "The shift was not closed: "+cashierWords(err, false))
 		return
 	}
-	p.log.Info("cage page: shift closed", "cashier", ss.cashier, "shift", sh.ID, "count", sh.Count, "amount", sh.Amount)
-	http.Redirect(w, r, "/shift?id="+sh.ID, http.StatusSeeOther)
+	p.sess.addShift(ss, p.shiftView(sh))
+	p.log.Info("cage page: shift closed", "cashier", ss.cashier, "shift", sh.ShiftId, "count", sh.Count, "amount", sh.Amount)
+	http.Redirect(w, r, "/shift?id="+url.QueryEscape(sh.ShiftId), http.StatusSeeOther)
 }
 
 type shiftReportView struct {
@@ -421,13 +434,12 @@ type shiftReportView struct {
 }
 
 func (p *Page) shiftReport(w http.ResponseWriter, ss *session, id string) {
-	sh, ok := p.shifts.Closed(id)
-	if !ok || sh.Cashier != ss.cashier {
-		p.home(w, ss, "There is no closed shift of yours with that number at this station.")
+	sh, ok := p.sess.shift(ss, id)
+	if !ok {
+		p.home(w, ss, "That shift's report is not in this session (it shows when you close the shift; the audit log keeps every close).")
 		return
 	}
-	p.render(w, http.StatusOK, "shift", shiftReportView{Cashier: ss.cashier, CSRF: ss.csrf, Shift: shiftView{ID: sh.ID,
-		Opened: p.when(sh.Opened), Closed: p.when(sh.Closed), Count: sh.Count, Amount: aud(sh.Amount)}})
+	p.render(w, http.StatusOK, "shift", shiftReportView{Cashier: ss.cashier, CSRF: ss.csrf, Shift: sh})
 }
 
 // ---- words ----------------------------------------------------------------------------------

@@ -10,11 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
@@ -172,6 +175,23 @@ type pageRig struct {
 	srv   *httptest.Server
 	clock *fakeClock
 	dial  *cageDialer
+	// loseAnswers makes the table's answer to a PayTicket that it carried out get lost on the
+	// way back, as a cut link would: the page sees Unavailable.
+	loseAnswers atomic.Bool
+}
+
+// lossyCage is the cage API with PayTicket's answers lost while lose says so.
+type lossyCage struct {
+	pb.CageServiceClient
+	lose *atomic.Bool
+}
+
+func (c lossyCage) PayTicket(ctx context.Context, req *pb.PayTicketRequest, opts ...grpc.CallOption) (*pb.PayTicketResponse, error) {
+	res, err := c.CageServiceClient.PayTicket(ctx, req, opts...)
+	if err == nil && c.lose.Load() {
+		return nil, status.Error(codes.Unavailable, "connection reset (the answer was lost)")
+	}
+	return res, err
 }
 
 func newPageRig(t *testing.T) *pageRig {
@@ -185,23 +205,25 @@ func newPageRig(t *testing.T) *pageRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	shifts, err := OpenShifts(filepath.Join(dir, "shifts.jsonl"), filepath.Join(dir, "shifts.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { shifts.CloseFile() })
 	clock := &fakeClock{t: time.Now()}
 	dial := newCageDialer(f.addr, f.pkiDir)
 	t.Cleanup(dial.close)
-	page, err := NewPage(PageConfig{PINs: pins, Cage: dial.cage, Shifts: shifts, Idle: 10 * time.Minute, Now: clock.Now,
+	r := &pageRig{floor: f, clock: clock, dial: dial}
+	cage := func(cashier string) (pb.CageServiceClient, error) {
+		c, err := dial.cage(cashier)
+		if err != nil {
+			return nil, err
+		}
+		return lossyCage{c, &r.loseAnswers}, nil
+	}
+	page, err := NewPage(PageConfig{PINs: pins, Cage: cage, Idle: 10 * time.Minute, Now: clock.Now,
 		Zone: sydney(t), Station: "cage-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewTLSServer(page)
-	t.Cleanup(srv.Close)
-	return &pageRig{floor: f, srv: srv, clock: clock, dial: dial}
+	r.srv = httptest.NewTLSServer(page)
+	t.Cleanup(r.srv.Close)
+	return r
 }
 
 func sydney(t *testing.T) *time.Location {

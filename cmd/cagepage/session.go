@@ -23,7 +23,8 @@ type session struct {
 	token, csrf string
 	cashier     string
 	lastSeen    time.Time
-	receipts    map[string]receipt // the payments made in this session, for their receipt pages
+	receipts    map[string]receipt   // the payments made in this session, for their receipt pages
+	shifts      map[string]shiftView // the shifts closed in this session, for their report pages
 }
 
 type sessions struct {
@@ -53,7 +54,7 @@ func (s *sessions) start(cashier string, now time.Time) *session {
 			delete(s.byID, id)
 		}
 	}
-	ss := &session{token: randomToken(), csrf: randomToken(), cashier: cashier, lastSeen: now, receipts: map[string]receipt{}}
+	ss := &session{token: randomToken(), csrf: randomToken(), cashier: cashier, lastSeen: now, receipts: map[string]receipt{}, shifts: map[string]shiftView{}}
 	s.byID[ss.token] = ss
 	return ss
 }
@@ -119,4 +120,17 @@ func sameOrigin(r *http.Request) bool {
 // csrfOK is whether a form's token is the session's.
 func csrfOK(ss *session, form string) bool {
 	return form != "" && subtle.ConstantTimeCompare([]byte(form), []byte(ss.csrf)) == 1
+}
+
+func (s *sessions) addShift(ss *session, sh shiftView) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss.shifts[sh.ID] = sh
+}
+
+func (s *sessions) shift(ss *session, id string) (shiftView, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh, ok := ss.shifts[id]
+	return sh, ok
 }
