@@ -152,6 +152,17 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// call runs fn with the cage API as cashier, bounded by callTimeout.
+func (p *Page) call(cashier string, fn func(ctx context.Context, c pb.CageServiceClient) error) error {
+	c, err := p.cage(cashier)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	return fn(ctx, c)
+}
+
 // words writes a duration as a cashier says it: "10 minutes".
 func words(d time.Duration) string {
 	if d%time.Minute == 0 && d >= time.Minute {
@@ -236,13 +247,11 @@ func (p *Page) home(w http.ResponseWriter, ss *session, msg string) {
 // currentShift is the cashier's open shift as the table tells it, with what was paid in it so
 // far; ok is false when the table could not be asked (v.TotalsError says why).
 func (p *Page) currentShift(cashier string) (v shiftView, ok bool) {
-	c, err := p.cage(cashier)
-	if err != nil {
-		return shiftView{TotalsError: cashierWords(err, false)}, false
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	sh, err := c.CurrentShift(ctx, &pb.CurrentShiftRequest{})
+	var sh *pb.CageShift
+	err := p.call(cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
+		sh, err = c.CurrentShift(ctx, &pb.CurrentShiftRequest{})
+		return err
+	})
 	if err != nil {
 		return shiftView{TotalsError: cashierWords(err, false)}, false
 	}
@@ -303,14 +312,11 @@ func (p *Page) lookup(w http.ResponseWriter, ss *session, number string) {
 		p.home(w, ss, "That is not a ticket number: "+err.Error()+". Scan the ticket's barcode or type its 18 digits.")
 		return
 	}
-	c, err := p.cage(ss.cashier)
-	if err != nil {
-		p.home(w, ss, cashierWords(err, false))
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	v, err := c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+	var v *pb.CageTicket
+	err = p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
+		v, err = c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+		return err
+	})
 	if err != nil {
 		if v = server.CageRefusalOf(err); v == nil {
 			p.home(w, ss, cashierWords(err, false))
@@ -340,16 +346,13 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		p.home(w, ss, "Nothing was paid: you have no shift open. Open your shift first.")
 		return
 	}
-	c, err := p.cage(ss.cashier)
-	if err != nil {
-		p.home(w, ss, cashierWords(err, true))
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
 	// The key came with the form the lookup drew: a double click, a resubmitted form or a retry
 	// after no answer send it again, and the table answers them with the first payment.
-	res, err := c.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "cagepage-" + key})
+	var res *pb.PayTicketResponse
+	err = p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
+		res, err = c.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "cagepage-" + key})
+		return err
+	})
 	if err != nil {
 		if v := server.CageRefusalOf(err); v != nil {
 			tv := p.ticketView(ss, v)
@@ -390,12 +393,10 @@ func (p *Page) receipt(w http.ResponseWriter, ss *session, id string) {
 // ---- shifts ---------------------------------------------------------------------------------
 
 func (p *Page) openShift(w http.ResponseWriter, ss *session) {
-	c, err := p.cage(ss.cashier)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
-		_, err = c.OpenShift(ctx, &pb.OpenShiftRequest{})
-	}
+	err := p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) error {
+		_, err := c.OpenShift(ctx, &pb.OpenShiftRequest{})
+		return err
+	})
 	if err != nil {
 		p.log.Error("cage page: opening a shift", "cashier", ss.cashier, "err", err)
 		p.home(w, ss, "The shift was not opened: "+cashierWords(err, false))
@@ -410,14 +411,12 @@ func (p *Page) closeShift(w http.ResponseWriter, r *http.Request, ss *session, i
 		p.home(w, ss, "That form names no shift: close the shift from the cage page.")
 		return
 	}
-	c, err := p.cage(ss.cashier)
 	var sh *pb.CageShift
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
+	err := p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
 		// Closing a closed shift answers it again: a resubmitted form shows the same report.
 		sh, err = c.CloseShift(ctx, &pb.CloseShiftRequest{ShiftId: id})
-	}
+		return err
+	})
 	if err != nil {
 		p.log.Error("cage page: closing a shift", "cashier", ss.cashier, "err", err)
 		p.home(w, ss, "The shift was not closed: "+cashierWords(err, false))

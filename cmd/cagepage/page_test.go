@@ -80,6 +80,24 @@ func (b *browserless) login(cashier string) string {
 	return field(b.t, csrfField, page)
 }
 
+// newShiftRig is a page rig with cashier-1 logged in and their shift open; csrf is the
+// session's token.
+func newShiftRig(t *testing.T) (r *pageRig, b *browserless, csrf string) {
+	t.Helper()
+	r = newPageRig(t)
+	b = r.client(t)
+	csrf = b.login("cashier-1")
+	b.openShift(csrf)
+	return r, b, csrf
+}
+
+// payKey looks ticket vn up and answers the key of the Pay form the page draws for it.
+func (b *browserless) payKey(csrf, vn string) string {
+	b.t.Helper()
+	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
+	return field(b.t, keyField, page)
+}
+
 func (b *browserless) openShift(csrf string) {
 	b.t.Helper()
 	if code, page := b.post("/shift/open", url.Values{"csrf": {csrf}}); code != http.StatusOK || !strings.Contains(page, "Shift open") {
@@ -141,13 +159,9 @@ func TestWrongPINIsRefusedThenLockedOut(t *testing.T) {
 // A double click, or the Pay form sent again (back and resubmit), pays once: the same key goes
 // to the table, which answers the second with the first payment.
 func TestPayFormSentTwicePaysOnce(t *testing.T) {
-	r := newPageRig(t)
-	b := r.client(t)
-	csrf := b.login("cashier-1")
-	b.openShift(csrf)
+	r, b, csrf := newShiftRig(t)
 	vn := r.ticket(t, "T01", "a", 5000)
-	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
-	key := field(t, keyField, page)
+	key := b.payKey(csrf, vn)
 	form := url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}}
 	_, first := b.post("/pay", form)
 	_, second := b.post("/pay", form)
@@ -166,10 +180,7 @@ func TestPayFormSentTwicePaysOnce(t *testing.T) {
 // A form from another site (no token, a wrong token, or another Origin) pays nothing, even
 // with the cashier logged in.
 func TestCrossSitePayIsRefused(t *testing.T) {
-	r := newPageRig(t)
-	b := r.client(t)
-	csrf := b.login("cashier-1")
-	b.openShift(csrf)
+	r, b, csrf := newShiftRig(t)
 	vn := r.ticket(t, "T01", "a", 2000)
 	key := strings.Repeat("k", 32)
 	for name, try := range map[string]func() (int, string){
@@ -242,13 +253,9 @@ func TestPayNeedsAnOpenShift(t *testing.T) {
 // A table server that does not answer is told in words: no gRPC status, and a payment that
 // got no answer is not called paid.
 func TestTableDownIsToldInWords(t *testing.T) {
-	r := newPageRig(t)
-	b := r.client(t)
-	csrf := b.login("cashier-1")
-	b.openShift(csrf)
+	r, b, csrf := newShiftRig(t)
 	vn := r.ticket(t, "T01", "a", 1000)
-	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
-	key := field(t, keyField, page)
+	key := b.payKey(csrf, vn)
 	r.dial.close()
 	r.dial.mu.Lock()
 	r.dial.conns, r.dial.addr = map[string]*grpc.ClientConn{}, "127.0.0.1:1" // nothing listens there
@@ -270,15 +277,11 @@ func TestTableDownIsToldInWords(t *testing.T) {
 // cannot tell, offers the same payment again (its key), and the retry answers with the one
 // payment the table made.
 func TestLostPayAnswerRetriedPaysOnce(t *testing.T) {
-	r := newPageRig(t)
-	b := r.client(t)
-	csrf := b.login("cashier-1")
-	b.openShift(csrf)
+	r, b, csrf := newShiftRig(t)
 	vn := r.ticket(t, "T01", "a", 5000)
-	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
-	key := field(t, keyField, page)
+	key := b.payKey(csrf, vn)
 	r.loseAnswers.Store(true)
-	_, page = b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}})
+	_, page := b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}})
 	if !strings.Contains(page, "NO ANSWER FROM THE TABLE") || !strings.Contains(page, "cannot say whether the ticket was paid") ||
 		strings.Contains(page, "PAID") || strings.Contains(page, "PAYABLE") || strings.Contains(page, "rpc error") || field(t, keyField, page) != key {
 		t.Fatalf("the page after a lost answer:\n%s", page)
@@ -312,13 +315,9 @@ var shiftField = regexp.MustCompile(`name="shift" value="([^"]+)"`)
 // through another station, here the cage API directly, too), and the close form sent again
 // shows the same closed shift rather than an error or a second close.
 func TestShiftClosesWithTheLedgersTotalsOnce(t *testing.T) {
-	r := newPageRig(t)
-	b := r.client(t)
-	csrf := b.login("cashier-1")
-	b.openShift(csrf)
+	r, b, csrf := newShiftRig(t)
 	vn := r.ticket(t, "T01", "a", 5000)
-	_, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {vn}})
-	b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {field(t, keyField, page)}})
+	b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {b.payKey(csrf, vn)}})
 	other := r.ticket(t, "T01", "b", 2000)
 	c, err := r.dial.cage("cashier-1")
 	if err != nil {
