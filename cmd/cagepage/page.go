@@ -34,6 +34,9 @@ var files embed.FS
 // than left looking at a spinning page.
 const callTimeout = 10 * time.Second
 
+// maxForm bounds what a request's body may hold.
+const maxForm = 16 << 10
+
 // Page is the cashier's page over one table server's cage.
 type Page struct {
 	pins    *server.Technicians // the cashiers' PINs (the technicians' file format)
@@ -101,6 +104,8 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Set("Cache-Control", "no-store")
+	// The page's forms are a few short fields: a larger body is no form of this page's.
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	if r.Method == http.MethodPost && !sameOrigin(r) {
 		http.Error(w, "This form did not come from the cage page: refused.", http.StatusForbidden)
 		return
@@ -123,7 +128,11 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodPost {
-		if err := r.ParseForm(); err != nil || !csrfOK(ss, r.PostForm.Get("csrf")) {
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, "The form could not be read: it is not one of the cage page's. Go back to the cage page and try again.", http.StatusBadRequest)
+			return
+		}
+		if !csrfOK(ss, r.PostForm.Get("csrf")) {
 			http.Error(w, "This form has expired or did not come from the cage page: go back to the cage page and try again.", http.StatusForbidden)
 			return
 		}

@@ -307,6 +307,10 @@ func TestNotANumberIsToldInWords(t *testing.T) {
 			t.Errorf("%q:\n%s", typed, page)
 		}
 	}
+	// A megabyte sent as a form is refused, not read.
+	if code, page := b.post("/lookup", url.Values{"csrf": {csrf}, "number": {strings.Repeat("9", 1<<20)}}); code != http.StatusBadRequest {
+		t.Errorf("a megabyte form: %d\n%.300s", code, page)
+	}
 }
 
 var shiftField = regexp.MustCompile(`name="shift" value="([^"]+)"`)
