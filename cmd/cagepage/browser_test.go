@@ -253,12 +253,13 @@ func TestCashierJourneysInABrowser(t *testing.T) {
 
 	do(t, ctx, "closing the shift", chromedp.Click(id("next")), chromedp.WaitVisible(id("number")),
 		shoot(dir, "10-before-close"),
-		chromedp.Click(css(".shiftform button")), chromedp.WaitVisible(id("shift-report")), shoot(dir, "11-shift-closed"))
+		chromedp.Click(css(".shiftform button")), chromedp.WaitVisible(id("close-confirm")), shoot(dir, "11-close-asked"),
+		chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(id("shift-report")), shoot(dir, "12-shift-closed"))
 	if n, a := text(t, ctx, "#shift-count"), text(t, ctx, "#shift-amount"); n != "1" || a != "A$50.00" {
 		t.Fatalf("the closed shift's totals: %q tickets, %q", n, a)
 	}
 	do(t, ctx, "logging out", chromedp.Click(css(`form[action="/logout"] button`)),
-		chromedp.WaitVisible(id("cashier")), shoot(dir, "12-logged-out"))
+		chromedp.WaitVisible(id("cashier")), shoot(dir, "13-logged-out"))
 	if got := text(t, ctx, ".message"); got != "You are logged out." {
 		t.Fatalf("after logout: %q", got)
 	}

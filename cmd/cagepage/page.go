@@ -149,6 +149,10 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/shift/open" && r.Method == http.MethodPost:
 		p.openShift(w, ss)
 	case r.URL.Path == "/shift/close" && r.Method == http.MethodPost:
+		if r.PostForm.Get("confirm") != "yes" {
+			p.confirmClose(w, ss)
+			return
+		}
 		p.closeShift(w, r, ss, r.PostForm.Get("shift"))
 	case r.URL.Path == "/shift" && r.Method == http.MethodGet:
 		p.shiftReport(w, ss, r.URL.Query().Get("id"))
@@ -413,6 +417,21 @@ func (p *Page) openShift(w http.ResponseWriter, ss *session) {
 	}
 	p.log.Info("cage page: shift opened", "cashier", ss.cashier)
 	p.home(w, ss, "Your shift is open.")
+}
+
+// confirmClose asks before a shift closes, showing what it closes with so far: a stray Enter
+// or click does not end the cashier's shift.
+func (p *Page) confirmClose(w http.ResponseWriter, ss *session) {
+	sh, ok := p.currentShift(ss.cashier)
+	if !ok || !sh.Open {
+		msg := "You have no shift open."
+		if !ok {
+			msg = "The shift was not closed: " + sh.TotalsError
+		}
+		p.home(w, ss, msg)
+		return
+	}
+	p.render(w, http.StatusOK, "closeshift", shiftReportView{Cashier: ss.cashier, CSRF: ss.csrf, Shift: sh})
 }
 
 func (p *Page) closeShift(w http.ResponseWriter, r *http.Request, ss *session, id string) {

@@ -335,6 +335,14 @@ func TestShiftClosesWithTheLedgersTotalsOnce(t *testing.T) {
 		t.Fatalf("the open shift's totals:\n%s", home)
 	}
 	form := url.Values{"csrf": {csrf}, "shift": {field(t, shiftField, home)}}
+	_, ask := b.post("/shift/close", form) // the home page's button: asks first
+	if !strings.Contains(ask, "Close your shift?") || !strings.Contains(ask, "2 tickets, A$70.00") {
+		t.Fatalf("the close is not asked first:\n%s", ask)
+	}
+	if evs, err := r.led.Events(context.Background(), "cage-shift-closed", 10); err != nil || len(evs) != 0 {
+		t.Fatalf("the shift closed before the cashier confirmed: %+v %v", evs, err)
+	}
+	form.Set("confirm", "yes")
 	_, first := b.post("/shift/close", form)
 	_, again := b.post("/shift/close", form)
 	for _, report := range []string{first, again} {
