@@ -51,8 +51,9 @@ func shots(t *testing.T) string {
 }
 
 // startStation runs the cagepage program itself (its flags, its HTTPS) over floor f, with a
-// page certificate from the floor's CA for 127.0.0.1; it answers the page's origin.
-func startStation(t *testing.T, f *floor) string {
+// page certificate from the floor's CA for 127.0.0.1 and any further flags; it answers the
+// page's origin.
+func startStation(t *testing.T, f *floor, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	ca, err := pki.Files{Dir: f.pkiDir}.LoadCA()
@@ -75,8 +76,9 @@ func startStation(t *testing.T, f *floor) string {
 	done := make(chan int, 1)
 	var stderr bytes.Buffer
 	go func() {
-		done <- serve(ctx, []string{"-listen", "127.0.0.1:0", "-cert", certFile, "-key", keyFile, "-addr", f.addr, "-pki", f.pkiDir,
-			"-pins", f.pins, "-zone", "Australia/Sydney", "-station", "cage-1"}, &stderr, func(addr string) { ready <- addr })
+		args := append([]string{"-listen", "127.0.0.1:0", "-cert", certFile, "-key", keyFile, "-addr", f.addr, "-pki", f.pkiDir,
+			"-pins", f.pins, "-zone", "Australia/Sydney", "-station", "cage-1"}, flags...)
+		done <- serve(ctx, args, &stderr, func(addr string) { ready <- addr })
 	}()
 	t.Cleanup(func() {
 		cancel()
