@@ -384,7 +384,7 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 	rc := receipt{PaymentID: res.PaymentId, Number: pretty(t.GetValidationNumber()), Amount: aud(res.Amount), Cashier: res.CashierId,
 		PaidAt: p.whenNanos(res.PaidAtUnixNanos), Issued: p.whenNanos(t.GetIssuedUnixNanos()),
 		Where: fmt.Sprintf("table %s, terminal %s", t.GetIssuerTableId(), t.GetIssuerTerminalId()), Station: p.station, Replayed: res.Replayed}
-	p.sess.addReceipt(ss, rc)
+	p.sess.keep(ss, "receipt:"+rc.PaymentID, rc)
 	p.log.Info("cage page: ticket paid", "cashier", ss.cashier, "ticket", t.GetValidationNumber(), "amount", res.Amount, "payment", res.PaymentId, "replayed", res.Replayed)
 	http.Redirect(w, r, "/receipt?id="+res.PaymentId, http.StatusSeeOther)
 }
@@ -395,7 +395,7 @@ type receiptView struct {
 }
 
 func (p *Page) receipt(w http.ResponseWriter, ss *session, id string) {
-	rc, ok := p.sess.receipt(ss, id)
+	rc, ok := kept[receipt](p.sess, ss, "receipt:"+id)
 	if !ok {
 		p.home(w, ss, "That receipt is not in this session (a payment's receipt shows once you pay it; the payment itself is in your shift's totals).")
 		return
@@ -450,7 +450,7 @@ func (p *Page) closeShift(w http.ResponseWriter, r *http.Request, ss *session, i
 		p.home(w, ss, "The shift was not closed: "+cashierWords(err, false))
 		return
 	}
-	p.sess.addShift(ss, p.shiftView(sh))
+	p.sess.keep(ss, "shift:"+sh.ShiftId, p.shiftView(sh))
 	p.log.Info("cage page: shift closed", "cashier", ss.cashier, "shift", sh.ShiftId, "count", sh.Count, "amount", sh.Amount)
 	http.Redirect(w, r, "/shift?id="+url.QueryEscape(sh.ShiftId), http.StatusSeeOther)
 }
@@ -461,7 +461,7 @@ type shiftReportView struct {
 }
 
 func (p *Page) shiftReport(w http.ResponseWriter, ss *session, id string) {
-	sh, ok := p.sess.shift(ss, id)
+	sh, ok := kept[shiftView](p.sess, ss, "shift:"+id)
 	if !ok {
 		p.home(w, ss, "That shift's report is not in this session (it shows when you close the shift; the audit log keeps every close).")
 		return

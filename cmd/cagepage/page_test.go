@@ -175,6 +175,12 @@ func TestPayFormSentTwicePaysOnce(t *testing.T) {
 	if ps := r.payments(t, vn); len(ps) != 1 || ps[0].Amount != 5000 || ps[0].Cashier != "cashier-1" {
 		t.Fatalf("the ledger's payments of the ticket: %+v", ps)
 	}
+	// The receipt is the paying session's: another cashier's session does not show it.
+	other := r.client(t)
+	other.login("cashier-2")
+	if _, page := other.get("/receipt?id=" + p1); strings.Contains(page, p1) || !strings.Contains(page, "That receipt is not in this session") {
+		t.Fatalf("cashier-2 sees cashier-1's receipt:\n%s", page)
+	}
 }
 
 // A form from another site (no token, a wrong token, or another Origin) pays nothing, even

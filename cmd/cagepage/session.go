@@ -23,8 +23,9 @@ type session struct {
 	token, csrf string
 	cashier     string
 	lastSeen    time.Time
-	receipts    map[string]receipt   // the payments made in this session, for their receipt pages
-	shifts      map[string]shiftView // the shifts closed in this session, for their report pages
+	// kept is what this session's pages were made from, for showing them again after the
+	// redirect that follows a POST: "receipt:" and a payment id, "shift:" and a shift id.
+	kept map[string]any
 }
 
 type sessions struct {
@@ -54,7 +55,7 @@ func (s *sessions) start(cashier string, now time.Time) *session {
 			delete(s.byID, id)
 		}
 	}
-	ss := &session{token: randomToken(), csrf: randomToken(), cashier: cashier, lastSeen: now, receipts: map[string]receipt{}, shifts: map[string]shiftView{}}
+	ss := &session{token: randomToken(), csrf: randomToken(), cashier: cashier, lastSeen: now, kept: map[string]any{}}
 	s.byID[ss.token] = ss
 	return ss
 }
@@ -86,17 +87,19 @@ func (s *sessions) end(token string) {
 	delete(s.byID, token)
 }
 
-func (s *sessions) addReceipt(ss *session, rc receipt) {
+// keep keeps v in the session under key.
+func (s *sessions) keep(ss *session, key string, v any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ss.receipts[rc.PaymentID] = rc
+	ss.kept[key] = v
 }
 
-func (s *sessions) receipt(ss *session, id string) (receipt, bool) {
+// kept is what the session keeps under key, if it is a T.
+func kept[T any](s *sessions, ss *session, key string) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rc, ok := ss.receipts[id]
-	return rc, ok
+	v, ok := ss.kept[key].(T)
+	return v, ok
 }
 
 func setSessionCookie(w http.ResponseWriter, value string, maxAge int) {
@@ -120,17 +123,4 @@ func sameOrigin(r *http.Request) bool {
 // csrfOK is whether a form's token is the session's.
 func csrfOK(ss *session, form string) bool {
 	return form != "" && subtle.ConstantTimeCompare([]byte(form), []byte(ss.csrf)) == 1
-}
-
-func (s *sessions) addShift(ss *session, sh shiftView) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss.shifts[sh.ID] = sh
-}
-
-func (s *sessions) shift(ss *session, id string) (shiftView, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sh, ok := ss.shifts[id]
-	return sh, ok
 }
