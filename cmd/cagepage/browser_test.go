@@ -42,6 +42,8 @@ func shots(t *testing.T) string {
 	dir := os.Getenv("ATS_CAGE_SHOTS")
 	if dir == "" {
 		dir = t.TempDir()
+	} else {
+		dir = filepath.Join(dir, strings.NewReplacer("/", "-", " ", "-", ",", "").Replace(t.Name()))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -174,10 +176,26 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 // the same ticket again refused as paid; an unknown number; a ticket held in a terminal's
 // acceptor, with the table's reason word for word; the shift closed with its count and total;
 // logged out.
+//
+// Once on one table with a SQLite ledger; once on a floor of two tables sharing PostgreSQL, the
+// ticket printed at T1 and the station talking to T2 (a floor has many tables and one cage).
 func TestCashierJourneysInABrowser(t *testing.T) {
-	ctx := browser(t)
-	f := newFloor(t)
-	origin := startStation(t, f)
+	t.Run("one table on SQLite", func(t *testing.T) {
+		ctx := browser(t)
+		f := newFloor(t)
+		cashierJourneys(t, ctx, f, f.addr, "T1")
+	})
+	t.Run("a PostgreSQL floor, the cage through T2", func(t *testing.T) {
+		ctx := browser(t)
+		f := newPGFloor(t)
+		cashierJourneys(t, ctx, f, f.addrs["T2"], "T2")
+	})
+}
+
+// cashierJourneys runs the journeys with the station talking to the table at addr, whose id is
+// via.
+func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via string) {
+	origin := startStation(t, f, "-addr", addr)
 	dir := shots(t)
 	vn := f.ticket(t, "T01", "a", 5000)
 	id := func(s string) chromedp.ID { return chromedp.ID(s) }
@@ -209,7 +227,7 @@ func TestCashierJourneysInABrowser(t *testing.T) {
 		t.Fatalf("the receipt shows %q for %q", a, tk)
 	}
 	pid := text(t, ctx, "#payment-id")
-	if ps := f.payments(t, vn); len(ps) != 1 || ps[0].ID != pid || ps[0].Cashier != "cashier-1" {
+	if ps := f.payments(t, vn); len(ps) != 1 || ps[0].ID != pid || ps[0].Cashier != "cashier-1" || ps[0].ViaTable != via {
 		t.Fatalf("the ledger's payments %+v, the receipt's %s", ps, pid)
 	}
 	do(t, ctx, "the receipt as it prints", media("print"), shoot(dir, "06-receipt-printed"), media(""))
@@ -235,7 +253,7 @@ func TestCashierJourneysInABrowser(t *testing.T) {
 	held := f.ticket(t, "T01", "b", 2000)
 	f.held(t, "T02", held)
 	v, why = lookup("a held ticket", held, "09-held")
-	d := newCageDialer(f.addr, f.pkiDir)
+	d := newCageDialer(addr, f.pkiDir)
 	defer d.close()
 	c, err := d.cage("cashier-2")
 	if err != nil {

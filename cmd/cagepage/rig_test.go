@@ -19,18 +19,24 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	"github.com/tablegames/ats/internal/pgtest"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
-// floor is a real table server on a socket (SQLite ledger, mutual TLS from a PKI directory on
-// disk as `tableserver pki init` makes it), its terminals T01 and T02 connected, and the
-// cashiers' PIN file: cashier-1's PIN is 2468, cashier-2's 1357.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// floor is real table servers on sockets (mutual TLS from a PKI directory on disk as
+// `tableserver pki init` makes it): one table T1 on a SQLite ledger (newFloor), or tables T1
+// and T2 sharing a PostgreSQL floor (newPGFloor). Terminal T01 of T1 and T02 of T1 (T1's only
+// on a SQLite floor) are connected; addr is T1's, addrs every table's; the cashiers' PIN file:
+// cashier-1's PIN is 2468, cashier-2's 1357.
 type floor struct {
 	addr, pkiDir, pins string
-	led                *ledger.Ledger
+	addrs              map[string]string
+	led                *ledger.Ledger // T1's
 	terms              map[string]pb.TerminalServiceClient
 }
 
@@ -38,8 +44,26 @@ var cashierPINs = map[string]string{"cashier-1": "2468", "cashier-2": "1357"}
 
 func newFloor(t *testing.T) *floor {
 	t.Helper()
+	return newFloorOf(t, func(string) (*ledger.Ledger, error) {
+		return ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	}, "T1")
+}
+
+// newPGFloor is tables T1 and T2 on one PostgreSQL floor.
+func newPGFloor(t *testing.T) *floor {
+	t.Helper()
+	dsn, keys := pgtest.DSN(t), t.TempDir()
+	return newFloorOf(t, func(table string) (*ledger.Ledger, error) {
+		return ledger.OpenStore(context.Background(), ledger.StoreConfig{DSN: dsn, TableID: table,
+			KeyPath: filepath.Join(keys, table+".key"), FloorKeyPath: filepath.Join(keys, "floor.key")})
+	}, "T1", "T2")
+}
+
+func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), tables ...string) *floor {
+	t.Helper()
 	dir := t.TempDir()
-	f := &floor{pkiDir: filepath.Join(dir, "pki"), pins: filepath.Join(dir, "cashiers"), terms: map[string]pb.TerminalServiceClient{}}
+	f := &floor{pkiDir: filepath.Join(dir, "pki"), pins: filepath.Join(dir, "cashiers"), addrs: map[string]string{},
+		terms: map[string]pb.TerminalServiceClient{}}
 	if err := pki.InitWith(f.pkiDir, pki.InitOptions{Terminals: []string{"T01", "T02"}, Cashiers: []string{"cashier-1", "cashier-2"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,24 +81,31 @@ func newFloor(t *testing.T) *floor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.led, err = ledger.Open(filepath.Join(dir, "table.db"))
-	if err != nil {
-		t.Fatal(err)
+	for _, id := range tables {
+		led, err := open(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { led.Close() })
+		cfg := server.DefaultConfig()
+		cfg.TableID = id
+		tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tbl.OpenTable("dealer:test", false); err != nil {
+			t.Fatal(err)
+		}
+		addr, stop, err := server.Listen(tbl, tlsCfg, "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		f.addrs[id] = addr
+		if id == tables[0] {
+			f.addr, f.led = addr, led
+		}
 	}
-	t.Cleanup(func() { f.led.Close() })
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), f.led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tbl.OpenTable("dealer:test", false); err != nil {
-		t.Fatal(err)
-	}
-	var stop func()
-	f.addr, stop, err = server.Listen(tbl, tlsCfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
 	for _, id := range []string{"T01", "T02"} {
 		pair, err := files.Load(id)
 		if err != nil {
