@@ -3,7 +3,8 @@
 # the C toolchain and X11/GL headers that Fyne's GLFW driver needs through cgo, Xvfb and
 # ImageMagick for the real-window screenshot check, tesseract (English and Chinese) for the
 # player journeys that read the screen back, PostgreSQL (the floor's shared ledger: the
-# tests start throwaway clusters of their own with its initdb and pg_ctl), and the Go modules
+# tests start throwaway clusters of their own with its initdb and pg_ctl), Chromium (the
+# cage's page is tested in it, headless), and the Go modules
 # (main and tools).
 # It is idempotent and quiet when everything is already there, so both README commands call it.
 set -euo pipefail
@@ -13,6 +14,7 @@ packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick
 	shellcheck systemd # shellcheck and systemd-analyze: for packaging/check-deb.sh
 	tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim # packaging/journeys.sh reads the screen back
+	chromium           # cmd/cagepage: the cashier's page tested in a real headless browser
 	postgresql)        # internal/pgtest: initdb, pg_ctl and the postgres user
 missing=()
 for p in "${packages[@]}"; do

@@ -29,6 +29,8 @@ step "go test -race"
 # The PostgreSQL tests (internal/pgtest) skip where PostgreSQL is missing; here setup.sh has
 # installed it, so a missing one is a failure rather than a quiet skip.
 export ATS_REQUIRE_POSTGRES=1
+# Likewise Chromium, which cmd/cagepage's journeys drive headless: missing, they fail.
+export ATS_REQUIRE_BROWSER=1
 go test -race -count=1 -timeout 20m ./...
 
 step "the serial tests over tarm/serial, and the device tools cross-compiled for macOS and Windows"

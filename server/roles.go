@@ -70,6 +70,11 @@ func init() {
 	allow(cage, "StopTicket", supervisorRoles)
 	allow(cage, "ReleaseTicketStop", supervisorRoles)
 	allow(cage, "ApprovePayment", cageReportRoles)
+
+	// A cashier's shift (cageshift.go) is the cashier's own.
+	allow(cage, "OpenShift", cashierRoles)
+	allow(cage, "CloseShift", cashierRoles)
+	allow(cage, "CurrentShift", cashierRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

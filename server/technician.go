@@ -190,6 +190,10 @@ func SetPIN(path, id, pin string, iterations int) error {
 	return os.Rename(tmp, path)
 }
 
+// Verify checks the PIN of id in the file, throttled as verify is: the cage's page
+// (cmd/cagepage) keeps its cashiers' PINs in a file of this form and checks them with it.
+func (t *Technicians) Verify(id, pin string) error { return t.verify(id, pin) }
+
 // verify checks a technician's PIN, throttled. It returns nil, a PermissionDenied for a wrong
 // PIN (or an unknown technician: the same answer, so the answer tells no one which ids exist),
 // or a ResourceExhausted while the identity is locked out.

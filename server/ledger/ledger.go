@@ -151,6 +151,16 @@ CREATE TABLE IF NOT EXISTS cashouts (
 	validation TEXT NOT NULL,
 	PRIMARY KEY (terminal, epoch)
 );
+CREATE TABLE IF NOT EXISTS cage_shifts (
+	id        TEXT PRIMARY KEY,
+	cashier   TEXT NOT NULL,
+	open_for  TEXT NOT NULL UNIQUE,
+	opened    INTEGER NOT NULL,
+	closed    INTEGER NOT NULL DEFAULT 0,
+	count     INTEGER NOT NULL DEFAULT 0,
+	amount    INTEGER NOT NULL DEFAULT 0,
+	via_table TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rounds (
 	id       TEXT PRIMARY KEY,
 	seq      INTEGER NOT NULL UNIQUE,

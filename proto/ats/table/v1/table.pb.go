@@ -9008,6 +9008,223 @@ func (x *PayTicketResponse) GetThreshold() *ThresholdPayment {
 	return nil
 }
 
+// CageShift is a cashier's shift at the cage: open, or closed with its totals.
+type CageShift struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	ShiftId         string                 `protobuf:"bytes,1,opt,name=shift_id,json=shiftId,proto3" json:"shift_id,omitempty"`
+	CashierId       string                 `protobuf:"bytes,2,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`
+	Open            bool                   `protobuf:"varint,3,opt,name=open,proto3" json:"open,omitempty"`
+	OpenedUnixNanos int64                  `protobuf:"varint,4,opt,name=opened_unix_nanos,json=openedUnixNanos,proto3" json:"opened_unix_nanos,omitempty"`
+	ClosedUnixNanos int64                  `protobuf:"varint,5,opt,name=closed_unix_nanos,json=closedUnixNanos,proto3" json:"closed_unix_nanos,omitempty"` // 0 while open
+	Count           int64                  `protobuf:"varint,6,opt,name=count,proto3" json:"count,omitempty"`                                              // tickets paid in the shift (so far, while open)
+	Amount          int64                  `protobuf:"varint,7,opt,name=amount,proto3" json:"amount,omitempty"`                                            // cents paid in the shift (so far, while open)
+	ViaTableId      string                 `protobuf:"bytes,8,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`                 // the table server the shift was opened through
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *CageShift) Reset() {
+	*x = CageShift{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CageShift) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CageShift) ProtoMessage() {}
+
+func (x *CageShift) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CageShift.ProtoReflect.Descriptor instead.
+func (*CageShift) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+}
+
+func (x *CageShift) GetShiftId() string {
+	if x != nil {
+		return x.ShiftId
+	}
+	return ""
+}
+
+func (x *CageShift) GetCashierId() string {
+	if x != nil {
+		return x.CashierId
+	}
+	return ""
+}
+
+func (x *CageShift) GetOpen() bool {
+	if x != nil {
+		return x.Open
+	}
+	return false
+}
+
+func (x *CageShift) GetOpenedUnixNanos() int64 {
+	if x != nil {
+		return x.OpenedUnixNanos
+	}
+	return 0
+}
+
+func (x *CageShift) GetClosedUnixNanos() int64 {
+	if x != nil {
+		return x.ClosedUnixNanos
+	}
+	return 0
+}
+
+func (x *CageShift) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *CageShift) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CageShift) GetViaTableId() string {
+	if x != nil {
+		return x.ViaTableId
+	}
+	return ""
+}
+
+type OpenShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenShiftRequest) Reset() {
+	*x = OpenShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenShiftRequest) ProtoMessage() {}
+
+func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenShiftRequest.ProtoReflect.Descriptor instead.
+func (*OpenShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
+}
+
+type CloseShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShiftId       string                 `protobuf:"bytes,1,opt,name=shift_id,json=shiftId,proto3" json:"shift_id,omitempty"` // the shift being closed, as OpenShift or CurrentShift named it
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseShiftRequest) Reset() {
+	*x = CloseShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseShiftRequest) ProtoMessage() {}
+
+func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseShiftRequest.ProtoReflect.Descriptor instead.
+func (*CloseShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
+}
+
+func (x *CloseShiftRequest) GetShiftId() string {
+	if x != nil {
+		return x.ShiftId
+	}
+	return ""
+}
+
+type CurrentShiftRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CurrentShiftRequest) Reset() {
+	*x = CurrentShiftRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CurrentShiftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CurrentShiftRequest) ProtoMessage() {}
+
+func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CurrentShiftRequest.ProtoReflect.Descriptor instead.
+func (*CurrentShiftRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
+}
+
 type ShiftTotalsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CashierId     string                 `protobuf:"bytes,1,opt,name=cashier_id,json=cashierId,proto3" json:"cashier_id,omitempty"`                // "": the caller's own
@@ -9019,7 +9236,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9031,7 +9248,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9044,7 +9261,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -9082,7 +9299,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9094,7 +9311,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9107,7 +9324,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -9164,7 +9381,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9176,7 +9393,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9189,7 +9406,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -9230,7 +9447,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9242,7 +9459,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9255,7 +9472,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -9283,7 +9500,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9295,7 +9512,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9308,7 +9525,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -9343,7 +9560,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9355,7 +9572,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9368,7 +9585,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{133}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -9444,7 +9661,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9456,7 +9673,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9469,7 +9686,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{134}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -9543,7 +9760,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9555,7 +9772,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9568,7 +9785,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{135}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -9657,7 +9874,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9669,7 +9886,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9682,7 +9899,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{136}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -10429,7 +10646,22 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
 	"\breplayed\x18\x06 \x01(\bR\breplayed\x12<\n" +
-	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x7f\n" +
+	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x81\x02\n" +
+	"\tCageShift\x12\x19\n" +
+	"\bshift_id\x18\x01 \x01(\tR\ashiftId\x12\x1d\n" +
+	"\n" +
+	"cashier_id\x18\x02 \x01(\tR\tcashierId\x12\x12\n" +
+	"\x04open\x18\x03 \x01(\bR\x04open\x12*\n" +
+	"\x11opened_unix_nanos\x18\x04 \x01(\x03R\x0fopenedUnixNanos\x12*\n" +
+	"\x11closed_unix_nanos\x18\x05 \x01(\x03R\x0fclosedUnixNanos\x12\x14\n" +
+	"\x05count\x18\x06 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\a \x01(\x03R\x06amount\x12 \n" +
+	"\fvia_table_id\x18\b \x01(\tR\n" +
+	"viaTableId\"\x12\n" +
+	"\x10OpenShiftRequest\".\n" +
+	"\x11CloseShiftRequest\x12\x19\n" +
+	"\bshift_id\x18\x01 \x01(\tR\ashiftId\"\x15\n" +
+	"\x13CurrentShiftRequest\"\x7f\n" +
 	"\x12ShiftTotalsRequest\x12\x1d\n" +
 	"\n" +
 	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12&\n" +
@@ -10618,7 +10850,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xc6\x04\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xa0\x06\n" +
 	"\vCageService\x12K\n" +
 	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
 	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
@@ -10627,7 +10859,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"StopTicket\x12\x1f.ats.table.v1.StopTicketRequest\x1a\x18.ats.table.v1.TicketStop\x12U\n" +
 	"\x11ReleaseTicketStop\x12&.ats.table.v1.ReleaseTicketStopRequest\x1a\x18.ats.table.v1.TicketStop\x12T\n" +
-	"\x0eApprovePayment\x12#.ats.table.v1.ApprovePaymentRequest\x1a\x1d.ats.table.v1.PaymentApprovalB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\x0eApprovePayment\x12#.ats.table.v1.ApprovePaymentRequest\x1a\x1d.ats.table.v1.PaymentApproval\x12D\n" +
+	"\tOpenShift\x12\x1e.ats.table.v1.OpenShiftRequest\x1a\x17.ats.table.v1.CageShift\x12F\n" +
+	"\n" +
+	"CloseShift\x12\x1f.ats.table.v1.CloseShiftRequest\x1a\x17.ats.table.v1.CageShift\x12J\n" +
+	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShiftB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -10642,7 +10878,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 134)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 138)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -10773,21 +11009,25 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*PatronDay)(nil),                      // 126: ats.table.v1.PatronDay
 	(*PayTicketRequest)(nil),               // 127: ats.table.v1.PayTicketRequest
 	(*PayTicketResponse)(nil),              // 128: ats.table.v1.PayTicketResponse
-	(*ShiftTotalsRequest)(nil),             // 129: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 130: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 131: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 132: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 133: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 134: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 135: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 136: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 137: ats.table.v1.LedgerReseal
-	nil,                                    // 138: ats.table.v1.Limits.PerBetEntry
+	(*CageShift)(nil),                      // 129: ats.table.v1.CageShift
+	(*OpenShiftRequest)(nil),               // 130: ats.table.v1.OpenShiftRequest
+	(*CloseShiftRequest)(nil),              // 131: ats.table.v1.CloseShiftRequest
+	(*CurrentShiftRequest)(nil),            // 132: ats.table.v1.CurrentShiftRequest
+	(*ShiftTotalsRequest)(nil),             // 133: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 134: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 135: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 136: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 137: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 138: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 139: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 140: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 141: ats.table.v1.LedgerReseal
+	nil,                                    // 142: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	138, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	142, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -10887,22 +11127,22 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	122, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
 	118, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
 	125, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	130, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	133, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	133, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	133, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	133, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	133, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	133, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	133, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	133, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	133, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	133, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	133, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	134, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	134, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	135, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	137, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	134, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	137, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	137, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	137, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	137, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	137, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	137, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	137, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	137, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	137, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	137, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	137, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	138, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	138, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	139, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	141, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
 	125, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
 	126, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
 	6,   // 120: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
@@ -10961,73 +11201,79 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	92,  // 173: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
 	117, // 174: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
 	127, // 175: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	129, // 176: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	132, // 177: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	133, // 176: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	136, // 177: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
 	120, // 178: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
 	121, // 179: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
 	123, // 180: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	17,  // 181: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 182: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 183: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 184: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 185: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 186: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 187: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 188: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 189: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 190: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 191: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 192: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 193: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 194: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 195: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 196: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 197: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 198: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 199: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 200: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 201: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 202: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 203: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 204: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 205: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 212: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 213: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 214: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 215: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 216: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 217: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 218: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 219: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 220: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 221: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 222: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 223: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 224: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 225: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 226: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 227: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 228: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 229: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 230: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 231: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 232: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 233: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 234: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	128, // 235: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	131, // 236: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	136, // 237: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	119, // 238: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	119, // 239: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	124, // 240: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	181, // [181:241] is the sub-list for method output_type
-	121, // [121:181] is the sub-list for method input_type
+	130, // 181: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	131, // 182: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	132, // 183: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	17,  // 184: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 185: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 186: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 187: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 188: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 189: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 190: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 191: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 192: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 193: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 194: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 195: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 196: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 197: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	93,  // 198: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	111, // 199: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 200: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	113, // 201: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 202: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 203: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 204: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 205: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 206: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 207: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 212: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 215: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 216: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 217: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 218: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 219: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 220: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 221: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	88,  // 222: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	91,  // 223: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	99,  // 224: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	99,  // 225: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	99,  // 226: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	99,  // 227: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	99,  // 228: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 229: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 230: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 231: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 232: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	109, // 233: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 234: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	115, // 235: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	93,  // 236: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	118, // 237: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	128, // 238: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	135, // 239: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	140, // 240: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	119, // 241: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	119, // 242: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	124, // 243: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	129, // 244: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	129, // 245: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	129, // 246: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	184, // [184:247] is the sub-list for method output_type
+	121, // [121:184] is the sub-list for method input_type
 	121, // [121:121] is the sub-list for extension type_name
 	121, // [121:121] is the sub-list for extension extendee
 	0,   // [0:121] is the sub-list for field type_name
@@ -11066,7 +11312,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   134,
+			NumMessages:   138,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -2499,6 +2499,9 @@ const (
 	CageService_StopTicket_FullMethodName        = "/ats.table.v1.CageService/StopTicket"
 	CageService_ReleaseTicketStop_FullMethodName = "/ats.table.v1.CageService/ReleaseTicketStop"
 	CageService_ApprovePayment_FullMethodName    = "/ats.table.v1.CageService/ApprovePayment"
+	CageService_OpenShift_FullMethodName         = "/ats.table.v1.CageService/OpenShift"
+	CageService_CloseShift_FullMethodName        = "/ats.table.v1.CageService/CloseShift"
+	CageService_CurrentShift_FullMethodName      = "/ats.table.v1.CageService/CurrentShift"
 )
 
 // CageServiceClient is the client API for CageService service.
@@ -2537,6 +2540,16 @@ type CageServiceClient interface {
 	// threshold: a supervisor, or a cashier other than the one who pays. Recorded and sealed;
 	// PayTicket uses it once.
 	ApprovePayment(ctx context.Context, in *ApprovePaymentRequest, opts ...grpc.CallOption) (*PaymentApproval, error)
+	// OpenShift opens the calling cashier's shift at the cage, or answers the one already open
+	// (opening is idempotent): one open shift per cashier on the floor.
+	OpenShift(ctx context.Context, in *OpenShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// CloseShift closes the calling cashier's open shift (shift_id names it) with the count and
+	// sum of the tickets the cashier paid since it opened, counted in the closing transaction. A
+	// retry of a close answers the closed shift again. No shift open is FailedPrecondition.
+	CloseShift(ctx context.Context, in *CloseShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
+	// false when none is).
+	CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
 }
 
 type cageServiceClient struct {
@@ -2617,6 +2630,36 @@ func (c *cageServiceClient) ApprovePayment(ctx context.Context, in *ApprovePayme
 	return out, nil
 }
 
+func (c *cageServiceClient) OpenShift(ctx context.Context, in *OpenShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_OpenShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) CloseShift(ctx context.Context, in *CloseShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_CloseShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CageShift)
+	err := c.cc.Invoke(ctx, CageService_CurrentShift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CageServiceServer is the server API for CageService service.
 // All implementations must embed UnimplementedCageServiceServer
 // for forward compatibility.
@@ -2653,6 +2696,16 @@ type CageServiceServer interface {
 	// threshold: a supervisor, or a cashier other than the one who pays. Recorded and sealed;
 	// PayTicket uses it once.
 	ApprovePayment(context.Context, *ApprovePaymentRequest) (*PaymentApproval, error)
+	// OpenShift opens the calling cashier's shift at the cage, or answers the one already open
+	// (opening is idempotent): one open shift per cashier on the floor.
+	OpenShift(context.Context, *OpenShiftRequest) (*CageShift, error)
+	// CloseShift closes the calling cashier's open shift (shift_id names it) with the count and
+	// sum of the tickets the cashier paid since it opened, counted in the closing transaction. A
+	// retry of a close answers the closed shift again. No shift open is FailedPrecondition.
+	CloseShift(context.Context, *CloseShiftRequest) (*CageShift, error)
+	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
+	// false when none is).
+	CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error)
 	mustEmbedUnimplementedCageServiceServer()
 }
 
@@ -2683,6 +2736,15 @@ func (UnimplementedCageServiceServer) ReleaseTicketStop(context.Context, *Releas
 }
 func (UnimplementedCageServiceServer) ApprovePayment(context.Context, *ApprovePaymentRequest) (*PaymentApproval, error) {
 	return nil, status.Error(codes.Unimplemented, "method ApprovePayment not implemented")
+}
+func (UnimplementedCageServiceServer) OpenShift(context.Context, *OpenShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenShift not implemented")
+}
+func (UnimplementedCageServiceServer) CloseShift(context.Context, *CloseShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseShift not implemented")
+}
+func (UnimplementedCageServiceServer) CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error) {
+	return nil, status.Error(codes.Unimplemented, "method CurrentShift not implemented")
 }
 func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
 func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
@@ -2831,6 +2893,60 @@ func _CageService_ApprovePayment_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CageService_OpenShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).OpenShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_OpenShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).OpenShift(ctx, req.(*OpenShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_CloseShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CloseShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).CloseShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_CloseShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).CloseShift(ctx, req.(*CloseShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_CurrentShift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CurrentShiftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).CurrentShift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_CurrentShift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).CurrentShift(ctx, req.(*CurrentShiftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2865,6 +2981,18 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ApprovePayment",
 			Handler:    _CageService_ApprovePayment_Handler,
+		},
+		{
+			MethodName: "OpenShift",
+			Handler:    _CageService_OpenShift_Handler,
+		},
+		{
+			MethodName: "CloseShift",
+			Handler:    _CageService_CloseShift_Handler,
+		},
+		{
+			MethodName: "CurrentShift",
+			Handler:    _CageService_CurrentShift_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
