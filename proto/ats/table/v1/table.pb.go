@@ -5927,13 +5927,17 @@ func (x *TicketHold) GetHolderTableId() string {
 }
 
 type Alarm struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AtUnixNanos   int64                  `protobuf:"varint,1,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
-	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"` // "ticket-guessing"
-	TerminalId    string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Detail        string                 `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	AtUnixNanos      int64                  `protobuf:"varint,1,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	Kind             string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                               // "ticket-guessing"
+	TerminalId       string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the terminal, or the caller ("cashier:C1"), concerned
+	Detail           string                 `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	TableId          string                 `protobuf:"bytes,5,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"` // the table that raised it: this one, or another of the floor for a floor-wide alarm (a cashier's lockout)
+	Id               string                 `protobuf:"bytes,6,opt,name=id,proto3" json:"id,omitempty"`                          // "T1:42": its table and its number in that table's log; what AckAlarm names
+	AckedBy          string                 `protobuf:"bytes,7,opt,name=acked_by,json=ackedBy,proto3" json:"acked_by,omitempty"` // who acknowledged it ("supervisor:S1"); "" while unacknowledged
+	AckedAtUnixNanos int64                  `protobuf:"varint,8,opt,name=acked_at_unix_nanos,json=ackedAtUnixNanos,proto3" json:"acked_at_unix_nanos,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Alarm) Reset() {
@@ -5994,6 +5998,78 @@ func (x *Alarm) GetDetail() string {
 	return ""
 }
 
+func (x *Alarm) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *Alarm) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Alarm) GetAckedBy() string {
+	if x != nil {
+		return x.AckedBy
+	}
+	return ""
+}
+
+func (x *Alarm) GetAckedAtUnixNanos() int64 {
+	if x != nil {
+		return x.AckedAtUnixNanos
+	}
+	return 0
+}
+
+type AckAlarmRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AlarmId       string                 `protobuf:"bytes,1,opt,name=alarm_id,json=alarmId,proto3" json:"alarm_id,omitempty"` // Alarm.id
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AckAlarmRequest) Reset() {
+	*x = AckAlarmRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckAlarmRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckAlarmRequest) ProtoMessage() {}
+
+func (x *AckAlarmRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckAlarmRequest.ProtoReflect.Descriptor instead.
+func (*AckAlarmRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *AckAlarmRequest) GetAlarmId() string {
+	if x != nil {
+		return x.AlarmId
+	}
+	return ""
+}
+
 type ListAlarmsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // 0: 50
@@ -6003,7 +6079,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6015,7 +6091,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6028,7 +6104,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -6047,7 +6123,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6059,7 +6135,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6072,7 +6148,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -6083,15 +6159,19 @@ func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
 }
 
 type GetAuditLogRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // entries, newest first; 0 = 50; at most 1000
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Limit          int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"`                                           // entries, newest first; 0 = 50; at most 1000
+	Kind           string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                                              // only entries of this kind ("" every kind)
+	TerminalId     string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`                // only entries naming this terminal ("T01" this table's, "T1/T01" another table's)
+	SinceUnixNanos int64                  `protobuf:"varint,4,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // only entries at or after (0: from the first)
+	UntilUnixNanos int64                  `protobuf:"varint,5,opt,name=until_unix_nanos,json=untilUnixNanos,proto3" json:"until_unix_nanos,omitempty"` // only entries before (0: to the last)
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6103,7 +6183,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6116,12 +6196,40 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
 	if x != nil {
 		return x.Limit
+	}
+	return 0
+}
+
+func (x *GetAuditLogRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *GetAuditLogRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *GetAuditLogRequest) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
+}
+
+func (x *GetAuditLogRequest) GetUntilUnixNanos() int64 {
+	if x != nil {
+		return x.UntilUnixNanos
 	}
 	return 0
 }
@@ -6135,14 +6243,16 @@ type AuditEntry struct {
 	RoundId       string                 `protobuf:"bytes,5,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
 	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
 	Detail        string                 `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
-	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"` // who did it: "role:id" from the certificate, or "system"
+	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"`                                   // who did it: "role:id" from the certificate, or "system"
+	TableId       string                 `protobuf:"bytes,9,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`                // the table of terminal_id (terminal ids repeat across tables)
+	FromTableId   string                 `protobuf:"bytes,10,opt,name=from_table_id,json=fromTableId,proto3" json:"from_table_id,omitempty"` // set when another table of the floor wrote it into this log (its cage paid this table's ticket); seq is then 0
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6154,7 +6264,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6167,7 +6277,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -6226,6 +6336,20 @@ func (x *AuditEntry) GetActor() string {
 	return ""
 }
 
+func (x *AuditEntry) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetFromTableId() string {
+	if x != nil {
+		return x.FromTableId
+	}
+	return ""
+}
+
 type GetAuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
@@ -6236,7 +6360,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6248,7 +6372,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6261,7 +6385,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -6287,7 +6411,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6299,7 +6423,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6312,7 +6436,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -6331,7 +6455,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6343,7 +6467,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6356,7 +6480,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -6376,7 +6500,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6388,7 +6512,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6401,7 +6525,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -6445,7 +6569,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6457,7 +6581,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6470,7 +6594,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -6599,7 +6723,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6611,7 +6735,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6624,7 +6748,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6735,7 +6859,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6747,7 +6871,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6760,7 +6884,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -6842,7 +6966,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6854,7 +6978,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6867,7 +6991,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -6931,7 +7055,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6943,7 +7067,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6956,7 +7080,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -7045,7 +7169,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7057,7 +7181,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7070,7 +7194,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -7089,7 +7213,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7101,7 +7225,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7114,7 +7238,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -7133,7 +7257,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7145,7 +7269,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7158,7 +7282,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -7177,7 +7301,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7189,7 +7313,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7202,7 +7326,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -7223,7 +7347,7 @@ type GrantPassCardRequest struct {
 
 func (x *GrantPassCardRequest) Reset() {
 	*x = GrantPassCardRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7235,7 +7359,7 @@ func (x *GrantPassCardRequest) String() string {
 func (*GrantPassCardRequest) ProtoMessage() {}
 
 func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7248,7 +7372,7 @@ func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GrantPassCardRequest.ProtoReflect.Descriptor instead.
 func (*GrantPassCardRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *GrantPassCardRequest) GetTerminalId() string {
@@ -7282,7 +7406,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7294,7 +7418,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7307,7 +7431,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -7334,7 +7458,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7346,7 +7470,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7359,7 +7483,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -7385,7 +7509,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7397,7 +7521,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7410,7 +7534,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -7431,7 +7555,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7443,7 +7567,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7456,7 +7580,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -7491,7 +7615,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7503,7 +7627,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7516,7 +7640,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -7549,7 +7673,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7561,7 +7685,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7574,7 +7698,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -7593,7 +7717,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7605,7 +7729,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7618,7 +7742,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7639,7 +7763,7 @@ type SetInServiceRequest struct {
 
 func (x *SetInServiceRequest) Reset() {
 	*x = SetInServiceRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7651,7 +7775,7 @@ func (x *SetInServiceRequest) String() string {
 func (*SetInServiceRequest) ProtoMessage() {}
 
 func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7664,7 +7788,7 @@ func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
 func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *SetInServiceRequest) GetInService() bool {
@@ -7697,7 +7821,7 @@ type SetInServiceResponse struct {
 
 func (x *SetInServiceResponse) Reset() {
 	*x = SetInServiceResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7709,7 +7833,7 @@ func (x *SetInServiceResponse) String() string {
 func (*SetInServiceResponse) ProtoMessage() {}
 
 func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7722,7 +7846,7 @@ func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
 func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
@@ -7745,7 +7869,7 @@ type RefuseWagerRequest struct {
 
 func (x *RefuseWagerRequest) Reset() {
 	*x = RefuseWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7757,7 +7881,7 @@ func (x *RefuseWagerRequest) String() string {
 func (*RefuseWagerRequest) ProtoMessage() {}
 
 func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7770,7 +7894,7 @@ func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerRequest.ProtoReflect.Descriptor instead.
 func (*RefuseWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *RefuseWagerRequest) GetTerminalId() string {
@@ -7818,7 +7942,7 @@ type RefuseWagerResponse struct {
 
 func (x *RefuseWagerResponse) Reset() {
 	*x = RefuseWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7830,7 +7954,7 @@ func (x *RefuseWagerResponse) String() string {
 func (*RefuseWagerResponse) ProtoMessage() {}
 
 func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7843,7 +7967,7 @@ func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerResponse.ProtoReflect.Descriptor instead.
 func (*RefuseWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *RefuseWagerResponse) GetRefused() int64 {
@@ -7873,7 +7997,7 @@ type WagerRefused struct {
 
 func (x *WagerRefused) Reset() {
 	*x = WagerRefused{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7885,7 +8009,7 @@ func (x *WagerRefused) String() string {
 func (*WagerRefused) ProtoMessage() {}
 
 func (x *WagerRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7898,7 +8022,7 @@ func (x *WagerRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerRefused.ProtoReflect.Descriptor instead.
 func (*WagerRefused) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *WagerRefused) GetSlip() *Slip {
@@ -7938,7 +8062,7 @@ type LookupTicketRequest struct {
 
 func (x *LookupTicketRequest) Reset() {
 	*x = LookupTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7950,7 +8074,7 @@ func (x *LookupTicketRequest) String() string {
 func (*LookupTicketRequest) ProtoMessage() {}
 
 func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7963,7 +8087,7 @@ func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupTicketRequest.ProtoReflect.Descriptor instead.
 func (*LookupTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *LookupTicketRequest) GetValidationNumber() string {
@@ -7999,7 +8123,7 @@ type CageTicket struct {
 
 func (x *CageTicket) Reset() {
 	*x = CageTicket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8011,7 +8135,7 @@ func (x *CageTicket) String() string {
 func (*CageTicket) ProtoMessage() {}
 
 func (x *CageTicket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8024,7 +8148,7 @@ func (x *CageTicket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageTicket.ProtoReflect.Descriptor instead.
 func (*CageTicket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *CageTicket) GetValidationNumber() string {
@@ -8156,7 +8280,7 @@ type PayTicketRequest struct {
 
 func (x *PayTicketRequest) Reset() {
 	*x = PayTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8168,7 +8292,7 @@ func (x *PayTicketRequest) String() string {
 func (*PayTicketRequest) ProtoMessage() {}
 
 func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8181,7 +8305,7 @@ func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
 func (*PayTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *PayTicketRequest) GetValidationNumber() string {
@@ -8212,7 +8336,7 @@ type PayTicketResponse struct {
 
 func (x *PayTicketResponse) Reset() {
 	*x = PayTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8224,7 +8348,7 @@ func (x *PayTicketResponse) String() string {
 func (*PayTicketResponse) ProtoMessage() {}
 
 func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8237,7 +8361,7 @@ func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
 func (*PayTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *PayTicketResponse) GetTicket() *CageTicket {
@@ -8293,7 +8417,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8305,7 +8429,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8318,7 +8442,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -8356,7 +8480,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8368,7 +8492,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8381,7 +8505,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -8438,7 +8562,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8450,7 +8574,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8463,7 +8587,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -8504,7 +8628,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8516,7 +8640,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8529,7 +8653,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -8557,7 +8681,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8569,7 +8693,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8582,7 +8706,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -8617,7 +8741,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8629,7 +8753,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8642,7 +8766,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -8718,7 +8842,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8730,7 +8854,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8743,7 +8867,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -8812,7 +8936,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8824,7 +8948,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8837,7 +8961,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -8905,7 +9029,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8917,7 +9041,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8930,7 +9054,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -9409,19 +9533,30 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12+\n" +
 	"\x12held_at_unix_nanos\x18\x04 \x01(\x03R\x0fheldAtUnixNanos\x12/\n" +
 	"\x14lapses_at_unix_nanos\x18\x05 \x01(\x03R\x11lapsesAtUnixNanos\x12&\n" +
-	"\x0fholder_table_id\x18\x06 \x01(\tR\rholderTableId\"x\n" +
+	"\x0fholder_table_id\x18\x06 \x01(\tR\rholderTableId\"\xed\x01\n" +
 	"\x05Alarm\x12\"\n" +
 	"\rat_unix_nanos\x18\x01 \x01(\x03R\vatUnixNanos\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
 	"\vterminal_id\x18\x03 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\")\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\x12\x19\n" +
+	"\btable_id\x18\x05 \x01(\tR\atableId\x12\x0e\n" +
+	"\x02id\x18\x06 \x01(\tR\x02id\x12\x19\n" +
+	"\backed_by\x18\a \x01(\tR\aackedBy\x12-\n" +
+	"\x13acked_at_unix_nanos\x18\b \x01(\x03R\x10ackedAtUnixNanos\",\n" +
+	"\x0fAckAlarmRequest\x12\x19\n" +
+	"\balarm_id\x18\x01 \x01(\tR\aalarmId\")\n" +
 	"\x11ListAlarmsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"A\n" +
 	"\x12ListAlarmsResponse\x12+\n" +
-	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"*\n" +
+	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"\xb3\x01\n" +
 	"\x12GetAuditLogRequest\x12\x14\n" +
-	"\x05limit\x18\x01 \x01(\x05R\x05limit\"\xd8\x01\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
+	"\vterminal_id\x18\x03 \x01(\tR\n" +
+	"terminalId\x12(\n" +
+	"\x10since_unix_nanos\x18\x04 \x01(\x03R\x0esinceUnixNanos\x12(\n" +
+	"\x10until_unix_nanos\x18\x05 \x01(\x03R\x0euntilUnixNanos\"\x97\x02\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\"\n" +
@@ -9432,7 +9567,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x05 \x01(\tR\aroundId\x12\x16\n" +
 	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x16\n" +
 	"\x06detail\x18\a \x01(\tR\x06detail\x12\x14\n" +
-	"\x05actor\x18\b \x01(\tR\x05actor\"a\n" +
+	"\x05actor\x18\b \x01(\tR\x05actor\x12\x19\n" +
+	"\btable_id\x18\t \x01(\tR\atableId\x12\"\n" +
+	"\rfrom_table_id\x18\n" +
+	" \x01(\tR\vfromTableId\"a\n" +
 	"\x13GetAuditLogResponse\x122\n" +
 	"\aentries\x18\x01 \x03(\v2\x18.ats.table.v1.AuditEntryR\aentries\x12\x16\n" +
 	"\x06caller\x18\x02 \x01(\tR\x06caller\"1\n" +
@@ -9747,7 +9885,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x81\x15\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xc1\x15\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -9771,7 +9909,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12ResolveOverpayment\x12'.ats.table.v1.ResolveOverpaymentRequest\x1a\x19.ats.table.v1.Overpayment\x12d\n" +
 	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
 	"\n" +
-	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12R\n" +
+	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12>\n" +
+	"\bAckAlarm\x12\x1d.ats.table.v1.AckAlarmRequest\x1a\x13.ats.table.v1.Alarm\x12R\n" +
 	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse\x12Y\n" +
 	"\x13ConfigureTournament\x12(.ats.table.v1.ConfigureTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12O\n" +
 	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
@@ -9808,7 +9947,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 126)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 127)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -9897,55 +10036,56 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ReleaseTicketHoldResponse)(nil),      // 84: ats.table.v1.ReleaseTicketHoldResponse
 	(*TicketHold)(nil),                     // 85: ats.table.v1.TicketHold
 	(*Alarm)(nil),                          // 86: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 87: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 88: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 89: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 90: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 91: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 92: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 93: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 94: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 95: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 96: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 97: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 98: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 99: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 100: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 101: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 102: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 103: ats.table.v1.CloseTournamentRequest
-	(*GrantPassCardRequest)(nil),           // 104: ats.table.v1.GrantPassCardRequest
-	(*ScheduleCloseRequest)(nil),           // 105: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 106: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 107: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 108: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 109: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 110: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 111: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 112: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 113: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 114: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 115: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 116: ats.table.v1.WagerRefused
-	(*LookupTicketRequest)(nil),            // 117: ats.table.v1.LookupTicketRequest
-	(*CageTicket)(nil),                     // 118: ats.table.v1.CageTicket
-	(*PayTicketRequest)(nil),               // 119: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 120: ats.table.v1.PayTicketResponse
-	(*ShiftTotalsRequest)(nil),             // 121: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 122: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 123: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 124: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 125: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 126: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 127: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 128: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 129: ats.table.v1.LedgerReseal
-	nil,                                    // 130: ats.table.v1.Limits.PerBetEntry
+	(*AckAlarmRequest)(nil),                // 87: ats.table.v1.AckAlarmRequest
+	(*ListAlarmsRequest)(nil),              // 88: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 89: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 90: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 91: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 92: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 93: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 94: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 95: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 96: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 97: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 98: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 99: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 100: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 101: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 102: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 103: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 104: ats.table.v1.CloseTournamentRequest
+	(*GrantPassCardRequest)(nil),           // 105: ats.table.v1.GrantPassCardRequest
+	(*ScheduleCloseRequest)(nil),           // 106: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 107: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 108: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 109: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 110: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 111: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 112: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 113: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 114: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 115: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 116: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 117: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 118: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 119: ats.table.v1.CageTicket
+	(*PayTicketRequest)(nil),               // 120: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 121: ats.table.v1.PayTicketResponse
+	(*ShiftTotalsRequest)(nil),             // 122: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 123: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 124: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 125: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 126: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 127: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 128: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 129: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 130: ats.table.v1.LedgerReseal
+	nil,                                    // 131: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	130, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	131, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -9965,12 +10105,12 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	30,  // 19: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	31,  // 20: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	32,  // 21: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	99,  // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	100, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
 	20,  // 23: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
 	18,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	14,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
 	33,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	116, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	117, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
 	16,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
 	9,   // 29: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
 	0,   // 30: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
@@ -9982,7 +10122,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	28,  // 36: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
 	23,  // 37: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
 	29,  // 38: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	99,  // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	100, // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
 	7,   // 40: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
 	7,   // 41: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
 	0,   // 42: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
@@ -10023,36 +10163,36 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	79,  // 77: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
 	45,  // 78: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
 	86,  // 79: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	90,  // 80: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	97,  // 81: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	95,  // 82: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	91,  // 80: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	98,  // 81: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	96,  // 82: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
 	3,   // 83: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	96,  // 84: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	98,  // 85: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	95,  // 86: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	97,  // 84: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	99,  // 85: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	96,  // 86: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
 	5,   // 87: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
 	14,  // 88: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
 	14,  // 89: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
 	14,  // 90: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
 	5,   // 91: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
 	4,   // 92: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	118, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	122, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	125, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	125, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	125, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	125, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	125, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	125, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	125, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	125, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	125, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	125, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	125, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	126, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	126, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	127, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	129, // 109: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	119, // 93: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	123, // 94: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	126, // 95: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	126, // 96: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	126, // 97: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	126, // 98: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	126, // 99: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	126, // 100: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	126, // 101: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	126, // 102: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	126, // 103: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	126, // 104: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	126, // 105: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	127, // 106: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	127, // 107: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	128, // 108: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	130, // 109: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
 	6,   // 110: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	15,  // 111: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
 	35,  // 112: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
@@ -10068,10 +10208,10 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	49,  // 122: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
 	54,  // 123: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
 	56,  // 124: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	94,  // 125: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	110, // 126: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	95,  // 125: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	111, // 126: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
 	51,  // 127: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	112, // 128: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	113, // 128: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
 	37,  // 129: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
 	58,  // 130: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
 	59,  // 131: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
@@ -10092,84 +10232,86 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	80,  // 146: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
 	82,  // 147: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
 	83,  // 148: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	87,  // 149: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 150: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	100, // 151: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	101, // 152: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	102, // 153: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	103, // 154: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	104, // 155: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 156: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	105, // 157: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	106, // 158: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	107, // 159: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	108, // 160: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 161: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	114, // 162: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	92,  // 163: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	117, // 164: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	119, // 165: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	121, // 166: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	124, // 167: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	17,  // 168: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 169: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 170: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 171: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 172: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 173: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 174: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 175: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 176: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 177: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 178: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 179: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 180: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 181: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 182: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 183: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 184: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 185: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 186: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 187: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 188: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 189: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 190: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 191: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 192: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 193: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 194: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 195: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 196: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 197: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 198: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 199: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 200: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 201: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 202: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 203: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 204: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 205: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 206: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 207: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 208: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 209: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 210: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 211: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 212: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 213: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 217: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 218: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 219: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 220: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 221: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	120, // 222: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	123, // 223: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	128, // 224: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	168, // [168:225] is the sub-list for method output_type
-	111, // [111:168] is the sub-list for method input_type
+	88,  // 149: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	87,  // 150: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	90,  // 151: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	101, // 152: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	102, // 153: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	103, // 154: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	104, // 155: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	105, // 156: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 157: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	106, // 158: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	107, // 159: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	108, // 160: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	109, // 161: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 162: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	115, // 163: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	93,  // 164: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	118, // 165: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	120, // 166: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	122, // 167: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	125, // 168: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	17,  // 169: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 170: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 171: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 172: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 173: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 174: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 175: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 176: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 177: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 178: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 179: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 180: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 181: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 182: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	94,  // 183: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	112, // 184: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 185: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	114, // 186: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 187: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 188: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 189: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 190: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 191: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 192: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 193: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 194: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 195: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 196: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 197: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 198: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 199: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 200: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 201: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 202: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 203: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 204: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 205: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 206: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	89,  // 207: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	86,  // 208: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	92,  // 209: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	100, // 210: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	100, // 211: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	100, // 212: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	100, // 213: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	100, // 214: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 215: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	110, // 219: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 220: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	116, // 221: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	94,  // 222: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	119, // 223: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	121, // 224: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	124, // 225: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	129, // 226: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	169, // [169:227] is the sub-list for method output_type
+	111, // [111:169] is the sub-list for method input_type
 	111, // [111:111] is the sub-list for extension type_name
 	111, // [111:111] is the sub-list for extension extendee
 	0,   // [0:111] is the sub-list for field type_name
@@ -10208,7 +10350,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   126,
+			NumMessages:   127,
 			NumExtensions: 0,
 			NumServices:   4,
 		},
