@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,5 +101,83 @@ func TestFloorTerminalLockoutIsItsTables(t *testing.T) {
 	as, err := rs[1].super.ListAlarms(ctx, &pb.ListAlarmsRequest{})
 	if err != nil || len(as.Alarms) != 0 {
 		t.Fatalf("T1's terminal's alarm shown at T2: %v %v", as, err)
+	}
+}
+
+// Two tables counting one cashier's guesses at the same moment count every one: five unknown
+// numbers typed at once at T1 and T2 lock the cashier out (a count read and written back by
+// each table unlocked would lose some).
+func TestFloorConcurrentGuessesAtTwoTablesAreAllCounted(t *testing.T) {
+	rs := floorRigs(t, 2)
+	cs := []pb.CageServiceClient{rs[0].cashier("cashier-4"), rs[1].cashier("cashier-4")}
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	for i := range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := cs[i%2].LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: fmt.Sprintf("%018d", 100+i)})
+			if code(err) != codes.NotFound {
+				errs <- fmt.Errorf("guess %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i, c := range cs {
+		if _, err := c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: "000000000000000099"}); code(err) != codes.ResourceExhausted {
+			t.Fatalf("five guesses at once over two tables, then T%d: %v", i+1, err)
+		}
+	}
+}
+
+// The supervisor at T2 acknowledges the lockout alarm T1 raised; both tables' lists show who
+// and when. A table's own alarm of another table is not T2's to see or acknowledge.
+func TestFloorAlarmAcknowledgedAtAnyTable(t *testing.T) {
+	rs := floorRigs(t, 2)
+	for i := range 5 {
+		if _, err := rs[0].cashier("cashier-1").LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: fmt.Sprintf("%018d", i)}); code(err) != codes.NotFound {
+			t.Fatal(err)
+		}
+	}
+	as, err := rs[1].super.ListAlarms(ctx, &pb.ListAlarmsRequest{})
+	if err != nil || len(as.Alarms) != 1 || !strings.HasPrefix(as.Alarms[0].Id, "T1:") {
+		t.Fatalf("T2's alarms: %v %v", as, err)
+	}
+	id := as.Alarms[0].Id
+	if _, err := rs[1].dealer.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: id}); code(err) != codes.PermissionDenied {
+		t.Fatalf("a dealer acknowledged: %v", err)
+	}
+	a, err := rs[1].super.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: id})
+	if err != nil || a.AckedBy != "supervisor:S1" || a.AckedAtUnixNanos != rs[1].clock.Now().UnixNano() || a.TableId != "T1" {
+		t.Fatalf("acknowledged at T2: %v %v", a, err)
+	}
+	for i, r := range rs {
+		as, err := r.super.ListAlarms(ctx, &pb.ListAlarmsRequest{})
+		if err != nil || len(as.Alarms) != 1 || as.Alarms[0].AckedBy != "supervisor:S1" {
+			t.Fatalf("T%d's alarms after: %v %v", i+1, as, err)
+		}
+	}
+	// T1's terminal's alarm (a table's own) is not shown at T2, nor acknowledged from there.
+	for i := range 5 {
+		if _, err := rs[0].terminal("T01").RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: fmt.Sprint("g", i), ValidationNumber: fmt.Sprintf("%018d", 50+i)}); code(err) != codes.NotFound {
+			t.Fatal(err)
+		}
+	}
+	own, err := rs[0].super.ListAlarms(ctx, &pb.ListAlarmsRequest{})
+	if err != nil || len(own.Alarms) != 2 || own.Alarms[0].TerminalId != "T01" {
+		t.Fatalf("T1's alarms: %v %v", own, err)
+	}
+	if _, err := rs[1].super.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: own.Alarms[0].Id}); code(err) != codes.NotFound {
+		t.Fatalf("T2 acknowledged T1's own alarm: %v", err)
+	}
+	if own, err = rs[0].super.ListAlarms(ctx, &pb.ListAlarmsRequest{}); err != nil || own.Alarms[0].AckedBy != "" {
+		t.Fatalf("T1's own alarm acknowledged from T2: %v %v", own, err)
+	}
+	if _, err := rs[1].super.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: "T7:1"}); code(err) != codes.NotFound {
+		t.Fatalf("an alarm of no table: %v", err)
 	}
 }

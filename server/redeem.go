@@ -242,11 +242,12 @@ func (t *Table) AckAlarm(actor string, req *pb.AckAlarmRequest) (*pb.Alarm, erro
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	err = t.led.Update(ledger.WithActor(context.Background(), actor), t.now(), func(tx *ledger.Tx) error {
-		raised, err := tx.AlarmRaised(table, seq)
+		subject, raised, err := tx.AlarmAt(table, seq)
 		if err != nil {
 			return err
 		}
-		if !raised {
+		// Another table's alarm is this console's only when it is floor-wide (alarms).
+		if !raised || (table != t.cfg.TableID && !floorWide(subject)) {
 			return status.Errorf(codes.NotFound, "no alarm %s: see the alarm list for the ids", req.AlarmId)
 		}
 		by, at, first, err := tx.AckAlarm(req.AlarmId, actor)
@@ -267,9 +268,8 @@ func (t *Table) AckAlarm(actor string, req *pb.AckAlarmRequest) (*pb.Alarm, erro
 			return a, nil
 		}
 	}
-	// Acknowledged, but not among the alarms this table's console shows (another table's own
-	// alarm, or one older than the list): said so rather than shown.
-	return nil, status.Errorf(codes.NotFound, "alarm %s was acknowledged but is not one this table's console lists", req.AlarmId)
+	// Acknowledged, but older than the thousand newest this console lists: said so.
+	return nil, status.Errorf(codes.NotFound, "alarm %s was acknowledged; it is older than the alarms this console lists", req.AlarmId)
 }
 
 // ticketHolds lists the held tickets for the dealer's status.

@@ -351,30 +351,34 @@ func (t *Tx) AckAlarm(id, by string) (ackedBy string, ackedAt time.Time, ok bool
 	return ackedBy, time.Unix(0, at), false, nil
 }
 
-// AlarmRaised reports whether table's log holds alarm seq: what an acknowledgement may name.
-func (t *Tx) AlarmRaised(table string, seq int64) (bool, error) {
+// AlarmAt reads alarm seq of table's log: the terminal (or caller) it concerns, and whether
+// there is such an alarm — what an acknowledgement may name.
+func (t *Tx) AlarmAt(table string, seq int64) (terminal string, ok bool, err error) {
 	me, err := t.l.Table(t.ctx)
 	if err != nil {
-		return false, err
+		return "", false, err
 	}
 	schema := ""
 	if table != me {
 		if t.l.dialect != dialectPostgres {
-			return false, nil // a table alone knows no other's alarms
+			return "", false, nil // a table alone knows no other's alarms
 		}
 		schema = SchemaOf(table) + "."
 		var found bool
 		if err := t.queryRow(`SELECT to_regclass(CAST(? AS text)) IS NOT NULL`, schema+"events").Scan(&found); err != nil {
-			return false, fmt.Errorf("ledger: alarm %s: %w", AlarmID(table, seq), err)
+			return "", false, fmt.Errorf("ledger: alarm %s: %w", AlarmID(table, seq), err)
 		}
 		if !found {
-			return false, nil
+			return "", false, nil
 		}
 	}
 	// The schema is SchemaOf's ([a-z0-9_]): safe to splice.
-	var n int64
-	if err := t.queryRow(`SELECT COUNT(*) FROM `+schema+`events WHERE seq = ? AND kind = ?`, seq, "alarm").Scan(&n); err != nil {
-		return false, fmt.Errorf("ledger: alarm %s: %w", AlarmID(table, seq), err)
+	err = t.queryRow(`SELECT terminal FROM `+schema+`events WHERE seq = ? AND kind = ?`, seq, "alarm").Scan(&terminal)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
 	}
-	return n == 1, nil
+	if err != nil {
+		return "", false, fmt.Errorf("ledger: alarm %s: %w", AlarmID(table, seq), err)
+	}
+	return terminal, true, nil
 }
