@@ -75,13 +75,14 @@ func (t *Table) AuditLogOf(caller string, req *pb.GetAuditLogRequest) (*pb.GetAu
 	return res, nil
 }
 
-// cagePaidElsewhere tells the table that printed tk, when it is another of the floor, that its
-// ticket was paid at this table's cage — where, by whom, when — in the paying transaction.
-func (t *Table) cagePaidElsewhere(tx *ledger.Tx, tk ledger.Ticket, cashier, payment string, now time.Time) error {
+// tellIssuer writes into the log of the table that printed tk, when it is another of the
+// floor, what became of its ticket here (ledger.FloorEvent), in the transaction that did it:
+// the issuing table learns where, by whom and when. Its terminal is named as that table
+// names it.
+func (t *Table) tellIssuer(tx *ledger.Tx, tk ledger.Ticket, kind, what string, now time.Time) error {
 	if tk.IssuerTable == "" || tk.IssuerTable == t.cfg.TableID {
 		return nil
 	}
-	return tx.FloorEvent(tk.IssuerTable, "cage-paid", tk.Terminal, "", tk.Amount,
-		tk.Validation+" (issued here by "+tk.Terminal+") paid in cash at the cage through table "+t.cfg.TableID+" by "+cashier+
-			" at "+now.UTC().Format(time.RFC3339)+", payment "+payment)
+	return tx.FloorEvent(tk.IssuerTable, kind, tk.Terminal, "", tk.Amount,
+		tk.Validation+" (issued here by "+tk.Terminal+") "+what+" at "+now.UTC().Format(time.RFC3339))
 }

@@ -214,7 +214,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 				tk.Validation, issuer, tk.Terminal, cashier, p.ID)); err != nil {
 				return nil, nil, err
 			}
-			if err := t.cagePaidElsewhere(tx, tk, cashier, p.ID, now); err != nil {
+			if err := t.tellIssuer(tx, tk, "cage-paid", "paid in cash at the cage through table "+t.cfg.TableID+" by "+cashier+", payment "+p.ID, now); err != nil {
 				return nil, nil, err
 			}
 			return &pb.PayTicketResponse{Ticket: t.cageView(tk, now), Amount: tk.Amount, PaymentId: p.ID,

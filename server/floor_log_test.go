@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
@@ -49,4 +50,42 @@ func TestFloorCagePaymentIsInBothLogsNamingTheIssuingTableAndTerminal(t *testing
 		t.Fatalf("T1's log: %v", at1)
 	}
 	floorBooks(t, rs)
+}
+
+// A ticket T1's T01 printed and put in T1's T01 acceptor (held), whose hold lapsed, taken and
+// redeemed by T2's T01: T2's log names the lapsed holder T1/T01, not its own T01, and T1's log
+// learns its ticket was redeemed at T2, by which terminal, when.
+func TestFloorTicketRedeemedAtAnotherTableIsInTheIssuersLog(t *testing.T) {
+	rs := floorRigs(t, 2)
+	t1, t2 := rs[0].terminal("T01"), rs[1].terminal("T01")
+	vn := printedTicket(t, t1, "a", 3000)
+	if _, err := t1.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "h1", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	rs[1].clock.Add(DefaultTicketHold + time.Second)
+	if _, err := t2.RedeemTicket(ctx, &pb.RedeemTicketRequest{IdempotencyKey: "h2", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t2.CommitRedeem(ctx, &pb.TicketRequest{IdempotencyKey: "c2", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	entries := func(r *rig, kind string) []*pb.AuditEntry {
+		t.Helper()
+		log, err := r.super.GetAuditLog(ctx, &pb.GetAuditLogRequest{Kind: kind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return log.Entries
+	}
+	if l := entries(rs[1], "ticket-hold-lapsed"); len(l) != 1 || l[0].TableId != "T1" || l[0].TerminalId != "T01" {
+		t.Fatalf("T2's log of the lapsed hold: %v", l)
+	}
+	if l := entries(rs[1], "ticket-in"); len(l) != 1 || l[0].TableId != "T2" || l[0].TerminalId != "T01" {
+		t.Fatalf("T2's log of the ticket in: %v", l)
+	}
+	l := entries(rs[0], "ticket-redeemed")
+	if len(l) != 1 || l[0].TableId != "T1" || l[0].TerminalId != "T01" || l[0].FromTableId != "T2" || l[0].Actor != "terminal:T2/T01" ||
+		!strings.Contains(l[0].Detail, "redeemed at table T2 by its terminal T01") || l[0].AtUnixNanos != rs[1].clock.Now().UnixNano() {
+		t.Fatalf("T1's log: %v", l)
+	}
 }

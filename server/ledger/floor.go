@@ -145,14 +145,20 @@ func (l *Ledger) LockedUntil(ctx context.Context, scope string) (time.Time, erro
 }
 
 // FloorEvent writes an event into the log of another table of the floor (forTable), as from
-// this one: what it did to that table's ticket. The actor is the transaction's (WithActor).
+// this one: what it did to that table's ticket. The actor is the transaction's (WithActor); a
+// terminal's is named with this table ("terminal:T2/T01"), as the other table has a T01 of
+// its own.
 func (t *Tx) FloorEvent(forTable, kind, terminal, round string, amount int64, detail string) error {
 	from, err := t.l.Table(t.ctx)
 	if err != nil {
 		return err
 	}
+	actor := ActorOf(t.ctx)
+	if id, ok := strings.CutPrefix(actor, "terminal:"); ok && from != "" {
+		actor = "terminal:" + from + "/" + id
+	}
 	_, err = t.exec(`INSERT INTO floor_events(for_table, from_table, at, kind, terminal, round, amount, detail, actor) VALUES (?,?,?,?,?,?,?,?,?)`,
-		forTable, from, t.now.UnixNano(), kind, terminal, round, amount, detail, ActorOf(t.ctx))
+		forTable, from, t.now.UnixNano(), kind, terminal, round, amount, detail, actor)
 	if err != nil {
 		return fmt.Errorf("ledger: floor event %s for %s: %w", kind, forTable, err)
 	}
