@@ -26,6 +26,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	"github.com/tablegames/ats/app/localtime"
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/devices/printer"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -259,7 +260,7 @@ func when(unixNanos int64) string {
 	if unixNanos == 0 {
 		return "-"
 	}
-	return time.Unix(0, unixNanos).Local().Format("2006-01-02 15:04:05 MST")
+	return localtime.Stamp(time.Unix(0, unixNanos), time.Local)
 }
 
 // refusedErr is the table's refusal of a ticket, told to the cashier as it is: the reason, in
@@ -268,7 +269,8 @@ type refusedErr struct{ v *pb.CageTicket }
 
 func (r refusedErr) Error() string {
 	reason := strings.TrimPrefix(r.v.Refusal.String(), "TICKET_REFUSAL_")
-	return fmt.Sprintf("REFUSED (%s): %s", reason, r.v.Message)
+	// The table's words give times in UTC: shown in the cage's clock, as every other time here.
+	return fmt.Sprintf("REFUSED (%s): %s", reason, localtime.Rewrite(r.v.Message, time.Local, time.Now()))
 }
 
 // asRefusal turns a refusal carrying the cage's view of the ticket into a refusedErr.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -251,5 +252,25 @@ func TestCageReportListsTheReseals(t *testing.T) {
 	}
 	if len(mark) < 5 || mark[1] != "T1" || mark[3] != "pitboss-7" || mark[4] != "key lost in the disk swap, ticket 4411" {
 		t.Fatalf("the csv's reseal row: %q\n%s", mark, out)
+	}
+}
+
+// Issue 33, point 8: the cage said "held until 11:25:12" and, on the same screen, "lapses at
+// 00:25:12 UTC". The refusal's time and the ticket's hold read the same, in one clock.
+func TestCageHeldTicketReadsOneClock(t *testing.T) {
+	c := newCageTable(t)
+	vn := c.ticket(t, "h", 2000)
+	if _, err := c.term.RedeemTicket(context.Background(), &pb.RedeemTicketRequest{IdempotencyKey: "hold", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := c.cage(t, "", "-id", "cashier-1", "lookup", vn)
+	t.Logf("lookup:\n%s", out)
+	held := regexp.MustCompile(`until (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+)`).FindStringSubmatch(out)
+	if code != 1 || held == nil || !strings.Contains(out, "REFUSED (HELD)") {
+		t.Fatalf("a held ticket: %d\n%s%s", code, out, errs)
+	}
+	refused := out[strings.Index(out, "REFUSED"):]
+	if !strings.Contains(refused, held[1]) || regexp.MustCompile(`[^-\d]\d{2}:\d{2}:\d{2} UTC`).MatchString(strings.ReplaceAll(refused, held[1], "")) {
+		t.Fatalf("the hold's time (%s) and the refusal's differ:\n%s", held[1], out)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tablegames/ats/app/localtime"
 	"github.com/tablegames/ats/app/money"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
@@ -33,8 +34,12 @@ func (v view) stamp(unixNanos int64) string {
 	if unixNanos == 0 {
 		return "-"
 	}
-	return time.Unix(0, unixNanos).In(v.loc).Format("2006-01-02 15:04:05 MST")
+	return localtime.Stamp(time.Unix(0, unixNanos), v.loc)
 }
+
+// words is the table's words (an event's detail, a reason) with every time in them in the
+// console's zone: the table writes its records in UTC.
+func (v view) words(s string) string { return localtime.Rewrite(s, v.loc, v.now()) }
 
 // textCommands are the commands printed as lines (render); every other prints JSON.
 var textCommands = map[string]bool{"log": true, "alarms": true, "holds": true, "overpayments": true, "closing": true,
@@ -79,7 +84,7 @@ func render(cmd string, reply proto.Message, currency string, v view) []string {
 			if e.Amount != 0 {
 				amount = cash(e.Amount)
 			}
-			detail := e.Detail
+			detail := v.words(e.Detail)
 			if e.FromTableId != "" {
 				detail = "[from table " + e.FromTableId + "] " + detail
 			}
@@ -148,7 +153,7 @@ func alarmRow(a *pb.Alarm, v view) []string {
 	if a.AckedBy != "" {
 		ack = a.AckedBy + " " + v.stamp(a.AckedAtUnixNanos)
 	}
-	return []string{orDash(a.Id), v.stamp(a.AtUnixNanos), a.Kind, orDash(where(a.TableId, a.TerminalId)), ack, a.Detail}
+	return []string{orDash(a.Id), v.stamp(a.AtUnixNanos), a.Kind, orDash(where(a.TableId, a.TerminalId)), ack, v.words(a.Detail)}
 }
 
 func overpaymentRow(o *pb.Overpayment, cash func(int64) string, v view) []string {
@@ -156,10 +161,10 @@ func overpaymentRow(o *pb.Overpayment, cash func(int64) string, v view) []string
 	if o.ResolvedBy != "" {
 		state += " by " + o.ResolvedBy + " " + v.stamp(o.ResolvedAtUnixNanos)
 		if o.Note != "" {
-			state += ": " + o.Note
+			state += ": " + v.words(o.Note)
 		}
 	}
-	return []string{o.Id, v.stamp(o.AtUnixNanos), o.Kind, o.TerminalId, o.RoundId, cash(o.Amount), state, o.Reason}
+	return []string{o.Id, v.stamp(o.AtUnixNanos), o.Kind, o.TerminalId, o.RoundId, cash(o.Amount), state, v.words(o.Reason)}
 }
 
 // logTime reads a time -since or -until names, in the console's zone: "2026-11-23 14:05[:SS]",

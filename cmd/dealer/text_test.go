@@ -52,6 +52,7 @@ func TestConsoleTextOutputGolden(t *testing.T) {
 		{"log", &pb.GetAuditLogResponse{Entries: []*pb.AuditEntry{
 			{Seq: 0, AtUnixNanos: at("11:20:00"), Kind: "cage-paid", TerminalId: "T01", TableId: "T1", Amount: 1004000, FromTableId: "T2",
 				Detail: "123456789012345678 (issued here by T01) paid in cash at the cage through table T2 by cashier-1", Actor: "cashier:cashier-1"},
+			{Seq: 43, AtUnixNanos: at("11:10:00"), Kind: "closure-announced", Detail: "2026-11-23T12:45:00Z", Actor: "supervisor:S1"},
 			{Seq: 42, AtUnixNanos: at("11:05:09"), Kind: "correction", RoundId: "R000017", Detail: "17 -> 20", Actor: "supervisor:S1"},
 			{Seq: 41, AtUnixNanos: at("09:00:00"), Kind: "note-in", TerminalId: "T02", TableId: "T1", Amount: 5000, Actor: "terminal:T02"},
 		}}},
