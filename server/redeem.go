@@ -63,8 +63,8 @@ func (t *Table) guardScope(scope string) string {
 	return t.cfg.TableID + "/" + scope
 }
 
-// where names where a scope's lockout holds, for its refusal.
-func where(scope string) string {
+// lockoutReach names where a scope's lockout holds, for its refusal.
+func lockoutReach(scope string) string {
 	if floorWide(scope) {
 		return "at every cage of the floor"
 	}
@@ -87,7 +87,7 @@ func (t *Table) redeemRefused(scope string, now time.Time) error {
 // lockedOut is the refusal during a lockout: how long, and whom to call.
 func lockedOut(scope string, left time.Duration) error {
 	return status.Errorf(codes.ResourceExhausted, "too many unknown ticket numbers from %s: locked out of ticket validations %s for %s; call the supervisor",
-		scope, where(scope), left.Round(time.Second))
+		scope, lockoutReach(scope), left.Round(time.Second))
 }
 
 // redeemFailed counts a failed validation in the floor's store; at the limit it starts a
@@ -125,7 +125,7 @@ func (t *Table) redeemFailed(scope, validation string, now time.Time) error {
 			return err
 		}
 		detail := fmt.Sprintf("%d failed ticket validations within %s (the last %q): refused %s for %s (lockout %d)",
-			t.cfg.RedeemFailures, t.cfg.RedeemWindow, validation, where(scope), cool, g.Lockouts)
+			t.cfg.RedeemFailures, t.cfg.RedeemWindow, validation, lockoutReach(scope), cool, g.Lockouts)
 		t.log.Warn("alarm: ticket validation numbers being guessed", "scope", scope, "detail", detail)
 		return tx.Event("alarm", scope, "", 0, AlarmTicketGuessing+": "+detail)
 	})
