@@ -177,6 +177,10 @@ func TestFloorAlarmAcknowledgedAtAnyTable(t *testing.T) {
 	if own, err = rs[0].super.ListAlarms(ctx, &pb.ListAlarmsRequest{}); err != nil || own.Alarms[0].AckedBy != "" {
 		t.Fatalf("T1's own alarm acknowledged from T2: %v %v", own, err)
 	}
+	// T1's newest alarm is its terminal's: T2's shortest list still shows the cashier's.
+	if last, err := rs[1].super.ListAlarms(ctx, &pb.ListAlarmsRequest{Limit: 1}); err != nil || len(last.Alarms) != 1 || last.Alarms[0].Id != id {
+		t.Fatalf("T2's newest alarm: %v %v", last, err)
+	}
 	if _, err := rs[1].super.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: "T7:1"}); code(err) != codes.NotFound {
 		t.Fatalf("an alarm of no table: %v", err)
 	}

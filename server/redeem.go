@@ -50,9 +50,13 @@ const AlarmTicketGuessing = "ticket-guessing"
 // maxRedeemCooldown bounds the growing cool-down.
 const maxRedeemCooldown = time.Hour
 
+// floorWidePrefix begins every floor-wide scope: a cashier's (cashierScope), whose card works
+// at every cage.
+const floorWidePrefix = "cashier:"
+
 // floorWide reports whether a throttling scope (and an alarm naming it) is the floor's rather
-// than one table's: a cashier's, whose card works at every cage.
-func floorWide(scope string) bool { return strings.HasPrefix(scope, "cashier:") }
+// than one table's.
+func floorWide(scope string) bool { return strings.HasPrefix(scope, floorWidePrefix) }
 
 // guardScope is where scope's failures are counted in the floor's store: a cashier's as it
 // is, anyone else's qualified with this table.
@@ -193,7 +197,7 @@ func (t *Table) holdLapsed(tk ledger.Ticket, now time.Time) bool {
 // floor-wide ones (floorWide) every other table of the floor raised, each with its table and
 // its acknowledgement.
 func (t *Table) alarms(limit int) ([]*pb.Alarm, error) {
-	as, err := t.led.Alarms(context.Background(), floorWide, limit)
+	as, err := t.led.Alarms(context.Background(), floorWidePrefix, limit)
 	if err != nil {
 		return nil, err
 	}

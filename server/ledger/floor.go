@@ -280,37 +280,39 @@ type Alarm struct {
 // log ("T1:42").
 func AlarmID(table string, seq int64) string { return table + ":" + strconv.FormatInt(seq, 10) }
 
-// Alarms lists the newest n alarms a table's console shows, newest first: its own, and the
-// floor-wide ones other tables of the floor raised — those whose subject is a floor-wide
-// caller (floorWide of the event's terminal: a cashier, whose card works at every cage).
-func (l *Ledger) Alarms(ctx context.Context, floorWide func(terminal string) bool, n int) ([]Alarm, error) {
+// Alarms lists the newest n alarms a table's console shows, newest first: its own, and those
+// every other table of the floor raised about a floor-wide caller (an alarm whose terminal
+// begins with floorWide, "cashier:": a cashier's card works at every cage). Another table is
+// known by its schema (its id in upper case: SchemaOf maps it back), so the list costs a query
+// a table, never a scan of the floor's tickets: the table's status carries it.
+func (l *Ledger) Alarms(ctx context.Context, floorWide string, n int) ([]Alarm, error) {
 	me, err := l.Table(ctx)
 	if err != nil {
 		return nil, err
 	}
-	byTable, err := perTable(ctx, l, func(schema string) ([]AuditEvent, error) {
-		evs, err := l.eventsIn(ctx, schema, " WHERE kind = ?", []any{"alarm"}, n)
-		if err != nil || schema == "" || schema == SchemaOf(me)+"." {
-			return evs, err
-		}
-		kept := evs[:0]
-		for _, e := range evs {
-			if floorWide(e.Terminal) {
-				kept = append(kept, e)
-			}
-		}
-		return kept, nil
-	})
+	own, err := l.eventsIn(ctx, "", " WHERE kind = ?", []any{"alarm"}, n)
 	if err != nil {
 		return nil, err
 	}
 	var out []Alarm
-	for id, evs := range byTable {
-		if l.dialect != dialectPostgres {
-			id = me
+	for _, e := range own {
+		out = append(out, Alarm{FloorEntry: FloorEntry{AuditEvent: e, Table: me}})
+	}
+	if l.dialect == dialectPostgres && floorWide != "" {
+		schemas, err := names(ctx, l.db, `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'table\_%' AND nspname <> ? ORDER BY nspname`, SchemaOf(me))
+		if err != nil {
+			return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
 		}
-		for _, e := range evs {
-			out = append(out, Alarm{FloorEntry: FloorEntry{AuditEvent: e, Table: id}})
+		for _, schema := range schemas {
+			// The schema name is [a-z0-9_] (SchemaOf), read from the catalogue: safe to splice.
+			evs, err := l.eventsIn(ctx, schema+".", " WHERE kind = ? AND substr(terminal, 1, ?) = ?", []any{"alarm", len(floorWide), floorWide}, n)
+			if err != nil {
+				return nil, err
+			}
+			id := strings.ToUpper(strings.TrimPrefix(schema, "table_"))
+			for _, e := range evs {
+				out = append(out, Alarm{FloorEntry: FloorEntry{AuditEvent: e, Table: id}})
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
