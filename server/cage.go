@@ -9,7 +9,7 @@ package server
 // A cashier's card is a bearer credential like a ticket: a stolen one must not be a way to try
 // validation numbers. Failed look-ups and payments (no such ticket, not a validation number)
 // are throttled per cashier exactly as a terminal's RedeemTicket is (redeem.go), with the same
-// alarm on the dealer's console.
+// alarm on the dealer's console — counted across every cage of the floor, in the floor's store.
 
 import (
 	"context"
@@ -244,7 +244,7 @@ func (t *Table) cageTicket(tx *ledger.Tx, validation string) (ledger.Ticket, err
 	}
 	if !ok {
 		return ledger.Ticket{}, refusedWith(codes.NotFound, &pb.CageTicket{ValidationNumber: vn,
-			Refusal: pb.TicketRefusal_TICKET_REFUSAL_UNKNOWN, Message: fmt.Sprintf("no ticket %s: check the number", vn)})
+			Refusal: pb.TicketRefusal_TICKET_REFUSAL_UNKNOWN, Message: fmt.Sprintf("unknown number %s: check it and type it again", vn)})
 	}
 	return tk, nil
 }
@@ -323,7 +323,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 				return nil, nil, refusedWith(codes.FailedPrecondition, view)
 			}
 			if tk.State == ledger.TicketRedeeming { // a lapsed hold: the cage takes the ticket over
-				if err := tx.Event("ticket-hold-lapsed", tk.Holder, "", tk.Amount,
+				if err := tx.Event("ticket-hold-lapsed", t.qualified(tk.HolderTable, tk.Holder), "", tk.Amount,
 					fmt.Sprintf("%s: held by %s since %s, paid at the cage by %s", tk.Validation, holderName(tk), tk.HeldAt.Format(time.RFC3339), cashier)); err != nil {
 					return nil, nil, err
 				}
@@ -349,8 +349,11 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if issuer == "" {
 				issuer = t.cfg.TableID
 			}
-			if err := tx.Event("cage-paid", tk.Terminal, "", tk.Amount, fmt.Sprintf("%s (issued at %s by %s) paid in cash at the cage by %s, payment %s",
+			if err := tx.Event("cage-paid", t.qualified(tk.IssuerTable, tk.Terminal), "", tk.Amount, fmt.Sprintf("%s (issued at %s by %s) paid in cash at the cage by %s, payment %s",
 				tk.Validation, issuer, tk.Terminal, cashier, p.ID)); err != nil {
+				return nil, nil, err
+			}
+			if err := t.tellIssuer(tx, tk, "cage-paid", "paid in cash at the cage through table "+t.cfg.TableID+" by "+cashier+", payment "+p.ID, now); err != nil {
 				return nil, nil, err
 			}
 			return &pb.PayTicketResponse{Ticket: t.cageView(tk, cageFacts{}, now), Amount: tk.Amount, PaymentId: p.ID,

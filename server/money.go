@@ -269,7 +269,7 @@ func (t *Table) RedeemTicket(terminal string, req *pb.RedeemTicketRequest) (*pb.
 				return nil, nil, err
 			}
 			if lapsed != "" {
-				if err := tx.Event("ticket-hold-lapsed", tk.Holder, "", tk.Amount,
+				if err := tx.Event("ticket-hold-lapsed", t.qualified(tk.HolderTable, tk.Holder), "", tk.Amount,
 					fmt.Sprintf("%s: held by %s since %s, taken by %s at %s", tk.Validation, lapsed, tk.HeldAt.Format(time.RFC3339), terminal, t.cfg.TableID)); err != nil {
 					return nil, nil, err
 				}
@@ -411,6 +411,9 @@ func (t *Table) CommitRedeem(terminal string, req *pb.TicketRequest) (*pb.MoneyR
 				return nil, nil, err
 			}
 			if err := tx.Event("ticket-in", terminal, "", tk.Amount, tk.Validation+issuedAt(tk, t.cfg.TableID)); err != nil {
+				return nil, nil, err
+			}
+			if err := t.tellIssuer(tx, tk, "ticket-redeemed", "redeemed at table "+t.cfg.TableID+" by its terminal "+terminal, now); err != nil {
 				return nil, nil, err
 			}
 			return &pb.MoneyResponse{Balance: bal, Amount: tk.Amount}, func() {

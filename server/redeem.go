@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -33,8 +35,14 @@ import (
 //     both as failures, and during a cool-down refuses both alike (guessAfter) — while the
 //     caller's own tickets go through, so a throttled terminal still credits a ticket its
 //     acceptor stacked and confirms one it printed.
-// The guard is keyed by a scope (a terminal id, cashierScope): a lockout shared further (the
-// floor's) changes where redeemGuard lives, not its callers.
+// The guard is keyed by a scope (a terminal id, dealerScope, cashierScope) and kept in the
+// floor's store (ledger.Guesses: schema floor on PostgreSQL), not in a server's memory: a
+// cashier's card works at every cage of the floor, so a cashier locked out at T1 is locked
+// out at T2 (issue 33, point 3), and a restart of the table server forgets nothing. A
+// terminal's or a dealer's scope is its table's (T2 has a T01 of its own): guardScope.
+//
+// An honest mistype is told "unknown number" (the cage's words for a number that is no ticket);
+// every refusal during a lockout says how long it lasts and to call the supervisor.
 
 // AlarmTicketGuessing is the alarm raised when a terminal is throttled for failed validations.
 const AlarmTicketGuessing = "ticket-guessing"
@@ -42,66 +50,93 @@ const AlarmTicketGuessing = "ticket-guessing"
 // maxRedeemCooldown bounds the growing cool-down.
 const maxRedeemCooldown = time.Hour
 
-// redeemGuard is one terminal's record of failed ticket validations. It lives in memory: a
-// server restart forgets it, which costs an attacker a restart of the table server — not
-// something a terminal can cause.
-type redeemGuard struct {
-	failures []time.Time // within the window, oldest first
-	until    time.Time   // RedeemTicket is refused until then
-	lockouts int         // cool-downs earned; doubles the next; forgotten after an hour clear
-	last     time.Time   // when the last cool-down started
+// floorWidePrefix begins every floor-wide scope: a cashier's (cashierScope), whose card works
+// at every cage.
+const floorWidePrefix = "cashier:"
+
+// floorWide reports whether a throttling scope (and an alarm naming it) is the floor's rather
+// than one table's.
+func floorWide(scope string) bool { return strings.HasPrefix(scope, floorWidePrefix) }
+
+// guardScope is where scope's failures are counted in the floor's store: a cashier's as it
+// is, anyone else's qualified with this table.
+func (t *Table) guardScope(scope string) string {
+	if floorWide(scope) {
+		return scope
+	}
+	return t.cfg.TableID + "/" + scope
 }
 
-// redeemRefused refuses a RedeemTicket from a terminal in its cool-down.
-func (t *Table) redeemRefused(terminal string, now time.Time) error {
-	g := t.redeem[terminal]
-	if g == nil || !now.Before(g.until) {
+// lockoutReach names where a scope's lockout holds, for its refusal.
+func lockoutReach(scope string) string {
+	if floorWide(scope) {
+		return "at every cage of the floor"
+	}
+	return "at this table"
+}
+
+// redeemRefused refuses a call naming a ticket from a scope in its cool-down. A store that
+// cannot be read refuses too: the lockout is not skipped for want of a read.
+func (t *Table) redeemRefused(scope string, now time.Time) error {
+	until, err := t.led.LockedUntil(context.Background(), t.guardScope(scope))
+	if err != nil {
+		return ledgerErr(err)
+	}
+	if !now.Before(until) {
 		return nil
 	}
-	return status.Errorf(codes.ResourceExhausted, "too many failed ticket validations at %s: ticket redemption refused for %s",
-		terminal, g.until.Sub(now).Round(time.Second))
+	return lockedOut(scope, until.Sub(now))
 }
 
-// redeemFailed counts a failed validation; at the limit it starts a cool-down and raises the
-// alarm.
-func (t *Table) redeemFailed(terminal, validation string, now time.Time) {
-	g := t.redeem[terminal]
-	if g == nil {
-		g = &redeemGuard{}
-		t.redeem[terminal] = g
-	}
-	from := now.Add(-t.cfg.RedeemWindow)
-	kept := g.failures[:0]
-	for _, at := range g.failures {
-		if at.After(from) {
-			kept = append(kept, at)
+// lockedOut is the refusal during a lockout: how long, and whom to call.
+func lockedOut(scope string, left time.Duration) error {
+	return status.Errorf(codes.ResourceExhausted, "too many unknown ticket numbers from %s: locked out of ticket validations %s for %s; call the supervisor",
+		scope, lockoutReach(scope), left.Round(time.Second))
+}
+
+// redeemFailed counts a failed validation in the floor's store; at the limit it starts a
+// cool-down and raises the alarm.
+func (t *Table) redeemFailed(scope, validation string, now time.Time) error {
+	err := t.led.Update(ledger.WithActor(context.Background(), scope), now, func(tx *ledger.Tx) error {
+		g, err := tx.Guesses(t.guardScope(scope))
+		if err != nil {
+			return err
 		}
-	}
-	g.failures = append(kept, now)
-	if len(g.failures) < t.cfg.RedeemFailures {
-		return
-	}
-	if now.Sub(g.last) > maxRedeemCooldown {
-		g.lockouts = 0 // an hour without a lockout: start again from the base cool-down
-	}
-	cool := t.cfg.RedeemCooldown
-	for range g.lockouts {
-		if cool *= 2; cool >= maxRedeemCooldown {
-			cool = maxRedeemCooldown
-			break
+		from := now.Add(-t.cfg.RedeemWindow)
+		kept := g.Failures[:0]
+		for _, at := range g.Failures {
+			if at.After(from) {
+				kept = append(kept, at)
+			}
 		}
-	}
-	g.lockouts++
-	g.last, g.until, g.failures = now, now.Add(cool), nil
-	detail := fmt.Sprintf("%d failed ticket validations within %s (the last %q): redemption refused for %s (lockout %d)",
-		t.cfg.RedeemFailures, t.cfg.RedeemWindow, validation, cool, g.lockouts)
-	t.log.Warn("alarm: ticket validation numbers being guessed", "terminal", terminal, "detail", detail)
-	err := t.led.Update(context.Background(), now, func(tx *ledger.Tx) error {
-		return tx.Event("alarm", terminal, "", 0, AlarmTicketGuessing+": "+detail)
+		g.Failures = append(kept, now)
+		if len(g.Failures) < t.cfg.RedeemFailures {
+			return tx.PutGuesses(g)
+		}
+		if now.Sub(g.LastLockout) > maxRedeemCooldown {
+			g.Lockouts = 0 // an hour without a lockout: start again from the base cool-down
+		}
+		cool := t.cfg.RedeemCooldown
+		for range g.Lockouts {
+			if cool *= 2; cool >= maxRedeemCooldown {
+				cool = maxRedeemCooldown
+				break
+			}
+		}
+		g.Lockouts++
+		g.LastLockout, g.LockedUntil, g.Failures = now, now.Add(cool), nil
+		if err := tx.PutGuesses(g); err != nil {
+			return err
+		}
+		detail := fmt.Sprintf("%d failed ticket validations within %s (the last %q): refused %s for %s (lockout %d)",
+			t.cfg.RedeemFailures, t.cfg.RedeemWindow, validation, lockoutReach(scope), cool, g.Lockouts)
+		t.log.Warn("alarm: ticket validation numbers being guessed", "scope", scope, "detail", detail)
+		return tx.Event("alarm", scope, "", 0, AlarmTicketGuessing+": "+detail)
 	})
 	if err != nil {
-		t.log.Error("recording an alarm", "terminal", terminal, "err", err)
+		t.log.Error("counting a failed ticket validation", "scope", scope, "err", err)
 	}
+	return err
 }
 
 // guessAhead refuses a call that names a ticket while scope is in its cool-down.
@@ -109,7 +144,10 @@ func (t *Table) guessAhead(scope string) error { return t.redeemRefused(scope, t
 
 // guessAfter is what a call that named a ticket answers once it has run: a failed validation
 // (redeemFailure) is counted against scope, or, during a cool-down, answered with the
-// cool-down's refusal like every other number that is not the caller's.
+// cool-down's refusal like every other number that is not the caller's. A failure is answered
+// with its own words whatever the count (an answer that changed with the count would make two
+// numbers' answers differ for no reason of theirs); the lockout it earns is said, with how
+// long and whom to call, by every refusal after.
 func (t *Table) guessAfter(scope, validation string, err error) error {
 	if err == nil || !redeemFailure(err) {
 		return err
@@ -118,7 +156,9 @@ func (t *Table) guessAfter(scope, validation string, err error) error {
 	if cool := t.redeemRefused(scope, now); cool != nil {
 		return cool
 	}
-	t.redeemFailed(scope, validation, now)
+	if ferr := t.redeemFailed(scope, validation, now); ferr != nil {
+		return ledgerErr(ferr) // not counted: refused rather than answered
+	}
 	return err
 }
 
@@ -153,24 +193,30 @@ func (t *Table) holdLapsed(tk ledger.Ticket, now time.Time) bool {
 	return tk.State == ledger.TicketRedeeming && (tk.HeldAt.IsZero() || !now.Before(tk.HeldAt.Add(t.cfg.TicketHold)))
 }
 
-// alarms reads the newest alarms from the audit log.
+// alarms reads the newest alarms the table's console shows (ledger.Alarms): its own and the
+// floor-wide ones (floorWide) every other table of the floor raised, each with its table and
+// its acknowledgement.
 func (t *Table) alarms(limit int) ([]*pb.Alarm, error) {
-	evs, err := t.led.Events(context.Background(), "alarm", limit)
+	as, err := t.led.Alarms(context.Background(), floorWidePrefix, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*pb.Alarm, 0, len(evs))
-	for _, e := range evs {
-		kind, detail := e.Detail, ""
-		for i := 0; i+1 < len(e.Detail); i++ {
-			if e.Detail[i] == ':' && e.Detail[i+1] == ' ' {
-				kind, detail = e.Detail[:i], e.Detail[i+2:]
-				break
-			}
-		}
-		out = append(out, &pb.Alarm{AtUnixNanos: e.At.UnixNano(), Kind: kind, TerminalId: e.Terminal, Detail: detail})
+	out := make([]*pb.Alarm, 0, len(as))
+	for _, a := range as {
+		out = append(out, alarmPB(a))
 	}
 	return out, nil
+}
+
+// alarmPB is an alarm as the console reads it: its detail's leading "kind: " is its kind.
+func alarmPB(a ledger.Alarm) *pb.Alarm {
+	kind, detail, _ := strings.Cut(a.Detail, ": ")
+	p := &pb.Alarm{AtUnixNanos: a.At.UnixNano(), Kind: kind, TerminalId: a.Terminal, Detail: detail,
+		TableId: a.Table, Id: ledger.AlarmID(a.Table, a.Seq), AckedBy: a.AckedBy}
+	if !a.AckedAt.IsZero() {
+		p.AckedAtUnixNanos = a.AckedAt.UnixNano()
+	}
+	return p
 }
 
 // ListAlarms lists the table's alarms, newest first (50 when limit is 0).
@@ -186,6 +232,48 @@ func (t *Table) ListAlarms(limit int32) (*pb.ListAlarmsResponse, error) {
 		return nil, ledgerErr(err)
 	}
 	return &pb.ListAlarmsResponse{Alarms: a}, nil
+}
+
+// AckAlarm records that actor has seen to alarm id ("T1:42"): one of this table's, or a
+// floor-wide one of another table's (what ListAlarms shows here). An alarm acknowledged
+// already keeps its first acknowledgement. The acknowledgement is an audit event too.
+func (t *Table) AckAlarm(actor string, req *pb.AckAlarmRequest) (*pb.Alarm, error) {
+	table, num, ok := strings.Cut(req.AlarmId, ":")
+	seq, err := strconv.ParseInt(num, 10, 64)
+	if !ok || table == "" || err != nil || seq <= 0 {
+		return nil, invalid("alarm %q: an alarm id is its table and number, as ListAlarms shows it (\"T1:42\")", req.AlarmId)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	err = t.led.Update(ledger.WithActor(context.Background(), actor), t.now(), func(tx *ledger.Tx) error {
+		subject, raised, err := tx.AlarmAt(table, seq)
+		if err != nil {
+			return err
+		}
+		// Another table's alarm is this console's only when it is floor-wide (alarms).
+		if !raised || (table != t.cfg.TableID && !floorWide(subject)) {
+			return status.Errorf(codes.NotFound, "no alarm %s: see the alarm list for the ids", req.AlarmId)
+		}
+		by, at, first, err := tx.AckAlarm(req.AlarmId, actor)
+		if err != nil || !first {
+			return err
+		}
+		return tx.Event("alarm-acknowledged", "", "", 0, fmt.Sprintf("alarm %s acknowledged by %s at %s", req.AlarmId, by, at.UTC().Format(time.RFC3339)))
+	})
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	as, err := t.alarms(1000)
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	for _, a := range as {
+		if a.Id == req.AlarmId {
+			return a, nil
+		}
+	}
+	// Acknowledged, but older than the thousand newest this console lists: said so.
+	return nil, status.Errorf(codes.NotFound, "alarm %s was acknowledged; it is older than the alarms this console lists", req.AlarmId)
 }
 
 // ticketHolds lists the held tickets for the dealer's status.

@@ -46,6 +46,9 @@ func init() {
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",
 		"ResolveOverpayment", "ReleaseTicketHold",
+		// An alarm acknowledged is one someone answers for having seen to (a cashier guessing
+		// numbers, a ledger re-sealed): the supervisor the lockout tells the cashier to call.
+		"AckAlarm",
 		// Tournament play: the Tournament Director's (000 §12.2.3) configuring, opening and
 		// closing; the dealer deals its rounds and prints its standings (GetTournament).
 		"ConfigureTournament", "OpenTournament", "CloseTournament", "GrantPassCard",

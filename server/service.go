@@ -616,25 +616,9 @@ func (s *dealerService) ConfirmJackpot(ctx context.Context, req *pb.ConfirmJackp
 	return s.t.ConfirmJackpot(actorOf(ctx), req.RoundId)
 }
 
-// GetAuditLog lists the latest audit events with who did each.
+// GetAuditLog lists the latest audit events with who did each (auditlog.go).
 func (s *dealerService) GetAuditLog(ctx context.Context, req *pb.GetAuditLogRequest) (*pb.GetAuditLogResponse, error) {
-	n := int(req.Limit)
-	if n < 0 || n > 1000 {
-		return nil, invalid("limit %d: 0 to 1000", n)
-	}
-	if n == 0 {
-		n = 50
-	}
-	evs, err := s.t.AuditLog(n)
-	if err != nil {
-		return nil, err
-	}
-	res := &pb.GetAuditLogResponse{Caller: actorOf(ctx), Entries: make([]*pb.AuditEntry, len(evs))}
-	for i, e := range evs {
-		res.Entries[i] = &pb.AuditEntry{Seq: e.Seq, AtUnixNanos: e.At.UnixNano(), Kind: e.Kind, TerminalId: e.Terminal,
-			RoundId: e.Round, Amount: e.Amount, Detail: e.Detail, Actor: e.Actor}
-	}
-	return res, nil
+	return s.t.AuditLogOf(actorOf(ctx), req)
 }
 
 func (s *dealerService) ListOverpayments(_ context.Context, req *pb.ListOverpaymentsRequest) (*pb.ListOverpaymentsResponse, error) {
@@ -651,6 +635,10 @@ func (s *dealerService) ReleaseTicketHold(ctx context.Context, req *pb.ReleaseTi
 
 func (s *dealerService) ListAlarms(_ context.Context, req *pb.ListAlarmsRequest) (*pb.ListAlarmsResponse, error) {
 	return s.t.ListAlarms(req.Limit)
+}
+
+func (s *dealerService) AckAlarm(ctx context.Context, req *pb.AckAlarmRequest) (*pb.Alarm, error) {
+	return s.t.AckAlarm(actorOf(ctx), req)
 }
 
 // Listen is a convenience for tests and the demo: it serves the table on addr and returns the

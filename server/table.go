@@ -308,12 +308,11 @@ type Table struct {
 	nextAuto               time.Time
 	seq                    uint64
 	wake                   chan struct{}
-	jackpot                *jackpotState           // nil without a jackpot
-	redeem                 map[string]*redeemGuard // failed ticket validations, by terminal (redeem.go)
-	closingAt              time.Time               // the announced closure (closure.go), zero for none
-	abstained              map[string]int          // rounds in a row each open account placed no wager
-	fault                  string                  // why the console's light is red; "" for green
-	calls                  map[string]time.Time    // each terminal's last call to the dealer (CallDealer)
+	jackpot                *jackpotState        // nil without a jackpot
+	closingAt              time.Time            // the announced closure (closure.go), zero for none
+	abstained              map[string]int       // rounds in a row each open account placed no wager
+	fault                  string               // why the console's light is red; "" for green
+	calls                  map[string]time.Time // each terminal's last call to the dealer (CallDealer)
 	// cashOutAsked holds the terminals whose player selected Cash out at a table that pays in
 	// chips at the dealer (004 §6.6, 000 §11.7.6), until the dealer closes the account. Kept
 	// in memory: the request is in the audit log, and after a restart the player asks again.
@@ -421,7 +420,6 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		accounts: map[string]*account{}, buyins: map[string]ledger.BuyIn{},
 		subs: map[string]map[*subscriber]bool{}, lastSet: map[string]*table.Settled{},
 		closes: map[string][]table.AccountClosed{}, service: map[string]*table.SeatService{}, wake: make(chan struct{}, 1),
-		redeem:     map[string]*redeemGuard{},
 		seatLimits: map[string]roulette.Limits{}, cardLimits: map[string]roulette.Limits{}, cardAt: map[string]string{},
 		abstained: map[string]int{}, calls: map[string]time.Time{}, cashOutAsked: map[string]bool{},
 	}

@@ -28,17 +28,11 @@ func money(cents int64) string {
 	return s
 }
 
-// amount formats cents always with two decimals: "1,234.50". It is the bare figure, without
-// the currency: money on the screen goes through inCurrency (issue 18: the symbol wherever money
-// shows); amount alone is for a figure that is not the player's money, or one printed where no
-// table (and so no currency) is known.
-func amount(cents int64) string {
-	s := money(cents)
-	if cents%100 == 0 {
-		s += ".00"
-	}
-	return s
-}
+// amount formats cents always with two decimals: "1,234.50" (money.Grouped). It is the bare
+// figure, without the currency: money on the screen goes through inCurrency (issue 18: the
+// symbol wherever money shows); amount alone is for a figure that is not the player's money,
+// or one printed where no table (and so no currency) is known.
+func amount(cents int64) string { return appmoney.Grouped(cents) }
 
 // inCurrency is cents of the table's currency (its ISO 4217 code, v.Config.Currency) as every
 // figure of money on the screen reads: the currency's symbol, then the amount with two decimals,
@@ -56,7 +50,7 @@ func shortInCurrency(code string, cents int64) string { return currencySymbol(co
 // symbol), app/money's. packaging/gen-fonts.sh puts their characters in the embedded Chinese
 // font: a Chinese screen draws "€" or "¥" with that font, and a character it lacked was a
 // missing-glyph box.
-var currencySymbols = appmoney.Symbols
+var currencySymbols = appmoney.Symbols()
 
 // currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
 // the table's configuration): its symbol where one is common, else the code and a space; none

@@ -2,7 +2,10 @@
 // player's messages, the audit tools. It never goes through floating point.
 package money
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Decimal writes cents as units and two decimals: 10000 → "100.00", -5 → "-0.05".
 func Decimal(cents int64) string {
@@ -20,3 +23,69 @@ func Decimal(cents int64) string {
 type Amount int64
 
 func (a Amount) String() string { return Decimal(int64(a)) }
+
+// Grouped writes cents as units grouped by thousands and two decimals, as an operator's tools
+// and the player's screen print money: 1004000 → "10,040.00", -5 → "-0.05".
+func Grouped(cents int64) string {
+	d := Decimal(cents)
+	sign := ""
+	if d[0] == '-' {
+		sign, d = "-", d[1:]
+	}
+	whole, frac := d[:len(d)-3], d[len(d)-3:]
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sign + b.String() + frac
+}
+
+// symbols are the symbols of the currencies that have a common one (ISO 4217 code → symbol).
+// packaging/gen-fonts.sh puts their characters in the kiosk's embedded Chinese font: a Chinese
+// screen draws "€" or "¥" with that font, and a character it lacked was a missing-glyph box.
+var symbols = map[string]string{
+	"USD": "$",
+	"AUD": "A$",
+	"NZD": "NZ$",
+	"CAD": "C$",
+	"HKD": "HK$",
+	"SGD": "S$",
+	"MOP": "MOP$",
+	"EUR": "€",
+	"GBP": "£",
+	"CNY": "¥",
+}
+
+// Symbol is what stands before an amount of a currency (ISO 4217 code, from the table's
+// configuration): its symbol where one is common, else the code and a space; none for "".
+func Symbol(code string) string {
+	if code == "" {
+		return ""
+	}
+	if s, ok := symbols[code]; ok {
+		return s
+	}
+	return code + " "
+}
+
+// InCurrency is cents of a currency as every figure of money reads for people: the symbol, then
+// the amount grouped with two decimals ("A$10,040.00"; "-A$0.05" owed); the bare amount for "".
+func InCurrency(code string, cents int64) string {
+	if cents < 0 {
+		return "-" + Symbol(code) + Grouped(cents)[1:]
+	}
+	return Symbol(code) + Grouped(cents)
+}
+
+// Symbols is every currency symbol Symbol knows, by ISO 4217 code (a copy): what a screen's
+// fonts must draw.
+func Symbols() map[string]string {
+	out := make(map[string]string, len(symbols))
+	for k, v := range symbols {
+		out[k] = v
+	}
+	return out
+}

@@ -26,6 +26,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	"github.com/tablegames/ats/app/localtime"
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/devices/printer"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -266,7 +267,9 @@ func nanos(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-func aud(cents int64) string { return "A$ " + money.Decimal(cents) }
+// aud is an amount as the cage reads it, grouped in the floor's currency: "A$10,040.00"
+// (issue 33, point 8: not "A$ 10040.00").
+func aud(cents int64) string { return money.InCurrency("AUD", cents) }
 
 func pretty(vn string) string {
 	if s, err := printer.FormatValidation(vn); err == nil {
@@ -275,11 +278,13 @@ func pretty(vn string) string {
 	return vn
 }
 
+// when is a time as every line of the cage prints it: local, with the zone's abbreviation, so
+// no line can be read as another clock's (issue 33, point 8).
 func when(unixNanos int64) string {
 	if unixNanos == 0 {
 		return "-"
 	}
-	return time.Unix(0, unixNanos).Local().Format("2006-01-02 15:04:05")
+	return localtime.Stamp(time.Unix(0, unixNanos), time.Local)
 }
 
 // refusedErr is the table's refusal of a ticket, told to the cashier as it is: the reason, in
@@ -288,7 +293,8 @@ type refusedErr struct{ v *pb.CageTicket }
 
 func (r refusedErr) Error() string {
 	reason := strings.TrimPrefix(r.v.Refusal.String(), "TICKET_REFUSAL_")
-	return fmt.Sprintf("REFUSED (%s): %s", reason, r.v.Message)
+	// The table's words give times in UTC: shown in the cage's clock, as every other time here.
+	return fmt.Sprintf("REFUSED (%s): %s", reason, localtime.Rewrite(r.v.Message, time.Local, time.Now()))
 }
 
 // asRefusal turns a refusal carrying the cage's view of the ticket into a refusedErr.
@@ -448,7 +454,7 @@ func cageShift(ctx context.Context, cage pb.CageServiceClient, cashier string, f
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "paid at\tticket\tamount\tcashier\tvia\t")
 	for _, p := range res.Payments {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", when(p.PaidAtUnixNanos), pretty(p.ValidationNumber), money.Decimal(p.Amount), p.CashierId, p.ViaTableId)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", when(p.PaidAtUnixNanos), pretty(p.ValidationNumber), aud(p.Amount), p.CashierId, p.ViaTableId)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d tickets paid, total %s\n", res.Count, aud(res.Amount))

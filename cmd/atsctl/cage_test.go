@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -87,17 +88,17 @@ func TestCageCommand(t *testing.T) {
 	printed := vn[:2] + "-" + vn[2:6] + "-" + vn[6:10] + "-" + vn[10:14] + "-" + vn[14:]
 
 	code, out, errs := c.cage(t, "", "-id", "cashier-1", "lookup", printed)
-	if code != 0 || !strings.Contains(out, "A$ 50.00") || !strings.Contains(out, "payable  yes") || !strings.Contains(out, "table T1, terminal T01") {
+	if code != 0 || !strings.Contains(out, "A$50.00") || !strings.Contains(out, "payable  yes") || !strings.Contains(out, "table T1, terminal T01") {
 		t.Fatalf("lookup: %d\n%s%s", code, out, errs)
 	}
 	t.Logf("lookup:\n%s", out)
 	// Asked, and the cashier says no: nothing is paid.
 	code, out, _ = c.cage(t, "n\n", "-id", "cashier-1", "pay", vn)
-	if code != 1 || !strings.Contains(out, "Pay A$ 50.00 for ticket "+printed) || !strings.Contains(out, "Not paid.") {
+	if code != 1 || !strings.Contains(out, "Pay A$50.00 for ticket "+printed) || !strings.Contains(out, "Not paid.") {
 		t.Fatalf("pay, declined: %d\n%s", code, out)
 	}
 	code, out, errs = c.cage(t, "y\n", "-id", "cashier-1", "pay", vn)
-	if code != 0 || !strings.Contains(out, "PAID. Hand over A$ 50.00.") || !strings.Contains(out, "by cashier-1") {
+	if code != 0 || !strings.Contains(out, "PAID. Hand over A$50.00.") || !strings.Contains(out, "by cashier-1") {
 		t.Fatalf("pay: %d\n%s%s", code, out, errs)
 	}
 	t.Logf("pay:\n%s", out)
@@ -133,7 +134,7 @@ func TestCageCommand(t *testing.T) {
 		t.Fatalf("cashier-2 pays: %d %s", code, errs)
 	}
 	code, out, errs = c.cage(t, "", "-id", "cashier-1", "shift", "-from", time.Now().Add(-time.Hour).Format(time.RFC3339))
-	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$ 50.00") {
+	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$50.00") {
 		t.Fatalf("cashier-1's shift: %d\n%s%s", code, out, errs)
 	}
 	if code, _, errs = c.cage(t, "", "-id", "cashier-1", "shift", "-cashier", "cashier-2"); code != 1 || !strings.Contains(errs, "may not") {
@@ -143,7 +144,7 @@ func TestCageCommand(t *testing.T) {
 		t.Fatalf("a bad -from: %d %s", code, errs)
 	}
 	code, out, errs = c.cage(t, "", "-id", "supervisor", "shift", "-cashier", "cashier-2")
-	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$ 20.00") {
+	if code != 0 || !strings.Contains(out, "1 tickets paid, total A$20.00") {
 		t.Fatalf("the supervisor reads cashier-2's shift: %d\n%s%s", code, out, errs)
 	}
 	t.Logf("shift:\n%s", out)
@@ -341,4 +342,24 @@ func (c *cageTable) bigTicket(t *testing.T, cents int64) string {
 		t.Fatal(err)
 	}
 	return co.Ticket.ValidationNumber
+}
+
+// Issue 33, point 8: the cage said "held until 11:25:12" and, on the same screen, "lapses at
+// 00:25:12 UTC". The refusal's time and the ticket's hold read the same, in one clock.
+func TestCageHeldTicketReadsOneClock(t *testing.T) {
+	c := newCageTable(t)
+	vn := c.ticket(t, "h", 2000)
+	if _, err := c.term.RedeemTicket(context.Background(), &pb.RedeemTicketRequest{IdempotencyKey: "hold", ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := c.cage(t, "", "-id", "cashier-1", "lookup", vn)
+	t.Logf("lookup:\n%s", out)
+	held := regexp.MustCompile(`until (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+)`).FindStringSubmatch(out)
+	if code != 1 || held == nil || !strings.Contains(out, "REFUSED (HELD)") {
+		t.Fatalf("a held ticket: %d\n%s%s", code, out, errs)
+	}
+	refused := out[strings.Index(out, "REFUSED"):]
+	if !strings.Contains(refused, held[1]) || regexp.MustCompile(`[^-\d]\d{2}:\d{2}:\d{2} UTC`).MatchString(strings.ReplaceAll(refused, held[1], "")) {
+		t.Fatalf("the hold's time (%s) and the refusal's differ:\n%s", held[1], out)
+	}
 }

@@ -1,6 +1,6 @@
 // Command dealer is the dealer's console of a table (the rules' SGC) on the command line.
 //
-//	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] COMMAND [ARGS]
+//	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] [-tz ZONE] [-json] COMMAND [ARGS]
 //
 // Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N [ROUND]
 // (the current round, or an earlier ROUND between rounds: 001 §9.4), luckyball fault|working
@@ -10,13 +10,15 @@
 // person's approval, at or over the cage's reporting threshold), limits MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT ...] [table-max=CENTS]
 // [aggregate-min=CENTS] [warning=DURATION] (every limit the sign shows, amounts in cents; see
 // limits.go), period DURATION, jackpot [ROUND]
-// (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [N] (the last N
-// entries of the table's audit log, each with who did it),
+// (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [-since TIME]
+// [-until TIME] [-kind KIND] [-terminal TERMINAL] [N] (the last N entries of the table's audit
+// log that pass the filters, each with who did it and the terminal with its table),
 // overpayments [-all] (the wrong settlements a correction found that an account could not put
 // right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
 // holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
 // alarms [N] (e.g. a terminal throttled for guessing ticket numbers, or cut off for calling
-// over its rate).
+// over its rate; with the floor-wide ones of every table, a cashier's lockout), alarms ack ID
+// (the supervisor has seen to an alarm: who and when are recorded and listed).
 // tournament configure|open|standings|close|pass|results (tournament play: tournament.go).
 // player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
 // player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
@@ -40,6 +42,11 @@
 // seats are IN SERVICE. The operator's certificate identity is recorded with every privileged action.
 // Round commands act on the current round.
 //
+// log, alarms, holds, overpayments, resolve, closing, release and handpay print aligned lines
+// (text.go): every time in one zone, -tz (the table's local zone; the machine's by default),
+// with its abbreviation, every amount grouped in the table's currency ("A$10,040.00"). -json
+// prints the table's answer as JSON instead.
+//
 // -id names the certificate the console acts with, and so its role: the dealer's ("dealer")
 // runs the round and the players' accounts; correct, invalidate, handpay and jackpot need the
 // supervisor's ("-id supervisor"). status and log say on stderr whom the console acts as; the
@@ -57,6 +64,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // -tz names a zone on a machine without the zone database too
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -82,10 +90,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:7443", "table server address")
 	dir := fs.String("pki", "pki", "PKI directory")
 	id := fs.String("id", "dealer", "dealer certificate name in the PKI directory")
+	tz := fs.String("tz", "Local", "the time zone every time is printed and read in (the table's: an IANA name such as Australia/Sydney)")
+	asJSON := fs.Bool("json", false, "print the table's answers as JSON, not as lines")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: dealer [-addr A] [-pki DIR] COMMAND [ARGS]")
+		fmt.Fprintln(stderr, "usage: dealer [-addr A] [-pki DIR] [-tz ZONE] [-json] COMMAND [ARGS]")
 		return 2
 	}
+	loc, err := time.LoadLocation(*tz)
+	if err != nil {
+		fmt.Fprintf(stderr, "dealer: -tz %q: %v\n", *tz, err)
+		return 2
+	}
+	v := view{loc: loc, now: time.Now, json: *asJSON}
 	files := pki.Files{Dir: *dir}
 	caFile, _ := files.CA()
 	caPEM, err := os.ReadFile(caFile)
@@ -132,7 +148,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	reply, err := command(ctx, pb.NewDealerServiceClient(conn), fs.Args())
+	d := pb.NewDealerServiceClient(conn)
+	reply, err := commandIn(ctx, d, fs.Args(), v)
 	if status.Code(err) == codes.PermissionDenied {
 		fmt.Fprintf(stderr, "dealer: %s may not %s: %v\n", who, fs.Arg(0), status.Convert(err).Message())
 		return 1
@@ -142,7 +159,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if st, ok := reply.(*pb.TableStatus); ok && fs.Arg(0) == "seats" {
-		for _, l := range seatLines(st, time.Now()) {
+		for _, l := range seatLines(st, v.now().In(v.loc)) {
+			fmt.Fprintln(stdout, l)
+		}
+		return 0
+	}
+	if cmd := fs.Arg(0); textCommands[cmd] && !v.json {
+		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{}) // the table's currency
+		if err != nil {
+			fmt.Fprintln(stderr, "dealer:", err)
+			return 1
+		}
+		for _, l := range render(cmd, reply, st.GetConfig().GetCurrency(), v) {
 			fmt.Fprintln(stdout, l)
 		}
 		return 0
@@ -150,7 +178,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out, _ := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: false}.Marshal(reply)
 	fmt.Fprintln(stdout, string(out))
 	if st, ok := reply.(*pb.TableStatus); ok {
-		for _, l := range inServiceLines(st, time.Now()) {
+		for _, l := range inServiceLines(st, v.now().In(v.loc)) {
 			fmt.Fprintln(stderr, l)
 		}
 		if l := tournamentStatusLine(ctx, pb.NewDealerServiceClient(conn)); l != "" {
@@ -166,7 +194,13 @@ func key() string {
 	return hex.EncodeToString(b)
 }
 
+// command is commandIn in the machine's local zone and clock.
 func command(ctx context.Context, d pb.DealerServiceClient, args []string) (proto.Message, error) {
+	return commandIn(ctx, d, args, view{loc: time.Local, now: time.Now})
+}
+
+// commandIn runs one console command; times it reads are in v's zone, by v's clock.
+func commandIn(ctx context.Context, d pb.DealerServiceClient, args []string, v view) (proto.Message, error) {
 	cmd, rest := args[0], args[1:]
 	arg := func(i int) (string, error) {
 		if i >= len(rest) {
@@ -192,14 +226,11 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 	case "status":
 		return d.GetStatus(ctx, &pb.GetStatusRequest{})
 	case "log":
-		n := int64(20)
-		if len(rest) > 0 {
-			var err error
-			if n, err = cents(0); err != nil {
-				return nil, err
-			}
+		req, err := logRequest(rest, v)
+		if err != nil {
+			return nil, err
 		}
-		return d.GetAuditLog(ctx, &pb.GetAuditLogRequest{Limit: int32(min(max(n, 0), 1000))})
+		return d.GetAuditLog(ctx, req)
 	case "open":
 		return d.OpenTable(ctx, &pb.OpenTableRequest{AutoDealer: len(rest) > 0 && rest[0] == "-auto"})
 	case "close":
@@ -346,6 +377,12 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		}
 		return d.ReleaseTicketHold(ctx, &pb.ReleaseTicketHoldRequest{IdempotencyKey: key(), ValidationNumber: v, Reason: reason})
 	case "alarms":
+		if len(rest) > 0 && rest[0] == "ack" {
+			if len(rest) != 2 {
+				return nil, fmt.Errorf("alarms ack: ALARM_ID (as the alarm list shows it: T1:42)")
+			}
+			return d.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: rest[1]})
+		}
 		n := int64(0)
 		if len(rest) > 0 {
 			var err error
@@ -362,7 +399,7 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 		if s == "cancel" {
 			return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{Cancel: true})
 		}
-		at, err := closingTime(s, time.Now())
+		at, err := closingTime(s, v.now().In(v.loc))
 		if err != nil {
 			return nil, err
 		}
@@ -510,4 +547,48 @@ func callWager(args []string) (*pb.Wager, error) {
 		return nil, fmt.Errorf("wager: unexpected %q", args[5])
 	}
 	return wire.WagerOf(spec, amount), nil
+}
+
+// logRequest reads "log [-since TIME] [-until TIME] [-kind KIND] [-terminal TERMINAL] [N]": the
+// last N entries (20) that pass every filter given; times in the console's zone (logTime).
+func logRequest(args []string, v view) (*pb.GetAuditLogRequest, error) {
+	fs := flag.NewFlagSet("log", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	since := fs.String("since", "", "entries at or after")
+	until := fs.String("until", "", "entries before")
+	kind := fs.String("kind", "", "entries of this kind")
+	terminal := fs.String("terminal", "", "entries naming this terminal (T01, or T1/T01 for another table's)")
+	const usage = "log [-since TIME] [-until TIME] [-kind KIND] [-terminal TERMINAL] [N]"
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, usage)
+	}
+	req := &pb.GetAuditLogRequest{Limit: 20, Kind: *kind, TerminalId: *terminal}
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		n, err := strconv.ParseInt(fs.Arg(0), 10, 32)
+		if err != nil || n < 1 || n > 1000 {
+			return nil, fmt.Errorf("log: %q: N is 1 to 1000 (%s)", fs.Arg(0), usage)
+		}
+		req.Limit = int32(n)
+	default:
+		return nil, fmt.Errorf("log: unexpected %q (%s)", fs.Arg(1), usage)
+	}
+	for _, f := range []struct {
+		text string
+		to   *int64
+	}{{*since, &req.SinceUnixNanos}, {*until, &req.UntilUnixNanos}} {
+		if f.text == "" {
+			continue
+		}
+		at, err := v.logTime(f.text)
+		if err != nil {
+			return nil, fmt.Errorf("log: %v", err)
+		}
+		*f.to = at.UnixNano()
+	}
+	if req.SinceUnixNanos != 0 && req.UntilUnixNanos != 0 && req.UntilUnixNanos <= req.SinceUnixNanos {
+		return nil, fmt.Errorf("log: -until is not after -since")
+	}
+	return req, nil
 }

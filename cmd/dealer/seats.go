@@ -80,7 +80,7 @@ func inServiceLines(st *pb.TableStatus, now time.Time) []string {
 func inService(ts *pb.TerminalStatus, now time.Time) string {
 	s := ts.GetInService()
 	since := time.Unix(0, s.GetSinceUnixNanos())
-	line := fmt.Sprintf("IN SERVICE technician %s since %s (%v)", s.GetTechnicianId(), since.Local().Format("15:04:05 MST"),
+	line := fmt.Sprintf("IN SERVICE technician %s since %s (%v)", s.GetTechnicianId(), since.In(now.Location()).Format("15:04:05 MST"),
 		max(now.Sub(since), 0).Round(time.Second))
 	if s.GetReason() != "" {
 		line += ": " + s.GetReason()

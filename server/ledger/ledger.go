@@ -21,7 +21,9 @@
 // Tickets are the floor's (issue 16): each records the table that printed it, the table and
 // terminal holding it and where it was redeemed, so a table's conservation identity counts its
 // own tickets however they left (Conservation). cage.go keeps the cage's payments and reads
-// the floor's reports.
+// the floor's reports; floor.go what one table must know of another's doing: the
+// ticket-guessing lockouts, the events one table writes into another's log, and who
+// acknowledged an alarm.
 package ledger
 
 import (
@@ -270,7 +272,7 @@ func openSQLite(path, keyPath string, reseal *resealOrder) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + migrationsSchema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + floorSchema + migrationsSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
@@ -719,23 +721,10 @@ type AuditEvent struct {
 // Events returns the latest n entries of the audit log of one kind ("" for every kind),
 // newest first.
 func (l *Ledger) Events(ctx context.Context, kind string, n int) ([]AuditEvent, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT seq, at, kind, terminal, round, amount, detail, actor FROM events
-		WHERE ? = '' OR kind = ? ORDER BY seq DESC LIMIT ?`, kind, kind, n)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: events: %w", err)
+	if kind == "" {
+		return l.eventsIn(ctx, "", "", nil, n)
 	}
-	defer rows.Close()
-	var out []AuditEvent
-	for rows.Next() {
-		var e AuditEvent
-		var at int64
-		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Terminal, &e.Round, &e.Amount, &e.Detail, &e.Actor); err != nil {
-			return nil, fmt.Errorf("ledger: events: %w", err)
-		}
-		e.At = time.Unix(0, at)
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return l.eventsIn(ctx, "", " WHERE kind = ?", []any{kind}, n)
 }
 
 // Ticket states.

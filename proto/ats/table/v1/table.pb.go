@@ -5962,13 +5962,17 @@ func (x *TicketHold) GetHolderTableId() string {
 }
 
 type Alarm struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AtUnixNanos   int64                  `protobuf:"varint,1,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
-	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"` // "ticket-guessing"
-	TerminalId    string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`
-	Detail        string                 `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	AtUnixNanos      int64                  `protobuf:"varint,1,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	Kind             string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                               // "ticket-guessing"
+	TerminalId       string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"` // the terminal, or the caller ("cashier:C1"), concerned
+	Detail           string                 `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	TableId          string                 `protobuf:"bytes,5,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"` // the table that raised it: this one, or another of the floor for a floor-wide alarm (a cashier's lockout)
+	Id               string                 `protobuf:"bytes,6,opt,name=id,proto3" json:"id,omitempty"`                          // "T1:42": its table and its number in that table's log; what AckAlarm names
+	AckedBy          string                 `protobuf:"bytes,7,opt,name=acked_by,json=ackedBy,proto3" json:"acked_by,omitempty"` // who acknowledged it ("supervisor:S1"); "" while unacknowledged
+	AckedAtUnixNanos int64                  `protobuf:"varint,8,opt,name=acked_at_unix_nanos,json=ackedAtUnixNanos,proto3" json:"acked_at_unix_nanos,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Alarm) Reset() {
@@ -6029,6 +6033,78 @@ func (x *Alarm) GetDetail() string {
 	return ""
 }
 
+func (x *Alarm) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *Alarm) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Alarm) GetAckedBy() string {
+	if x != nil {
+		return x.AckedBy
+	}
+	return ""
+}
+
+func (x *Alarm) GetAckedAtUnixNanos() int64 {
+	if x != nil {
+		return x.AckedAtUnixNanos
+	}
+	return 0
+}
+
+type AckAlarmRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AlarmId       string                 `protobuf:"bytes,1,opt,name=alarm_id,json=alarmId,proto3" json:"alarm_id,omitempty"` // Alarm.id
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AckAlarmRequest) Reset() {
+	*x = AckAlarmRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckAlarmRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckAlarmRequest) ProtoMessage() {}
+
+func (x *AckAlarmRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckAlarmRequest.ProtoReflect.Descriptor instead.
+func (*AckAlarmRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *AckAlarmRequest) GetAlarmId() string {
+	if x != nil {
+		return x.AlarmId
+	}
+	return ""
+}
+
 type ListAlarmsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // 0: 50
@@ -6038,7 +6114,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6050,7 +6126,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6063,7 +6139,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -6082,7 +6158,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6094,7 +6170,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6107,7 +6183,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -6118,15 +6194,19 @@ func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
 }
 
 type GetAuditLogRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Limit         int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"` // entries, newest first; 0 = 50; at most 1000
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Limit          int32                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"`                                           // entries, newest first; 0 = 50; at most 1000
+	Kind           string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                                              // only entries of this kind ("" every kind)
+	TerminalId     string                 `protobuf:"bytes,3,opt,name=terminal_id,json=terminalId,proto3" json:"terminal_id,omitempty"`                // only entries naming this terminal ("T01" this table's, "T1/T01" another table's)
+	SinceUnixNanos int64                  `protobuf:"varint,4,opt,name=since_unix_nanos,json=sinceUnixNanos,proto3" json:"since_unix_nanos,omitempty"` // only entries at or after (0: from the first)
+	UntilUnixNanos int64                  `protobuf:"varint,5,opt,name=until_unix_nanos,json=untilUnixNanos,proto3" json:"until_unix_nanos,omitempty"` // only entries before (0: to the last)
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6138,7 +6218,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6151,12 +6231,40 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
 	if x != nil {
 		return x.Limit
+	}
+	return 0
+}
+
+func (x *GetAuditLogRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *GetAuditLogRequest) GetTerminalId() string {
+	if x != nil {
+		return x.TerminalId
+	}
+	return ""
+}
+
+func (x *GetAuditLogRequest) GetSinceUnixNanos() int64 {
+	if x != nil {
+		return x.SinceUnixNanos
+	}
+	return 0
+}
+
+func (x *GetAuditLogRequest) GetUntilUnixNanos() int64 {
+	if x != nil {
+		return x.UntilUnixNanos
 	}
 	return 0
 }
@@ -6170,14 +6278,16 @@ type AuditEntry struct {
 	RoundId       string                 `protobuf:"bytes,5,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
 	Amount        int64                  `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
 	Detail        string                 `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
-	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"` // who did it: "role:id" from the certificate, or "system"
+	Actor         string                 `protobuf:"bytes,8,opt,name=actor,proto3" json:"actor,omitempty"`                                   // who did it: "role:id" from the certificate, or "system"
+	TableId       string                 `protobuf:"bytes,9,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`                // the table of terminal_id (terminal ids repeat across tables)
+	FromTableId   string                 `protobuf:"bytes,10,opt,name=from_table_id,json=fromTableId,proto3" json:"from_table_id,omitempty"` // set when another table of the floor wrote it into this log (its cage paid this table's ticket); seq is then 0
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6189,7 +6299,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6202,7 +6312,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -6261,6 +6371,20 @@ func (x *AuditEntry) GetActor() string {
 	return ""
 }
 
+func (x *AuditEntry) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetFromTableId() string {
+	if x != nil {
+		return x.FromTableId
+	}
+	return ""
+}
+
 type GetAuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
@@ -6271,7 +6395,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6283,7 +6407,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6296,7 +6420,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -6322,7 +6446,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6334,7 +6458,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6347,7 +6471,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -6366,7 +6490,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6378,7 +6502,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6391,7 +6515,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -6411,7 +6535,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6423,7 +6547,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6436,7 +6560,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -6480,7 +6604,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6492,7 +6616,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6505,7 +6629,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -6634,7 +6758,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6646,7 +6770,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6659,7 +6783,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6770,7 +6894,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6782,7 +6906,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6795,7 +6919,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -6877,7 +7001,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6889,7 +7013,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6902,7 +7026,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -6966,7 +7090,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6978,7 +7102,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6991,7 +7115,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -7080,7 +7204,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7092,7 +7216,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7105,7 +7229,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -7124,7 +7248,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7136,7 +7260,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7149,7 +7273,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -7168,7 +7292,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7180,7 +7304,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7193,7 +7317,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -7212,7 +7336,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7224,7 +7348,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7237,7 +7361,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -7258,7 +7382,7 @@ type GrantPassCardRequest struct {
 
 func (x *GrantPassCardRequest) Reset() {
 	*x = GrantPassCardRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7270,7 +7394,7 @@ func (x *GrantPassCardRequest) String() string {
 func (*GrantPassCardRequest) ProtoMessage() {}
 
 func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7283,7 +7407,7 @@ func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GrantPassCardRequest.ProtoReflect.Descriptor instead.
 func (*GrantPassCardRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *GrantPassCardRequest) GetTerminalId() string {
@@ -7317,7 +7441,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7329,7 +7453,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7342,7 +7466,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -7369,7 +7493,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7381,7 +7505,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7394,7 +7518,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -7420,7 +7544,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7432,7 +7556,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7445,7 +7569,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -7466,7 +7590,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7478,7 +7602,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7491,7 +7615,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -7526,7 +7650,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7538,7 +7662,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7551,7 +7675,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -7584,7 +7708,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7596,7 +7720,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7609,7 +7733,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -7628,7 +7752,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7640,7 +7764,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7653,7 +7777,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7674,7 +7798,7 @@ type SetInServiceRequest struct {
 
 func (x *SetInServiceRequest) Reset() {
 	*x = SetInServiceRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7686,7 +7810,7 @@ func (x *SetInServiceRequest) String() string {
 func (*SetInServiceRequest) ProtoMessage() {}
 
 func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7699,7 +7823,7 @@ func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
 func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *SetInServiceRequest) GetInService() bool {
@@ -7732,7 +7856,7 @@ type SetInServiceResponse struct {
 
 func (x *SetInServiceResponse) Reset() {
 	*x = SetInServiceResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7744,7 +7868,7 @@ func (x *SetInServiceResponse) String() string {
 func (*SetInServiceResponse) ProtoMessage() {}
 
 func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7757,7 +7881,7 @@ func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
 func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
@@ -7780,7 +7904,7 @@ type RefuseWagerRequest struct {
 
 func (x *RefuseWagerRequest) Reset() {
 	*x = RefuseWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7792,7 +7916,7 @@ func (x *RefuseWagerRequest) String() string {
 func (*RefuseWagerRequest) ProtoMessage() {}
 
 func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7805,7 +7929,7 @@ func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerRequest.ProtoReflect.Descriptor instead.
 func (*RefuseWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *RefuseWagerRequest) GetTerminalId() string {
@@ -7853,7 +7977,7 @@ type RefuseWagerResponse struct {
 
 func (x *RefuseWagerResponse) Reset() {
 	*x = RefuseWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7865,7 +7989,7 @@ func (x *RefuseWagerResponse) String() string {
 func (*RefuseWagerResponse) ProtoMessage() {}
 
 func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7878,7 +8002,7 @@ func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerResponse.ProtoReflect.Descriptor instead.
 func (*RefuseWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *RefuseWagerResponse) GetRefused() int64 {
@@ -7908,7 +8032,7 @@ type WagerRefused struct {
 
 func (x *WagerRefused) Reset() {
 	*x = WagerRefused{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7920,7 +8044,7 @@ func (x *WagerRefused) String() string {
 func (*WagerRefused) ProtoMessage() {}
 
 func (x *WagerRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7933,7 +8057,7 @@ func (x *WagerRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerRefused.ProtoReflect.Descriptor instead.
 func (*WagerRefused) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *WagerRefused) GetSlip() *Slip {
@@ -7973,7 +8097,7 @@ type LookupTicketRequest struct {
 
 func (x *LookupTicketRequest) Reset() {
 	*x = LookupTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7985,7 +8109,7 @@ func (x *LookupTicketRequest) String() string {
 func (*LookupTicketRequest) ProtoMessage() {}
 
 func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7998,7 +8122,7 @@ func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupTicketRequest.ProtoReflect.Descriptor instead.
 func (*LookupTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *LookupTicketRequest) GetValidationNumber() string {
@@ -8038,7 +8162,7 @@ type CageTicket struct {
 
 func (x *CageTicket) Reset() {
 	*x = CageTicket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8050,7 +8174,7 @@ func (x *CageTicket) String() string {
 func (*CageTicket) ProtoMessage() {}
 
 func (x *CageTicket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8063,7 +8187,7 @@ func (x *CageTicket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageTicket.ProtoReflect.Descriptor instead.
 func (*CageTicket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *CageTicket) GetValidationNumber() string {
@@ -8235,7 +8359,7 @@ type TicketStop struct {
 
 func (x *TicketStop) Reset() {
 	*x = TicketStop{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8247,7 +8371,7 @@ func (x *TicketStop) String() string {
 func (*TicketStop) ProtoMessage() {}
 
 func (x *TicketStop) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8260,7 +8384,7 @@ func (x *TicketStop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketStop.ProtoReflect.Descriptor instead.
 func (*TicketStop) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *TicketStop) GetId() string {
@@ -8358,7 +8482,7 @@ type StopTicketRequest struct {
 
 func (x *StopTicketRequest) Reset() {
 	*x = StopTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8370,7 +8494,7 @@ func (x *StopTicketRequest) String() string {
 func (*StopTicketRequest) ProtoMessage() {}
 
 func (x *StopTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8383,7 +8507,7 @@ func (x *StopTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopTicketRequest.ProtoReflect.Descriptor instead.
 func (*StopTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *StopTicketRequest) GetValidationNumber() string {
@@ -8419,7 +8543,7 @@ type ReleaseTicketStopRequest struct {
 
 func (x *ReleaseTicketStopRequest) Reset() {
 	*x = ReleaseTicketStopRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8431,7 +8555,7 @@ func (x *ReleaseTicketStopRequest) String() string {
 func (*ReleaseTicketStopRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketStopRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8444,7 +8568,7 @@ func (x *ReleaseTicketStopRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketStopRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketStopRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *ReleaseTicketStopRequest) GetValidationNumber() string {
@@ -8488,7 +8612,7 @@ type PatronIdentity struct {
 
 func (x *PatronIdentity) Reset() {
 	*x = PatronIdentity{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8500,7 +8624,7 @@ func (x *PatronIdentity) String() string {
 func (*PatronIdentity) ProtoMessage() {}
 
 func (x *PatronIdentity) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8513,7 +8637,7 @@ func (x *PatronIdentity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatronIdentity.ProtoReflect.Descriptor instead.
 func (*PatronIdentity) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *PatronIdentity) GetIdType() string {
@@ -8547,7 +8671,7 @@ type ApprovePaymentRequest struct {
 
 func (x *ApprovePaymentRequest) Reset() {
 	*x = ApprovePaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8559,7 +8683,7 @@ func (x *ApprovePaymentRequest) String() string {
 func (*ApprovePaymentRequest) ProtoMessage() {}
 
 func (x *ApprovePaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8572,7 +8696,7 @@ func (x *ApprovePaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovePaymentRequest.ProtoReflect.Descriptor instead.
 func (*ApprovePaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
 }
 
 func (x *ApprovePaymentRequest) GetValidationNumber() string {
@@ -8602,7 +8726,7 @@ type PaymentApproval struct {
 
 func (x *PaymentApproval) Reset() {
 	*x = PaymentApproval{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8614,7 +8738,7 @@ func (x *PaymentApproval) String() string {
 func (*PaymentApproval) ProtoMessage() {}
 
 func (x *PaymentApproval) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8627,7 +8751,7 @@ func (x *PaymentApproval) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PaymentApproval.ProtoReflect.Descriptor instead.
 func (*PaymentApproval) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *PaymentApproval) GetValidationNumber() string {
@@ -8677,7 +8801,7 @@ type ThresholdPayment struct {
 
 func (x *ThresholdPayment) Reset() {
 	*x = ThresholdPayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8689,7 +8813,7 @@ func (x *ThresholdPayment) String() string {
 func (*ThresholdPayment) ProtoMessage() {}
 
 func (x *ThresholdPayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8702,7 +8826,7 @@ func (x *ThresholdPayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ThresholdPayment.ProtoReflect.Descriptor instead.
 func (*ThresholdPayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *ThresholdPayment) GetPaymentId() string {
@@ -8790,7 +8914,7 @@ type PatronDay struct {
 
 func (x *PatronDay) Reset() {
 	*x = PatronDay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8802,7 +8926,7 @@ func (x *PatronDay) String() string {
 func (*PatronDay) ProtoMessage() {}
 
 func (x *PatronDay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8815,7 +8939,7 @@ func (x *PatronDay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatronDay.ProtoReflect.Descriptor instead.
 func (*PatronDay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *PatronDay) GetDay() string {
@@ -8867,7 +8991,7 @@ type PayTicketRequest struct {
 
 func (x *PayTicketRequest) Reset() {
 	*x = PayTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8879,7 +9003,7 @@ func (x *PayTicketRequest) String() string {
 func (*PayTicketRequest) ProtoMessage() {}
 
 func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8892,7 +9016,7 @@ func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
 func (*PayTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *PayTicketRequest) GetValidationNumber() string {
@@ -8931,7 +9055,7 @@ type PayTicketResponse struct {
 
 func (x *PayTicketResponse) Reset() {
 	*x = PayTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8943,7 +9067,7 @@ func (x *PayTicketResponse) String() string {
 func (*PayTicketResponse) ProtoMessage() {}
 
 func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8956,7 +9080,7 @@ func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
 func (*PayTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *PayTicketResponse) GetTicket() *CageTicket {
@@ -9025,7 +9149,7 @@ type CageShift struct {
 
 func (x *CageShift) Reset() {
 	*x = CageShift{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9037,7 +9161,7 @@ func (x *CageShift) String() string {
 func (*CageShift) ProtoMessage() {}
 
 func (x *CageShift) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9050,7 +9174,7 @@ func (x *CageShift) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageShift.ProtoReflect.Descriptor instead.
 func (*CageShift) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *CageShift) GetShiftId() string {
@@ -9117,7 +9241,7 @@ type OpenShiftRequest struct {
 
 func (x *OpenShiftRequest) Reset() {
 	*x = OpenShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9129,7 +9253,7 @@ func (x *OpenShiftRequest) String() string {
 func (*OpenShiftRequest) ProtoMessage() {}
 
 func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9142,7 +9266,7 @@ func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenShiftRequest.ProtoReflect.Descriptor instead.
 func (*OpenShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
 }
 
 type CloseShiftRequest struct {
@@ -9154,7 +9278,7 @@ type CloseShiftRequest struct {
 
 func (x *CloseShiftRequest) Reset() {
 	*x = CloseShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9166,7 +9290,7 @@ func (x *CloseShiftRequest) String() string {
 func (*CloseShiftRequest) ProtoMessage() {}
 
 func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9179,7 +9303,7 @@ func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseShiftRequest.ProtoReflect.Descriptor instead.
 func (*CloseShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *CloseShiftRequest) GetShiftId() string {
@@ -9197,7 +9321,7 @@ type CurrentShiftRequest struct {
 
 func (x *CurrentShiftRequest) Reset() {
 	*x = CurrentShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9209,7 +9333,7 @@ func (x *CurrentShiftRequest) String() string {
 func (*CurrentShiftRequest) ProtoMessage() {}
 
 func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9222,7 +9346,7 @@ func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CurrentShiftRequest.ProtoReflect.Descriptor instead.
 func (*CurrentShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
 }
 
 type ShiftTotalsRequest struct {
@@ -9236,7 +9360,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9248,7 +9372,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9261,7 +9385,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -9299,7 +9423,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9311,7 +9435,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9324,7 +9448,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -9381,7 +9505,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9393,7 +9517,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9406,7 +9530,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -9447,7 +9571,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9459,7 +9583,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9472,7 +9596,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -9500,7 +9624,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9512,7 +9636,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9525,7 +9649,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{133}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -9560,7 +9684,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[133]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9572,7 +9696,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[133]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9585,7 +9709,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{133}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{134}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -9661,7 +9785,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[134]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9673,7 +9797,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[134]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9686,7 +9810,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{134}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{135}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -9760,7 +9884,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[135]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9772,7 +9896,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[135]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9785,7 +9909,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{135}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{136}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -9874,7 +9998,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[136]
+	mi := &file_ats_table_v1_table_proto_msgTypes[137]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9886,7 +10010,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[136]
+	mi := &file_ats_table_v1_table_proto_msgTypes[137]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9899,7 +10023,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{136}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{137}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -10381,19 +10505,30 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x12+\n" +
 	"\x12held_at_unix_nanos\x18\x04 \x01(\x03R\x0fheldAtUnixNanos\x12/\n" +
 	"\x14lapses_at_unix_nanos\x18\x05 \x01(\x03R\x11lapsesAtUnixNanos\x12&\n" +
-	"\x0fholder_table_id\x18\x06 \x01(\tR\rholderTableId\"x\n" +
+	"\x0fholder_table_id\x18\x06 \x01(\tR\rholderTableId\"\xed\x01\n" +
 	"\x05Alarm\x12\"\n" +
 	"\rat_unix_nanos\x18\x01 \x01(\x03R\vatUnixNanos\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
 	"\vterminal_id\x18\x03 \x01(\tR\n" +
 	"terminalId\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\")\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\x12\x19\n" +
+	"\btable_id\x18\x05 \x01(\tR\atableId\x12\x0e\n" +
+	"\x02id\x18\x06 \x01(\tR\x02id\x12\x19\n" +
+	"\backed_by\x18\a \x01(\tR\aackedBy\x12-\n" +
+	"\x13acked_at_unix_nanos\x18\b \x01(\x03R\x10ackedAtUnixNanos\",\n" +
+	"\x0fAckAlarmRequest\x12\x19\n" +
+	"\balarm_id\x18\x01 \x01(\tR\aalarmId\")\n" +
 	"\x11ListAlarmsRequest\x12\x14\n" +
 	"\x05limit\x18\x01 \x01(\x05R\x05limit\"A\n" +
 	"\x12ListAlarmsResponse\x12+\n" +
-	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"*\n" +
+	"\x06alarms\x18\x01 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\"\xb3\x01\n" +
 	"\x12GetAuditLogRequest\x12\x14\n" +
-	"\x05limit\x18\x01 \x01(\x05R\x05limit\"\xd8\x01\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x1f\n" +
+	"\vterminal_id\x18\x03 \x01(\tR\n" +
+	"terminalId\x12(\n" +
+	"\x10since_unix_nanos\x18\x04 \x01(\x03R\x0esinceUnixNanos\x12(\n" +
+	"\x10until_unix_nanos\x18\x05 \x01(\x03R\x0euntilUnixNanos\"\x97\x02\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\"\n" +
@@ -10404,7 +10539,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x05 \x01(\tR\aroundId\x12\x16\n" +
 	"\x06amount\x18\x06 \x01(\x03R\x06amount\x12\x16\n" +
 	"\x06detail\x18\a \x01(\tR\x06detail\x12\x14\n" +
-	"\x05actor\x18\b \x01(\tR\x05actor\"a\n" +
+	"\x05actor\x18\b \x01(\tR\x05actor\x12\x19\n" +
+	"\btable_id\x18\t \x01(\tR\atableId\x12\"\n" +
+	"\rfrom_table_id\x18\n" +
+	" \x01(\tR\vfromTableId\"a\n" +
 	"\x13GetAuditLogResponse\x122\n" +
 	"\aentries\x18\x01 \x03(\v2\x18.ats.table.v1.AuditEntryR\aentries\x12\x16\n" +
 	"\x06caller\x18\x02 \x01(\tR\x06caller\"1\n" +
@@ -10809,7 +10947,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x81\x15\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xc1\x15\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -10833,7 +10971,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x12ResolveOverpayment\x12'.ats.table.v1.ResolveOverpaymentRequest\x1a\x19.ats.table.v1.Overpayment\x12d\n" +
 	"\x11ReleaseTicketHold\x12&.ats.table.v1.ReleaseTicketHoldRequest\x1a'.ats.table.v1.ReleaseTicketHoldResponse\x12O\n" +
 	"\n" +
-	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12R\n" +
+	"ListAlarms\x12\x1f.ats.table.v1.ListAlarmsRequest\x1a .ats.table.v1.ListAlarmsResponse\x12>\n" +
+	"\bAckAlarm\x12\x1d.ats.table.v1.AckAlarmRequest\x1a\x13.ats.table.v1.Alarm\x12R\n" +
 	"\vGetAuditLog\x12 .ats.table.v1.GetAuditLogRequest\x1a!.ats.table.v1.GetAuditLogResponse\x12Y\n" +
 	"\x13ConfigureTournament\x12(.ats.table.v1.ConfigureTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12O\n" +
 	"\x0eOpenTournament\x12#.ats.table.v1.OpenTournamentRequest\x1a\x18.ats.table.v1.Tournament\x12M\n" +
@@ -10878,7 +11017,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 138)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 139)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -10967,67 +11106,68 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ReleaseTicketHoldResponse)(nil),      // 84: ats.table.v1.ReleaseTicketHoldResponse
 	(*TicketHold)(nil),                     // 85: ats.table.v1.TicketHold
 	(*Alarm)(nil),                          // 86: ats.table.v1.Alarm
-	(*ListAlarmsRequest)(nil),              // 87: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 88: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 89: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 90: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 91: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 92: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 93: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 94: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 95: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 96: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 97: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 98: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 99: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 100: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 101: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 102: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 103: ats.table.v1.CloseTournamentRequest
-	(*GrantPassCardRequest)(nil),           // 104: ats.table.v1.GrantPassCardRequest
-	(*ScheduleCloseRequest)(nil),           // 105: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 106: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 107: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 108: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 109: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 110: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 111: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 112: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 113: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 114: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 115: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 116: ats.table.v1.WagerRefused
-	(*LookupTicketRequest)(nil),            // 117: ats.table.v1.LookupTicketRequest
-	(*CageTicket)(nil),                     // 118: ats.table.v1.CageTicket
-	(*TicketStop)(nil),                     // 119: ats.table.v1.TicketStop
-	(*StopTicketRequest)(nil),              // 120: ats.table.v1.StopTicketRequest
-	(*ReleaseTicketStopRequest)(nil),       // 121: ats.table.v1.ReleaseTicketStopRequest
-	(*PatronIdentity)(nil),                 // 122: ats.table.v1.PatronIdentity
-	(*ApprovePaymentRequest)(nil),          // 123: ats.table.v1.ApprovePaymentRequest
-	(*PaymentApproval)(nil),                // 124: ats.table.v1.PaymentApproval
-	(*ThresholdPayment)(nil),               // 125: ats.table.v1.ThresholdPayment
-	(*PatronDay)(nil),                      // 126: ats.table.v1.PatronDay
-	(*PayTicketRequest)(nil),               // 127: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 128: ats.table.v1.PayTicketResponse
-	(*CageShift)(nil),                      // 129: ats.table.v1.CageShift
-	(*OpenShiftRequest)(nil),               // 130: ats.table.v1.OpenShiftRequest
-	(*CloseShiftRequest)(nil),              // 131: ats.table.v1.CloseShiftRequest
-	(*CurrentShiftRequest)(nil),            // 132: ats.table.v1.CurrentShiftRequest
-	(*ShiftTotalsRequest)(nil),             // 133: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 134: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 135: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 136: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 137: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 138: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 139: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 140: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 141: ats.table.v1.LedgerReseal
-	nil,                                    // 142: ats.table.v1.Limits.PerBetEntry
+	(*AckAlarmRequest)(nil),                // 87: ats.table.v1.AckAlarmRequest
+	(*ListAlarmsRequest)(nil),              // 88: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 89: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 90: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 91: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 92: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 93: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 94: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 95: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 96: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 97: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 98: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 99: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 100: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 101: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 102: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 103: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 104: ats.table.v1.CloseTournamentRequest
+	(*GrantPassCardRequest)(nil),           // 105: ats.table.v1.GrantPassCardRequest
+	(*ScheduleCloseRequest)(nil),           // 106: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 107: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 108: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 109: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 110: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 111: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 112: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 113: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 114: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 115: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 116: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 117: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 118: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 119: ats.table.v1.CageTicket
+	(*TicketStop)(nil),                     // 120: ats.table.v1.TicketStop
+	(*StopTicketRequest)(nil),              // 121: ats.table.v1.StopTicketRequest
+	(*ReleaseTicketStopRequest)(nil),       // 122: ats.table.v1.ReleaseTicketStopRequest
+	(*PatronIdentity)(nil),                 // 123: ats.table.v1.PatronIdentity
+	(*ApprovePaymentRequest)(nil),          // 124: ats.table.v1.ApprovePaymentRequest
+	(*PaymentApproval)(nil),                // 125: ats.table.v1.PaymentApproval
+	(*ThresholdPayment)(nil),               // 126: ats.table.v1.ThresholdPayment
+	(*PatronDay)(nil),                      // 127: ats.table.v1.PatronDay
+	(*PayTicketRequest)(nil),               // 128: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 129: ats.table.v1.PayTicketResponse
+	(*CageShift)(nil),                      // 130: ats.table.v1.CageShift
+	(*OpenShiftRequest)(nil),               // 131: ats.table.v1.OpenShiftRequest
+	(*CloseShiftRequest)(nil),              // 132: ats.table.v1.CloseShiftRequest
+	(*CurrentShiftRequest)(nil),            // 133: ats.table.v1.CurrentShiftRequest
+	(*ShiftTotalsRequest)(nil),             // 134: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 135: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 136: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 137: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 138: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 139: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 140: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 141: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 142: ats.table.v1.LedgerReseal
+	nil,                                    // 143: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	142, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	143, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11047,12 +11187,12 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	30,  // 19: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	31,  // 20: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	32,  // 21: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	99,  // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	100, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
 	20,  // 23: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
 	18,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	14,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
 	33,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	116, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	117, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
 	16,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
 	9,   // 29: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
 	0,   // 30: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
@@ -11064,7 +11204,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	28,  // 36: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
 	23,  // 37: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
 	29,  // 38: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	99,  // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	100, // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
 	7,   // 40: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
 	7,   // 41: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
 	0,   // 42: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
@@ -11088,9 +11228,9 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	53,  // 60: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	7,   // 61: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	7,   // 62: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	122, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	123, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
 	45,  // 64: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	125, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	126, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
 	7,   // 66: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
 	77,  // 67: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
 	14,  // 68: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
@@ -11107,44 +11247,44 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	79,  // 79: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
 	45,  // 80: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
 	86,  // 81: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	90,  // 82: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	97,  // 83: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	95,  // 84: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	91,  // 82: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	98,  // 83: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	96,  // 84: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
 	3,   // 85: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	96,  // 86: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	98,  // 87: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	95,  // 88: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	97,  // 86: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	99,  // 87: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	96,  // 88: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
 	5,   // 89: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
 	14,  // 90: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
 	14,  // 91: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
 	14,  // 92: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
 	5,   // 93: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
 	4,   // 94: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	119, // 95: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	124, // 96: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	122, // 97: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	122, // 98: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	122, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	118, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	125, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	134, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	137, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	137, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	137, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	137, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	137, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	137, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	137, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	137, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	137, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	137, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	137, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	138, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	138, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	139, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	141, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	125, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	126, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	120, // 95: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	125, // 96: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	123, // 97: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	123, // 98: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	123, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	119, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	126, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	135, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	138, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	138, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	138, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	138, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	138, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	138, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	138, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	138, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	138, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	138, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	138, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	139, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	139, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	140, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	142, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	126, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	127, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
 	6,   // 120: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
 	15,  // 121: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
 	35,  // 122: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
@@ -11160,10 +11300,10 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	49,  // 132: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
 	54,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
 	56,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	94,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	110, // 136: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	95,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	111, // 136: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
 	51,  // 137: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	112, // 138: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	113, // 138: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
 	37,  // 139: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
 	58,  // 140: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
 	59,  // 141: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
@@ -11184,96 +11324,98 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	80,  // 156: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
 	82,  // 157: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
 	83,  // 158: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	87,  // 159: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 160: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	100, // 161: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	101, // 162: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	102, // 163: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	103, // 164: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	104, // 165: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 166: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	105, // 167: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	106, // 168: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	107, // 169: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	108, // 170: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 171: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	114, // 172: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	92,  // 173: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	117, // 174: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	127, // 175: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	133, // 176: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	136, // 177: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	120, // 178: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	121, // 179: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	123, // 180: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	130, // 181: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	131, // 182: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	132, // 183: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	17,  // 184: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 185: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 186: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 187: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 188: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 189: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 190: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 191: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 192: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 193: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 194: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 195: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 196: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 197: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	93,  // 198: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	111, // 199: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 200: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	113, // 201: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 202: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 203: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 204: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 205: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 215: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 216: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 217: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 218: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 219: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 220: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 221: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	88,  // 222: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	91,  // 223: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	99,  // 224: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	99,  // 225: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	99,  // 226: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	99,  // 227: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	99,  // 228: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 229: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 230: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 231: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 232: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	109, // 233: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 234: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	115, // 235: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	93,  // 236: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	118, // 237: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	128, // 238: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	135, // 239: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	140, // 240: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	119, // 241: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	119, // 242: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	124, // 243: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	129, // 244: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	129, // 245: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	129, // 246: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	184, // [184:247] is the sub-list for method output_type
-	121, // [121:184] is the sub-list for method input_type
+	88,  // 159: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	87,  // 160: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	90,  // 161: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	101, // 162: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	102, // 163: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	103, // 164: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	104, // 165: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	105, // 166: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 167: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	106, // 168: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	107, // 169: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	108, // 170: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	109, // 171: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 172: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	115, // 173: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	93,  // 174: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	118, // 175: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	128, // 176: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	134, // 177: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	137, // 178: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	121, // 179: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	122, // 180: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	124, // 181: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	131, // 182: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	132, // 183: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	133, // 184: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	17,  // 185: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 186: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 187: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 188: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 189: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 190: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 191: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 192: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 193: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 194: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 195: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 196: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 197: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 198: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	94,  // 199: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	112, // 200: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 201: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	114, // 202: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 203: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 204: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 205: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 206: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 207: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 212: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 216: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 217: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 218: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 219: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	81,  // 220: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	79,  // 221: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	84,  // 222: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	89,  // 223: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	86,  // 224: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	92,  // 225: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	100, // 226: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	100, // 227: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	100, // 228: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	100, // 229: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	100, // 230: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 231: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 232: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 233: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 234: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	110, // 235: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 236: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	116, // 237: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	94,  // 238: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	119, // 239: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	129, // 240: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	136, // 241: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	141, // 242: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	120, // 243: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	120, // 244: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	125, // 245: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	130, // 246: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	130, // 247: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	130, // 248: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	185, // [185:249] is the sub-list for method output_type
+	121, // [121:185] is the sub-list for method input_type
 	121, // [121:121] is the sub-list for extension type_name
 	121, // [121:121] is the sub-list for extension extendee
 	0,   // [0:121] is the sub-list for field type_name
@@ -11312,7 +11454,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   138,
+			NumMessages:   139,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

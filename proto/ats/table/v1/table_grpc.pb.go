@@ -946,6 +946,7 @@ const (
 	DealerService_ResolveOverpayment_FullMethodName  = "/ats.table.v1.DealerService/ResolveOverpayment"
 	DealerService_ReleaseTicketHold_FullMethodName   = "/ats.table.v1.DealerService/ReleaseTicketHold"
 	DealerService_ListAlarms_FullMethodName          = "/ats.table.v1.DealerService/ListAlarms"
+	DealerService_AckAlarm_FullMethodName            = "/ats.table.v1.DealerService/AckAlarm"
 	DealerService_GetAuditLog_FullMethodName         = "/ats.table.v1.DealerService/GetAuditLog"
 	DealerService_ConfigureTournament_FullMethodName = "/ats.table.v1.DealerService/ConfigureTournament"
 	DealerService_OpenTournament_FullMethodName      = "/ats.table.v1.DealerService/OpenTournament"
@@ -1016,6 +1017,9 @@ type DealerServiceClient interface {
 	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
 	// many failed ticket validations (someone guessing validation numbers).
 	ListAlarms(ctx context.Context, in *ListAlarmsRequest, opts ...grpc.CallOption) (*ListAlarmsResponse, error)
+	// AckAlarm records that the caller has seen to an alarm (who and when, shown in ListAlarms
+	// from then on); an alarm acknowledged already keeps its first acknowledgement. Supervisor only.
+	AckAlarm(ctx context.Context, in *AckAlarmRequest, opts ...grpc.CallOption) (*Alarm, error)
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error)
@@ -1276,6 +1280,16 @@ func (c *dealerServiceClient) ListAlarms(ctx context.Context, in *ListAlarmsRequ
 	return out, nil
 }
 
+func (c *dealerServiceClient) AckAlarm(ctx context.Context, in *AckAlarmRequest, opts ...grpc.CallOption) (*Alarm, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Alarm)
+	err := c.cc.Invoke(ctx, DealerService_AckAlarm_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *dealerServiceClient) GetAuditLog(ctx context.Context, in *GetAuditLogRequest, opts ...grpc.CallOption) (*GetAuditLogResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetAuditLogResponse)
@@ -1461,6 +1475,9 @@ type DealerServiceServer interface {
 	// ListAlarms lists the table's alarms, newest first: e.g. a terminal throttled after too
 	// many failed ticket validations (someone guessing validation numbers).
 	ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error)
+	// AckAlarm records that the caller has seen to an alarm (who and when, shown in ListAlarms
+	// from then on); an alarm acknowledged already keeps its first acknowledgement. Supervisor only.
+	AckAlarm(context.Context, *AckAlarmRequest) (*Alarm, error)
 	// GetAuditLog lists the latest entries of the table's audit log, each with the identity
 	// (certificate) of whoever did it, newest first.
 	GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error)
@@ -1580,6 +1597,9 @@ func (UnimplementedDealerServiceServer) ReleaseTicketHold(context.Context, *Rele
 }
 func (UnimplementedDealerServiceServer) ListAlarms(context.Context, *ListAlarmsRequest) (*ListAlarmsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListAlarms not implemented")
+}
+func (UnimplementedDealerServiceServer) AckAlarm(context.Context, *AckAlarmRequest) (*Alarm, error) {
+	return nil, status.Error(codes.Unimplemented, "method AckAlarm not implemented")
 }
 func (UnimplementedDealerServiceServer) GetAuditLog(context.Context, *GetAuditLogRequest) (*GetAuditLogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAuditLog not implemented")
@@ -2001,6 +2021,24 @@ func _DealerService_ListAlarms_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_AckAlarm_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AckAlarmRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).AckAlarm(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_AckAlarm_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).AckAlarm(ctx, req.(*AckAlarmRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _DealerService_GetAuditLog_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetAuditLogRequest)
 	if err := dec(in); err != nil {
@@ -2321,6 +2359,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListAlarms",
 			Handler:    _DealerService_ListAlarms_Handler,
+		},
+		{
+			MethodName: "AckAlarm",
+			Handler:    _DealerService_AckAlarm_Handler,
 		},
 		{
 			MethodName: "GetAuditLog",
