@@ -190,7 +190,7 @@ func readAll(t *testing.T, r *wheel.Reader) (got []string, dropped []string) {
 // A frame split across reads, with read timeouts between the pieces, arrives whole.
 func TestSplitFrameAcrossReads(t *testing.T) {
 	f := wheel.MustEncode(wheel.S("BD", "41", "9"))
-	line := &chunks{parts: [][]byte{f[:1], {}, f[1:6], {}, {}, f[6:len(f)-1], {}, f[len(f)-1:]}}
+	line := &chunks{parts: [][]byte{f[:1], {}, f[1:6], {}, {}, f[6 : len(f)-1], {}, f[len(f)-1:]}}
 	got, dropped := readAll(t, wheel.NewReader(line))
 	if len(got) != 1 || got[0] != "BD|41|9" || len(dropped) != 0 {
 		t.Fatalf("got %q, dropped %q", got, dropped)

@@ -38,16 +38,16 @@ type FaultCode int
 
 // Fault codes. The first seven come from the wheel (FT sentences); the rest the driver finds.
 const (
-	FaultNoBall       FaultCode = iota + 1 // NB: no ball seen after a launch
-	FaultNotRotating                       // NR: the wheel was still when the ball was launched (004 §8.1(a))
-	FaultSameWay                           // SW: the ball launched in the wheel's direction (004 §8.1(b))
-	FaultShortSpin                         // RV: fewer than four revolutions (004 §8.1(c))
-	FaultOutOfWheel                        // OW: the ball left the wheel (004 §8.1(e))
-	FaultSensorDirty                       // DS: a sensor is dirty
-	FaultSensorLost                        // LS: a sensor has no signal
-	FaultDisagree                          // the two sensors read different numbers, or one read nothing
-	FaultLineLost                          // nothing heard from the wheel for Config.Silence
-	FaultWrongWheel                        // the wheel reports a compartment count the table is not configured for
+	FaultNoBall      FaultCode = iota + 1 // NB: no ball seen after a launch
+	FaultNotRotating                      // NR: the wheel was still when the ball was launched (004 §8.1(a))
+	FaultSameWay                          // SW: the ball launched in the wheel's direction (004 §8.1(b))
+	FaultShortSpin                        // RV: fewer than four revolutions (004 §8.1(c))
+	FaultOutOfWheel                       // OW: the ball left the wheel (004 §8.1(e))
+	FaultSensorDirty                      // DS: a sensor is dirty
+	FaultSensorLost                       // LS: a sensor has no signal
+	FaultDisagree                         // the two sensors read different numbers, or one read nothing
+	FaultLineLost                         // nothing heard from the wheel for Config.Silence
+	FaultWrongWheel                       // the wheel reports a compartment count the table is not configured for
 )
 
 var wireFaults = map[string]FaultCode{"NB": FaultNoBall, "NR": FaultNotRotating, "SW": FaultSameWay, "RV": FaultShortSpin,
