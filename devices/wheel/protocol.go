@@ -26,7 +26,7 @@ const (
 const (
 	MaxBody  = 64
 	MaxFrame = MaxBody + 8
-	minFrame = 1 + 2 + 8
+	minFrame = 2 + 8 // a two-letter type alone
 )
 
 // Sentence types.

@@ -353,10 +353,18 @@ func (d *Driver) emit(ctx context.Context, e Event) {
 
 func (d *Driver) handle(ctx context.Context, s Sentence) {
 	// Any well-formed frame shows the line is alive, even one with a value out of range.
+	var e Event
+	var err error
+	if s.Type != LaunchCmd && s.Type != CapCmd {
+		e, err = Parse(s, d.cfg.Wheel)
+	}
 	d.mu.Lock()
 	d.heard = d.cfg.Now()
 	wasLost := d.lost
 	d.lost = false
+	if err == nil && e.Kind == heard {
+		d.automated = e.Automated // known before Restored is seen
+	}
 	d.mu.Unlock()
 	if wasLost {
 		d.emit(ctx, Event{Kind: Restored})
@@ -375,7 +383,6 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 		}
 		return
 	}
-	e, err := Parse(s, d.cfg.Wheel)
 	if err != nil {
 		d.mu.Lock()
 		d.stats.Range++
@@ -387,7 +394,6 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 	switch e.Kind {
 	case heard:
 		d.mu.Lock()
-		d.automated = e.Automated
 		wasWrong := d.wrong
 		d.wrong = e.Wheel != d.cfg.Wheel
 		nowWrong := d.wrong && !wasWrong
