@@ -64,7 +64,9 @@ func until(t *testing.T, d *wheel.Driver, what string, ok func(wheel.Event) bool
 	}
 }
 
-func kind(k wheel.Kind) func(wheel.Event) bool { return func(e wheel.Event) bool { return e.Kind == k } }
+func kind(k wheel.Kind) func(wheel.Event) bool {
+	return func(e wheel.Event) bool { return e.Kind == k }
+}
 
 func fault(f wheel.FaultCode) func(wheel.Event) bool {
 	return func(e wheel.Event) bool { return e.Kind == wheel.Fault && e.Fault == f }
