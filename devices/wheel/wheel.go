@@ -193,9 +193,8 @@ type Driver struct {
 	stats     Stats
 	pending   string // the command in progress, "" for none
 
-	echo   chan Sentence
-	done   chan Event
-	events chan Event
+	replies chan reply // answers to the command in progress
+	events  chan Event
 }
 
 // New makes a driver for the table's wheel; Run starts it.
@@ -216,7 +215,7 @@ func New(port serialport.Port, cfg Config) (*Driver, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Driver{port: port, rd: NewReader(port), cfg: cfg, lost: true,
-		echo: make(chan Sentence, 1), done: make(chan Event, 1), events: make(chan Event, 64)}, nil
+		replies: make(chan reply, 2), events: make(chan Event, 64)}, nil
 }
 
 // Events delivers what the wheel reports. A slow reader loses none: Run blocks on it.
@@ -257,14 +256,9 @@ func (d *Driver) command(ctx context.Context, s Sentence) error {
 	if err != nil {
 		return err
 	}
-	// Drop a late echo or report of an earlier command that timed out.
-	select {
-	case <-d.echo:
-	default:
-	}
-	select {
-	case <-d.done:
-	default:
+	// Drop late answers to an earlier command that timed out.
+	for len(d.replies) > 0 {
+		<-d.replies
 	}
 	d.mu.Lock()
 	d.pending = s.Type
@@ -276,9 +270,9 @@ func (d *Driver) command(ctx context.Context, s Sentence) error {
 	t := time.NewTimer(d.cfg.EchoTimeout)
 	defer t.Stop()
 	select {
-	case e := <-d.echo:
-		if e.body() != s.body() {
-			return fmt.Errorf("%w: sent %s, echoed %s", ErrNoEcho, s, e)
+	case r := <-d.replies:
+		if !r.echo || r.body != s.body() {
+			return fmt.Errorf("%w: sent %s, the wheel answered %s", ErrNoEcho, s, r.body)
 		}
 	case <-t.C:
 		return fmt.Errorf("%w: %s within %v", ErrNoEcho, s, d.cfg.EchoTimeout)
@@ -286,8 +280,11 @@ func (d *Driver) command(ctx context.Context, s Sentence) error {
 		return fmt.Errorf("wheel: %s: %w", s, ctx.Err())
 	}
 	select {
-	case e := <-d.done:
-		if !e.Accepted {
+	case r := <-d.replies:
+		if r.echo {
+			return fmt.Errorf("%w: %s echoed twice", ErrFrame, s)
+		}
+		if !r.accepted {
 			return fmt.Errorf("%w: %s (a manual wheel, or a ball in play)", ErrRefused, s)
 		}
 		return nil
@@ -370,17 +367,7 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 		d.emit(ctx, Event{Kind: Restored})
 	}
 	if s.Type == LaunchCmd || s.Type == CapCmd {
-		d.mu.Lock()
-		expected := d.pending == s.Type
-		d.mu.Unlock()
-		if !expected {
-			d.emit(ctx, Event{Kind: Garbled, Err: fmt.Errorf("%w: echo %s of no command in progress", ErrFrame, s)})
-			return
-		}
-		select {
-		case d.echo <- s:
-		default:
-		}
+		d.reply(ctx, s.Type, reply{echo: true, body: s.body()})
 		return
 	}
 	if err != nil {
@@ -404,17 +391,7 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 		}
 		return
 	case done:
-		d.mu.Lock()
-		expected := d.pending == e.Command
-		d.mu.Unlock()
-		if !expected {
-			d.emit(ctx, Event{Kind: Garbled, Err: fmt.Errorf("%w: report %s of no command in progress", ErrFrame, s)})
-			return
-		}
-		select {
-		case d.done <- e:
-		default:
-		}
+		d.reply(ctx, e.Command, reply{body: s.body(), accepted: e.Accepted})
 		return
 	}
 	d.emit(ctx, e)
@@ -422,5 +399,28 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 		if _, ok := e.Number(); !ok {
 			d.emit(ctx, Event{Kind: Fault, Game: e.Game, Fault: FaultDisagree, Reads: e.Reads})
 		}
+	}
+}
+
+// reply is an echo or a done report, for the command in progress.
+type reply struct {
+	echo     bool // an echo (else a done report)
+	body     string
+	accepted bool // a done report: OK
+}
+
+// reply passes r to the command of type cmd in progress; with none in progress it is reported
+// as garbled (a late answer to a command that timed out, or a wheel talking nonsense).
+func (d *Driver) reply(ctx context.Context, cmd string, r reply) {
+	d.mu.Lock()
+	expected := d.pending == cmd
+	d.mu.Unlock()
+	if !expected {
+		d.emit(ctx, Event{Kind: Garbled, Err: fmt.Errorf("%w: %s of no command in progress", ErrFrame, r.body)})
+		return
+	}
+	select {
+	case d.replies <- r:
+	default: // more answers than a command has: the command reads the first two
 	}
 }
