@@ -178,3 +178,50 @@ func TestAutomatedWheelOverPTY(t *testing.T) {
 		t.Fatalf("the wheel received %q", got)
 	}
 }
+
+// A number left on the line from before the driver started (an earlier run's spin) is
+// discarded, never reported as this spin's.
+func TestStaleSentencesOnTheLineDiscarded(t *testing.T) {
+	pty, err := serialport.NewPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pty.Close()
+	port, err := serialport.Open(wheel.Line(pty.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer port.Close()
+	if _, err := pty.Device.Write(append(frame("BD", "40", "9"), frame("WN", "40", "13", "13")...)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // let the kernel move the bytes to the host's side
+	d, err := wheel.New(port, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { d.Run(ctx); close(ran) }()
+	defer func() { cancel(); <-ran }()
+	// Heartbeats until the driver hears one (one sent before its flush is discarded too).
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(3 * time.Second)
+	for {
+		select {
+		case e := <-d.Events():
+			if e.Kind != wheel.Restored {
+				t.Fatalf("a stale sentence reported: %q", e)
+			}
+			noMoreEvents(t, d)
+			return
+		case <-tick.C:
+			if _, err := pty.Device.Write(frame("HB", "37", "M")); err != nil {
+				t.Fatal(err)
+			}
+		case <-deadline:
+			t.Fatal("the driver heard nothing")
+		}
+	}
+}

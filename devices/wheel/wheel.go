@@ -29,8 +29,13 @@ const (
 	done
 )
 
+var kindNames = [...]string{"restored", "speed", "launched", "dropping", "result", "fault", "garbled", "heard", "done"}
+
 func (k Kind) String() string {
-	return [...]string{"restored", "speed", "launched", "dropping", "result", "fault", "garbled", "heard", "done"}[k]
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
 }
 
 // FaultCode says what went wrong.
@@ -300,8 +305,12 @@ func (d *Driver) write(b []byte) error {
 	return err
 }
 
-// Run reads the wheel until ctx ends or the line fails.
+// Run reads the wheel until ctx ends or the line fails. It first discards whatever the line
+// holds from before: a ball-drop or a number left over from an earlier run is not this spin's.
 func (d *Driver) Run(ctx context.Context) error {
+	if err := d.port.Flush(); err != nil {
+		return fmt.Errorf("wheel: %w", err)
+	}
 	d.mu.Lock()
 	d.heard = d.cfg.Now()
 	d.mu.Unlock()
