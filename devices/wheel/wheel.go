@@ -198,7 +198,9 @@ type Driver struct {
 	stats     Stats
 	pending   string // the command in progress, "" for none
 
-	replies chan reply // answers to the command in progress
+	replies chan reply    // answers to the command in progress
+	flushed chan struct{} // closed once Run has flushed the line: a command sent before would be lost
+	speed   Event         // the latest speed reported, to report only changes
 	events  chan Event
 }
 
@@ -220,7 +222,7 @@ func New(port serialport.Port, cfg Config) (*Driver, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Driver{port: port, rd: NewReader(port), cfg: cfg, lost: true,
-		replies: make(chan reply, 2), events: make(chan Event, 64)}, nil
+		replies: make(chan reply, 2), flushed: make(chan struct{}), events: make(chan Event, 64)}, nil
 }
 
 // Events delivers what the wheel reports. A slow reader loses none: Run blocks on it.
@@ -260,6 +262,11 @@ func (d *Driver) command(ctx context.Context, s Sentence) error {
 	b, err := s.Encode()
 	if err != nil {
 		return err
+	}
+	select {
+	case <-d.flushed:
+	case <-ctx.Done():
+		return fmt.Errorf("wheel: %s: the driver is not running: %w", s, ctx.Err())
 	}
 	// Drop late answers to an earlier command that timed out.
 	for len(d.replies) > 0 {
@@ -308,7 +315,9 @@ func (d *Driver) write(b []byte) error {
 // Run reads the wheel until ctx ends or the line fails. It first discards whatever the line
 // holds from before: a ball-drop or a number left over from an earlier run is not this spin's.
 func (d *Driver) Run(ctx context.Context) error {
-	if err := d.port.Flush(); err != nil {
+	err := d.port.Flush()
+	close(d.flushed)
+	if err != nil {
 		return fmt.Errorf("wheel: %w", err)
 	}
 	d.mu.Lock()
@@ -341,6 +350,7 @@ func (d *Driver) Run(ctx context.Context) error {
 		silent := !d.lost && d.cfg.Now().Sub(d.heard) > d.cfg.Silence
 		if silent {
 			d.lost = true
+			d.speed = Event{} // the first speed heard again is news
 		}
 		d.mu.Unlock()
 		if silent {
@@ -402,6 +412,15 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 	case done:
 		d.reply(ctx, e.Command, reply{body: s.body(), accepted: e.Accepted})
 		return
+	}
+	if e.Kind == Speed {
+		d.mu.Lock()
+		same := e == d.speed
+		d.speed = e
+		d.mu.Unlock()
+		if same {
+			return
+		}
 	}
 	d.emit(ctx, e)
 	if e.Kind == Result {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,11 +65,12 @@ func noMoreEvents(t *testing.T, d *wheel.Driver) {
 }
 
 // A whole spin and every fault the wheel reports, through the driver: each sentence becomes
-// its event, in order, and the driver adds the sensors' disagreement as a fault of its own.
+// its event, in order (a speed only when it changes), and the driver adds the sensors'
+// disagreement as a fault of its own.
 func TestTranscriptEverySentenceAndFault(t *testing.T) {
 	p := porttest.New(5 * time.Millisecond)
 	for _, f := range [][]byte{
-		frame("HB", "37", "M"), frame("SP", "28", "CW"), frame("BL", "41", "CCW"), frame("BD", "41", "11"),
+		frame("HB", "37", "M"), frame("SP", "28", "CW"), frame("SP", "28", "CW"), frame("BL", "41", "CCW"), frame("BD", "41", "11"),
 		frame("WN", "41", "17", "17"),
 		frame("BL", "42", "CCW"), frame("WN", "42", "17", "5"),
 		frame("BL", "43", "CCW"), frame("WN", "43", "-", "5"),
@@ -189,6 +191,13 @@ func TestTranscriptCommandNotEchoed(t *testing.T) {
 	if err := p.WaitDone(time.Second); err != nil {
 		t.Fatal(err)
 	}
+	// A command to a driver not running is an error, and nothing goes on the line.
+	idle, _ := wheel.New(porttest.New(time.Millisecond), wheel.Config{Wheel: roulette.SingleZero})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := idle.RaiseCap(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a command without Run: %v", err)
+	}
 }
 
 // clock is a fake clock the test moves.
@@ -238,5 +247,53 @@ func TestTranscriptWrongWheelIsAFault(t *testing.T) {
 	noMoreEvents(t, d)
 	if _, err := wheel.New(p, wheel.Config{}); err == nil {
 		t.Fatal("a driver without the table's wheel")
+	}
+}
+
+// heldFlush is a line whose Flush waits until the test lets it go, and which notes a write
+// made before the flush (on a real line, the flush would discard it or its echo).
+type heldFlush struct {
+	*porttest.Port
+	release chan struct{}
+	flushed atomic.Bool
+	early   atomic.Bool
+}
+
+func (p *heldFlush) Flush() error { <-p.release; p.flushed.Store(true); return nil }
+
+func (p *heldFlush) Write(b []byte) (int, error) {
+	if !p.flushed.Load() {
+		p.early.Store(true)
+	}
+	return p.Port.Write(b)
+}
+
+// A command issued as the driver starts waits for Run's flush of the line: sent before it,
+// the flush would discard the command or its echo, and the command would fail unechoed.
+func TestCommandWaitsForTheStartFlush(t *testing.T) {
+	p := &heldFlush{Port: porttest.New(5*time.Millisecond).
+		Expect("raise cap", frame("RC")).Reply("echo", frame("RC")).Reply("done", frame("CD", "RC", "OK")),
+		release: make(chan struct{})}
+	d, err := wheel.New(p, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { d.Run(ctx); close(ran) }()
+	defer func() { cancel(); <-ran }()
+	res := make(chan error, 1)
+	go func() { res <- d.RaiseCap(ctx) }()
+	select {
+	case err := <-res:
+		t.Fatalf("the command ended before the flush: %v", err)
+	case <-time.After(30 * time.Millisecond): // time for a command that does not wait to write
+	}
+	close(p.release)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	if p.early.Load() {
+		t.Fatal("the command went on the line before the flush")
 	}
 }
