@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ type WheelConfig struct {
 type Wheel struct {
 	cfg WheelConfig
 
+	wmu       sync.Mutex // one write on the line at a time
 	mu        sync.Mutex
 	line      io.Writer // set while serving
 	rpm       int
@@ -70,14 +72,31 @@ func (w *Wheel) send(ss ...wheel.Sentence) error {
 	return w.raw(b)
 }
 
+// raw puts bytes on the line. A serial line never blocks its sender: with nobody reading
+// (devemu with no host yet), a pseudo-terminal's buffer fills and a write would wait for ever,
+// holding up the operator's commands; so a write that cannot finish within 250 ms (a whole
+// frame takes 75 ms at 9600 baud) is dropped, as a real wheel's bytes are lost on an unplugged
+// cable.
 func (w *Wheel) raw(b []byte) error {
 	w.mu.Lock()
-	defer w.mu.Unlock() // held while writing: one frame on the line at a time
-	if w.line == nil || w.unplugged {
+	line, unplugged := w.line, w.unplugged
+	w.mu.Unlock()
+	if line == nil || unplugged {
 		return nil
 	}
+	w.wmu.Lock()
+	defer w.wmu.Unlock() // one frame on the line at a time
 	sleepBytes(w.cfg.Pace, len(b))
-	_, err := w.line.Write(b)
+	if dl, ok := line.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		if err := dl.SetWriteDeadline(time.Now().Add(250 * time.Millisecond)); err == nil {
+			defer dl.SetWriteDeadline(time.Time{})
+		}
+	}
+	_, err := line.Write(b)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.trace("nobody reading the line: %d bytes dropped", len(b))
+		return nil
+	}
 	return err
 }
 
