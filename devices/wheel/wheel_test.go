@@ -297,3 +297,24 @@ func TestCommandWaitsForTheStartFlush(t *testing.T) {
 		t.Fatal("the command went on the line before the flush")
 	}
 }
+
+// A second command while one waits for the wheel is refused at once, not queued behind it.
+func TestSecondCommandRefusedWhileOneWaits(t *testing.T) {
+	p := porttest.New(5*time.Millisecond).
+		Reply("heartbeat", frame("HB", "37", "A")).
+		Expect("launch", frame("LB", "5000"))
+	d := run(t, p, wheel.Config{})
+	expectEvents(t, d, "wheel: restored")
+	res := make(chan error, 1)
+	go func() { res <- d.Launch(context.Background(), 5*time.Second) }()
+	if err := p.WaitDone(time.Second); err != nil { // the launch is on the line, not yet echoed
+		t.Fatal(err)
+	}
+	if err := d.RaiseCap(context.Background()); !errors.Is(err, wheel.ErrBusy) {
+		t.Fatalf("a second command: %v", err)
+	}
+	p.Reply("echo", frame("LB", "5000")).Reply("done", frame("CD", "LB", "OK"))
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+}
