@@ -26,6 +26,7 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/devices/wheel"
 )
 
 func main() {
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "wheel":
 		cfg := emulator.WheelConfig{Wheel: wk, Manual: *manual, Trace: trace}
 		if *pace {
-			cfg.Pace = emulator.Pace(9600)
+			cfg.Pace = emulator.Pace(wheel.Baud)
 		}
 		dev = emulator.NewWheel(cfg)
 	default:

@@ -75,7 +75,7 @@ func (w *Wheel) send(ss ...wheel.Sentence) error {
 // raw puts bytes on the line. A serial line never blocks its sender: with nobody reading
 // (devemu with no host yet), a pseudo-terminal's buffer fills and a write would wait for ever,
 // holding up the operator's commands; so a write that cannot finish within 250 ms (a whole
-// frame takes 75 ms at 9600 baud) is dropped, as a real wheel's bytes are lost on an unplugged
+// frame takes 41 ms at 19200 baud) is dropped, as a real wheel's bytes are lost on an unplugged
 // cable.
 func (w *Wheel) raw(b []byte) error {
 	w.mu.Lock()

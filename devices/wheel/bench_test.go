@@ -2,8 +2,14 @@ package wheel_test
 
 import (
 	"bytes"
+	"context"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/devices/wheel"
 )
 
@@ -25,5 +31,79 @@ func BenchmarkReader(b *testing.B) {
 				break
 			}
 		}
+	}
+}
+
+// BenchmarkDropToEvent measures, over a pseudo-terminal, the time from the wheel's sensor
+// seeing the ball about to drop (the emulator sending BD) to the driver's Dropping event: the
+// driver's share of 001 §5.1.3's "at once". In the paced run the emulator sends at the line's
+// real byte time (19200 baud), as a wheel on a real line does. Reports p50 and p99 in ms.
+func BenchmarkDropToEvent(b *testing.B) {
+	for _, paced := range []bool{false, true} {
+		name := "pty"
+		ecfg := emulator.WheelConfig{Heartbeat: time.Hour}
+		if paced {
+			name, ecfg.Pace = "pty-19200-baud", emulator.Pace(wheel.Baud)
+		}
+		b.Run(name, func(b *testing.B) {
+			pty, err := serialport.NewPTY()
+			if err != nil {
+				b.Fatal(err)
+			}
+			emu := emulator.NewWheel(ecfg)
+			ctx, cancel := context.WithCancel(context.Background())
+			served := make(chan struct{})
+			go func() { emu.Serve(ctx, pty.Device); close(served) }()
+			port, err := serialport.Open(wheel.Line(pty.Path))
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, _ := wheel.New(port, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
+			ran := make(chan struct{})
+			go func() { d.Run(ctx); close(ran) }()
+			defer func() { cancel(); <-ran; port.Close(); <-served; pty.Close() }()
+			wait := func(k wheel.Kind) {
+				deadline := time.After(5 * time.Second)
+				for {
+					select {
+					case e := <-d.Events():
+						if e.Kind == k {
+							return
+						}
+					case <-deadline:
+						b.Fatalf("no %v", k)
+					}
+				}
+			}
+			// Speeds until the driver hears one: what is sent before its start flush is discarded.
+			for rpm := 1; ; rpm++ {
+				emu.Spin(rpm%wheel.MaxRPM+1, wheel.Clockwise)
+				select {
+				case e := <-d.Events():
+					if e.Kind != wheel.Restored {
+						b.Fatalf("%q before the wheel was heard", e)
+					}
+				case <-time.After(10 * time.Millisecond):
+					continue
+				}
+				break
+			}
+			emu.Spin(25, wheel.Clockwise)
+			var lat []time.Duration
+			for b.Loop() {
+				emu.Launch(0)
+				wait(wheel.Launched)
+				start := time.Now()
+				emu.Drop(12)
+				wait(wheel.Dropping)
+				lat = append(lat, time.Since(start))
+				emu.Read("17", "17")
+				wait(wheel.Result)
+			}
+			slices.Sort(lat)
+			ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))]) / 1e6 }
+			b.ReportMetric(ms(0.5), "p50-ms")
+			b.ReportMetric(ms(0.99), "p99-ms")
+		})
 	}
 }

@@ -12,7 +12,7 @@
 //
 // # Line
 //
-// 9600 baud, 8N1, no flow control.
+// 19200 baud, 8N1, no flow control (Baud says why not 9600).
 //
 // # Frame
 //

@@ -45,9 +45,14 @@ const (
 // fieldCount is the number of fields after the type of each sentence.
 var fieldCount = map[string]int{Heartbeat: 2, SpeedMsg: 2, BallMsg: 2, DropMsg: 2, NumberMsg: 3, FaultMsg: 3, DoneMsg: 2, LaunchCmd: 1, CapCmd: 0}
 
-// Line is the wheel's serial line: 9600 8N1.
+// Baud is the line's speed. Not the 9600 of many wheel controllers: at 9600 a ball-drop
+// sentence (16 bytes) takes 18 ms on the line, a third of the 50 ms the table has from the
+// sensor to every terminal locked; at 19200 it takes 9 ms.
+const Baud = 19200
+
+// Line is the wheel's serial line: 19200 8N1.
 func Line(name string) serialport.Config {
-	return serialport.Config{Name: name, Baud: 9600, DataBits: 8, Parity: serialport.ParityNone, StopBits: 1, ReadTimeout: 100 * time.Millisecond}
+	return serialport.Config{Name: name, Baud: Baud, DataBits: 8, Parity: serialport.ParityNone, StopBits: 1, ReadTimeout: 100 * time.Millisecond}
 }
 
 // Errors of decoding. Every dropped frame wraps one of them.
