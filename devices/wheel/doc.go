@@ -73,7 +73,9 @@
 // single-zero wheel is an error, never a number); reports a disagreement of the two sensors,
 // or a sensor that read nothing, as a fault (FaultDisagree) — the wheel does not get to decide
 // that its sensors agree; and reports a line that is silent for 1.5 s (three heartbeats) as a
-// fault (FaultLineLost) until the wheel is heard again. It reports a speed only when it
+// fault (FaultLineLost) until the wheel is heard again; and while the wheel's heartbeat says it
+// is not the table's kind of wheel, reports its reads as that fault (FaultWrongWheel), not as
+// results. It reports a speed only when it
 // changes; discards, when it starts, whatever the line holds from before (a drop or a number
 // left from an earlier run is not this spin's); and runs one command at a time (a second is
 // refused with ErrBusy, not queued behind a ball launch).

@@ -422,6 +422,17 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 			return
 		}
 	}
+	if e.Kind == Result {
+		d.mu.Lock()
+		wrong := d.wrong
+		d.mu.Unlock()
+		if wrong {
+			// The wheel is not the table's: its reads are no outcome, however plausible.
+			d.emit(ctx, Event{Kind: Fault, Game: e.Game, Fault: FaultWrongWheel, Reads: e.Reads,
+				Err: fmt.Errorf("wheel: a result from a wheel the table is not configured for")})
+			return
+		}
+	}
 	d.emit(ctx, e)
 	if e.Kind == Result {
 		if _, ok := e.Number(); !ok {

@@ -234,17 +234,25 @@ func TestTranscriptLineLostIsAFault(t *testing.T) {
 }
 
 // A wheel of the other kind than the table's (a 38-compartment wheel on a single-zero table) is
-// a fault, once, not at every heartbeat.
+// a fault, once, not at every heartbeat; its reads, even of numbers the table has, are no
+// result but the same fault.
 func TestTranscriptWrongWheelIsAFault(t *testing.T) {
 	p := porttest.New(5*time.Millisecond).
 		Reply("heartbeat", frame("HB", "38", "A")).
-		Reply("heartbeat", frame("HB", "38", "A"))
+		Reply("heartbeat", frame("HB", "38", "A")).
+		Reply("a read", frame("WN", "3", "5", "5"))
 	d := run(t, p, wheel.Config{Wheel: roulette.SingleZero})
 	expectEvents(t, d, "wheel: restored")
-	if e := next(t, d); e.Kind != wheel.Fault || e.Fault != wheel.FaultWrongWheel {
-		t.Fatalf("%q, want the wrong wheel", e)
+	for range 2 {
+		if e := next(t, d); e.Kind != wheel.Fault || e.Fault != wheel.FaultWrongWheel {
+			t.Fatalf("%q, want the wrong wheel", e)
+		}
 	}
 	noMoreEvents(t, d)
+	p.Reply("the right wheel", frame("HB", "37", "A")).Reply("a read", frame("WN", "4", "5", "5"))
+	if e := next(t, d); e.Kind != wheel.Result {
+		t.Fatalf("%q from the right wheel", e)
+	}
 	if _, err := wheel.New(p, wheel.Config{}); err == nil {
 		t.Fatal("a driver without the table's wheel")
 	}
