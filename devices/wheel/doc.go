@@ -69,16 +69,20 @@
 //
 // # What the driver adds
 //
-// The driver checks every value against the wheel the table is configured with (a 00 from a
-// single-zero wheel is an error, never a number); reports a disagreement of the two sensors,
-// or a sensor that read nothing, as a fault (FaultDisagree) — the wheel does not get to decide
-// that its sensors agree; and reports a line that is silent for 1.5 s (three heartbeats) as a
-// fault (FaultLineLost) until the wheel is heard again; and while the wheel's heartbeat says it
-// is not the table's kind of wheel, reports its reads as that fault (FaultWrongWheel), not as
-// results. It reports a speed only when it
-// changes; discards, when it starts, whatever the line holds from before (a drop or a number
-// left from an earlier run is not this spin's); and runs one command at a time (a second is
-// refused with ErrBusy, not queued behind a ball launch).
+// The driver
+//   - checks every value against the wheel the table is configured with (a 00 from a
+//     single-zero wheel is an error, never a number);
+//   - reports a disagreement of the two sensors, or a sensor that read nothing, as a fault
+//     (FaultDisagree): the wheel does not get to decide that its sensors agree;
+//   - reports a line silent for 1.5 s (three heartbeats) as a fault (FaultLineLost) until the
+//     wheel is heard again;
+//   - while the wheel's heartbeat says it is not the table's kind of wheel, reports its reads
+//     as that fault (FaultWrongWheel), not as results;
+//   - reports a speed only when it changes;
+//   - discards, when it starts, whatever the line holds from before (a drop or a number left
+//     from an earlier run is not this spin's);
+//   - runs one command at a time (a second is refused with ErrBusy, not queued behind a ball
+//     launch).
 //
 // Every event carries the wheel's <game>, so the table ties a drop and a result to the launch
 // they follow, and can refuse a result of a spin it did not see start.
