@@ -268,3 +268,41 @@ func FuzzReader(f *testing.F) {
 		t.Fatalf("reader did not finish %d bytes", len(b))
 	})
 }
+
+// FuzzParse reaches what random bytes seldom do (a frame with a right CRC): any sentence of
+// any fields parses to an event within the protocol's ranges or to an error, never a panic,
+// and any sentence Encode takes, Decode gives back.
+func FuzzParse(f *testing.F) {
+	f.Add("WN", "12", "00", "00", uint8(3))
+	f.Add("FT", "1", "RV", "3", uint8(3))
+	f.Add("HB", "37", "A", "", uint8(2))
+	f.Add("SP", "99", "CCW", "", uint8(2))
+	f.Fuzz(func(t *testing.T, typ, a, b, c string, n uint8) {
+		s := wheel.S(typ, []string{a, b, c}[:n%4]...)
+		if w, err := s.Encode(); err == nil {
+			back, err := wheel.Decode(w)
+			if err != nil || back.String() != s.String() {
+				t.Fatalf("%q encodes but decodes to %q: %v", s, back, err)
+			}
+		}
+		for _, w := range []roulette.Wheel{roulette.SingleZero, roulette.DoubleZero} {
+			e, err := wheel.Parse(s, w)
+			if err != nil {
+				continue
+			}
+			if e.Game < 0 || e.Game > wheel.MaxGame || e.RPM < 0 || e.RPM > wheel.MaxRPM || e.Revs < 0 || e.Revs > wheel.MaxRevs {
+				t.Fatalf("%q on %v: %+v out of range", s, w, e)
+			}
+			if e.Kind == wheel.Result {
+				for _, r := range e.Reads {
+					if r.OK && !w.Has(r.Number) {
+						t.Fatalf("%q on %v read %v", s, w, r)
+					}
+				}
+			}
+			if e.Kind == wheel.Fault && e.Fault == wheel.FaultShortSpin && e.Revs >= wheel.MinRevs {
+				t.Fatalf("%q: a short spin of %d revolutions", s, e.Revs)
+			}
+		}
+	})
+}
