@@ -2,14 +2,12 @@ package wheel_test
 
 import (
 	"bytes"
-	"context"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/emulator"
-	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/devices/wheel"
 )
 
@@ -41,64 +39,26 @@ func BenchmarkReader(b *testing.B) {
 func BenchmarkDropToEvent(b *testing.B) {
 	for _, paced := range []bool{false, true} {
 		name := "pty"
-		ecfg := emulator.WheelConfig{Heartbeat: time.Hour}
+		ecfg := emulator.WheelConfig{Wheel: roulette.SingleZero, Heartbeat: time.Hour}
 		if paced {
 			name, ecfg.Pace = "pty-19200-baud", emulator.Pace(wheel.Baud)
 		}
 		b.Run(name, func(b *testing.B) {
-			pty, err := serialport.NewPTY()
-			if err != nil {
+			emu, d := overPTY(b, ecfg, wheel.Config{Silence: time.Hour})
+			heard(b, d, func() error { return emu.Spin(25, wheel.Clockwise) })
+			if err := emu.Spin(25, wheel.Clockwise); err != nil { // the wheel may have been heard by its first heartbeat
 				b.Fatal(err)
 			}
-			emu := emulator.NewWheel(ecfg)
-			ctx, cancel := context.WithCancel(context.Background())
-			served := make(chan struct{})
-			go func() { emu.Serve(ctx, pty.Device); close(served) }()
-			port, err := serialport.Open(wheel.Line(pty.Path))
-			if err != nil {
-				b.Fatal(err)
-			}
-			d, _ := wheel.New(port, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
-			ran := make(chan struct{})
-			go func() { d.Run(ctx); close(ran) }()
-			defer func() { cancel(); <-ran; port.Close(); <-served; pty.Close() }()
-			wait := func(k wheel.Kind) {
-				deadline := time.After(5 * time.Second)
-				for {
-					select {
-					case e := <-d.Events():
-						if e.Kind == k {
-							return
-						}
-					case <-deadline:
-						b.Fatalf("no %v", k)
-					}
-				}
-			}
-			// Speeds until the driver hears one: what is sent before its start flush is discarded.
-			for rpm := 1; ; rpm++ {
-				emu.Spin(rpm%wheel.MaxRPM+1, wheel.Clockwise)
-				select {
-				case e := <-d.Events():
-					if e.Kind != wheel.Restored {
-						b.Fatalf("%q before the wheel was heard", e)
-					}
-				case <-time.After(10 * time.Millisecond):
-					continue
-				}
-				break
-			}
-			emu.Spin(25, wheel.Clockwise)
 			var lat []time.Duration
 			for b.Loop() {
 				emu.Launch(0)
-				wait(wheel.Launched)
+				until(b, d, "launch", kind(wheel.Launched))
 				start := time.Now()
 				emu.Drop(12)
-				wait(wheel.Dropping)
+				until(b, d, "drop", kind(wheel.Dropping))
 				lat = append(lat, time.Since(start))
 				emu.Read("17", "17")
-				wait(wheel.Result)
+				until(b, d, "result", kind(wheel.Result))
 			}
 			slices.Sort(lat)
 			ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))]) / 1e6 }

@@ -14,7 +14,7 @@ import (
 
 // overPTY serves an emulated wheel on a pseudo-terminal and runs the real driver on the real
 // serial port code against it.
-func overPTY(t *testing.T, ecfg emulator.WheelConfig, cfg wheel.Config) (*emulator.Wheel, *wheel.Driver) {
+func overPTY(t testing.TB, ecfg emulator.WheelConfig, cfg wheel.Config) (*emulator.Wheel, *wheel.Driver) {
 	t.Helper()
 	pty, err := serialport.NewPTY()
 	if err != nil {
@@ -46,7 +46,7 @@ func overPTY(t *testing.T, ecfg emulator.WheelConfig, cfg wheel.Config) (*emulat
 }
 
 // until reads events, skipping speed reports, until one satisfies ok.
-func until(t *testing.T, d *wheel.Driver, what string, ok func(wheel.Event) bool) wheel.Event {
+func until(t testing.TB, d *wheel.Driver, what string, ok func(wheel.Event) bool) wheel.Event {
 	t.Helper()
 	deadline := time.After(3 * time.Second)
 	for {
@@ -204,7 +204,14 @@ func TestStaleSentencesOnTheLineDiscarded(t *testing.T) {
 	ran := make(chan struct{})
 	go func() { d.Run(ctx); close(ran) }()
 	defer func() { cancel(); <-ran }()
-	// Heartbeats until the driver hears one (one sent before its flush is discarded too).
+	heard(t, d, func() error { _, err := pty.Device.Write(frame("HB", "37", "M")); return err })
+	noMoreEvents(t, d)
+}
+
+// heard calls send every 10 ms until the driver reports the wheel heard (what is sent before
+// its start flush is discarded), and fails on any other event first.
+func heard(tb testing.TB, d *wheel.Driver, send func() error) {
+	tb.Helper()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(3 * time.Second)
@@ -212,16 +219,15 @@ func TestStaleSentencesOnTheLineDiscarded(t *testing.T) {
 		select {
 		case e := <-d.Events():
 			if e.Kind != wheel.Restored {
-				t.Fatalf("a stale sentence reported: %q", e)
+				tb.Fatalf("%q before the wheel was heard", e)
 			}
-			noMoreEvents(t, d)
 			return
 		case <-tick.C:
-			if _, err := pty.Device.Write(frame("HB", "37", "M")); err != nil {
-				t.Fatal(err)
+			if err := send(); err != nil {
+				tb.Fatal(err)
 			}
 		case <-deadline:
-			t.Fatal("the driver heard nothing")
+			tb.Fatal("the driver heard nothing")
 		}
 	}
 }
