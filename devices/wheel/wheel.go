@@ -415,7 +415,7 @@ func (d *Driver) handle(ctx context.Context, s Sentence) {
 	}
 	if e.Kind == Speed {
 		d.mu.Lock()
-		same := e == d.speed
+		same := e.RPM == d.speed.RPM && e.Dir == d.speed.Dir // a zero speed has no direction: never the same
 		d.speed = e
 		d.mu.Unlock()
 		if same {
