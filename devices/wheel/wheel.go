@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -168,7 +169,7 @@ type Config struct {
 
 // Stats counts what the driver dropped, by cause.
 type Stats struct {
-	Noise    int // bytes outside frames, frames cut short or too long, malformed frames
+	Noise    int // drops of bytes outside frames, of frames cut short, too long or malformed
 	Checksum int // frames with a wrong CRC
 	Range    int // well-formed sentences with a value out of range
 }
@@ -187,8 +188,9 @@ type Driver struct {
 	rd   *Reader
 	cfg  Config
 
-	wmu sync.Mutex // one frame on the line at a time
-	cmu sync.Mutex // one command in progress at a time
+	started atomic.Bool // Run runs once
+	wmu     sync.Mutex  // one frame on the line at a time
+	cmu     sync.Mutex  // one command in progress at a time
 
 	mu        sync.Mutex
 	heard     time.Time
@@ -315,6 +317,9 @@ func (d *Driver) write(b []byte) error {
 // Run reads the wheel until ctx ends or the line fails. It first discards whatever the line
 // holds from before: a ball-drop or a number left over from an earlier run is not this spin's.
 func (d *Driver) Run(ctx context.Context) error {
+	if d.started.Swap(true) {
+		return errors.New("wheel: Run called twice on one driver")
+	}
 	err := d.port.Flush()
 	close(d.flushed)
 	if err != nil {

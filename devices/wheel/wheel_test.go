@@ -256,6 +256,9 @@ func TestTranscriptWrongWheelIsAFault(t *testing.T) {
 	if _, err := wheel.New(p, wheel.Config{}); err == nil {
 		t.Fatal("a driver without the table's wheel")
 	}
+	if err := d.Run(context.Background()); err == nil {
+		t.Fatal("a second Run of one driver")
+	}
 }
 
 // heldFlush is a line whose Flush waits until the test lets it go, and which notes a write
