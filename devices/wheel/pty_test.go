@@ -35,14 +35,8 @@ func overPTY(t testing.TB, ecfg emulator.WheelConfig, cfg wheel.Config) (*emulat
 	if cfg.Silence == 0 {
 		cfg.Silence = 300 * time.Millisecond
 	}
-	d, err := wheel.New(port, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := make(chan struct{})
-	go func() { d.Run(ctx); close(ran) }()
-	t.Cleanup(func() { cancel(); <-ran; port.Close(); <-served; pty.Close() })
-	return emu, d
+	t.Cleanup(func() { cancel(); port.Close(); <-served; pty.Close() }) // after the driver's, below
+	return emu, run(t, port, cfg)
 }
 
 // until reads events, skipping speed reports, until one satisfies ok.
@@ -196,14 +190,7 @@ func TestStaleSentencesOnTheLineDiscarded(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(20 * time.Millisecond) // let the kernel move the bytes to the host's side
-	d, err := wheel.New(port, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { d.Run(ctx); close(ran) }()
-	defer func() { cancel(); <-ran }()
+	d := run(t, port, wheel.Config{})
 	heard(t, d, func() error { _, err := pty.Device.Write(frame("HB", "37", "M")); return err })
 	noMoreEvents(t, d)
 }

@@ -9,14 +9,16 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/devices/serialport/porttest"
 	"github.com/tablegames/ats/devices/wheel"
 )
 
 func frame(typ string, fields ...string) []byte { return wheel.MustEncode(wheel.S(typ, fields...)) }
 
-// run starts a driver on p and stops it when the test ends.
-func run(t *testing.T, p *porttest.Port, cfg wheel.Config) *wheel.Driver {
+// run starts a driver on p and stops it when the test ends; the wheel is single-zero and the
+// silence an hour unless cfg says otherwise.
+func run(t testing.TB, p serialport.Port, cfg wheel.Config) *wheel.Driver {
 	t.Helper()
 	if cfg.Wheel == 0 {
 		cfg.Wheel = roulette.SingleZero
@@ -285,16 +287,16 @@ func TestCommandWaitsForTheStartFlush(t *testing.T) {
 	p := &heldFlush{Port: porttest.New(5*time.Millisecond).
 		Expect("raise cap", frame("RC")).Reply("echo", frame("RC")).Reply("done", frame("CD", "RC", "OK")),
 		release: make(chan struct{})}
-	d, err := wheel.New(p, wheel.Config{Wheel: roulette.SingleZero, Silence: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { d.Run(ctx); close(ran) }()
-	defer func() { cancel(); <-ran }()
+	d := run(t, p, wheel.Config{})
+	t.Cleanup(func() { // before run's cleanup, which waits for Run, held in the flush on a failure
+		select {
+		case <-p.release:
+		default:
+			close(p.release)
+		}
+	})
 	res := make(chan error, 1)
-	go func() { res <- d.RaiseCap(ctx) }()
+	go func() { res <- d.RaiseCap(context.Background()) }()
 	select {
 	case err := <-res:
 		t.Fatalf("the command ended before the flush: %v", err)
