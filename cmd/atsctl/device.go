@@ -10,27 +10,33 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/devices/wheel"
 )
 
 func init() {
 	register("device", command{
-		summary: "talk to a device on a real port: acceptor status|version|accept-test, printer status|test-ticket, idpad version|watch",
+		summary: "talk to a device on a real port: acceptor status|version|accept-test, printer status|test-ticket, idpad version|watch, wheel watch|launch|raise-cap",
 		run:     runDevice,
 	})
 }
 
-const deviceUsage = `usage: atsctl device <acceptor|printer|idpad> -port PATH [-for DURATION] <action>
+const deviceUsage = `usage: atsctl device <acceptor|printer|idpad|wheel> -port PATH [-for DURATION] <action>
   acceptor status       status, software version and currency table (no reset)
   acceptor version      software version
   acceptor accept-test  start the acceptor, take one note or ticket, report it and RETURN it
   printer  status       status flags in words
   printer  test-ticket  print a void test ticket and follow it to top of form
   idpad    version      the pad's version
-  idpad    watch        print touches and cards until -for passes or interrupted`
+  idpad    watch        print touches and cards until -for passes or interrupted
+  wheel    watch        print the wheel's speed, balls, reads and faults until -for passes or interrupted
+                        (-wheel single-zero|double-zero: the table's wheel, so 00 is checked)
+  wheel    launch       an automated wheel launches the ball (-blower 800ms); prints until -for passes
+  wheel    raise-cap    an automated wheel raises its cap`
 
 // deviceSignal ends a watch or accept test early; tests replace it.
 var deviceSignal = func() (context.Context, context.CancelFunc) {
@@ -47,6 +53,8 @@ func runDevice(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	port := fs.String("port", "", "serial port, e.g. /dev/ttyUSB0")
 	wait := fs.Duration("for", 60*time.Second, "how long accept-test and watch wait")
+	wheelKind := fs.String("wheel", "single-zero", "wheel: the table's wheel, single-zero or double-zero")
+	blower := fs.Duration("blower", 800*time.Millisecond, "wheel launch: the blower time, 100ms–5s")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -64,6 +72,8 @@ func runDevice(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		line = printer.Line(*port)
 	case "idpad":
 		line = idpad.Line(*port)
+	case "wheel":
+		line = wheel.Line(*port)
 	default:
 		fmt.Fprintf(stderr, "atsctl device: unknown device %q\n%s\n", kind, deviceUsage)
 		return 2
@@ -86,6 +96,8 @@ func runDevice(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		code = printerAction(ctx, p, action, stdout, stderr)
 	case "idpad":
 		code = idpadAction(ctx, p, action, stdout, stderr)
+	case "wheel":
+		code = wheelAction(ctx, p, action, *wheelKind, *blower, stdout, stderr)
 	}
 	return code
 }
@@ -217,6 +229,58 @@ func idpadAction(ctx context.Context, p serialport.Port, action string, stdout, 
 	}
 	fmt.Fprintf(stderr, "atsctl device idpad: unknown action %q\n", action)
 	return 2
+}
+
+func wheelAction(ctx context.Context, p serialport.Port, action, kind string, blower time.Duration, stdout, stderr io.Writer) int {
+	wk, err := roulette.ParseWheel(kind)
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl device wheel: -wheel:", err)
+		return 2
+	}
+	if action != "watch" && action != "launch" && action != "raise-cap" {
+		fmt.Fprintf(stderr, "atsctl device wheel: unknown action %q\n", action)
+		return 2
+	}
+	d, err := wheel.New(p, wheel.Config{Wheel: wk})
+	if err != nil {
+		fmt.Fprintln(stderr, "atsctl device wheel:", err)
+		return 2
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	ran := make(chan struct{})
+	go func() { d.Run(runCtx); close(ran) }()
+	defer func() { stop(); <-ran }()
+	if action == "raise-cap" {
+		if err := d.RaiseCap(ctx); err != nil {
+			fmt.Fprintln(stderr, "atsctl device wheel:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "cap raised")
+		return 0
+	}
+	errc := make(chan error, 1)
+	if action == "launch" {
+		go func() { errc <- d.Launch(ctx, blower) }()
+	}
+	for {
+		select {
+		case e := <-d.Events():
+			fmt.Fprintln(stdout, e)
+		case err := <-errc:
+			if err != nil {
+				fmt.Fprintln(stderr, "atsctl device wheel:", err)
+				return 1
+			}
+			fmt.Fprintln(stdout, "launch done")
+		case <-ctx.Done():
+			s := d.Stats()
+			if s != (wheel.Stats{}) {
+				fmt.Fprintf(stdout, "dropped: %d noise, %d checksum, %d out of range\n", s.Noise, s.Checksum, s.Range)
+			}
+			return 0
+		}
+	}
 }
 
 type lockedWriter struct {

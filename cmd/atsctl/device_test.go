@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 )
@@ -123,5 +124,33 @@ func TestDeviceUsage(t *testing.T) {
 	}
 	if code, _, errs := atsctl("device", "printer", "-port", "/nonexistent", "status"); code != 1 || !strings.Contains(errs, "open") {
 		t.Errorf("missing port: %d %q", code, errs)
+	}
+}
+
+// atsctl device wheel: a technician watches a spin, and launches the ball on an automated wheel.
+func TestDeviceWheel(t *testing.T) {
+	emu := emulator.NewWheel(emulator.WheelConfig{Wheel: roulette.DoubleZero, Heartbeat: 50 * time.Millisecond})
+	path := onPTY(t, func(ctx context.Context, p *serialport.PTY) { emu.Serve(ctx, p.Device) })
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		for _, c := range []string{"spin 22 cw", "launch", "drop", "read 00", "launch", "read 0 00"} {
+			emu.Command(c)
+		}
+	}()
+	code, out, _ := atsctl("device", "wheel", "-wheel", "double-zero", "-port", path, "-for", "1s", "watch")
+	for _, want := range []string{"22 rpm CW", "game 1: ball launched CCW", "game 1: sensor 1 read 00, sensor 2 read 00", "game 2: fault: sensors disagree"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("watch: %d, no %q in %q", code, want, out)
+		}
+	}
+	code, out, errs := atsctl("device", "wheel", "-wheel", "double-zero", "-port", path, "-blower", "100ms", "-for", "1s", "launch")
+	if code != 0 || !strings.Contains(out, "launch done") || !strings.Contains(out, "game 3: ball launched CCW") {
+		t.Fatalf("launch: %d %q %q", code, out, errs)
+	}
+	if code, _, errs := atsctl("device", "wheel", "-port", path, "-blower", "50ms", "launch"); code != 1 || !strings.Contains(errs, "blower") {
+		t.Fatalf("a 50 ms blower: %d %q", code, errs)
+	}
+	if code, _, _ := atsctl("device", "wheel", "-port", path, "spin"); code != 2 {
+		t.Fatalf("unknown action: exit %d", code)
 	}
 }

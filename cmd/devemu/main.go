@@ -1,12 +1,12 @@
-// Command devemu runs an emulated serial device — an ID-003 note acceptor, a TCL ticket printer
-// or a player-ID pad — on a new pseudo-terminal, so any host (the kiosk, atsctl device, another
+// Command devemu runs an emulated serial device — an ID-003 note acceptor, a TCL ticket printer,
+// a player-ID pad or a roulette wheel's sensors and controller — on a new pseudo-terminal, so any host (the kiosk, atsctl device, another
 // vendor's terminal) can be tested against the same device the demo uses.
 //
-//	devemu id003|tcl|idpad [-pace] [-out DIR]
+//	devemu id003|tcl|idpad|wheel [-pace] [-out DIR] [-wheel single-zero|double-zero] [-manual]
 //
 // The first line of stdout is the port path. Commands are read from stdin, one per line
 // ("note 2000", "ticket 001234567890123456", "jam", "paper-out", "touch on", "card 1234",
-// "power-cycle", "help"…); each is answered with "ok: …" or "error: …", and the device's own
+// "power-cycle", "spin 25 cw", "launch", "drop", "read 17", "fault nb", "help"…); each is answered with "ok: …" or "error: …", and the device's own
 // state changes are printed as "# …". It runs until interrupted, even after stdin ends.
 package main
 
@@ -23,8 +23,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/devices/wheel"
 )
 
 func main() {
@@ -41,7 +43,7 @@ type device interface {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: devemu id003|tcl|idpad [-pace] [-out DIR]")
+		fmt.Fprintln(stderr, "usage: devemu id003|tcl|idpad|wheel [-pace] [-out DIR] [-wheel single-zero|double-zero] [-manual]")
 		return 2
 	}
 	kind := args[0]
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.SetOutput(stderr)
 	pace := fs.Bool("pace", false, "send bytes at the device's real baud rate")
 	out := fs.String("out", ".", "tcl: directory for the PNG of each printed ticket")
+	wheelKind := fs.String("wheel", "single-zero", "wheel: single-zero or double-zero")
+	manual := fs.Bool("manual", false, "wheel: a manual wheel with sensors (refuses launch and raise-cap)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -59,8 +63,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stdout, format+"\n", a...)
 	}
 	trace := func(t emulator.Trace) { say("# %s", t.What) }
-	if kind != "id003" && kind != "tcl" && kind != "idpad" {
-		fmt.Fprintf(stderr, "devemu: unknown device %q: want id003, tcl or idpad\n", kind)
+	if kind != "id003" && kind != "tcl" && kind != "idpad" && kind != "wheel" {
+		fmt.Fprintf(stderr, "devemu: unknown device %q: want id003, tcl, idpad or wheel\n", kind)
+		return 2
+	}
+	wk, err := roulette.ParseWheel(*wheelKind)
+	if err != nil {
+		fmt.Fprintln(stderr, "devemu: -wheel:", err)
 		return 2
 	}
 	pty, err := serialport.NewPTY()
@@ -92,8 +101,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			cfg.Pace = emulator.Pace(19200)
 		}
 		dev = emulator.NewIDPad(cfg)
+	case "wheel":
+		cfg := emulator.WheelConfig{Wheel: wk, Manual: *manual, Trace: trace}
+		if *pace {
+			cfg.Pace = emulator.Pace(wheel.Baud)
+		}
+		dev = emulator.NewWheel(cfg)
 	default:
-		fmt.Fprintf(stderr, "devemu: unknown device %q: want id003, tcl or idpad\n", kind)
+		fmt.Fprintf(stderr, "devemu: unknown device %q: want id003, tcl, idpad or wheel\n", kind)
 		return 2
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/printer"
 	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/devices/wheel"
 )
 
 // session runs devemu in-process with a pipe for stdin and a scanner on stdout.
@@ -143,5 +145,51 @@ func TestIDPadCommands(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("the host never saw the touch")
 		}
+	}
+}
+
+// devemu wheel: the operator spins, launches, drops and reads through stdin; the real driver on
+// the pty sees each; a mistake is answered with an error, not a crash.
+func TestWheelCommands(t *testing.T) {
+	s := start(t, "wheel", "-wheel", "double-zero")
+	port, err := serialport.Open(wheel.Line(s.path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer port.Close()
+	d, err := wheel.New(port, wheel.Config{Wheel: roulette.DoubleZero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go d.Run(ctx)
+	for _, c := range [][2]string{
+		{"spin 24 cw", "ok: wheel at 24 rpm CW"},
+		{"launch", "ok: game 1: ball launched"},
+		{"drop 10", "ok: ball about to drop after 10 revolutions"},
+		{"read 00", "ok: sensors read 00 and 00"},
+		{"read 5", "error: emulator: no ball in play"},
+		{"fault smoke", "error: emulator: unknown fault"},
+	} {
+		s.send(t, c[0])
+		s.expect(t, c[1])
+	}
+	var got []string
+	for len(got) < 3 {
+		select {
+		case e := <-d.Events():
+			if e.Kind == wheel.Launched || e.Kind == wheel.Dropping || e.Kind == wheel.Result {
+				got = append(got, e.String())
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the host saw only %q", got)
+		}
+	}
+	if got[2] != "wheel: game 1: sensor 1 read 00, sensor 2 read 00" {
+		t.Fatalf("the host saw %q", got)
+	}
+	if code := run(context.Background(), []string{"wheel", "-wheel", "triple-zero"}, strings.NewReader(""), io.Discard, io.Discard); code != 2 {
+		t.Fatalf("unknown wheel: exit %d", code)
 	}
 }

@@ -1,8 +1,10 @@
-// Package emulator holds device-side emulators of the terminal's serial devices — the ID-003
-// note acceptor, the TCL ticket printer and the player-ID pad. Each speaks the same bytes as the
-// real device on any io.ReadWriter (a pseudo-terminal in practice), takes operator commands as
-// text ("note 2000", "jam", "paper-out", "power-cycle"…) and records what reached it (the cash
-// box, the printed tickets), so tests, the demo and cmd/devemu drive the real host drivers.
+// Package emulator holds device-side emulators of the table's serial devices — the ID-003
+// note acceptor, the TCL ticket printer, the player-ID pad and the roulette wheel's sensors and
+// controller. Each speaks the same bytes as the real device on any io.ReadWriter (a
+// pseudo-terminal in practice), takes operator commands as text ("note 2000", "jam",
+// "paper-out", "power-cycle", "launch", "read 17"…) and records what reached it (the cash box,
+// the printed tickets, the wheel's commands), so tests, the demo and cmd/devemu drive the real
+// host drivers.
 package emulator
 
 import (

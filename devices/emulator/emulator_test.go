@@ -34,6 +34,7 @@ func TestI2of5RoundTrip(t *testing.T) {
 func TestOperatorCommandsExplainMistakes(t *testing.T) {
 	n := NewNoteAcceptor(NoteAcceptorConfig{})
 	p := NewPrinter(PrinterConfig{})
+	w := NewWheel(WheelConfig{})
 	for _, c := range []struct {
 		run  func(string) (string, error)
 		line string
@@ -46,6 +47,15 @@ func TestOperatorCommandsExplainMistakes(t *testing.T) {
 		{n.Command, "failure zz", "hex code"},
 		{n.Command, "dance", "unknown command"},
 		{p.Command, "dance", "unknown command"},
+		{w.Command, "dance", "unknown command"},
+		{w.Command, "spin", "spin <rpm>"},
+		{w.Command, "spin fast", "not a number"},
+		{w.Command, "spin 100", "outside 0–99"},
+		{w.Command, "spin 20 up", "want cw or ccw"},
+		{w.Command, "drop", "no ball in play"},
+		{w.Command, "read 17", "no ball in play"},
+		{w.Command, "fault dirty 3", "want 1 or 2"},
+		{w.Command, "fault smoke", "unknown fault"},
 	} {
 		_, err := c.run(c.line)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
