@@ -156,3 +156,33 @@ func TestApprovalUnderTheThresholdIsRefusedInTheTablesWords(t *testing.T) {
 		t.Fatalf("approvals recorded: %+v %v", evs, err)
 	}
 }
+
+// A threshold payment whose answer was lost is offered again as the same payment with the
+// identity it was sent with, and the retry answers the one payment with its threshold record.
+func TestThresholdPayAnswerLostRetriedWithTheSameIdentityPaysOnce(t *testing.T) {
+	r, b, csrf := newShiftRig(t)
+	vn := r.ticket(t, "T01", "big", 5000, 5000)
+	c, err := r.dial.cage("cashier-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ApprovePayment(context.Background(), &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	key := b.payKey(csrf, vn)
+	r.loseAnswers.Store(true)
+	_, page := b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}, "threshold": {"1"},
+		"idtype": {"driver licence"}, "idnumber": {"NSW 123"}, "name": {"Jo Bloggs"}})
+	if !strings.Contains(page, "NO ANSWER FROM THE TABLE") || field(t, keyField, page) != key ||
+		!strings.Contains(page, `value="driver licence"`) || !strings.Contains(page, `value="NSW 123"`) || !strings.Contains(page, `value="Jo Bloggs"`) {
+		t.Fatalf("the page after a lost answer:\n%s", page)
+	}
+	r.loseAnswers.Store(false)
+	_, receipt := b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {key}, "threshold": {"1"},
+		"idtype": {"driver licence"}, "idnumber": {"NSW 123"}, "name": {"Jo Bloggs"}})
+	ps := r.payments(t, vn)
+	if len(ps) != 1 || field(t, paymentID, receipt) != ps[0].ID || !strings.Contains(receipt, "already recorded") ||
+		!strings.Contains(receipt, `id="threshold-patron">Jo Bloggs`) {
+		t.Fatalf("the retry: payments %+v, receipt:\n%s", ps, receipt)
+	}
+}
