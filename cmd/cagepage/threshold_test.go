@@ -13,19 +13,14 @@ import (
 
 var reasonField = regexp.MustCompile(`id="reason">([^<]*)<`)
 
-// tableSays is the table's own words about ticket vn, as cashier's look-up gets them: what the
-// page must show verbatim.
+// tableSays is the table's own words about ticket vn, as cashier's look-up gets them.
 func (r *pageRig) tableSays(t *testing.T, cashier, vn string) *pb.CageTicket {
 	t.Helper()
 	c, err := r.dial.cage(cashier)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := c.LookupTicket(context.Background(), &pb.LookupTicketRequest{ValidationNumber: vn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return tableSays(t, c, vn)
 }
 
 // unescape reads back what html/template escaped in the page's text.
