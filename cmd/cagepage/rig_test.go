@@ -113,20 +113,7 @@ func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), t
 		}
 	}
 	for _, id := range []string{"T01", "T02"} {
-		pair, err := files.Load(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctls, err := pki.ClientTLS(caPEM, pair, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn, err := grpc.NewClient(f.addr, grpc.WithTransportCredentials(credentials.NewTLS(ctls)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conn.Close() })
-		f.terms[id] = pb.NewTerminalServiceClient(conn)
+		f.terms[id] = pb.NewTerminalServiceClient(f.dialAs(t, id, f.addr))
 	}
 	var lines []string
 	for id, pin := range cashierPINs {
@@ -171,9 +158,9 @@ func (f *floor) ticket(t *testing.T, terminal, key string, notes ...int64) strin
 	return co.Ticket.ValidationNumber
 }
 
-// supervisor is the cage API with the supervisor's certificate, at the table at addr: the
-// stop list is a supervisor's.
-func (f *floor) supervisor(t *testing.T, addr string) pb.CageServiceClient {
+// dialAs is a connection to the table at addr with the certificate of id from the floor's
+// PKI directory.
+func (f *floor) dialAs(t *testing.T, id, addr string) *grpc.ClientConn {
 	t.Helper()
 	files := pki.Files{Dir: f.pkiDir}
 	caFile, _ := files.CA()
@@ -181,7 +168,7 @@ func (f *floor) supervisor(t *testing.T, addr string) pb.CageServiceClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pair, err := files.Load("supervisor")
+	pair, err := files.Load(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +181,14 @@ func (f *floor) supervisor(t *testing.T, addr string) pb.CageServiceClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return pb.NewCageServiceClient(conn)
+	return conn
 }
 
 // stop stops ticket vn with the supervisor's certificate, for reason.
 func (f *floor) stop(t *testing.T, addr, vn, reason string) *pb.TicketStop {
 	t.Helper()
-	s, err := f.supervisor(t, addr).StopTicket(context.Background(), &pb.StopTicketRequest{ValidationNumber: vn, Reason: reason, IdempotencyKey: "stop " + reason})
+	// The stop list is a supervisor's: the supervisor's certificate.
+	s, err := pb.NewCageServiceClient(f.dialAs(t, "supervisor", addr)).StopTicket(context.Background(), &pb.StopTicketRequest{ValidationNumber: vn, Reason: reason, IdempotencyKey: "stop " + reason})
 	if err != nil {
 		t.Fatal(err)
 	}
