@@ -436,9 +436,9 @@ func (p *Page) approve(w http.ResponseWriter, ss *session, number string) {
 		return err
 	})
 	if err != nil {
-		msg := "Not approved: " + status.Convert(err).Message()
-		if v := server.CageRefusalOf(err); v == nil && !refusedByTable(err) {
-			msg = "Not approved: " + cashierWords(err, false)
+		msg := "Not approved: " + cashierWords(err, false)
+		if refusedByTable(err) { // the table's own words about this ticket, as they are
+			msg = "Not approved: " + status.Convert(err).Message()
 		}
 		p.redraw(w, ss, vn, msg, patron{})
 		return

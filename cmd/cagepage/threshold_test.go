@@ -181,3 +181,26 @@ func TestThresholdPayAnswerLostRetriedWithTheSameIdentityPaysOnce(t *testing.T) 
 		t.Fatalf("the retry: payments %+v, receipt:\n%s", ps, receipt)
 	}
 }
+
+// An identity the table cannot take (a name longer than it records) is the table's refusal of
+// the form, told in its words with the form drawn again: not a payment that may have been made.
+func TestPatronIDTheTableRefusesIsToldAndNothingPaid(t *testing.T) {
+	r, b, csrf := newShiftRig(t)
+	vn := r.ticket(t, "T01", "big", 5000, 5000)
+	c, err := r.dial.cage("cashier-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ApprovePayment(context.Background(), &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	_, page := b.post("/pay", url.Values{"csrf": {csrf}, "number": {vn}, "key": {b.payKey(csrf, vn)}, "threshold": {"1"},
+		"idtype": {"passport"}, "idnumber": {"PA1"}, "name": {strings.Repeat("n", 300)}})
+	if !strings.Contains(page, "Not paid: The table could not read that: the patron&#39;s identity: the patron&#39;s name: 300 bytes, at most 200.") ||
+		strings.Contains(page, "NO ANSWER") || !strings.Contains(page, `name="idtype" value="passport"`) {
+		t.Fatalf("a name too long:\n%s", page)
+	}
+	if ps := r.payments(t, vn); len(ps) != 0 {
+		t.Fatalf("paid: %+v", ps)
+	}
+}
