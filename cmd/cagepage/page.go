@@ -2,9 +2,11 @@ package main
 
 // The page: a cashier logs in, scans or types a ticket's number, sees what it is worth and
 // whether it can be paid (and if not, the table's reason, word for word), pays it, prints the
-// receipt, and opens and closes a shift. Every answer comes from the cage's gRPC API
-// (CageService) called with the cashier's own certificate, so the floor's ledger records the
-// cashier who paid, and a refusal the table learns to give appears here without a change.
+// receipt, and opens and closes a shift; at or over the reporting threshold it sends the
+// patron's identity with the payment, and another cashier approves the payment from their own
+// session. Every answer comes from the cage's gRPC API (CageService) called with the cashier's
+// own certificate, so the floor's ledger records the cashier who paid, and a refusal the table
+// learns to give appears here without a change.
 
 import (
 	"context"
