@@ -131,6 +131,17 @@ func browser(t *testing.T) context.Context {
 	return ctx
 }
 
+// tableSays is the table's own look-up of ticket vn through c: what the page must show word
+// for word.
+func tableSays(t *testing.T, c pb.CageServiceClient, vn string) *pb.CageTicket {
+	t.Helper()
+	v, err := c.LookupTicket(context.Background(), &pb.LookupTicketRequest{ValidationNumber: vn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // shoot saves the page as dir/name.png.
 func shoot(dir, name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -174,8 +185,10 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 // The cashier's journeys in a real browser, keyboard only as a scanner and a cashier type:
 // log in; open the shift; a payable ticket scanned and paid (the receipt, and as it prints);
 // the same ticket again refused as paid; an unknown number; a ticket held in a terminal's
-// acceptor, with the table's reason word for word; the shift closed with its count and total;
-// logged out.
+// acceptor, with the table's reason word for word; a ticket the supervisor stopped, with the
+// stop; a ticket at the reporting threshold refused until a second cashier (at another
+// station) approves it, refused without the patron's ID, paid with it, the receipt showing the
+// threshold record; the shift closed with its count and total; logged out.
 //
 // Once on one table with a SQLite ledger; once on a floor of two tables sharing PostgreSQL, the
 // ticket printed at T1 and the station talking to T2 (a floor has many tables and one cage).
@@ -259,27 +272,88 @@ func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := c.LookupTicket(context.Background(), &pb.LookupTicketRequest{ValidationNumber: held})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v != "NOT PAYABLE: HELD" || why != table.Message || table.Message == "" {
+	if table := tableSays(t, c, held); v != "NOT PAYABLE: HELD" || why != table.Message || table.Message == "" {
 		t.Fatalf("a held ticket: %q, %q; the table says %q", v, why, table.Message)
 	}
-	html, err := chromedp.Run(ctx, chromedp.OuterHTML(css("html")))
-	if err != nil || strings.Contains(html, `id="pay"`) {
-		t.Fatalf("a held ticket has a Pay button (%v):\n%s", err, html)
+
+	noPay := func(what string) {
+		t.Helper()
+		html, err := chromedp.Run(ctx, chromedp.OuterHTML(css("html")))
+		if err != nil || strings.Contains(html, `id="pay"`) {
+			t.Fatalf("%s has a Pay button (%v):\n%s", what, err, html)
+		}
+	}
+	noPay("a held ticket")
+
+	// A stopped ticket: the supervisor stops it with their certificate, at the station's table.
+	stopped := f.ticket(t, "T01", "c", 1000)
+	stop := f.stop(t, addr, stopped, "reported stolen by the patron")
+	v, why = lookup("a stopped ticket", stopped, "10-stopped")
+	if says := tableSays(t, c, stopped); v != "NOT PAYABLE: STOPPED" || why != says.Message || !strings.Contains(why, "reported stolen by the patron") {
+		t.Fatalf("a stopped ticket: %q, %q; the table says %q", v, why, says.Message)
+	}
+	if got, want := text(t, ctx, "#stops li"), fmt.Sprintf("reported stolen by the patron\nstopped by supervisor:supervisor at %s, %s",
+		stop.TableId, time.Unix(0, stop.StoppedAtUnixNanos).In(sydney(t)).Format("2 Jan 2006 15:04:05 MST")); got != want {
+		t.Fatalf("the stop shown: %q, want %q", got, want)
+	}
+	noPay("a stopped ticket")
+
+	// A ticket at the reporting threshold: refused until a second person approves it and the
+	// patron's ID is typed.
+	big := f.ticket(t, "T01", "d", 5000, 5000)
+	v, why = lookup("a ticket at the reporting threshold, no approval on file", big, "11-threshold-unapproved")
+	if says := tableSays(t, c, big); v != "NOT PAYABLE: THRESHOLD" || why != says.Message {
+		t.Fatalf("a threshold ticket: %q, %q; the table says %q", v, why, says.Message)
+	}
+	if got := text(t, ctx, "#approval"); !strings.HasPrefix(got, "No second person's approval is on file: a supervisor or another cashier approves it") {
+		t.Fatalf("the approval line: %q", got)
+	}
+	noPay("an unapproved threshold ticket")
+	// The second cashier, at another station: a browser of its own.
+	ctx2 := browser(t)
+	do(t, ctx2, "the second cashier logs in at another station", chromedp.Navigate(origin+"/"), chromedp.WaitVisible(id("cashier")),
+		chromedp.KeyEvent("cashier-2"+kb.Tab+"1357"+kb.Enter), chromedp.WaitVisible(id("number")))
+	do(t, ctx2, "the second cashier looks it up", chromedp.KeyEvent(pretty(big)+kb.Enter), chromedp.WaitVisible(id("approve")),
+		shoot(dir, "12-second-cashier-looks-it-up"))
+	do(t, ctx2, "the second cashier approves it", chromedp.Click(id("approve")), chromedp.WaitVisible(css(".message")),
+		shoot(dir, "13-approved-by-the-second-cashier"))
+	if got := text(t, ctx2, ".message"); !strings.HasPrefix(got, "Approved by you (cashier:cashier-2) on ") {
+		t.Fatalf("the approval's answer: %q", got)
+	}
+	do(t, ctx, "the approved ticket again", chromedp.Click(id("next")), chromedp.WaitVisible(id("number")),
+		chromedp.KeyEvent(big+kb.Enter), chromedp.WaitVisible(id("idtype")), shoot(dir, "14-threshold-approved"))
+	if v, a := text(t, ctx, "#verdict"), text(t, ctx, "#approval"); v != "PAYABLE" || !strings.HasPrefix(a, "Approved by cashier:cashier-2 on ") {
+		t.Fatalf("the approved ticket: %q, %q", v, a)
+	}
+	do(t, ctx, "paying without the patron's ID", chromedp.Click(id("pay")), chromedp.WaitVisible(css(".message")),
+		shoot(dir, "15-refused-without-the-patrons-id"))
+	if got := text(t, ctx, ".message"); got != "Not paid: the patron's ID type, ID number and name are required at or over the reporting threshold. Type them from the patron's ID, then Pay." {
+		t.Fatalf("paying without the ID: %q", got)
+	}
+	if n := len(f.payments(t, big)); n != 0 {
+		t.Fatalf("paid without the patron's ID: %d payments", n)
+	}
+	// The ID type has the focus: type the three fields, Tab between them, Enter pays.
+	do(t, ctx, "typing the patron's ID and paying",
+		chromedp.KeyEvent("passport"+kb.Tab+"PA1234567"+kb.Tab+"Jane Citizen"), shoot(dir, "16-patrons-id-typed"),
+		chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(id("receipt")), shoot(dir, "17-threshold-receipt"),
+		media("print"), shoot(dir, "18-threshold-receipt-printed"), media(""))
+	if p, idn, by := text(t, ctx, "#threshold-patron"), text(t, ctx, "#threshold-id"), text(t, ctx, "#threshold-approved"); p != "Jane Citizen" || idn != "passport PA1234567" || by != "cashier:cashier-2" {
+		t.Fatalf("the receipt's threshold record: %q, %q, %q", p, idn, by)
+	}
+	if ps := f.payments(t, big); len(ps) != 1 || ps[0].ID != text(t, ctx, "#payment-id") || ps[0].Amount != 10000 {
+		t.Fatalf("the threshold ticket's payments: %+v", ps)
 	}
 
 	do(t, ctx, "closing the shift", chromedp.Click(id("next")), chromedp.WaitVisible(id("number")),
-		shoot(dir, "10-before-close"),
-		chromedp.Click(css(".shiftform button")), chromedp.WaitVisible(id("close-confirm")), shoot(dir, "11-close-asked"),
-		chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(id("shift-report")), shoot(dir, "12-shift-closed"))
-	if n, a := text(t, ctx, "#shift-count"), text(t, ctx, "#shift-amount"); n != "1" || a != "A$50.00" {
+		shoot(dir, "19-before-close"),
+		chromedp.Click(css(".shiftform button")), chromedp.WaitVisible(id("close-confirm")), shoot(dir, "20-close-asked"),
+		chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(id("shift-report")), shoot(dir, "21-shift-closed"))
+	if n, a := text(t, ctx, "#shift-count"), text(t, ctx, "#shift-amount"); n != "2" || a != "A$150.00" {
 		t.Fatalf("the closed shift's totals: %q tickets, %q", n, a)
 	}
 	do(t, ctx, "logging out", chromedp.Click(css(`form[action="/logout"] button`)),
-		chromedp.WaitVisible(id("cashier")), shoot(dir, "13-logged-out"))
+		chromedp.WaitVisible(id("cashier")), shoot(dir, "22-logged-out"))
 	if got := text(t, ctx, ".message"); got != "You are logged out." {
 		t.Fatalf("after logout: %q", got)
 	}

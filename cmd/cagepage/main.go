@@ -2,6 +2,9 @@
 // 11): log in with the cashier's id and PIN, scan or type a ticket's number, see what it is
 // worth and whether it can be paid (and if not, the table's reason word for word), pay it once,
 // print the receipt, open and close a shift with its totals. `atsctl cage` stays for scripts.
+// A stopped ticket shows each stop (reason, who, where, when); a ticket at or over the
+// reporting threshold is paid with the patron's ID once a second person's approval is on file,
+// which another cashier gives from their own session (Approve).
 //
 //	cagepage -listen :8443 -cert cage.pem -key cage-key.pem -addr table1:7443 -pki pki -pins pki/cashiers
 //

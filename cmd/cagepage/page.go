@@ -2,9 +2,11 @@ package main
 
 // The page: a cashier logs in, scans or types a ticket's number, sees what it is worth and
 // whether it can be paid (and if not, the table's reason, word for word), pays it, prints the
-// receipt, and opens and closes a shift. Every answer comes from the cage's gRPC API
-// (CageService) called with the cashier's own certificate, so the floor's ledger records the
-// cashier who paid, and a refusal the table learns to give appears here without a change.
+// receipt, and opens and closes a shift; at or over the reporting threshold it sends the
+// patron's identity with the payment, and another cashier approves the payment from their own
+// session. Every answer comes from the cage's gRPC API (CageService) called with the cashier's
+// own certificate, so the floor's ledger records the cashier who paid, and a refusal the table
+// learns to give appears here without a change.
 
 import (
 	"context"
@@ -144,6 +146,8 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.lookup(w, ss, r.PostForm.Get("number"))
 	case r.URL.Path == "/pay" && r.Method == http.MethodPost:
 		p.pay(w, r, ss)
+	case r.URL.Path == "/approve" && r.Method == http.MethodPost:
+		p.approve(w, ss, r.PostForm.Get("number"))
 	case r.URL.Path == "/receipt" && r.Method == http.MethodGet:
 		p.receipt(w, ss, r.URL.Query().Get("id"))
 	case r.URL.Path == "/shift/open" && r.Method == http.MethodPost:
@@ -288,12 +292,52 @@ type ticketView struct {
 	Expires       string
 	Redeemed      string
 	Held          string
+	Stops         []stopView // the stops in force on it (refusal STOPPED)
 	Payable       bool
 	Refusal       string // the table's reason's name: ALREADY_PAID, HELD…
 	Reason        string // the table's reason, word for word
 	PayKey        string // this payment's idempotency key: a resubmitted form is the same payment
 	ShiftOpen     bool
 	Unanswered    bool // a payment the table did not answer: the form again, with the same key
+	Threshold     *thresholdView
+}
+
+// stopView is one stop in force on a ticket: what, who, when, where.
+type stopView struct {
+	Reason, By, At, Table string
+	Overpayment           string // the overpayment that stopped it ("" for a supervisor's stop)
+}
+
+// thresholdView is what a ticket at or over the reporting threshold needs before it is paid:
+// a second person's approval on file and the patron's identity, typed in the Pay form.
+type thresholdView struct {
+	Threshold  string // the floor's threshold, in the currency
+	Approval   string // "Approved by cashier:cashier-2 on …", or that none is on file
+	Approved   bool   // an approval is on file (possibly the viewer's own: Payable says if it counts)
+	Own        bool   // the approval on file is the viewer's: another person pays
+	CanApprove bool   // the viewer may approve it now (none on file, the ticket otherwise payable)
+	Patron     patron // what the cashier typed, kept when the form is drawn again
+}
+
+// patron is the patron's identity as typed in the Pay form.
+type patron struct{ IDType, IDNumber, Name string }
+
+// missing names the fields left empty, in words: "ID type and ID number".
+func (pt patron) missing() string {
+	var m []string
+	for _, f := range []struct{ name, v string }{{"ID type", pt.IDType}, {"ID number", pt.IDNumber}, {"name", pt.Name}} {
+		if f.v == "" {
+			m = append(m, f.name)
+		}
+	}
+	switch len(m) {
+	case 0:
+		return ""
+	case 1:
+		return m[0] + " is"
+	default:
+		return strings.Join(m[:len(m)-1], ", ") + " and " + m[len(m)-1] + " are"
+	}
 }
 
 func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
@@ -313,10 +357,41 @@ func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
 	if v.HolderTerminalId != "" {
 		t.Held = fmt.Sprintf("in the acceptor of terminal %s at table %s until %s", v.HolderTerminalId, v.HolderTableId, p.whenNanos(v.HoldLapsesAtUnixNanos))
 	}
+	for _, s := range v.Stops {
+		t.Stops = append(t.Stops, stopView{Reason: s.Reason, By: s.StoppedBy, At: p.whenNanos(s.StoppedAtUnixNanos), Table: s.TableId, Overpayment: s.OverpaymentId})
+	}
+	// Over the threshold, what the payment needs is shown whenever the ticket could otherwise
+	// be paid (payable, or refused for the threshold alone): a paid or stopped one needs none.
+	if v.OverThreshold && (v.Payable || v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD) {
+		th := &thresholdView{Threshold: aud(v.ReportingThreshold)}
+		if a := v.Approval; a != nil {
+			th.Approved, th.Own = true, a.ApprovedBy == pki.RoleCashier+":"+ss.cashier
+			th.Approval = fmt.Sprintf("Approved by %s on %s", a.ApprovedBy, p.whenNanos(a.ApprovedAtUnixNanos))
+		} else {
+			th.Approval, th.CanApprove = "No second person's approval is on file", true
+		}
+		t.Threshold = th
+	}
 	if v.Payable {
 		t.PayKey = randomToken()
 	}
 	return t
+}
+
+// lookupTicket is the table's view of ticket vn for cashier: a refusal's view too (an unknown
+// number's, say); err only when the table gave none.
+func (p *Page) lookupTicket(cashier, vn string) (*pb.CageTicket, error) {
+	var v *pb.CageTicket
+	err := p.call(cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
+		v, err = c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+		return err
+	})
+	if err != nil {
+		if v = server.CageRefusalOf(err); v == nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 func (p *Page) lookup(w http.ResponseWriter, ss *session, number string) {
@@ -325,24 +400,77 @@ func (p *Page) lookup(w http.ResponseWriter, ss *session, number string) {
 		p.home(w, ss, "That is not a ticket number: "+err.Error()+". Scan the ticket's barcode or type its 18 digits.")
 		return
 	}
-	var v *pb.CageTicket
+	v, err := p.lookupTicket(ss.cashier, vn)
+	if err != nil {
+		p.home(w, ss, cashierWords(err, false))
+		return
+	}
+	p.render(w, http.StatusOK, "ticket", p.ticketView(ss, v))
+}
+
+// redraw shows ticket vn again, as the table now tells it, with msg above it and the patron's
+// identity as the cashier typed it: after a payment or an approval that did not happen.
+func (p *Page) redraw(w http.ResponseWriter, ss *session, vn, msg string, pt patron) {
+	v, err := p.lookupTicket(ss.cashier, vn)
+	if err != nil {
+		p.home(w, ss, msg+" "+cashierWords(err, false))
+		return
+	}
+	tv := p.ticketView(ss, v)
+	tv.Message = msg
+	if tv.Threshold != nil {
+		tv.Threshold.Patron = pt
+	}
+	p.render(w, http.StatusOK, "ticket", tv)
+}
+
+// approve records the session's cashier as the second person approving a threshold payment of
+// ticket number. The table decides: one cashier's approval does not let that cashier pay.
+func (p *Page) approve(w http.ResponseWriter, ss *session, number string) {
+	vn, err := server.ParseValidation(number)
+	if err != nil {
+		p.home(w, ss, "That approval form is not one this page made: look the ticket up again.")
+		return
+	}
+	var a *pb.PaymentApproval
 	err = p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
-		v, err = c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+		a, err = c.ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn, Note: "at the cage page, station " + p.station})
 		return err
 	})
 	if err != nil {
-		if v = server.CageRefusalOf(err); v == nil {
-			p.home(w, ss, cashierWords(err, false))
-			return
+		msg := "Not approved: " + cashierWords(err, false)
+		if refusedByTable(err) { // the table's own words about this ticket, as they are
+			msg = "Not approved: " + status.Convert(err).Message()
 		}
+		p.redraw(w, ss, vn, msg, patron{})
+		return
 	}
-	p.render(w, http.StatusOK, "ticket", p.ticketView(ss, v))
+	p.log.Info("cage page: threshold payment approved", "cashier", ss.cashier, "ticket", vn)
+	p.redraw(w, ss, vn, fmt.Sprintf("Approved by you (%s) on %s: a cashier other than you pays it, with the patron's ID.",
+		a.ApprovedBy, p.whenNanos(a.ApprovedAtUnixNanos)), patron{})
+}
+
+// refusedByTable is whether err is the table's answer about the request itself (its words are
+// for the cashier), rather than a failure to reach the table or of the station's certificate.
+func refusedByTable(err error) bool {
+	switch status.Code(err) {
+	case codes.FailedPrecondition, codes.NotFound, codes.InvalidArgument, codes.AlreadyExists:
+		return true
+	}
+	return false
 }
 
 // receipt is one payment as its receipt shows it.
 type receipt struct {
 	PaymentID, Number, Amount, Cashier, PaidAt, Issued, Where, Station string
 	Replayed                                                           bool
+	Threshold                                                          *thresholdRecord
+}
+
+// thresholdRecord is a threshold payment's record on its receipt: the patron identified and
+// the second person who approved it.
+type thresholdRecord struct {
+	Threshold, Patron, ID, ApprovedBy, ApprovedAt string
 }
 
 func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -359,24 +487,46 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		p.home(w, ss, "Nothing was paid: you have no shift open. Open your shift first.")
 		return
 	}
+	// A form drawn for a ticket at or over the reporting threshold carries the patron's
+	// identity, every field required (the table checks them too, and refuses without them).
+	req := &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "cagepage-" + key}
+	pt := patron{IDType: strings.TrimSpace(r.PostForm.Get("idtype")), IDNumber: strings.TrimSpace(r.PostForm.Get("idnumber")),
+		Name: strings.TrimSpace(r.PostForm.Get("name"))}
+	if r.PostForm.Get("threshold") != "" {
+		if m := pt.missing(); m != "" {
+			p.redraw(w, ss, vn, "Not paid: the patron's "+m+" required at or over the reporting threshold. Type them from the patron's ID, then Pay.", pt)
+			return
+		}
+		req.Patron = &pb.PatronIdentity{IdType: pt.IDType, IdNumber: pt.IDNumber, Name: pt.Name}
+	}
 	// The key came with the form the lookup drew: a double click, a resubmitted form or a retry
 	// after no answer send it again, and the table answers them with the first payment.
 	var res *pb.PayTicketResponse
 	err = p.call(ss.cashier, func(ctx context.Context, c pb.CageServiceClient) (err error) {
-		res, err = c.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "cagepage-" + key})
+		res, err = c.PayTicket(ctx, req)
 		return err
 	})
 	if err != nil {
 		if v := server.CageRefusalOf(err); v != nil {
 			tv := p.ticketView(ss, v)
 			tv.Message = "Not paid."
+			if tv.Threshold != nil {
+				tv.Threshold.Patron = pt
+			}
 			p.render(w, http.StatusOK, "ticket", tv)
+			return
+		}
+		if status.Code(err) == codes.InvalidArgument { // the table read the form and refused it: nothing paid
+			p.redraw(w, ss, vn, "Not paid: "+cashierWords(err, false), pt)
 			return
 		}
 		// Not paid as far as this page knows; if the table did not answer, the same key
 		// still makes a retry safe, so the form keeps it.
 		tv := ticketView{Cashier: ss.cashier, CSRF: ss.csrf, Known: true, Number: pretty(vn), Digits: vn,
 			Message: cashierWords(err, true), PayKey: key, Payable: true, ShiftOpen: true, Unanswered: true}
+		if req.Patron != nil { // the same payment again: with the identity it was sent with
+			tv.Threshold = &thresholdView{Patron: pt}
+		}
 		p.render(w, http.StatusOK, "ticket", tv)
 		return
 	}
@@ -384,6 +534,10 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 	rc := receipt{PaymentID: res.PaymentId, Number: pretty(t.GetValidationNumber()), Amount: aud(res.Amount), Cashier: res.CashierId,
 		PaidAt: p.whenNanos(res.PaidAtUnixNanos), Issued: p.whenNanos(t.GetIssuedUnixNanos()),
 		Where: fmt.Sprintf("table %s, terminal %s", t.GetIssuerTableId(), t.GetIssuerTerminalId()), Station: p.station, Replayed: res.Replayed}
+	if th := res.Threshold; th != nil {
+		rc.Threshold = &thresholdRecord{Threshold: aud(th.Threshold), Patron: th.Patron.GetName(),
+			ID: th.Patron.GetIdType() + " " + th.Patron.GetIdNumber(), ApprovedBy: th.ApprovedBy, ApprovedAt: p.whenNanos(th.ApprovedAtUnixNanos)}
+	}
 	p.sess.keep(ss, "receipt:"+rc.PaymentID, rc)
 	p.log.Info("cage page: ticket paid", "cashier", ss.cashier, "ticket", t.GetValidationNumber(), "amount", res.Amount, "payment", res.PaymentId, "replayed", res.Replayed)
 	http.Redirect(w, r, "/receipt?id="+res.PaymentId, http.StatusSeeOther)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
@@ -32,7 +33,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // `tableserver pki init` makes it): one table T1 on a SQLite ledger (newFloor), or tables T1
 // and T2 sharing a PostgreSQL floor (newPGFloor). Terminal T01 of T1 and T02 of T1 (T1's only
 // on a SQLite floor) are connected; addr is T1's, addrs every table's; the cashiers' PIN file:
-// cashier-1's PIN is 2468, cashier-2's 1357.
+// cashier-1's PIN is 2468, cashier-2's 1357. Every table's reporting threshold is
+// testThreshold, so a ticket of two A$50 notes is at it.
 type floor struct {
 	addr, pkiDir, pins string
 	addrs              map[string]string
@@ -41,6 +43,9 @@ type floor struct {
 }
 
 var cashierPINs = map[string]string{"cashier-1": "2468", "cashier-2": "1357"}
+
+// testThreshold is the floor's reporting threshold in the tests: A$100.00, two notes of A$50.
+const testThreshold = 10000
 
 func newFloor(t *testing.T) *floor {
 	t.Helper()
@@ -89,6 +94,7 @@ func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), t
 		t.Cleanup(func() { led.Close() })
 		cfg := server.DefaultConfig()
 		cfg.TableID = id
+		cfg.ReportingThreshold = testThreshold
 		tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
@@ -107,20 +113,7 @@ func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), t
 		}
 	}
 	for _, id := range []string{"T01", "T02"} {
-		pair, err := files.Load(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctls, err := pki.ClientTLS(caPEM, pair, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn, err := grpc.NewClient(f.addr, grpc.WithTransportCredentials(credentials.NewTLS(ctls)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conn.Close() })
-		f.terms[id] = pb.NewTerminalServiceClient(conn)
+		f.terms[id] = pb.NewTerminalServiceClient(f.dialAs(t, id, f.addr))
 	}
 	var lines []string
 	for id, pin := range cashierPINs {
@@ -136,17 +129,24 @@ func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), t
 	return f
 }
 
-// ticket is a printed cash-out ticket of one note of cents (5000, 2000 or 1000) from terminal.
-func (f *floor) ticket(t *testing.T, terminal, key string, cents int64) string {
+// ticket is a printed cash-out ticket from terminal of the notes given in cents (each 5000,
+// 2000 or 1000): one note of A$50 is under testThreshold, two are at it.
+func (f *floor) ticket(t *testing.T, terminal, key string, notes ...int64) string {
 	t.Helper()
 	ctx := context.Background()
-	code := map[int64]string{5000: "AUD50", 2000: "AUD20", 1000: "AUD10"}[cents]
 	term := f.terms[terminal]
-	if _, err := term.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: key, Amount: cents, NoteCode: code}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: key, Amount: cents, NoteCode: code}); err != nil {
-		t.Fatal(err)
+	for i, cents := range notes {
+		code := map[int64]string{5000: "AUD50", 2000: "AUD20", 1000: "AUD10"}[cents]
+		k := key
+		if i > 0 {
+			k = fmt.Sprintf("%s/note%d", key, i)
+		}
+		if _, err := term.ReportNoteEscrow(ctx, &pb.NoteEscrowRequest{IdempotencyKey: k, Amount: cents, NoteCode: code}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := term.CreditNote(ctx, &pb.CreditNoteRequest{IdempotencyKey: k, Amount: cents, NoteCode: code}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	co, err := term.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: key + "/out"})
 	if err != nil {
@@ -156,6 +156,43 @@ func (f *floor) ticket(t *testing.T, terminal, key string, cents int64) string {
 		t.Fatal(err)
 	}
 	return co.Ticket.ValidationNumber
+}
+
+// dialAs is a connection to the table at addr with the certificate of id from the floor's
+// PKI directory.
+func (f *floor) dialAs(t *testing.T, id, addr string) *grpc.ClientConn {
+	t.Helper()
+	files := pki.Files{Dir: f.pkiDir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := files.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctls, err := pki.ClientTLS(caPEM, pair, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(ctls)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// stop stops ticket vn with the supervisor's certificate, for reason.
+func (f *floor) stop(t *testing.T, addr, vn, reason string) *pb.TicketStop {
+	t.Helper()
+	// The stop list is a supervisor's: the supervisor's certificate.
+	s, err := pb.NewCageServiceClient(f.dialAs(t, "supervisor", addr)).StopTicket(context.Background(), &pb.StopTicketRequest{ValidationNumber: vn, Reason: reason, IdempotencyKey: "stop " + reason})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // held puts a printed ticket into terminal's acceptor: the table holds it for that terminal.
