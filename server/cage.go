@@ -124,10 +124,16 @@ func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageT
 	c.Refusal, c.Message = t.cageRefusal(tk, f, now)
 	c.Payable = c.Refusal == pb.TicketRefusal_TICKET_REFUSAL_UNSPECIFIED
 	if c.Payable && c.OverThreshold {
-		c.Message = fmt.Sprintf("%s is at or over the %s reporting threshold: approved by %s; record the patron's ID as you pay",
-			t.inCurrency(tk.Amount), t.inCurrency(t.cfg.ReportingThreshold), c.Approval.ApprovedBy)
+		c.Message = t.thresholdApproved(tk.Amount, c.Approval.ApprovedBy)
 	}
 	return c
+}
+
+// thresholdApproved is what the cage is told of a payable ticket at or over the reporting
+// threshold, approved by approver.
+func (t *Table) thresholdApproved(amount int64, approver string) string {
+	return fmt.Sprintf("%s is at or over the %s reporting threshold: approved by %s; record the patron's ID as you pay",
+		t.inCurrency(amount), t.inCurrency(t.cfg.ReportingThreshold), approver)
 }
 
 // thresholdRefused refuses view, a ticket cashier may otherwise pay, when it is at or over the
@@ -136,6 +142,15 @@ func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageT
 // ID is asked, passes false). It reports whether it refused; the approval found is returned.
 func (t *Table) thresholdRefused(view *pb.CageTicket, tk ledger.Ticket, f cageFacts, cashier string, idMissing bool) (ledger.Approval, bool) {
 	approval, approved := f.approvalFor(pki.RoleCashier + ":" + cashier)
+	if approved {
+		// The view names the approval this cashier's payment would use, not the first on file
+		// (which may be the cashier's own).
+		view.Approval = &pb.PaymentApproval{ValidationNumber: approval.Validation, ApprovedBy: approval.Approver,
+			ApprovedAtUnixNanos: approval.At.UnixNano(), Note: approval.Note}
+		if view.Payable && view.OverThreshold {
+			view.Message = t.thresholdApproved(tk.Amount, approval.Approver)
+		}
+	}
 	if tk.Amount < t.cfg.ReportingThreshold || (approved && !idMissing) {
 		return approval, false
 	}
@@ -150,7 +165,7 @@ func (t *Table) thresholdRefused(view *pb.CageTicket, tk ledger.Ticket, f cageFa
 // thresholdNeeds is the refusal of a payment at or over the reporting threshold without what it
 // needs: the patron's identity (idMissing) and a second person's approval (!approved).
 func (t *Table) thresholdNeeds(amount int64, idMissing, approved bool) string {
-	need := "record the patron's ID and a supervisor's approval"
+	need := "record the patron's ID and a second person's approval (a supervisor's or another cashier's)"
 	switch {
 	case !idMissing:
 		need = "a supervisor's (or a second cashier's) approval is needed first"

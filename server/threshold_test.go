@@ -40,7 +40,7 @@ func testThresholdPayment(t *testing.T, r *rig) {
 	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 	vn := bigTicket(t, r, "T01", "a", 1004000)
 	c1, c2 := r.cashier("cashier-1"), r.cashier("cashier-2")
-	const want = "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a supervisor's approval"
+	const want = "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a second person's approval (a supervisor's or another cashier's)"
 	look, err := c1.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
 	if err != nil || look.Payable || look.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD || look.Message != want ||
 		!look.OverThreshold || look.ReportingThreshold != 1000000 {
@@ -177,7 +177,7 @@ func TestReportingThresholdIsTheOperators(t *testing.T) {
 	vn := printedTicket(t, r.terminal("T01"), "a", 50000)
 	look, err := r.cashier("cashier-1").LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
 	if err != nil || look.Refusal != pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD ||
-		look.Message != "A$500.00 is at or over the A$500.00 reporting threshold: record the patron's ID and a supervisor's approval" {
+		look.Message != "A$500.00 is at or over the A$500.00 reporting threshold: record the patron's ID and a second person's approval (a supervisor's or another cashier's)" {
 		t.Fatalf("look-up at a A$500.00 threshold: %v %v", look, err)
 	}
 }
@@ -221,7 +221,7 @@ func TestThresholdHandpayNeedsPatronIDAndASecondPersonsApproval(t *testing.T) {
 		return r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "hp", ValidationNumber: vn, Patron: p})
 	}
 	if _, err := handpay(nil); code(err) != codes.FailedPrecondition ||
-		!strings.Contains(err.Error(), "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a supervisor's approval") {
+		!strings.Contains(err.Error(), "A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a second person's approval (a supervisor's or another cashier's)") {
 		t.Fatalf("a hand payment with nothing: %v", err)
 	}
 	if _, err := r.supervisorCage().ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
@@ -242,4 +242,30 @@ func TestThresholdHandpayNeedsPatronIDAndASecondPersonsApproval(t *testing.T) {
 		t.Fatalf("the report: %v %v", rep.GetThresholdPayments(), err)
 	}
 	r.conserved()
+}
+
+// The look-up names the approval the payment will use: with the paying cashier's own approval
+// on file first and another cashier's after it, cashier-1's look-up names cashier-2's, and the
+// payment records cashier-2's (before, the look-up named cashier-1's own, the first on file).
+func TestThresholdLookupNamesTheApprovalThePaymentUses(t *testing.T) {
+	r := newRig(t)
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	vn := bigTicket(t, r, "T01", "a", 1004000)
+	c1, c2 := r.cashier("cashier-1"), r.cashier("cashier-2")
+	if _, err := c1.ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(time.Second)
+	if _, err := c2.ApprovePayment(ctx, &pb.ApprovePaymentRequest{ValidationNumber: vn}); err != nil {
+		t.Fatal(err)
+	}
+	look, err := c1.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
+	if err != nil || look.Approval == nil || look.Approval.ApprovedBy != "cashier:cashier-2" ||
+		!strings.Contains(look.Message, "approved by cashier:cashier-2") {
+		t.Fatalf("cashier-1's look-up: %v %v", look, err)
+	}
+	p, err := c1.PayTicket(ctx, &pb.PayTicketRequest{ValidationNumber: vn, IdempotencyKey: "p", Patron: patron})
+	if err != nil || p.Threshold.ApprovedBy != "cashier:cashier-2" {
+		t.Fatalf("the payment: %v %v", p, err)
+	}
 }

@@ -287,7 +287,7 @@ func TestCageStopAndThresholdCommands(t *testing.T) {
 
 	big := c.bigTicket(t, 1004000)
 	code, out, _ = c.cage(t, "", "-id", "cashier-1", "pay", big, "-yes")
-	if code != 1 || !strings.Contains(out, "REFUSED (THRESHOLD): A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a supervisor's approval") {
+	if code != 1 || !strings.Contains(out, "REFUSED (THRESHOLD): A$10,040.00 is at or over the A$10,000.00 reporting threshold: record the patron's ID and a second person's approval (a supervisor's or another cashier's)") {
 		t.Fatalf("a threshold payment with nothing: %d\n%s", code, out)
 	}
 	if code, out, errs = c.cage(t, "", "-id", "cashier-2", "approve", big); code != 0 || !strings.Contains(out, "APPROVED.") {
