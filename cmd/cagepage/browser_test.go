@@ -259,7 +259,7 @@ func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via stri
 	}
 	unknown := "123456789012345678"
 	v, why = lookup("an unknown number", pretty(unknown), "08-unknown")
-	if v != "NOT PAYABLE: UNKNOWN" || why != fmt.Sprintf("no ticket %s: check the number", unknown) {
+	if v != "NOT PAYABLE: UNKNOWN" || why != fmt.Sprintf("unknown number %s: check it and type it again", unknown) {
 		t.Fatalf("an unknown number: %q, %q", v, why)
 	}
 
