@@ -44,6 +44,7 @@ func (d *downWatch) Watch(*pb.WatchRequest, grpc.ServerStreamingServer[pb.TableE
 	return status.Error(codes.Unavailable, "table restarting")
 }
 
+// dialFake dials srv served on an in-memory listener (bufconn), with cfg's other settings.
 func dialFake(t *testing.T, srv pb.TerminalServiceServer, cfg Config) *Client {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"fmt"
-	"net"
 	"reflect"
 	"strings"
 	"sync"
@@ -12,9 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
@@ -123,21 +120,7 @@ func (f *slipTable) versions() []uint64 {
 // dialSlipTable serves f on an in-memory connection and dials it.
 func dialSlipTable(t *testing.T, f *slipTable) *Client {
 	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	s := grpc.NewServer()
-	pb.RegisterTerminalServiceServer(s, f)
-	go s.Serve(lis)
-	t.Cleanup(s.Stop)
-	c, err := Dial(Config{Addr: "passthrough:///bufnet", CallTimeout: 2 * time.Second,
-		DialOptions: []grpc.DialOption{
-			grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return dialFake(t, f, Config{CallTimeout: 2 * time.Second})
 }
 
 func slipOf(n int) []table.SlipBet { return make([]table.SlipBet, 0, n) }
