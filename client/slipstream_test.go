@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // slipTable is a fake table's slip service, with the Slips stream (stream true) or without it
@@ -274,7 +276,9 @@ func TestSlipStreamCancelledCall(t *testing.T) {
 	f.hold = map[uint64]chan uint64{4: hold4}
 	f.mu.Unlock()
 	go c.UpdateSlip(context.Background(), "R1", 4, nil)
-	time.Sleep(50 * time.Millisecond)
+	if !testwait.For(5*time.Second, func() bool { return slices.Contains(f.versions(), 4) }) {
+		t.Fatal("v4 never reached the table")
+	}
 	wctx, wcancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); wcancel() }()
 	if _, err := c.UpdateSlip(wctx, "R1", 5, nil); status.Code(err) != codes.Canceled {
