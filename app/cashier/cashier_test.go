@@ -644,3 +644,29 @@ func (r *rig) cashedOut(t *testing.T, cents int64) string {
 	printed := r.prn.Printed()
 	return printed[len(printed)-1].Fields[6]
 }
+
+// After a technician's accept test ends, a note still on its way is returned, not credited,
+// for AcceptTestGrace on the cashier's clock — a nanosecond short of it too — and from then
+// on notes are credited again.
+func TestAcceptTestGraceRunsOnTheCashierClock(t *testing.T) {
+	r := newRigOn(t, false, clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+	end, err := r.c.StartAcceptTest(func(noteacceptor.Escrow) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end()
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note returned in the grace", func() bool { return len(r.acc.Returned()) == 1 })
+	r.clk.Advance(cashier.AcceptTestGrace - time.Nanosecond)
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note returned a nanosecond before the grace ends", func() bool { return len(r.acc.Returned()) == 2 })
+	if b := r.balance(t); b != 0 {
+		t.Fatalf("balance %d in the grace, want 0", b)
+	}
+	r.clk.Advance(time.Nanosecond)
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note credited after the grace", func() bool { return r.balance(t) == 500 })
+	if n := len(r.acc.Returned()); n != 2 {
+		t.Fatalf("%d notes returned, want the 2 of the grace", n)
+	}
+}
