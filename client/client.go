@@ -29,15 +29,20 @@ import (
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
+	"github.com/tablegames/ats/app/clock"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client/clocksync"
 )
 
 // Config configures a client.
 type Config struct {
-	Addr   string
-	TLS    *tls.Config // mutual TLS with the terminal's certificate; nil only with Dialer set
-	Clock  func() time.Time
+	Addr string
+	TLS  *tls.Config // mutual TLS with the terminal's certificate; nil only with Dialer set
+	// Clock is what the client's waits (the reconnect and retry backoff, the periodic clock
+	// sync) run on and what the clock-sync samples read; nil: the machine's clock. Call
+	// deadlines (CallTimeout) stay on the machine's clock: they bound a wait on the network,
+	// which no fake clock moves.
+	Clock  clock.Clock
 	Logger *slog.Logger
 
 	// Backoff bounds the reconnect delay: each attempt waits a random time up to
@@ -82,7 +87,7 @@ var ErrClosed = errors.New("client closed")
 // background and Events reports it.
 func Dial(cfg Config) (*Client, error) {
 	if cfg.Clock == nil {
-		cfg.Clock = time.Now
+		cfg.Clock = clock.Real{}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -142,7 +147,7 @@ func (c *Client) Connected() bool {
 }
 
 // ServerNow is the estimated server time now.
-func (c *Client) ServerNow() time.Time { return c.clock.ServerNow(c.cfg.Clock()) }
+func (c *Client) ServerNow() time.Time { return c.clock.ServerNow(c.cfg.Clock.Now()) }
 
 // LockAt is the local time at which to lock the layout for a server deadline: never after the
 // server's deadline (see clocksync). Zero means lock now (no clock estimate yet).
@@ -174,7 +179,7 @@ func (c *Client) watchLoop(ctx context.Context) {
 	defer close(c.events)
 	attempt := 0
 	for ctx.Err() == nil {
-		started := time.Now()
+		started := c.cfg.Clock.Now()
 		err := c.watchOnce(ctx)
 		if ctx.Err() != nil {
 			return
@@ -186,16 +191,14 @@ func (c *Client) watchLoop(ctx context.Context) {
 			return
 		}
 		// A stream that lived a while was a good connection: start the backoff over.
-		if time.Since(started) > 10*time.Second {
+		if c.cfg.Clock.Now().Sub(started) > 10*time.Second {
 			attempt = 0
 		}
-		wait := backoff.Policy{Base: c.cfg.BaseBackoff, Max: c.cfg.MaxBackoff}.Delay(attempt)
+		wait := c.backoff().Delay(attempt)
 		attempt++
 		c.log.Info("table link down; reconnecting", "err", err, "in", wait)
-		select {
-		case <-ctx.Done():
+		if backoff.SleepOn(ctx, c.cfg.Clock, wait) != nil {
 			return
-		case <-time.After(wait):
 		}
 	}
 }
@@ -257,27 +260,25 @@ func (c *Client) watchOnce(ctx context.Context) error {
 }
 
 func (c *Client) syncPeriodically(ctx context.Context) {
-	t := time.NewTicker(c.cfg.SyncEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := c.syncClock(ctx, 1); err != nil && ctx.Err() == nil {
-				c.log.Warn("clock sync", "err", err)
-			}
+	for backoff.SleepOn(ctx, c.cfg.Clock, c.cfg.SyncEvery) == nil {
+		if err := c.syncClock(ctx, 1); err != nil && ctx.Err() == nil {
+			c.log.Warn("clock sync", "err", err)
 		}
 	}
+}
+
+// backoff is the wait between reconnects and between a call's attempts, on the client's clock.
+func (c *Client) backoff() backoff.Policy {
+	return backoff.Policy{Base: c.cfg.BaseBackoff, Max: c.cfg.MaxBackoff, Clock: c.cfg.Clock}
 }
 
 // syncClock makes n ServerTime exchanges.
 func (c *Client) syncClock(ctx context.Context, n int) error {
 	for range n {
 		cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
-		t0 := c.cfg.Clock()
+		t0 := c.cfg.Clock.Now()
 		res, err := c.tc.ServerTime(cctx, &pb.ServerTimeRequest{ClientSendUnixNanos: t0.UnixNano()})
-		t3 := c.cfg.Clock()
+		t3 := c.cfg.Clock.Now()
 		cancel()
 		if err != nil {
 			return err
@@ -388,10 +389,8 @@ func retry[R any](ctx context.Context, c *Client, call func(context.Context) (R,
 		if err == nil || !retryable(err) || table.Refused(err) || ctx.Err() != nil {
 			return res, refusal(err)
 		}
-		select {
-		case <-ctx.Done():
+		if backoff.SleepOn(ctx, c.cfg.Clock, c.backoff().Delay(attempt)) != nil {
 			return res, err
-		case <-time.After(backoff.Policy{Base: c.cfg.BaseBackoff, Max: c.cfg.MaxBackoff}.Delay(attempt)):
 		}
 	}
 }

@@ -2,17 +2,13 @@ package client
 
 import (
 	"context"
-	"net"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
@@ -250,21 +246,8 @@ func (f *flaky) CashOut(context.Context, *pb.CashOutRequest) (*pb.CashOutRespons
 
 // table.Money calls retry a lost attempt with the same key, and do not retry a refusal.
 func TestMoneyRetriesKeepTheKey(t *testing.T) {
-	lis := bufconn.Listen(1 << 20)
-	s := grpc.NewServer()
 	f := &flaky{fail: 2}
-	pb.RegisterTerminalServiceServer(s, f)
-	go s.Serve(lis)
-	defer s.Stop()
-	c, err := Dial(Config{Addr: "passthrough:///bufnet", BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond,
-		DialOptions: []grpc.DialOption{
-			grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialFake(t, f, Config{BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
 	m, err := c.CreditNote(context.Background(), "note-7", 2000, "")
 	if err != nil || m.Balance != 2000 {
 		t.Fatalf("credit: %+v %v", m, err)

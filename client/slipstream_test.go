@@ -3,8 +3,8 @@ package client
 import (
 	"context"
 	"fmt"
-	"net"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,14 +12,13 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // slipTable is a fake table's slip service, with the Slips stream (stream true) or without it
@@ -123,21 +122,7 @@ func (f *slipTable) versions() []uint64 {
 // dialSlipTable serves f on an in-memory connection and dials it.
 func dialSlipTable(t *testing.T, f *slipTable) *Client {
 	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	s := grpc.NewServer()
-	pb.RegisterTerminalServiceServer(s, f)
-	go s.Serve(lis)
-	t.Cleanup(s.Stop)
-	c, err := Dial(Config{Addr: "passthrough:///bufnet", CallTimeout: 2 * time.Second,
-		DialOptions: []grpc.DialOption{
-			grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return dialFake(t, f, Config{CallTimeout: 2 * time.Second})
 }
 
 func slipOf(n int) []table.SlipBet { return make([]table.SlipBet, 0, n) }
@@ -291,7 +276,9 @@ func TestSlipStreamCancelledCall(t *testing.T) {
 	f.hold = map[uint64]chan uint64{4: hold4}
 	f.mu.Unlock()
 	go c.UpdateSlip(context.Background(), "R1", 4, nil)
-	time.Sleep(50 * time.Millisecond)
+	if !testwait.For(5*time.Second, func() bool { return slices.Contains(f.versions(), 4) }) {
+		t.Fatal("v4 never reached the table")
+	}
 	wctx, wcancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); wcancel() }()
 	if _, err := c.UpdateSlip(wctx, "R1", 5, nil); status.Code(err) != codes.Canceled {

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/clock"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/internal/backoff"
 
@@ -103,6 +104,10 @@ type Config struct {
 	// acceptor's handler waits; after it the release is asked for in the background. 5 s.
 	CancelWait time.Duration
 	Log        *slog.Logger
+	// Clock runs the cashier's waits (between print attempts, between credit and release
+	// retries, the accept test's grace) and dates the test ticket; nil: the machine's clock.
+	// Device and table call deadlines stay on the machine's clock: they bound I/O.
+	Clock clock.Clock
 }
 
 // Cashier runs the money paths of one terminal. It is the note acceptor's Handler.
@@ -155,7 +160,7 @@ func (c *Cashier) StartAcceptTest(report func(noteacceptor.Escrow)) (end func(),
 		c.mu.Lock()
 		t.report = nil
 		c.mu.Unlock()
-		time.AfterFunc(AcceptTestGrace, func() {
+		c.cfg.Clock.AfterFunc(AcceptTestGrace, func() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			if c.test == t {
@@ -230,8 +235,15 @@ func New(j *journal.Journal, bank Bank, prn Printer, cfg Config) *Cashier {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
 	return &Cashier{j: j, bank: bank, prn: prn, cfg: cfg}
 }
+
+// backoff is the wait between attempts at a call the table has not answered, on the cashier's
+// clock: the default policy (500 ms rising to 5 s).
+func (c *Cashier) backoff() backoff.Policy { return backoff.Policy{Clock: c.cfg.Clock} }
 
 // OnChange registers the function told about every new Status.
 func (c *Cashier) OnChange(fn func(Status)) {
@@ -465,7 +477,7 @@ func (c *Cashier) finishCredit(ctx context.Context, key string) error {
 	var m table.Money
 	// The credit point is journalled: the money is owed and the call is idempotent, so keep
 	// asking (the server may be away); Recover asks again after a restart.
-	err = backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+	err = c.backoff().Retry(ctx, func(ctx context.Context) error {
 		var err error
 		switch kind {
 		case "note":
@@ -567,7 +579,7 @@ func (c *Cashier) cancelInBackground(key string) {
 	go func() {
 		defer c.wg.Done()
 		ctx := context.Background()
-		err := backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+		err := c.backoff().Retry(ctx, func(ctx context.Context) error {
 			tctx, cancel := context.WithTimeout(ctx, c.cfg.CancelWait)
 			defer cancel()
 			return c.cancelOnce(tctx, key)
@@ -797,10 +809,8 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 			// The driver's errors begin "printer: "; the message says "Printer:" once.
 			c.setFault(printerFault, msg.New("Printer: %s", strings.TrimPrefix(reason(perr), "printer: ")))
 			if attempt+1 < c.cfg.PrintRetries {
-				select {
-				case <-ctx.Done():
-					return ctx.Err()
-				case <-time.After(c.cfg.RetryEvery):
+				if err := backoff.SleepOn(ctx, c.cfg.Clock, c.cfg.RetryEvery); err != nil {
+					return err
 				}
 			}
 		}
@@ -851,7 +861,7 @@ func (c *Cashier) PrintTestTicket(ctx context.Context) error {
 	}
 	c.prnMu.Lock()
 	defer c.prnMu.Unlock()
-	return c.prn.Print(ctx, printer.TestTicket(c.cfg.Asset, c.cfg.Asset, time.Now()))
+	return c.prn.Print(ctx, printer.TestTicket(c.cfg.Asset, c.cfg.Asset, c.cfg.Clock.Now()))
 }
 
 // ErrPrinterBusy is PrinterStatus while a job (a ticket, a test ticket) has the printer.

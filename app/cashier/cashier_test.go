@@ -21,6 +21,9 @@ import (
 	"github.com/tablegames/ats/internal/netcut"
 	"github.com/tablegames/ats/internal/testwait"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+
+	"github.com/tablegames/ats/app/clock"
+	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/server"
 )
 
@@ -37,6 +40,9 @@ type rig struct {
 	drv  *noteacceptor.Acceptor
 	stop func()
 	link *netcut.Proxy // the terminal's link to the table, when newRigCut made it cuttable
+	// clk is the cashier's clock when newRigOn gave it a fake one: its waits (print retries,
+	// release retries) then move only when the test advances it. nil: the machine's clock.
+	clk *clocktest.Fake
 }
 
 func onPTY(t *testing.T, ctx context.Context, serve func(context.Context, *serialport.PTY)) *serialport.PTY {
@@ -56,6 +62,17 @@ func newRigCut(t *testing.T, cuttable bool) *rig { return newRigConfig(t, cuttab
 
 // newRigConfig is newRigCut at a table changed by config.
 func newRigConfig(t *testing.T, cuttable bool, config func(*server.Config)) *rig {
+	t.Helper()
+	return newRigWith(t, cuttable, config, nil)
+}
+
+// newRigOn is newRigCut with the cashier's waits on the fake clock clk.
+func newRigOn(t *testing.T, cuttable bool, clk *clocktest.Fake) *rig {
+	t.Helper()
+	return newRigWith(t, cuttable, nil, clk)
+}
+
+func newRigWith(t *testing.T, cuttable bool, config func(*server.Config), clk *clocktest.Fake) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
@@ -82,7 +99,7 @@ func newRigConfig(t *testing.T, cuttable bool, config func(*server.Config)) *rig
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
-	r := &rig{dir: dir, demo: tbl, cli: cli, link: link}
+	r := &rig{dir: dir, demo: tbl, cli: cli, link: link, clk: clk}
 	r.acc = emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond, Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond})
 	r.prn = emulator.NewPrinter(emulator.PrinterConfig{Print: 300 * time.Millisecond, Feed: 20 * time.Millisecond})
 	r.start(t)
@@ -130,7 +147,7 @@ func (r *rig) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.j = j
-	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, CancelWait: 300 * time.Millisecond, Log: testLog})
+	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, CancelWait: 300 * time.Millisecond, Log: testLog, Clock: r.cashierClock()})
 	if err := r.c.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +177,21 @@ func (r *rig) start(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the acceptor was never enabled")
 	}
+}
+
+// cashierClock is the clock the cashier is given: the fake one, or nil for the machine's (a
+// nil *clocktest.Fake must not become a non-nil clock.Clock).
+func (r *rig) cashierClock() clock.Clock {
+	if r.clk == nil {
+		return nil
+	}
+	return r.clk
+}
+
+// waiting waits until the cashier has a wait set on the fake clock (and nothing else is set).
+func (r *rig) waiting(t *testing.T, what string) {
+	t.Helper()
+	r.eventually(t, what+": a wait set on the cashier's clock", func() bool { return r.clk.Pending() == 1 })
 }
 
 func (r *rig) eventually(t *testing.T, what string, ok func() bool) {
@@ -253,15 +285,33 @@ func TestPrinterFaultGoesToHandpay(t *testing.T) {
 	r.noPending(t)
 }
 
-// A printer fault that clears between attempts: the same ticket is printed, once.
+// A printer fault that clears between attempts: the same ticket is printed, once. The wait
+// between attempts is RetryEvery on the cashier's clock: the fault is cleared while the clock
+// stands still, the next attempt comes when it has moved RetryEvery and not a nanosecond sooner.
 func TestReprintAfterFault(t *testing.T) {
-	r := newRig(t)
+	r := newRigOn(t, false, clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
 	r.acc.InsertNote(500)
 	r.eventually(t, "note credited", func() bool { return r.balance(t) == 500 })
 	r.prn.Command("head-up")
-	go func() { time.Sleep(30 * time.Millisecond); r.prn.Command("clear") }()
-	if err := r.c.CashOut(context.Background()); err != nil {
-		t.Fatal(err)
+	out := make(chan error, 1)
+	go func() { out <- r.c.CashOut(context.Background()) }()
+	r.waiting(t, "the first attempt failed")
+	if st := r.c.Status(); st.Fault.String() == "" || st.TakeTicket || st.Handpay {
+		t.Fatalf("after the failed attempt: status %+v", st)
+	}
+	r.prn.Command("clear")
+	r.clk.Advance(50*time.Millisecond - time.Nanosecond) // RetryEvery, less a nanosecond
+	if p, n := r.clk.Pending(), len(r.prn.Printed()); p != 1 || n != 0 {
+		t.Fatalf("a nanosecond before RetryEvery: %d waits set, %d tickets printed; want 1, 0", p, n)
+	}
+	r.clk.Advance(time.Nanosecond)
+	select {
+	case err := <-out:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no second attempt within 10 s of the clock reaching RetryEvery")
 	}
 	if st := r.c.Status(); !st.TakeTicket || st.Handpay {
 		t.Fatalf("status %+v", st)
@@ -355,7 +405,7 @@ func TestCrashDuringRedemption(t *testing.T) {
 // open (Cancelling) and the release is asked for until the table answers; only then is the
 // flow closed, and the ticket buys in again exactly once.
 func TestCancelRedeemIsRetriedUntilTheTableAnswers(t *testing.T) {
-	r := newRigCut(t, true)
+	r := newRigOn(t, true, clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
 	ctx := context.Background()
 	r.acc.InsertNote(1000)
 	r.eventually(t, "note credited", func() bool { return r.balance(t) == 1000 })
@@ -387,11 +437,24 @@ func TestCancelRedeemIsRetriedUntilTheTableAnswers(t *testing.T) {
 	if !held() {
 		t.Fatal("the table should still hold the ticket")
 	}
-	time.Sleep(time.Second) // several background attempts fail meanwhile
+	// Several background attempts fail meanwhile, each followed by a wait on the clock.
+	for range 3 {
+		r.waiting(t, "a release attempt failed")
+		r.clk.Advance(5 * time.Second) // the backoff's ceiling: the next attempt is made
+	}
+	r.waiting(t, "a release attempt failed")
 	if f, _, _ := r.j.FlowOf(ctx, key); f.State != cashier.Cancelling {
 		t.Fatalf("flow closed as %s without the table's answer", f.State)
 	}
 	r.link.Restore()
+	// The link takes a moment to come back: each failed attempt waits on the clock again.
+	r.eventually(t, "the release answered", func() bool {
+		if r.clk.Pending() == 1 {
+			r.clk.Advance(5 * time.Second)
+		}
+		f, _, _ := r.j.FlowOf(ctx, key)
+		return f.State != cashier.Cancelling
+	})
 	r.noPending(t)
 	if held() {
 		t.Fatal("the flow closed but the table still holds the ticket")
@@ -605,5 +668,31 @@ func TestAStoppedTicketIsReturnedAndThePlayerToldToSeeASupervisor(t *testing.T) 
 	}
 	if b := r.balance(t); b != 0 {
 		t.Fatalf("balance %d: a stopped ticket was credited", b)
+	}
+}
+
+// After a technician's accept test ends, a note still on its way is returned, not credited,
+// for AcceptTestGrace on the cashier's clock — a nanosecond short of it too — and from then
+// on notes are credited again.
+func TestAcceptTestGraceRunsOnTheCashierClock(t *testing.T) {
+	r := newRigOn(t, false, clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+	end, err := r.c.StartAcceptTest(func(noteacceptor.Escrow) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end()
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note returned in the grace", func() bool { return len(r.acc.Returned()) == 1 })
+	r.clk.Advance(cashier.AcceptTestGrace - time.Nanosecond)
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note returned a nanosecond before the grace ends", func() bool { return len(r.acc.Returned()) == 2 })
+	if b := r.balance(t); b != 0 {
+		t.Fatalf("balance %d in the grace, want 0", b)
+	}
+	r.clk.Advance(time.Nanosecond)
+	r.acc.InsertNote(500)
+	r.eventually(t, "the note credited after the grace", func() bool { return r.balance(t) == 500 })
+	if n := len(r.acc.Returned()); n != 2 {
+		t.Fatalf("%d notes returned, want the 2 of the grace", n)
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/calibration"
+	"github.com/tablegames/ats/app/clock"
+	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
@@ -58,6 +60,18 @@ type rigOptions struct {
 	state        bool // technician mode: its files in the rig's directory
 	acceptTest   time.Duration
 	idpad        bool // a player-ID pad on its own line, the station's seat its pad 1
+	// clock is the station's clock (station.Config.Clock) when set: its timers move only when
+	// the test advances it (see advancing). nil: the machine's clock.
+	clock *clocktest.Fake
+}
+
+// stationClock is the clock the station is given: a nil *clocktest.Fake must not become a
+// non-nil clock.Clock.
+func (o rigOptions) stationClock() clock.Clock {
+	if o.clock == nil {
+		return nil
+	}
+	return o.clock
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -157,7 +171,7 @@ func (r *rig) tryStart() error {
 		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck, StateDir: r.stateDir(),
 		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}, AcceptTestTimeout: r.opts.acceptTest,
-		IDPad: padPath, Seat: 1})
+		IDPad: padPath, Seat: 1, Clock: r.opts.stationClock()})
 	if err != nil {
 		cancel()
 		ap.Close()
@@ -224,6 +238,17 @@ func (r *rig) eventually(what string, ok func() bool) {
 				what, v.Phase, v.RoundID, v.Connected, v.Balance, v.Stakes, v.Void, v.Message, v.BuyIn, r.st.Cashier.Status(), id003.StatusName(st), data)
 		}
 	}
+}
+
+// advancing is eventually on a rig whose station runs on a fake clock: the station's polls (the
+// acceptor's inhibit check every 200 ms) run only as the clock moves, so each check moves it
+// one poll on.
+func (r *rig) advancing(what string, ok func() bool) {
+	r.t.Helper()
+	r.eventually(what, func() bool {
+		r.opts.clock.Advance(200 * time.Millisecond)
+		return ok()
+	})
 }
 
 // ready waits for the table's snapshot and the acceptor enabled.

@@ -19,6 +19,7 @@ import (
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/cashier"
+	"github.com/tablegames/ats/app/clock"
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/recall"
 	"github.com/tablegames/ats/app/technician"
@@ -58,6 +59,13 @@ type Config struct {
 	LocalTechnicianPINs bool
 	// AcceptTestTimeout is how long a technician's accept test waits for a note; 0: 30 s.
 	AcceptTestTimeout time.Duration
+
+	// Clock is the one clock the station's parts run their timers on and date by: the
+	// terminal, the cashier, the client (unless Client.Clock is set), the journal, the
+	// recovery retries, the printer check, the acceptor's inhibit check and the accept test's
+	// timeout. nil: the machine's clock. Device and network deadlines stay on the machine's
+	// clock: they bound I/O, which no fake clock moves.
+	Clock clock.Clock
 }
 
 // Station is a running station. Its fields are the parts, for a screen or a harness to use.
@@ -73,6 +81,7 @@ type Station struct {
 	technicians *technician.Store
 	faults      *technician.FaultLog
 	log         *slog.Logger
+	clock       clock.Clock
 	cancel      context.CancelFunc
 	recovered   chan struct{}
 	acceptTest  acceptTester // technician.go: the acceptor enabled for a technician's test
@@ -109,14 +118,20 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 	if cfg.Client.Logger == nil {
 		cfg.Client.Logger = cfg.Log
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.Client.Clock == nil {
+		cfg.Client.Clock = cfg.Clock
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Station{cancel: cancel, recovered: make(chan struct{}), log: cfg.Log}
+	s := &Station{cancel: cancel, recovered: make(chan struct{}), log: cfg.Log, clock: cfg.Clock}
 	defer func() {
 		if err != nil {
 			s.Close()
 		}
 	}()
-	if s.Journal, err = journal.OpenWith(cfg.Journal, journal.Options{Now: time.Now, Key: cfg.JournalKey}); err != nil {
+	if s.Journal, err = journal.OpenWith(cfg.Journal, journal.Options{Now: cfg.Clock.Now, Key: cfg.JournalKey}); err != nil {
 		return nil, err
 	}
 	s.close = append(s.close, s.Journal.Close)
@@ -150,10 +165,10 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		}
 		s.close = append(s.close, pport.Close)
 		s.Cashier = cashier.New(s.Journal, s.Client, printer.New(pport, printer.Config{Poll: cfg.PrinterPoll, Log: cfg.Log}),
-			cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log})
+			cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log, Clock: cfg.Clock})
 		desk = cashDesk{s.Cashier}
 	}
-	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Records: recall.Writer{J: s.Journal},
+	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Clock: cfg.Clock, Records: recall.Writer{J: s.Journal},
 		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}, Service: s.serviceConfig(cfg)})
 	s.startDesk(cfg)
 	if s.Pad != nil {
@@ -204,7 +219,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		// was verified on open; the anchor shows what a chain cannot: records cut off its end,
 		// an older copy, a new journal in its place.)
 		var anchorErr error
-		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+		backoff.Policy{Clock: cfg.Clock}.Retry(ctx, func(ctx context.Context) error {
 			seq, mac, err := s.Client.JournalAnchor(ctx)
 			if err != nil {
 				if ctx.Err() == nil {
@@ -222,7 +237,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		if ctx.Err() != nil {
 			return
 		}
-		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+		backoff.Policy{Clock: cfg.Clock}.Retry(ctx, func(ctx context.Context) error {
 			err := s.Cashier.Recover(ctx)
 			if err != nil && ctx.Err() == nil {
 				cfg.Log.Warn("station: recovery incomplete, trying again", "err", err)
@@ -236,10 +251,8 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 			every := cmp.Or(cfg.PrinterCheck, time.Second)
 			for {
 				s.Cashier.CheckPrinter()
-				select {
-				case <-ctx.Done():
+				if backoff.SleepOn(ctx, cfg.Clock, every) != nil {
 					return
-				case <-time.After(every):
 				}
 			}
 		})
@@ -282,10 +295,8 @@ func (s *Station) refuse(log *slog.Logger, err error) {
 func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {
 	for {
 		s.Acceptor.SetInhibit(!s.MayTakeMoney() && !s.acceptTest.on.Load())
-		select {
-		case <-ctx.Done():
+		if backoff.SleepOn(ctx, s.clock, 200*time.Millisecond) != nil {
 			return
-		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }

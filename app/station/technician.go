@@ -120,12 +120,13 @@ func (s *Station) AcceptTest(ctx context.Context) (noteacceptor.Escrow, error) {
 	}()
 	s.acceptTest.on.Store(true)
 	s.Acceptor.SetInhibit(false)
-	timer := time.NewTimer(s.acceptTest.timeout)
+	timedOut := make(chan struct{})
+	timer := s.clock.AfterFunc(s.acceptTest.timeout, func() { close(timedOut) })
 	defer timer.Stop()
 	select {
 	case e := <-got:
 		return e, nil
-	case <-timer.C:
+	case <-timedOut:
 		return noteacceptor.Escrow{}, ErrNoTestNote
 	case <-ctx.Done():
 		return noteacceptor.Escrow{}, ctx.Err()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tablegames/ats/app/clock/clocktest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -266,4 +267,43 @@ func TestTechnicianDeviceTestsMoveNoMoney(t *testing.T) {
 	if rs := r.records(technician.KindAcceptTest); len(rs) != 4 || !contains(string(rs[1].Body), "50.00") || !contains(string(rs[1].Body), demo.Technician) {
 		t.Errorf("accept test records: %d %v", len(rs), rs)
 	}
+}
+
+// The accept test's timeout runs on the station's clock: with the clock held a nanosecond short
+// of it the test is still waiting for a note; at it, the test ends with ErrNoTestNote and the
+// acceptor is inhibited again.
+func TestAcceptTestTimeoutRunsOnTheStationClock(t *testing.T) {
+	clk := clocktest.New(time.Now())
+	r := newRig(t, rigOptions{manual: true, state: true, acceptTest: time.Minute, clock: clk})
+	if err := technician.Open(r.dir, nil).Add(demo.Technician, "Tess", "900001", "135790"); err != nil {
+		t.Fatal(err)
+	}
+	r.advancing("connected, the acceptor taking notes", func() bool { return r.view().Connected && r.acceptorEnabled() })
+	ctx := context.Background()
+	r.st.Terminal.TechnicianCard("900001")
+	if err := r.st.Desk.EnterService(ctx, demo.TechnicianPIN); err != nil {
+		t.Fatal(err)
+	}
+	r.advancing("the acceptor inhibited in service", r.acceptorInhibited)
+	done := make(chan error, 1)
+	go func() { _, err := r.st.AcceptTest(ctx); done <- err }()
+	r.eventually("the acceptor enabled for the test", r.acceptorEnabled)
+	clk.Advance(time.Minute - time.Nanosecond)
+	// Nothing may happen now; a timer that fired early would end the test within moments (it
+	// then only inhibits the acceptor and returns), so a short wait on the wall clock sees it.
+	select {
+	case err := <-done:
+		t.Fatalf("the accept test ended a nanosecond before its timeout: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	clk.Advance(time.Nanosecond)
+	select {
+	case err := <-done:
+		if !errors.Is(err, station.ErrNoTestNote) {
+			t.Fatalf("accept test at its timeout: %v, want ErrNoTestNote", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the accept test did not end within 10 s of the clock reaching its timeout")
+	}
+	r.eventually("the acceptor inhibited after the timeout", r.acceptorInhibited)
 }

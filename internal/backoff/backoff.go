@@ -2,17 +2,24 @@
 // reconnecting to the table, asking again for a credit or a buy-in the table has not answered,
 // start-up recovery. Exponential with full jitter, so a floor of terminals that lost their
 // table server together do not all come back in the same millisecond.
+//
+// The wait runs on an injected clock (app/clock), like every other timer of the terminal, so a
+// test moves it on by hand instead of sleeping through it.
 package backoff
 
 import (
 	"context"
 	"math/rand/v2"
 	"time"
+
+	"github.com/tablegames/ats/app/clock"
 )
 
-// Policy is a base wait and a ceiling; the zero Policy waits 500 ms rising to 5 s.
+// Policy is a base wait, a ceiling and the clock the wait runs on; the zero Policy waits
+// 500 ms rising to 5 s on the machine's clock.
 type Policy struct {
 	Base, Max time.Duration
+	Clock     clock.Clock // nil: the machine's clock
 }
 
 func (p Policy) orDefault() Policy {
@@ -44,20 +51,29 @@ func (p Policy) Retry(ctx context.Context, try func(context.Context) error, done
 		if done(err) {
 			return err
 		}
-		if err := Sleep(ctx, p.Delay(n)); err != nil {
+		if err := SleepOn(ctx, p.Clock, p.Delay(n)); err != nil {
 			return err
 		}
 	}
 }
 
-// Sleep waits d or until ctx ends, whichever is first; it returns ctx's error if ctx ended.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
+// Sleep waits d on the machine's clock or until ctx ends, whichever is first; it returns
+// ctx's error if ctx ended.
+func Sleep(ctx context.Context, d time.Duration) error { return SleepOn(ctx, nil, d) }
+
+// SleepOn is Sleep on clk (nil: the machine's clock). The timer is stopped when ctx ends
+// first, so a cancelled wait leaves nothing pending on the clock.
+func SleepOn(ctx context.Context, clk clock.Clock, d time.Duration) error {
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	done := make(chan struct{})
+	t := clk.AfterFunc(d, func() { close(done) })
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-done:
 		return nil
 	}
 }
