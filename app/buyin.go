@@ -108,7 +108,7 @@ func (t *Terminal) buyInAnswered(id string) {
 func (t *Terminal) recoverBuyIns(ctx context.Context, open []table.AcceptedBuyIn) {
 	for _, a := range open {
 		// The table's answer, a refusal included, is recorded by finishBuyIn.
-		backoff.Policy{}.Retry(ctx, func(ctx context.Context) error {
+		backoff.Policy{Clock: t.clk}.Retry(ctx, func(ctx context.Context) error {
 			err := t.finishBuyIn(ctx, t.records, a)
 			if err != nil && !table.Refused(err) {
 				t.log.Warn("dealer buy-in accepted before the restart: the table has not answered yet", "buy-in", a.ID, "err", err)
