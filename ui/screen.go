@@ -558,6 +558,7 @@ func (s *Screen) update(v app.View) {
 	}
 	var calls []string
 	var onTrack map[diagrams.TrackTarget]int64
+	var onFelt callsOnFelt
 	for _, st := range v.Stakes {
 		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: a chip on its group's box, and listed as the box reads
 			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), shortInCurrency(v.Config.Currency, st.Amount)))
@@ -565,10 +566,12 @@ func (s *Screen) update(v app.View) {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
+			onFelt.covered |= st.Bet.Spot.Mask // its three numbers lit on the ring, as a call bet's
 		} else if st.Bet.IsCall() {
 			// A call bet's amount is per piece; the line and its chip say what the bet costs,
 			// all its pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
 			cost := callCost(st.Bet, st.Amount, v.Config.Layout)
+			onFelt.add(st.Bet, st.Amount, v.Config.Layout)
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, cost)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
@@ -591,6 +594,7 @@ func (s *Screen) update(v app.View) {
 		amount := d.Amount
 		if d.Bet.IsCall() {
 			amount = callCost(d.Bet, d.Amount, v.Config.Layout)
+			onFelt.add(d.Bet, d.Amount, v.Config.Layout)
 		}
 		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, amount)))
 		if d.Bet.IsCall() {
@@ -606,7 +610,9 @@ func (s *Screen) update(v app.View) {
 	}
 	calls = append(dealers, calls...)
 	s.felt.SetStakes(stakes)
+	s.felt.SetCalls(onFelt.pieces)
 	s.track.SetStakes(onTrack)
+	s.track.SetCovered(onFelt.covered)
 	// The call bets in one line under the spread (their chips stand on the racetrack): the
 	// line's place is kept while there are none, so the racetrack does not move when one comes.
 	if t := strings.Join(calls, " · "); t != s.calls.Text {
