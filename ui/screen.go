@@ -36,6 +36,7 @@ type Screen struct {
 
 	felt        *Felt
 	track       *Racetrack
+	spreadSel   *segmented // the neighbours spread: its chosen segment is the spread less one
 	chips       *fyne.Container
 	balance     *canvas.Text
 	bet         *canvas.Text
@@ -201,10 +202,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		return nil, err
 	}
 	track.AddAsian(l.Asian) // the Asian racetrack when the table offers it (002 §3.2)
-	spread := roulette.DefaultSpread
-	spreadSel := newSegmented([]string{"1", "2", "3", "4"}, spread-1, func(i int) { spread = i + 1 })
+	s.spreadSel = newSegmented([]string{"1", "2", "3", "4"}, roulette.DefaultSpread-1, nil)
+	spreadSel := s.spreadSel
 	s.track = NewRacetrack(track)
-	s.track.OnTapped = func(r diagrams.TrackRegion) { s.touched(func() { term.Place(r.Target.Bet(spread)) }) }
+	s.track.OnTapped = func(r diagrams.TrackRegion) {
+		s.touched(func() { term.Place(r.Target.Bet(s.spreadSel.Selected() + 1)) })
+	}
 	s.calls.Truncation = fyne.TextTruncateEllipsis
 	spreadL := &spreadColumn{}
 	spreadCol := container.New(spreadL, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
@@ -252,11 +255,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.language = widget.NewButton("", nil)
 	s.languageName = newLanguageName()
 	lt := container.NewThemeOverride(container.NewStack(s.language, s.languageName),
-		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: compactSizes}})
+		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	s.langBox = lt
 	s.langBox.Hide()
-	s.controls = container.NewHBox(s.langBox, help, s.recordsButton(), cashOut)
+	// Each in a slot of a fixed width, the same in every language (controlSlots).
+	s.controls = container.New(&controlSlots{sizing: s.sizing}, s.langBox, help, s.recordsButton(), cashOut)
 	betting := container.NewHBox(undo, clear, repeat, double)
 	if design.Name == "U" {
 		betting = container.NewHBox(clear, undo, repeat)
