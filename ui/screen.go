@@ -50,35 +50,39 @@ type Screen struct {
 	callout     *canvas.Text // what the winning number is: RED · ODD · 2nd 12 · 1 to 18
 	message     *messageLine
 	history     *fyne.Container
-	tiles       []*historyTile  // the history's tiles, made once and reused (showHistory)
-	historyRows int             // the rows of tiles shown: 2, or 1 where the panel is short (fitSide)
-	limits      *limitBoard     // the table's limit sign (stats.go)
-	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
-	pending     *widget.Label
-	calls       *widget.Label
-	stats       *statsBoard     // the statistics of the recent outcomes (stats.go)
-	resultBox   *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
-	slot        *resultSlot
-	side        *fyne.Container // the side panel's column
-	lucky       *fyne.Container
-	luckyFor    luckyShown // what the Lucky Ball panel shows (showLuckyBall)
-	luckyMade   bool
-	buyIn       *fyne.Container
-	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
-	messageView fyne.CanvasObject        // the message line's row, hidden under an offer
-	controls    *fyne.Container
-	jackpot     *canvas.Text // the meter, when the table has a jackpot
-	jackpotWin  *widget.Label
-	favourites  *favouritesRow
-	left        *fyne.Container // the play area: the felt and the rows under it
-	sizing      *touchSizing
-	controlsRow *container.ThemeOverride
-	lamps       *periodLamps     // L's period lamps (designs.go); nil in A and U
-	cd          *countdownView   // the countdown's plate and bar (countdown.go)
-	wonMeter    *canvas.Text     // U's amount-won meter; nil in A and L
-	bettingCtl  []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
-	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
-	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	tiles       []*historyTile // the history's tiles, made once and reused (showHistory)
+	historyRows int            // the rows of tiles shown: 2, or fewer where the panel is short (fitSide)
+	sideH       float32        // the side panel's height, as last laid out (fitSide)
+	// historyGaveWay: fitSide hid the history, the panel being short of height for it
+	historyGaveWay bool
+	sideFor        sideShown       // what the side panel was fitted with (refitSide)
+	limits         *limitBoard     // the table's limit sign (stats.go)
+	personal       *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
+	pending        *widget.Label
+	calls          *widget.Label
+	stats          *statsBoard     // the statistics of the recent outcomes (stats.go)
+	resultBox      *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
+	slot           *resultSlot
+	side           *fyne.Container // the side panel's column
+	lucky          *fyne.Container
+	luckyFor       luckyShown // what the Lucky Ball panel shows (showLuckyBall)
+	luckyMade      bool
+	buyIn          *fyne.Container
+	buyInRow       *container.ThemeOverride // the offer's row, hidden while there is none
+	messageView    fyne.CanvasObject        // the message line's row, hidden under an offer
+	controls       *fyne.Container
+	jackpot        *canvas.Text // the meter, when the table has a jackpot
+	jackpotWin     *widget.Label
+	favourites     *favouritesRow
+	left           *fyne.Container // the play area: the felt and the rows under it
+	sizing         *touchSizing
+	controlsRow    *container.ThemeOverride
+	lamps          *periodLamps     // L's period lamps (designs.go); nil in A and U
+	cd             *countdownView   // the countdown's plate and bar (countdown.go)
+	wonMeter       *canvas.Text     // U's amount-won meter; nil in A and L
+	bettingCtl     []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
+	cashOut        *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
+	noteBuyIn      *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -690,6 +694,7 @@ func (s *Screen) update(v app.View) {
 		s.pending.Hidden = v.Pending == nil
 	}
 	s.showSlot(v, showResult, inTournament)
+	s.refitSide()    // what the side panel shows may need more than its height (sidefit.go)
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
 }
@@ -945,6 +950,7 @@ func (s *Screen) showHistory(h []table.Outcome) {
 type resultSlot struct {
 	result, stats fyne.CanvasObject
 	reserve       bool // keep the statistics' height
+	short         bool // but not where the panel is short of it (fitSide)
 	both          bool // the statistics under the result, always shown
 }
 
@@ -953,7 +959,7 @@ const resultSlotGap = 8
 
 func (l *resultSlot) MinSize([]fyne.CanvasObject) fyne.Size {
 	m := l.result.MinSize()
-	if l.reserve {
+	if l.reserve && !l.short {
 		sm := l.stats.MinSize()
 		h := max(m.Height, sm.Height)
 		if l.both {
@@ -997,38 +1003,6 @@ func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 	s.stats.box.Refresh()
 	if relayout && s.left != nil {
 		s.root.Refresh()
-	}
-}
-
-// fitSide is told the side panel's height before it is laid out: the statistics stand under
-// the result, always shown, where the column has room for both; else they take turns
-// (resultSlot). The height changes with the window only, so this settles at the first layout.
-//
-// Where the column is short even for one of them at a time — a Lucky Ball table on L at
-// 1280×800, whose Lucky Ball panel needed 57 pixels more than the screen has — the history
-// shows its newest row of tiles only: the statistics still tell the whole sample, and the limit
-// sign under them stays on the screen.
-func (s *Screen) fitSide(h float32) {
-	was, wasRows := s.slot.both, s.historyRows
-	s.slot.both = false
-	s.showHistoryRows(historyShown / historyColumns)
-	if s.side.MinSize().Height+2*theme.Padding() > h {
-		s.showHistoryRows(1)
-	}
-	need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
-	s.slot.both = need <= h
-	if s.slot.both != was || s.historyRows != wasRows {
-		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
-		s.side.Refresh()
-	}
-}
-
-// showHistoryRows shows the first rows of the history's tiles (the newest outcomes) and hides
-// the rest, whose places the grid then leaves out.
-func (s *Screen) showHistoryRows(rows int) {
-	s.historyRows = rows
-	for i, t := range s.tiles {
-		t.box.Hidden = i >= rows*historyColumns
 	}
 }
 
@@ -1188,29 +1162,4 @@ func fitText(s string, size, width float32, style fyne.TextStyle) float32 {
 		return max(size*width/w, 12)
 	}
 	return size
-}
-
-// sidePanel lays out its objects in a column of a fixed width and of the height it is given,
-// which it first tells height, if set.
-type sidePanel struct {
-	width  float32
-	height func(float32)
-}
-
-func (p sidePanel) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if p.height != nil {
-		p.height(size.Height)
-	}
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
-}
-
-func (p sidePanel) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var h float32
-	for _, o := range objs {
-		h = max(h, o.MinSize().Height)
-	}
-	return fyne.NewSize(p.width, h)
 }
