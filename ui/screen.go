@@ -55,6 +55,7 @@ type Screen struct {
 	sideH       float32        // the side panel's height, as last laid out (fitSide)
 	// historyGaveWay: fitSide hid the history, the panel being short of height for it
 	historyGaveWay bool
+	tilesTall      bool            // the history's tiles are tall (fitSide)
 	sideFor        sideShown       // what the side panel was fitted with (refitSide)
 	limits         *limitBoard     // the table's limit sign (stats.go)
 	personal       *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
@@ -839,6 +840,7 @@ const historyShown = 2 * historyColumns
 // two rows from the start, so nothing under it moves when the first outcomes come.
 type historyTile struct {
 	box   *fyne.Container // what the history's grid holds
+	cell  *tileCell       // the box's layout: the tile's height
 	inner *fyne.Container // the column the number and its diamond stand in
 	bg    *canvas.Rectangle
 	num   *canvas.Text
@@ -861,18 +863,41 @@ func newHistoryTile() *historyTile {
 	// The column lays out only what is visible: with one of plain and mark hidden it is the
 	// column of a tile made for its number alone (spacer, number, mark, spacer).
 	t.inner = container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t.num, t.plain, t.mark, layout.NewSpacer())
-	t.box = container.New(tileCell{}, t.bg, t.inner)
+	t.cell = &tileCell{height: tileShort}
+	t.box = container.New(t.cell, t.bg, t.inner)
 	t.bg.Hide()
 	t.inner.Hide()
 	return t
 }
 
-// tileCell stacks a history tile's objects in a cell of the tile's size, shown or empty.
-type tileCell struct{}
+// tileCell stacks a history tile's objects in a cell of the tile's size, shown or empty: tall
+// where the side panel has the height (tall, fitSide), short where it has not.
+type tileCell struct{ height float32 }
 
-func (tileCell) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(44, 40) }
+// The history tiles' heights and their numbers' sizes: tall at 1920×1080, where the panel has
+// the room (issue 32 point 7: 40-pixel tiles of 22 points beside empty space), short at 1280×800.
+const (
+	tileShort, tileShortText = 40, 22
+	tileTall, tileTallText   = 56, 28
+)
 
-func (tileCell) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (c *tileCell) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(44, c.height) }
+
+// setTall makes the tile tall or short; it reports whether that changed it.
+func (t *historyTile) setTall(tall bool) bool {
+	h, size := float32(tileShort), float32(tileShortText)
+	if tall {
+		h, size = tileTall, tileTallText
+	}
+	if t.cell.height == h {
+		return false
+	}
+	t.cell.height, t.num.TextSize = h, size
+	t.num.Refresh()
+	return true
+}
+
+func (*tileCell) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)

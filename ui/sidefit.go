@@ -66,11 +66,16 @@ func (s *Screen) refitSide() {
 // What is still too tall after that is cut at the panel's foot: the window never grows.
 func (s *Screen) fitSide(h float32) {
 	s.sideH, s.sideFor = h, s.sideShownNow()
-	was, wasRows, wasShort := s.slot.both, s.historyRows, s.slot.short
+	was, wasRows, wasShort, wasTall := s.slot.both, s.historyRows, s.slot.short, s.tilesTall
 	inTournament := s.tournament.box.Visible()
 	fits := func() bool { return s.side.MinSize().Height+2*theme.Padding() <= h }
 	s.slot.both, s.slot.short = false, false
 	s.showHistoryRows(historyShown / historyColumns)
+	// Tall tiles where they fit with the statistics under the result; else short ones.
+	s.setTilesTall(true)
+	if s.side.MinSize().Height+resultSlotGap+s.resultBox.MinSize().Height+2*theme.Padding() > h {
+		s.setTilesTall(false)
+	}
 	for _, rows := range []int{1, 0} {
 		if fits() {
 			break
@@ -84,9 +89,21 @@ func (s *Screen) fitSide(h float32) {
 		need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
 		s.slot.both = need <= h
 	}
-	if s.slot.both != was || s.historyRows != wasRows || s.slot.short != wasShort {
+	if s.slot.both != was || s.historyRows != wasRows || s.slot.short != wasShort || s.tilesTall != wasTall {
 		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || inTournament
 		s.side.Refresh()
+	}
+}
+
+// setTilesTall makes the history's tiles tall or short (tileCell).
+func (s *Screen) setTilesTall(tall bool) {
+	s.tilesTall = tall
+	changed := false
+	for _, t := range s.tiles {
+		changed = t.setTall(tall) || changed
+	}
+	if changed {
+		s.history.Refresh()
 	}
 }
 

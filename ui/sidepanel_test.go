@@ -126,3 +126,30 @@ func TestHotAndColdOnlyAfterEnoughSpins(t *testing.T) {
 		t.Fatalf("after %d spins no hot numbers", len(hist))
 	}
 }
+
+// The history's tiles are read from the seat: where the panel has the height (1920×1080) they
+// are tall with large numbers, not the 40-pixel tiles of 22 points left beside empty space; at
+// 1280×800 they keep the size that fits.
+func TestHistoryTilesLargeWhereThePanelHasRoom(t *testing.T) {
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	for _, c := range []struct {
+		size         fyne.Size
+		height, text float32
+	}{{fyne.NewSize(1920, 1080), 56, 28}, {fyne.NewSize(1280, 800), 40, 22}} {
+		for _, d := range diagrams.Designs {
+			test.NewTempApp(t)
+			s, _, _, w := screenAt(t, d, l, c.size)
+			s.OfferLanguages(func(string) {})
+			w.SetPadded(false)
+			w.Resize(c.size)
+			w.Content().Refresh()
+			tile := s.tiles[0]
+			if h := tile.box.Size().Height; h < c.height-0.5 {
+				t.Errorf("%s %v: history tiles %v high, want %v", d.Name, c.size, h, c.height)
+			}
+			if tile.num.TextSize < c.text {
+				t.Errorf("%s %v: history numbers at %v points, want %v", d.Name, c.size, tile.num.TextSize, c.text)
+			}
+		}
+	}
+}
