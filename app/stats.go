@@ -8,6 +8,14 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 )
 
+// HotColdMinSpins is the sample from which the screen names hot and cold numbers. Over fewer
+// spins a count says nothing a player could act on: after one spin the number seen was "hot"
+// and every other "cold" (issue 32 point 7). Ten spins is the shortest history casino boards
+// commonly show, and the first in which a number can have come up more than once while most
+// have not come up at all; it is still no prediction, and the board says how many spins it
+// counts beside them.
+const HotColdMinSpins = 10
+
 // NumberCount is how often a number came up in a sample of recent outcomes.
 type NumberCount struct {
 	Number roulette.Number
@@ -23,7 +31,7 @@ type NumberCount struct {
 // number once) nothing is either, and no number is ever listed both hot and cold. Ties are
 // broken as a statistics board reads them: between two equally frequent numbers the one seen
 // more recently is the hotter, the one not seen for longer the colder; numbers never seen go
-// to the lower number, so the screen is stable.
+// in the wheel's order (0, 00, 1…36), so the screen is stable and 00 is a number like 0.
 func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []NumberCount, sample int) {
 	counts := map[roulette.Number]int{}
 	last := map[roulette.Number]int{} // the spin's place in history, 0 the newest
@@ -38,8 +46,10 @@ func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []Numb
 		sample++
 	}
 	all := make([]NumberCount, 0, len(w.Numbers()))
+	order := map[roulette.Number]int{} // the place in the wheel's list of numbers: 0, 00, 1…36
 	lo, hi := -1, 0
-	for _, num := range w.Numbers() {
+	for i, num := range w.Numbers() {
+		order[num] = i
 		c := counts[num]
 		all = append(all, NumberCount{num, c})
 		if lo < 0 || c < lo {
@@ -57,7 +67,7 @@ func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []Numb
 		case sa != sb:
 			return sa
 		}
-		return a < b
+		return order[a] < order[b]
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].Count != all[j].Count {

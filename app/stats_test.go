@@ -159,3 +159,14 @@ func FuzzStats(f *testing.F) {
 		}
 	})
 }
+
+// Issue 32 point 7: on a double-zero wheel 00 is a number like any other, and cold when it has
+// not come up: numbers never seen are listed in the wheel's order (0, 00, 1…36); by value, 00
+// (37) came after 36 and was never listed cold.
+func TestColdIncludesDoubleZero(t *testing.T) {
+	_, cold, _ := HotCold(outcomes(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1), roulette.DoubleZero, 3)
+	want := []NumberCount{{0, 0}, {roulette.DoubleZeroNumber, 0}, {11, 0}}
+	if !slices.Equal(cold, want) {
+		t.Fatalf("cold %v, want %v", cold, want)
+	}
+}

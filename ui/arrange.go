@@ -121,8 +121,10 @@ type trackRow struct {
 }
 
 // fit chooses the arrangement for the play area's width: the same size class as the controls'.
-// In the strip the call bets' line has the row's width, and is drawn at 18 points; in the
-// 200-pixel column it keeps Fyne's 14.
+// The call bets' line is drawn at 18 points in both (at Fyne's 14 in the column it was the
+// smallest words on the screen, issue 32 point 5): in the strip it has the row's width and one
+// line, cut with an ellipsis; in the 200-pixel column it wraps onto the lines under the
+// segments, whole.
 func (r *trackRow) fit(width float32) {
 	across := width < compactBelow
 	if across == r.across && r.calls != nil && r.calls.SizeName != "" {
@@ -130,14 +132,12 @@ func (r *trackRow) fit(width float32) {
 	}
 	r.across, r.spread.across = across, across
 	if r.calls != nil {
-		name := theme.SizeNameText
+		r.calls.SizeName = theme.SizeNameSubHeadingText
+		r.calls.Wrapping, r.calls.Truncation = fyne.TextWrapWord, fyne.TextTruncateOff
 		if across {
-			name = theme.SizeNameSubHeadingText
+			r.calls.Wrapping, r.calls.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
 		}
-		if name != r.calls.SizeName {
-			r.calls.SizeName = name
-			r.calls.Refresh()
-		}
+		r.calls.Refresh()
 	}
 }
 

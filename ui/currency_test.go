@@ -85,7 +85,7 @@ func TestMoneyShowsTheCurrency(t *testing.T) {
 		"u_dealer_wager.xml":    {"voisins €9 placed by the", "The dealer placed voisins for you: €9.00"},
 		"a_dealer_buy_in.xml":   {"The dealer offers a buy-in of €500.00"},
 		"a_jackpot_won.xml":     {"JACKPOT €1,000.00", "JACKPOT! You won €12,345.00"},
-		"u_asian_racetrack.xml": {"asian-neighbour 32 15 19 €10"},
+		"u_asian_racetrack.xml": {"asian-neighbour 32 15", "19 €10"}, // on two lines in the 1920 column
 		"tournament_final":      {"Prize pool €300.00"},
 	}
 	sizes := []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)}

@@ -44,7 +44,9 @@ type Felt struct {
 	widget.BaseWidget
 	geom *diagrams.Geometry
 
-	stakes  map[roulette.Spot]int64 // chips on the layout, by spot
+	stakes map[roulette.Spot]int64 // chips on the layout, by spot
+	// calls are the pieces of the call bets placed, by spot: what each piece carries (SetCalls)
+	calls   map[roulette.Spot]int64
 	won     map[roulette.Spot]int64 // after a result: what the chips on a winning spot returned
 	winning roulette.Number
 	hasWin  bool
@@ -96,6 +98,19 @@ func (f *Felt) SetStakes(stakes map[roulette.Spot]int64) {
 	if !same {
 		f.Refresh()
 	}
+}
+
+// SetCalls shows the pieces of the call bets placed as chips on the felt, each with what the
+// piece carries (issue 32 point 5: a call bet was on the racetrack only, and a player could not
+// see which splits and corners voisins had put money on). They are drawn smaller than the
+// player's own chips, and beside one where a spot has both: they are not the player's to drag
+// (a piece moves only with its call bet), and the felt's drag takes only its stakes.
+func (f *Felt) SetCalls(pieces map[roulette.Spot]int64) {
+	if maps.Equal(pieces, f.calls) || len(pieces) == 0 && len(f.calls) == 0 {
+		return
+	}
+	f.calls = pieces
+	f.Refresh()
 }
 
 // SetResult shows the winning chips of a settled round, each with what it won over its stake
@@ -275,6 +290,7 @@ type drawnChip struct {
 	amount, won int64
 	at          fyne.Position // its centre in the felt
 	d           float32       // its diameter
+	call        bool          // a piece of a call bet (SetCalls), not a chip of the player's own
 }
 
 // wonTab is a winning chip's tab: what it returned, where, and its objects.
@@ -351,6 +367,16 @@ func (r *feltRenderer) layoutChips(scale float32) []fyne.CanvasObject {
 	r.made = make(map[roulette.Spot]wonTab)
 	var tabs []fyne.CanvasObject
 	for _, reg := range r.felt.geom.Regions {
+		if a := r.felt.calls[reg.Spot]; a > 0 {
+			// A call bet's piece: a smaller chip, above and to the right of where the
+			// player's own chip stands, so both are seen where a spot has both.
+			c, cd := r.felt.ToScreen(reg.Centre), d*0.7
+			if r.felt.stakes[reg.Spot] > 0 {
+				c = c.Add(fyne.NewPos(d*0.45, -d*0.45))
+			}
+			r.drawn = append(r.drawn, drawnChip{spot: reg.Spot, amount: a, at: c, d: cd, call: true})
+			sprites = append(sprites, chipSprite(a, false, c, cd))
+		}
 		amount, ok := r.felt.stakes[reg.Spot]
 		if !ok || amount == 0 {
 			continue

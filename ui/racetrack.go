@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"maps"
 
 	"fyne.io/fyne/v2"
@@ -22,7 +23,9 @@ type Racetrack struct {
 	OnTapped func(diagrams.TrackRegion)
 
 	stakes map[diagrams.TrackTarget]int64 // call bets, each a chip where it was placed
-	closed bool                           // no more bets: veiled as the felt is
+	// covered are the numbers the call bets placed cover, lit on the ring (SetCovered)
+	covered roulette.Mask
+	closed  bool // no more bets: veiled as the felt is
 }
 
 // SetClosed veils the racetrack while the table takes no bets, as the felt is (SetClosed), so
@@ -42,6 +45,15 @@ func (r *Racetrack) SetStakes(stakes map[diagrams.TrackTarget]int64) {
 	}
 	r.stakes = stakes
 	r.Refresh()
+}
+
+// SetCovered lights the numbers the call bets placed cover (issue 32 point 5): a player sees
+// which numbers voisins or 17±4 is on, not only a chip on a name or a number.
+func (r *Racetrack) SetCovered(m roulette.Mask) {
+	if m != r.covered {
+		r.covered = m
+		r.Refresh()
+	}
 }
 
 // NewRacetrack returns the racetrack widget of a wheel's track.
@@ -107,22 +119,38 @@ type trackRenderer struct {
 	// drawn are the call bets' chips drawn into the picture by the last layout (as the felt's:
 	// a chip as a dozen objects made every frame dearer, issue 18).
 	drawn []trackChip
+	lit   []roulette.Number // the numbers lit as covered by a call bet (SetCovered)
 }
 
 // trackChip is a call bet's chip as drawn into the racetrack's picture.
 type trackChip struct {
 	amount int64
 	at     fyne.Position // its centre in the widget
+	d      float32       // its diameter
 }
 
 func (t *trackRenderer) Layout(size fyne.Size) {
 	t.art.raster.Resize(size)
 	t.dim.Resize(size)
 	t.dim.Hidden = !t.w.closed
-	t.drawn = t.drawn[:0]
+	t.drawn, t.lit = t.drawn[:0], t.lit[:0]
 	var sprites []artSprite
+	scale, _ := fit(t.w.track.Bounds, size)
+	// The covered numbers first, under the chips: a frame inside each number's box, in the
+	// gold of the chosen chip, which no number's colour is.
+	for _, reg := range t.w.track.Numbers {
+		if n := reg.Target.Centre; t.w.covered.Has(n) {
+			tl, br := t.w.ToScreen(reg.Rect.Min), t.w.ToScreen(reg.Rect.Max)
+			sprites = append(sprites, litSprite(tl, fyne.NewSize(br.X-tl.X, br.Y-tl.Y)))
+			t.lit = append(t.lit, n)
+		}
+	}
 	if len(t.w.stakes) > 0 {
-		scale, _ := fit(t.w.track.Bounds, size)
+		ringTop, ringBottom := t.w.track.Numbers[0].Rect.Min.Y, t.w.track.Numbers[0].Rect.Max.Y
+		for _, reg := range t.w.track.Numbers {
+			ringTop, ringBottom = min(ringTop, reg.Rect.Min.Y), max(ringBottom, reg.Rect.Max.Y)
+		}
+		mid := diagrams.Point{X: (t.w.track.Bounds.Min.X + t.w.track.Bounds.Max.X) / 2, Y: (ringTop + ringBottom) / 2}
 		for k, regs := range [][]diagrams.TrackRegion{t.w.track.Numbers, t.w.track.Sectors, t.w.track.Asian} {
 			for _, reg := range regs { // a number's target is the neighbours bet centred on it; a group's, its Asian Neighbour
 				a := t.w.stakes[reg.Target]
@@ -133,6 +161,22 @@ func (t *trackRenderer) Layout(size fyne.Size) {
 				side := min(rc.Max.X-rc.Min.X, rc.Max.Y-rc.Min.Y)
 				d := side * scale * 0.82
 				at := diagrams.Point{X: (rc.Min.X + rc.Max.X) / 2, Y: (rc.Min.Y + rc.Max.Y) / 2}
+				if k == 0 {
+					// A neighbours chip stands across its number's inner edge, smaller: on the
+					// number it hid the number (issue 32 point 5); the lit numbers around it
+					// say what it covers.
+					d = side * scale * 0.56
+					switch {
+					case rc.Max.Y <= mid.Y: // the top row
+						at.Y = rc.Max.Y
+					case rc.Min.Y >= mid.Y: // the bottom row
+						at.Y = rc.Min.Y
+					case at.X < mid.X: // the left end
+						at.X = rc.Max.X
+					default: // the right end
+						at.X = rc.Min.X
+					}
+				}
 				if k == 1 {
 					// A sector's chip stands at its end: in the middle it hid the sector's name
 					// (issue 32 point 5).
@@ -140,11 +184,29 @@ func (t *trackRenderer) Layout(size fyne.Size) {
 				}
 				c := t.w.ToScreen(at)
 				sprites = append(sprites, chipSprite(a, false, c, d))
-				t.drawn = append(t.drawn, trackChip{amount: a, at: c})
+				t.drawn = append(t.drawn, trackChip{amount: a, at: c, d: d})
 			}
 		}
 	}
 	t.art.setSprites(sprites)
+}
+
+// litSprite is the frame of a number a call bet covers, inside its box of size at tl.
+func litSprite(tl fyne.Position, size fyne.Size) artSprite {
+	const stroke = 4
+	return artSprite{
+		key: struct {
+			lit  bool
+			size fyne.Size
+		}{true, size}, at: tl, size: size,
+		objs: func() []fyne.CanvasObject {
+			f := canvas.NewRectangle(color.Transparent)
+			f.StrokeColor, f.StrokeWidth = selectedChip, stroke
+			f.Move(fyne.NewPos(stroke/2+1, stroke/2+1))
+			f.Resize(size.SubtractWidthHeight(stroke+2, stroke+2))
+			return []fyne.CanvasObject{f}
+		},
+	}
 }
 
 func (t *trackRenderer) MinSize() fyne.Size { return t.w.MinSize() }

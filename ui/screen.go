@@ -36,6 +36,7 @@ type Screen struct {
 
 	felt        *Felt
 	track       *Racetrack
+	spreadSel   *segmented // the neighbours spread: its chosen segment is the spread less one
 	chips       *fyne.Container
 	balance     *canvas.Text
 	bet         *canvas.Text
@@ -49,35 +50,40 @@ type Screen struct {
 	callout     *canvas.Text // what the winning number is: RED · ODD · 2nd 12 · 1 to 18
 	message     *messageLine
 	history     *fyne.Container
-	tiles       []*historyTile  // the history's tiles, made once and reused (showHistory)
-	historyRows int             // the rows of tiles shown: 2, or 1 where the panel is short (fitSide)
-	limits      *limitBoard     // the table's limit sign (stats.go)
-	personal    *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
-	pending     *widget.Label
-	calls       *widget.Label
-	stats       *statsBoard     // the statistics of the recent outcomes (stats.go)
-	resultBox   *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
-	slot        *resultSlot
-	side        *fyne.Container // the side panel's column
-	lucky       *fyne.Container
-	luckyFor    luckyShown // what the Lucky Ball panel shows (showLuckyBall)
-	luckyMade   bool
-	buyIn       *fyne.Container
-	buyInRow    *container.ThemeOverride // the offer's row, hidden while there is none
-	messageView fyne.CanvasObject        // the message line's row, hidden under an offer
-	controls    *fyne.Container
-	jackpot     *canvas.Text // the meter, when the table has a jackpot
-	jackpotWin  *widget.Label
-	favourites  *favouritesRow
-	left        *fyne.Container // the play area: the felt and the rows under it
-	sizing      *touchSizing
-	controlsRow *container.ThemeOverride
-	lamps       *periodLamps     // L's period lamps (designs.go); nil in A and U
-	cd          *countdownView   // the countdown's plate and bar (countdown.go)
-	wonMeter    *canvas.Text     // U's amount-won meter; nil in A and L
-	bettingCtl  []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
-	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
-	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	tiles       []*historyTile // the history's tiles, made once and reused (showHistory)
+	historyRows int            // the rows of tiles shown: 2, or fewer where the panel is short (fitSide)
+	sideH       float32        // the side panel's height, as last laid out (fitSide)
+	// historyGaveWay: fitSide hid the history, the panel being short of height for it
+	historyGaveWay bool
+	tilesTall      bool            // the history's tiles are tall (fitSide)
+	sideFor        sideShown       // what the side panel was fitted with (refitSide)
+	limits         *limitBoard     // the table's limit sign (stats.go)
+	personal       *fyne.Container // the distinctive marker: this seat plays to its own limits (000 §4.3)
+	pending        *widget.Label
+	calls          *widget.Label
+	stats          *statsBoard     // the statistics of the recent outcomes (stats.go)
+	resultBox      *fyne.Container // the outcome, its call-out and the win: in the statistics' place while shown
+	slot           *resultSlot
+	side           *fyne.Container // the side panel's column
+	lucky          *fyne.Container
+	luckyFor       luckyShown // what the Lucky Ball panel shows (showLuckyBall)
+	luckyMade      bool
+	buyIn          *fyne.Container
+	buyInRow       *container.ThemeOverride // the offer's row, hidden while there is none
+	messageView    fyne.CanvasObject        // the message line's row, hidden under an offer
+	controls       *fyne.Container
+	jackpot        *canvas.Text // the meter, when the table has a jackpot
+	jackpotWin     *widget.Label
+	favourites     *favouritesRow
+	left           *fyne.Container // the play area: the felt and the rows under it
+	sizing         *touchSizing
+	controlsRow    *container.ThemeOverride
+	lamps          *periodLamps     // L's period lamps (designs.go); nil in A and U
+	cd             *countdownView   // the countdown's plate and bar (countdown.go)
+	wonMeter       *canvas.Text     // U's amount-won meter; nil in A and L
+	bettingCtl     []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
+	cashOut        *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
+	noteBuyIn      *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -201,10 +207,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		return nil, err
 	}
 	track.AddAsian(l.Asian) // the Asian racetrack when the table offers it (002 §3.2)
-	spread := roulette.DefaultSpread
-	spreadSel := newSegmented([]string{"1", "2", "3", "4"}, spread-1, func(i int) { spread = i + 1 })
+	s.spreadSel = newSegmented([]string{"1", "2", "3", "4"}, roulette.DefaultSpread-1, nil)
+	spreadSel := s.spreadSel
 	s.track = NewRacetrack(track)
-	s.track.OnTapped = func(r diagrams.TrackRegion) { s.touched(func() { term.Place(r.Target.Bet(spread)) }) }
+	s.track.OnTapped = func(r diagrams.TrackRegion) {
+		s.touched(func() { term.Place(r.Target.Bet(s.spreadSel.Selected() + 1)) })
+	}
 	s.calls.Truncation = fyne.TextTruncateEllipsis
 	spreadL := &spreadColumn{}
 	spreadCol := container.New(spreadL, text(T("Neighbours"), 18, panelDimText), spreadSel, s.calls)
@@ -252,11 +260,12 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.language = widget.NewButton("", nil)
 	s.languageName = newLanguageName()
 	lt := container.NewThemeOverride(container.NewStack(s.language, s.languageName),
-		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: compactSizes}})
+		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	s.langBox = lt
 	s.langBox.Hide()
-	s.controls = container.NewHBox(s.langBox, help, s.recordsButton(), cashOut)
+	// Each in a slot of a fixed width, the same in every language (controlSlots).
+	s.controls = container.New(&controlSlots{sizing: s.sizing}, s.langBox, help, s.recordsButton(), cashOut)
 	betting := container.NewHBox(undo, clear, repeat, double)
 	if design.Name == "U" {
 		betting = container.NewHBox(clear, undo, repeat)
@@ -558,6 +567,7 @@ func (s *Screen) update(v app.View) {
 	}
 	var calls []string
 	var onTrack map[diagrams.TrackTarget]int64
+	var onFelt callsOnFelt
 	for _, st := range v.Stakes {
 		if st.Bet.Spot.Kind == roulette.AsianNeighbour { // off the felt: a chip on its group's box, and listed as the box reads
 			calls = append(calls, fmt.Sprintf("%s %s %s", T("asian-neighbour"), wheelOrder(st.Bet.Spot.Mask, v.Config.Layout.Wheel), shortInCurrency(v.Config.Currency, st.Amount)))
@@ -565,10 +575,12 @@ func (s *Screen) update(v app.View) {
 				onTrack = map[diagrams.TrackTarget]int64{}
 			}
 			onTrack[diagrams.TrackTarget{Group: st.Bet.Spot.Mask}] += st.Amount
+			onFelt.covered |= st.Bet.Spot.Mask // its three numbers lit on the ring, as a call bet's
 		} else if st.Bet.IsCall() {
 			// A call bet's amount is per piece; the line and its chip say what the bet costs,
 			// all its pieces (issue 32 point 5: voisins at A$1 read "A$1" and costs A$9).
 			cost := callCost(st.Bet, st.Amount, v.Config.Layout)
+			onFelt.add(st.Bet, st.Amount, v.Config.Layout)
 			calls = append(calls, fmt.Sprintf("%v %s", st.Bet, shortInCurrency(v.Config.Currency, cost)))
 			if onTrack == nil {
 				onTrack = map[diagrams.TrackTarget]int64{}
@@ -591,6 +603,7 @@ func (s *Screen) update(v app.View) {
 		amount := d.Amount
 		if d.Bet.IsCall() {
 			amount = callCost(d.Bet, d.Amount, v.Config.Layout)
+			onFelt.add(d.Bet, d.Amount, v.Config.Layout)
 		}
 		dealers = append(dealers, fmt.Sprintf(T("%v %s placed by the dealer"), d.Bet, shortInCurrency(v.Config.Currency, amount)))
 		if d.Bet.IsCall() {
@@ -606,7 +619,9 @@ func (s *Screen) update(v app.View) {
 	}
 	calls = append(dealers, calls...)
 	s.felt.SetStakes(stakes)
+	s.felt.SetCalls(onFelt.pieces)
 	s.track.SetStakes(onTrack)
+	s.track.SetCovered(onFelt.covered)
 	// The call bets in one line under the spread (their chips stand on the racetrack): the
 	// line's place is kept while there are none, so the racetrack does not move when one comes.
 	if t := strings.Join(calls, " · "); t != s.calls.Text {
@@ -680,6 +695,7 @@ func (s *Screen) update(v app.View) {
 		s.pending.Hidden = v.Pending == nil
 	}
 	s.showSlot(v, showResult, inTournament)
+	s.refitSide()    // what the side panel shows may need more than its height (sidefit.go)
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
 }
@@ -824,6 +840,7 @@ const historyShown = 2 * historyColumns
 // two rows from the start, so nothing under it moves when the first outcomes come.
 type historyTile struct {
 	box   *fyne.Container // what the history's grid holds
+	cell  *tileCell       // the box's layout: the tile's height
 	inner *fyne.Container // the column the number and its diamond stand in
 	bg    *canvas.Rectangle
 	num   *canvas.Text
@@ -846,18 +863,41 @@ func newHistoryTile() *historyTile {
 	// The column lays out only what is visible: with one of plain and mark hidden it is the
 	// column of a tile made for its number alone (spacer, number, mark, spacer).
 	t.inner = container.New(layout.NewCustomPaddedVBoxLayout(0), layout.NewSpacer(), t.num, t.plain, t.mark, layout.NewSpacer())
-	t.box = container.New(tileCell{}, t.bg, t.inner)
+	t.cell = &tileCell{height: tileShort}
+	t.box = container.New(t.cell, t.bg, t.inner)
 	t.bg.Hide()
 	t.inner.Hide()
 	return t
 }
 
-// tileCell stacks a history tile's objects in a cell of the tile's size, shown or empty.
-type tileCell struct{}
+// tileCell stacks a history tile's objects in a cell of the tile's size, shown or empty: tall
+// where the side panel has the height (tall, fitSide), short where it has not.
+type tileCell struct{ height float32 }
 
-func (tileCell) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(44, 40) }
+// The history tiles' heights and their numbers' sizes: tall at 1920×1080, where the panel has
+// the room (issue 32 point 7: 40-pixel tiles of 22 points beside empty space), short at 1280×800.
+const (
+	tileShort, tileShortText = 40, 22
+	tileTall, tileTallText   = 56, 28
+)
 
-func (tileCell) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (c *tileCell) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(44, c.height) }
+
+// setTall makes the tile tall or short; it reports whether that changed it.
+func (t *historyTile) setTall(tall bool) bool {
+	h, size := float32(tileShort), float32(tileShortText)
+	if tall {
+		h, size = tileTall, tileTallText
+	}
+	if t.cell.height == h {
+		return false
+	}
+	t.cell.height, t.num.TextSize = h, size
+	t.num.Refresh()
+	return true
+}
+
+func (*tileCell) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
@@ -935,6 +975,7 @@ func (s *Screen) showHistory(h []table.Outcome) {
 type resultSlot struct {
 	result, stats fyne.CanvasObject
 	reserve       bool // keep the statistics' height
+	short         bool // but not where the panel is short of it (fitSide)
 	both          bool // the statistics under the result, always shown
 }
 
@@ -943,7 +984,7 @@ const resultSlotGap = 8
 
 func (l *resultSlot) MinSize([]fyne.CanvasObject) fyne.Size {
 	m := l.result.MinSize()
-	if l.reserve {
+	if l.reserve && !l.short {
 		sm := l.stats.MinSize()
 		h := max(m.Height, sm.Height)
 		if l.both {
@@ -987,38 +1028,6 @@ func (s *Screen) showSlot(v app.View, showResult, inTournament bool) {
 	s.stats.box.Refresh()
 	if relayout && s.left != nil {
 		s.root.Refresh()
-	}
-}
-
-// fitSide is told the side panel's height before it is laid out: the statistics stand under
-// the result, always shown, where the column has room for both; else they take turns
-// (resultSlot). The height changes with the window only, so this settles at the first layout.
-//
-// Where the column is short even for one of them at a time — a Lucky Ball table on L at
-// 1280×800, whose Lucky Ball panel needed 57 pixels more than the screen has — the history
-// shows its newest row of tiles only: the statistics still tell the whole sample, and the limit
-// sign under them stays on the screen.
-func (s *Screen) fitSide(h float32) {
-	was, wasRows := s.slot.both, s.historyRows
-	s.slot.both = false
-	s.showHistoryRows(historyShown / historyColumns)
-	if s.side.MinSize().Height+2*theme.Padding() > h {
-		s.showHistoryRows(1)
-	}
-	need := s.side.MinSize().Height + resultSlotGap + s.resultBox.MinSize().Height + 2*theme.Padding()
-	s.slot.both = need <= h
-	if s.slot.both != was || s.historyRows != wasRows {
-		s.stats.box.Hidden = !(s.slot.both || !s.resultBox.Visible()) || s.tournament.box.Visible()
-		s.side.Refresh()
-	}
-}
-
-// showHistoryRows shows the first rows of the history's tiles (the newest outcomes) and hides
-// the rest, whose places the grid then leaves out.
-func (s *Screen) showHistoryRows(rows int) {
-	s.historyRows = rows
-	for i, t := range s.tiles {
-		t.box.Hidden = i >= rows*historyColumns
 	}
 }
 
@@ -1178,29 +1187,4 @@ func fitText(s string, size, width float32, style fyne.TextStyle) float32 {
 		return max(size*width/w, 12)
 	}
 	return size
-}
-
-// sidePanel lays out its objects in a column of a fixed width and of the height it is given,
-// which it first tells height, if set.
-type sidePanel struct {
-	width  float32
-	height func(float32)
-}
-
-func (p sidePanel) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if p.height != nil {
-		p.height(size.Height)
-	}
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
-}
-
-func (p sidePanel) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var h float32
-	for _, o := range objs {
-		h = max(h, o.MinSize().Height)
-	}
-	return fyne.NewSize(p.width, h)
 }

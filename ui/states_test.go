@@ -312,12 +312,12 @@ func TestScreenStates(t *testing.T) {
 		"a_reconnecting.xml":      {"RECONNECTING…", "wagers are void"},
 		"a_wagers_void.xml":       {"NO MORE BETS", "wagers are void"},
 		"a_table_closed.xml":      {"TABLE CLOSED"},
-		"u_dealer_wager.xml":      {"voisins 9 placed by the dealer", "The dealer placed voisins for you: 9.00", "44.00"},
+		"u_dealer_wager.xml":      {"voisins 9 placed by the", "The dealer placed voisins for you: 9.00", "44.00"},
 		"a_closure_announced.xml": {"This table closes at", "25 min left"},
 		"a_dealer_buy_in.xml":     {"The dealer offers a buy-in of 500.00", "Accept", "Decline"},
 		"a_jackpot_won.xml":       {"JACKPOT 1,000.00", "JACKPOT! You won 12,345.00"},
 		"a_personal_limits.xml":   {"PERSONAL LIMIT", "YOUR LIMITS", "10 – 2,000"},
-		"u_asian_racetrack.xml":   {"asian-neighbour 32 15 19 10"},
+		"u_asian_racetrack.xml":   {"asian-neighbour 32 15", "19 10"}, // on two lines in the column
 	}
 	for _, c := range stateCases() {
 		t.Run(c.file, func(t *testing.T) {

@@ -74,17 +74,20 @@ type countTile struct {
 // green black, odd even, 1 to 18 and 19 to 36, the dozens; the zeros counted apart in green), and
 // the three hot and three cold numbers with their counts.
 type statsBoard struct {
-	box       *fyne.Container
-	heading   *canvas.Text
-	bars      [4]*splitBar
-	hotCap    *canvas.Text
-	coldCap   *canvas.Text
-	hot, cold [3]*countTile
-	drawn     statsDrawn
-	drewOnce  bool
-	seen      []table.Outcome // the history drawn from, and its wheel: show returns at once on the same
-	seenWheel roulette.Wheel
-	zeros     []*barSeg // the zeros' share of each bar, named for the wheel's zeros (show)
+	box     *fyne.Container
+	heading *canvas.Text
+	bars    [4]*splitBar
+	hotCap  *canvas.Text
+	coldCap *canvas.Text
+	// hotColdNote stands in the hot and cold numbers' place until app.HotColdMinSpins spins
+	// are counted, saying when they come
+	hotColdNote *canvas.Text
+	hot, cold   [3]*countTile
+	drawn       statsDrawn
+	drewOnce    bool
+	seen        []table.Outcome // the history drawn from, and its wheel: show returns at once on the same
+	seenWheel   roulette.Wheel
+	zeros       []*barSeg // the zeros' share of each bar, named for the wheel's zeros (show)
 }
 
 // statsDrawn is what the board shows; it is drawn again only when this changes (once a round).
@@ -115,7 +118,9 @@ func newStatsBoard() *statsBoard {
 	b.hotCap = text(T("HOT"), statsHeadSize, hotColour)
 	b.coldCap = text(T("COLD"), statsHeadSize, coldColour)
 	b.coldCap.Alignment = fyne.TextAlignTrailing
-	objs := []fyne.CanvasObject{b.heading}
+	b.hotColdNote = text(fmt.Sprintf(T("HOT and COLD after %d spins"), app.HotColdMinSpins), statsBarSize, panelDimText)
+	b.hotColdNote.Alignment = fyne.TextAlignCenter
+	objs := []fyne.CanvasObject{b.heading, b.hotColdNote}
 	for _, bar := range b.bars {
 		bar.bg = canvas.NewRectangle(barEmpty)
 		objs = append(objs, bar.bg)
@@ -164,8 +169,10 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 		z.name = zeros
 	}
 	d := statsDrawn{splits: app.SplitsOf(h, w)}
-	hot, cold, _ := app.HotCold(h, w, 3)
-	d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
+	if d.splits.Sample >= app.HotColdMinSpins { // before, a count says nothing (app.HotColdMinSpins)
+		hot, cold, _ := app.HotCold(h, w, 3)
+		d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
+	}
 	if b.drewOnce && d == b.drawn {
 		return
 	}
@@ -198,6 +205,7 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	}
 	b.hotCap.Hidden = d.nHot == 0
 	b.coldCap.Hidden = d.nCold == 0
+	b.hotColdNote.Hidden = s.Sample >= app.HotColdMinSpins
 	b.box.Refresh() // lays the bars out again at their new shares
 }
 
@@ -253,6 +261,8 @@ func (l *statsLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	for i, t := range b.cold {
 		t.layout(w-float32(3-i)*(statsTileW+gap)+gap, y)
 	}
+	b.hotColdNote.Move(fyne.NewPos(0, y))
+	b.hotColdNote.Resize(fyne.NewSize(w, statsTileH))
 	y += statsTileH + statsGap
 	for _, bar := range b.bars {
 		bar.bg.Move(fyne.NewPos(0, y))
@@ -275,32 +285,72 @@ func (t *countTile) layout(x, y float32) {
 	t.mark.Resize(fyne.NewSize(8, 8))
 }
 
-// layout sizes the bar's segments to their shares of the sample and writes in each the longest
-// of "NAME 42%", "42%" and nothing that fits it.
+// statsBarLeast is the smallest size a share's words are drawn at: a narrow share gets the width
+// its name and percentage need at it.
+const statsBarLeast = 12
+
+// layout sizes the bar's segments to their shares of the sample and writes in each its name
+// and percentage, "BLACK 33%" (issue 32 point 7: a share too narrow for its name showed "33%"
+// alone, or nothing). A share narrower than its words at statsBarLeast is widened to them, the
+// width taken from the wider shares in proportion: the percentages say the shares exactly, the
+// bar only roughly where a share is small.
 func (bar *splitBar) layout(w, y float32, sample int) {
+	labels := make([]string, len(bar.segs))
+	widths := make([]float32, len(bar.segs))
+	need := make([]float32, len(bar.segs))
+	for i, s := range bar.segs {
+		if sample == 0 || s.count == 0 {
+			continue
+		}
+		labels[i] = s.name + " " + fmt.Sprintf("%d%%", (s.count*100+sample/2)/sample)
+		need[i] = fyne.MeasureText(labels[i], statsBarLeast, s.label.TextStyle).Width + 6
+	}
+	// Shares below their need take it; the rest share what is left by their counts, until
+	// none of them falls below its own need.
+	fixed := make([]bool, len(bar.segs))
+	for changed := true; changed; {
+		changed = false
+		left, counts := w, 0
+		for i, s := range bar.segs {
+			if fixed[i] {
+				left -= need[i]
+			} else {
+				counts += s.count
+			}
+		}
+		for i, s := range bar.segs {
+			switch {
+			case fixed[i]:
+				widths[i] = need[i]
+			case counts > 0:
+				widths[i] = max(left, 0) * float32(s.count) / float32(counts)
+			default:
+				widths[i] = 0
+			}
+			if !fixed[i] && s.count > 0 && widths[i] < need[i] {
+				fixed[i], changed = true, true
+			}
+		}
+	}
 	x := float32(0)
-	for _, s := range bar.segs {
+	for i, s := range bar.segs {
 		if sample == 0 || s.count == 0 {
 			s.bg.Hide()
 			s.label.Hide()
 			continue
 		}
-		sw := w * float32(s.count) / float32(sample)
+		sw := widths[i]
 		s.bg.Move(fyne.NewPos(x, y))
 		s.bg.Resize(fyne.NewSize(sw, statsBarHeight))
 		s.bg.Show()
-		pct := fmt.Sprintf("%d%%", (s.count*100+sample/2)/sample)
-		label := ""
-		for _, try := range []string{s.name + " " + pct, pct} {
-			if fyne.MeasureText(try, statsBarSize, s.label.TextStyle).Width <= sw-6 {
-				label = try
-				break
-			}
+		size := float32(statsBarSize)
+		for size > statsBarLeast && fyne.MeasureText(labels[i], size, s.label.TextStyle).Width > sw-6 {
+			size--
 		}
-		s.label.Text = label
+		s.label.Text, s.label.TextSize = labels[i], size
 		s.label.Move(fyne.NewPos(x, y))
 		s.label.Resize(fyne.NewSize(sw, statsBarHeight))
-		s.label.Hidden = label == ""
+		s.label.Show()
 		canvas.Refresh(s.label)
 		x += sw
 	}

@@ -67,12 +67,13 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 		t.Errorf("heading %q", b.heading.Text)
 	}
 	w := float32(signWidth)
-	share := func(n int) float32 { return w * float32(n) / 12 }
-	want := [4][]segShown{
-		{{"RED 33%", share(4)}, {"17%", share(2)}, {"BLACK 50%", share(6)}},
-		{{"ODD 50%", share(6)}, {"17%", share(2)}, {"EVEN 33%", share(4)}},
-		{{"1 to 18 42%", share(5)}, {"17%", share(2)}, {"19 to 36 42%", share(5)}},
-		{{"17%", share(2)}, {"17%", share(2)}, {"2nd 33%", share(4)}, {"3rd 33%", share(4)}}, // "1st 17%" is too wide for its part
+	// Every part named (issue 32 point 7); a part too narrow for its words at the least size is
+	// widened to them, from the wider parts, which keep their proportions among themselves.
+	want := [4][]string{
+		{"RED 33%", "0/00 17%", "BLACK 50%"},
+		{"ODD 50%", "0/00 17%", "EVEN 33%"},
+		{"1 to 18 42%", "0/00 17%", "19 to 36 42%"},
+		{"0/00 17%", "1st 17%", "2nd 33%", "3rd 33%"},
 	}
 	for i, bar := range b.bars {
 		got := segsOf(bar)
@@ -80,11 +81,23 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 			t.Errorf("bar %d: %v, want %v", i, got, want[i])
 			continue
 		}
+		var total float32
 		for j := range got {
-			if got[j].label != want[i][j].label || math.Abs(float64(got[j].width-want[i][j].width)) > 0.5 {
-				t.Errorf("bar %d part %d: %q %.1f wide, want %q %.1f", i, j, got[j].label, got[j].width, want[i][j].label, want[i][j].width)
+			total += got[j].width
+			if got[j].label != want[i][j] {
+				t.Errorf("bar %d part %d reads %q, want %q", i, j, got[j].label, want[i][j])
+			}
+			if lw := fyne.MeasureText(got[j].label, statsBarLeast, fyne.TextStyle{Bold: true}).Width; got[j].width < lw {
+				t.Errorf("bar %d part %d: %q needs %.1f, has %.1f", i, j, got[j].label, lw, got[j].width)
 			}
 		}
+		if math.Abs(float64(total-w)) > 0.5 {
+			t.Errorf("bar %d: parts %.1f wide in all, the bar %.1f", i, total, w)
+		}
+	}
+	// BLACK (6) is half as wide again as RED (4): both wide enough, in proportion.
+	if r, k := segsOf(b.bars[0])[0].width, segsOf(b.bars[0])[2].width; math.Abs(float64(k/r-1.5)) > 0.01 {
+		t.Errorf("RED %.1f and BLACK %.1f wide: not 4 to 6", r, k)
 	}
 	tiles := func(ts [3]*countTile) (out []string) {
 		for _, t := range ts {
@@ -133,8 +146,10 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 			t.Errorf("all zeros: bar %d shows %v", i, got)
 		}
 	}
-	if got := fmt.Sprint(tiles(b.hot)); got != "[00 ×2 0 ×1]" || b.hot[0].bg.FillColor != numGreen {
-		t.Errorf("all zeros: hot tiles %s on %v", got, b.hot[0].bg.FillColor)
+	// 00 hot, on green (from app.HotColdMinSpins spins on: before, no number is hot).
+	b = boardAt(history(roulette.DoubleZeroNumber, 0, roulette.DoubleZeroNumber, 1, 2, 3, 4, 5, 6, 7), roulette.DoubleZero)
+	if got := fmt.Sprint(tiles(b.hot)); got != "[00 ×2 0 ×1 1 ×1]" || b.hot[0].bg.FillColor != numGreen {
+		t.Errorf("00 twice in ten: hot tiles %s on %v", got, b.hot[0].bg.FillColor)
 	}
 }
 

@@ -60,6 +60,7 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 		if err != nil {
 			return err
 		}
+		s.TakeOver(screen)  // the spread the player chose stays in the new language (nil at first)
 		if st.Desk != nil { // technician mode (technician.go)
 			var panel *ui.TouchPanel
 			if o.technicianDemo {
