@@ -36,7 +36,19 @@ func (t *Terminal) SelectChip(amount int64) {
 	t.changedLocked()
 }
 
+// canChangeLocked is why the player may not change their wagers now, nil if they may. A touch
+// found past the lock time locks the layout there and then.
 func (t *Terminal) canChangeLocked() error {
+	err := t.changeRefusalLocked()
+	if err == ErrLocked {
+		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
+	}
+	return err
+}
+
+// changeRefusalLocked is canChangeLocked without its effect, for what the screen shows before a
+// touch (the undisclosed-wager box's reason, tournament.go).
+func (t *Terminal) changeRefusalLocked() error {
 	switch {
 	case t.view.Service.Open:
 		return ErrInService // technician mode (technician.go)
@@ -45,7 +57,6 @@ func (t *Terminal) canChangeLocked() error {
 	case t.view.Frozen:
 		return ErrFrozen
 	case t.view.Phase != table.PhaseWagering || t.view.Locked || !t.clk.Now().Before(t.link.LockAt(t.view.Deadline)):
-		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
 		return ErrLocked
 	case t.tournamentRefusalLocked() != nil:
 		return t.tournamentRefusalLocked()

@@ -128,6 +128,9 @@ type View struct {
 	Service ServiceView // technician mode (technician.go)
 
 	Tournament TournamentView // tournament play (tournament.go); its Tournament nil when none
+	// Chips are the chips the tray offers: the table's denominations, less those a tournament
+	// round's minimum puts out of reach (tournament.go, chipsOfferedLocked).
+	Chips []int64
 }
 
 // Feedback is the answer to a touch on the layout.
@@ -258,6 +261,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)
+	v.Chips = t.chipsOfferedLocked()
 	if v.Tournament.Playing {
 		v.ShownBalance = v.Balance
 	}

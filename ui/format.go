@@ -1,30 +1,13 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
+	appmoney "github.com/tablegames/ats/app/money"
 )
 
 // money formats cents as dollars and cents with thousands separators, without floating point:
-// 123456 → "1,234.56"; whole dollars drop the cents on chips: 500 → "5".
-func money(cents int64) string {
-	neg := cents < 0
-	if neg {
-		cents = -cents
-	}
-	whole := strconv.FormatInt(cents/100, 10)
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	s := whole
-	if c := cents % 100; c != 0 {
-		s += fmt.Sprintf(".%02d", c)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+// 123456 → "1,234.56"; whole dollars drop the cents on chips: 500 → "5". Tournament chips too
+// (100 = a 1 chip), as the console prints them (app/money.Grouped).
+func money(cents int64) string { return appmoney.Grouped(cents) }
 
 // amount formats cents always with two decimals: "1,234.50". It is the bare figure, without
 // the currency: money on the screen goes through inCurrency (issue 18: the symbol wherever money

@@ -769,17 +769,18 @@ func setLabel(l *widget.Label, s string) {
 	}
 }
 
-// showChips keeps the tray to the table's denominations, the chosen one raised. The chips are
+// showChips keeps the tray to the chips offered (the table's denominations, less those a
+// tournament round's minimum puts out of reach: app.View.Chips), the chosen one raised. The chips are
 // made again only when the denominations change: a tap on the felt updates the screen, and
 // must not rebuild the tray each time.
 func (s *Screen) showChips(v app.View) {
-	same := len(s.chips.Objects) == len(v.Config.Chips)
-	for i := 0; same && i < len(v.Config.Chips); i++ {
-		same = s.chips.Objects[i].(*Chip).Value == v.Config.Chips[i]
+	same := len(s.chips.Objects) == len(v.Chips)
+	for i := 0; same && i < len(v.Chips); i++ {
+		same = s.chips.Objects[i].(*Chip).Value == v.Chips[i]
 	}
 	if !same {
-		objs := make([]fyne.CanvasObject, len(v.Config.Chips))
-		for i, c := range v.Config.Chips {
+		objs := make([]fyne.CanvasObject, len(v.Chips))
+		for i, c := range v.Chips {
 			objs[i] = NewChip(c, func() { s.touched(func() { s.term.SelectChip(c) }) })
 		}
 		s.chips.Objects = objs

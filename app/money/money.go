@@ -2,7 +2,10 @@
 // player's messages, the audit tools. It never goes through floating point.
 package money
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Decimal writes cents as units and two decimals: 10000 → "100.00", -5 → "-0.05".
 func Decimal(cents int64) string {
@@ -20,3 +23,24 @@ func Decimal(cents int64) string {
 type Amount int64
 
 func (a Amount) String() string { return Decimal(int64(a)) }
+
+// Grouped writes cents as chips and limit signs read them: thousands grouped, whole units
+// without their cents — 123456 → "1,234.56", 500 → "5", 100000 → "1,000". Tournament chips,
+// which count in the chip tray's units (100 = a 1 chip), are written with it on the player's
+// screen, the dealer's console and the printed results alike, so all three say the same count
+// (issue 32 point 16).
+func Grouped(cents int64) string {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign, u = "-", uint64(-(cents+1))+1
+	}
+	whole := strconv.FormatUint(u/100, 10)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if c := u % 100; c != 0 {
+		return fmt.Sprintf("%s%s.%02d", sign, whole, c)
+	}
+	return sign + whole
+}

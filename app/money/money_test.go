@@ -18,3 +18,18 @@ func TestDecimal(t *testing.T) {
 		}
 	}
 }
+
+// Tournament chips and chip faces are written grouped, cents only where there are some.
+func TestGrouped(t *testing.T) {
+	for _, c := range []struct {
+		in   int64
+		want string
+	}{
+		{0, "0"}, {500, "5"}, {150, "1.50"}, {100000, "1,000"}, {123456, "1,234.56"}, {-250000, "-2,500"},
+		{math.MinInt64, "-92,233,720,368,547,758.08"},
+	} {
+		if got := Grouped(c.in); got != c.want {
+			t.Errorf("Grouped(%d) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
