@@ -628,7 +628,7 @@ func (s *Screen) update(v app.View) {
 
 	s.showHistory(v.History)
 	s.stats.show(v.History, v.Config.Layout.Wheel)
-	s.showLuckyBall(v, stakes)
+	s.showLuckyBall(v, stakes, won, showResult)
 	s.limits.show(v.Limits, v.Config.Currency, v.PersonalLimits)
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
@@ -692,19 +692,31 @@ type luckyShown struct {
 	version roulette.LuckyBallVersion
 	staked  [4]int64
 	open    bool
+	winner  int // the colour whose number came up, at the result; -1 for none
+	won     [4]int64
 }
 
 // showLuckyBall shows the Lucky Ball panel on a table that plays it. It is made again only when
 // the draw, a Lucky Ball stake or whether bets are taken changed, not on every view change
 // (a panel is some thirty objects, four of them buttons).
-func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
+func (s *Screen) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int64, showResult bool) {
 	want := luckyShown{on: v.Config.LuckyBall, version: v.Config.LuckyBallVersion,
-		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning}
+		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, winner: -1}
+	res := luckyResult{won: won}
 	if v.LuckyBall != nil {
 		want.draw, want.hasDraw = *v.LuckyBall, true
+		// At the result, the colour whose number came up (003 §7.5), marked on the panel.
+		if o := v.LastOutcome; showResult && o != nil && !v.LuckyBall.Void {
+			for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
+				if v.LuckyBall.Numbers[c] == o.Number {
+					res.winner, res.hasWinner, want.winner = c, true, int(c)
+				}
+			}
+		}
 	}
 	for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
 		want.staked[c] = stakes[roulette.LuckyBallSpot(c)]
+		want.won[c] = won[roulette.LuckyBallSpot(c)]
 	}
 	if s.luckyMade && want == s.luckyFor {
 		return
@@ -713,7 +725,7 @@ func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
 	s.lucky.RemoveAll()
 	s.lucky.Hidden = !want.on // an empty stack would still take the panel's padding
 	if want.on {
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, want.open, func(c roulette.BallColour) {
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, func(c roulette.BallColour) {
 			s.touched(func() { s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
 		}))
 	}
