@@ -1105,25 +1105,20 @@ var (
 	}
 )
 
-func helpText(v app.View) string {
+// helpText is the help screen as text, in the order helpView lays it out, with every feature
+// of the screen (Double among them): the tests read it.
+func helpText(v app.View) string { return helpTextFor(v, helpFeatures{double: true}) }
+
+func helpTextFor(v app.View, f helpFeatures) string {
 	var b strings.Builder
 	b.WriteString(T("HOW TO PLAY") + "\n")
 	for _, l := range howToPlay {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
-	kinds := []roulette.Kind{}
-	for k := roulette.Straight; k <= roulette.Black; k++ {
-		kinds = append(kinds, k)
-	}
-	if v.Config.Layout.Asian.Offered() { // 002 §3.2: only where the table has an Asian racetrack
-		kinds = append(kinds, roulette.AsianNeighbour)
-	}
+	kinds := helpKinds(v)
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "  %-10s %3d\n", T(k.String()), k.Odds())
-	}
-	if v.Config.LuckyBall {
-		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
 	}
 	b.WriteString("\n" + T("LIMITS") + "\n")
 	cur := v.Config.Currency
@@ -1133,6 +1128,23 @@ func helpText(v app.View) string {
 	}
 	if v.Limits.AggregateMin > 0 {
 		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", inCurrency(cur, v.Limits.AggregateMin))
+	}
+	for _, sec := range helpSections(v, f) {
+		b.WriteString("\n" + T(sec.heading) + "\n")
+		for _, l := range sec.lines {
+			b.WriteString("  " + l + "\n")
+		}
+		for _, row := range sec.table {
+			b.WriteString(" ")
+			for i, c := range row {
+				if i == 0 {
+					fmt.Fprintf(&b, " %-8s", c)
+				} else {
+					fmt.Fprintf(&b, " %9s", c)
+				}
+			}
+			b.WriteString("\n")
+		}
 	}
 	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
 	for _, l := range ifWrong {
@@ -1148,7 +1160,10 @@ func (s *Screen) showHelp(v app.View) {
 	call := widget.NewButtonWithIcon(T("Call the dealer: a wrong result or a fault"), theme.InfoIcon(), func() {
 		go s.term.CallDealer(context.Background()) // the table answers on the message line
 	})
-	s.showModal(container.NewBorder(nil, container.NewHBox(call), nil, nil, helpView(v, s.sizing)))
+	f := helpFeatures{double: s.Elements[diagrams.ElemDouble].Visible()}
+	// Beside the side panel, not over it: the period status and the countdown stay in view
+	// while the player reads (issue 32 point 8).
+	s.showBeside(container.NewBorder(nil, container.NewHBox(call), nil, nil, helpView(v, f, s.sizing)))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the
