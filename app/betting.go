@@ -106,8 +106,9 @@ type Gate interface {
 }
 
 // Refusals when the table's profile requires the pad or a player card (000 §11.4.2(a), 003 §3.4).
+// The pad has one name wherever the player reads of it: "player-ID pad" (issue 32 point 19).
 var (
-	ErrPadNotTouched = msg.Err("touch your player pad to bet")
+	ErrPadNotTouched = msg.Err("Touch your player-ID pad to bet")
 	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
 )
 

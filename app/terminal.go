@@ -128,6 +128,8 @@ type View struct {
 	Service ServiceView // technician mode (technician.go)
 
 	Tournament TournamentView // tournament play (tournament.go); its Tournament nil when none
+	// Pad is the seat's player-ID pad as the player must see it (pad.go).
+	Pad PadView
 	// Chips are the chips the tray offers: the table's denominations, less those a tournament
 	// round's minimum puts out of reach (tournament.go, chipsOfferedLocked).
 	Chips []int64
@@ -190,6 +192,8 @@ type Terminal struct {
 	// the recent rounds' wins, so a correction can say what a win was (correct.go).
 	correcting *correction
 	wins       recentWins
+	// padTouched is the seat's player-ID pad as its last event said (PadTouched, pad.go).
+	padTouched bool
 	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
 	// tournament.go): no further change to its wagers.
 	turnEnded string
@@ -262,6 +266,7 @@ func (t *Terminal) snapshotLocked() View {
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)
 	v.Chips = t.chipsOfferedLocked()
+	v.Pad = PadView{Required: v.Config.IDPadRequired, Touched: t.padTouched}
 	if v.Tournament.Playing {
 		v.ShownBalance = v.Balance
 	}

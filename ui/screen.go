@@ -78,6 +78,7 @@ type Screen struct {
 	bettingCtl  []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
 	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
 	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	pad         *padSign         // the player-ID pad's sign, where the table requires the pad (pad.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -267,6 +268,10 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.buyInRow = s.sizing.sized(s.buyIn, nil, nil)
 	s.buyInRow.Hide()
 	message := s.message.view(s.sizing)
+	// The player-ID pad's sign stands at the end of the message line too (pad.go).
+	s.pad = newPadSign()
+	s.pad.row = container.NewBorder(nil, nil, nil, s.pad.box, message)
+	message = s.pad.row
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		// The note acceptor's prompt stands at the end of the message line, where the player
 		// looks to learn what the terminal wants; the side panel has no room left for it on a
@@ -510,6 +515,7 @@ func (s *Screen) update(v app.View) {
 		}
 	}
 	s.showJackpot(v)
+	s.pad.update(v)
 	s.favourites.seen(v)
 	explained := s.explain.Visible()
 	if v.Frozen {

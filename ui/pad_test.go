@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tablegames/ats/app"
+	"github.com/tablegames/ats/app/apptest"
+	"github.com/tablegames/ats/app/clock/clocktest"
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/diagrams"
+)
+
+// Issue 32 point 19, 000 §11.4.2(a): at a table that requires the player-ID pad, the screen
+// says so before any tap — "Touch your player-ID pad to bet", the words of the refusal too —
+// and a touch of the pad is shown as read. A table without the pad shows no such sign.
+func TestRule000_11_4_2_PadSignOnTheScreen(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	for _, required := range []bool{true, false} {
+		clk := clocktest.New(t0)
+		link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
+		term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		go term.Run(ctx)
+		link.Push(table.Connection{Up: true})
+		link.Push(table.Snapshot{
+			Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second, IDPadRequired: required},
+			Phase:  table.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
+			Limits: testLimits, Balance: 100000, AccountOpen: true,
+		})
+		waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R7" })
+		s, err := NewScreen(term, diagrams.DiagramU, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := test.NewTempWindow(t, s.Content())
+		w.Resize(fyne.NewSize(1280, 800))
+		texts := shownTexts(test.RenderToMarkup(w.Canvas()))
+		if got := shows(texts, "Touch your player-ID pad to bet"); got != required {
+			t.Fatalf("pad required %v: the sign shown %v (%q)", required, got, texts)
+		}
+		if !required {
+			continue
+		}
+		term.PadTouched(true)
+		s.update(term.View())
+		if texts := shownTexts(test.RenderToMarkup(w.Canvas())); !shows(texts, "Player-ID pad read: place your bets") {
+			t.Errorf("the touch is not shown: %q", texts)
+		}
+	}
+}
