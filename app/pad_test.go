@@ -10,7 +10,7 @@ import (
 // fakePad is a seat's player-ID pad as the terminal's gate sees it.
 type fakePad struct{ touched bool }
 
-func (p *fakePad) Touched() bool         { return p.touched }
+func (p *fakePad) Touched() bool        { return p.touched }
 func (p *fakePad) Card() (string, bool) { return "", false }
 
 // Issue 32 point 19, 000 §11.4.2(a): with the player-ID pad required, the layout takes a wager
