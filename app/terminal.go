@@ -112,6 +112,7 @@ type View struct {
 	BuyIn       *table.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
 	ClosingAt   time.Time         // the table's announced closure (001 §12.7), zero for none
+	Closing     msg.Msg           // its sign: the time and the minutes left, counted down (closing.go)
 	Jackpot     int64             // the jackpot meter, when the table has a jackpot
 	JackpotWon  *table.JackpotWon // the latest hit at the table, until the next round
 	JackpotMine bool              // ...and it is this terminal's

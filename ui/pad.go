@@ -37,7 +37,7 @@ func newPadSign() *padSign {
 // update shows the sign while the table requires the pad, in its touched or untouched state,
 // and reports whether it changed (its width with it).
 func (p *padSign) update(v app.View) bool {
-	if v.Pad == p.shown && p.box.Visible() == v.Pad.Required {
+	if v.Pad == p.shown && p.box.Visible() == v.Pad.Required && (!v.Pad.Required || p.text.TextSize == endSignSize(p.text.Text, p.row)) {
 		return false
 	}
 	p.shown = v.Pad
@@ -45,7 +45,7 @@ func (p *padSign) update(v app.View) bool {
 		if p.row != nil {
 			p.row.Refresh()
 		}
-	}()
+	}() // the pad's row holds the closure's: laid out again with it
 	if !v.Pad.Required {
 		p.box.Hide()
 		return true
@@ -55,6 +55,7 @@ func (p *padSign) update(v app.View) bool {
 		c, s = openColour, T("Player-ID pad read: place your bets")
 	}
 	p.text.Text, p.text.Color, p.frame.StrokeColor = s, c, c
+	p.text.TextSize = endSignSize(s, p.row)
 	p.text.Refresh()
 	p.frame.Refresh()
 	p.box.Show()

@@ -79,6 +79,7 @@ type Screen struct {
 	cashOut     *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
 	noteBuyIn   *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 	pad         *padSign         // the player-ID pad's sign, where the table requires the pad (pad.go)
+	closing     *closingSign     // the sign of the table's announced closure (closing.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -270,7 +271,11 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	message := s.message.view(s.sizing)
 	// The player-ID pad's sign stands at the end of the message line too (pad.go).
 	s.pad = newPadSign()
-	s.pad.row = container.NewBorder(nil, nil, nil, s.pad.box, message)
+	s.closing = newClosingSign()
+	// The closure's sign beside it (closing.go). A hidden sign takes no room, not even a gap.
+	s.closing.row = container.NewBorder(nil, nil, nil, s.closing.box, message)
+	s.pad.row = container.NewBorder(nil, nil, nil, s.pad.box, s.closing.row)
+	s.closing.fit = s.pad.row
 	message = s.pad.row
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		// The note acceptor's prompt stands at the end of the message line, where the player
@@ -516,6 +521,7 @@ func (s *Screen) update(v app.View) {
 	}
 	s.showJackpot(v)
 	s.pad.update(v)
+	s.closing.update(v)
 	s.favourites.seen(v)
 	explained := s.explain.Visible()
 	if v.Frozen {
