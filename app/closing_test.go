@@ -64,7 +64,9 @@ func TestClosureSignIsNotReplacedByARefusal(t *testing.T) {
 	at := h.link.ServerNow().Add(25 * time.Minute)
 	hm := at.Local().Format("15:04")
 	h.link.Push(table.TableClosing{At: at})
-	h.waitFor(func(v View) bool { return v.Closing.String() == fmt.Sprintf("This table closes at %s: 25 min left", hm) })
+	h.waitFor(func(v View) bool {
+		return v.Closing.String() == fmt.Sprintf("This table closes at %s: 25 min left", hm)
+	})
 	h.link.Push(table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R1"})
 	h.waitFor(func(v View) bool { return v.Phase == table.PhaseNoMoreBets })
 	if _, err := h.term.Place(outside(t, roulette.Red, 0)); err == nil {
@@ -78,5 +80,7 @@ func TestClosureSignIsNotReplacedByARefusal(t *testing.T) {
 		t.Fatalf("the closure is on the message line too: %q", v.Message)
 	}
 	h.clk.Advance(2 * time.Minute)
-	h.waitFor(func(v View) bool { return v.Closing.String() == fmt.Sprintf("This table closes at %s: 23 min left", hm) })
+	h.waitFor(func(v View) bool {
+		return v.Closing.String() == fmt.Sprintf("This table closes at %s: 23 min left", hm)
+	})
 }
