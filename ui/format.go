@@ -33,31 +33,7 @@ func inCurrency(code string, cents int64) string { return currencySymbol(code) +
 // limit sign fits the panel at the sign's size.
 func shortInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
 
-// currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code →
-// symbol). packaging/gen-fonts.sh puts their characters in the embedded Chinese font: a Chinese
-// screen draws "€" or "¥" with that font, and a character it lacked was a missing-glyph box.
-var currencySymbols = map[string]string{
-	"USD": "$",
-	"AUD": "A$",
-	"NZD": "NZ$",
-	"CAD": "C$",
-	"HKD": "HK$",
-	"SGD": "S$",
-	"MOP": "MOP$",
-	"EUR": "€",
-	"GBP": "£",
-	"CNY": "¥",
-}
-
 // currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
 // the table's configuration): its symbol where one is common, else the code and a space; none
 // when the table names no currency.
-func currencySymbol(code string) string {
-	if code == "" {
-		return ""
-	}
-	if s, ok := currencySymbols[code]; ok {
-		return s
-	}
-	return code + " "
-}
+func currencySymbol(code string) string { return appmoney.Symbol(code) }

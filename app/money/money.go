@@ -44,3 +44,43 @@ func Grouped(cents int64) string {
 	}
 	return sign + whole
 }
+
+// currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code →
+// symbol). The screen and the printed ticket both write money with them, so a ticket says
+// "A$460.00" where the screen does (issue 32 point 11). packaging/gen-fonts.sh puts their
+// characters in the embedded Chinese font: a Chinese screen draws "€" or "¥" with that font
+// too, and a character it lacked was a missing-glyph box.
+var currencySymbols = map[string]string{
+	"USD": "$",
+	"AUD": "A$",
+	"NZD": "NZ$",
+	"CAD": "C$",
+	"HKD": "HK$",
+	"SGD": "S$",
+	"MOP": "MOP$",
+	"EUR": "€",
+	"GBP": "£",
+	"CNY": "¥",
+}
+
+// Symbol is what stands before an amount of a currency (its ISO 4217 code, from the table's
+// configuration): its symbol where one is common, else the code and a space; none when the
+// table names no currency.
+func Symbol(code string) string {
+	if code == "" {
+		return ""
+	}
+	if s, ok := currencySymbols[code]; ok {
+		return s
+	}
+	return code + " "
+}
+
+// Symbols are the currencies' symbols by ISO 4217 code, a copy: the font's check reads them.
+func Symbols() map[string]string {
+	out := make(map[string]string, len(currencySymbols))
+	for k, v := range currencySymbols {
+		out[k] = v
+	}
+	return out
+}
