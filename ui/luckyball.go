@@ -65,17 +65,17 @@ func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion
 		case draw.HasSuper && draw.Super == c:
 			mark = "SUPER"
 		}
-		num := text(number, 26, panelText)
+		num := text(number, 24, panelText)
 		num.Alignment = fyne.TextAlignCenter
 		odds := text(fmt.Sprintf("%d:1", draw.Odds(c)), 14, ballColours[c])
 		odds.Alignment = fyne.TextAlignCenter
 		// SUPER / MEGA on a line of its own, as large as the cell allows, so a 1000:1 pays
 		// line still fits its cell.
-		marked := text(mark, 18, ballColours[c])
+		marked := text(mark, 17, ballColours[c])
 		marked.Alignment = fyne.TextAlignCenter
 		marked.TextStyle = fyne.TextStyle{Bold: true}
 		if mark != "" {
-			marked.TextSize = max(fitText(mark, 18, cell, marked.TextStyle), 16)
+			marked.TextSize = max(fitText(mark, 17, cell, marked.TextStyle), 16)
 		}
 		c := c
 		bottom := fyne.CanvasObject(nil)
@@ -101,7 +101,7 @@ func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion
 		if a := staked[roulette.LuckyBallSpot(c)]; a > 0 {
 			num.Alignment = fyne.TextAlignLeading
 			// The number gives the chip its room (the chip is at most 0.42 of the row).
-			num.TextSize = fitText(number, 26, cell*0.56, num.TextStyle)
+			num.TextSize = fitText(number, 24, cell*0.56, num.TextStyle)
 			top = container.NewStack(num, newStakeMark(a))
 		}
 		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(top, odds, marked, bottom))))

@@ -188,3 +188,20 @@ func TestLuckyBallChipClearsItsNumber(t *testing.T) {
 		}
 	})
 }
+
+// Issue 32 point 10, 000 §10.3.1: Diagram L's three period states are prominent. Its lamps were
+// 34 px with 18 px words, smaller than the buttons'; they read at the controls' size (22 px) on
+// lamps 38 px high.
+func TestRule000_10_3_1_PeriodLampsAreProminent(t *testing.T) {
+	test.NewTempApp(t)
+	l := newPeriodLamps()
+	l.box.Resize(l.box.MinSize()) // laid out at the size the side panel gives it
+	for i := range l.lamps {
+		if s := l.lamps[i].text.TextSize; s < 22 {
+			t.Errorf("lamp %q: %.0f px words", l.lamps[i].text.Text, s)
+		}
+		if h := l.lamps[i].bg.Size().Height; h < 38 {
+			t.Errorf("lamp %q: %.0f px high", l.lamps[i].text.Text, h)
+		}
+	}
+}
