@@ -20,15 +20,20 @@ func (s *Screen) showModal(content fyne.CanvasObject) {
 		return
 	}
 	var layer *fyne.Container
-	closeB := widget.NewButton(T("Close"), func() { c.Overlays().Remove(layer) })
-	box := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
-		container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, content)))
+	box := closeBox(content, func() { c.Overlays().Remove(layer) })
 	layer = container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameShadow)), container.New(centred{0.9}, box))
 	if inKiosk(c) {
 		layer.Add(newCursorHider())
 	}
 	layer.Resize(c.Size()) // the canvas sizes its overlays when it is resized, not when they are added
 	c.Overlays().Add(layer)
+}
+
+// closeBox is an overlay's box: content on the overlay's background, Close at its foot.
+func closeBox(content fyne.CanvasObject, close func()) fyne.CanvasObject {
+	closeB := widget.NewButton(T("Close"), close)
+	return container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
+		container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, content)))
 }
 
 // showBeside shows content like showModal, but over the screen left of the side panel only:
@@ -41,9 +46,7 @@ func (s *Screen) showBeside(content fyne.CanvasObject) {
 		return
 	}
 	var layer *fyne.Container
-	closeB := widget.NewButton(T("Close"), func() { c.Overlays().Remove(layer) })
-	box := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
-		container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), closeB), nil, nil, content)))
+	box := closeBox(content, func() { c.Overlays().Remove(layer) })
 	edge := func() float32 {
 		return fyne.CurrentApp().Driver().AbsolutePositionForObject(s.side).X - theme.Padding()
 	}

@@ -1,16 +1,11 @@
 package ui
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/tablegames/ats/app"
-	"github.com/tablegames/ats/app/apptest"
-	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/diagrams"
@@ -23,19 +18,7 @@ func TestRule000_11_4_2_PadSignOnTheScreen(t *testing.T) {
 	test.NewTempApp(t)
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	for _, required := range []bool{true, false} {
-		clk := clocktest.New(t0)
-		link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
-		term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		go term.Run(ctx)
-		link.Push(table.Connection{Up: true})
-		link.Push(table.Snapshot{
-			Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second, IDPadRequired: required},
-			Phase:  table.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
-			Limits: testLimits, Balance: 100000, AccountOpen: true,
-		})
-		waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R7" })
+		term, _ := terminalWith(t, l, func(s *table.Snapshot) { s.Config.IDPadRequired = required })
 		s, err := NewScreen(term, diagrams.DiagramU, l)
 		if err != nil {
 			t.Fatal(err)
