@@ -36,7 +36,19 @@ func (t *Terminal) SelectChip(amount int64) {
 	t.changedLocked()
 }
 
+// canChangeLocked is why the player may not change their wagers now, nil if they may. A touch
+// found past the lock time locks the layout there and then.
 func (t *Terminal) canChangeLocked() error {
+	err := t.changeRefusalLocked()
+	if err == ErrLocked {
+		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
+	}
+	return err
+}
+
+// changeRefusalLocked is canChangeLocked without its effect, for what the screen shows before a
+// touch (the undisclosed-wager box's reason, tournament.go).
+func (t *Terminal) changeRefusalLocked() error {
 	switch {
 	case t.view.Service.Open:
 		return ErrInService // technician mode (technician.go)
@@ -45,7 +57,6 @@ func (t *Terminal) canChangeLocked() error {
 	case t.view.Frozen:
 		return ErrFrozen
 	case t.view.Phase != table.PhaseWagering || t.view.Locked || !t.clk.Now().Before(t.link.LockAt(t.view.Deadline)):
-		t.view.Locked = t.view.Phase == table.PhaseWagering || t.view.Locked
 		return ErrLocked
 	case t.tournamentRefusalLocked() != nil:
 		return t.tournamentRefusalLocked()
@@ -95,8 +106,9 @@ type Gate interface {
 }
 
 // Refusals when the table's profile requires the pad or a player card (000 §11.4.2(a), 003 §3.4).
+// The pad has one name wherever the player reads of it: "player-ID pad" (issue 32 point 19).
 var (
-	ErrPadNotTouched = msg.Err("touch your player pad to bet")
+	ErrPadNotTouched = msg.Err("Touch your player-ID pad to bet")
 	ErrNoPlayerCard  = msg.Err("insert your player card to bet")
 )
 

@@ -112,6 +112,7 @@ type View struct {
 	BuyIn       *table.BuyInOffered
 	LuckyBall   *roulette.LuckyBallDraw
 	ClosingAt   time.Time         // the table's announced closure (001 §12.7), zero for none
+	Closing     msg.Msg           // its sign: the time and the minutes left, counted down (closing.go)
 	Jackpot     int64             // the jackpot meter, when the table has a jackpot
 	JackpotWon  *table.JackpotWon // the latest hit at the table, until the next round
 	JackpotMine bool              // ...and it is this terminal's
@@ -128,6 +129,11 @@ type View struct {
 	Service ServiceView // technician mode (technician.go)
 
 	Tournament TournamentView // tournament play (tournament.go); its Tournament nil when none
+	// Pad is the seat's player-ID pad as the player must see it (pad.go).
+	Pad PadView
+	// Chips are the chips the tray offers: the table's denominations, less those a tournament
+	// round's minimum puts out of reach (tournament.go, chipsOfferedLocked).
+	Chips []int64
 }
 
 // Feedback is the answer to a touch on the layout.
@@ -187,6 +193,8 @@ type Terminal struct {
 	// the recent rounds' wins, so a correction can say what a win was (correct.go).
 	correcting *correction
 	wins       recentWins
+	// padTouched is the seat's player-ID pad as its last event said (PadTouched, pad.go).
+	padTouched bool
 	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
 	// tournament.go): no further change to its wagers.
 	turnEnded string
@@ -258,6 +266,8 @@ func (t *Terminal) snapshotLocked() View {
 	v.Favourites = t.favs.List()
 	v.Message = t.board.notice()
 	t.tournamentViewLocked(&v)
+	v.Chips = t.chipsOfferedLocked()
+	v.Pad = PadView{Required: v.Config.IDPadRequired, Touched: t.padTouched}
 	if v.Tournament.Playing {
 		v.ShownBalance = v.Balance
 	}

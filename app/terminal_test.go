@@ -312,7 +312,7 @@ func TestPadAndCardGateWagers(t *testing.T) {
 	if _, err := h.term.Place(s17); !errors.Is(err, ErrPadNotTouched) {
 		t.Fatalf("pad not touched: %v", err)
 	}
-	if v := h.term.View(); v.Message.Priority != Answer || !strings.Contains(v.Message.String(), "touch your player pad") {
+	if v := h.term.View(); v.Message.Priority != Answer || !strings.Contains(v.Message.String(), "Touch your player-ID pad") {
 		t.Fatalf("the refusal is not told: %+v", v.Message)
 	}
 	g.mu.Lock()

@@ -14,6 +14,7 @@ package app
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
@@ -48,6 +49,14 @@ type TournamentView struct {
 	// player ended this round's turn and the slip is on its way (the table's word,
 	// WageredInTurn, follows).
 	MyTurn, TurnEnded bool
+	// PassUsed is the round for which the table played one of this seat's pass cards in lieu
+	// of a wager (003 §10.7), 0 for none: the player sees that it was used, and how many are
+	// left, until the next round settles (issue 32 point 16).
+	PassUsed int
+	// SecretWhy is why the undisclosed-wager box cannot be ticked now (no more bets, the pad,
+	// none left, not their turn…), zero when it can: a box that does nothing when touched
+	// must say why (issue 32 point 16).
+	SecretWhy msg.Msg
 }
 
 // tournamentOnLocked reports whether the table's rounds are tournament rounds now.
@@ -126,7 +135,7 @@ func (t *Terminal) EndTurn() error {
 	case total == 0 && tr.Standing(t.terminalID).PassesLeft <= 0:
 		return t.refuseLocked(ErrNoPassLeft)
 	case total > 0 && !tr.Terms.Limits(tr.Round).Recognised(total):
-		return t.refuseLocked(&msg.Error{Msg: msg.New("wager at least the minimum of %s before you end your turn", money.Decimal(tr.Minimum()))})
+		return t.refuseLocked(&msg.Error{Msg: msg.New("wager at least the minimum of %s before you end your turn", money.Chips(tr.Minimum()))})
 	}
 	t.turnEnded = t.view.RoundID
 	t.slipDue = true
@@ -177,9 +186,33 @@ func (t *Terminal) SetSecret(on bool) error {
 	return nil
 }
 
-// onTournament takes the table's new tournament state.
+// onTournament takes the table's new tournament state. A pass card the table played for this
+// seat (its count went down as a round settled) is remembered for the screen; the places and
+// prizes of a finished tournament are said on the message line as well as in the panel, since
+// a prize is what the player most needs to read (issue 32 point 16).
 func (t *Terminal) onTournament(tr *table.Tournament) {
+	old := t.view.Tournament.Tournament
 	t.view.Tournament.Tournament = tr
+	if tr == nil {
+		t.view.Tournament.PassUsed = 0
+		return
+	}
+	was, me := old.Standing(t.terminalID), tr.Standing(t.terminalID)
+	if old != nil && old.Terms.ID != tr.Terms.ID {
+		was, t.view.Tournament.PassUsed = nil, 0
+	}
+	if was != nil && me != nil && me.PassesLeft < was.PassesLeft {
+		t.view.Tournament.PassUsed = tr.Played
+	}
+	if me != nil && tr.Status == table.TournamentFinished && (old == nil || old.Status != table.TournamentFinished) {
+		switch {
+		case me.Prize > 0:
+			t.sayLocked(msg.New("Tournament over: your place %d, prize %s", me.Rank, money.Amount(me.Prize)), MoneyNews)
+		case me.Rank > 0:
+			t.sayLocked(msg.New("Tournament over: your place %d", me.Rank), TableNews)
+		}
+	}
+	t.offerChipsLocked()
 }
 
 // tournamentOutcomeLocked ends this seat's tournament round at its outcome: the chips leave
@@ -210,6 +243,55 @@ func (t *Terminal) tournamentViewLocked(v *View) {
 		!v.Tournament.TurnEnded && (v.Tournament.Me == nil || !v.Tournament.Me.WageredInTurn)
 	if v.Tournament.Playing {
 		v.Available = v.Tournament.Me.Chips - v.SlipTotal
+		v.Tournament.SecretWhy = t.secretWhyLocked()
+	}
+	if tr := v.Tournament.Tournament; v.Tournament.PassUsed != 0 && tr.Played != v.Tournament.PassUsed {
+		v.Tournament.PassUsed = 0 // a later round has settled: the pass is old news
+	}
+}
+
+// secretWhyLocked is why this playing seat cannot tick the undisclosed-wager box now, zero if
+// it can. The player-ID pad is left out: it is touched with the box, so its refusal is the
+// answer to that touch (ErrPadNotTouched), not a state of the box.
+func (t *Terminal) secretWhyLocked() msg.Msg {
+	me := t.view.Tournament.Standing(t.terminalID)
+	if !t.view.Tournament.Secret && me.SecretsLeft <= 0 {
+		return msg.Of(ErrNoSecretLeft)
+	}
+	if err := t.changeRefusalLocked(); err != nil && err != ErrPadNotTouched && err != ErrNoPlayerCard {
+		return msg.Of(err)
+	}
+	return msg.Msg{}
+}
+
+// chipsOfferedLocked are the chips the tray offers: the table's, less — in a tournament round
+// — those below the round's minimum wager, which could never be placed (001 §4.3.1: a wager
+// below the minimum puts no chips down; issue 32 point 16). Never none: if no chip reaches the
+// minimum the tray keeps them all, and the refusal says why.
+func (t *Terminal) chipsOfferedLocked() []int64 {
+	all := t.view.Config.Chips
+	if !t.tournamentPlayingLocked() {
+		return all
+	}
+	m := t.view.Tournament.Minimum()
+	var out []int64
+	for _, c := range all {
+		if c >= m {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// offerChipsLocked keeps the chosen chip among those offered: the smallest offered when the
+// chosen one left the tray (a tournament round's minimum above it).
+func (t *Terminal) offerChipsLocked() {
+	offered := t.chipsOfferedLocked()
+	if len(offered) > 0 && !slices.Contains(offered, t.view.Chip) {
+		t.view.Chip = offered[0]
 	}
 }
 

@@ -28,10 +28,10 @@ mkdir -p "$out"
 # button's names (ui/i18n.go, languages): "中文" is drawn with this font on an English screen;
 # a character it lacked was drawn by a system font Fyne loaded whole (20 MB of heap, issue 18),
 # or as a box on a cabinet without one. `go test ./ui -run Chinese` checks all three.
-# And the currency symbols that stand before money (ui/format.go, currencySymbols): a Chinese
+# And the currency symbols that stand before money (app/money/money.go, currencySymbols): a Chinese
 # screen draws "¥" or "€" with this font too.
 languages=$(sed -n 's/^var languages = //p' ui/i18n.go)
-symbols=$(sed -n '/^var currencySymbols = /,/^}/p' ui/format.go)
+symbols=$(sed -n '/^var currencySymbols = /,/^}/p' app/money/money.go)
 chars=$(mktemp)
 trap 'rm -f "$chars"' EXIT
 /usr/bin/python3 - assets/translations/zh_Hans.json "$languages" "$symbols" >"$chars" <<'EOF'

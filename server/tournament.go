@@ -577,7 +577,7 @@ func (sl *slip) wagersText() string {
 	var desc []string
 	for _, b := range sl.bets {
 		if b.Total > 0 {
-			desc = append(desc, fmt.Sprintf("%v x%d", b.bet, b.PerPiece))
+			desc = append(desc, fmt.Sprintf("%v x%s", b.bet, money.Chips(b.PerPiece))) // chips as the screen counts them
 		}
 	}
 	return strings.Join(desc, ", ")

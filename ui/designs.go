@@ -44,7 +44,7 @@ func newPeriodLamps() *periodLamps {
 	}{{T("OPEN"), openColour}, {T("CLOSING"), warnColour}, {T("NO MORE BETS"), closedColour}} {
 		bg := canvas.NewRectangle(lampOff)
 		bg.CornerRadius, bg.StrokeWidth, bg.StrokeColor = 6, 2, w.lit
-		t := text(w.label, 18, panelDimText)
+		t := text(w.label, 22, panelDimText)
 		t.Alignment = fyne.TextAlignCenter
 		l.lamps[i].bg, l.lamps[i].text, l.lamps[i].lit = bg, t, w.lit
 		l.box.Add(container.NewStack(bg, t))
@@ -80,7 +80,7 @@ func (l *periodLamps) set(p app.Period) {
 // lampColumn stacks the lamps in equal rows with a small gap.
 type lampColumn struct{}
 
-const lampHeight, lampGap = 34, 4
+const lampHeight, lampGap = 38, 2
 
 func (lampColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	h := (size.Height - lampGap*float32(len(objs)-1)) / float32(len(objs))

@@ -1,32 +1,13 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
-
 	appmoney "github.com/tablegames/ats/app/money"
 )
 
 // money formats cents as dollars and cents with thousands separators, without floating point:
-// 123456 → "1,234.56"; whole dollars drop the cents on chips: 500 → "5".
-func money(cents int64) string {
-	neg := cents < 0
-	if neg {
-		cents = -cents
-	}
-	whole := strconv.FormatInt(cents/100, 10)
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	s := whole
-	if c := cents % 100; c != 0 {
-		s += fmt.Sprintf(".%02d", c)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+// 123456 → "1,234.56"; whole dollars drop the cents on chips: 500 → "5". Tournament chips too
+// (100 = a 1 chip), as the console prints them (app/money.Chips).
+func money(cents int64) string { return appmoney.Chips(cents) }
 
 // amount formats cents always with two decimals: "1,234.50" (money.Grouped). It is the bare
 // figure, without the currency: money on the screen goes through inCurrency (issue 18: the
@@ -45,12 +26,6 @@ func inCurrency(code string, cents int64) string { return currencySymbol(code) +
 // racetrack is cut (with an ellipsis) no sooner than it was without the symbol, and a row of the
 // limit sign fits the panel at the sign's size.
 func shortInCurrency(code string, cents int64) string { return currencySymbol(code) + money(cents) }
-
-// currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code →
-// symbol), app/money's. packaging/gen-fonts.sh puts their characters in the embedded Chinese
-// font: a Chinese screen draws "€" or "¥" with that font, and a character it lacked was a
-// missing-glyph box.
-var currencySymbols = appmoney.Symbols()
 
 // currencySymbol is what stands before an amount of the table's currency (ISO 4217 code, from
 // the table's configuration): its symbol where one is common, else the code and a space; none

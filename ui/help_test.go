@@ -24,7 +24,7 @@ func TestHelpScreen(t *testing.T) {
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	s, term, link, w := screenAt(t, diagrams.DiagramU, l, fyne.NewSize(1920, 1080))
 	txt := helpText(term.View())
-	for k := roulette.Straight; k <= roulette.Black; k++ {
+	for _, k := range helpKinds(term.View()) {
 		if !strings.Contains(txt, k.String()) {
 			t.Errorf("help has no line for %v", k)
 		}
@@ -86,7 +86,7 @@ func TestHelpScreenTable(t *testing.T) {
 		case *container.Scroll:
 			walk(x.Content)
 		case *fyne.Container:
-			if len(x.Objects) == 5*(int(roulette.Black-roulette.Straight)+2) {
+			if len(x.Objects) == 5*(len(helpKinds(v))+1) {
 				grid = x
 			}
 			for _, c := range x.Objects {
@@ -94,7 +94,7 @@ func TestHelpScreenTable(t *testing.T) {
 			}
 		}
 	}
-	walk(helpView(v, s.sizing))
+	walk(helpView(v, helpFeatures{double: true}, s.sizing))
 	if grid == nil {
 		t.Fatal("no payout table of five columns, a row per bet kind and a heading row")
 	}
@@ -105,11 +105,78 @@ func TestHelpScreenTable(t *testing.T) {
 		}
 		return out
 	}
-	for i, k := 1, roulette.Straight; k <= roulette.Black; i, k = i+1, k+1 {
+	for i, k := range helpKinds(v) {
+		i++ // the heading row first
 		lim := v.Limits.For(k)
 		want := []string{k.String(), fmt.Sprintf("%d to 1", k.Odds()), amount(lim.Min), amount(lim.Max), amount(lim.Unit)}
 		if got := cells(i); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("row %d: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// Issue 32 point 8: Help is for the table in view. A single-zero table has no five-line (000
+// §8.4.1: double zero only), and its racetrack's call bets are explained with what each costs;
+// The Star's double-zero table has the five-line and no single-zero sectors, and with Lucky Ball
+// on, its odds (standard, Super, Mega: 003 §7.8, §7.10), its limits and that the table plays
+// the Mega version. Double, the favourites and the statistics are explained on both.
+func TestHelpIsForTheTableInView(t *testing.T) {
+	single := app.View{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.SingleZero}, Racetrack: true}, Limits: testLimits}
+	txt := helpTextFor(single, helpFeatures{double: true})
+	if strings.Contains(txt, "five-line") {
+		t.Errorf("a single-zero table's help lists the five-line:\n%s", txt)
+	}
+	for _, want := range []string{"tier: 6 chips", "voisins: 9 chips, one on each of: 2× street 0-2-3", "orphelins: 5 chips", "zero-game: 4 chips",
+		"neighbours: a number and the 2 either side of it on the wheel", "(5 chips)",
+		"Double doubles every wager", "Save favourite", "HOT and COLD"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("single zero: help lacks %q:\n%s", want, txt)
+		}
+	}
+	if strings.Contains(txt, "LUCKY BALL") {
+		t.Error("Lucky Ball help on a table without it")
+	}
+	star := app.View{Config: table.TableConfig{Layout: roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}, Racetrack: true,
+		LuckyBall: true, LuckyBallVersion: roulette.LuckyMega}, Limits: testLimits}
+	txt = helpTextFor(star, helpFeatures{})
+	for _, want := range []string{"five-line    6", "LUCKY BALL", "red         5 to 1  120 to 1 1000 to 1", "yellow     25 to 1   60 to 1 1000 to 1",
+		"SUPER or MEGA (1000 to 1): this table plays the Mega version", "Lucky Ball, each colour: 1.00 – 500.00, in steps of 1.00",
+		"neighbours: a number and the 2 either side"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("The Star, Lucky Ball Mega: help lacks %q:\n%s", want, txt)
+		}
+	}
+	for _, not := range []string{"tier:", "voisins:", "Double doubles"} {
+		if strings.Contains(txt, not) {
+			t.Errorf("The Star's double zero (no Double button): help has %q:\n%s", not, txt)
+		}
+	}
+}
+
+// Issue 32 point 8: Help opened as a modal over the whole screen and hid the countdown. It
+// opens over the felt and leaves the side panel — the period status and the countdown — in
+// view, counting down.
+func TestHelpLeavesTheCountdownInView(t *testing.T) {
+	test.NewTempApp(t)
+	for _, d := range []diagrams.Design{diagrams.DiagramA, diagrams.DiagramL, diagrams.DiagramU} {
+		for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
+			s, _, _, w := screenAt(t, d, roulette.Layout{Wheel: roulette.SingleZero}, size)
+			test.Tap(findButton(t, s.Content(), "Help"))
+			top := w.Canvas().Overlays().Top()
+			if top == nil {
+				t.Fatalf("%s %v: Help opened nothing", d.Name, size)
+			}
+			drv := fyne.CurrentApp().Driver()
+			for _, o := range []fyne.CanvasObject{s.countdown, s.status} {
+				p := drv.AbsolutePositionForObject(o)
+				for _, c := range top.(*fyne.Container).Objects {
+					q := drv.AbsolutePositionForObject(c)
+					if q.X < p.X+o.Size().Width && p.X < q.X+c.Size().Width && q.Y < p.Y+o.Size().Height && p.Y < q.Y+c.Size().Height {
+						t.Errorf("%s %v: the help (%v %v) covers the countdown or the status (%v %v)", d.Name, size, q, c.Size(), p, o.Size())
+					}
+				}
+			}
+			test.Tap(findButton(t, top, "Close"))
 		}
 	}
 }

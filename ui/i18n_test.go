@@ -21,6 +21,7 @@ import (
 	"github.com/go-text/typesetting/font"
 
 	"github.com/tablegames/ats/app"
+	appmoney "github.com/tablegames/ats/app/money"
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/assets"
@@ -225,7 +226,7 @@ func chineseChild(t *testing.T) {
 	}
 	// And the currency symbols before every amount of money (issue 18 point 9): "¥" of a
 	// Chinese table's yuan is drawn with this font.
-	for _, sym := range currencySymbols {
+	for _, sym := range appmoney.Symbols() {
 		want = append(want, []rune(sym)...)
 	}
 	for _, r := range want {

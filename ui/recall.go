@@ -77,7 +77,12 @@ func (rv *recallView) show(i int) {
 	}
 	rv.felt.SetStakes(stakes)
 	rv.felt.SetWinning(r.Number, r.Settled && r.Recognised)
-	rv.title.SetText(fmt.Sprintf(T("Game %d of %d: round %s"), rv.i+1, len(rv.rounds), r.ID))
+	title := fmt.Sprintf(T("Game %d of %d: round %s"), rv.i+1, len(rv.rounds), r.ID)
+	if !r.At.IsZero() {
+		// When it was played, in the cabinet's local time (issue 32 point 11).
+		title += " · " + r.At.Local().Format("15:04:05")
+	}
+	rv.title.SetText(title)
 	rv.detail.SetText(roundText(rv.cur, r, err))
 }
 
@@ -173,5 +178,17 @@ func (s *Screen) recordsButton() fyne.CanvasObject {
 }
 
 func (s *Screen) showRecall(rounds []recall.Round, printed, accepted []recall.Ticket) {
-	s.showModal(newRecallView(s.geom, s.last.Config.Currency, rounds, printed, accepted).root)
+	_, content := s.recallContent(rounds, printed, accepted)
+	s.showModal(content)
+}
+
+// recallSizes are the game records': the help's reading size, and tabs a finger can hit (issue
+// 32 point 11: 13–14 px text and tabs of the same height).
+var recallSizes = map[fyne.ThemeSizeName]float32{theme.SizeNameText: 20, theme.SizeNameSubHeadingText: 26,
+	theme.SizeNameInnerPadding: 14, theme.SizeNameInlineIcon: 26}
+
+// recallContent is the game records as the screen shows them, sized for reading from the seat.
+func (s *Screen) recallContent(rounds []recall.Round, printed, accepted []recall.Ticket) (*recallView, fyne.CanvasObject) {
+	rv := newRecallView(s.geom, s.last.Config.Currency, rounds, printed, accepted)
+	return rv, s.sizing.sized(rv.root, recallSizes, nil)
 }

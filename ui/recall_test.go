@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/recall"
@@ -114,4 +115,39 @@ func walkObjects(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 		}
 	}
 	walk(o)
+}
+
+// Issue 32 point 11: game records read at the screen's body size (13–14 px before), with tabs a
+// finger can hit, each game with its local time.
+func TestRecallIsReadableAndTimed(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.SingleZero}
+	s, _, _, _ := screenAt(t, diagrams.DiagramA, l, fyne.NewSize(1280, 800))
+	red, _ := l.Outside(roulette.Red, 0)
+	at := time.Date(2026, 11, 22, 9, 41, 7, 0, time.UTC)
+	rounds := []recall.Round{{ID: "R2", Layout: l, Settled: true, Recognised: true, Number: 2, Staked: 500, At: at,
+		Wagers: []recall.Wager{{Bet: roulette.Bet{Spot: red}.Spec(), Tried: 500, Accepted: 500}}}}
+	rv, content := s.recallContent(rounds, nil, nil)
+	w := test.NewWindow(content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1200, 760))
+	if want := at.Local().Format("15:04:05"); !strings.Contains(rv.title.Text, want) {
+		t.Errorf("the game's title %q lacks its local time %s", rv.title.Text, want)
+	}
+	if size := theme.SizeForWidget(theme.SizeNameText, rv.detail); size < 20 {
+		t.Errorf("the records' text is %.0f px, below the screen's body size", size)
+	}
+	var tabs *container.AppTabs
+	walkObjects(content, func(o fyne.CanvasObject) {
+		if x, ok := o.(*container.AppTabs); ok {
+			tabs = x
+		}
+	})
+	if tabs == nil {
+		t.Fatal("no tabs")
+	}
+	// The tab bar is what lies above the selected tab's content.
+	if bar := tabs.Items[0].Content.Position().Y; bar < 48 {
+		t.Errorf("the tabs are %.0f px high: too small to hit with a finger", bar)
+	}
 }

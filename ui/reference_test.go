@@ -169,6 +169,24 @@ func referenceCases() []referenceCase {
 					Mega: roulette.BallBlue, HasMega: true},
 			}
 		}, fyne.Size{}, false},
+		// Issue 32 point 18: a Lucky Ball win at 1280×800 on The Star's double-zero table with
+		// Mega: 14 came up, the blue number, Mega at 1000:1; the blue area is filled, its word
+		// large, and the winning 5 chip shows its payout tab (+5,000) in place of its Bet button.
+		{file: "l_lucky_ball_win_1280.png", design: diagrams.DiagramL, layout: star, snap: func(t *testing.T, l roulette.Layout) table.Snapshot {
+			draw := &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31},
+				Mega: roulette.BallBlue, HasMega: true}
+			return table.Snapshot{
+				Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second,
+					LuckyBall: true, LuckyBallVersion: roulette.LuckyMega},
+				Phase: table.PhaseResult, RoundID: "R42", Limits: testLimits, Balance: 100000 - 1500 + 500*1001, AccountOpen: true,
+				History: append([]table.Outcome{{RoundID: "R42", Number: 14, At: t0}}, referenceHistory(l.Wheel)...),
+				Slip: slipOf("R42", outside(t, l, roulette.Odd, 0, 1000),
+					table.SlipBet{Bet: roulette.Bet{Spot: roulette.LuckyBallSpot(roulette.BallBlue)}, Amount: 500}),
+				LastSettled: &table.Settled{RoundID: "R42", Number: 14, Recognised: true, Staked: 1500, Returned: 500 * 1001,
+					Balance: 100000 - 1500 + 500*1001},
+				LuckyBall: draw,
+			}
+		}, size: fyne.NewSize(1280, 800)},
 		// The Asian racetrack below the ring (002 §3.2) with a wager on one group, and the
 		// personal limit marker over the player's own limit sign (000 §4.3, 003 §4.6).
 		{"u_asian_racetrack_personal_limits.png", diagrams.DiagramU, asian, func(t *testing.T, l roulette.Layout) table.Snapshot {

@@ -84,6 +84,8 @@ type Screen struct {
 	bettingCtl     []*widget.Button // Remove last, Remove all, Repeat, Double: enabled only while the table takes bets
 	cashOut        *widget.Button   // enabled only while a ticket can be printed (View.CanCashOut), or the dealer pays out (View.CashOutAtDealer)
 	noteBuyIn      *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
+	pad            *padSign         // the player-ID pad's sign, where the table requires the pad (pad.go)
+	closing        *closingSign     // the sign of the table's announced closure (closing.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -276,6 +278,14 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.buyInRow = s.sizing.sized(s.buyIn, nil, nil)
 	s.buyInRow.Hide()
 	message := s.message.view(s.sizing)
+	// The player-ID pad's sign stands at the end of the message line too (pad.go).
+	s.pad = newPadSign()
+	s.closing = newClosingSign()
+	// The closure's sign beside it (closing.go). A hidden sign takes no room, not even a gap.
+	s.closing.row = container.NewBorder(nil, nil, nil, s.closing.box, message)
+	s.pad.row = container.NewBorder(nil, nil, nil, s.pad.box, s.closing.row)
+	s.closing.fit = s.pad.row
+	message = s.pad.row
 	if slicesContains(design.Elements, diagrams.ElemNoteBuyIn) {
 		// The note acceptor's prompt stands at the end of the message line, where the player
 		// looks to learn what the terminal wants; the side panel has no room left for it on a
@@ -519,6 +529,8 @@ func (s *Screen) update(v app.View) {
 		}
 	}
 	s.showJackpot(v)
+	s.pad.update(v)
+	s.closing.update(v)
 	s.favourites.seen(v)
 	explained := s.explain.Visible()
 	if v.Frozen {
@@ -643,7 +655,7 @@ func (s *Screen) update(v app.View) {
 
 	s.showHistory(v.History)
 	s.stats.show(v.History, v.Config.Layout.Wheel)
-	s.showLuckyBall(v, stakes)
+	s.showLuckyBall(v, stakes, won, showResult)
 	s.limits.show(v.Limits, v.Config.Currency, v.PersonalLimits)
 	if v.PersonalLimits { // the sign above is this player's own (000 §4.3, 003 §4.6)
 		s.personal.Show()
@@ -708,19 +720,31 @@ type luckyShown struct {
 	version roulette.LuckyBallVersion
 	staked  [4]int64
 	open    bool
+	winner  int // the colour whose number came up, at the result; -1 for none
+	won     [4]int64
 }
 
 // showLuckyBall shows the Lucky Ball panel on a table that plays it. It is made again only when
 // the draw, a Lucky Ball stake or whether bets are taken changed, not on every view change
 // (a panel is some thirty objects, four of them buttons).
-func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
+func (s *Screen) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int64, showResult bool) {
 	want := luckyShown{on: v.Config.LuckyBall, version: v.Config.LuckyBallVersion,
-		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning}
+		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, winner: -1}
+	res := luckyResult{won: won}
 	if v.LuckyBall != nil {
 		want.draw, want.hasDraw = *v.LuckyBall, true
+		// At the result, the colour whose number came up (003 §7.5), marked on the panel.
+		if o := v.LastOutcome; showResult && o != nil && !v.LuckyBall.Void {
+			for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
+				if v.LuckyBall.Numbers[c] == o.Number {
+					res.winner, res.hasWinner, want.winner = c, true, int(c)
+				}
+			}
+		}
 	}
 	for c := roulette.BallRed; c <= roulette.BallYellow; c++ {
 		want.staked[c] = stakes[roulette.LuckyBallSpot(c)]
+		want.won[c] = won[roulette.LuckyBallSpot(c)]
 	}
 	if s.luckyMade && want == s.luckyFor {
 		return
@@ -729,7 +753,7 @@ func (s *Screen) showLuckyBall(v app.View, stakes map[roulette.Spot]int64) {
 	s.lucky.RemoveAll()
 	s.lucky.Hidden = !want.on // an empty stack would still take the panel's padding
 	if want.on {
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, want.open, func(c roulette.BallColour) {
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, func(c roulette.BallColour) {
 			s.touched(func() { s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
 		}))
 	}
@@ -785,17 +809,18 @@ func setLabel(l *widget.Label, s string) {
 	}
 }
 
-// showChips keeps the tray to the table's denominations, the chosen one raised. The chips are
+// showChips keeps the tray to the chips offered (the table's denominations, less those a
+// tournament round's minimum puts out of reach: app.View.Chips), the chosen one raised. The chips are
 // made again only when the denominations change: a tap on the felt updates the screen, and
 // must not rebuild the tray each time.
 func (s *Screen) showChips(v app.View) {
-	same := len(s.chips.Objects) == len(v.Config.Chips)
-	for i := 0; same && i < len(v.Config.Chips); i++ {
-		same = s.chips.Objects[i].(*Chip).Value == v.Config.Chips[i]
+	same := len(s.chips.Objects) == len(v.Chips)
+	for i := 0; same && i < len(v.Chips); i++ {
+		same = s.chips.Objects[i].(*Chip).Value == v.Chips[i]
 	}
 	if !same {
-		objs := make([]fyne.CanvasObject, len(v.Config.Chips))
-		for i, c := range v.Config.Chips {
+		objs := make([]fyne.CanvasObject, len(v.Chips))
+		for i, c := range v.Chips {
 			objs[i] = NewChip(c, func() { s.touched(func() { s.term.SelectChip(c) }) })
 		}
 		s.chips.Objects = objs
@@ -1101,25 +1126,20 @@ var (
 	}
 )
 
-func helpText(v app.View) string {
+// helpText is the help screen as text, in the order helpView lays it out, with every feature
+// of the screen (Double among them): the tests read it.
+func helpText(v app.View) string { return helpTextFor(v, helpFeatures{double: true}) }
+
+func helpTextFor(v app.View, f helpFeatures) string {
 	var b strings.Builder
 	b.WriteString(T("HOW TO PLAY") + "\n")
 	for _, l := range howToPlay {
 		b.WriteString("  " + T(l) + "\n")
 	}
 	b.WriteString("\n" + T("PAYOUTS (to 1, the stake is returned too)") + "\n")
-	kinds := []roulette.Kind{}
-	for k := roulette.Straight; k <= roulette.Black; k++ {
-		kinds = append(kinds, k)
-	}
-	if v.Config.Layout.Asian.Offered() { // 002 §3.2: only where the table has an Asian racetrack
-		kinds = append(kinds, roulette.AsianNeighbour)
-	}
+	kinds := helpKinds(v)
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "  %-10s %3d\n", T(k.String()), k.Odds())
-	}
-	if v.Config.LuckyBall {
-		b.WriteString("  " + T("Lucky Ball: the odds of each colour are shown on the layout every round") + "\n")
 	}
 	b.WriteString("\n" + T("LIMITS") + "\n")
 	cur := v.Config.Currency
@@ -1129,6 +1149,23 @@ func helpText(v app.View) string {
 	}
 	if v.Limits.AggregateMin > 0 {
 		fmt.Fprintf(&b, "  "+T("Table minimum per spin %s")+"\n", inCurrency(cur, v.Limits.AggregateMin))
+	}
+	for _, sec := range helpSections(v, f) {
+		b.WriteString("\n" + T(sec.heading) + "\n")
+		for _, l := range sec.lines {
+			b.WriteString("  " + l + "\n")
+		}
+		for _, row := range sec.table {
+			b.WriteString(" ")
+			for i, c := range row {
+				if i == 0 {
+					fmt.Fprintf(&b, " %-8s", c)
+				} else {
+					fmt.Fprintf(&b, " %9s", c)
+				}
+			}
+			b.WriteString("\n")
+		}
 	}
 	b.WriteString("\n" + T("IF SOMETHING GOES WRONG") + "\n")
 	for _, l := range ifWrong {
@@ -1144,7 +1181,10 @@ func (s *Screen) showHelp(v app.View) {
 	call := widget.NewButtonWithIcon(T("Call the dealer: a wrong result or a fault"), theme.InfoIcon(), func() {
 		go s.term.CallDealer(context.Background()) // the table answers on the message line
 	})
-	s.showModal(container.NewBorder(nil, container.NewHBox(call), nil, nil, helpView(v, s.sizing)))
+	f := helpFeatures{double: s.Elements[diagrams.ElemDouble].Visible()}
+	// Beside the side panel, not over it: the period status and the countdown stay in view
+	// while the player reads (issue 32 point 8).
+	s.showBeside(container.NewBorder(nil, container.NewHBox(call), nil, nil, helpView(v, f, s.sizing)))
 }
 
 // showJackpot shows the meter when the table has a jackpot (001 §8.3.7), and a hit: the

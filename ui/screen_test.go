@@ -30,6 +30,11 @@ var testLimits = roulette.Limits{
 
 // terminalAt returns a terminal on a fake table in the wagering period with 12 s left.
 func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) {
+	return terminalWith(t, l, nil)
+}
+
+// terminalWith is terminalAt with its snapshot changed by edit first (a table's setting).
+func terminalWith(t *testing.T, l roulette.Layout, edit func(*table.Snapshot)) (*app.Terminal, *apptest.Link) {
 	clk := clocktest.New(t0)
 	link := apptest.NewLink(clk.Now, 0, time.Millisecond, l, testLimits)
 	term := app.New(app.Config{Link: link, Clock: clk, Cashier: printerReady{}})
@@ -37,12 +42,16 @@ func terminalAt(t *testing.T, l roulette.Layout) (*app.Terminal, *apptest.Link) 
 	t.Cleanup(cancel)
 	go term.Run(ctx)
 	link.Push(table.Connection{Up: true})
-	link.Push(table.Snapshot{
+	snap := table.Snapshot{
 		Config: table.TableConfig{Layout: l, Chips: []int64{100, 500, 2500, 10000}, Warning: 5 * time.Second},
 		Phase:  table.PhaseWagering, RoundID: "R7", Deadline: t0.Add(12 * time.Second),
 		Limits: testLimits, Balance: 100000, AccountOpen: true,
 		History: []table.Outcome{{RoundID: "R6", Number: 17}, {RoundID: "R5", Number: 0}, {RoundID: "R4", Number: 32}},
-	})
+	}
+	if edit != nil {
+		edit(&snap)
+	}
+	link.Push(snap)
 	waitView(t, term, "the snapshot taken", func(v app.View) bool { return v.RoundID == "R7" })
 	return term, link
 }

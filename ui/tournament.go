@@ -38,6 +38,8 @@ type tournamentPanel struct {
 	limits    *canvas.Text
 	rows      *fyne.Container
 	secret    *widget.Check
+	secretWhy *canvas.Text   // why the box cannot be ticked now (issue 32 point 16)
+	pass      *canvas.Text   // a pass card the table played for this seat (003 §10.7)
 	turn      *canvas.Text   // the order of wagering: whose turn it is
 	endTurn   *widget.Button // END TURN / PASS for the player whose turn it is
 	seen      bool           // the check's state as last drawn, so drawing it does not call the model
@@ -57,12 +59,14 @@ func newTournamentPanel(term Model, cashParts ...fyne.CanvasObject) *tournamentP
 			term.SetSecret(on)
 		}
 	})
+	p.secretWhy = text("", 15, panelDimText)
+	p.pass = text("", 16, selectedChip)
 	p.turn = text("", 18, selectedChip)
 	p.endTurn = widget.NewButton(T("END TURN"), func() { term.EndTurn() })
 	p.endTurn.Importance = widget.HighImportance
 	p.box = container.NewVBox(p.title, p.round,
 		text(T("TOURNAMENT CHIPS"), 16, panelDimText), p.chips,
-		p.bet, p.limits, p.secret, p.turn, p.endTurn,
+		p.bet, p.limits, p.secret, p.secretWhy, p.pass, p.turn, p.endTurn,
 		widget.NewSeparator(),
 		text(T("STANDINGS"), 16, panelDimText), p.rows)
 	p.box.Hide()
@@ -113,15 +117,17 @@ func (p *tournamentPanel) update(v app.View) bool {
 	if me != nil {
 		p.chips.Text = money(me.Chips)
 		switch {
-		case me.State == table.PlayerEliminated:
-			p.bet.Text = T("Eliminated")
-		case me.State == table.PlayerDisqualified:
-			p.bet.Text = T("Disqualified")
+		// The final place and prize first: a player eliminated before the end may still have
+		// placed, and won a prize (issue 32 point 16: "Eliminated" hid a second place).
 		case tr.Status == table.TournamentFinished && me.Rank > 0:
 			p.bet.Text = fmt.Sprintf(T("Place %d"), me.Rank)
 			if me.Prize > 0 {
 				p.bet.Text += " · " + fmt.Sprintf(T("prize %s"), inCurrency(v.Config.Currency, me.Prize))
 			}
+		case me.State == table.PlayerEliminated:
+			p.bet.Text = T("Eliminated")
+		case me.State == table.PlayerDisqualified:
+			p.bet.Text = T("Disqualified")
 		case tr.Status == table.TournamentPlayoff && !me.InPlayoff:
 			p.bet.Text = T("Waiting for the playoff")
 		default:
@@ -149,13 +155,28 @@ func (p *tournamentPanel) update(v app.View) bool {
 	// marked this round's).
 	p.seen = v.Tournament.Secret
 	p.secret.SetChecked(v.Tournament.Secret)
+	p.secretWhy.Text = ""
 	if v.Tournament.Playing && me != nil && (me.SecretsLeft > 0 || v.Tournament.Secret) {
 		p.secret.Text = fmt.Sprintf(T("Undisclosed wager (%d left)"), me.SecretsLeft)
+		// A box that cannot be ticked now is greyed and says why beneath it, rather than
+		// doing nothing at the touch (issue 32 point 16).
+		if why := v.Tournament.SecretWhy; why.IsZero() {
+			p.secret.Enable()
+		} else {
+			p.secret.Disable()
+			p.secretWhy.Text = say(why)
+		}
 		p.secret.Refresh()
 		p.secret.Show()
 	} else {
 		p.secret.Hide()
 	}
+	showLine(p.secretWhy, 15)
+	p.pass.Text = ""
+	if v.Tournament.PassUsed > 0 && me != nil {
+		p.pass.Text = fmt.Sprintf(T("Pass card used for round %d (%d left)"), v.Tournament.PassUsed, me.PassesLeft)
+	}
+	showLine(p.pass, 16)
 	p.updateTurn(v)
 	p.rows.RemoveAll()
 	for _, s := range standingsShown(tr.Standings, v.Tournament.Me) {
@@ -193,6 +214,18 @@ func (p *tournamentPanel) updateTurn(v app.View) {
 		p.turn.Refresh()
 		p.turn.Show()
 	}
+}
+
+// showLine shows a line of the panel with its text fitted to the panel's width, or hides it
+// when it has none.
+func showLine(t *canvas.Text, size float32) {
+	if t.Text == "" {
+		t.Hide()
+		return
+	}
+	t.TextSize = fitText(t.Text, size, sidePanelWidth-24, t.TextStyle)
+	t.Refresh()
+	t.Show()
 }
 
 // standingsShown is the top of the standings, with the player's own line in place of the last
@@ -235,12 +268,12 @@ func standingRow(s table.TournamentStanding, mine, final bool, tr *table.Tournam
 	}
 	note := ""
 	switch {
+	case final && s.Prize > 0: // a prize, even for a player out before the end (issue 32 point 16)
+		note = inCurrency(cur, s.Prize) // money, in the table's currency; the chips beside it are not
 	case s.State == table.PlayerEliminated:
 		note = T("out")
 	case s.State == table.PlayerDisqualified:
 		note = T("DQ")
-	case final && s.Prize > 0:
-		note = inCurrency(cur, s.Prize) // money, in the table's currency; the chips beside it are not
 	case s.InPlayoff:
 		note = T("playoff")
 	case turn:

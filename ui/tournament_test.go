@@ -28,7 +28,8 @@ type tournamentCase struct {
 	name string
 	size fyne.Size
 	snap func(t *testing.T, l roulette.Layout) table.Snapshot
-	must []string // what the screen must show
+	must []string      // what the screen must show
+	then []table.Event // what the table says after the snapshot
 }
 
 func tournamentCases() []tournamentCase {
@@ -69,6 +70,13 @@ func tournamentCases() []tournamentCase {
 		{Terminal: "T05", Rank: 4, Chips: 10000, State: table.PlayerEliminated, Eliminated: 2},
 		{Terminal: "T04", Chips: 100000, State: table.PlayerDisqualified, Eliminated: 2},
 	}
+	finalOut := append([]table.TournamentStanding(nil), final...)
+	finalOut[1].State, finalOut[1].Eliminated = table.PlayerEliminated, 2
+	passed := func(left int) []table.TournamentStanding {
+		st := append([]table.TournamentStanding(nil), round...)
+		st[0].PassesLeft = left
+		return st
+	}
 	asSeat := func(id string, f func(*testing.T, roulette.Layout) table.Snapshot) func(*testing.T, roulette.Layout) table.Snapshot {
 		return func(t *testing.T, l roulette.Layout) table.Snapshot {
 			s := f(t, l)
@@ -89,22 +97,33 @@ func tournamentCases() []tournamentCase {
 	big, small := fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)
 	return []tournamentCase{
 		{"tournament_round", big, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
-			[]string{"TOURNAMENT · Spring Cup", "ROUND 2 OF 3", "4,200", "BET 60", "Minimum 10 · maximum 500", "undisclosed", "Undisclosed wager (1 left)", "bet 200", "out", "DQ"}},
+			[]string{"TOURNAMENT · Spring Cup", "ROUND 2 OF 3", "4,200", "BET 60", "Minimum 10 · maximum 500", "undisclosed", "Undisclosed wager (1 left)", "bet 200", "out", "DQ"}, nil},
 		{"tournament_round_1280", small, snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), true),
-			[]string{"ROUND 2 OF 3", "4,200"}},
+			[]string{"ROUND 2 OF 3", "4,200"}, nil},
 		{"tournament_playoff", big, asSeat("T03", snap(table.PhaseWagering, tour(table.TournamentPlayoff, 4, playoff), false)),
-			[]string{"PLAYOFF · ROUND 1", "1,300", "playoff", "Minimum 20"}},
+			[]string{"PLAYOFF · ROUND 1", "1,300", "playoff", "Minimum 20"}, nil},
 		{"tournament_eliminated", big, asSeat("T05", snap(table.PhaseWagering, tour(table.TournamentRunning, 3, round), false)),
-			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}},
+			[]string{"ROUND 3 OF 3", "Eliminated", "100", "out", "Minimum 20 · maximum 500"}, nil},
 		{"tournament_not_seated", big, asSeat("T09", snap(table.PhaseWagering, tour(table.TournamentRunning, 2, round), false)),
-			[]string{"This table is reserved for the tournament", "T01", "4,200"}},
+			[]string{"This table is reserved for the tournament", "T01", "4,200"}, nil},
 		{"tournament_turn", big, asSeat("T03", snap(table.PhaseWagering, ordered("T03"), true)),
-			[]string{"YOUR TURN TO WAGER", "END TURN", "M", "to wager", "BET 60"}},
+			[]string{"YOUR TURN TO WAGER", "END TURN", "M", "to wager", "BET 60"}, nil},
 		{"tournament_wait", big, snap(table.PhaseWagering, ordered("T03"), false),
-			[]string{"Wait your turn: T03 wagers now", "M", "to wager"}},
+			[]string{"Wait your turn: T03 wagers now", "M", "to wager"}, nil},
 		{"tournament_final", big, asSeat("T02", snap(table.PhaseResult, &table.Tournament{Terms: tournamentTerms,
 			Status: table.TournamentFinished, Round: 4, Played: 4, PrizePool: 30000, Standings: final}, false)),
-			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "180.00", "Prize pool 300.00"}},
+			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "180.00", "Prize pool 300.00"}, nil},
+		// Issue 32 point 16: T02 went out in round 2 yet placed second on the final count; the
+		// console gave the prize, the screen said only "Eliminated".
+		{"tournament_final_eliminated", big, asSeat("T02", snap(table.PhaseResult, &table.Tournament{Terms: tournamentTerms,
+			Status: table.TournamentFinished, Round: 4, Played: 3, PrizePool: 30000, Standings: finalOut}, false)),
+			[]string{"FINAL RESULTS", "Place 2 · prize 90.00", "90.00"}, nil},
+		// The undisclosed-wager box after the period ended: greyed, and why beneath it.
+		{"tournament_secret_closed", big, snap(table.PhaseNoMoreBets, tour(table.TournamentRunning, 2, round), true),
+			[]string{"Undisclosed wager (1 left)", "No more bets: the wagering period has ended"}, nil},
+		// The table played T01's pass card for round 1 (it wagered nothing): the panel says so.
+		{"tournament_pass_used", big, snap(table.PhaseWagering, tour(table.TournamentRunning, 1, passed(1)), false),
+			[]string{"Pass card used for round 1 (0 left)"}, []table.Event{table.TournamentChanged{Tournament: tour(table.TournamentRunning, 2, passed(0))}}},
 	}
 }
 
@@ -123,7 +142,9 @@ func TestTournamentScreens(t *testing.T) {
 	for _, c := range tournamentCases() {
 		t.Run(c.name, func(t *testing.T) {
 			sc := stateCase{file: c.name, design: diagrams.DiagramA, layout: single,
-				events: func(t *testing.T, l roulette.Layout) []table.Event { return []table.Event{up, c.snap(t, l)} }}
+				events: func(t *testing.T, l roulette.Layout) []table.Event {
+					return append([]table.Event{up, c.snap(t, l)}, c.then...)
+				}}
 			_, w := stateScreen(t, sc)
 			w.Resize(c.size)
 			texts := shownTexts(test.RenderToMarkup(w.Canvas()))
@@ -199,6 +220,7 @@ func TestTournamentEndTurnOnTheScreen(t *testing.T) {
 	if !term.View().Tournament.MyTurn {
 		t.Fatal("T03's turn not seen")
 	}
+	term.SelectChip(1000) // a chip of the minimum (the table's new state chose the tray's smallest offered)
 	if fb, err := term.Place(roulette.Bet{Spot: red}); err != nil || fb.Accepted != 1000 {
 		t.Fatalf("T03's touch in turn: %+v %v", fb, err)
 	}

@@ -108,6 +108,10 @@ type Config struct {
 	// retries, the accept test's grace) and dates the test ticket; nil: the machine's clock.
 	// Device and table call deadlines stay on the machine's clock: they bound I/O.
 	Clock clock.Clock
+	// Currency is the table's currency (ISO 4217 code) when a ticket is printed: the ticket
+	// writes its figures with the screen's symbol ("A$460.00", issue 32 point 11). Nil, or "",
+	// for the printer's "$".
+	Currency func() string
 }
 
 // Cashier runs the money paths of one terminal. It is the note acceptor's Handler.
@@ -392,12 +396,12 @@ var errTournamentTable = msg.New("this table is reserved for the tournament: it 
 
 // told is the table's refusal as the player is told it: one the terminal knows (a table
 // reserved for a tournament) as a message of its own, said in the player's language; any
-// other in the table's words.
+// other in the table's words, its ticket numbers and times as the player reads them (forPlayer).
 func told(err error) any {
 	if refusedFor(err, table.TournamentTableRefused) {
 		return errTournamentTable
 	}
-	return reason(err)
+	return forPlayer(reason(err))
 }
 
 func (c *Cashier) setPending(key string) {
@@ -797,6 +801,9 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 		tk := printer.Ticket{Venue: t.Venue, Terminal: t.TerminalID, Asset: c.cfg.Asset, Issued: t.Issued,
 			Validation: t.Validation, Cents: t.Amount, Number: int(t.Number),
 			Expiry: "VOID AFTER " + t.Expires.Format("2006-01-02")}
+		if c.cfg.Currency != nil {
+			tk.Currency = money.Symbol(c.cfg.Currency())
+		}
 		var perr error
 		for attempt := range c.cfg.PrintRetries {
 			// Printing the same validation number again is safe: a ticket redeems once, ever.

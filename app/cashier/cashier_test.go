@@ -30,16 +30,17 @@ import (
 // rig is one terminal's money hardware and its table: a real table server on loopback, the
 // real client, a journal file, and both device drivers over pseudo-terminals to the emulators.
 type rig struct {
-	dir  string
-	demo *demo.Table
-	cli  *client.Client
-	j    *journal.Journal
-	acc  *emulator.NoteAcceptor
-	prn  *emulator.Printer
-	c    *cashier.Cashier
-	drv  *noteacceptor.Acceptor
-	stop func()
-	link *netcut.Proxy // the terminal's link to the table, when newRigCut made it cuttable
+	dir      string
+	currency string // the table's, as the station gives the cashier (its Config.Currency)
+	demo     *demo.Table
+	cli      *client.Client
+	j        *journal.Journal
+	acc      *emulator.NoteAcceptor
+	prn      *emulator.Printer
+	c        *cashier.Cashier
+	drv      *noteacceptor.Acceptor
+	stop     func()
+	link     *netcut.Proxy // the terminal's link to the table, when newRigCut made it cuttable
 	// clk is the cashier's clock when newRigOn gave it a fake one: its waits (print retries,
 	// release retries) then move only when the test advances it. nil: the machine's clock.
 	clk *clocktest.Fake
@@ -99,7 +100,7 @@ func newRigWith(t *testing.T, cuttable bool, config func(*server.Config), clk *c
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
-	r := &rig{dir: dir, demo: tbl, cli: cli, link: link, clk: clk}
+	r := &rig{dir: dir, demo: tbl, cli: cli, link: link, clk: clk, currency: cfg.Currency}
 	r.acc = emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{Init: 30 * time.Millisecond, Accept: 30 * time.Millisecond, Stack: 60 * time.Millisecond, Reject: 30 * time.Millisecond})
 	r.prn = emulator.NewPrinter(emulator.PrinterConfig{Print: 300 * time.Millisecond, Feed: 20 * time.Millisecond})
 	r.start(t)
@@ -147,7 +148,8 @@ func (r *rig) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.j = j
-	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, CancelWait: 300 * time.Millisecond, Log: testLog, Clock: r.cashierClock()})
+	r.c = cashier.New(j, r.cli, printer.New(pport, printer.Config{Poll: 30 * time.Millisecond}), cashier.Config{Asset: "A1", PrintRetries: 2, RetryEvery: 50 * time.Millisecond, CancelWait: 300 * time.Millisecond, Log: testLog, Clock: r.cashierClock(),
+		Currency: func() string { return r.currency }})
 	if err := r.c.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,9 @@ func TestNoteCashOutTicketIn(t *testing.T) {
 		t.Fatalf("after cash-out: %+v, balance %d", r.c.Status(), r.balance(t))
 	}
 	printed := r.prn.Printed()
-	if len(printed) != 1 || printed[0].Fields[7] != "$20.00" || printed[0].Fields[8] != "TWENTY DOLLARS AND ZERO CENTS" {
+	// The ticket writes money as the screen does, in the table's currency (issue 32 point 11:
+	// "$460.00" on the ticket, "A$460.00" on the screen, at an AUD table).
+	if len(printed) != 1 || printed[0].Fields[7] != "A$20.00" || printed[0].Fields[8] != "TWENTY DOLLARS AND ZERO CENTS" {
 		t.Fatalf("printed %+v", printed)
 	}
 	validation := printed[0].Fields[6]

@@ -4,6 +4,7 @@ package money
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -43,10 +44,31 @@ func Grouped(cents int64) string {
 	return sign + b.String() + frac
 }
 
-// symbols are the symbols of the currencies that have a common one (ISO 4217 code → symbol).
+// Chips writes cents as chips and limit signs read them: thousands grouped, whole units
+// without their cents — 123456 → "1,234.56", 500 → "5", 100000 → "1,000". Tournament chips,
+// which count in the chip tray's units (100 = a 1 chip), are written with it on the player's
+// screen, the dealer's console and the printed results alike, so all three say the same count
+// (issue 32 point 16).
+func Chips(cents int64) string {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign, u = "-", uint64(-(cents+1))+1
+	}
+	whole := strconv.FormatUint(u/100, 10)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if c := u % 100; c != 0 {
+		return fmt.Sprintf("%s%s.%02d", sign, whole, c)
+	}
+	return sign + whole
+}
+
+// currencySymbols are the symbols of the currencies that have a common one (ISO 4217 code → symbol).
 // packaging/gen-fonts.sh puts their characters in the kiosk's embedded Chinese font: a Chinese
 // screen draws "€" or "¥" with that font, and a character it lacked was a missing-glyph box.
-var symbols = map[string]string{
+var currencySymbols = map[string]string{
 	"USD": "$",
 	"AUD": "A$",
 	"NZD": "NZ$",
@@ -65,7 +87,7 @@ func Symbol(code string) string {
 	if code == "" {
 		return ""
 	}
-	if s, ok := symbols[code]; ok {
+	if s, ok := currencySymbols[code]; ok {
 		return s
 	}
 	return code + " "
@@ -83,8 +105,8 @@ func InCurrency(code string, cents int64) string {
 // Symbols is every currency symbol Symbol knows, by ISO 4217 code (a copy): what a screen's
 // fonts must draw.
 func Symbols() map[string]string {
-	out := make(map[string]string, len(symbols))
-	for k, v := range symbols {
+	out := make(map[string]string, len(currencySymbols))
+	for k, v := range currencySymbols {
 		out[k] = v
 	}
 	return out

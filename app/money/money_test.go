@@ -40,3 +40,18 @@ func TestGroupedAndInCurrency(t *testing.T) {
 		}
 	}
 }
+
+// Tournament chips and chip faces are written grouped, cents only where there are some.
+func TestChips(t *testing.T) {
+	for _, c := range []struct {
+		in   int64
+		want string
+	}{
+		{0, "0"}, {500, "5"}, {150, "1.50"}, {100000, "1,000"}, {123456, "1,234.56"}, {-250000, "-2,500"},
+		{math.MinInt64, "-92,233,720,368,547,758.08"},
+	} {
+		if got := Chips(c.in); got != c.want {
+			t.Errorf("Chips(%d) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -205,6 +205,7 @@ func (w Writer) OpenBuyIns(ctx context.Context) ([]table.AcceptedBuyIn, error) {
 // Round is one round as the terminal recorded it.
 type Round struct {
 	ID            string
+	At            time.Time // when the terminal last recorded the round (its settlement, else its slip)
 	Layout        roulette.Layout
 	Wagers        []Wager // the last acknowledged slip recorded
 	SlipVersion   uint64
@@ -268,7 +269,7 @@ func roundsOf(rs []journal.Record, n int) ([]Round, error) {
 			// The latest record is the slip that stands, whatever its version: after a restart
 			// that voided the round's wagers the terminal's versions begin again from 1.
 			r := get(rec.Round, rec.Seq)
-			r.Layout, r.Wagers, r.SlipVersion = l, b.Wagers, b.Version
+			r.Layout, r.Wagers, r.SlipVersion, r.At = l, b.Wagers, b.Version, rec.At
 		case rec.Kind == KindSettled:
 			var b settledBody
 			if err := json.Unmarshal(rec.Body, &b); err != nil {
@@ -282,6 +283,7 @@ func roundsOf(rs []journal.Record, n int) ([]Round, error) {
 			if r.Settled && !b.Correction {
 				continue // the same settlement told twice (a resubscription): already counted
 			}
+			r.At = rec.At
 			r.Corrected = r.Settled && b.Correction
 			r.Settled, r.Number, r.Recognised = true, num, b.Recognised
 			r.Staked, r.Returned, r.BalanceAfter, r.SettledSlip = b.Staked, b.Returned, b.Balance, b.Version

@@ -84,7 +84,7 @@ func TestTableClosureNotice_001_12_7(t *testing.T) {
 	}
 	sign := fmt.Sprintf("This table closes at %s: 21 min left", at.Local().Format("15:04"))
 	v := r.waitView("the sign of the closure on the terminal", func(v app.View) bool {
-		return v.ClosingAt.Equal(at) && v.Message.Msg.String() == sign
+		return v.ClosingAt.Equal(at) && v.Closing.String() == sign
 	})
 	if v.Phase == table.PhaseClosed {
 		t.Fatal("the table closed at the announcement")
@@ -96,7 +96,7 @@ func TestTableClosureNotice_001_12_7(t *testing.T) {
 
 	// A terminal that connects later (here: restarts) learns of it from its snapshot.
 	r.restart()
-	r.waitView("the sign after a restart", func(v app.View) bool { return v.ClosingAt.Equal(at) && v.Message.Msg.String() == sign })
+	r.waitView("the sign after a restart", func(v app.View) bool { return v.ClosingAt.Equal(at) && v.Closing.String() == sign })
 
 	// The time comes during a round: the round finishes, then the table closes.
 	round, err := r.demo.Table.StartRound("dealer:test")
@@ -114,7 +114,7 @@ func TestTableClosureNotice_001_12_7(t *testing.T) {
 	r.demo.Table.Advance(at.Add(2 * time.Second))
 	v = r.waitView("the table closed as announced", func(v app.View) bool { return v.Phase == table.PhaseClosed })
 	r.waitView("the sign taken down", func(v app.View) bool {
-		return v.ClosingAt.IsZero() && !strings.Contains(v.Message.Msg.String(), "closes at")
+		return v.ClosingAt.IsZero() && v.Closing.IsZero()
 	})
 	if v.Balance != 2000 {
 		t.Fatalf("the player's balance after the closure: %d", v.Balance)
@@ -131,12 +131,12 @@ func TestClosureCountdownAndCancel_001_12_7(t *testing.T) {
 	if _, err := r.demo.Table.ScheduleClose("supervisor:test", at, false); err != nil {
 		t.Fatal(err)
 	}
-	r.waitView("the sign", func(v app.View) bool { return strings.Contains(v.Message.Msg.String(), "45 min left") })
+	r.waitView("the sign", func(v app.View) bool { return strings.Contains(v.Closing.String(), "45 min left") })
 	if _, err := r.demo.Table.ScheduleClose("supervisor:test", time.Time{}, true); err != nil {
 		t.Fatal(err)
 	}
 	r.waitView("the sign taken down", func(v app.View) bool {
-		return v.ClosingAt.IsZero() && !strings.Contains(v.Message.Msg.String(), "closes at")
+		return v.ClosingAt.IsZero() && v.Closing.IsZero()
 	})
 	if _, err := r.demo.Table.ScheduleClose("supervisor:test", time.Time{}, true); code(err) != codes.FailedPrecondition {
 		t.Fatalf("cancelling no closure: %v", err)

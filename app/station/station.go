@@ -165,7 +165,15 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		}
 		s.close = append(s.close, pport.Close)
 		s.Cashier = cashier.New(s.Journal, s.Client, printer.New(pport, printer.Config{Poll: cfg.PrinterPoll, Log: cfg.Log}),
-			cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log, Clock: cfg.Clock})
+			cashier.Config{Asset: cfg.ID, PrintRetries: cfg.PrintRetries, RetryEvery: cfg.RetryEvery, Log: cfg.Log, Clock: cfg.Clock,
+				// The ticket in the screen's currency: the table's, as the terminal has it
+				// (read when a ticket is printed, by then from the table's snapshot).
+				Currency: func() string {
+					if s.Terminal == nil {
+						return ""
+					}
+					return s.Terminal.View().Config.Currency
+				}})
 		desk = cashDesk{s.Cashier}
 	}
 	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Clock: cfg.Clock, Records: recall.Writer{J: s.Journal},

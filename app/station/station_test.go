@@ -67,9 +67,18 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 	if _, err := st.Terminal.Place(roulette.Bet{Spot: red}); !errors.Is(err, app.ErrPadNotTouched) {
 		t.Fatalf("untouched pad: %v", err)
 	}
+	// Issue 32 point 19: the screen says the pad is required before any tap, and shows the
+	// seat's touch as read (another seat's pad is not this player's).
+	if p := st.Terminal.View().Pad; !p.Required || p.Touched {
+		t.Fatalf("before the touch the pad shows %+v", p)
+	}
+	if err := pad.Touch(3, true); err != nil {
+		t.Fatal(err)
+	}
 	if err := pad.Touch(2, true); err != nil {
 		t.Fatal(err)
 	}
+	eventually(t, "the touch shown", func() bool { return st.Terminal.View().Pad.Touched })
 	eventually(t, "the touch", func() bool {
 		_, err := st.Terminal.Place(roulette.Bet{Spot: red})
 		return errors.Is(err, app.ErrNoPlayerCard)
@@ -88,6 +97,7 @@ func TestStationGatesWagersOnThePad(t *testing.T) {
 	// Another seat's touch is not this player's.
 	pad.Touch(2, false)
 	pad.Touch(3, true)
+	eventually(t, "the release shown", func() bool { return !st.Terminal.View().Pad.Touched })
 	eventually(t, "the release", func() bool {
 		_, err := st.Terminal.Place(roulette.Bet{Spot: red})
 		return errors.Is(err, app.ErrPadNotTouched)

@@ -140,9 +140,20 @@ func (s *Station) acceptorReady() {
 	}
 }
 
-// padEvent passes the seat's card reader to technician mode: a technician card asks for the PIN.
+// padEvent shows a touch of the seat's pad on the screen, and passes the seat's card reader to
+// technician mode: a technician card asks for the PIN.
 func (s *Station) padEvent(e idpad.Event, seat int) {
-	if s.technicians == nil || e.Pad != max(seat, 1) {
+	if e.Pad != max(seat, 1) {
+		return
+	}
+	// A touch of the seat's pad is shown as read (issue 32 point 19).
+	switch e.Kind {
+	case idpad.Touched:
+		s.Terminal.PadTouched(true)
+	case idpad.Released:
+		s.Terminal.PadTouched(false)
+	}
+	if s.technicians == nil {
 		return
 	}
 	switch e.Kind {

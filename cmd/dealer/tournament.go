@@ -106,10 +106,10 @@ func parseTerms(args []string) (*pb.TournamentTerms, error) {
 	termsFile := fs.String("terms-file", "", "the terms and conditions (a file)")
 	entry := fs.Int64("entry", 0, "entry fee, cents")
 	added := fs.Int64("added", 0, "the operator's addition to the prize pool, cents")
-	chips := fs.Int64("chips", 0, "starting tournament chips")
+	startChips := fs.Int64("chips", 0, "starting tournament chips, in hundredths as the chip tray counts (100000 = 1,000 chips on the screen)")
 	rounds := fs.Int("rounds", 0, "scheduled rounds")
-	mins := fs.String("min", "", "minimum wager of round 1,2,… (the last applies after)")
-	maxi := fs.Int64("max", 0, "maximum wager a round (0: none)")
+	mins := fs.String("min", "", "minimum wager of round 1,2,… in hundredths of a chip (the last applies after)")
+	maxi := fs.Int64("max", 0, "maximum wager a round in hundredths of a chip (0: none)")
 	secret := fs.Int("secret", 0, "undisclosed wagers per player")
 	pass := fs.Int("pass", 0, "pass cards per player")
 	prizes := fs.String("prizes", "", "percent of the pool for 1st,2nd,…")
@@ -123,7 +123,7 @@ func parseTerms(args []string) (*pb.TournamentTerms, error) {
 		return nil, fmt.Errorf("tournament configure: %q is not a flag: the terms are given as -flag value", fs.Arg(0))
 	}
 	t := &pb.TournamentTerms{Id: *id, Name: *name, Terms: *termsText, EntryFee: *entry, AddedPrize: *added,
-		StartingChips: *chips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass),
+		StartingChips: *startChips, Rounds: int32(*rounds), Maximum: *maxi, SecretWagers: int32(*secret), PassCards: int32(*pass),
 		OrderOfWagering: *order}
 	if *termsFile != "" {
 		b, err := os.ReadFile(*termsFile)
@@ -170,6 +170,29 @@ func statusName(s pb.TournamentStatus) string {
 	return strings.ToLower(strings.TrimPrefix(s.String(), "TOURNAMENT_STATUS_"))
 }
 
+// chips writes a count of tournament chips as the player's screen shows it (the chip tray's
+// units, 100 = a 1 chip: 100000 → "1,000"), so the console, the printed results and the kiosk
+// say the same count (issue 32 point 16). The flags take the count in those hundredths.
+func chips(n int64) string { return money.Chips(n) }
+
+// maxChips writes a round's maximum wager: "none" for the terms' 0 (no maximum beyond the
+// player's chips).
+func maxChips(n int64) string {
+	if n == 0 {
+		return "none"
+	}
+	return chips(n)
+}
+
+// chipList writes the minimums of the rounds, "10, 10, 20".
+func chipList(ns []int64) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = chips(n)
+	}
+	return strings.Join(out, ", ")
+}
+
 func minimumOf(t *pb.TournamentTerms, round int32) int64 {
 	m := t.GetMinimums()
 	if len(m) == 0 {
@@ -190,7 +213,7 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 	t := tr.GetTerms()
 	fmt.Fprintf(out, "Tournament %s  %s  (%s)\n", t.GetId(), t.GetName(), statusName(tr.Status))
 	if len(tr.Standings) > 0 {
-		fmt.Fprintf(out, "%s  minimum %d  maximum %d  prize pool %s\n", roundName(tr), minimumOf(t, tr.Round), t.GetMaximum(), money.Decimal(tr.PrizePool))
+		fmt.Fprintf(out, "%s  minimum %s  maximum %s  prize pool %s\n", roundName(tr), chips(minimumOf(t, tr.Round)), maxChips(t.GetMaximum()), money.Decimal(tr.PrizePool))
 	}
 	ordered := t.GetOrderOfWagering()
 	if ordered && len(tr.Standings) > 0 {
@@ -203,7 +226,7 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 	}
 	fmt.Fprintln(w, head)
 	for _, s := range tr.Standings {
-		stake := strconv.FormatInt(s.RoundStake, 10)
+		stake := chips(s.RoundStake)
 		if s.Secret {
 			stake += " (undisclosed)"
 		}
@@ -211,7 +234,7 @@ func printStandings(out io.Writer, tr *pb.Tournament) error {
 		if s.InPlayoff {
 			state += ", playoff"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%d\t%d", place(s), s.TerminalId, s.Chips, state, stake, s.SecretsLeft, s.PassesLeft)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d", place(s), s.TerminalId, chips(s.Chips), state, stake, s.SecretsLeft, s.PassesLeft)
 		if ordered {
 			var marks []string
 			if s.TerminalId == tr.Marker {
@@ -288,8 +311,8 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "Players: %d  entry %s  added %s  prize pool %s  prizes %v %%\n", len(tr.Standings),
 		money.Decimal(t.GetEntryFee()), money.Decimal(t.GetAddedPrize()), money.Decimal(tr.PrizePool), t.GetPrizes())
-	fmt.Fprintf(out, "Starting chips %d  rounds %d  minimums %v  maximum %d  undisclosed wagers %d  pass cards %d\n",
-		t.GetStartingChips(), t.GetRounds(), t.GetMinimums(), t.GetMaximum(), t.GetSecretWagers(), t.GetPassCards())
+	fmt.Fprintf(out, "Starting chips %s  rounds %d  minimums %s  maximum %s  undisclosed wagers %d  pass cards %d\n",
+		chips(t.GetStartingChips()), t.GetRounds(), chipList(t.GetMinimums()), maxChips(t.GetMaximum()), t.GetSecretWagers(), t.GetPassCards())
 	if t.GetOrderOfWagering() {
 		fmt.Fprintln(out, "Order of wagering: the marker's player first, then to the left (seat order); the marker moves one to the left each round")
 	}
@@ -305,7 +328,7 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 			// Kept on the record with its wagers, all returned; not counted as played.
 			fmt.Fprintf(out, "\n%s %d (%s)  INVALIDATED: %s  every wager returned, not counted\n", kind, n, r.RoundId, r.Invalidated)
 		} else {
-			fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %d\n", kind, n, r.RoundId, r.Outcome, minimumOf(t, r.N))
+			fmt.Fprintf(out, "\n%s %d (%s)  outcome %s  minimum %s\n", kind, n, r.RoundId, r.Outcome, chips(minimumOf(t, r.N)))
 		}
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "  Seat\tStaked\tReturned\tChips\tWagers\tNote")
@@ -320,7 +343,7 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 			if p.Decision != "" {
 				note += "; " + p.Decision
 			}
-			fmt.Fprintf(w, "  %s\t%d\t%d\t%d\t%s\t%s\n", p.TerminalId, p.Staked, p.Returned, p.Chips, p.Wagers, note)
+			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\t%s\n", p.TerminalId, chips(p.Staked), chips(p.Returned), chips(p.Chips), p.Wagers, note)
 		}
 		w.Flush()
 	}
@@ -331,7 +354,7 @@ func printResults(out io.Writer, tr *pb.Tournament) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "  Place\tSeat\tChips\tState\tPrize")
 	for _, s := range tr.Standings {
-		fmt.Fprintf(w, "  %s\t%s\t%d\t%s\t%s\n", place(s), s.TerminalId, s.Chips, s.State, money.Decimal(s.Prize))
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", place(s), s.TerminalId, chips(s.Chips), s.State, money.Decimal(s.Prize))
 	}
 	return w.Flush()
 }

@@ -34,14 +34,14 @@ func TestTournamentResultsPrintInvalidatedRoundAndVoidPlay(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"Round 1 (R000001)  INVALIDATED: brawl at the table  every wager returned, not counted",
-		"T1    300     300       1000   red x300",
+		"T1    3       3         10     red x300",
 		"void: terminal lost; pass card granted by supervisor:TD at 2026-11-22T20:01:00Z: fault confirmed",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the print lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "1000             pass card") {
+	if strings.Contains(got, "10             pass card") {
 		t.Errorf("a void play printed as a pass card:\n%s", got)
 	}
 }
@@ -89,7 +89,7 @@ func TestTournamentPlayoffRoundsAreNumberedInThePlayoff(t *testing.T) {
 	if err := printStandings(&out, tr); err != nil {
 		t.Fatal(err)
 	}
-	if s := out.String(); !strings.Contains(s, "Playoff round 1 (after 2 rounds)  minimum 100") || strings.Contains(s, "of 2") {
+	if s := out.String(); !strings.Contains(s, "Playoff round 1 (after 2 rounds)  minimum 1") || strings.Contains(s, "of 2") {
 		t.Errorf("standings:\n%s", s)
 	}
 	out.Reset()
@@ -101,5 +101,33 @@ func TestTournamentPlayoffRoundsAreNumberedInThePlayoff(t *testing.T) {
 	}
 	if l := tournamentLine(tr); l != "TOURNAMENT CUP: playoff round 1 (after 2 rounds), playoff" {
 		t.Errorf("status line %q", l)
+	}
+}
+
+// Issue 32 point 16: the console, the printed results and the player's screen say the same
+// count of tournament chips. The screen counts them in the chip tray's units (100 = a 1 chip:
+// 100000 reads "1,000", a minimum of 1000 reads "10"); the console printed the hundredths
+// ("100000", "minimum 1000"), so a player and the Director read counts a hundred times apart.
+func TestTournamentChipsReadTheSameOnConsoleAndScreen(t *testing.T) {
+	tr := &pb.Tournament{Terms: &pb.TournamentTerms{Id: "SPRING-1", Terms: "T&C", StartingChips: 100000, Rounds: 3,
+		Minimums: []int64{1000, 1000, 2000}, Maximum: 50000, Prizes: []int64{100}},
+		Status: pb.TournamentStatus_TOURNAMENT_STATUS_RUNNING, Round: 1,
+		Standings: []*pb.TournamentStanding{{TerminalId: "T02", Rank: 1, Chips: 100000, State: "playing", RoundStake: 2500}}}
+	var out bytes.Buffer
+	if err := printStandings(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"minimum 10  maximum 500", "T02   1,000  playing  25"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("standings lack %q:\n%s", want, s)
+		}
+	}
+	out.Reset()
+	if err := printResults(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "Starting chips 1,000  rounds 3  minimums 10, 10, 20  maximum 500") {
+		t.Errorf("the printed terms:\n%s", s)
 	}
 }

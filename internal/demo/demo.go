@@ -108,6 +108,12 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 		return nil, fmt.Errorf("demo: no rules profile plays the %v %v layout", tcfg.Wheel, tcfg.LayoutProfile)
 	}
 	tcfg.RulesProfile = rules.Name
+	// The Star's table plays Lucky Ball, its Mega version (003 §7, Diagram L's Lucky Ball
+	// display): the star demo deals it, so the display, SUPER and MEGA can be seen and
+	// reviewed (issue 32 point 10: no demo ever turned it on).
+	if tcfg.LayoutProfile == roulette.Star {
+		tcfg.LuckyBall, tcfg.LuckyMega = true, true
+	}
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
 	tbl, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)

@@ -121,6 +121,11 @@ func TestDemoDealsADoubleZeroWheel(t *testing.T) {
 	if v.Config.RulesProfile != "star" || !v.Config.PlayerCardRequired {
 		t.Fatalf("the star demo's rules %q, card required %v", v.Config.RulesProfile, v.Config.PlayerCardRequired)
 	}
+	// The Star's table plays Lucky Ball (003 §7), in its Mega version, so the demo shows
+	// Diagram L's Lucky Ball display, SUPER and MEGA (issue 32 point 10: it never turned on).
+	if !v.Config.LuckyBall || v.Config.LuckyBallVersion != roulette.LuckyMega {
+		t.Fatalf("the star demo's Lucky Ball: on %v, version %v", v.Config.LuckyBall, v.Config.LuckyBallVersion)
+	}
 	// The demo seat's card reaches the terminal: a touch on the felt while the round is open is
 	// not refused for want of a card (it may be for want of chips: this demo has no buy-in).
 	straight, err := v.Config.Layout.Inside(roulette.Straight, []roulette.Number{roulette.DoubleZeroNumber})

@@ -69,7 +69,7 @@ func parseFlags() options {
 	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
 	flag.StringVar(&o.demoWheel, "wheel", "single-zero", "demo table: the wheel, single-zero or double-zero")
-	flag.StringVar(&o.demoProfile, "profile", "crown-rapid", "demo table: a double-zero layout's profile, crown-rapid, crown-fh, crown-vw (Crown's rules) or star (The Star's: a player card in the demo seat's reader)")
+	flag.StringVar(&o.demoProfile, "profile", "crown-rapid", "demo table: a double-zero layout's profile, crown-rapid, crown-fh, crown-vw (Crown's rules) or star (The Star's: a player card in the demo seat's reader, Lucky Ball in its Mega version)")
 	flag.BoolVar(&o.technicianDemo, "technician-demo", false, "demo: enter technician mode at once and open the touch calibration, on a simulated miscalibrated panel")
 	flag.BoolVar(&o.localTechnicianPINs, "local-technician-pins", false, "check technician PINs against this terminal's technicians.json instead of the table server's technician PINs (a table without a -technicians file)")
 	flag.StringVar(&o.pprof, "pprof", "", "serve Go's profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (issue 18's soak)")
