@@ -1,0 +1,234 @@
+package precommit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tablegames/ats/server/ledger"
+)
+
+// LedgerStore is the Store in the table's ledger: a table's SQLite file, or the floor's
+// PostgreSQL schema floor, where every table server of the floor reads and locks one row per
+// card. Every change is journalled in the table's log (kind "precommit") in its transaction.
+type LedgerStore struct {
+	L *ledger.Ledger
+	S Settings
+}
+
+var _ Store = (*LedgerStore)(nil)
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func timeOf(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func cardOf(r ledger.CardRow) Card {
+	return Card{ID: r.Card, State: State(r.State),
+		Limits:   Limits{Loss: r.LossLimit, Time: time.Duration(r.TimeLimit), Bar: time.Duration(r.Bar)},
+		Next:     Limits{Loss: r.NextLoss, Time: time.Duration(r.NextTime), Bar: time.Duration(r.NextBar)},
+		NextFrom: timeOf(r.NextFrom), PeriodStart: timeOf(r.PeriodStart),
+		Staked: r.Staked, Returned: r.Returned, Reserved: r.Reserved,
+		BarredUntil: timeOf(r.BarredUntil), BarredFor: r.BarredFor, HeldBy: r.HeldBy}
+}
+
+func rowOf(c Card, now time.Time) ledger.CardRow {
+	return ledger.CardRow{Card: c.ID, State: string(c.State),
+		LossLimit: c.Limits.Loss, TimeLimit: int64(c.Limits.Time), Bar: int64(c.Limits.Bar),
+		NextLoss: c.Next.Loss, NextTime: int64(c.Next.Time), NextBar: int64(c.Next.Bar),
+		NextFrom: nanos(c.NextFrom), PeriodStart: nanos(c.PeriodStart),
+		Staked: c.Staked, Returned: c.Returned, Reserved: c.Reserved,
+		BarredUntil: nanos(c.BarredUntil), BarredFor: c.BarredFor, HeldBy: c.HeldBy, Changed: now.UnixNano()}
+}
+
+// change runs fn on card id brought to now, under its row lock, and writes it back with a
+// journal record of what fn says it did (detail; "" records nothing). A *Refusal fn returns is
+// committed with the card's state (a bar the time limit brought, the refusal journalled) and
+// then returned.
+func (s *LedgerStore) change(ctx context.Context, id string, now time.Time, create bool,
+	fn func(tx *ledger.Tx, c *Card, known bool) (detail string, amount int64, err error)) (Card, error) {
+	set := s.S.withDefaults()
+	var out Card
+	var refusal *Refusal
+	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
+		refusal = nil
+		row, known, err := tx.Card(id)
+		if err != nil {
+			return err
+		}
+		c := Card{ID: id}
+		if known {
+			c = cardOf(row)
+			c.roll(now, set)
+		}
+		detail, amount, err := fn(tx, &c, known)
+		if errors.As(err, &refusal) {
+			detail, amount = "refused ("+refusal.Reason+"): "+refusal.Words, 0
+		} else if err != nil {
+			return err
+		}
+		if known || (create && refusal == nil) {
+			if err := tx.PutCard(rowOf(c, now)); err != nil {
+				return err
+			}
+		}
+		out = c
+		if detail == "" {
+			return nil
+		}
+		return tx.Event("precommit", "", "", amount, "card "+id+": "+detail)
+	})
+	if err != nil {
+		return Card{}, err
+	}
+	if refusal != nil {
+		return out, refusal
+	}
+	return out, nil
+}
+
+// Card implements Store.
+func (s *LedgerStore) Card(ctx context.Context, id string, now time.Time) (Card, error) {
+	return s.change(ctx, id, now, false, func(_ *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		if !known {
+			return "", 0, fmt.Errorf("%w: %s", ErrUnknown, id)
+		}
+		return "", 0, nil
+	})
+}
+
+// Register implements Store.
+func (s *LedgerStore) Register(ctx context.Context, id string, state State, who string, now time.Time) (Card, error) {
+	if !state.Valid() {
+		return Card{}, fmt.Errorf("precommit: card %s: no state %q", id, state)
+	}
+	if who == "" {
+		return Card{}, fmt.Errorf("precommit: card %s: registered to no one: record the identity checked", id)
+	}
+	return s.change(ctx, id, now, true, func(_ *ledger.Tx, c *Card, _ bool) (string, int64, error) {
+		c.State = state
+		if state != Registered {
+			c.HeldBy = "" // a lost or barred card holds no seat
+		}
+		return string(state) + ": " + who, 0, nil
+	})
+}
+
+// SetLimits implements Store.
+func (s *LedgerStore) SetLimits(ctx context.Context, id string, l Limits, now time.Time) (Card, error) {
+	set := s.S.withDefaults()
+	return s.change(ctx, id, now, false, func(_ *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		if r := stateRefusal(*c, known, now); r != nil && r.Reason != "no limits" && r.Reason != "bar" {
+			return "", 0, r
+		}
+		if err := c.setLimits(l, now, set); err != nil {
+			return "", 0, err
+		}
+		d := fmt.Sprintf("limits asked: loss %s, time %v, bar %v; in force: loss %s, time %v, bar %v",
+			cents(l.Loss), l.Time, l.Bar, cents(c.Limits.Loss), c.Limits.Time, c.Limits.Bar)
+		if !c.NextFrom.IsZero() {
+			d += "; the rest from " + c.NextFrom.UTC().Format(time.RFC3339)
+		}
+		return d, l.Loss, nil
+	})
+}
+
+// Claim implements Store.
+func (s *LedgerStore) Claim(ctx context.Context, id, seat string, now time.Time) (Card, error) {
+	return s.change(ctx, id, now, false, func(_ *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		if r := stateRefusal(*c, known, now); r != nil {
+			return "", 0, r
+		}
+		if c.HeldBy != "" && c.HeldBy != seat {
+			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", id)
+		}
+		if c.HeldBy == seat {
+			return "", 0, nil
+		}
+		c.HeldBy = seat
+		return "held at " + seat, 0, nil
+	})
+}
+
+// Release implements Store.
+func (s *LedgerStore) Release(ctx context.Context, id, seat string, now time.Time) error {
+	_, err := s.change(ctx, id, now, false, func(_ *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		if !known || c.HeldBy != seat {
+			return "", 0, nil
+		}
+		c.HeldBy = ""
+		return "released by " + seat, 0, nil
+	})
+	return err
+}
+
+// Stake implements Store.
+func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.Time) (Card, error) {
+	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		old, _, err := tx.CardHold(h.Card, h.Key())
+		if err != nil {
+			return "", 0, err
+		}
+		if !known {
+			if amount <= old {
+				return "", 0, nil
+			}
+			return "", 0, stateRefusal(*c, false, now)
+		}
+		if c.HeldBy != "" && c.HeldBy != h.Seat() && amount > old {
+			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", h.Card)
+		}
+		if r := c.stake(old, amount, now); r != nil {
+			return "", 0, r
+		}
+		if amount == old {
+			return "", 0, nil
+		}
+		return "", 0, tx.PutCardHold(h.Card, h.Key(), amount)
+	})
+}
+
+// Settle implements Store.
+func (s *LedgerStore) Settle(ctx context.Context, h Hold, returned int64, now time.Time) (Card, error) {
+	if returned < 0 {
+		return Card{}, fmt.Errorf("precommit: hold %s: returned %d below zero", h.Key(), returned)
+	}
+	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		held, ok, err := tx.CardHold(h.Card, h.Key())
+		if err != nil || !ok || !known {
+			return "", 0, err // settled already, or never staked: nothing to count
+		}
+		barred := c.BarredUntil
+		c.settle(held, returned, now)
+		if err := tx.PutCardHold(h.Card, h.Key(), 0); err != nil {
+			return "", 0, err
+		}
+		d := fmt.Sprintf("%s settled: staked %s returned %s; net loss %s of %s", h.Key(), cents(held), cents(returned), cents(c.NetLoss()), cents(c.Limits.Loss))
+		if barred.IsZero() && !c.BarredUntil.IsZero() {
+			d += "; loss limit reached: barred until " + c.BarredUntil.UTC().Format(time.RFC3339)
+		}
+		return d, held, nil
+	})
+}
+
+// Void implements Store.
+func (s *LedgerStore) Void(ctx context.Context, h Hold, now time.Time) (Card, error) {
+	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		held, ok, err := tx.CardHold(h.Card, h.Key())
+		if err != nil || !ok || !known {
+			return "", 0, err
+		}
+		c.Reserved -= held
+		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), 0)
+	})
+}
