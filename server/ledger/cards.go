@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 const cardsSchema = `
@@ -123,20 +124,38 @@ func (t *Tx) CardHold(card, hold string) (amount int64, ok bool, err error) {
 	return amount, true, nil
 }
 
-// PutCardHold writes the stake hold keeps back on card; an amount of 0 removes the hold.
+// PutCardHold writes the stake hold keeps back on card (server/precommit writes -1 for a hold
+// whose round has settled or been voided: it keeps nothing back and takes no stake again).
 func (t *Tx) PutCardHold(card, hold string, amount int64) error {
 	if err := keyText(card, hold); err != nil {
 		return err
 	}
-	var err error
-	if amount == 0 {
-		_, err = t.exec(`DELETE FROM floor_card_holds WHERE card = ? AND hold = ?`, card, hold)
-	} else {
-		_, err = t.exec(`INSERT INTO floor_card_holds(card, hold, amount) VALUES (?,?,?)
-			ON CONFLICT(card, hold) DO UPDATE SET amount = excluded.amount`, card, hold, amount)
-	}
+	_, err := t.exec(`INSERT INTO floor_card_holds(card, hold, amount) VALUES (?,?,?)
+		ON CONFLICT(card, hold) DO UPDATE SET amount = excluded.amount`, card, hold, amount)
 	if err != nil {
 		return fmt.Errorf("ledger: card %s hold %s: %w", card, hold, err)
 	}
 	return nil
+}
+
+// Now is the time the transaction was begun for: what its events are written at.
+func (t *Tx) Now() time.Time { return t.now }
+
+// OpenCardHolds lists the holds of a table's seats (their names begin with prefix, e.g. "T1/")
+// that keep a stake back: what a table server restarting finds of slips it took before.
+func (t *Tx) OpenCardHolds(prefix string) (cards, holds []string, amounts []int64, err error) {
+	rows, err := t.query(`SELECT card, hold, amount FROM floor_card_holds WHERE amount > 0 AND substr(hold, 1, ?) = ? ORDER BY card, hold`, len(prefix), prefix)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("ledger: open card holds: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c, h string
+		var a int64
+		if err := rows.Scan(&c, &h, &a); err != nil {
+			return nil, nil, nil, fmt.Errorf("ledger: open card holds: %w", err)
+		}
+		cards, holds, amounts = append(cards, c), append(holds, h), append(amounts, a)
+	}
+	return cards, holds, amounts, rows.Err()
 }

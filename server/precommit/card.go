@@ -232,11 +232,10 @@ func (c *Card) stake(old, amount int64, now time.Time) *Refusal {
 	return nil
 }
 
-// settle turns a hold's stake into play: the stake counted staked, what it returned returned,
-// and the card barred if its net loss has reached the limit.
-func (c *Card) settle(held, returned int64, now time.Time) {
-	c.Reserved -= held
-	c.Staked += held
+// settle counts a settled wager's play (its reservation already released): what it staked
+// and returned, and the card barred if its net loss has reached the limit.
+func (c *Card) settle(staked, returned int64, now time.Time) {
+	c.Staked += staked
 	c.Returned += returned
 	if c.Limits.Set() && c.NetLoss() >= c.Limits.Loss && c.BarredUntil.IsZero() {
 		c.BarredUntil, c.BarredFor = now.Add(c.Limits.Bar), "loss"

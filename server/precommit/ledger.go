@@ -51,42 +51,15 @@ func rowOf(c Card, now time.Time) ledger.CardRow {
 		BarredUntil: nanos(c.BarredUntil), BarredFor: c.BarredFor, HeldBy: c.HeldBy, Changed: now.UnixNano()}
 }
 
-// change runs fn on card id brought to now, under its row lock, and writes it back with a
-// journal record of what fn says it did (detail; "" records nothing). A *Refusal fn returns is
-// committed with the card's state (a bar the time limit brought, the refusal journalled) and
-// then returned.
+// change runs changeIn in a transaction of its own.
 func (s *LedgerStore) change(ctx context.Context, id string, now time.Time, create bool,
 	fn func(tx *ledger.Tx, c *Card, known bool) (detail string, amount int64, err error)) (Card, error) {
-	set := s.S.withDefaults()
 	var out Card
 	var refusal *Refusal
 	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
-		refusal = nil
-		row, known, err := tx.Card(id)
-		if err != nil {
-			return err
-		}
-		c := Card{ID: id}
-		if known {
-			c = cardOf(row)
-			c.roll(now, set)
-		}
-		detail, amount, err := fn(tx, &c, known)
-		if errors.As(err, &refusal) {
-			detail, amount = "refused ("+refusal.Reason+"): "+refusal.Words, 0
-		} else if err != nil {
-			return err
-		}
-		if known || (create && refusal == nil) {
-			if err := tx.PutCard(rowOf(c, now)); err != nil {
-				return err
-			}
-		}
-		out = c
-		if detail == "" {
-			return nil
-		}
-		return tx.Event("precommit", "", "", amount, "card "+id+": "+detail)
+		var err error
+		out, refusal, err = s.changeIn(tx, id, now, create, fn)
+		return err
 	})
 	if err != nil {
 		return Card{}, err
@@ -95,6 +68,41 @@ func (s *LedgerStore) change(ctx context.Context, id string, now time.Time, crea
 		return out, refusal
 	}
 	return out, nil
+}
+
+// changeIn runs fn on card id brought to now, under its row lock, in tx, and writes it back
+// with a journal record of what fn says it did (detail; "" records nothing). A *Refusal fn
+// returns is kept with the card's state (a bar the time limit brought, the refusal
+// journalled) and returned beside it, for the caller to commit and then refuse.
+func (s *LedgerStore) changeIn(tx *ledger.Tx, id string, now time.Time, create bool,
+	fn func(tx *ledger.Tx, c *Card, known bool) (detail string, amount int64, err error)) (Card, *Refusal, error) {
+	row, known, err := tx.Card(id)
+	if err != nil {
+		return Card{}, nil, err
+	}
+	c := Card{ID: id}
+	if known {
+		c = cardOf(row)
+		c.roll(now, s.S.withDefaults())
+	}
+	detail, amount, err := fn(tx, &c, known)
+	var refusal *Refusal
+	if errors.As(err, &refusal) {
+		detail, amount = "refused ("+refusal.Reason+"): "+refusal.Words, 0
+	} else if err != nil {
+		return Card{}, nil, err
+	}
+	if known || (create && refusal == nil) {
+		if err := tx.PutCard(rowOf(c, now)); err != nil {
+			return Card{}, nil, err
+		}
+	}
+	if detail != "" {
+		if err := tx.Event("precommit", "", "", amount, "card "+id+": "+detail); err != nil {
+			return Card{}, nil, err
+		}
+	}
+	return c, refusal, nil
 }
 
 // Card implements Store.
@@ -179,6 +187,14 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 		if err != nil {
 			return "", 0, err
 		}
+		if old == closed {
+			// The round settled (or was voided) while this slip was on its way: it stakes
+			// nothing, and nothing of the round is reserved again.
+			if amount > 0 {
+				return "", 0, refuse(*c, "closed", time.Time{}, "This round's wagering has closed.")
+			}
+			return "", 0, nil
+		}
 		if !known {
 			if amount <= old {
 				return "", 0, nil
@@ -198,37 +214,69 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 	})
 }
 
+// closed is a hold's amount once its round has settled or been voided: it holds nothing and
+// takes no stake again (a slip racing the settlement).
+const closed = -1
+
 // Settle implements Store.
-func (s *LedgerStore) Settle(ctx context.Context, h Hold, returned int64, now time.Time) (Card, error) {
-	if returned < 0 {
-		return Card{}, fmt.Errorf("precommit: hold %s: returned %d below zero", h.Key(), returned)
+func (s *LedgerStore) Settle(ctx context.Context, h Hold, staked, returned int64, now time.Time) (Card, error) {
+	var out Card
+	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
+		var err error
+		out, err = s.SettleIn(tx, h, staked, returned)
+		return err
+	})
+	return out, err
+}
+
+// SettleIn is Settle in the transaction that settles the round (server/rounds.go), so a
+// round's settlement and its cards' play commit together or not at all: a restart between
+// the slip and its settlement settles both again, once.
+func (s *LedgerStore) SettleIn(tx *ledger.Tx, h Hold, staked, returned int64) (Card, error) {
+	now := tx.Now()
+	if staked < 0 || returned < 0 {
+		return Card{}, fmt.Errorf("precommit: hold %s: staked %d, returned %d: below zero", h.Key(), staked, returned)
 	}
-	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+	c, _, err := s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		held, ok, err := tx.CardHold(h.Card, h.Key())
-		if err != nil || !ok || !known {
+		if err != nil || !ok || !known || held == closed {
 			return "", 0, err // settled already, or never staked: nothing to count
 		}
 		barred := c.BarredUntil
-		c.settle(held, returned, now)
-		if err := tx.PutCardHold(h.Card, h.Key(), 0); err != nil {
+		c.Reserved -= held
+		c.settle(staked, returned, now)
+		if err := tx.PutCardHold(h.Card, h.Key(), closed); err != nil {
 			return "", 0, err
 		}
-		d := fmt.Sprintf("%s settled: staked %s returned %s; net loss %s of %s", h.Key(), cents(held), cents(returned), cents(c.NetLoss()), cents(c.Limits.Loss))
+		d := fmt.Sprintf("%s settled: staked %s returned %s; net loss %s of %s", h.Key(), cents(staked), cents(returned), cents(c.NetLoss()), cents(c.Limits.Loss))
 		if barred.IsZero() && !c.BarredUntil.IsZero() {
 			d += "; loss limit reached: barred until " + c.BarredUntil.UTC().Format(time.RFC3339)
 		}
-		return d, held, nil
+		return d, staked, nil
 	})
+	return c, err
 }
 
 // Void implements Store.
 func (s *LedgerStore) Void(ctx context.Context, h Hold, now time.Time) (Card, error) {
-	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+	var out Card
+	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
+		var err error
+		out, err = s.VoidIn(tx, h)
+		return err
+	})
+	return out, err
+}
+
+// VoidIn is Void in a transaction of the caller's.
+func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold) (Card, error) {
+	c, _, err := s.changeIn(tx, h.Card, tx.Now(), false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		held, ok, err := tx.CardHold(h.Card, h.Key())
-		if err != nil || !ok || !known {
+		if err != nil || !ok || !known || held == closed {
 			return "", 0, err
 		}
 		c.Reserved -= held
-		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), 0)
+		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), closed)
 	})
+	return c, err
 }

@@ -194,7 +194,7 @@ func TestLossLimitRefusesTheWagerThatWouldPassIt(t *testing.T) {
 		if _, err := s.Stake(ctx, r1, 8000, t0); err != nil { // a new slip version replaces the hold
 			t.Fatal(err)
 		}
-		if _, err := s.Settle(ctx, r1, 4000, t0.Add(time.Minute)); err != nil { // lost 40
+		if _, err := s.Settle(ctx, r1, 8000, 4000, t0.Add(time.Minute)); err != nil { // lost 40
 			t.Fatal(err)
 		}
 		r2 := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R2"}
@@ -209,7 +209,7 @@ func TestLossLimitRefusesTheWagerThatWouldPassIt(t *testing.T) {
 		if c.NetLoss() != 10000 || c.LossLeft() != 0 {
 			t.Fatalf("net loss %d left %d", c.NetLoss(), c.LossLeft())
 		}
-		c, err = s.Settle(ctx, r2, 0, t0.Add(3*time.Minute))
+		c, err = s.Settle(ctx, r2, 6000, 0, t0.Add(3*time.Minute))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestTimeLimitReachedMidPeriodBars(t *testing.T) {
 		if _, err := s.Stake(ctx, r2, 0, up.Add(time.Second)); err != nil {
 			t.Fatalf("withdrawing during the bar: %v", err)
 		}
-		if c, err := s.Settle(ctx, r1, 1000, up.Add(time.Minute)); err != nil || c.Returned != 1000 {
+		if c, err := s.Settle(ctx, r1, 500, 1000, up.Add(time.Minute)); err != nil || c.Returned != 1000 {
 			t.Fatalf("the slip before the bar settles: %v %+v", err, c)
 		}
 		r3 := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R3"}
@@ -318,12 +318,44 @@ func TestVoidReleasesAndSettleCountsOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 {
-			if c, err = s.Settle(ctx, h, 0, t0); err != nil {
+			if c, err = s.Settle(ctx, h, 3000, 0, t0); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if c.Staked != 3000 || c.Reserved != 0 {
 			t.Fatalf("settled twice: %+v", c)
+		}
+	})
+}
+
+// Attack: a slip racing the settlement. The round's hold settled (or was voided) first; the
+// slip's stake that arrives after is refused and reserves nothing, so no stake of a closed
+// round lingers on the card or passes its limit later.
+func TestSlipRacingSettlementReservesNothing(t *testing.T) {
+	bothStores(t, 1, func(t *testing.T, ss []*LedgerStore) {
+		s := ss[0]
+		registered(t, s, "C1", dayLimits)
+		h := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R1"}
+		if _, err := s.Stake(ctx, h, 2000, t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Settle(ctx, h, 2000, 0, t0); err != nil {
+			t.Fatal(err)
+		}
+		refusedFor(t, errOf(s.Stake(ctx, h, 3000, t0)), "closed")
+		if _, err := s.Stake(ctx, h, 0, t0); err != nil {
+			t.Fatalf("withdrawing after the close: %v", err)
+		}
+		v := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R2"}
+		if _, err := s.Void(ctx, v, t0); err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.Card(ctx, "C1", t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Reserved != 0 || c.NetLoss() != 2000 {
+			t.Fatalf("reserved %d net loss %d", c.Reserved, c.NetLoss())
 		}
 	})
 }

@@ -41,8 +41,10 @@ type Store interface {
 	// Stake checks that h may keep back amount (its slip's total now) and reserves it, in one
 	// transaction: a *Refusal if that would pass a limit.
 	Stake(ctx context.Context, h Hold, amount int64, now time.Time) (Card, error)
-	// Settle turns h's stake into play, with what it returned (0 for a loss).
-	Settle(ctx context.Context, h Hold, returned int64, now time.Time) (Card, error)
+	// Settle releases h's reservation and counts its play: what the settled slip staked (its
+	// acknowledged total; 0 for a slip not recognised) and returned. A hold settled or voided
+	// once is closed: a second settlement counts nothing, and a stake on it is refused.
+	Settle(ctx context.Context, h Hold, staked, returned int64, now time.Time) (Card, error)
 	// Void releases h's stake unplayed (a voided round).
 	Void(ctx context.Context, h Hold, now time.Time) (Card, error)
 }
