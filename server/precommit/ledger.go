@@ -276,7 +276,9 @@ func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold) (Card, error) {
 			return "", 0, err
 		}
 		c.Reserved -= held
-		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), closed)
+		// 0, not closed: the seat may wager in the round again (a cash-out voided its slip and
+		// the player bought in again); a void round takes no slip anyway.
+		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), 0)
 	})
 	return c, err
 }
