@@ -207,3 +207,27 @@ func TestSPEC10_OneCardTwoTablesRacing(t *testing.T) {
 		t.Fatalf("reserved %d", card.Reserved)
 	}
 }
+
+// SPEC §10: the card is held for the seat's session and freed when the player leaves: a
+// cash-out during the wagering period voids the slip and its stake on the card, and the card
+// then plays at another seat, its whole limit left.
+func TestSPEC10_CashOutFreesTheCardAndItsStake(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 7000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		c2 := r.terminal("T2")
+		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c2, round, 1, 500, "C42")), "in use at another seat")
+		if _, err := c.CashOut(ctx, &pb.CashOutRequest{IdempotencyKey: "out"}); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := redSlip(c2, round, 2, 10000, "C42"); err != nil || res.Slip.Total != 10000 {
+			t.Fatalf("at the next seat after the cash-out: %v %v", res, err)
+		}
+	})
+}
