@@ -8,23 +8,32 @@ package server
 // — so a slip that would take the card past its loss limit, or any wager after its time is up
 // or during its bar, is refused with the words the player reads, at whichever seat or table.
 //
-// Order of a carded slip update (updateSlipSent): the seat's own lock (slipsOf: one slip of a
-// seat at a time, which a seat's Slips stream is anyway); the card claimed; the slip priced
-// outside the table's lock; its total staked on the card (precommit.Store.Stake, outside the
-// table's lock, so one seat's database round trip never holds up another's slip); then stored
-// under the table's lock. Should the store fail (the period closed meanwhile, a newer version,
-// a credit changed the price) the card's hold is put back to the slip the table acknowledges,
-// so a reservation is never less than what the table will settle: a race may refuse a wager
-// that would have fitted, never take one that does not. The round's settlement turns each
-// hold into play in its own transaction (rounds.go, settle: precommit.LedgerStore.SettleIn);
-// a hold whose round settled is closed, so a slip racing the settlement stakes nothing. A
-// restart voids the wagering round's holds (recoverHolds), as it voids the round's wagers.
+// Order of a carded slip update (updateSlipSent): the seat's own lock (one slip of a seat at a
+// time, which a seat's Slips stream is anyway); the card claimed; the slip priced outside the
+// table's lock; its total checked against the seat's allowance on the card; then stored under
+// the table's lock. The allowance (precommit.Store.Allow) is taken at the seat's first slip of
+// a round, and again whenever a slip needs more: one transaction on the card's row, floor-wide,
+// that checks the slip as a stake and reserves for the seat everything else the card has left
+// under its loss limit. The card plays at that one seat (Claim), so no other seat could have
+// used what the seat holds, and the seat's further slips of the round up to it cost no call:
+// a seat's slip round trip stays what it was without carded play (notes/carded.md has the
+// figures). The time limit and a bar are checked against the card as read at the allowance,
+// and a slip at or past its time goes to the store, which refuses it and bars the card.
+//
+// The round's settlement turns each seat's hold into play in its own transaction (settle:
+// precommit.LedgerStore.SettleIn), counting what the slip staked and releasing the rest, and
+// releases the holds of seats that took an allowance and placed no slip; a settled hold is
+// closed, so a slip racing the settlement reserves nothing. A restart voids the wagering
+// round's holds (recoverHolds), as it voids the round's wagers. A player lowering a limit at
+// their seat (SetCardLimits) drops the seat's allowance, so the next slip is checked under the
+// lower limit at once.
 
 import (
 	"context"
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/precommit"
@@ -38,16 +47,32 @@ type cardStore interface {
 	VoidIn(tx *ledger.Tx, h precommit.Hold) (precommit.Card, error)
 }
 
-// carded is the table's carded play: the store, and each seat's lock and claimed card.
+// carded is the table's carded play: the store, each seat's lock and claimed card, and each
+// seat's allowance of its round.
 type carded struct {
-	store cardStore
-	mu    sync.Mutex
-	seats map[string]*seatCard
+	store   cardStore
+	mu      sync.Mutex // guards seats and allowed; taken alone or under t.mu, never the other way
+	seats   map[string]*seatCard
+	allowed map[string]allowance // by terminal
 }
 
 type seatCard struct {
 	mu   sync.Mutex // one carded slip of the seat at a time
 	card string     // the card the seat holds for its session ("" none); under mu
+}
+
+// allowance is what a seat's card reserved for its slips of a round (Store.Allow), and the
+// card's time and bar as read then.
+type allowance struct {
+	round, card  string
+	amount       int64
+	timeUp, bars time.Time // when the time limit ends play; the bar's end (zero: none)
+}
+
+// covers reports whether a slip of round needing need, on card, at now, is within a.
+func (a allowance) covers(round, card string, need int64, now time.Time) bool {
+	return a.round == round && a.card == card && need <= a.amount &&
+		(a.timeUp.IsZero() || now.Before(a.timeUp)) && !now.Before(a.bars)
 }
 
 func (c *carded) seat(terminal string) *seatCard {
@@ -59,6 +84,24 @@ func (c *carded) seat(terminal string) *seatCard {
 		c.seats[terminal] = s
 	}
 	return s
+}
+
+// allowed is the seat's allowance (ok false: none).
+func (c *carded) allowanceOf(terminal string) (allowance, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.allowed[terminal]
+	return a, ok
+}
+
+func (c *carded) setAllowance(terminal string, a *allowance) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a == nil {
+		delete(c.allowed, terminal)
+	} else {
+		c.allowed[terminal] = *a
+	}
 }
 
 // tableID names this table in a hold ("T1"; "table" for a table server given no id).
@@ -121,27 +164,46 @@ func (t *Table) releaseCard(terminal string) {
 	s.card = ""
 }
 
-// stakeCard reserves amount (the slip's total) of card for the seat's slip of the round.
-func (t *Table) stakeCard(card, terminal, roundID string, amount int64) error {
-	if _, err := t.cards.store.Stake(t.bg(), t.hold(card, terminal, roundID), amount, t.now()); err != nil {
+// allowCard checks that the seat's slip of the round, needing need on card, is within the
+// seat's allowance, and takes a new one from the store when it is not (the seat's first slip
+// of the round, a slip needing more, the time limit reached).
+func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
+	now := t.now()
+	if a, ok := t.cards.allowanceOf(terminal); need == 0 || ok && a.covers(roundID, card, need, now) {
+		return nil
+	}
+	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, now)
+	if err != nil {
+		t.cards.setAllowance(terminal, nil)
 		return cardRefusal(err)
 	}
+	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: c.TimeUp(), bars: c.BarredUntil})
 	return nil
 }
 
-// unstake puts the seat's hold back to the slip the table acknowledges after a slip that was
-// staked was not stored. Under t.mu: it reads the acknowledged slip. A failure leaves the hold
-// larger than the slip — refusing too much, never too little — and is logged.
-func (t *Table) unstake(card, terminal, roundID string) {
-	var acked int64
-	if r, err := t.current(roundID); err == nil {
-		if sl := r.slip(terminal); sl != nil {
-			acked = sl.total
+// SetCardLimits sets the limits of the card held at a seat, as its player asks at the
+// terminal: lower at once — the seat's allowance is dropped, so its next slip is checked under
+// them — higher after the cooling-off.
+func (t *Table) SetCardLimits(terminal string, l precommit.Limits) (precommit.Card, error) {
+	if t.cards == nil {
+		return precommit.Card{}, failed("this table does not play carded")
+	}
+	s := t.cards.seat(terminal)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.card == "" {
+		return precommit.Card{}, failed("no player card is held at this seat: insert your player card")
+	}
+	c, err := t.cards.store.SetLimits(t.bg(), s.card, l, t.now())
+	t.cards.setAllowance(terminal, nil)
+	if err != nil {
+		var r *precommit.Refusal
+		if errors.As(err, &r) {
+			return c, failed("%s", r.Words)
 		}
+		return c, invalid("%v", err)
 	}
-	if err := t.stakeCard(card, terminal, roundID, acked); err != nil {
-		t.log.Error("carded: putting a card's hold back to the acknowledged slip", "terminal", terminal, "card", card, "err", err)
-	}
+	return c, nil
 }
 
 // settleCards counts a settled slip's play on its card, in the settlement's transaction. A
@@ -152,10 +214,38 @@ func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, s
 	}
 	card := sl.card()
 	if card == "" {
-		return nil
+		// A slip withdrawn to nothing names no card: the seat's allowance of the round does.
+		a, ok := t.cards.allowanceOf(terminal)
+		if !ok || a.round != roundID {
+			return nil
+		}
+		card = a.card
 	}
 	_, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned)
 	return err
+}
+
+// releaseAllowances releases, in the settlement's transaction, the holds of the seats that
+// took an allowance for the round and have no slip in it. Under t.mu.
+func (t *Table) releaseAllowances(tx *ledger.Tx, r *round) error {
+	if t.cards == nil {
+		return nil
+	}
+	t.cards.mu.Lock()
+	var idle []allowance
+	var terms []string
+	for id, a := range t.cards.allowed {
+		if a.round == r.id && r.slip(id) == nil {
+			idle, terms = append(idle, a), append(terms, id)
+		}
+	}
+	t.cards.mu.Unlock()
+	for i, a := range idle {
+		if _, err := t.cards.store.VoidIn(tx, t.hold(a.card, terms[i], r.id)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // recoverHolds voids, after a restart, every hold of this table's seats that keeps a stake
@@ -199,23 +289,25 @@ func newCarded(store precommit.Store, led *ledger.Ledger, s precommit.Settings) 
 		// until one is plugged in, say so rather than settle it half.
 		return nil, errors.New("server: carded play needs a card store that settles in the round's transaction (precommit.LedgerStore)")
 	}
-	return &carded{store: cs, seats: map[string]*seatCard{}}, nil
+	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{}}, nil
 }
 
-// voidCardHold releases, in tx, the stake the seat's slip of the round holds on its card: the
-// slip is voided (a cash-out during the wagering period). Under t.mu.
+// voidCardHold releases, in tx, what the seat holds on its card for the round: its slip is
+// voided (a cash-out or the dealer's close during the wagering period). Under t.mu.
 func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
 	if t.cards == nil {
 		return nil
 	}
-	r, err := t.current(roundID)
-	if err != nil {
+	card := ""
+	if a, ok := t.cards.allowanceOf(terminal); ok && a.round == roundID {
+		card = a.card
+	} else if r, err := t.current(roundID); err == nil && r.slip(terminal) != nil {
+		card = r.slip(terminal).card()
+	}
+	if card == "" {
 		return nil
 	}
-	sl := r.slip(terminal)
-	if sl == nil || sl.card() == "" {
-		return nil
-	}
-	_, err = t.cards.store.VoidIn(tx, t.hold(sl.card(), terminal, roundID))
+	t.cards.setAllowance(terminal, nil)
+	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID))
 	return err
 }

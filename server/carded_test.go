@@ -231,3 +231,49 @@ func TestSPEC10_CashOutFreesTheCardAndItsStake(t *testing.T) {
 		}
 	})
 }
+
+// SPEC §10: what a seat reserved on its card for a round and did not stake — a slip withdrawn
+// to nothing, or an allowance never used — is freed by the round's settlement: only stakes
+// count towards the loss limit.
+func TestSPEC10_WithdrawnSlipFreesItsReservation(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 5000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := redSlip(c, round, 2, 0, ""); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "2")
+		card, err := r.cards().Card(ctx, "C42", r.clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if card.Reserved != 0 || card.NetLoss() != 0 {
+			t.Fatalf("after the round: reserved %d, net loss %d", card.Reserved, card.NetLoss())
+		}
+	})
+}
+
+// SPEC §10: a limit lowered at the seat takes effect at once, in the round being played: the
+// seat's allowance under the old limit no longer covers its next slip.
+func TestSPEC10_LimitLoweredMidRoundBindsTheNextSlip(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.table.SetCardLimits("T1", precommit.Limits{Loss: 3000, Time: time.Hour, Bar: precommit.BarDay}); err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, round, 2, 3100, "C42")), "past your loss limit: A$30.00")
+		if _, err := redSlip(c, round, 3, 3000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.table.SetCardLimits("T2", limit100); status.Code(err) != codes.FailedPrecondition {
+			t.Fatalf("limits at a seat holding no card: %v", err)
+		}
+	})
+}

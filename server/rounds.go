@@ -509,6 +509,9 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 	if err := tx.SetAccounts(balances); err != nil {
 		return nil, err
 	}
+	if err := t.releaseAllowances(tx, r); err != nil { // carded.go: seats that placed no slip
+		return nil, err
+	}
 	if err := tx.PutSettlements(settlements); err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 		if staked != "" && !in.tour {
 			// Never one wager past a limit (SPEC §10): the slip's whole total, the dealer's
 			// wagers on it included, reserved on the card before the table takes it.
-			if err := t.stakeCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
 				return nil, false, err
 			}
 		}
@@ -131,9 +131,6 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 			sent := sl.asSent // read under the lock: the stored slip is the table's now
 			t.mu.Unlock()
 			return ack, sent, nil
-		}
-		if staked != "" && !in.tour {
-			t.unstake(staked, terminal, in.r.id)
 		}
 		t.mu.Unlock()
 		if err != nil {
@@ -159,7 +156,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 			return nil, false, err
 		}
 		if !in.tour {
-			if err := t.stakeCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
 				return nil, false, err
 			}
 		}

@@ -214,6 +214,44 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 	})
 }
 
+// Allow implements Store.
+func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, now time.Time) (Card, int64, error) {
+	var allowance int64
+	c, err := s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		old, _, err := tx.CardHold(h.Card, h.Key())
+		if err != nil {
+			return "", 0, err
+		}
+		if old == closed {
+			if need > 0 {
+				return "", 0, refuse(*c, "closed", time.Time{}, "This round's wagering has closed.")
+			}
+			return "", 0, nil
+		}
+		if !known {
+			return "", 0, stateRefusal(*c, false, now)
+		}
+		if c.HeldBy != "" && c.HeldBy != h.Seat() {
+			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", h.Card)
+		}
+		// An allowance is a new stake however much the hold kept: the hold's old amount is
+		// replaced, and the card's state, time and loss are checked as for a fresh stake.
+		c.Reserved -= old
+		if r := c.stake(0, need, now); r != nil {
+			c.Reserved += old // refused: the hold stands as it was (a time-up bar is kept)
+			return "", 0, r
+		}
+		left := c.LossLeft()
+		c.Reserved += left
+		allowance = need + left
+		return "", 0, tx.PutCardHold(h.Card, h.Key(), allowance)
+	})
+	if err != nil {
+		return c, 0, err
+	}
+	return c, allowance, nil
+}
+
 // closed is a hold's amount once its round has settled or been voided: it holds nothing and
 // takes no stake again (a slip racing the settlement).
 const closed = -1

@@ -41,6 +41,11 @@ type Store interface {
 	// Stake checks that h may keep back amount (its slip's total now) and reserves it, in one
 	// transaction: a *Refusal if that would pass a limit.
 	Stake(ctx context.Context, h Hold, amount int64, now time.Time) (Card, error)
+	// Allow is Stake(need) that also reserves for h everything else the card has left under
+	// its loss limit: its allowance, which Allow returns (at least need). The seat's further
+	// slips of the round up to the allowance need no call to the store — the card is held at
+	// that one seat, so no other seat could have used it. Settle releases what was not staked.
+	Allow(ctx context.Context, h Hold, need int64, now time.Time) (c Card, allowance int64, err error)
 	// Settle releases h's reservation and counts its play: what the settled slip staked (its
 	// acknowledged total; 0 for a slip not recognised) and returned. A hold settled or voided
 	// once is closed: a second settlement counts nothing, and a stake on it is refused.
