@@ -277,3 +277,33 @@ func TestSPEC10_LimitLoweredMidRoundBindsTheNextSlip(t *testing.T) {
 		}
 	})
 }
+
+// SPEC §10: a time limit reached in the middle of a round: the seat's allowance was taken
+// before, yet the next slip that adds a wager is refused, and the card is barred for its bar
+// period; withdrawing is still taken.
+func TestSPEC10_TimeLimitReachedMidRound(t *testing.T) {
+	long := func(c *Config) { c.Carded, c.Period = true, 2*time.Hour }
+	bothStoresWith(t, long, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", precommit.Limits{Loss: 10000, Time: time.Hour, Bar: precommit.BarWeek})
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(59 * time.Minute)
+		if _, err := redSlip(c, round, 2, 1500, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(time.Minute)
+		refusedSaying(t, errOf(redSlip(c, round, 3, 2000, "C42")), "time limit of 1h0m0s is reached: play is barred until")
+		if _, err := redSlip(c, round, 4, 0, ""); err != nil {
+			t.Fatalf("withdrawing: %v", err)
+		}
+		card, err := r.cards().Card(ctx, "C42", r.clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if card.BarredFor != "time" || !card.BarredUntil.Equal(r.clock.Now().Add(precommit.BarWeek)) {
+			t.Fatalf("barred for %q until %v", card.BarredFor, card.BarredUntil)
+		}
+	})
+}
