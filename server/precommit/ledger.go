@@ -158,7 +158,7 @@ func (s *LedgerStore) Claim(ctx context.Context, id, seat string, now time.Time)
 			return "", 0, r
 		}
 		if c.HeldBy != "" && c.HeldBy != seat {
-			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", id)
+			return "", 0, inUse(*c)
 		}
 		if c.HeldBy == seat {
 			return "", 0, nil
@@ -180,29 +180,39 @@ func (s *LedgerStore) Release(ctx context.Context, id, seat string, now time.Tim
 	return err
 }
 
+// holdFor reads what h keeps back, for a stake or an allowance of amount: done when there is
+// nothing to decide (a closed hold withdrawn from, or an unknown card's hold lowered), or the
+// refusal of a closed round, an unknown card, or a card at another seat.
+func holdFor(tx *ledger.Tx, c *Card, known bool, h Hold, amount int64, now time.Time) (old int64, done bool, err error) {
+	old, _, err = tx.CardHold(h.Card, h.Key())
+	switch {
+	case err != nil:
+		return 0, true, err
+	case old == closed && amount > 0:
+		// The round settled (or was voided) while this slip was on its way: it stakes
+		// nothing, and nothing of the round is reserved again.
+		return 0, true, refuse(*c, "closed", time.Time{}, "This round's wagering has closed.")
+	case old == closed || !known && amount <= old:
+		return old, true, nil
+	case !known:
+		return 0, true, stateRefusal(*c, false, now)
+	case c.HeldBy != "" && c.HeldBy != h.Seat() && amount > old:
+		return 0, true, inUse(*c)
+	}
+	return old, false, nil
+}
+
+// inUse is the refusal of a card held at another seat.
+func inUse(c Card) *Refusal {
+	return refuse(c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", c.ID)
+}
+
 // Stake implements Store.
 func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.Time) (Card, error) {
 	return s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
-		old, _, err := tx.CardHold(h.Card, h.Key())
-		if err != nil {
+		old, done, err := holdFor(tx, c, known, h, amount, now)
+		if done {
 			return "", 0, err
-		}
-		if old == closed {
-			// The round settled (or was voided) while this slip was on its way: it stakes
-			// nothing, and nothing of the round is reserved again.
-			if amount > 0 {
-				return "", 0, refuse(*c, "closed", time.Time{}, "This round's wagering has closed.")
-			}
-			return "", 0, nil
-		}
-		if !known {
-			if amount <= old {
-				return "", 0, nil
-			}
-			return "", 0, stateRefusal(*c, false, now)
-		}
-		if c.HeldBy != "" && c.HeldBy != h.Seat() && amount > old {
-			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", h.Card)
 		}
 		if r := c.stake(old, amount, now); r != nil {
 			return "", 0, r
@@ -218,21 +228,12 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, now time.Time) (Card, int64, error) {
 	var allowance int64
 	c, err := s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
-		old, _, err := tx.CardHold(h.Card, h.Key())
-		if err != nil {
+		old, done, err := holdFor(tx, c, known, h, need, now)
+		if done {
 			return "", 0, err
 		}
-		if old == closed {
-			if need > 0 {
-				return "", 0, refuse(*c, "closed", time.Time{}, "This round's wagering has closed.")
-			}
-			return "", 0, nil
-		}
-		if !known {
-			return "", 0, stateRefusal(*c, false, now)
-		}
-		if c.HeldBy != "" && c.HeldBy != h.Seat() {
-			return "", 0, refuse(*c, "in use", time.Time{}, "Player card %s is in use at another seat: one card plays at one seat at a time.", h.Card)
+		if c.HeldBy != "" && c.HeldBy != h.Seat() { // even for no more than the hold kept
+			return "", 0, inUse(*c)
 		}
 		// An allowance is a new stake however much the hold kept: the hold's old amount is
 		// replaced, and the card's state, time and loss are checked as for a fresh stake.
