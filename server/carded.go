@@ -128,9 +128,14 @@ func cardRefusal(err error) error {
 // claim holds card for the seat's session (the seat's lock held): a card at another seat,
 // unregistered, lost, barred or without limits is refused. A seat whose player changes card
 // releases the one it held.
-func (t *Table) claim(s *seatCard, terminal, card string) error {
+func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	if card == "" || s.card == card {
 		return nil
+	}
+	if a, ok := t.cards.allowanceOf(terminal); ok && a.card == s.card && a.round == roundID {
+		// The seat's card has play reserved in this round: released now, it could be taken
+		// to another seat while its stakes here are not yet counted.
+		return failed("Player card %s is playing this round at this seat: change card after the result.", s.card)
 	}
 	ctx, now := t.bg(), t.now()
 	seat := t.tableID() + "/" + terminal

@@ -307,3 +307,35 @@ func TestSPEC10_TimeLimitReachedMidRound(t *testing.T) {
 		}
 	})
 }
+
+// Attack: a player changing card at their seat in the middle of a round, so the first card —
+// its stakes of the round not yet counted — could be taken to another seat with its whole
+// limit. The change is refused until the result; after it, the seat takes the new card and
+// the first is free, its play counted.
+func TestSPEC10_CardChangedMidRoundIsRefused(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		r.registerCard(t, "C43", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, round, 2, 500, "C43")), "change card after the result")
+		r.finish(t, round, "2")
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := redSlip(c, st.RoundId, 1, 500, "C43"); err != nil {
+			t.Fatal(err)
+		}
+		c2 := r.terminal("T2")
+		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c2, st.RoundId, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		if _, err := redSlip(c2, st.RoundId, 2, 4000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

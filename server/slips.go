@@ -93,7 +93,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 		seat := t.cards.seat(terminal)
 		seat.mu.Lock()
 		defer seat.mu.Unlock()
-		if err := t.claim(seat, terminal, card); err != nil {
+		if err := t.claim(seat, terminal, roundID, card); err != nil {
 			return nil, false, err
 		}
 		staked = seat.card
