@@ -66,7 +66,8 @@ type seatCard struct {
 type allowance struct {
 	round, card  string
 	amount       int64
-	timeUp, bars time.Time // when the time limit ends play; the bar's end (zero: none)
+	timeUp, bars time.Time // when the time limit or a break ends play; a bar's or break's end (zero: none)
+	played       time.Time // the seat's latest slip under it, told to the store at the next Allow
 }
 
 // covers reports whether a slip of round needing need, on card, at now, is within a.
@@ -86,7 +87,18 @@ func (c *carded) seat(terminal string) *seatCard {
 	return s
 }
 
-// allowed is the seat's allowance (ok false: none).
+// played notes a slip of the seat under its allowance at now: play the store has not seen,
+// which continuous play (the breaks) counts to.
+func (c *carded) played(terminal string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a, ok := c.allowed[terminal]; ok {
+		a.played = now
+		c.allowed[terminal] = a
+	}
+}
+
+// allowanceOf is the seat's allowance (ok false: none).
 func (c *carded) allowanceOf(terminal string) (allowance, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -174,15 +186,33 @@ func (t *Table) releaseCard(terminal string) {
 // of the round, a slip needing more, the time limit reached).
 func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	now := t.now()
-	if a, ok := t.cards.allowanceOf(terminal); need == 0 || ok && a.covers(roundID, card, need, now) {
+	a, ok := t.cards.allowanceOf(terminal)
+	if need == 0 || ok && a.covers(roundID, card, need, now) {
+		if ok && need > 0 {
+			t.cards.played(terminal, now)
+		}
 		return nil
 	}
-	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, now)
+	var played time.Time
+	if ok && a.card == card {
+		played = a.played
+	}
+	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, played, now)
 	if err != nil {
 		t.cards.setAllowance(terminal, nil)
 		return cardRefusal(err)
 	}
-	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: c.TimeUp(), bars: c.BarredUntil})
+	// The allowance covers slips until the first of the time limit and the break due, and
+	// not before the later of a bar's and a break's end.
+	until := c.TimeUp()
+	if due := c.BreakDue(t.cfg.Precommit); !due.IsZero() && (until.IsZero() || due.Before(until)) {
+		until = due
+	}
+	bars := c.BarredUntil
+	if c.BreakUntil.After(bars) {
+		bars = c.BreakUntil
+	}
+	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars})
 	return nil
 }
 

@@ -339,3 +339,27 @@ func TestSPEC10_CardChangedMidRoundIsRefused(t *testing.T) {
 		}
 	})
 }
+
+// SPEC §10: the break after continuous play is enforced by the table server, mid-round too:
+// the seat's allowance does not reach past the break due.
+func TestSPEC10_BreakEnforcedMidRound(t *testing.T) {
+	cfg := func(c *Config) {
+		c.Carded, c.Period = true, 2*time.Hour
+		c.Precommit = precommit.Settings{BreakAfter: time.Hour, Break: 15 * time.Minute}
+	}
+	bothStoresWith(t, cfg, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", precommit.Limits{Loss: 10000, Time: 10 * time.Hour, Bar: precommit.BarDay})
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		for v := uint64(2); v <= 6; v++ { // a slip every 10 minutes: no pause of 15
+			r.clock.Add(10 * time.Minute)
+			if _, err := redSlip(c, round, v, int64(v)*100+1000, "C42"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.clock.Add(10 * time.Minute)
+		refusedSaying(t, errOf(redSlip(c, round, 7, 2000, "C42")), "without a break: play may resume at")
+	})
+}

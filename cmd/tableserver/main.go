@@ -92,6 +92,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager (always under -rules star, 003 §3.4)")
 	cardedPlay := fs.Bool("carded", false, "carded play and binding pre-commitment (SPEC §10): no registered player card with limits set, no wager; every wager checked against its card's loss and time limits, floor-wide (default: on under -rules crown, off otherwise)")
 	coolingOff := fs.Duration("cooling-off", 24*time.Hour, "-carded: how long after a player raises a limit the higher limit takes effect (lowering is at once)")
+	breakAfter := fs.Duration("break-after", 3*time.Hour, "-carded: continuous play after which a break is enforced (a pause as long as -break ends continuous play)")
+	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
 	limitPeriod := fs.Duration("limit-window", 24*time.Hour, "-carded: a limit period's length, from the card's first wager after the last period ended")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
@@ -143,11 +145,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	if !set["carded"] {
 		cfg.Carded = cardedByDefault(*rules)
 	}
-	if *coolingOff <= 0 || *limitPeriod <= 0 {
-		fmt.Fprintln(stderr, "tableserver: -cooling-off and -limit-window must be positive")
+	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 {
+		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after and -break must be positive")
 		return 2
 	}
-	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod}
+	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor}
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}

@@ -33,7 +33,10 @@ CREATE TABLE IF NOT EXISTS floor_cards (
 	barred_until  INTEGER NOT NULL DEFAULT 0,
 	barred_for    TEXT NOT NULL DEFAULT '',
 	held_by       TEXT NOT NULL DEFAULT '',
-	changed       INTEGER NOT NULL DEFAULT 0
+	changed       INTEGER NOT NULL DEFAULT 0,
+	play_from     INTEGER NOT NULL DEFAULT 0,
+	played_at     INTEGER NOT NULL DEFAULT 0,
+	break_until   INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS floor_card_holds (
 	card   TEXT NOT NULL,
@@ -57,10 +60,12 @@ type CardRow struct {
 	BarredFor                   string
 	HeldBy                      string
 	Changed                     int64
+	PlayFrom, PlayedAt          int64 // continuous play: its start, and its latest wager
+	BreakUntil                  int64
 }
 
 const cardCols = `card, state, loss_limit, time_limit, bar_period, next_loss, next_time, next_bar, next_from,
-	period_start, staked, returned, reserved, barred_until, barred_for, held_by, changed`
+	period_start, staked, returned, reserved, barred_until, barred_for, held_by, changed, play_from, played_at, break_until`
 
 // Card reads a card's row for a change, holding it until the commit: on PostgreSQL the row
 // lock, so two tables deciding a wager on one card decide one after the other, the second on
@@ -72,7 +77,8 @@ func (t *Tx) Card(card string) (c CardRow, ok bool, err error) {
 	}
 	err = t.queryRow(`SELECT `+cardCols+` FROM floor_cards WHERE card = ?`+t.l.lockRow(), card).Scan(
 		&c.Card, &c.State, &c.LossLimit, &c.TimeLimit, &c.Bar, &c.NextLoss, &c.NextTime, &c.NextBar, &c.NextFrom,
-		&c.PeriodStart, &c.Staked, &c.Returned, &c.Reserved, &c.BarredUntil, &c.BarredFor, &c.HeldBy, &c.Changed)
+		&c.PeriodStart, &c.Staked, &c.Returned, &c.Reserved, &c.BarredUntil, &c.BarredFor, &c.HeldBy, &c.Changed,
+		&c.PlayFrom, &c.PlayedAt, &c.BreakUntil)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CardRow{}, false, t.checkGone("floor_cards", card)
 	}
@@ -90,15 +96,17 @@ func (t *Tx) PutCard(c CardRow) error {
 	if err := keyText(c.Card); err != nil {
 		return err
 	}
-	_, err := t.exec(`INSERT INTO floor_cards(`+cardCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO floor_cards(`+cardCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(card) DO UPDATE SET state = excluded.state, loss_limit = excluded.loss_limit,
 		time_limit = excluded.time_limit, bar_period = excluded.bar_period, next_loss = excluded.next_loss,
 		next_time = excluded.next_time, next_bar = excluded.next_bar, next_from = excluded.next_from,
 		period_start = excluded.period_start, staked = excluded.staked, returned = excluded.returned,
 		reserved = excluded.reserved, barred_until = excluded.barred_until, barred_for = excluded.barred_for,
-		held_by = excluded.held_by, changed = excluded.changed`,
+		held_by = excluded.held_by, changed = excluded.changed, play_from = excluded.play_from,
+		played_at = excluded.played_at, break_until = excluded.break_until`,
 		c.Card, c.State, c.LossLimit, c.TimeLimit, c.Bar, c.NextLoss, c.NextTime, c.NextBar, c.NextFrom,
-		c.PeriodStart, c.Staked, c.Returned, c.Reserved, c.BarredUntil, c.BarredFor, c.HeldBy, c.Changed)
+		c.PeriodStart, c.Staked, c.Returned, c.Reserved, c.BarredUntil, c.BarredFor, c.HeldBy, c.Changed,
+		c.PlayFrom, c.PlayedAt, c.BreakUntil)
 	if err != nil {
 		return fmt.Errorf("ledger: card %s: %w", c.Card, err)
 	}

@@ -79,10 +79,17 @@ func (l Limits) tighter(m Limits) Limits {
 type Settings struct {
 	CoolingOff time.Duration // a raised limit takes effect this long after it was asked (default 24 h)
 	Period     time.Duration // a limit period's length from its first wager (default 24 h)
+	// BreakAfter continuous play, a break of Break (defaults 3 h and 15 min, SPEC §10). Play
+	// is continuous while no pause between wagers is as long as the break: a pause of Break
+	// or more is a break taken, and continuous play starts again at the next wager.
+	BreakAfter, Break time.Duration
 }
 
-// DefaultSettings are the defaults of the issue: 24 hours' cooling-off, a 24-hour period.
-func DefaultSettings() Settings { return Settings{CoolingOff: 24 * time.Hour, Period: 24 * time.Hour} }
+// DefaultSettings are the defaults of the issue: 24 hours' cooling-off, a 24-hour period, a
+// 15-minute break after 3 hours' continuous play.
+func DefaultSettings() Settings {
+	return Settings{CoolingOff: 24 * time.Hour, Period: 24 * time.Hour, BreakAfter: 3 * time.Hour, Break: 15 * time.Minute}
+}
 
 func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
@@ -91,6 +98,12 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Period <= 0 {
 		s.Period = d.Period
+	}
+	if s.BreakAfter <= 0 {
+		s.BreakAfter = d.BreakAfter
+	}
+	if s.Break <= 0 {
+		s.Break = d.Break
 	}
 	return s
 }
@@ -110,6 +123,17 @@ type Card struct {
 	BarredUntil                time.Time // a limit reached bars the card until then
 	BarredFor                  string    // which limit: "loss" or "time"
 	HeldBy                     string    // the seat holding the card for its session ("T1/T01"), "" none
+	// Continuous play (Settings.BreakAfter): its first wager and its latest; a break due
+	// refuses wagers until BreakUntil.
+	PlayFrom, PlayedAt, BreakUntil time.Time
+}
+
+// BreakDue is when continuous play reaches its break (zero: no play under way).
+func (c Card) BreakDue(s Settings) time.Time {
+	if c.PlayFrom.IsZero() {
+		return time.Time{}
+	}
+	return c.PlayFrom.Add(s.withDefaults().BreakAfter)
 }
 
 // NetLoss is the period's net loss, counting open stakes as lost (the package doc).
@@ -207,7 +231,7 @@ func stateRefusal(c Card, known bool, now time.Time) *Refusal {
 // stake decides whether the hold (a seat's slip of a round) may keep back amount of c, where it
 // kept old: nil, with c's reservation changed, or the refusal, with c unchanged but for a bar
 // its time limit brought. Lowering or withdrawing a slip is always taken.
-func (c *Card) stake(old, amount int64, now time.Time) *Refusal {
+func (c *Card) stake(old, amount int64, now time.Time, s Settings) *Refusal {
 	if amount < 0 {
 		return refuse(*c, "invalid", time.Time{}, "a stake of %d cents is not a stake", amount)
 	}
@@ -222,12 +246,27 @@ func (c *Card) stake(old, amount int64, now time.Time) *Refusal {
 		c.BarredUntil, c.BarredFor = now.Add(c.Limits.Bar), "time"
 		return refuse(*c, "time", c.BarredUntil, "Your time limit of %v is reached: play is barred until %s UTC.", c.Limits.Time, c.BarredUntil.UTC().Format("2 Jan 15:04"))
 	}
+	s = s.withDefaults()
+	if now.Before(c.BreakUntil) {
+		return refuse(*c, "break", c.BreakUntil, "Time for a break: play may resume at %s UTC.", c.BreakUntil.UTC().Format("2 Jan 15:04"))
+	}
+	if !c.PlayedAt.IsZero() && now.Sub(c.PlayedAt) >= s.Break {
+		c.PlayFrom = time.Time{} // a pause as long as the break was one
+	}
+	if due := c.BreakDue(s); !due.IsZero() && !now.Before(due) {
+		c.BreakUntil, c.PlayFrom, c.PlayedAt = now.Add(s.Break), time.Time{}, time.Time{}
+		return refuse(*c, "break", c.BreakUntil, "You have played for %v without a break: play may resume at %s UTC.", s.BreakAfter, c.BreakUntil.UTC().Format("2 Jan 15:04"))
+	}
 	if c.NetLoss()-old+amount > c.Limits.Loss {
 		return refuse(*c, "loss", time.Time{}, "This wager would take you past your loss limit: %s more may be wagered.", cents(c.LossLeft()+old))
 	}
 	if c.PeriodStart.IsZero() {
 		c.PeriodStart = now
 	}
+	if c.PlayFrom.IsZero() {
+		c.PlayFrom = now
+	}
+	c.PlayedAt = now
 	c.Reserved += amount - old
 	return nil
 }

@@ -57,7 +57,7 @@ func FuzzLimitChangesAndSlips(f *testing.F) {
 				old := holds[h]
 				barred := now.Before(c.BarredUntil)
 				up := c.TimeUp()
-				r := c.stake(old, amount, now)
+				r := c.stake(old, amount, now, set)
 				if r == nil {
 					holds[h] = amount
 					if amount > old {

@@ -39,7 +39,8 @@ func cardOf(r ledger.CardRow) Card {
 		Next:     Limits{Loss: r.NextLoss, Time: time.Duration(r.NextTime), Bar: time.Duration(r.NextBar)},
 		NextFrom: timeOf(r.NextFrom), PeriodStart: timeOf(r.PeriodStart),
 		Staked: r.Staked, Returned: r.Returned, Reserved: r.Reserved,
-		BarredUntil: timeOf(r.BarredUntil), BarredFor: r.BarredFor, HeldBy: r.HeldBy}
+		BarredUntil: timeOf(r.BarredUntil), BarredFor: r.BarredFor, HeldBy: r.HeldBy,
+		PlayFrom: timeOf(r.PlayFrom), PlayedAt: timeOf(r.PlayedAt), BreakUntil: timeOf(r.BreakUntil)}
 }
 
 func rowOf(c Card, now time.Time) ledger.CardRow {
@@ -48,7 +49,8 @@ func rowOf(c Card, now time.Time) ledger.CardRow {
 		NextLoss: c.Next.Loss, NextTime: int64(c.Next.Time), NextBar: int64(c.Next.Bar),
 		NextFrom: nanos(c.NextFrom), PeriodStart: nanos(c.PeriodStart),
 		Staked: c.Staked, Returned: c.Returned, Reserved: c.Reserved,
-		BarredUntil: nanos(c.BarredUntil), BarredFor: c.BarredFor, HeldBy: c.HeldBy, Changed: now.UnixNano()}
+		BarredUntil: nanos(c.BarredUntil), BarredFor: c.BarredFor, HeldBy: c.HeldBy, Changed: now.UnixNano(),
+		PlayFrom: nanos(c.PlayFrom), PlayedAt: nanos(c.PlayedAt), BreakUntil: nanos(c.BreakUntil)}
 }
 
 // change runs changeIn in a transaction of its own.
@@ -214,7 +216,7 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 		if done {
 			return "", 0, err
 		}
-		if r := c.stake(old, amount, now); r != nil {
+		if r := c.stake(old, amount, now, s.S.withDefaults()); r != nil {
 			return "", 0, r
 		}
 		if amount == old {
@@ -225,7 +227,7 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 }
 
 // Allow implements Store.
-func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, now time.Time) (Card, int64, error) {
+func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, played, now time.Time) (Card, int64, error) {
 	var allowance int64
 	c, err := s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		old, done, err := holdFor(tx, c, known, h, need, now)
@@ -237,8 +239,11 @@ func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, now time.Ti
 		}
 		// An allowance is a new stake however much the hold kept: the hold's old amount is
 		// replaced, and the card's state, time and loss are checked as for a fresh stake.
+		if played.After(c.PlayedAt) && !played.After(now) {
+			c.PlayedAt = played
+		}
 		c.Reserved -= old
-		if r := c.stake(0, need, now); r != nil {
+		if r := c.stake(0, need, now, s.S.withDefaults()); r != nil {
 			c.Reserved += old // refused: the hold stands as it was (a time-up bar is kept)
 			return "", 0, r
 		}

@@ -368,27 +368,64 @@ func TestAllowanceReservesTheRestAndSettlesWhatWasStaked(t *testing.T) {
 		s := ss[0]
 		registered(t, s, "C1", dayLimits)
 		h := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R1"}
-		c, allowance, err := s.Allow(ctx, h, 2000, t0)
+		c, allowance, err := s.Allow(ctx, h, 2000, time.Time{}, t0)
 		if err != nil || allowance != 10000 || c.LossLeft() != 0 {
 			t.Fatalf("allowance %d, left %d: %v", allowance, c.LossLeft(), err)
 		}
 		// Another table, the same card: nothing left (and the card is not its to use).
 		refusedFor(t, errOf(ss[1].Stake(ctx, Hold{Card: "C1", Table: "T2", Terminal: "T01", Round: "S1"}, 100, t0)), "loss")
-		if _, a, err := s.Allow(ctx, h, 4000, t0); err != nil || a != 10000 {
+		if _, a, err := s.Allow(ctx, h, 4000, time.Time{}, t0); err != nil || a != 10000 {
 			t.Fatalf("again in the round: %d %v", a, err)
 		}
 		if c, err = s.Settle(ctx, h, 3000, 0, t0); err != nil || c.NetLoss() != 3000 || c.Reserved != 0 {
 			t.Fatalf("settled: %+v %v", c, err)
 		}
 		h.Round = "R2"
-		refusedFor(t, errOf3(s.Allow(ctx, h, 7001, t0)), "loss")
+		refusedFor(t, errOf3(s.Allow(ctx, h, 7001, time.Time{}, t0)), "loss")
 		if c, _ := s.Card(ctx, "C1", t0); c.Reserved != 0 {
 			t.Fatalf("a refused allowance reserved %d", c.Reserved)
 		}
-		if _, a, err := s.Allow(ctx, h, 7000, t0); err != nil || a != 7000 {
+		if _, a, err := s.Allow(ctx, h, 7000, time.Time{}, t0); err != nil || a != 7000 {
 			t.Fatalf("to the limit: %d %v", a, err)
 		}
 	})
 }
 
 func errOf3(_ Card, _ int64, err error) error { return err }
+
+// SPEC §10: a 15-minute break after three hours of continuous play. A pause as long as the
+// break is one, and continuous play starts again; past three hours without one, the next
+// wager is refused until the break is over.
+func TestBreakAfterThreeHoursContinuousPlay(t *testing.T) {
+	bothStores(t, 1, func(t *testing.T, ss []*LedgerStore) {
+		s := ss[0]
+		registered(t, s, "C1", Limits{Loss: 1000000, Time: 20 * time.Hour, Bar: BarDay})
+		stake := func(round string, at time.Time) error {
+			_, err := s.Stake(ctx, Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: round}, 100, at)
+			return err
+		}
+		at := t0
+		for i := range 18 { // 3 hours of a wager every 10 minutes
+			if err := stake("A"+string(rune('a'+i)), at); err != nil {
+				t.Fatalf("at %v: %v", at.Sub(t0), err)
+			}
+			at = at.Add(10 * time.Minute)
+		}
+		// A pause of 15 minutes was not taken: the three hours are up.
+		r := refusedFor(t, stake("B1", t0.Add(3*time.Hour)), "break")
+		if !r.Until.Equal(t0.Add(3*time.Hour + 15*time.Minute)) {
+			t.Fatalf("break until %v", r.Until)
+		}
+		refusedFor(t, stake("B2", t0.Add(3*time.Hour+14*time.Minute)), "break")
+		if err := stake("B3", t0.Add(3*time.Hour+15*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		// Continuous play counts again from there; a 15-minute pause resets it.
+		if err := stake("C1", t0.Add(5*time.Hour+10*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := stake("C2", t0.Add(6*time.Hour+20*time.Minute)); err != nil {
+			t.Fatalf("after a pause of an hour: %v", err)
+		}
+	})
+}

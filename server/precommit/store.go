@@ -45,7 +45,9 @@ type Store interface {
 	// its loss limit: its allowance, which Allow returns (at least need). The seat's further
 	// slips of the round up to the allowance need no call to the store — the card is held at
 	// that one seat, so no other seat could have used it. Settle releases what was not staked.
-	Allow(ctx context.Context, h Hold, need int64, now time.Time) (c Card, allowance int64, err error)
+	// played is the seat's latest slip under its allowance, which the store has not seen
+	// (zero: none): it is play, so continuous play is measured to it.
+	Allow(ctx context.Context, h Hold, need int64, played, now time.Time) (c Card, allowance int64, err error)
 	// Settle releases h's reservation and counts its play: what the settled slip staked (its
 	// acknowledged total; 0 for a slip not recognised) and returned. A hold settled or voided
 	// once is closed: a second settlement counts nothing, and a stake on it is refused.
