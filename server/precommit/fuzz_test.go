@@ -9,7 +9,7 @@ import (
 // (stakes of holds), settlements, voids and the passing of time, by the rules the stores run
 // (roll, setLimits, stake, settle), and checks what SPEC §10 promises whatever the order:
 // never a stake taken that puts the net loss past the loss limit in force, none after the time
-// is up or during a bar, a raise never in force before its cooling-off, and the reservation
+// is up, during a bar or a break, a raise never in force before its cooling-off, and the reservation
 // always the sum of the open holds.
 func FuzzLimitChangesAndSlips(f *testing.F) {
 	f.Add([]byte{0, 10, 1, 1, 50, 1, 2, 80, 2, 1, 0, 3, 200, 1, 2, 30, 0, 20, 4, 0})
@@ -55,7 +55,7 @@ func FuzzLimitChangesAndSlips(f *testing.F) {
 					continue
 				}
 				old := holds[h]
-				barred := now.Before(c.BarredUntil)
+				barred := now.Before(c.BarredUntil) || now.Before(c.BreakUntil)
 				up := c.TimeUp()
 				r := c.stake(old, amount, now, set)
 				if r == nil {
