@@ -363,3 +363,22 @@ func TestSPEC10_BreakEnforcedMidRound(t *testing.T) {
 		refusedSaying(t, errOf(redSlip(c, round, 7, 2000, "C42")), "without a break: play may resume at")
 	})
 }
+
+// Attack: the dealer's call bets on a carded seat (002 §3.2B) as a way past the card's limit.
+// They are checked against the card as the player's own are; a seat that has not wagered with
+// its card this round has none the dealer could place them on.
+func TestSPEC10_DealerWagerBoundByTheCard(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		tier := &pb.Wager{Kind: pb.BetKind_BET_KIND_TIER, Amount: 200} // 6 pieces: 12.00
+		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "plays carded")
+		if _, err := redSlip(c, round, 1, 8000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier}); err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "past your loss limit")
+	})
+}
