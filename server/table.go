@@ -16,6 +16,9 @@
 //
 // The player at a seat is known by the card each wager carries where the profile requires one
 // (003 §3.4, §9.1), and may play to limits of their own (000 §4.3, 003 §4.6): players.go.
+// Where the table plays carded (SPEC §10, Config.Carded) the card is held for the seat's
+// session and every slip is bound by its pre-commitment limits, floor-wide: carded.go and
+// server/precommit.
 //
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
