@@ -618,6 +618,13 @@ func (t *Table) CreditPlayer(actor string, req *pb.CreditPlayerRequest) (*pb.Cre
 // ClosePlayerAccount is a dealer-facilitated cash-out or a player directed to leave (001 §6.5.2):
 // the balance is paid by the dealer and the account closed.
 func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountRequest) (*pb.ClosePlayerAccountResponse, error) {
+	// The player has left: the seat's card is free (carded.go), released after the table's lock.
+	left := false
+	defer func() {
+		if left {
+			t.releaseCard(req.TerminalId)
+		}
+	}()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer t.actAs(actor)()
@@ -652,6 +659,9 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 				if err := tx.DeleteSlip(voidRound, req.TerminalId); err != nil {
 					return nil, nil, err
 				}
+				if err := t.voidCardHold(tx, voidRound, req.TerminalId); err != nil {
+					return nil, nil, err
+				}
 			}
 			if err := tx.SetAccount(req.TerminalId, 0, false); err != nil {
 				return nil, nil, err
@@ -674,6 +684,7 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 			return &pb.ClosePlayerAccountResponse{Amount: bal}, func() {
 				a := t.account(req.TerminalId)
 				a.balance, a.open = 0, false
+				left = true
 				delete(t.abstained, req.TerminalId)
 				delete(t.cashOutAsked, req.TerminalId) // paid: the player's request is met
 				if voidRound != "" && t.cur != nil {

@@ -81,6 +81,21 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 	if total <= 0 {
 		return nil, failed("void: %s wager of %d per piece: %s", bet.Spec().Name, w.Amount, why.String())
 	}
+	if t.cards != nil {
+		// Carded play (carded.go): the dealer's wager is the player's, on the player's card,
+		// checked against its limits as the player's own are.
+		need := total
+		if prev != nil {
+			need += prev.total
+		}
+		al, ok := t.cards.allowanceOf(terminal)
+		if !ok || al.round != r.id {
+			return nil, failed("seat %s plays carded: the player wagers with their card this round before the dealer places a wager for them", terminal)
+		}
+		if err := t.allowCard(al.card, terminal, r.id, need); err != nil {
+			return nil, err
+		}
+	}
 	ab := acceptedBet{Spec: bet.Spec(), Attempt: w.Amount, PerPiece: per, Total: total, Reason: why.String(),
 		PlacedBy: actor, bet: bet, pieces: pieces}
 	if err := t.auditJSON(now, "dealer-wager", terminal, r.id, total, ab); err != nil {

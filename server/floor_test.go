@@ -17,13 +17,18 @@ import (
 
 // floorRigs is n tables (T1, T2, …) served as in production, each its own server with its
 // own ledger schema, all on one PostgreSQL database and one floor key.
-func floorRigs(t *testing.T, n int) []*rig {
+func floorRigs(t *testing.T, n int, config ...func(*Config)) []*rig {
 	t.Helper()
 	dsn, key := pgtest.DSN(t), filepath.Join(t.TempDir(), "floor.key")
 	var rs []*rig
 	for i := range n {
 		id := fmt.Sprintf("T%d", i+1)
-		r := newPGRig(t, dsn, key, func(c *Config) { c.TableID = id })
+		r := newPGRig(t, dsn, key, func(c *Config) {
+			c.TableID = id
+			for _, f := range config {
+				f(c)
+			}
+		})
 		if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
 			t.Fatal(err)
 		}

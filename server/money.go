@@ -483,6 +483,14 @@ func (t *Table) slipBlocksCashOut(terminal string) (voidRound string, err error)
 
 // CashOut pays the whole balance by ticket and closes the account (001 §6.6.1(b)).
 func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutResponse, error) {
+	// The player has left: the seat's card is free for another seat (carded.go). Released
+	// after the table's lock, which a carded slip takes after the seat's.
+	left := false
+	defer func() {
+		if left {
+			t.releaseCard(terminal)
+		}
+	}()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	res, _, err := moneyCall(t, terminal, req.IdempotencyKey, "cash-out", func() *pb.CashOutResponse { return &pb.CashOutResponse{} },
@@ -509,6 +517,9 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 			}
 			if voidRound != "" {
 				if err := tx.DeleteSlip(voidRound, terminal); err != nil {
+					return nil, nil, err
+				}
+				if err := t.voidCardHold(tx, voidRound, terminal); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -553,6 +564,7 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 			return &pb.CashOutResponse{Ticket: wire.TicketPB(ticket), Balance: 0}, func() {
 				a := t.account(terminal)
 				a.balance, a.open = 0, false
+				left = true
 				if voidRound != "" && t.cur != nil {
 					delete(t.cur.slips, terminal)
 				}

@@ -488,6 +488,12 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 			continue
 		}
 		played = true
+		if _, again := prior[id]; !again {
+			// The card's play counted in the settlement's own transaction (carded.go).
+			if err := t.settleCards(tx, r.id, id, sl, staked, returned); err != nil {
+				return nil, err
+			}
+		}
 		h, err := money.Sub(staked, returned)
 		if err == nil {
 			house, err = money.Add(house, h)
@@ -501,6 +507,9 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 			Returned: returned, Balance: bal, ReturnedPerBet: per, Correction: correction, SlipVersion: sl.version}})
 	}
 	if err := tx.SetAccounts(balances); err != nil {
+		return nil, err
+	}
+	if err := t.releaseAllowances(tx, r); err != nil { // carded.go: seats that placed no slip
 		return nil, err
 	}
 	if err := tx.PutSettlements(settlements); err != nil {

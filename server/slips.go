@@ -86,6 +86,18 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 	if err != nil {
 		return nil, false, err
 	}
+	// Carded play (carded.go): the seat's lock, its card claimed, and the card the slip's
+	// total is staked on — the slip's, or for a slip withdrawn to nothing the seat's own.
+	var staked string
+	if t.cards != nil && !secret {
+		seat := t.cards.seat(terminal)
+		seat.mu.Lock()
+		defer seat.mu.Unlock()
+		if err := t.claim(seat, terminal, roundID, card); err != nil {
+			return nil, false, err
+		}
+		staked = seat.card
+	}
 	for range 3 {
 		t.mu.Lock()
 		in, err := t.slipInputs(t.now(), terminal, roundID, version, len(wagers), card)
@@ -101,23 +113,29 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 			return nil, false, err
 		}
 		sl.secret = secret
+		if staked != "" && !in.tour {
+			// Never one wager past a limit (SPEC §10): the slip's whole total, the dealer's
+			// wagers on it included, reserved on the card before the table takes it.
+			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+				return nil, false, err
+			}
+		}
 		t.mu.Lock()
 		now := t.now()
 		cur, err := t.slipInputs(now, terminal, roundID, version, len(wagers), card)
 		if err == nil {
 			err = t.buyInBlocks(terminal, cur.r, wagers)
 		}
-		if err != nil {
-			t.mu.Unlock()
-			return nil, false, err
-		}
-		if cur.same(in) {
+		if err == nil && cur.same(in) {
 			ack := t.storeSlip(now, terminal, cur, sl)
 			sent := sl.asSent // read under the lock: the stored slip is the table's now
 			t.mu.Unlock()
 			return ack, sent, nil
 		}
 		t.mu.Unlock()
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -125,6 +143,25 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 		if err := t.buyInBlocks(terminal, r, wagers); err != nil {
 			return nil, false, err
 		}
+	}
+	if staked != "" {
+		// The rare slip that lost the race three times is priced, staked and stored under
+		// the table's lock: one database round trip inside it, not an unbounded loop.
+		in, err := t.slipInputs(t.now(), terminal, roundID, version, len(wagers), card)
+		if err != nil {
+			return nil, false, err
+		}
+		sl, err := t.priceSlip(in, version, wagers)
+		if err != nil {
+			return nil, false, err
+		}
+		if !in.tour {
+			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+				return nil, false, err
+			}
+		}
+		ack := t.storeSlip(t.now(), terminal, in, sl)
+		return ack, sl.asSent, nil
 	}
 	ack, sl, err := t.updateSlipStored(t.now(), terminal, roundID, version, wagers, secret)
 	if err != nil {

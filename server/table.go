@@ -16,6 +16,9 @@
 //
 // The player at a seat is known by the card each wager carries where the profile requires one
 // (003 §3.4, §9.1), and may play to limits of their own (000 §4.3, 003 §4.6): players.go.
+// Where the table plays carded (SPEC §10, Config.Carded) the card is held for the seat's
+// session and every slip is bound by its pre-commitment limits, floor-wide: carded.go and
+// server/precommit.
 //
 // The engine keeps its state and makes its events in the table model (app/table, app/roulette),
 // the same types the terminal reads, so a rule or a phase has one meaning on both sides. The
@@ -65,6 +68,7 @@ import (
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/precommit"
 )
 
 // Config is a table's configuration.
@@ -118,6 +122,14 @@ type Config struct {
 	RedeemFailures int
 	RedeemWindow   time.Duration
 	RedeemCooldown time.Duration
+
+	// Carded: no card, no wager, and every wager bound by its card's pre-commitment limits
+	// (SPEC §10, carded.go): under Crown's rules by default at the table server
+	// (cmd/tableserver -carded), or wherever the operator turns it on. Cards is the card store
+	// (nil: the table's ledger, floor-wide on a floor's PostgreSQL); Precommit its settings.
+	Carded    bool
+	Cards     precommit.Store
+	Precommit precommit.Settings
 
 	// ReportingThreshold is the cash payment at the cage (cents) at or over which the patron's
 	// identity and a second person's approval are recorded before the cash is handed over (the
@@ -326,6 +338,8 @@ type Table struct {
 	actor string
 	// tour is the table's tournament (tournament.go), nil when none was ever configured.
 	tour *tournament
+	// cards is the table's carded play (carded.go), nil when the table is not carded.
+	cards *carded
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes
@@ -381,6 +395,8 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	// The Star's player card (003 §3.4, §9.1) comes with its rules, not with a separate setting.
 	cfg.PlayerCardRequired = cfg.PlayerCardRequired || rules.PlayerCardRequired
+	// Carded play is played with a card (SPEC §10): no card, no wager.
+	cfg.PlayerCardRequired = cfg.PlayerCardRequired || cfg.Carded
 	if cfg.Notes == nil {
 		cfg.Notes = DefaultNotes()
 	}
@@ -510,6 +526,14 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	if err := t.loadTournament(ctx); err != nil {
 		return nil, err
+	}
+	if cfg.Carded {
+		if t.cards, err = newCarded(cfg.Cards, led, cfg.Precommit); err != nil {
+			return nil, err
+		}
+		if err := t.recoverHolds(ctx); err != nil {
+			return nil, err
+		}
 	}
 	ids, err := led.Terminals(ctx)
 	if err != nil {

@@ -23,6 +23,10 @@ type Rules struct {
 	WinnersRide bool
 	// PlayerCardRequired: a player must have their own player card to wager (003 §3.4, §9.1).
 	PlayerCardRequired bool
+	// Carded: carded play and binding pre-commitment (SPEC §10): Victoria's regulator applies
+	// them to Crown's table games from December 2025. The table server's default
+	// (cmd/tableserver -carded); a table runs carded where its operator turns it on.
+	Carded bool
 	// Wheels are the wheels the rule book describes, the default first.
 	Wheels []roulette.Wheel
 	// Layouts are its layout profiles, the default first: on a double-zero wheel they decide
@@ -40,7 +44,7 @@ var (
 
 // rulesProfiles are the rules profiles a table may run, in the order errors name them.
 var rulesProfiles = []Rules{
-	{Name: ProfileCrown, Source: "001 §10.4.3, 000 §8.4.3", Wheels: bothWheels, Layouts: crownLayouts},
+	{Name: ProfileCrown, Source: "001 §10.4.3, 000 §8.4.3", Carded: true, Wheels: bothWheels, Layouts: crownLayouts},
 	{Name: ProfileVic1999, Source: "004 §2.3", DealerCashOnly: true, WinnersRide: true,
 		Wheels: []roulette.Wheel{roulette.SingleZero}, Layouts: []roulette.Profile{roulette.CrownRapid}},
 	// The Star's table is its double-zero one (003 §3.2.2–3.2.5) unless the operator names

@@ -30,6 +30,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,6 +54,7 @@ import (
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
+	"github.com/tablegames/ats/server/precommit"
 )
 
 type options struct {
@@ -90,6 +92,10 @@ type options struct {
 	cpuProfile string
 	// slowReport reports what the slowest 1 % of slips have in common (slow.go).
 	slowReport bool
+	// carded runs the table carded (SPEC §10, server/carded.go): each terminal's slips carry
+	// a card of its own, registered with limits no slip of the run reaches, so every slip is
+	// staked on its card: the cost of binding pre-commitment on the slip's round trip.
+	carded bool
 }
 
 func main() {
@@ -125,6 +131,7 @@ func main() {
 	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
 	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
+	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -terminal-procs, -tables or -soak)")
 	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
@@ -255,6 +262,10 @@ func run(o options, out io.Writer) error {
 	// notes of its currency table, so the load test's note is in it.
 	cfg.Notes = server.DefaultNotes()
 	cfg.Notes["load"], cfg.MaxBalance = 10_000_000, 10_000_000
+	cfg.Carded = o.carded
+	if o.carded && (o.terminalProcs > 0 || o.tables > 1 || o.soak > 0) {
+		return errors.New("-carded runs the terminals in this process, one table, no soak")
+	}
 	tb, err := server.NewTable(context.Background(), cfg, led, time.Now, quiet)
 	if err != nil {
 		return err
@@ -310,11 +321,19 @@ func run(o options, out io.Writer) error {
 			if err != nil {
 				return err
 			}
+			if o.carded {
+				if err := registerLoadCard(led, "LOAD-"+id); err != nil {
+					return err
+				}
+			}
 			t, err := dialTerminal(ctx, id, addr, ccfg, o.jitter, quiet)
 			if err != nil {
 				return err
 			}
 			defer t.c.Close()
+			if o.carded {
+				t.card = "LOAD-" + id
+			}
 			terms = append(terms, t)
 		}
 	}
@@ -550,4 +569,15 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// registerLoadCard registers a load terminal's card with limits no run reaches.
+func registerLoadCard(led *ledger.Ledger, card string) error {
+	s := &precommit.LedgerStore{L: led}
+	now := time.Now()
+	if _, err := s.Register(context.Background(), card, precommit.Registered, "loadgen", now); err != nil {
+		return err
+	}
+	_, err := s.SetLimits(context.Background(), card, precommit.Limits{Loss: 1 << 40, Time: 1000 * time.Hour, Bar: precommit.BarDay}, now)
+	return err
 }

@@ -24,8 +24,9 @@ import (
 // measure the same thing the same way.
 
 type terminal struct {
-	id string
-	c  *client.Client
+	id   string
+	card string // the player card its wagers carry ("" none; -carded)
+	c    *client.Client
 	// settled is signalled with the receive time of each Settled event.
 	settled chan time.Time
 	phases  chan table.PhaseChanged
@@ -110,7 +111,7 @@ func (t *terminal) wager(ctx context.Context, roundID string, deadline time.Time
 		if !time.Now().Before(lock) {
 			break
 		}
-		bets = append(bets, table.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100})
+		bets = append(bets, table.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100, Card: t.card})
 		if len(bets) > 20 {
 			bets = bets[1:]
 		}

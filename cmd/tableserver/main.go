@@ -40,6 +40,7 @@ import (
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/pki"
+	"github.com/tablegames/ats/server/precommit"
 )
 
 func main() {
@@ -89,6 +90,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
 	oralRacetrack := fs.Bool("oral-racetrack", false, "racetrack wagers are declared to the dealer, who places them (dealer wager); a terminal's own is void (002 §3.2B)")
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager (always under -rules star, 003 §3.4)")
+	cardedPlay := fs.Bool("carded", false, "carded play and binding pre-commitment (SPEC §10): no registered player card with limits set, no wager; every wager checked against its card's loss and time limits, floor-wide (default: on under -rules crown, off otherwise)")
+	coolingOff := fs.Duration("cooling-off", 24*time.Hour, "-carded: how long after a player raises a limit the higher limit takes effect (lowering is at once)")
+	breakAfter := fs.Duration("break-after", 3*time.Hour, "-carded: continuous play after which a break is enforced (a pause as long as -break ends continuous play)")
+	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
+	limitPeriod := fs.Duration("limit-window", 24*time.Hour, "-carded: a limit period's length, from the card's first wager after the last period ended")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
 	jackpotSeed := fs.Int64("jackpot-seed", 0, "jackpot: minimum value in cents (0: no jackpot)")
@@ -135,6 +141,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		return 2
 	}
 	cfg.OralRacetrack = *oralRacetrack
+	cfg.Carded = *cardedPlay
+	if !set["carded"] {
+		cfg.Carded = cardedByDefault(*rules)
+	}
+	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 {
+		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after and -break must be positive")
+		return 2
+	}
+	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor}
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
@@ -174,6 +189,13 @@ func layout(rulesProfile, wheel, profile string, cardWaived bool) (roulette.Whee
 		return 0, 0, fmt.Errorf("-player-card-required=false: rules profile %q requires a player card (003 §3.4, §9.1)", rulesProfile)
 	}
 	return w, p, nil
+}
+
+// cardedByDefault reports whether a rules profile plays carded unless -carded says otherwise
+// (SPEC §10: Crown's).
+func cardedByDefault(rulesProfile string) bool {
+	r, err := table.RulesOf(rulesProfile)
+	return err == nil && r.Carded
 }
 
 // asianRacetrack is the table's Asian racetrack from the flags: none, the default groups, or the

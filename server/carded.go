@@ -1,0 +1,348 @@
+package server
+
+// Carded play and binding pre-commitment at the table (SPEC §10, issue 31): where the table is
+// carded (Config.Carded: Crown's rules, or the operator's -carded) no card, no wager; the seat's
+// card is held for its session (claimed at its first slip, released at its cash-out), and every
+// slip's total is reserved against the card's limits by server/precommit before the table
+// acknowledges it — the check and the reservation one transaction on the card's row, floor-wide
+// — so a slip that would take the card past its loss limit, or any wager after its time is up
+// or during its bar, is refused with the words the player reads, at whichever seat or table.
+//
+// Order of a carded slip update (updateSlipSent): the seat's own lock (one slip of a seat at a
+// time, which a seat's Slips stream is anyway); the card claimed; the slip priced outside the
+// table's lock; its total checked against the seat's allowance on the card; then stored under
+// the table's lock. The allowance (precommit.Store.Allow) is taken at the seat's first slip of
+// a round, and again whenever a slip needs more: one transaction on the card's row, floor-wide,
+// that checks the slip as a stake and reserves for the seat everything else the card has left
+// under its loss limit. The card plays at that one seat (Claim), so no other seat could have
+// used what the seat holds, and the seat's further slips of the round up to it cost no call:
+// a seat's slip round trip stays what it was without carded play (notes/carded.md has the
+// figures). The time limit and a bar are checked against the card as read at the allowance,
+// and a slip at or past its time goes to the store, which refuses it and bars the card.
+//
+// The round's settlement turns each seat's hold into play in its own transaction (settle:
+// precommit.LedgerStore.SettleIn), counting what the slip staked and releasing the rest, and
+// releases the holds of seats that took an allowance and placed no slip; a settled hold is
+// closed, so a slip racing the settlement reserves nothing. A restart voids the wagering
+// round's holds (recoverHolds), as it voids the round's wagers. A player lowering a limit at
+// their seat (SetCardLimits) drops the seat's allowance, so the next slip is checked under the
+// lower limit at once.
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/precommit"
+)
+
+// cardStore is what the table needs of the card store: the Store, and the settlement of a
+// round's holds in the round's own ledger transaction (LedgerStore's).
+type cardStore interface {
+	precommit.Store
+	SettleIn(tx *ledger.Tx, h precommit.Hold, staked, returned int64) (precommit.Card, error)
+	VoidIn(tx *ledger.Tx, h precommit.Hold) (precommit.Card, error)
+}
+
+// carded is the table's carded play: the store, each seat's lock and claimed card, and each
+// seat's allowance of its round.
+type carded struct {
+	store   cardStore
+	mu      sync.Mutex // guards seats and allowed; taken alone or under t.mu, never the other way
+	seats   map[string]*seatCard
+	allowed map[string]allowance // by terminal
+}
+
+type seatCard struct {
+	mu   sync.Mutex // one carded slip of the seat at a time
+	card string     // the card the seat holds for its session ("" none); under mu
+}
+
+// allowance is what a seat's card reserved for its slips of a round (Store.Allow), and the
+// card's time and bar as read then.
+type allowance struct {
+	round, card  string
+	amount       int64
+	timeUp, bars time.Time // when the time limit or a break ends play; a bar's or break's end (zero: none)
+	played       time.Time // the seat's latest slip under it, told to the store at the next Allow
+}
+
+// covers reports whether a slip of round needing need, on card, at now, is within a.
+func (a allowance) covers(round, card string, need int64, now time.Time) bool {
+	return a.round == round && a.card == card && need <= a.amount &&
+		(a.timeUp.IsZero() || now.Before(a.timeUp)) && !now.Before(a.bars)
+}
+
+func (c *carded) seat(terminal string) *seatCard {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.seats[terminal]
+	if s == nil {
+		s = &seatCard{}
+		c.seats[terminal] = s
+	}
+	return s
+}
+
+// played notes a slip of the seat under its allowance at now: play the store has not seen,
+// which continuous play (the breaks) counts to.
+func (c *carded) played(terminal string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a, ok := c.allowed[terminal]; ok {
+		a.played = now
+		c.allowed[terminal] = a
+	}
+}
+
+// allowanceOf is the seat's allowance (ok false: none).
+func (c *carded) allowanceOf(terminal string) (allowance, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.allowed[terminal]
+	return a, ok
+}
+
+func (c *carded) setAllowance(terminal string, a *allowance) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a == nil {
+		delete(c.allowed, terminal)
+	} else {
+		c.allowed[terminal] = *a
+	}
+}
+
+// tableID names this table in a hold ("T1"; "table" for a table server given no id).
+func (t *Table) tableID() string {
+	if t.cfg.TableID == "" {
+		return "table"
+	}
+	return t.cfg.TableID
+}
+
+func (t *Table) hold(card, terminal, roundID string) precommit.Hold {
+	return precommit.Hold{Card: card, Table: t.tableID(), Terminal: terminal, Round: roundID}
+}
+
+// cardRefusal turns the store's refusal into the slip's: a player's words, FailedPrecondition.
+func cardRefusal(err error) error {
+	var r *precommit.Refusal
+	if errors.As(err, &r) {
+		return failed("%s", r.Words)
+	}
+	return ledgerErr(err)
+}
+
+// claim holds card for the seat's session (the seat's lock held): a card at another seat,
+// unregistered, lost, barred or without limits is refused. A seat whose player changes card
+// releases the one it held.
+func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
+	if card == "" || s.card == card {
+		return nil
+	}
+	if a, ok := t.cards.allowanceOf(terminal); ok && a.card == s.card && a.round == roundID {
+		// The seat's card has play reserved in this round: released now, it could be taken
+		// to another seat while its stakes here are not yet counted.
+		return failed("Player card %s is playing this round at this seat: change card after the result.", s.card)
+	}
+	ctx, now := t.bg(), t.now()
+	seat := t.tableID() + "/" + terminal
+	if _, err := t.cards.store.Claim(ctx, card, seat, now); err != nil {
+		return cardRefusal(err)
+	}
+	if s.card != "" {
+		if err := t.cards.store.Release(ctx, s.card, seat, now); err != nil {
+			t.log.Error("carded: releasing the seat's previous card", "terminal", terminal, "card", s.card, "err", err)
+		}
+	}
+	s.card = card
+	return nil
+}
+
+// releaseCard ends the seat's session with its card (cash-out, the dealer's close).
+func (t *Table) releaseCard(terminal string) {
+	if t.cards == nil {
+		return
+	}
+	s := t.cards.seat(terminal)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.card == "" {
+		return
+	}
+	if err := t.cards.store.Release(t.bg(), s.card, t.tableID()+"/"+terminal, t.now()); err != nil {
+		t.log.Error("carded: releasing the card at cash-out", "terminal", terminal, "card", s.card, "err", err)
+		return
+	}
+	s.card = ""
+}
+
+// allowCard checks that the seat's slip of the round, needing need on card, is within the
+// seat's allowance, and takes a new one from the store when it is not (the seat's first slip
+// of the round, a slip needing more, the time limit reached).
+func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
+	now := t.now()
+	a, ok := t.cards.allowanceOf(terminal)
+	if need == 0 || ok && a.covers(roundID, card, need, now) {
+		if ok && need > 0 {
+			t.cards.played(terminal, now)
+		}
+		return nil
+	}
+	var played time.Time
+	if ok && a.card == card {
+		played = a.played
+	}
+	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, played, now)
+	if err != nil {
+		t.cards.setAllowance(terminal, nil)
+		return cardRefusal(err)
+	}
+	// The allowance covers slips until the first of the time limit and the break due, and
+	// not before the later of a bar's and a break's end.
+	until := c.TimeUp()
+	if due := c.BreakDue(t.cfg.Precommit); !due.IsZero() && (until.IsZero() || due.Before(until)) {
+		until = due
+	}
+	bars := c.BarredUntil
+	if c.BreakUntil.After(bars) {
+		bars = c.BreakUntil
+	}
+	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars})
+	return nil
+}
+
+// SetCardLimits sets the limits of the card held at a seat, as its player asks at the
+// terminal: lower at once — the seat's allowance is dropped, so its next slip is checked under
+// them — higher after the cooling-off.
+func (t *Table) SetCardLimits(terminal string, l precommit.Limits) (precommit.Card, error) {
+	if t.cards == nil {
+		return precommit.Card{}, failed("this table does not play carded")
+	}
+	s := t.cards.seat(terminal)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.card == "" {
+		return precommit.Card{}, failed("no player card is held at this seat: insert your player card")
+	}
+	c, err := t.cards.store.SetLimits(t.bg(), s.card, l, t.now())
+	t.cards.setAllowance(terminal, nil)
+	if err != nil {
+		var r *precommit.Refusal
+		if errors.As(err, &r) {
+			return c, failed("%s", r.Words)
+		}
+		return c, invalid("%v", err)
+	}
+	return c, nil
+}
+
+// settleCards counts a settled slip's play on its card, in the settlement's transaction. A
+// correction (prior) re-settles play already counted: the card's count stands.
+func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, staked, returned int64) error {
+	if t.cards == nil || sl == nil {
+		return nil
+	}
+	card := sl.card()
+	if card == "" {
+		// A slip withdrawn to nothing names no card: the seat's allowance of the round does.
+		a, ok := t.cards.allowanceOf(terminal)
+		if !ok || a.round != roundID {
+			return nil
+		}
+		card = a.card
+	}
+	_, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned)
+	return err
+}
+
+// releaseAllowances releases, in the settlement's transaction, the holds of the seats that
+// took an allowance for the round and have no slip in it. Under t.mu.
+func (t *Table) releaseAllowances(tx *ledger.Tx, r *round) error {
+	if t.cards == nil {
+		return nil
+	}
+	t.cards.mu.Lock()
+	var idle []allowance
+	var terms []string
+	for id, a := range t.cards.allowed {
+		if a.round == r.id && r.slip(id) == nil {
+			idle, terms = append(idle, a), append(terms, id)
+		}
+	}
+	t.cards.mu.Unlock()
+	for i, a := range idle {
+		if _, err := t.cards.store.VoidIn(tx, t.hold(a.card, terms[i], r.id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recoverHolds voids, after a restart, every hold of this table's seats that keeps a stake
+// back for a slip the table no longer has: the wagering round's, voided by the restart (its
+// slips were never written). A hold of a closed round awaiting its outcome stands: that round
+// settles it.
+func (t *Table) recoverHolds(ctx context.Context) error {
+	if t.cards == nil {
+		return nil
+	}
+	return t.led.Update(ctx, t.now(), func(tx *ledger.Tx) error {
+		cards, holds, _, err := tx.OpenCardHolds(t.tableID() + "/")
+		if err != nil {
+			return err
+		}
+		for i, key := range holds {
+			parts := strings.SplitN(key, "/", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			terminal, roundID := parts[1], parts[2]
+			if r := t.cur; r != nil && r.id == roundID && r.status != "void" && r.slip(terminal) != nil {
+				continue
+			}
+			if _, err := t.cards.store.VoidIn(tx, t.hold(cards[i], terminal, roundID)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// newCarded is the table's carded play on store, or on the table's ledger when store is nil.
+func newCarded(store precommit.Store, led *ledger.Ledger, s precommit.Settings) (*carded, error) {
+	if store == nil {
+		store = &precommit.LedgerStore{L: led, S: s}
+	}
+	cs, ok := store.(cardStore)
+	if !ok {
+		// A store of its own (a state's system) would settle outside the round's transaction;
+		// until one is plugged in, say so rather than settle it half.
+		return nil, errors.New("server: carded play needs a card store that settles in the round's transaction (precommit.LedgerStore)")
+	}
+	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{}}, nil
+}
+
+// voidCardHold releases, in tx, what the seat holds on its card for the round: its slip is
+// voided (a cash-out or the dealer's close during the wagering period). Under t.mu.
+func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
+	if t.cards == nil {
+		return nil
+	}
+	card := ""
+	if a, ok := t.cards.allowanceOf(terminal); ok && a.round == roundID {
+		card = a.card
+	} else if r, err := t.current(roundID); err == nil && r.slip(terminal) != nil {
+		card = r.slip(terminal).card()
+	}
+	if card == "" {
+		return nil
+	}
+	t.cards.setAllowance(terminal, nil)
+	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID))
+	return err
+}
