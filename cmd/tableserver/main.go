@@ -141,9 +141,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		return 2
 	}
 	cfg.OralRacetrack = *oralRacetrack
+	// Carded play is asked for, not assumed: until the cage can register a card and a terminal
+	// can set its limits (issue 31), a Crown table started carded by default would refuse every
+	// wager. A profile that plays carded says so at start.
 	cfg.Carded = *cardedPlay
-	if !set["carded"] {
-		cfg.Carded = cardedByDefault(*rules)
+	if !set["carded"] && cardedByDefault(*rules) {
+		fmt.Fprintf(stderr, "tableserver: note: -rules %s plays carded (SPEC §10); start with -carded once its players' cards are registered\n", *rules)
 	}
 	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 {
 		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after and -break must be positive")
