@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tablegames/ats/app/localtime"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,7 +273,9 @@ func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	if table := tableSays(t, c, held); v != "NOT PAYABLE: HELD" || why != table.Message || table.Message == "" {
+	// The table's sentence, its times in the floor's zone (one clock on the page).
+	if table := tableSays(t, c, held); v != "NOT PAYABLE: HELD" || table.Message == "" || strings.Contains(why, "UTC") ||
+		why != localtime.Rewrite(table.Message, sydney(t), time.Now()) {
 		t.Fatalf("a held ticket: %q, %q; the table says %q", v, why, table.Message)
 	}
 
@@ -289,7 +292,7 @@ func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via stri
 	stopped := f.ticket(t, "T01", "c", 1000)
 	stop := f.stop(t, addr, stopped, "reported stolen by the patron")
 	v, why = lookup("a stopped ticket", stopped, "10-stopped")
-	if says := tableSays(t, c, stopped); v != "NOT PAYABLE: STOPPED" || why != says.Message || !strings.Contains(why, "reported stolen by the patron") {
+	if says := tableSays(t, c, stopped); v != "NOT PAYABLE: STOPPED" || why != localtime.Rewrite(says.Message, sydney(t), time.Now()) || !strings.Contains(why, "reported stolen by the patron") {
 		t.Fatalf("a stopped ticket: %q, %q; the table says %q", v, why, says.Message)
 	}
 	if got, want := text(t, ctx, "#stops li"), fmt.Sprintf("reported stolen by the patron\nstopped by supervisor:supervisor at %s, %s",
@@ -302,7 +305,7 @@ func cashierJourneys(t *testing.T, ctx context.Context, f *floor, addr, via stri
 	// patron's ID is typed.
 	big := f.ticket(t, "T01", "d", 5000, 5000)
 	v, why = lookup("a ticket at the reporting threshold, no approval on file", big, "11-threshold-unapproved")
-	if says := tableSays(t, c, big); v != "NOT PAYABLE: THRESHOLD" || why != says.Message {
+	if says := tableSays(t, c, big); v != "NOT PAYABLE: THRESHOLD" || why != localtime.Rewrite(says.Message, sydney(t), time.Now()) {
 		t.Fatalf("a threshold ticket: %q, %q; the table says %q", v, why, says.Message)
 	}
 	if got := text(t, ctx, "#approval"); !strings.HasPrefix(got, "No second person's approval is on file: a supervisor or another cashier approves it") {

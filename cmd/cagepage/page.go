@@ -12,6 +12,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"github.com/tablegames/ats/app/localtime"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -345,7 +346,7 @@ func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
 		Number: pretty(v.ValidationNumber), Digits: v.ValidationNumber, Amount: aud(v.Amount),
 		Issued: p.whenNanos(v.IssuedUnixNanos), Expires: p.whenNanos(v.ExpiresUnixNanos),
 		Where:   fmt.Sprintf("table %s, terminal %s (ticket no. %d)", v.IssuerTableId, v.IssuerTerminalId, v.TicketNumber),
-		Payable: v.Payable, Reason: v.Message}
+		Payable: v.Payable, Reason: localtime.Rewrite(v.Message, p.zone, p.now())}
 	sh, _ := p.currentShift(ss.cashier)
 	t.ShiftOpen = sh.Open
 	if !v.Payable {
