@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "same-origin") // not no-referrer: with it a browser sends "Origin: null" on the page's own forms
 	h.Set("Strict-Transport-Security", "max-age=31536000")
 	if strings.HasPrefix(r.URL.Path, "/static/") {
-		http.FileServerFS(files).ServeHTTP(w, r)
+		serveStatic(w, r)
 		return
 	}
 	h.Set("Cache-Control", "no-store")
@@ -668,5 +669,32 @@ func cashierWords(err error, paying bool) string {
 		return "The table could not read that: " + msg + "."
 	default:
 		return "The table refused: " + msg + "."
+	}
+}
+
+// staticTypes are the page's own static files and their types: nothing else under /static/.
+var staticTypes = map[string]string{
+	"/static/cage.css": "text/css; charset=utf-8",
+	"/static/print.js": "text/javascript; charset=utf-8",
+}
+
+// serveStatic answers the page's two static files whole. Not http.FileServer: its Range
+// parsing is a path of the standard library's GO-2026-6609 (unbounded Range headers, fixed
+// in go1.26.9), and two small files need neither ranges nor directory listings.
+func serveStatic(w http.ResponseWriter, r *http.Request) {
+	typ, ok := staticTypes[r.URL.Path]
+	if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := fs.ReadFile(files, strings.TrimPrefix(r.URL.Path, "/"))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", typ)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	if r.Method == http.MethodGet {
+		w.Write(b) //nolint:errcheck // the browser went away: nothing to tell it
 	}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"io"
+	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -362,5 +364,42 @@ func TestShiftClosesWithTheLedgersTotalsOnce(t *testing.T) {
 	}
 	if _, home = b.get("/"); !strings.Contains(home, "No shift open") {
 		t.Fatalf("after the close:\n%s", home)
+	}
+}
+
+// The page's static files are answered whole, without http.FileServer's Range parsing (the
+// standard library's GO-2026-6609 lives there), and nothing else under /static/ is served.
+func TestStaticFilesWholeAndNothingElse(t *testing.T) {
+	p, err := NewPage(PageConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, rng string
+		code      int
+		typ       string
+	}{
+		{"/static/cage.css", "", http.StatusOK, "text/css; charset=utf-8"},
+		{"/static/cage.css", "bytes=0-3,5-9,11-20", http.StatusOK, "text/css; charset=utf-8"},
+		{"/static/print.js", "", http.StatusOK, "text/javascript; charset=utf-8"},
+		{"/static/", "", http.StatusNotFound, ""},
+		{"/static/templates/layout.html", "", http.StatusNotFound, ""},
+		{"/static/../templates/layout.html", "", http.StatusNotFound, ""},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "https://cage.test"+c.path, nil)
+		if c.rng != "" {
+			req.Header.Set("Range", c.rng)
+		}
+		w := httptest.NewRecorder()
+		p.ServeHTTP(w, req)
+		if w.Code != c.code || (c.typ != "" && w.Header().Get("Content-Type") != c.typ) {
+			t.Errorf("%s (Range %q): %d %q, want %d %q", c.path, c.rng, w.Code, w.Header().Get("Content-Type"), c.code, c.typ)
+		}
+		if c.code == http.StatusOK {
+			want, _ := fs.ReadFile(files, strings.TrimPrefix(c.path, "/"))
+			if w.Body.String() != string(want) {
+				t.Errorf("%s (Range %q): a part of the file, not the whole", c.path, c.rng)
+			}
+		}
 	}
 }
