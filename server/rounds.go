@@ -76,7 +76,7 @@ func (t *Table) Advance(now time.Time) {
 	switch t.phase() {
 	case table.PhaseNoMoreBets:
 		n := t.layout.Wheel.Order()[randInt(int64(len(t.layout.Wheel.Order())))]
-		if err := t.enterOutcome(now, t.cur.id, n.String()); err != nil {
+		if err := t.enterOutcome(now, t.cur.id, n.String(), OutcomeByAutoDealer); err != nil {
 			t.log.Error("auto-dealer outcome", "err", err)
 		}
 		t.nextAuto = now.Add(t.cfg.ResultTime)
@@ -329,7 +329,9 @@ func (t *Table) current(roundID string) (*round, error) {
 }
 
 // enterOutcome settles every acknowledged slip of the round on the outcome (001 §5.5).
-func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
+// enterOutcome settles round roundID on number; by says who read it (OutcomeBy…), recorded
+// in the same commit as the outcome.
+func (t *Table) enterOutcome(now time.Time, roundID, number, by string) error {
 	r, err := t.current(roundID)
 	if err != nil {
 		return err
@@ -359,6 +361,9 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 		// Who entered the winning number is the audit's first question (the actor: the dealer,
 		// or "system" for the auto-dealer).
 		if err := tx.Event("outcome", "", r.id, 0, n.String()); err != nil {
+			return err
+		}
+		if err := tx.Event(AuditOutcomeSource, "", r.id, 0, by); err != nil {
 			return err
 		}
 		var err error

@@ -326,6 +326,8 @@ type Table struct {
 	actor string
 	// tour is the table's tournament (tournament.go), nil when none was ever configured.
 	tour *tournament
+	// wheel is what the wheel's sensors said of a round (wheelreading.go).
+	wheel wheelReading
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes
