@@ -258,6 +258,12 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		if err := t.tournamentWageringClosed(tx, r, now); err != nil {
 			return err
 		}
+		if dropping {
+			// Who saw the ball drop (the wheel's sensor, or the dealer) ended the period early.
+			if err := tx.Event("ball-dropping", "", r.id, 0, ""); err != nil {
+				return err
+			}
+		}
 		return t.persistRound(tx, r)
 	})
 	if err != nil {
