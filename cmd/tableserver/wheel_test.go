@@ -33,6 +33,12 @@ type wheelTable struct {
 
 func startWheelTable(t *testing.T, terminals ...string) *wheelTable {
 	t.Helper()
+	return startWheelTableWith(t, roulette.SingleZero, nil, terminals...)
+}
+
+// startWheelTableWith starts the table with extra flags, the emulated wheel of kind.
+func startWheelTableWith(t *testing.T, kind roulette.Wheel, flags []string, terminals ...string) *wheelTable {
+	t.Helper()
 	dir := t.TempDir()
 	if err := pki.Init(dir, terminals); err != nil {
 		t.Fatal(err)
@@ -41,7 +47,7 @@ func startWheelTable(t *testing.T, terminals ...string) *wheelTable {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emu := emulator.NewWheel(emulator.WheelConfig{Wheel: roulette.SingleZero, Heartbeat: 100 * time.Millisecond})
+	emu := emulator.NewWheel(emulator.WheelConfig{Wheel: kind, Heartbeat: 100 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() { emu.Serve(ctx, pty.Device); close(served) }()
@@ -49,8 +55,8 @@ func startWheelTable(t *testing.T, terminals ...string) *wheelTable {
 	done := make(chan int, 1)
 	var stderr bytes.Buffer
 	go func() {
-		done <- serve(ctx, []string{"-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db"),
-			"-period", "1h", "-wheel-port", pty.Path}, &stderr, func(addr string) { ready <- addr })
+		done <- serve(ctx, append([]string{"-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db"),
+			"-period", "1h", "-wheel-port", pty.Path}, flags...), &stderr, func(addr string) { ready <- addr })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -262,5 +268,30 @@ func TestRule9_2EveryWheelFaultLeavesTheDealerToDecide(t *testing.T) {
 				t.Fatalf("the dealer's manual entry: %v %v", st, err)
 			}
 		})
+	}
+}
+
+// The table's kind of wheel is checked against the wheel's heartbeat: a single-zero wheel on a
+// double-zero table (-rules star) is an alarm, and its reads are never proposed.
+func TestWheelOfAnotherKindIsAnAlarmNotAnOutcome(t *testing.T) {
+	w := startWheelTableWith(t, roulette.SingleZero, []string{"-rules", "star"})
+	st := w.statusUntil("the wrong wheel's alarm", func(st *pb.TableStatus) bool {
+		return len(st.Alarms) > 0 && strings.Contains(st.Alarms[0].Detail, "not the table's kind of wheel")
+	})
+	round := w.startRound()
+	if err := w.emu.Launch(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.emu.Drop(12); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.emu.Read("17", "17"); err != nil {
+		t.Fatal(err)
+	}
+	st = w.statusUntil("the read refused", func(st *pb.TableStatus) bool {
+		return st.Phase == pb.Phase_PHASE_NO_MORE_BETS && strings.Contains(st.WheelFault, "not the table's kind of wheel")
+	})
+	if st.WheelProposal != nil || st.RoundId != round {
+		t.Fatalf("a single-zero wheel's read on a double-zero table: proposal %v", st.WheelProposal)
 	}
 }
