@@ -75,6 +75,9 @@ func (t *Table) Advance(now time.Time) {
 	}
 	switch t.phase() {
 	case table.PhaseNoMoreBets:
+		if t.cfg.WheelDeals {
+			return // the wheel's reading settles the round (wheelreading.go)
+		}
 		n := t.layout.Wheel.Order()[randInt(int64(len(t.layout.Wheel.Order())))]
 		if err := t.enterOutcome(now, t.cur.id, n.String(), OutcomeByAutoDealer); err != nil {
 			t.log.Error("auto-dealer outcome", "err", err)

@@ -97,6 +97,10 @@ type Config struct {
 	// stays on screen before the next round opens.
 	SpinTime   time.Duration
 	ResultTime time.Duration
+	// WheelDeals: the auto-dealer opens the rounds and ends their periods, and the wheel gives
+	// their outcomes (server/wheelfollow with AutoOutcome, the demo's emulated wheel): it never
+	// draws one itself. A round the wheel gives no outcome waits for the dealer.
+	WheelDeals bool
 
 	// Money in. The server credits only what it can check: Notes is the note acceptors'
 	// currency table (note code → value in cents, DefaultNotes when nil); a CreditNote whose

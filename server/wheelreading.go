@@ -125,7 +125,13 @@ func (t *Table) OutcomeFromWheel(actor, roundID string, n roulette.Number) (*pb.
 		if t.wheelShowing() && t.wheel.fault != "" {
 			return failed("round %s: the wheel reported %s: no outcome is taken from it", t.wheel.round, t.wheel.fault)
 		}
-		return t.enterOutcome(now, roundID, n.String(), OutcomeByWheel)
+		if err := t.enterOutcome(now, roundID, n.String(), OutcomeByWheel); err != nil {
+			return err
+		}
+		if t.auto {
+			t.nextAuto = now.Add(t.cfg.ResultTime) // the result shows its time, as the auto-dealer's does
+		}
+		return nil
 	})
 }
 
