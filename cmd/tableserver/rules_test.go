@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -28,28 +27,8 @@ func TestRule003_3_4_RulesStarAloneIsTheStarsTable(t *testing.T) {
 	if err := pki.Init(dir, []string{"T01"}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan int, 1)
-	var stderr bytes.Buffer
-	go func() {
-		done <- serve(ctx, []string{"-rules", "star", "-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db")},
-			&stderr, func(addr string) { ready <- addr })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("tableserver exit %d: %s", code, stderr.String())
-		}
-	})
-	var addr string
-	select {
-	case addr = <-ready:
-	case code := <-done:
-		t.Fatalf("tableserver -rules star: exit %d: %s", code, stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatal("the table server did not start")
-	}
+	ctx := context.Background()
+	addr := startServer(t, dir, "-rules", "star")
 	conn := func(name string) *grpc.ClientConn {
 		tlsCfg, err := client.LoadTLS(dir, name) // the dealer's certificate loads as a terminal's does
 		if err != nil {

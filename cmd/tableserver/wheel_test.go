@@ -51,29 +51,12 @@ func startWheelTableWith(t *testing.T, kind roulette.Wheel, flags []string, term
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() { emu.Serve(ctx, pty.Device); close(served) }()
-	ready := make(chan string, 1)
-	done := make(chan int, 1)
-	var stderr bytes.Buffer
-	go func() {
-		done <- serve(ctx, append([]string{"-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db"),
-			"-period", "1h", "-wheel-port", pty.Path}, flags...), &stderr, func(addr string) { ready <- addr })
-	}()
+	addr := startServer(t, dir, append([]string{"-period", "1h", "-wheel-port", pty.Path}, flags...)...)
 	t.Cleanup(func() {
 		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("tableserver exit %d: %s", code, stderr.String())
-		}
 		<-served
 		pty.Close()
 	})
-	var addr string
-	select {
-	case addr = <-ready:
-	case code := <-done:
-		t.Fatalf("tableserver -wheel-port: exit %d: %s", code, stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatal("the table server did not start")
-	}
 	tlsFor := func(name string) *grpc.ClientConn {
 		cfg, err := client.LoadTLS(dir, name)
 		if err != nil {
@@ -294,4 +277,33 @@ func TestWheelOfAnotherKindIsAnAlarmNotAnOutcome(t *testing.T) {
 	if st.WheelProposal != nil || st.RoundId != round {
 		t.Fatalf("a single-zero wheel's read on a double-zero table: proposal %v", st.WheelProposal)
 	}
+}
+
+// startServer runs `tableserver -listen 127.0.0.1:0 -pki DIR -db DIR/table.db ARGS…` until the
+// test's cleanup stops it (and checks it exited 0), and returns its address.
+func startServer(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan int, 1)
+	var stderr bytes.Buffer
+	go func() {
+		done <- serve(ctx, append([]string{"-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db")}, args...),
+			&stderr, func(addr string) { ready <- addr })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("tableserver exit %d: %s", code, stderr.String())
+		}
+	})
+	select {
+	case addr := <-ready:
+		return addr
+	case code := <-done:
+		t.Fatalf("tableserver %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	case <-time.After(20 * time.Second):
+		t.Fatal("the table server did not start")
+	}
+	return ""
 }
