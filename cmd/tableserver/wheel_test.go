@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/devices/wheel"
+	"github.com/tablegames/ats/internal/pgtest"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/pki"
@@ -144,8 +145,19 @@ func straight(n roulette.Number, cents int64) []table.SlipBet {
 // tableserver -wheel-port, locks every terminal and refuses their later slips; the number both
 // sensors read is proposed, confirmed by the dealer with one action, and settles.
 func TestRule9_2WheelBallDropLocksEveryTerminalAndItsConfirmedNumberSettles(t *testing.T) {
+	wheelDropAndConfirm(t)
+}
+
+// The same on a floor's PostgreSQL (pgtest: a throwaway cluster; skipped without PostgreSQL
+// unless ATS_REQUIRE_POSTGRES is set).
+func TestRule9_2WheelBallDropLocksEveryTerminalOnPostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	wheelDropAndConfirm(t, "-db", dsn, "-ledger-key", filepath.Join(t.TempDir(), "floor.key"))
+}
+
+func wheelDropAndConfirm(t *testing.T, flags ...string) {
 	ids := []string{"T01", "T02", "T03"}
-	w := startWheelTable(t, ids...)
+	w := startWheelTableWith(t, roulette.SingleZero, flags, ids...)
 	ctx := context.Background()
 	for _, id := range ids {
 		w.event(id, "the table", func(e table.Event) bool { _, ok := e.(table.Snapshot); return ok })
