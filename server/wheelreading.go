@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -92,8 +93,12 @@ func (t *Table) ProposeOutcome(actor, roundID string, n roulette.Number, game in
 // dealer's console. The dealer's manual entry and no spin stay open.
 func (t *Table) WheelFault(actor, roundID, why string) (*pb.TableStatus, error) {
 	return t.do(actor, func(now time.Time) error {
-		if why == "" || len(why) > 300 {
-			return invalid("why: 1 to 300 bytes")
+		if why == "" {
+			return invalid("why: the wheel's fault must be named")
+		}
+		if len(why) > maxWheelFault {
+			// Cut, not refused: an alarm is never lost for saying too much.
+			why = strings.ToValidUTF8(why[:maxWheelFault], "") + "…"
 		}
 		round := ""
 		if roundID != "" {
@@ -114,6 +119,9 @@ func (t *Table) WheelFault(actor, roundID, why string) (*pb.TableStatus, error) 
 		return nil
 	})
 }
+
+// maxWheelFault is the longest reason of a wheel alarm kept whole, in bytes.
+const maxWheelFault = 300
 
 // OutcomeFromWheel enters n, read alike by both sensors, as the outcome of round roundID
 // without the dealer (tableserver -wheel-auto-outcome), recorded as the wheel's.

@@ -233,3 +233,18 @@ func TestWheelCannotOverruleItsOwnFault(t *testing.T) {
 		t.Fatal("the wheel proposed an outcome after its own fault of the round")
 	}
 }
+
+// A wheel alarm is never lost for its length: a reason over 300 bytes (a long line error) is
+// cut and recorded; an empty one is refused.
+func TestWheelAlarmTooLongIsCutNotLost(t *testing.T) {
+	r := newRig(t, false)
+	if _, err := r.tbl.WheelFault(wheelfollow.Actor, "", strings.Repeat("é", 400)); err != nil {
+		t.Fatal(err)
+	}
+	if a := r.event("alarm"); len(a.Detail) > 320 || !strings.HasSuffix(a.Detail, "…") {
+		t.Errorf("alarm of %d bytes: %q", len(a.Detail), a.Detail)
+	}
+	if _, err := r.tbl.WheelFault(wheelfollow.Actor, "", ""); err == nil {
+		t.Error("an alarm naming no fault was recorded")
+	}
+}
