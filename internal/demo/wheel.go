@@ -18,7 +18,8 @@ import (
 
 // The demo deals through an emulated wheel, as a table with a sensor-equipped wheel deals
 // (tableserver -wheel-port -wheel-auto-outcome): the table's auto-dealer opens each round
-// (server.Config.WheelDeals), the croupier here launches the ball, has it drop just before the
+// (server.Config.WheelDeals), the croupier here has the wheel launch the ball (the driver's
+// launch command, as on an automated wheel), has it drop just before the
 // deadline and both sensors read where it landed, over a pseudo-terminal whose other end the
 // real driver (devices/wheel) reads; the table follows it (server/wheelfollow) and enters the
 // number as the wheel's.
@@ -27,8 +28,9 @@ import (
 type croupier struct {
 	tbl  *server.Table
 	kind roulette.Wheel
-	emu  *emulator.Wheel
-	spin time.Duration // from the drop to the read
+	emu  *emulator.Wheel // the ball's own doings: its drop, where it lands
+	dev  wheel.Device    // the table's commands to the automated wheel: launch the ball
+	spin time.Duration   // from the drop to the read
 	log  *slog.Logger
 }
 
@@ -68,12 +70,12 @@ func (d *Demo) startWheel(ctx context.Context, tbl *server.Table, kind roulette.
 	if err := emu.Spin(24, wheel.Clockwise); err != nil {
 		return err
 	}
-	c := &croupier{tbl: tbl, kind: kind, emu: emu, spin: spin, log: log}
+	c := &croupier{tbl: tbl, kind: kind, emu: emu, dev: drv, spin: spin, log: log}
 	d.run(func() { c.run(ctx) })
 	return nil
 }
 
-// run deals each round: launch at its start, drop half a second before its deadline (the
+// run deals each round: the ball launched by the wheel's blower at its start, drop half a second before its deadline (the
 // ball, not the clock, ends the period: 001 §5.1.3), the sensors' read half the spin later.
 func (c *croupier) run(ctx context.Context) {
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -103,7 +105,8 @@ func (c *croupier) run(ctx context.Context) {
 		}
 		switch {
 		case phase == table.PhaseWagering && !launched:
-			launched = try("launch", c.emu.Launch(0))
+			// As an automated wheel's table does: the blower, commanded over the line.
+			launched = try("launch", c.dev.Launch(ctx, 300*time.Millisecond))
 		case phase == table.PhaseWagering && launched && !dropped:
 			st, err := c.tbl.Status()
 			if err == nil && time.Until(time.Unix(0, st.DeadlineUnixNanos)) < 500*time.Millisecond {
