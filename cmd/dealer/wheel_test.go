@@ -17,14 +17,7 @@ func TestRule9_2ConfirmEntersTheWheelsProposal(t *testing.T) {
 	lt := newLiveTable(t, server.DefaultConfig())
 	d := pb.NewDealerServiceClient(lt.conn(pki.RoleDealer, "D1"))
 	ctx := context.Background()
-	run := func(args ...string) (*pb.TableStatus, error) {
-		t.Helper()
-		out, err := command(ctx, d, args)
-		if err != nil {
-			return nil, err
-		}
-		return out.(*pb.TableStatus), nil
-	}
+	run := statusCommand(t, ctx, d)
 	for _, c := range []string{"open", "start", "drop"} {
 		if _, err := run(c); err != nil {
 			t.Fatalf("%s: %v", c, err)

@@ -8,12 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
-	"github.com/tablegames/ats/client"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -29,19 +26,7 @@ func TestRule003_3_4_RulesStarAloneIsTheStarsTable(t *testing.T) {
 	}
 	ctx := context.Background()
 	addr := startServer(t, dir, "-rules", "star")
-	conn := func(name string) *grpc.ClientConn {
-		tlsCfg, err := client.LoadTLS(dir, name) // the dealer's certificate loads as a terminal's does
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	dealer, term := pb.NewDealerServiceClient(conn("dealer")), pb.NewTerminalServiceClient(conn("T01"))
+	dealer, term := pb.NewDealerServiceClient(dial(t, addr, dir, "dealer")), pb.NewTerminalServiceClient(dial(t, addr, dir, "T01"))
 	st, err := dealer.GetStatus(ctx, &pb.GetStatusRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -58,19 +58,7 @@ func startWheelTableWith(t *testing.T, kind roulette.Wheel, flags []string, term
 		<-served
 		pty.Close()
 	})
-	tlsFor := func(name string) *grpc.ClientConn {
-		cfg, err := client.LoadTLS(dir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	w := &wheelTable{t: t, emu: emu, dealer: pb.NewDealerServiceClient(tlsFor("dealer")), terms: map[string]*client.Client{}}
+	w := &wheelTable{t: t, emu: emu, dealer: pb.NewDealerServiceClient(dial(t, addr, dir, "dealer")), terms: map[string]*client.Client{}}
 	for _, id := range terminals {
 		cfg, err := client.LoadTLS(dir, id)
 		if err != nil {
@@ -270,7 +258,7 @@ func TestRule9_2EveryWheelFaultLeavesTheDealerToDecide(t *testing.T) {
 // double-zero table (-rules star) is an alarm, and its reads are never proposed.
 func TestWheelOfAnotherKindIsAnAlarmNotAnOutcome(t *testing.T) {
 	w := startWheelTableWith(t, roulette.SingleZero, []string{"-rules", "star"})
-	st := w.statusUntil("the wrong wheel's alarm", func(st *pb.TableStatus) bool {
+	w.statusUntil("the wrong wheel's alarm", func(st *pb.TableStatus) bool {
 		return len(st.Alarms) > 0 && strings.Contains(st.Alarms[0].Detail, "not the table's kind of wheel")
 	})
 	round := w.startRound()
@@ -283,7 +271,7 @@ func TestWheelOfAnotherKindIsAnAlarmNotAnOutcome(t *testing.T) {
 	if err := w.emu.Read("17", "17"); err != nil {
 		t.Fatal(err)
 	}
-	st = w.statusUntil("the read refused", func(st *pb.TableStatus) bool {
+	st := w.statusUntil("the read refused", func(st *pb.TableStatus) bool {
 		return st.Phase == pb.Phase_PHASE_NO_MORE_BETS && strings.Contains(st.WheelFault, "not the table's kind of wheel")
 	})
 	if st.WheelProposal != nil || st.RoundId != round {
@@ -318,4 +306,20 @@ func startServer(t *testing.T, dir string, args ...string) string {
 		t.Fatal("the table server did not start")
 	}
 	return ""
+}
+
+// dial connects to the table at addr with certificate name of the PKI in dir (a dealer's loads
+// as a terminal's does), closed with the test.
+func dial(t *testing.T, addr, dir, name string) *grpc.ClientConn {
+	t.Helper()
+	cfg, err := client.LoadTLS(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
