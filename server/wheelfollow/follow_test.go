@@ -248,3 +248,25 @@ func TestWheelAlarmTooLongIsCutNotLost(t *testing.T) {
 		t.Error("an alarm naming no fault was recorded")
 	}
 }
+
+// The Dispute Button is a no spin (000 §10.9.1): the wheel's reading of the disputed spin is
+// dropped with it, so once the supervisor clears the fault it cannot be confirmed.
+func TestDisputedSpinsWheelReadingCannotBeConfirmed(t *testing.T) {
+	r := newRig(t, false)
+	r.f.Handle(wheel.Event{Kind: wheel.Launched, Game: 3})
+	r.f.Handle(wheel.Event{Kind: wheel.Dropping, Game: 3})
+	r.f.Handle(result(3, 17, 17))
+	if _, err := r.tbl.Dispute(dealer, r.round, "ball jumped"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tbl.ClearFault("supervisor:S1", "wheel checked"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.tbl.ConfirmWheelOutcome(dealer, r.round, "")
+	if err == nil {
+		t.Fatalf("the disputed spin's reading was confirmed: history %v", st.History)
+	}
+	if st := r.status(); st.WheelProposal != nil {
+		t.Errorf("a proposal stands after the dispute: %v", st.WheelProposal)
+	}
+}
