@@ -201,6 +201,7 @@ func (t *Table) Dispute(actor, roundID, note string) (*pb.TableStatus, error) {
 			return ledgerErr(err)
 		}
 		t.fault = fault
+		t.wheel = wheelReading{} // a no spin: the wheel's reading of it is no outcome (wheelreading.go)
 		return nil
 	})
 }

@@ -66,6 +66,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		s.Fault = "the money does not conserve"
 	}
 	s.RedLight = s.Fault != ""
+	t.wheelStatus(s)
 	ids := map[string]bool{}
 	for id := range t.accounts {
 		ids[id] = true
@@ -312,7 +313,7 @@ func (t *Table) EnterOutcome(actor, roundID, number string) (*pb.TableStatus, er
 		if err := t.gameMayGoOn(); err != nil {
 			return err
 		}
-		return t.enterOutcome(now, roundID, number)
+		return t.enterOutcome(now, roundID, number, OutcomeByDealer)
 	})
 }
 
@@ -331,6 +332,7 @@ func (t *Table) NoSpin(actor, roundID string) (*pb.TableStatus, error) {
 		}); err != nil {
 			return ledgerErr(err)
 		}
+		t.wheel = wheelReading{} // the next spin's reading is its own
 		// Announced on every terminal (003 §8.1–8.9 "shall announce"): the wagers stand.
 		t.emit(now, "", table.PhaseChanged{Phase: r.phase, RoundID: r.id, Deadline: r.deadline, NoSpin: true})
 		return nil

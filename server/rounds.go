@@ -75,8 +75,11 @@ func (t *Table) Advance(now time.Time) {
 	}
 	switch t.phase() {
 	case table.PhaseNoMoreBets:
+		if t.cfg.WheelDeals {
+			return // the wheel's reading settles the round (wheelreading.go)
+		}
 		n := t.layout.Wheel.Order()[randInt(int64(len(t.layout.Wheel.Order())))]
-		if err := t.enterOutcome(now, t.cur.id, n.String()); err != nil {
+		if err := t.enterOutcome(now, t.cur.id, n.String(), OutcomeByAutoDealer); err != nil {
 			t.log.Error("auto-dealer outcome", "err", err)
 		}
 		t.nextAuto = now.Add(t.cfg.ResultTime)
@@ -258,6 +261,12 @@ func (t *Table) closeWagering(now time.Time, dropping bool) error {
 		if err := t.tournamentWageringClosed(tx, r, now); err != nil {
 			return err
 		}
+		if dropping {
+			// Who saw the ball drop (the wheel's sensor, or the dealer) ended the period early.
+			if err := tx.Event("ball-dropping", "", r.id, 0, ""); err != nil {
+				return err
+			}
+		}
 		return t.persistRound(tx, r)
 	})
 	if err != nil {
@@ -329,7 +338,9 @@ func (t *Table) current(roundID string) (*round, error) {
 }
 
 // enterOutcome settles every acknowledged slip of the round on the outcome (001 §5.5).
-func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
+// enterOutcome settles round roundID on number; by says who read it (OutcomeBy…), recorded
+// in the same commit as the outcome.
+func (t *Table) enterOutcome(now time.Time, roundID, number, by string) error {
 	r, err := t.current(roundID)
 	if err != nil {
 		return err
@@ -359,6 +370,9 @@ func (t *Table) enterOutcome(now time.Time, roundID, number string) error {
 		// Who entered the winning number is the audit's first question (the actor: the dealer,
 		// or "system" for the auto-dealer).
 		if err := tx.Event("outcome", "", r.id, 0, n.String()); err != nil {
+			return err
+		}
+		if err := tx.Event(AuditOutcomeSource, "", r.id, 0, by); err != nil {
 			return err
 		}
 		var err error

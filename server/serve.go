@@ -31,6 +31,10 @@ type Files struct {
 	// FloorKey is, on PostgreSQL, the key file the floor's shared rows (tickets, cage) are
 	// sealed under: the same file at every table server of the floor. "" is LedgerKey.
 	FloorKey string
+	// Attach, if set, is given the table once it is loaded, before it serves: what runs beside
+	// the table in this process (the wheel follower, tableserver -wheel-port) starts here and
+	// stops when ctx ends.
+	Attach func(ctx context.Context, t *Table)
 }
 
 // ServeFiles runs a table until ctx ends: it loads the server certificate, opens the ledger and
@@ -97,6 +101,9 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 		if _, err := t.OpenTable("system", true); err != nil {
 			return err
 		}
+	}
+	if f.Attach != nil {
+		f.Attach(ctx, t)
 	}
 	addr, shutdown, err := Listen(t, tlsCfg, f.Listen, WithRevocations(revoked), WithTechnicians(techs), WithLogger(log))
 	if err != nil {

@@ -585,6 +585,9 @@ func (s *dealerService) BallDropping(ctx context.Context, req *pb.RoundRequest) 
 }
 
 func (s *dealerService) EnterOutcome(ctx context.Context, req *pb.EnterOutcomeRequest) (*pb.TableStatus, error) {
+	if req.ConfirmWheel {
+		return s.t.ConfirmWheelOutcome(actorOf(ctx), req.RoundId, req.Number)
+	}
 	return s.t.EnterOutcome(actorOf(ctx), req.RoundId, req.Number)
 }
 

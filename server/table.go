@@ -101,6 +101,10 @@ type Config struct {
 	// stays on screen before the next round opens.
 	SpinTime   time.Duration
 	ResultTime time.Duration
+	// WheelDeals: the auto-dealer opens the rounds and ends their periods, and the wheel gives
+	// their outcomes (server/wheelfollow with AutoOutcome, the demo's emulated wheel): it never
+	// draws one itself. A round the wheel gives no outcome waits for the dealer.
+	WheelDeals bool
 
 	// Money in. The server credits only what it can check: Notes is the note acceptors'
 	// currency table (note code → value in cents, DefaultNotes when nil); a CreditNote whose
@@ -340,6 +344,9 @@ type Table struct {
 	tour *tournament
 	// cards is the table's carded play (carded.go), nil when the table is not carded.
 	cards *carded
+
+	// wheel is what the wheel's sensors said of a round (wheelreading.go).
+	wheel wheelReading
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes

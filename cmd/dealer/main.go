@@ -2,7 +2,9 @@
 //
 //	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] [-tz ZONE] [-json] COMMAND [ARGS]
 //
-// Commands: status, open [-auto], close, start, spin, drop, outcome N, nospin, correct N [ROUND]
+// Commands: status, open [-auto], close, start, spin, drop, outcome N, confirm [N] (enter the
+// number the wheel's two sensors agreed on, status's wheelProposal, as the wheel's reading
+// confirmed by the dealer; N, if given, must be that number), nospin, correct N [ROUND]
 // (the current round, or an earlier ROUND between rounds: 001 §9.4), luckyball fault|working
 // [REASON] (the Lucky Ball display out of order or working again: 003 §8.11),
 // invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
@@ -249,6 +251,16 @@ func commandIn(ctx context.Context, d pb.DealerServiceClient, args []string, v v
 			return d.BallDropping(ctx, &pb.RoundRequest{RoundId: r})
 		}
 		return d.NoSpin(ctx, &pb.RoundRequest{RoundId: r})
+	case "confirm":
+		r, err := current()
+		if err != nil {
+			return nil, err
+		}
+		n := ""
+		if len(rest) > 0 {
+			n = rest[0]
+		}
+		return d.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: r, Number: n, ConfirmWheel: true})
 	case "outcome", "correct":
 		n, err := arg(0)
 		if err != nil {

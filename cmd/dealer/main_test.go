@@ -142,15 +142,7 @@ func TestTableAndSeatCommands(t *testing.T) {
 	conn := lt.conn(pki.RoleSupervisor, "S7")
 	d := pb.NewDealerServiceClient(conn)
 	ctx := context.Background()
-	run := func(args ...string) (*pb.TableStatus, error) {
-		t.Helper()
-		out, err := command(ctx, d, args)
-		if err != nil {
-			return nil, err
-		}
-		st, _ := out.(*pb.TableStatus)
-		return st, nil
-	}
+	run := statusCommand(t, ctx, d)
 	if _, err := run("open"); err != nil {
 		t.Fatal(err)
 	}
@@ -441,5 +433,19 @@ func TestRule003_9_12_SeatsListTheIndexesRefuseNames(t *testing.T) {
 	}
 	if lines := seats(); len(lines) != 2 || !strings.Contains(lines[0], "slip      5.00") || !strings.Contains(lines[1], "[0] red") {
 		t.Fatalf("seats after refusing [1]:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// statusCommand runs console commands on d that answer with the table's status (nil for one
+// that answers otherwise).
+func statusCommand(t *testing.T, ctx context.Context, d pb.DealerServiceClient) func(args ...string) (*pb.TableStatus, error) {
+	return func(args ...string) (*pb.TableStatus, error) {
+		t.Helper()
+		out, err := command(ctx, d, args)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := out.(*pb.TableStatus)
+		return st, nil
 	}
 }

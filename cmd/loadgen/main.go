@@ -96,6 +96,9 @@ type options struct {
 	// a card of its own, registered with limits no slip of the run reaches, so every slip is
 	// staked on its card: the cost of binding pre-commitment on the slip's round trip.
 	carded bool
+
+	// wheel ends each measured period with the emulated wheel's ball-drop (wheel.go).
+	wheel bool
 }
 
 func main() {
@@ -133,6 +136,7 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
 	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -terminal-procs, -tables or -soak)")
 	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
+	flag.BoolVar(&o.wheel, "wheel", false, "end each measured period half-way with the emulated wheel's ball-drop over a pty (the real driver, the table following it) and measure ball-drop to every terminal locked; the number is read by both sensors and confirmed")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
 	childCerts := flag.String("abuse-certs", "", "internal: the directory of the abuser's certificate, with -abuse-child")
@@ -233,6 +237,9 @@ func run(o options, out io.Writer) error {
 	if o.terminalProcs > 0 && o.soak > 0 {
 		return fmt.Errorf("-soak drives the terminals of this process: it cannot be combined with -terminal-procs")
 	}
+	if o.wheel && (o.terminalProcs > 0 || o.tables > 1) {
+		return fmt.Errorf("-wheel measures the terminals of this process at one table: not with -terminal-procs or -tables")
+	}
 	if o.tables > 1 {
 		return runFloor(o, out)
 	}
@@ -304,6 +311,13 @@ func run(o options, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "loadgen: %d terminals (%s), %.0f slip updates/s each, period %v, jitter %v, server %s, ledger on %s\n", o.terminals, where, o.rate, o.period, o.jitter, addr, storeName(dsn))
 	rec := &recorder{out: out}
+	if o.wheel {
+		if rec.wheel, err = startWheel(ctx, tb, roulette.SingleZero); err != nil {
+			return err
+		}
+		defer rec.wheel.Close()
+	}
+	var dropLock, dropAll stats // -wheel: ball-drop to each terminal locked, and to the last of a round's
 	var terms []*terminal
 	var procs []*termProc
 	if o.terminalProcs > 0 {
@@ -389,7 +403,43 @@ func run(o options, out io.Writer) error {
 				return err
 			}
 		}
+		type dropped struct {
+			at  time.Time
+			err error
+		}
+		drop := make(chan dropped, 1)
+		if rec.wheel != nil {
+			for _, t := range terms {
+				t.dropHeard.Store(0)
+			}
+			if err := rec.wheel.launch(); err != nil {
+				return err
+			}
+			go func() {
+				time.Sleep(o.period / 2)
+				at, err := rec.wheel.drop()
+				drop <- dropped{at, err}
+			}()
+		}
 		wagerAll(ctx, terms, st.RoundId, deadline, o.rate, spots, rec)
+		if rec.wheel != nil {
+			d := <-drop
+			if d.err != nil {
+				return d.err
+			}
+			var last time.Duration
+			for _, t := range terms {
+				heard := t.dropHeard.Load()
+				if heard == 0 {
+					rec.fail("%s: the period of %s ended without the ball-drop", t.id, st.RoundId)
+					continue
+				}
+				l := time.Unix(0, heard).Sub(d.at)
+				dropLock.add(l)
+				last = max(last, l)
+			}
+			dropAll.add(last)
+		}
 		for _, p := range procs {
 			if err := p.awaitWagered(); err != nil {
 				return err
@@ -398,7 +448,11 @@ func run(o options, out io.Writer) error {
 		abuseWG.Wait()
 		n := layout.Wheel.Order()[rand.IntN(37)]
 		start := time.Now()
-		if _, err := tb.EnterOutcome("dealer:loadgen", st.RoundId, n.String()); err != nil {
+		if rec.wheel != nil {
+			if start, err = rec.wheel.settle(tb, st.RoundId, n); err != nil {
+				return err
+			}
+		} else if _, err := tb.EnterOutcome("dealer:loadgen", st.RoundId, n.String()); err != nil {
 			return err
 		}
 		returned := time.Since(start)
@@ -438,6 +492,10 @@ func run(o options, out io.Writer) error {
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &rec.lockEarly)
+	if rec.wheel != nil {
+		fmt.Fprintf(out, "ball-drop to terminal locked:    %v\n", &dropLock)
+		fmt.Fprintf(out, "ball-drop to every terminal locked (the last of each round): %v\n", &dropAll)
+	}
 	if gc != nil {
 		at, rtt := rec.slips.values()
 		slowReport(out, at, rtt, periods, gc.Ends(), rec.childGC)

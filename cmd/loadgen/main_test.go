@@ -212,3 +212,28 @@ func TestRoundLineRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// -wheel: the emulated wheel's ball-drop, over a pty through the real driver and the table's
+// follower, ends each measured period half-way: every terminal hears it (one sample each a
+// round), no slip it refused counts as an error, and the number read by both sensors is
+// confirmed and settles every terminal.
+func TestShortRunEndedByTheWheelsBallDrop(t *testing.T) {
+	var out bytes.Buffer
+	o := options{terminals: 5, rate: 20, period: 2 * time.Second, rounds: 2, wheel: true}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, c := range []struct {
+		line string
+		n    int
+	}{{"ball-drop to terminal locked:", 10}, {"ball-drop to every terminal locked (the last of each round):", 2}, {"outcome to settled balance:", 10}} {
+		m := regexp.MustCompile(regexp.QuoteMeta(c.line) + ` +n=(\d+) `).FindStringSubmatch(report)
+		if m == nil || m[1] != strconv.Itoa(c.n) {
+			t.Fatalf("%q: want n=%d in\n%s", c.line, c.n, report)
+		}
+	}
+	if err := run(options{terminals: 1, rate: 1, period: time.Second, rounds: 1, wheel: true, terminalProcs: 1}, &out); err == nil {
+		t.Fatal("-wheel with -terminal-procs was not refused")
+	}
+}

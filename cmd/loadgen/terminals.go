@@ -30,6 +30,9 @@ type terminal struct {
 	// settled is signalled with the receive time of each Settled event.
 	settled chan time.Time
 	phases  chan table.PhaseChanged
+	// dropHeard is when the terminal heard the ball-drop end the period (unix nanoseconds), 0
+	// before it: -wheel's measure, reset each round.
+	dropHeard atomic.Int64
 }
 
 // dialTerminal connects a terminal (over mutual TLS, with jitter on its link if asked), waits
@@ -56,6 +59,9 @@ func dialTerminal(ctx context.Context, id, addr string, tlsCfg *tls.Config, jitt
 			case table.Settled:
 				t.settled <- time.Now()
 			case table.PhaseChanged:
+				if e.BallDropping && e.Phase == table.PhaseNoMoreBets {
+					t.dropHeard.Store(time.Now().UnixNano())
+				}
 				t.phases <- e
 			}
 		}
@@ -82,6 +88,7 @@ type recorder struct {
 	errors             atomic.Int64
 	mu                 sync.Mutex
 	out                io.Writer // error lines, written one at a time
+	wheel              *wheelRig // -wheel: the emulated wheel ending the period early, nil without
 }
 
 func (r *recorder) fail(format string, a ...any) {
@@ -108,8 +115,8 @@ func (t *terminal) wager(ctx context.Context, roundID string, deadline time.Time
 	for version := uint64(1); ; version++ {
 		time.Sleep(time.Until(next))
 		next = next.Add(interval)
-		if !time.Now().Before(lock) {
-			break
+		if !time.Now().Before(lock) || t.dropHeard.Load() != 0 {
+			break // the period has ended: at the deadline, or at the wheel's ball-drop
 		}
 		bets = append(bets, table.SlipBet{Bet: roulette.Bet{Spot: spots[rand.IntN(len(spots))]}, Amount: 100, Card: t.card})
 		if len(bets) > 20 {
@@ -118,7 +125,7 @@ func (t *terminal) wager(ctx context.Context, roundID string, deadline time.Time
 		start := time.Now()
 		_, err := t.c.UpdateSlip(ctx, roundID, version, bets)
 		if err != nil {
-			if time.Now().Before(deadline) {
+			if time.Now().Before(deadline) && !rec.wheel.refusedByDrop() {
 				rec.fail("%s: slip v%d: %v", t.id, version, err)
 			}
 			continue

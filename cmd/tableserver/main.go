@@ -9,6 +9,7 @@
 //	tableserver technician set-pin -file pki/technicians -id technician   (PIN on stdin)
 //	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s] [-ledger-key FILE]
 //	tableserver -table T2 -db postgres://ats@db/floor -ledger-key floor.key -pki pki   a table of a floor on PostgreSQL
+//	tableserver -wheel-port /dev/ttyS1 [-wheel-auto-outcome] …   the table follows its wheel's sensors (server/wheelfollow)
 //	tableserver verify -db table.db [-ledger-key FILE]    check the ledger's seal; list the journal anchors
 //	tableserver verify -db postgres://… -table T2 -ledger-key FILE    the same for a table of a floor
 //	tableserver clear-anchor -db table.db -terminal T01 -by NAME
@@ -107,10 +108,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	redeemFailures := fs.Int("redeem-failures", 5, "failed ticket validations per terminal within -redeem-window before it is throttled")
 	redeemWindow := fs.Duration("redeem-window", time.Minute, "window for -redeem-failures")
 	redeemCooldown := fs.Duration("redeem-cooldown", 30*time.Second, "first throttle of a terminal guessing tickets; doubles on each repeat, up to an hour")
+	wheelPort := fs.String("wheel-port", "", "the wheel's sensor line (devices/wheel), e.g. /dev/ttyS1: the table follows the wheel (ball launched, ball about to drop, the number both sensors read proposed to the dealer)")
+	wheelAuto := fs.Bool("wheel-auto-outcome", false, "with -wheel-port: enter the number both sensors read without the dealer's confirmation, audited as the wheel's")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if *wheelAuto && *wheelPort == "" {
+		fmt.Fprintln(stderr, "tableserver: -wheel-auto-outcome needs -wheel-port (the wheel's line)")
+		return 2
+	}
 	cfg := server.DefaultConfig()
 	if *notes != "" {
 		table, err := parseNotes(*notes)
@@ -157,7 +164,17 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
 
-	err = server.ServeFiles(ctx, cfg, server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}, log, ready)
+	files := server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}
+	if *wheelPort != "" {
+		w, err := openWheel(*wheelPort, cfg.Wheel, *wheelAuto, log)
+		if err != nil {
+			fmt.Fprintln(stderr, "tableserver:", err)
+			return 1
+		}
+		defer w.close()
+		files.Attach = w.attach
+	}
+	err = server.ServeFiles(ctx, cfg, files, log, ready)
 	if err != nil {
 		fmt.Fprintln(stderr, "tableserver:", err)
 		return 1

@@ -7,14 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
-	"github.com/tablegames/ats/client"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -28,41 +24,9 @@ func TestRule003_3_4_RulesStarAloneIsTheStarsTable(t *testing.T) {
 	if err := pki.Init(dir, []string{"T01"}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan int, 1)
-	var stderr bytes.Buffer
-	go func() {
-		done <- serve(ctx, []string{"-rules", "star", "-listen", "127.0.0.1:0", "-pki", dir, "-db", filepath.Join(dir, "table.db")},
-			&stderr, func(addr string) { ready <- addr })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("tableserver exit %d: %s", code, stderr.String())
-		}
-	})
-	var addr string
-	select {
-	case addr = <-ready:
-	case code := <-done:
-		t.Fatalf("tableserver -rules star: exit %d: %s", code, stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatal("the table server did not start")
-	}
-	conn := func(name string) *grpc.ClientConn {
-		tlsCfg, err := client.LoadTLS(dir, name) // the dealer's certificate loads as a terminal's does
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	dealer, term := pb.NewDealerServiceClient(conn("dealer")), pb.NewTerminalServiceClient(conn("T01"))
+	ctx := context.Background()
+	addr := startServer(t, dir, "-rules", "star")
+	dealer, term := pb.NewDealerServiceClient(dial(t, addr, dir, "dealer")), pb.NewTerminalServiceClient(dial(t, addr, dir, "T01"))
 	st, err := dealer.GetStatus(ctx, &pb.GetStatusRequest{})
 	if err != nil {
 		t.Fatal(err)

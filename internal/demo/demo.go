@@ -65,6 +65,7 @@ type Demo struct {
 	Acceptor  string      // the emulated note acceptor's serial line
 	Printer   string      // the emulated printer's serial line
 	IDPad     string      // the emulated ID pad's line
+	Wheel     string      // the emulated wheel's line (its sensors: the table deals through it)
 	Seat      int         // the station's seat on that pad
 
 	table    *Table
@@ -116,6 +117,7 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	}
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
+	tcfg.WheelDeals = true // the emulated wheel gives every outcome (wheel.go)
 	tbl, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
 	if err != nil {
 		return nil, err
@@ -152,11 +154,14 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 			}
 		})
 	}
+	if err := d.startWheel(ctx, tbl.Table, tcfg.Wheel, cfg.Spin, cfg.Log); err != nil {
+		return nil, err
+	}
 	d.run(func() { d.saveTickets(ctx, filepath.Join(cfg.StateDir, "tickets")) })
 	if cfg.Commands != nil {
 		d.commands(ctx, cfg.Commands, cfg.Replies)
 	}
-	cfg.Log.Info("demo devices", "note acceptor", d.Acceptor, "printer", d.Printer, "ID pad", d.IDPad)
+	cfg.Log.Info("demo devices", "note acceptor", d.Acceptor, "printer", d.Printer, "ID pad", d.IDPad, "wheel", d.Wheel)
 	return d, nil
 }
 

@@ -4542,9 +4542,14 @@ func (x *RoundRequest) GetRoundId() string {
 }
 
 type EnterOutcomeRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	Number        string                 `protobuf:"bytes,2,opt,name=number,proto3" json:"number,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	RoundId string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Number  string                 `protobuf:"bytes,2,opt,name=number,proto3" json:"number,omitempty"` // the winning number; may be empty with confirm_wheel
+	// confirm_wheel: the dealer confirms the number the wheel's two sensors agreed on
+	// (TableStatus.wheel_proposal) with one action; recorded as the wheel's reading confirmed by
+	// the dealer. Refused when no proposal stands for the round, or number names another number.
+	// Without it the entry is manual and recorded as manual.
+	ConfirmWheel  bool `protobuf:"varint,3,opt,name=confirm_wheel,json=confirmWheel,proto3" json:"confirm_wheel,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4591,6 +4596,13 @@ func (x *EnterOutcomeRequest) GetNumber() string {
 		return x.Number
 	}
 	return ""
+}
+
+func (x *EnterOutcomeRequest) GetConfirmWheel() bool {
+	if x != nil {
+		return x.ConfirmWheel
+	}
+	return false
 }
 
 type CorrectOutcomeRequest struct {
@@ -5255,8 +5267,15 @@ type TableStatus struct {
 	ClosingAtUnixNanos int64          `protobuf:"varint,24,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"` // the announced closure (ScheduleClose), 0 for none
 	// The dealer console's lights (000 §10.9.2): red while a fault stands (fault says what), and
 	// the game does not go on; green when it may.
-	RedLight      bool   `protobuf:"varint,25,opt,name=red_light,json=redLight,proto3" json:"red_light,omitempty"`
-	Fault         string `protobuf:"bytes,26,opt,name=fault,proto3" json:"fault,omitempty"`
+	RedLight bool   `protobuf:"varint,25,opt,name=red_light,json=redLight,proto3" json:"red_light,omitempty"`
+	Fault    string `protobuf:"bytes,26,opt,name=fault,proto3" json:"fault,omitempty"`
+	// The outcome the wheel's two sensors agreed on for the current round, waiting for the
+	// dealer's confirmation (EnterOutcomeRequest.confirm_wheel); unset when none stands.
+	WheelProposal *WheelProposal `protobuf:"bytes,27,opt,name=wheel_proposal,json=wheelProposal,proto3" json:"wheel_proposal,omitempty"`
+	// Why the wheel proposes no outcome for the current round (a sensor disagreement, a fault of
+	// 004 §8.1, a game the table did not see launched): the dealer decides, by manual entry or no
+	// spin. Empty when the wheel has reported nothing wrong.
+	WheelFault    string `protobuf:"bytes,28,opt,name=wheel_fault,json=wheelFault,proto3" json:"wheel_fault,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5473,6 +5492,81 @@ func (x *TableStatus) GetFault() string {
 	return ""
 }
 
+func (x *TableStatus) GetWheelProposal() *WheelProposal {
+	if x != nil {
+		return x.WheelProposal
+	}
+	return nil
+}
+
+func (x *TableStatus) GetWheelFault() string {
+	if x != nil {
+		return x.WheelFault
+	}
+	return ""
+}
+
+// WheelProposal is a winning number read alike by both of the wheel's sensors (000 §10.2).
+type WheelProposal struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Number        string                 `protobuf:"bytes,2,opt,name=number,proto3" json:"number,omitempty"` // "17", "0", "00"
+	Game          int32                  `protobuf:"varint,3,opt,name=game,proto3" json:"game,omitempty"`    // the wheel's spin counter it was read in
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WheelProposal) Reset() {
+	*x = WheelProposal{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WheelProposal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WheelProposal) ProtoMessage() {}
+
+func (x *WheelProposal) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WheelProposal.ProtoReflect.Descriptor instead.
+func (*WheelProposal) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *WheelProposal) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *WheelProposal) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *WheelProposal) GetGame() int32 {
+	if x != nil {
+		return x.Game
+	}
+	return 0
+}
+
 // Overpayment is a wrong settlement a chip account could not put right (003 §8.13–8.15).
 type Overpayment struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
@@ -5496,7 +5590,7 @@ type Overpayment struct {
 
 func (x *Overpayment) Reset() {
 	*x = Overpayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5508,7 +5602,7 @@ func (x *Overpayment) String() string {
 func (*Overpayment) ProtoMessage() {}
 
 func (x *Overpayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[74]
+	mi := &file_ats_table_v1_table_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5521,7 +5615,7 @@ func (x *Overpayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Overpayment.ProtoReflect.Descriptor instead.
 func (*Overpayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{74}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *Overpayment) GetId() string {
@@ -5617,7 +5711,7 @@ type ListOverpaymentsRequest struct {
 
 func (x *ListOverpaymentsRequest) Reset() {
 	*x = ListOverpaymentsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5629,7 +5723,7 @@ func (x *ListOverpaymentsRequest) String() string {
 func (*ListOverpaymentsRequest) ProtoMessage() {}
 
 func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[75]
+	mi := &file_ats_table_v1_table_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5642,7 +5736,7 @@ func (x *ListOverpaymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{75}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListOverpaymentsRequest) GetOpenOnly() bool {
@@ -5661,7 +5755,7 @@ type ListOverpaymentsResponse struct {
 
 func (x *ListOverpaymentsResponse) Reset() {
 	*x = ListOverpaymentsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5673,7 +5767,7 @@ func (x *ListOverpaymentsResponse) String() string {
 func (*ListOverpaymentsResponse) ProtoMessage() {}
 
 func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[76]
+	mi := &file_ats_table_v1_table_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5686,7 +5780,7 @@ func (x *ListOverpaymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOverpaymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListOverpaymentsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{76}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *ListOverpaymentsResponse) GetOverpayments() []*Overpayment {
@@ -5708,7 +5802,7 @@ type ResolveOverpaymentRequest struct {
 
 func (x *ResolveOverpaymentRequest) Reset() {
 	*x = ResolveOverpaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5720,7 +5814,7 @@ func (x *ResolveOverpaymentRequest) String() string {
 func (*ResolveOverpaymentRequest) ProtoMessage() {}
 
 func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[77]
+	mi := &file_ats_table_v1_table_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5733,7 +5827,7 @@ func (x *ResolveOverpaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveOverpaymentRequest.ProtoReflect.Descriptor instead.
 func (*ResolveOverpaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{77}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *ResolveOverpaymentRequest) GetIdempotencyKey() string {
@@ -5775,7 +5869,7 @@ type ReleaseTicketHoldRequest struct {
 
 func (x *ReleaseTicketHoldRequest) Reset() {
 	*x = ReleaseTicketHoldRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5787,7 +5881,7 @@ func (x *ReleaseTicketHoldRequest) String() string {
 func (*ReleaseTicketHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[78]
+	mi := &file_ats_table_v1_table_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5800,7 +5894,7 @@ func (x *ReleaseTicketHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{78}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *ReleaseTicketHoldRequest) GetIdempotencyKey() string {
@@ -5834,7 +5928,7 @@ type ReleaseTicketHoldResponse struct {
 
 func (x *ReleaseTicketHoldResponse) Reset() {
 	*x = ReleaseTicketHoldResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5846,7 +5940,7 @@ func (x *ReleaseTicketHoldResponse) String() string {
 func (*ReleaseTicketHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[79]
+	mi := &file_ats_table_v1_table_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5859,7 +5953,7 @@ func (x *ReleaseTicketHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketHoldResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{79}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *ReleaseTicketHoldResponse) GetTicket() *Ticket {
@@ -5891,7 +5985,7 @@ type TicketHold struct {
 
 func (x *TicketHold) Reset() {
 	*x = TicketHold{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5903,7 +5997,7 @@ func (x *TicketHold) String() string {
 func (*TicketHold) ProtoMessage() {}
 
 func (x *TicketHold) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[80]
+	mi := &file_ats_table_v1_table_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5916,7 +6010,7 @@ func (x *TicketHold) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketHold.ProtoReflect.Descriptor instead.
 func (*TicketHold) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{80}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *TicketHold) GetValidationNumber() string {
@@ -5977,7 +6071,7 @@ type Alarm struct {
 
 func (x *Alarm) Reset() {
 	*x = Alarm{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5989,7 +6083,7 @@ func (x *Alarm) String() string {
 func (*Alarm) ProtoMessage() {}
 
 func (x *Alarm) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[81]
+	mi := &file_ats_table_v1_table_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6002,7 +6096,7 @@ func (x *Alarm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Alarm.ProtoReflect.Descriptor instead.
 func (*Alarm) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{81}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *Alarm) GetAtUnixNanos() int64 {
@@ -6070,7 +6164,7 @@ type AckAlarmRequest struct {
 
 func (x *AckAlarmRequest) Reset() {
 	*x = AckAlarmRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6082,7 +6176,7 @@ func (x *AckAlarmRequest) String() string {
 func (*AckAlarmRequest) ProtoMessage() {}
 
 func (x *AckAlarmRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[82]
+	mi := &file_ats_table_v1_table_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6095,7 +6189,7 @@ func (x *AckAlarmRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckAlarmRequest.ProtoReflect.Descriptor instead.
 func (*AckAlarmRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{82}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *AckAlarmRequest) GetAlarmId() string {
@@ -6114,7 +6208,7 @@ type ListAlarmsRequest struct {
 
 func (x *ListAlarmsRequest) Reset() {
 	*x = ListAlarmsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6126,7 +6220,7 @@ func (x *ListAlarmsRequest) String() string {
 func (*ListAlarmsRequest) ProtoMessage() {}
 
 func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[83]
+	mi := &file_ats_table_v1_table_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6139,7 +6233,7 @@ func (x *ListAlarmsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsRequest.ProtoReflect.Descriptor instead.
 func (*ListAlarmsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{83}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *ListAlarmsRequest) GetLimit() int32 {
@@ -6158,7 +6252,7 @@ type ListAlarmsResponse struct {
 
 func (x *ListAlarmsResponse) Reset() {
 	*x = ListAlarmsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6170,7 +6264,7 @@ func (x *ListAlarmsResponse) String() string {
 func (*ListAlarmsResponse) ProtoMessage() {}
 
 func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[84]
+	mi := &file_ats_table_v1_table_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6183,7 +6277,7 @@ func (x *ListAlarmsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAlarmsResponse.ProtoReflect.Descriptor instead.
 func (*ListAlarmsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{84}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *ListAlarmsResponse) GetAlarms() []*Alarm {
@@ -6206,7 +6300,7 @@ type GetAuditLogRequest struct {
 
 func (x *GetAuditLogRequest) Reset() {
 	*x = GetAuditLogRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6218,7 +6312,7 @@ func (x *GetAuditLogRequest) String() string {
 func (*GetAuditLogRequest) ProtoMessage() {}
 
 func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[85]
+	mi := &file_ats_table_v1_table_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6231,7 +6325,7 @@ func (x *GetAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*GetAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{85}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *GetAuditLogRequest) GetLimit() int32 {
@@ -6287,7 +6381,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6299,7 +6393,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[86]
+	mi := &file_ats_table_v1_table_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6312,7 +6406,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{86}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *AuditEntry) GetSeq() int64 {
@@ -6395,7 +6489,7 @@ type GetAuditLogResponse struct {
 
 func (x *GetAuditLogResponse) Reset() {
 	*x = GetAuditLogResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6407,7 +6501,7 @@ func (x *GetAuditLogResponse) String() string {
 func (*GetAuditLogResponse) ProtoMessage() {}
 
 func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[87]
+	mi := &file_ats_table_v1_table_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6420,7 +6514,7 @@ func (x *GetAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*GetAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{87}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *GetAuditLogResponse) GetEntries() []*AuditEntry {
@@ -6446,7 +6540,7 @@ type TechnicianAuthenticateRequest struct {
 
 func (x *TechnicianAuthenticateRequest) Reset() {
 	*x = TechnicianAuthenticateRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6458,7 +6552,7 @@ func (x *TechnicianAuthenticateRequest) String() string {
 func (*TechnicianAuthenticateRequest) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[88]
+	mi := &file_ats_table_v1_table_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6471,7 +6565,7 @@ func (x *TechnicianAuthenticateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateRequest.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{88}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *TechnicianAuthenticateRequest) GetPin() string {
@@ -6490,7 +6584,7 @@ type TechnicianAuthenticateResponse struct {
 
 func (x *TechnicianAuthenticateResponse) Reset() {
 	*x = TechnicianAuthenticateResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6502,7 +6596,7 @@ func (x *TechnicianAuthenticateResponse) String() string {
 func (*TechnicianAuthenticateResponse) ProtoMessage() {}
 
 func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[89]
+	mi := &file_ats_table_v1_table_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6515,7 +6609,7 @@ func (x *TechnicianAuthenticateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TechnicianAuthenticateResponse.ProtoReflect.Descriptor instead.
 func (*TechnicianAuthenticateResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{89}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *TechnicianAuthenticateResponse) GetTechnicianId() string {
@@ -6535,7 +6629,7 @@ type AuthenticateTechnicianRequest struct {
 
 func (x *AuthenticateTechnicianRequest) Reset() {
 	*x = AuthenticateTechnicianRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6547,7 +6641,7 @@ func (x *AuthenticateTechnicianRequest) String() string {
 func (*AuthenticateTechnicianRequest) ProtoMessage() {}
 
 func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[90]
+	mi := &file_ats_table_v1_table_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6560,7 +6654,7 @@ func (x *AuthenticateTechnicianRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthenticateTechnicianRequest.ProtoReflect.Descriptor instead.
 func (*AuthenticateTechnicianRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{90}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *AuthenticateTechnicianRequest) GetTechnicianId() string {
@@ -6604,7 +6698,7 @@ type TournamentTerms struct {
 
 func (x *TournamentTerms) Reset() {
 	*x = TournamentTerms{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6616,7 +6710,7 @@ func (x *TournamentTerms) String() string {
 func (*TournamentTerms) ProtoMessage() {}
 
 func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[91]
+	mi := &file_ats_table_v1_table_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6629,7 +6723,7 @@ func (x *TournamentTerms) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentTerms.ProtoReflect.Descriptor instead.
 func (*TournamentTerms) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{91}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *TournamentTerms) GetId() string {
@@ -6758,7 +6852,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6770,7 +6864,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[92]
+	mi := &file_ats_table_v1_table_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6783,7 +6877,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{92}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *TournamentStanding) GetTerminalId() string {
@@ -6894,7 +6988,7 @@ type TournamentPlay struct {
 
 func (x *TournamentPlay) Reset() {
 	*x = TournamentPlay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6906,7 +7000,7 @@ func (x *TournamentPlay) String() string {
 func (*TournamentPlay) ProtoMessage() {}
 
 func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[93]
+	mi := &file_ats_table_v1_table_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6919,7 +7013,7 @@ func (x *TournamentPlay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentPlay.ProtoReflect.Descriptor instead.
 func (*TournamentPlay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{93}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *TournamentPlay) GetTerminalId() string {
@@ -7001,7 +7095,7 @@ type TournamentRound struct {
 
 func (x *TournamentRound) Reset() {
 	*x = TournamentRound{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7013,7 +7107,7 @@ func (x *TournamentRound) String() string {
 func (*TournamentRound) ProtoMessage() {}
 
 func (x *TournamentRound) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[94]
+	mi := &file_ats_table_v1_table_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7026,7 +7120,7 @@ func (x *TournamentRound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentRound.ProtoReflect.Descriptor instead.
 func (*TournamentRound) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{94}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *TournamentRound) GetN() int32 {
@@ -7090,7 +7184,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7102,7 +7196,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[95]
+	mi := &file_ats_table_v1_table_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7115,7 +7209,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{95}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *Tournament) GetTerms() *TournamentTerms {
@@ -7204,7 +7298,7 @@ type ConfigureTournamentRequest struct {
 
 func (x *ConfigureTournamentRequest) Reset() {
 	*x = ConfigureTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7216,7 +7310,7 @@ func (x *ConfigureTournamentRequest) String() string {
 func (*ConfigureTournamentRequest) ProtoMessage() {}
 
 func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[96]
+	mi := &file_ats_table_v1_table_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7229,7 +7323,7 @@ func (x *ConfigureTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureTournamentRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{96}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *ConfigureTournamentRequest) GetTerms() *TournamentTerms {
@@ -7248,7 +7342,7 @@ type OpenTournamentRequest struct {
 
 func (x *OpenTournamentRequest) Reset() {
 	*x = OpenTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7260,7 +7354,7 @@ func (x *OpenTournamentRequest) String() string {
 func (*OpenTournamentRequest) ProtoMessage() {}
 
 func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[97]
+	mi := &file_ats_table_v1_table_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7273,7 +7367,7 @@ func (x *OpenTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenTournamentRequest.ProtoReflect.Descriptor instead.
 func (*OpenTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{97}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *OpenTournamentRequest) GetTerminalIds() []string {
@@ -7292,7 +7386,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7304,7 +7398,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[98]
+	mi := &file_ats_table_v1_table_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7317,7 +7411,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{98}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *GetTournamentRequest) GetId() string {
@@ -7336,7 +7430,7 @@ type CloseTournamentRequest struct {
 
 func (x *CloseTournamentRequest) Reset() {
 	*x = CloseTournamentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7348,7 +7442,7 @@ func (x *CloseTournamentRequest) String() string {
 func (*CloseTournamentRequest) ProtoMessage() {}
 
 func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[99]
+	mi := &file_ats_table_v1_table_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7361,7 +7455,7 @@ func (x *CloseTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CloseTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{99}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *CloseTournamentRequest) GetReason() string {
@@ -7382,7 +7476,7 @@ type GrantPassCardRequest struct {
 
 func (x *GrantPassCardRequest) Reset() {
 	*x = GrantPassCardRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7394,7 +7488,7 @@ func (x *GrantPassCardRequest) String() string {
 func (*GrantPassCardRequest) ProtoMessage() {}
 
 func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[100]
+	mi := &file_ats_table_v1_table_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7407,7 +7501,7 @@ func (x *GrantPassCardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GrantPassCardRequest.ProtoReflect.Descriptor instead.
 func (*GrantPassCardRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{100}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *GrantPassCardRequest) GetTerminalId() string {
@@ -7441,7 +7535,7 @@ type ScheduleCloseRequest struct {
 
 func (x *ScheduleCloseRequest) Reset() {
 	*x = ScheduleCloseRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7453,7 +7547,7 @@ func (x *ScheduleCloseRequest) String() string {
 func (*ScheduleCloseRequest) ProtoMessage() {}
 
 func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[101]
+	mi := &file_ats_table_v1_table_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7466,7 +7560,7 @@ func (x *ScheduleCloseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleCloseRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleCloseRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{101}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *ScheduleCloseRequest) GetCloseAtUnixNanos() int64 {
@@ -7493,7 +7587,7 @@ type DisputeRequest struct {
 
 func (x *DisputeRequest) Reset() {
 	*x = DisputeRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7505,7 +7599,7 @@ func (x *DisputeRequest) String() string {
 func (*DisputeRequest) ProtoMessage() {}
 
 func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[102]
+	mi := &file_ats_table_v1_table_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7518,7 +7612,7 @@ func (x *DisputeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisputeRequest.ProtoReflect.Descriptor instead.
 func (*DisputeRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{102}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *DisputeRequest) GetRoundId() string {
@@ -7544,7 +7638,7 @@ type ClearFaultRequest struct {
 
 func (x *ClearFaultRequest) Reset() {
 	*x = ClearFaultRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7556,7 +7650,7 @@ func (x *ClearFaultRequest) String() string {
 func (*ClearFaultRequest) ProtoMessage() {}
 
 func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[103]
+	mi := &file_ats_table_v1_table_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7569,7 +7663,7 @@ func (x *ClearFaultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearFaultRequest.ProtoReflect.Descriptor instead.
 func (*ClearFaultRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{103}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *ClearFaultRequest) GetNote() string {
@@ -7590,7 +7684,7 @@ type PlaceWagerRequest struct {
 
 func (x *PlaceWagerRequest) Reset() {
 	*x = PlaceWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7602,7 +7696,7 @@ func (x *PlaceWagerRequest) String() string {
 func (*PlaceWagerRequest) ProtoMessage() {}
 
 func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[104]
+	mi := &file_ats_table_v1_table_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7615,7 +7709,7 @@ func (x *PlaceWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerRequest.ProtoReflect.Descriptor instead.
 func (*PlaceWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{104}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PlaceWagerRequest) GetTerminalId() string {
@@ -7650,7 +7744,7 @@ type PlaceWagerResponse struct {
 
 func (x *PlaceWagerResponse) Reset() {
 	*x = PlaceWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7662,7 +7756,7 @@ func (x *PlaceWagerResponse) String() string {
 func (*PlaceWagerResponse) ProtoMessage() {}
 
 func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[105]
+	mi := &file_ats_table_v1_table_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7675,7 +7769,7 @@ func (x *PlaceWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceWagerResponse.ProtoReflect.Descriptor instead.
 func (*PlaceWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{105}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *PlaceWagerResponse) GetAccepted() int64 {
@@ -7708,7 +7802,7 @@ type CallDealerRequest struct {
 
 func (x *CallDealerRequest) Reset() {
 	*x = CallDealerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7720,7 +7814,7 @@ func (x *CallDealerRequest) String() string {
 func (*CallDealerRequest) ProtoMessage() {}
 
 func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[106]
+	mi := &file_ats_table_v1_table_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7733,7 +7827,7 @@ func (x *CallDealerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerRequest.ProtoReflect.Descriptor instead.
 func (*CallDealerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{106}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *CallDealerRequest) GetReason() string {
@@ -7752,7 +7846,7 @@ type CallDealerResponse struct {
 
 func (x *CallDealerResponse) Reset() {
 	*x = CallDealerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7764,7 +7858,7 @@ func (x *CallDealerResponse) String() string {
 func (*CallDealerResponse) ProtoMessage() {}
 
 func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[107]
+	mi := &file_ats_table_v1_table_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7777,7 +7871,7 @@ func (x *CallDealerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDealerResponse.ProtoReflect.Descriptor instead.
 func (*CallDealerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{107}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *CallDealerResponse) GetRepeated() bool {
@@ -7798,7 +7892,7 @@ type SetInServiceRequest struct {
 
 func (x *SetInServiceRequest) Reset() {
 	*x = SetInServiceRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7810,7 +7904,7 @@ func (x *SetInServiceRequest) String() string {
 func (*SetInServiceRequest) ProtoMessage() {}
 
 func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[108]
+	mi := &file_ats_table_v1_table_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7823,7 +7917,7 @@ func (x *SetInServiceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceRequest.ProtoReflect.Descriptor instead.
 func (*SetInServiceRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{108}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *SetInServiceRequest) GetInService() bool {
@@ -7856,7 +7950,7 @@ type SetInServiceResponse struct {
 
 func (x *SetInServiceResponse) Reset() {
 	*x = SetInServiceResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7868,7 +7962,7 @@ func (x *SetInServiceResponse) String() string {
 func (*SetInServiceResponse) ProtoMessage() {}
 
 func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[109]
+	mi := &file_ats_table_v1_table_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7881,7 +7975,7 @@ func (x *SetInServiceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInServiceResponse.ProtoReflect.Descriptor instead.
 func (*SetInServiceResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{109}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *SetInServiceResponse) GetSinceUnixNanos() int64 {
@@ -7904,7 +7998,7 @@ type RefuseWagerRequest struct {
 
 func (x *RefuseWagerRequest) Reset() {
 	*x = RefuseWagerRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7916,7 +8010,7 @@ func (x *RefuseWagerRequest) String() string {
 func (*RefuseWagerRequest) ProtoMessage() {}
 
 func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[110]
+	mi := &file_ats_table_v1_table_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7929,7 +8023,7 @@ func (x *RefuseWagerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerRequest.ProtoReflect.Descriptor instead.
 func (*RefuseWagerRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{110}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *RefuseWagerRequest) GetTerminalId() string {
@@ -7977,7 +8071,7 @@ type RefuseWagerResponse struct {
 
 func (x *RefuseWagerResponse) Reset() {
 	*x = RefuseWagerResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7989,7 +8083,7 @@ func (x *RefuseWagerResponse) String() string {
 func (*RefuseWagerResponse) ProtoMessage() {}
 
 func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[111]
+	mi := &file_ats_table_v1_table_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8002,7 +8096,7 @@ func (x *RefuseWagerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefuseWagerResponse.ProtoReflect.Descriptor instead.
 func (*RefuseWagerResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{111}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *RefuseWagerResponse) GetRefused() int64 {
@@ -8032,7 +8126,7 @@ type WagerRefused struct {
 
 func (x *WagerRefused) Reset() {
 	*x = WagerRefused{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8044,7 +8138,7 @@ func (x *WagerRefused) String() string {
 func (*WagerRefused) ProtoMessage() {}
 
 func (x *WagerRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[112]
+	mi := &file_ats_table_v1_table_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8057,7 +8151,7 @@ func (x *WagerRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WagerRefused.ProtoReflect.Descriptor instead.
 func (*WagerRefused) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{112}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *WagerRefused) GetSlip() *Slip {
@@ -8097,7 +8191,7 @@ type LookupTicketRequest struct {
 
 func (x *LookupTicketRequest) Reset() {
 	*x = LookupTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8109,7 +8203,7 @@ func (x *LookupTicketRequest) String() string {
 func (*LookupTicketRequest) ProtoMessage() {}
 
 func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[113]
+	mi := &file_ats_table_v1_table_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8122,7 +8216,7 @@ func (x *LookupTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupTicketRequest.ProtoReflect.Descriptor instead.
 func (*LookupTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{113}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *LookupTicketRequest) GetValidationNumber() string {
@@ -8162,7 +8256,7 @@ type CageTicket struct {
 
 func (x *CageTicket) Reset() {
 	*x = CageTicket{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8174,7 +8268,7 @@ func (x *CageTicket) String() string {
 func (*CageTicket) ProtoMessage() {}
 
 func (x *CageTicket) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[114]
+	mi := &file_ats_table_v1_table_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8187,7 +8281,7 @@ func (x *CageTicket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageTicket.ProtoReflect.Descriptor instead.
 func (*CageTicket) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{114}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *CageTicket) GetValidationNumber() string {
@@ -8359,7 +8453,7 @@ type TicketStop struct {
 
 func (x *TicketStop) Reset() {
 	*x = TicketStop{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8371,7 +8465,7 @@ func (x *TicketStop) String() string {
 func (*TicketStop) ProtoMessage() {}
 
 func (x *TicketStop) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[115]
+	mi := &file_ats_table_v1_table_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8384,7 +8478,7 @@ func (x *TicketStop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketStop.ProtoReflect.Descriptor instead.
 func (*TicketStop) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{115}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *TicketStop) GetId() string {
@@ -8482,7 +8576,7 @@ type StopTicketRequest struct {
 
 func (x *StopTicketRequest) Reset() {
 	*x = StopTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8494,7 +8588,7 @@ func (x *StopTicketRequest) String() string {
 func (*StopTicketRequest) ProtoMessage() {}
 
 func (x *StopTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[116]
+	mi := &file_ats_table_v1_table_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8507,7 +8601,7 @@ func (x *StopTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopTicketRequest.ProtoReflect.Descriptor instead.
 func (*StopTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{116}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *StopTicketRequest) GetValidationNumber() string {
@@ -8543,7 +8637,7 @@ type ReleaseTicketStopRequest struct {
 
 func (x *ReleaseTicketStopRequest) Reset() {
 	*x = ReleaseTicketStopRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8555,7 +8649,7 @@ func (x *ReleaseTicketStopRequest) String() string {
 func (*ReleaseTicketStopRequest) ProtoMessage() {}
 
 func (x *ReleaseTicketStopRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[117]
+	mi := &file_ats_table_v1_table_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8568,7 +8662,7 @@ func (x *ReleaseTicketStopRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseTicketStopRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseTicketStopRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{117}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *ReleaseTicketStopRequest) GetValidationNumber() string {
@@ -8612,7 +8706,7 @@ type PatronIdentity struct {
 
 func (x *PatronIdentity) Reset() {
 	*x = PatronIdentity{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8624,7 +8718,7 @@ func (x *PatronIdentity) String() string {
 func (*PatronIdentity) ProtoMessage() {}
 
 func (x *PatronIdentity) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[118]
+	mi := &file_ats_table_v1_table_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8637,7 +8731,7 @@ func (x *PatronIdentity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatronIdentity.ProtoReflect.Descriptor instead.
 func (*PatronIdentity) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{118}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
 }
 
 func (x *PatronIdentity) GetIdType() string {
@@ -8671,7 +8765,7 @@ type ApprovePaymentRequest struct {
 
 func (x *ApprovePaymentRequest) Reset() {
 	*x = ApprovePaymentRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8683,7 +8777,7 @@ func (x *ApprovePaymentRequest) String() string {
 func (*ApprovePaymentRequest) ProtoMessage() {}
 
 func (x *ApprovePaymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[119]
+	mi := &file_ats_table_v1_table_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8696,7 +8790,7 @@ func (x *ApprovePaymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovePaymentRequest.ProtoReflect.Descriptor instead.
 func (*ApprovePaymentRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{119}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *ApprovePaymentRequest) GetValidationNumber() string {
@@ -8726,7 +8820,7 @@ type PaymentApproval struct {
 
 func (x *PaymentApproval) Reset() {
 	*x = PaymentApproval{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8738,7 +8832,7 @@ func (x *PaymentApproval) String() string {
 func (*PaymentApproval) ProtoMessage() {}
 
 func (x *PaymentApproval) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[120]
+	mi := &file_ats_table_v1_table_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8751,7 +8845,7 @@ func (x *PaymentApproval) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PaymentApproval.ProtoReflect.Descriptor instead.
 func (*PaymentApproval) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{120}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *PaymentApproval) GetValidationNumber() string {
@@ -8801,7 +8895,7 @@ type ThresholdPayment struct {
 
 func (x *ThresholdPayment) Reset() {
 	*x = ThresholdPayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8813,7 +8907,7 @@ func (x *ThresholdPayment) String() string {
 func (*ThresholdPayment) ProtoMessage() {}
 
 func (x *ThresholdPayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[121]
+	mi := &file_ats_table_v1_table_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8826,7 +8920,7 @@ func (x *ThresholdPayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ThresholdPayment.ProtoReflect.Descriptor instead.
 func (*ThresholdPayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{121}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *ThresholdPayment) GetPaymentId() string {
@@ -8914,7 +9008,7 @@ type PatronDay struct {
 
 func (x *PatronDay) Reset() {
 	*x = PatronDay{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8926,7 +9020,7 @@ func (x *PatronDay) String() string {
 func (*PatronDay) ProtoMessage() {}
 
 func (x *PatronDay) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[122]
+	mi := &file_ats_table_v1_table_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8939,7 +9033,7 @@ func (x *PatronDay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatronDay.ProtoReflect.Descriptor instead.
 func (*PatronDay) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{122}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *PatronDay) GetDay() string {
@@ -8991,7 +9085,7 @@ type PayTicketRequest struct {
 
 func (x *PayTicketRequest) Reset() {
 	*x = PayTicketRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9003,7 +9097,7 @@ func (x *PayTicketRequest) String() string {
 func (*PayTicketRequest) ProtoMessage() {}
 
 func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[123]
+	mi := &file_ats_table_v1_table_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9016,7 +9110,7 @@ func (x *PayTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketRequest.ProtoReflect.Descriptor instead.
 func (*PayTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{123}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *PayTicketRequest) GetValidationNumber() string {
@@ -9055,7 +9149,7 @@ type PayTicketResponse struct {
 
 func (x *PayTicketResponse) Reset() {
 	*x = PayTicketResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9067,7 +9161,7 @@ func (x *PayTicketResponse) String() string {
 func (*PayTicketResponse) ProtoMessage() {}
 
 func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[124]
+	mi := &file_ats_table_v1_table_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9080,7 +9174,7 @@ func (x *PayTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PayTicketResponse.ProtoReflect.Descriptor instead.
 func (*PayTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{124}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *PayTicketResponse) GetTicket() *CageTicket {
@@ -9149,7 +9243,7 @@ type CageShift struct {
 
 func (x *CageShift) Reset() {
 	*x = CageShift{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9161,7 +9255,7 @@ func (x *CageShift) String() string {
 func (*CageShift) ProtoMessage() {}
 
 func (x *CageShift) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[125]
+	mi := &file_ats_table_v1_table_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9174,7 +9268,7 @@ func (x *CageShift) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CageShift.ProtoReflect.Descriptor instead.
 func (*CageShift) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{125}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *CageShift) GetShiftId() string {
@@ -9241,7 +9335,7 @@ type OpenShiftRequest struct {
 
 func (x *OpenShiftRequest) Reset() {
 	*x = OpenShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9253,7 +9347,7 @@ func (x *OpenShiftRequest) String() string {
 func (*OpenShiftRequest) ProtoMessage() {}
 
 func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[126]
+	mi := &file_ats_table_v1_table_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9266,7 +9360,7 @@ func (x *OpenShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenShiftRequest.ProtoReflect.Descriptor instead.
 func (*OpenShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{126}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
 }
 
 type CloseShiftRequest struct {
@@ -9278,7 +9372,7 @@ type CloseShiftRequest struct {
 
 func (x *CloseShiftRequest) Reset() {
 	*x = CloseShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9290,7 +9384,7 @@ func (x *CloseShiftRequest) String() string {
 func (*CloseShiftRequest) ProtoMessage() {}
 
 func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[127]
+	mi := &file_ats_table_v1_table_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9303,7 +9397,7 @@ func (x *CloseShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseShiftRequest.ProtoReflect.Descriptor instead.
 func (*CloseShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{127}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *CloseShiftRequest) GetShiftId() string {
@@ -9321,7 +9415,7 @@ type CurrentShiftRequest struct {
 
 func (x *CurrentShiftRequest) Reset() {
 	*x = CurrentShiftRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9333,7 +9427,7 @@ func (x *CurrentShiftRequest) String() string {
 func (*CurrentShiftRequest) ProtoMessage() {}
 
 func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[128]
+	mi := &file_ats_table_v1_table_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9346,7 +9440,7 @@ func (x *CurrentShiftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CurrentShiftRequest.ProtoReflect.Descriptor instead.
 func (*CurrentShiftRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{128}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
 }
 
 type ShiftTotalsRequest struct {
@@ -9360,7 +9454,7 @@ type ShiftTotalsRequest struct {
 
 func (x *ShiftTotalsRequest) Reset() {
 	*x = ShiftTotalsRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9372,7 +9466,7 @@ func (x *ShiftTotalsRequest) String() string {
 func (*ShiftTotalsRequest) ProtoMessage() {}
 
 func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[129]
+	mi := &file_ats_table_v1_table_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9385,7 +9479,7 @@ func (x *ShiftTotalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsRequest.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{129}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *ShiftTotalsRequest) GetCashierId() string {
@@ -9423,7 +9517,7 @@ type CagePayment struct {
 
 func (x *CagePayment) Reset() {
 	*x = CagePayment{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9435,7 +9529,7 @@ func (x *CagePayment) String() string {
 func (*CagePayment) ProtoMessage() {}
 
 func (x *CagePayment) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[130]
+	mi := &file_ats_table_v1_table_proto_msgTypes[131]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9448,7 +9542,7 @@ func (x *CagePayment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CagePayment.ProtoReflect.Descriptor instead.
 func (*CagePayment) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{130}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
 }
 
 func (x *CagePayment) GetPaymentId() string {
@@ -9505,7 +9599,7 @@ type ShiftTotalsResponse struct {
 
 func (x *ShiftTotalsResponse) Reset() {
 	*x = ShiftTotalsResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9517,7 +9611,7 @@ func (x *ShiftTotalsResponse) String() string {
 func (*ShiftTotalsResponse) ProtoMessage() {}
 
 func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[131]
+	mi := &file_ats_table_v1_table_proto_msgTypes[132]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9530,7 +9624,7 @@ func (x *ShiftTotalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShiftTotalsResponse.ProtoReflect.Descriptor instead.
 func (*ShiftTotalsResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{131}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
 }
 
 func (x *ShiftTotalsResponse) GetCashierId() string {
@@ -9571,7 +9665,7 @@ type FloorReportRequest struct {
 
 func (x *FloorReportRequest) Reset() {
 	*x = FloorReportRequest{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9583,7 +9677,7 @@ func (x *FloorReportRequest) String() string {
 func (*FloorReportRequest) ProtoMessage() {}
 
 func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[132]
+	mi := &file_ats_table_v1_table_proto_msgTypes[133]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9596,7 +9690,7 @@ func (x *FloorReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportRequest.ProtoReflect.Descriptor instead.
 func (*FloorReportRequest) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{132}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{133}
 }
 
 func (x *FloorReportRequest) GetFromUnixNanos() int64 {
@@ -9624,7 +9718,7 @@ type TicketTally struct {
 
 func (x *TicketTally) Reset() {
 	*x = TicketTally{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[133]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9636,7 +9730,7 @@ func (x *TicketTally) String() string {
 func (*TicketTally) ProtoMessage() {}
 
 func (x *TicketTally) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[133]
+	mi := &file_ats_table_v1_table_proto_msgTypes[134]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9649,7 +9743,7 @@ func (x *TicketTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TicketTally.ProtoReflect.Descriptor instead.
 func (*TicketTally) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{133}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{134}
 }
 
 func (x *TicketTally) GetCount() int64 {
@@ -9684,7 +9778,7 @@ type TableTickets struct {
 
 func (x *TableTickets) Reset() {
 	*x = TableTickets{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[134]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9696,7 +9790,7 @@ func (x *TableTickets) String() string {
 func (*TableTickets) ProtoMessage() {}
 
 func (x *TableTickets) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[134]
+	mi := &file_ats_table_v1_table_proto_msgTypes[135]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9709,7 +9803,7 @@ func (x *TableTickets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableTickets.ProtoReflect.Descriptor instead.
 func (*TableTickets) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{134}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{135}
 }
 
 func (x *TableTickets) GetTableId() string {
@@ -9785,7 +9879,7 @@ type NoteReconciliation struct {
 
 func (x *NoteReconciliation) Reset() {
 	*x = NoteReconciliation{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[135]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9797,7 +9891,7 @@ func (x *NoteReconciliation) String() string {
 func (*NoteReconciliation) ProtoMessage() {}
 
 func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[135]
+	mi := &file_ats_table_v1_table_proto_msgTypes[136]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9810,7 +9904,7 @@ func (x *NoteReconciliation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteReconciliation.ProtoReflect.Descriptor instead.
 func (*NoteReconciliation) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{135}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{136}
 }
 
 func (x *NoteReconciliation) GetTableId() string {
@@ -9884,7 +9978,7 @@ type FloorReportResponse struct {
 
 func (x *FloorReportResponse) Reset() {
 	*x = FloorReportResponse{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[136]
+	mi := &file_ats_table_v1_table_proto_msgTypes[137]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9896,7 +9990,7 @@ func (x *FloorReportResponse) String() string {
 func (*FloorReportResponse) ProtoMessage() {}
 
 func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[136]
+	mi := &file_ats_table_v1_table_proto_msgTypes[137]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9909,7 +10003,7 @@ func (x *FloorReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FloorReportResponse.ProtoReflect.Descriptor instead.
 func (*FloorReportResponse) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{136}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{137}
 }
 
 func (x *FloorReportResponse) GetTables() []*TableTickets {
@@ -9998,7 +10092,7 @@ type LedgerReseal struct {
 
 func (x *LedgerReseal) Reset() {
 	*x = LedgerReseal{}
-	mi := &file_ats_table_v1_table_proto_msgTypes[137]
+	mi := &file_ats_table_v1_table_proto_msgTypes[138]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -10010,7 +10104,7 @@ func (x *LedgerReseal) String() string {
 func (*LedgerReseal) ProtoMessage() {}
 
 func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
-	mi := &file_ats_table_v1_table_proto_msgTypes[137]
+	mi := &file_ats_table_v1_table_proto_msgTypes[138]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -10023,7 +10117,7 @@ func (x *LedgerReseal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LedgerReseal.ProtoReflect.Descriptor instead.
 func (*LedgerReseal) Descriptor() ([]byte, []int) {
-	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{137}
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{138}
 }
 
 func (x *LedgerReseal) GetTableId() string {
@@ -10381,10 +10475,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05clear\x18\x04 \x01(\bR\x05clear\"\x13\n" +
 	"\x11StartRoundRequest\")\n" +
 	"\fRoundRequest\x12\x19\n" +
-	"\bround_id\x18\x01 \x01(\tR\aroundId\"H\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\"m\n" +
 	"\x13EnterOutcomeRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x16\n" +
-	"\x06number\x18\x02 \x01(\tR\x06number\"J\n" +
+	"\x06number\x18\x02 \x01(\tR\x06number\x12#\n" +
+	"\rconfirm_wheel\x18\x03 \x01(\bR\fconfirmWheel\"J\n" +
 	"\x15CorrectOutcomeRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\tR\x06number\"K\n" +
@@ -10433,7 +10528,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"\xb7\b\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x9c\t\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -10462,7 +10557,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06alarms\x18\x17 \x03(\v2\x13.ats.table.v1.AlarmR\x06alarms\x121\n" +
 	"\x15closing_at_unix_nanos\x18\x18 \x01(\x03R\x12closingAtUnixNanos\x12\x1b\n" +
 	"\tred_light\x18\x19 \x01(\bR\bredLight\x12\x14\n" +
-	"\x05fault\x18\x1a \x01(\tR\x05fault\"\xdb\x02\n" +
+	"\x05fault\x18\x1a \x01(\tR\x05fault\x12B\n" +
+	"\x0ewheel_proposal\x18\x1b \x01(\v2\x1b.ats.table.v1.WheelProposalR\rwheelProposal\x12\x1f\n" +
+	"\vwheel_fault\x18\x1c \x01(\tR\n" +
+	"wheelFault\"V\n" +
+	"\rWheelProposal\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\tR\x06number\x12\x12\n" +
+	"\x04game\x18\x03 \x01(\x05R\x04game\"\xdb\x02\n" +
 	"\vOverpayment\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vterminal_id\x18\x02 \x01(\tR\n" +
@@ -11017,7 +11119,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 139)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 140)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11098,76 +11200,77 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*TerminalStatus)(nil),                 // 76: ats.table.v1.TerminalStatus
 	(*SeatService)(nil),                    // 77: ats.table.v1.SeatService
 	(*TableStatus)(nil),                    // 78: ats.table.v1.TableStatus
-	(*Overpayment)(nil),                    // 79: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 80: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 81: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 82: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 83: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 84: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 85: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 86: ats.table.v1.Alarm
-	(*AckAlarmRequest)(nil),                // 87: ats.table.v1.AckAlarmRequest
-	(*ListAlarmsRequest)(nil),              // 88: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 89: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 90: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 91: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 92: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 93: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 94: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 95: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 96: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 97: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 98: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 99: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 100: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 101: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 102: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 103: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 104: ats.table.v1.CloseTournamentRequest
-	(*GrantPassCardRequest)(nil),           // 105: ats.table.v1.GrantPassCardRequest
-	(*ScheduleCloseRequest)(nil),           // 106: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 107: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 108: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 109: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 110: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 111: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 112: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 113: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 114: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 115: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 116: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 117: ats.table.v1.WagerRefused
-	(*LookupTicketRequest)(nil),            // 118: ats.table.v1.LookupTicketRequest
-	(*CageTicket)(nil),                     // 119: ats.table.v1.CageTicket
-	(*TicketStop)(nil),                     // 120: ats.table.v1.TicketStop
-	(*StopTicketRequest)(nil),              // 121: ats.table.v1.StopTicketRequest
-	(*ReleaseTicketStopRequest)(nil),       // 122: ats.table.v1.ReleaseTicketStopRequest
-	(*PatronIdentity)(nil),                 // 123: ats.table.v1.PatronIdentity
-	(*ApprovePaymentRequest)(nil),          // 124: ats.table.v1.ApprovePaymentRequest
-	(*PaymentApproval)(nil),                // 125: ats.table.v1.PaymentApproval
-	(*ThresholdPayment)(nil),               // 126: ats.table.v1.ThresholdPayment
-	(*PatronDay)(nil),                      // 127: ats.table.v1.PatronDay
-	(*PayTicketRequest)(nil),               // 128: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 129: ats.table.v1.PayTicketResponse
-	(*CageShift)(nil),                      // 130: ats.table.v1.CageShift
-	(*OpenShiftRequest)(nil),               // 131: ats.table.v1.OpenShiftRequest
-	(*CloseShiftRequest)(nil),              // 132: ats.table.v1.CloseShiftRequest
-	(*CurrentShiftRequest)(nil),            // 133: ats.table.v1.CurrentShiftRequest
-	(*ShiftTotalsRequest)(nil),             // 134: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 135: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 136: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 137: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 138: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 139: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 140: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 141: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 142: ats.table.v1.LedgerReseal
-	nil,                                    // 143: ats.table.v1.Limits.PerBetEntry
+	(*WheelProposal)(nil),                  // 79: ats.table.v1.WheelProposal
+	(*Overpayment)(nil),                    // 80: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 81: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 82: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 83: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 84: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 85: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 86: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 87: ats.table.v1.Alarm
+	(*AckAlarmRequest)(nil),                // 88: ats.table.v1.AckAlarmRequest
+	(*ListAlarmsRequest)(nil),              // 89: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 90: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 91: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 92: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 93: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 94: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 95: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 96: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 97: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 98: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 99: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 100: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 101: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 102: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 103: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 104: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 105: ats.table.v1.CloseTournamentRequest
+	(*GrantPassCardRequest)(nil),           // 106: ats.table.v1.GrantPassCardRequest
+	(*ScheduleCloseRequest)(nil),           // 107: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 108: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 109: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 110: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 111: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 112: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 113: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 114: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 115: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 116: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 117: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 118: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 119: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 120: ats.table.v1.CageTicket
+	(*TicketStop)(nil),                     // 121: ats.table.v1.TicketStop
+	(*StopTicketRequest)(nil),              // 122: ats.table.v1.StopTicketRequest
+	(*ReleaseTicketStopRequest)(nil),       // 123: ats.table.v1.ReleaseTicketStopRequest
+	(*PatronIdentity)(nil),                 // 124: ats.table.v1.PatronIdentity
+	(*ApprovePaymentRequest)(nil),          // 125: ats.table.v1.ApprovePaymentRequest
+	(*PaymentApproval)(nil),                // 126: ats.table.v1.PaymentApproval
+	(*ThresholdPayment)(nil),               // 127: ats.table.v1.ThresholdPayment
+	(*PatronDay)(nil),                      // 128: ats.table.v1.PatronDay
+	(*PayTicketRequest)(nil),               // 129: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 130: ats.table.v1.PayTicketResponse
+	(*CageShift)(nil),                      // 131: ats.table.v1.CageShift
+	(*OpenShiftRequest)(nil),               // 132: ats.table.v1.OpenShiftRequest
+	(*CloseShiftRequest)(nil),              // 133: ats.table.v1.CloseShiftRequest
+	(*CurrentShiftRequest)(nil),            // 134: ats.table.v1.CurrentShiftRequest
+	(*ShiftTotalsRequest)(nil),             // 135: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 136: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 137: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 138: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 139: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 140: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 141: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 142: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 143: ats.table.v1.LedgerReseal
+	nil,                                    // 144: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	143, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	144, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11187,12 +11290,12 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	30,  // 19: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
 	31,  // 20: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
 	32,  // 21: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	100, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	101, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
 	20,  // 23: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
 	18,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
 	14,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
 	33,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	117, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	118, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
 	16,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
 	9,   // 29: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
 	0,   // 30: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
@@ -11204,7 +11307,7 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	28,  // 36: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
 	23,  // 37: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
 	29,  // 38: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	100, // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	101, // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
 	7,   // 40: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
 	7,   // 41: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
 	0,   // 42: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
@@ -11228,9 +11331,9 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	53,  // 60: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
 	7,   // 61: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	7,   // 62: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	123, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	124, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
 	45,  // 64: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	126, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	127, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
 	7,   // 66: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
 	77,  // 67: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
 	14,  // 68: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
@@ -11241,184 +11344,185 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	12,  // 73: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
 	76,  // 74: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
 	32,  // 75: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	79,  // 76: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	85,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	86,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 79: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	45,  // 80: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	86,  // 81: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	91,  // 82: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	98,  // 83: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	96,  // 84: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 85: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	97,  // 86: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	99,  // 87: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	96,  // 88: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 89: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	14,  // 90: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 91: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 92: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	5,   // 93: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 94: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	120, // 95: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	125, // 96: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	123, // 97: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	123, // 98: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	123, // 99: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	119, // 100: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	126, // 101: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	135, // 102: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	138, // 103: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	138, // 104: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	138, // 105: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	138, // 106: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	138, // 107: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	138, // 108: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	138, // 109: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	138, // 110: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	138, // 111: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	138, // 112: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	138, // 113: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	139, // 114: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	139, // 115: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	140, // 116: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	142, // 117: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	126, // 118: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	127, // 119: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	6,   // 120: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 121: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 122: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 123: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 124: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 125: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 126: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 127: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 128: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 129: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 130: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 131: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 132: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 133: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 134: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	95,  // 135: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	111, // 136: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 137: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	113, // 138: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 139: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 140: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 141: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 142: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 143: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 144: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 145: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 146: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 147: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 148: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 149: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 150: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 151: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 152: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 153: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 154: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 155: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	80,  // 156: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	82,  // 157: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	83,  // 158: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	88,  // 159: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	87,  // 160: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	90,  // 161: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	101, // 162: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	102, // 163: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	103, // 164: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	104, // 165: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	105, // 166: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 167: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	106, // 168: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	107, // 169: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	108, // 170: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	109, // 171: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 172: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	115, // 173: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	93,  // 174: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	118, // 175: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	128, // 176: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	134, // 177: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	137, // 178: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	121, // 179: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	122, // 180: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	124, // 181: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	131, // 182: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	132, // 183: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	133, // 184: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	17,  // 185: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 186: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 187: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 188: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 189: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 190: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 191: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 192: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 193: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 194: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 195: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 196: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 197: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 198: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	94,  // 199: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	112, // 200: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 201: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	114, // 202: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 203: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 204: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 205: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 216: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 217: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 218: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 219: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	81,  // 220: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	79,  // 221: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	84,  // 222: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	89,  // 223: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	86,  // 224: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	92,  // 225: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	100, // 226: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	100, // 227: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	100, // 228: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	100, // 229: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	100, // 230: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 231: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 232: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 233: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 234: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	110, // 235: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 236: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	116, // 237: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	94,  // 238: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	119, // 239: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	129, // 240: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	136, // 241: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	141, // 242: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	120, // 243: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	120, // 244: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	125, // 245: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	130, // 246: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	130, // 247: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	130, // 248: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	185, // [185:249] is the sub-list for method output_type
-	121, // [121:185] is the sub-list for method input_type
-	121, // [121:121] is the sub-list for extension type_name
-	121, // [121:121] is the sub-list for extension extendee
-	0,   // [0:121] is the sub-list for field type_name
+	80,  // 76: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	86,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	87,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	79,  // 79: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
+	80,  // 80: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	45,  // 81: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	87,  // 82: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	92,  // 83: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	99,  // 84: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	97,  // 85: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 86: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	98,  // 87: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	100, // 88: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	97,  // 89: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 90: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	14,  // 91: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 92: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 93: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	5,   // 94: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 95: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	121, // 96: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	126, // 97: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	124, // 98: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	124, // 99: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	124, // 100: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	120, // 101: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	127, // 102: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	136, // 103: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	139, // 104: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	139, // 105: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	139, // 106: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	139, // 107: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	139, // 108: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	139, // 109: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	139, // 110: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	139, // 111: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	139, // 112: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	139, // 113: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	139, // 114: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	140, // 115: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	140, // 116: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	141, // 117: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	143, // 118: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	127, // 119: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	128, // 120: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	6,   // 121: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 122: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 123: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 124: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 125: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 126: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 127: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 128: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 129: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 130: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 131: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 132: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 133: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 134: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 135: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 136: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 137: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 138: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 139: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 140: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 141: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 142: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 143: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 144: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 145: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 146: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 147: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 148: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 149: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 150: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 151: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 152: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 153: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 154: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 155: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 156: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 157: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 158: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 159: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 160: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 161: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 162: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 163: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 164: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 165: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 166: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 167: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 168: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 169: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 170: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 171: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 172: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 173: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 174: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	94,  // 175: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 176: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 177: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 178: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 179: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 180: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 181: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 182: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 183: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 184: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 185: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	17,  // 186: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 187: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 188: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 189: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 190: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 191: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 192: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 193: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 194: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 195: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 196: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 197: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 198: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 199: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 200: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 201: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 202: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 203: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 204: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 205: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 206: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 207: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 212: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 217: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 218: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 219: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 220: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 221: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 222: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 223: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 224: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 225: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 226: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 227: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 228: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 229: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 230: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 231: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 232: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 233: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 234: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 235: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 236: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 237: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 238: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	95,  // 239: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 240: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 241: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 242: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 243: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 244: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 245: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 246: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 247: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 248: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 249: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	186, // [186:250] is the sub-list for method output_type
+	122, // [122:186] is the sub-list for method input_type
+	122, // [122:122] is the sub-list for extension type_name
+	122, // [122:122] is the sub-list for extension extendee
+	0,   // [0:122] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -11454,7 +11558,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   139,
+			NumMessages:   140,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -1,0 +1,123 @@
+package demo
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/devices/emulator"
+	"github.com/tablegames/ats/devices/serialport"
+	"github.com/tablegames/ats/devices/wheel"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/wheelfollow"
+)
+
+// The demo deals through an emulated wheel, as a table with a sensor-equipped wheel deals
+// (tableserver -wheel-port -wheel-auto-outcome): the table's auto-dealer opens each round
+// (server.Config.WheelDeals), the croupier here has the wheel launch the ball (the driver's
+// launch command, as on an automated wheel), has it drop just before the
+// deadline and both sensors read where it landed, over a pseudo-terminal whose other end the
+// real driver (devices/wheel) reads; the table follows it (server/wheelfollow) and enters the
+// number as the wheel's.
+
+// croupier spins the emulated wheel for every round the table opens.
+type croupier struct {
+	tbl  *server.Table
+	kind roulette.Wheel
+	emu  *emulator.Wheel // the ball's own doings: its drop, where it lands
+	dev  wheel.Device    // the table's commands to the automated wheel: launch the ball
+	spin time.Duration   // from the drop to the read
+	log  *slog.Logger
+}
+
+// startWheel serves an emulated wheel of kind on a new pty, runs the driver and the table's
+// follower on it, and the croupier; all stop with ctx, the pty with Close.
+func (d *Demo) startWheel(ctx context.Context, tbl *server.Table, kind roulette.Wheel, spin time.Duration, log *slog.Logger) error {
+	p, err := serialport.NewPTY()
+	if err != nil {
+		return err
+	}
+	d.ptys = append(d.ptys, p)
+	d.Wheel = p.Path
+	emu := emulator.NewWheel(emulator.WheelConfig{Wheel: kind})
+	d.run(func() {
+		if err := emu.Serve(ctx, p.Device); err != nil && ctx.Err() == nil {
+			log.Warn("demo wheel stopped", "line", p.Path, "err", err)
+		}
+	})
+	port, err := serialport.Open(wheel.Line(p.Path))
+	if err != nil {
+		return err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	drv, err := wheel.New(port, wheel.Config{Wheel: kind, Log: quiet})
+	if err != nil {
+		port.Close()
+		return err
+	}
+	d.run(func() {
+		defer port.Close()
+		if err := drv.Run(ctx); err != nil {
+			log.Warn("demo wheel: the line failed", "err", err)
+		}
+	})
+	f := wheelfollow.New(drv, tbl, wheelfollow.Config{AutoOutcome: true, Log: log})
+	d.run(func() { f.Run(ctx) })
+	if err := emu.Spin(24, wheel.Clockwise); err != nil {
+		return err
+	}
+	c := &croupier{tbl: tbl, kind: kind, emu: emu, dev: drv, spin: spin, log: log}
+	d.run(func() { c.run(ctx) })
+	return nil
+}
+
+// run deals each round: the ball launched by the wheel's blower at its start, drop half a second before its deadline (the
+// ball, not the clock, ends the period: 001 §5.1.3), the sensors' read half the spin later.
+func (c *croupier) run(ctx context.Context) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	var round string
+	var launched, dropped, read bool
+	var droppedAt time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		id, phase := c.tbl.CurrentRound()
+		if id != round {
+			round, launched, dropped, read = id, false, false, false
+		}
+		if id == "" || read {
+			continue
+		}
+		try := func(what string, err error) bool {
+			if err != nil {
+				c.log.Warn("demo wheel", "round", id, "what", what, "err", err)
+				return false
+			}
+			return true
+		}
+		switch {
+		case phase == table.PhaseWagering && !launched:
+			// As an automated wheel's table does: the blower, commanded over the line.
+			launched = try("launch", c.dev.Launch(ctx, 300*time.Millisecond))
+		case phase == table.PhaseWagering && launched && !dropped:
+			st, err := c.tbl.Status()
+			if err == nil && time.Until(time.Unix(0, st.DeadlineUnixNanos)) < 500*time.Millisecond {
+				dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
+			}
+		case phase == table.PhaseNoMoreBets && launched && !dropped:
+			dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
+		case phase == table.PhaseNoMoreBets && dropped && time.Since(droppedAt) >= c.spin/2:
+			order := c.kind.Order()
+			n := order[rand.IntN(len(order))].String()
+			read = try("read", c.emu.Read(n, n))
+		}
+	}
+}
