@@ -136,11 +136,15 @@ func (t *Terminal) placeLocked(b roulette.Bet, want int64) (Feedback, error) {
 	if err != nil {
 		return Feedback{}, err
 	}
+	// The other stakes are held as they stand: each was priced when it was placed, and a stake
+	// valid only with b's pieces beside it (a street of 0.50 on voisins' street, over the
+	// spot's minimum only together) must still count against the table maximum and the spots'
+	// totals while b is priced, or b takes room the screen has already given away.
 	p := t.pricerLocked(len(t.slip.Stakes()) + len(t.view.DealerStakes))
 	for _, s := range t.slip.Stakes() {
 		if s.Bet != b {
 			if ps, err := s.Bet.Pieces(layout); err == nil {
-				p.Place(ps, s.Bet.IsCall(), s.Amount)
+				p.Hold(ps, s.Amount)
 			}
 		}
 	}
