@@ -585,17 +585,7 @@ func TestATicketAboveTheMaximumBalanceIsReturnedAndThePlayerToldWhy(t *testing.T
 	r.eventually(t, "note credited", func() bool { return r.balance(t) == 5000 })
 	r.acc.InsertNote(2000)
 	r.eventually(t, "note credited", func() bool { return r.balance(t) == 7000 })
-	r.noPending(t)
-	returned := len(r.acc.Returned())
-	if err := r.acc.InsertTicket(validation); err != nil {
-		t.Fatal(err)
-	}
-	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
-	r.noPending(t)
-	const want = "Ticket returned: it would take your balance above the table's maximum"
-	if m := r.c.Status().Message; m.Key != want {
-		t.Fatalf("the player is told %q, want %q", m, want)
-	}
+	r.ticketHandedBack(t, validation, "Ticket returned: it would take your balance above the table's maximum")
 	if b := r.balance(t); b != 7000 {
 		t.Fatalf("balance %d, want 70.00: the ticket was not credited", b)
 	}
@@ -659,17 +649,7 @@ func TestAStoppedTicketIsReturnedAndThePlayerToldToSeeASupervisor(t *testing.T) 
 	if _, err := r.demo.Table.StopTicket("supervisor:S1", &pb.StopTicketRequest{ValidationNumber: validation, Reason: "reported stolen", IdempotencyKey: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	r.noPending(t)
-	returned := len(r.acc.Returned())
-	if err := r.acc.InsertTicket(validation); err != nil {
-		t.Fatal(err)
-	}
-	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
-	r.noPending(t)
-	const want = "Ticket returned: it is held — please see a casino supervisor"
-	if m := r.c.Status().Message; m.Key != want {
-		t.Fatalf("the player is told %q, want %q", m, want)
-	}
+	r.ticketHandedBack(t, validation, "Ticket returned: it is held — please see a casino supervisor")
 	if b := r.balance(t); b != 0 {
 		t.Fatalf("balance %d: a stopped ticket was credited", b)
 	}
@@ -698,5 +678,21 @@ func TestAcceptTestGraceRunsOnTheCashierClock(t *testing.T) {
 	r.eventually(t, "the note credited after the grace", func() bool { return r.balance(t) == 500 })
 	if n := len(r.acc.Returned()); n != 2 {
 		t.Fatalf("%d notes returned, want the 2 of the grace", n)
+	}
+}
+
+// ticketHandedBack inserts ticket validation with nothing pending, and checks it comes back out
+// of the acceptor with the player told want.
+func (r *rig) ticketHandedBack(t *testing.T, validation, want string) {
+	t.Helper()
+	r.noPending(t)
+	returned := len(r.acc.Returned())
+	if err := r.acc.InsertTicket(validation); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually(t, "the ticket handed back", func() bool { return len(r.acc.Returned()) == returned+1 })
+	r.noPending(t)
+	if m := r.c.Status().Message; m.Key != want {
+		t.Fatalf("the player is told %q, want %q", m, want)
 	}
 }
