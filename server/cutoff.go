@@ -95,7 +95,7 @@ func (e *edge) admit(id string) (cut bool, err error) {
 		if len(e.buckets) > 100_000 { // bounded memory, whatever the number of identities
 			clear(e.buckets)
 		}
-		g = &callGuard{tokens: e.burst, strikes: CutoffStrikes, at: now}
+		g = &callGuard{tokens: e.burst, strikes: e.strikes, at: now}
 		e.buckets[id] = g
 	}
 	if now.Before(g.until) {
@@ -107,7 +107,7 @@ func (e *edge) admit(id string) (cut bool, err error) {
 	}
 	if dt := now.Sub(g.at).Seconds(); dt > 0 {
 		g.tokens = min(e.burst, g.tokens+dt*e.rate)
-		g.strikes = min(CutoffStrikes, g.strikes+dt*CutoffStrikeRate)
+		g.strikes = min(e.strikes, g.strikes+dt*e.strikeRate)
 		g.at = now
 	}
 	if g.tokens >= 1 {
@@ -133,16 +133,16 @@ func (e *edge) admit(id string) (cut bool, err error) {
 	g.last, g.until = now, now.Add(d)
 	// It comes back with a second's calls and a few refusals in hand, not a full burst: a
 	// terminal that behaves again is served, one that floods again is cut off again soon.
-	g.at, g.tokens, g.strikes = g.until, min(e.rate, e.burst), CutoffStrikes/5
+	g.at, g.tokens, g.strikes = g.until, min(e.rate, e.burst), e.strikes/5
 	n, until := g.cutoffs, g.until
 	e.bucketMu.Unlock()
 
 	e.cut(id, until)
-	detail := fmt.Sprintf("refused %d calls over its rate of %g a second: cut off for %s (cut-off %d), its connections closed", CutoffStrikes, e.rate, d, n)
+	detail := fmt.Sprintf("refused %g calls over its rate of %g a second: cut off for %s (cut-off %d), its connections closed", e.strikes, e.rate, d, n)
 	e.log.Warn("alarm: terminal cut off for calling over its rate", "terminal", id, "for", d, "cutoff", n)
 	go e.t.alarm(AlarmCallFlood, id, detail) // a ledger commit: not on the connection's reader
-	return true, status.Errorf(codes.ResourceExhausted, "terminal %q cut off for %s: %d calls refused over its rate of %g a second; its connections are closed and calls refused until %s",
-		id, d, CutoffStrikes, e.rate, until.UTC().Format(time.RFC3339Nano))
+	return true, status.Errorf(codes.ResourceExhausted, "terminal %q cut off for %s: %g calls refused over its rate of %g a second; its connections are closed and calls refused until %s",
+		id, d, e.strikes, e.rate, until.UTC().Format(time.RFC3339Nano))
 }
 
 // alarm records an alarm for the dealer's console and the audit log.

@@ -66,6 +66,8 @@ type grpcOptions struct {
 	rate, burst float64 // a terminal's calls a second, and its burst
 	cutoff      time.Duration
 	cutoffSet   bool
+	// strikes and strikeRate replace CutoffStrikes and CutoffStrikeRate when positive.
+	strikes, strikeRate float64
 }
 
 // WithCallRate sets how many calls a second a terminal identity may start, and its burst
@@ -73,6 +75,14 @@ type grpcOptions struct {
 // as fast as it can sets it out of the way.
 func WithCallRate(rate, burst float64) Option {
 	return func(o *grpcOptions) { o.rate, o.burst = rate, burst }
+}
+
+// WithCutoffStrikes sets how many refusals over its rate a terminal may collect before it is
+// cut off, and how many a second are forgiven (CutoffStrikes and CutoffStrikeRate if not set):
+// a test whose abuser the race detector or a busy machine slows lowers them with its call
+// rate, so the abuser still earns its cut-off within the test's period.
+func WithCutoffStrikes(strikes, perSecond float64) Option {
+	return func(o *grpcOptions) { o.strikes, o.strikeRate = strikes, perSecond }
 }
 
 // WithRevocations makes the server refuse the certificates the revocation list names, at the
@@ -98,12 +108,16 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 	if !o.cutoffSet {
 		o.cutoff = CutoffBase
 	}
+	if o.strikes <= 0 || o.strikeRate <= 0 {
+		o.strikes, o.strikeRate = CutoffStrikes, CutoffStrikeRate
+	}
 	if o.revoked != nil {
 		tlsCfg = tlsCfg.Clone()
 		o.revoked.Protect(tlsCfg)
 	}
 	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
 		buckets: map[string]*callGuard{}, now: time.Now, rate: o.rate, burst: o.burst, cutoff: o.cutoff,
+		strikes: o.strikes, strikeRate: o.strikeRate,
 		conns: map[string]map[*trackedConn]struct{}{}, suspects: map[string]*suspect{}}
 	s := grpc.NewServer(
 		grpc.Creds(trackingCreds{credentials.NewTLS(tlsCfg), e}), // cutoff.go: a terminal's connections can be cut
@@ -159,6 +173,9 @@ type edge struct {
 	rate     float64 // calls a second per terminal identity (WithCallRate)
 	burst    float64
 	cutoff   time.Duration // the first cut-off of a terminal that keeps calling over its rate
+	// strikes is how many refusals over its rate a terminal may collect before a cut-off, and
+	// strikeRate how many a second are forgiven (CutoffStrikes, CutoffStrikeRate).
+	strikes, strikeRate float64
 
 	connMu       sync.Mutex
 	conns        map[string]map[*trackedConn]struct{} // terminal id → its open connections

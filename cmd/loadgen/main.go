@@ -87,6 +87,9 @@ type options struct {
 	// callRate and callBurst, when positive, replace the server's per-terminal call rate: a
 	// test under the race detector lowers it so its slowed abuser still crosses it.
 	callRate, callBurst float64
+	// strikes and strikeRate, when positive, replace the server's cut-off strikes and the
+	// refusals a second it forgives (server.WithCutoffStrikes), for the same reason.
+	strikes, strikeRate float64
 	// cpuProfile is the server's CPU profile file (-cpuprofile); each terminal process of
 	// -terminal-procs writes its own beside it (FILE.T1-terminals-1, …).
 	cpuProfile string
@@ -292,6 +295,9 @@ func run(o options, out io.Writer) error {
 	serverOpts := []server.Option{server.WithCutoff(cutoff)}
 	if o.callRate > 0 {
 		serverOpts = append(serverOpts, server.WithCallRate(o.callRate, o.callBurst))
+	}
+	if o.strikes > 0 {
+		serverOpts = append(serverOpts, server.WithCutoffStrikes(o.strikes, o.strikeRate))
 	}
 	addr, stop, err := server.Listen(tb, tlsCfg, "127.0.0.1:0", serverOpts...)
 	if err != nil {

