@@ -69,7 +69,11 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err != nil {
 		return nil, err
 	}
-	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0", server.WithTechnicians(pins))
+	sups, err := demoSupervisorPINs()
+	if err != nil {
+		return nil, err
+	}
+	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0", server.WithTechnicians(pins), server.WithSupervisors(sups))
 	if err != nil {
 		return nil, fmt.Errorf("demo table: %w", err)
 	}
@@ -98,6 +102,22 @@ func demoPINs() (*server.Technicians, error) {
 		return nil, err
 	}
 	return server.ParseTechnicians([]byte(line))
+}
+
+// The demo table's supervisor card and PIN, for a supervisor's actions at a dealer's console
+// (notes/supervisor.md). For the demo only, like the technician's.
+const (
+	Supervisor    = "demo-super"
+	SupervisorPIN = "135790"
+)
+
+// demoSupervisorPINs is the demo table's supervisors' PIN file: Supervisor's PIN.
+func demoSupervisorPINs() (*server.PINs, error) {
+	line, err := server.PINLine(Supervisor, SupervisorPIN, 1000)
+	if err != nil {
+		return nil, err
+	}
+	return server.ParseSupervisors([]byte(line))
 }
 
 // halt stops the clock and the gRPC server and waits for the clock, so nothing writes to the
