@@ -137,10 +137,15 @@ func (t *Table) countAbstentions(r *round) {
 func (t *Table) seats() []string {
 	ids := map[string]bool{}
 	for id := range t.accounts {
-		ids[id] = true
+		ids[id] = !IsGuest(id) // a guest's account is no seat (guest.go)
 	}
 	for id := range t.subs {
 		ids[id] = true
+	}
+	for id, seat := range ids {
+		if !seat {
+			delete(ids, id)
+		}
 	}
 	return sortedKeys(ids)
 }
@@ -149,6 +154,9 @@ func (t *Table) seats() []string {
 // have abstained AbstainRounds rounds in a row while every other seat is in use (an open
 // account). It says why not otherwise.
 func (t *Table) vacatable(terminal string) (bool, string) {
+	if IsGuest(terminal) {
+		return false, fmt.Sprintf("%s is a guest account, not a seat: a guest leaves when they choose (000 §11.7.7)", terminal)
+	}
 	a := t.accounts[terminal]
 	if a == nil || !a.open {
 		return false, fmt.Sprintf("seat %s has no player", terminal)

@@ -200,6 +200,9 @@ func (e *edge) authenticate(ctx context.Context, method string) (context.Context
 	if e.revoked.Revoked(leaf) {
 		return nil, identity{}, status.Errorf(codes.Unauthenticated, "the certificate of %s %q (serial %s) is revoked", role, id, leaf.SerialNumber)
 	}
+	if err := refuseGuestCertificate(role, id); err != nil { // guest.go
+		return nil, identity{}, err
+	}
 	who := identity{role, id}
 	// A supervisor's card and PIN on a dealer's console (supervisor.go): the call is the
 	// supervisor's, authorised and recorded as theirs.

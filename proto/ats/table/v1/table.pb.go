@@ -5056,7 +5056,11 @@ type TerminalStatus struct {
 	// The seat's slip of the current round, its wagers in order (their indexes are what a
 	// supervisor's RefuseWager names, 003 §9.12); unset with no slip, and for an undisclosed
 	// tournament slip.
-	Slip          *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
+	Slip *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
+	// A guest player's account (000 §11.3.1, §11.7.3(b)): no Player Display, ids G01 to G12,
+	// opened, wagered and paid out in chips by the dealer at the console (CreditPlayer,
+	// PlaceWager, ClosePlayerAccount on the G id). Never connected.
+	Guest         bool `protobuf:"varint,300,opt,name=guest,proto3" json:"guest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5173,6 +5177,13 @@ func (x *TerminalStatus) GetSlip() *Slip {
 		return x.Slip
 	}
 	return nil
+}
+
+func (x *TerminalStatus) GetGuest() bool {
+	if x != nil {
+		return x.Guest
+	}
+	return false
 }
 
 // SeatService is a seat a field technician has out of play.
@@ -10506,7 +10517,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
 	"\x0fHandpayResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
-	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xd3\x03\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xea\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -10524,7 +10535,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	" \x01(\bR\x10cashOutRequested\x128\n" +
 	"\n" +
 	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\x12&\n" +
-	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"t\n" +
+	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x15\n" +
+	"\x05guest\x18\xac\x02 \x01(\bR\x05guest\"t\n" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
