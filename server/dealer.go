@@ -53,6 +53,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	}
 	if t.jackpot != nil {
 		s.JackpotMeter = t.jackpot.meter
+		s.JackpotClosure = t.jackpot.closure.pb()
 		if len(t.jackpot.pending) > 0 {
 			s.PendingJackpot = wire.JackpotWonPB(jackpotWon(t.jackpot.pending[0]))
 		}
