@@ -139,3 +139,58 @@ func (t *Table) CloseJackpot(actor string, req *pb.CloseJackpotRequest) (*pb.Tab
 		return nil
 	})
 }
+
+// receiveJackpotTransfers credits to this table's jackpot meter the meters of the floor's
+// jackpots closed to it (the "jackpot-transfer-in" floor events CloseJackpot writes), each
+// exactly once: the floor event's number is the key of an idempotent record in this table's
+// own ledger, in the transaction that raises the meter. It runs as a round starts, so a
+// transfer is on the meter before the round's wagers contribute. A table with no jackpot, or a
+// closed one, takes none (the transfer waits in its log for the operator). Called with t.mu held.
+func (t *Table) receiveJackpotTransfers(now time.Time) error {
+	j := t.jackpot
+	if j == nil || j.closure != nil {
+		return nil
+	}
+	in, err := t.led.FloorEventsFor(context.Background(), "jackpot-transfer-in")
+	if err != nil || len(in) == 0 {
+		return ledgerErr(err)
+	}
+	var added int64
+	err = t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
+		added = 0
+		for _, f := range in {
+			key, request := fmt.Sprintf("floor-event-%d", f.Seq), fmt.Sprintf("jackpot from %s %d", f.From, f.Amount)
+			if _, seen, err := tx.Idempotent("jackpot-transfer", key, request); err != nil || seen {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if _, err := tx.AddMeter(ledger.MeterJackpot, f.Amount); err != nil {
+				return err
+			}
+			if err := tx.Remember("jackpot-transfer", key, request, []byte{}); err != nil {
+				return err
+			}
+			if err := tx.Event("jackpot-transfer-received", "", "", f.Amount,
+				fmt.Sprintf("the meter of table %s's jackpot, closed at %s (001 §8.3.6)", f.From, f.At.UTC().Format(time.RFC3339))); err != nil {
+				return err
+			}
+			added += f.Amount
+		}
+		return nil
+	})
+	if err != nil {
+		return ledgerErr(err)
+	}
+	if added > 0 {
+		meter, err := money.Add(j.meter, added)
+		if err != nil {
+			return err
+		}
+		j.meter = meter
+		t.log.Info("jackpot transfer received", "amount", added)
+		t.emit(now, "", table.JackpotMeter{Amount: meter})
+	}
+	return nil
+}
