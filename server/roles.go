@@ -121,3 +121,8 @@ func whoMay(method string) string {
 	}
 	return strings.Join(roles, " or ")
 }
+
+// MayCall reports whether a certificate role may call a full method name
+// ("/ats.table.v1.DealerService/CorrectOutcome"): the role table, for the tools that check
+// their own commands against it (cmd/dealer's command table).
+func MayCall(role, method string) bool { return mayCall(role, method) }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/proto/wire"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -33,8 +34,8 @@ import (
 // headers is refused, not quietly served as themselves). Without the headers a dealer's
 // certificate gets what it always got.
 const (
-	SupervisorCardHeader = "ats-supervisor-card"
-	SupervisorPINHeader  = "ats-supervisor-pin"
+	SupervisorCardHeader = wire.SupervisorCardHeader
+	SupervisorPINHeader  = wire.SupervisorPINHeader
 )
 
 // AlarmSupervisorLockout is the alarm raised when a supervisor's card is locked out for wrong
