@@ -214,3 +214,19 @@ func TestAGuestIsNotASeat_001_12_8(t *testing.T) {
 		t.Errorf("a guest vacated: %v", err)
 	}
 }
+
+// A tournament seats terminals: a guest account entered is refused (its undisclosed wagers
+// and standings are a Player Display's, 000 §12), not taken as a seat.
+func TestAGuestIsNotSeatedInATournament(t *testing.T) {
+	r := newRig(t)
+	r.terminal("T1").ServerTime(ctx, &pb.ServerTimeRequest{})
+	if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.ConfigureTournament(ctx, &pb.ConfigureTournamentRequest{Terms: springTerms()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.super.OpenTournament(ctx, &pb.OpenTournamentRequest{TerminalIds: []string{"T1", "G01"}}); code(err) != codes.InvalidArgument {
+		t.Fatalf("a guest seated in a tournament: %v", err)
+	}
+}
