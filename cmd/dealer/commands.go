@@ -234,7 +234,7 @@ func init() {
 				}
 				return c.d.ClosePlayerAccount(c.ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: "vacated"})
 			}},
-		{name: "wager", args: "TERMINAL BET CENTS [NUMBER [SPREAD]]", help: "a bet the dealer places for a seat or a guest: a call bet (002 §3.2B); any announced bet under the TouchTable rules (000 §11.4.2(b)) and for a guest", role: dealerRole, rpcs: []string{"PlaceWager"},
+		{name: "wager", args: "TERMINAL BET CENTS [ON [SPREAD]]", help: "a bet the dealer places for a seat or a guest: a call bet (002 §3.2B; neighbours ON SPREAD); under the TouchTable rules, and for a guest, any announced bet (000 §11.4.2(b)): ON is its numbers (17,20), a column or dozen (1-3), a Lucky Ball colour", role: dealerRole, rpcs: []string{"PlaceWager"},
 			run: func(c *call, rest []string) (proto.Message, error) {
 				w, err := callWager(rest)
 				if err != nil {
@@ -430,18 +430,18 @@ func lookup(args []string) (cmd *consoleCommand, rest []string, asJSON bool, err
 	return nil, nil, false, fmt.Errorf("unknown command %q (dealer help lists them)", strings.Join(args[:min(2, len(args))], " "))
 }
 
-// helpLines is the console's command list, one line a command: its usage, what it does, and
-// "(supervisor)" for a supervisor's.
+// helpLines is the console's command list, two lines a command: its usage, and under it what
+// it does, with "(supervisor)" for a supervisor's.
 func helpLines() []string {
-	rows := make([][]string, 0, len(commands))
+	var out []string
 	for _, c := range commands {
 		h := c.help
 		if c.role == supervisorRole {
 			h += " (supervisor)"
 		}
-		rows = append(rows, []string{"  " + c.usage(), h})
+		out = append(out, "  "+c.usage(), "      "+h)
 	}
-	return columns(rows)
+	return out
 }
 
 // mayRun refuses, before the table is asked, a supervisor's command to a console acting as a

@@ -36,11 +36,11 @@ func TestEveryCommandHasHelpAndHelpListsEveryCommand(t *testing.T) {
 		}
 		seen[c.name] = true
 		listed := false
-		for _, l := range help {
-			if strings.HasPrefix(strings.TrimSpace(l), c.usage()) && strings.Contains(l, c.help) {
+		for i, l := range help {
+			if strings.TrimSpace(l) == c.usage() && i+1 < len(help) && strings.TrimSpace(help[i+1]) != "" && strings.HasPrefix(strings.TrimSpace(help[i+1]), c.help) {
 				listed = true
-				if (c.role == pki.RoleSupervisor) != strings.HasSuffix(l, "(supervisor)") {
-					t.Errorf("help does not say whose %q is: %q", c.name, l)
+				if (c.role == pki.RoleSupervisor) != strings.HasSuffix(help[i+1], "(supervisor)") {
+					t.Errorf("help does not say whose %q is: %q", c.name, help[i+1])
 				}
 			}
 		}
@@ -162,5 +162,42 @@ func TestSupervisorCardOnTheDealersCommandLine(t *testing.T) {
 	}
 	if c := st.JackpotClosure; c == nil || c.ClosedBy != "supervisor:S1" || c.Notice != "The jackpot closes at 21:00" || c.TransferTo != "T2" {
 		t.Fatalf("the closure: %v\n%s", c, out)
+	}
+}
+
+// A guest player from the command line (000 §11.7.3(b), §11.4.2(b)): credit G01 in chips, the
+// dealer places the bets the guest announces (a split, a dozen), seats lists the guest, and
+// closeaccount pays the guest out; G13 is refused.
+func TestGuestFromTheCommandLine(t *testing.T) {
+	lt := newLiveTable(t, server.DefaultConfig())
+	d := lt.dealer(pki.RoleDealer, "D1")
+	ctx := context.Background()
+	for _, args := range [][]string{{"open"}, {"credit", "G01", "10000"}, {"start"}, {"wager", "G01", "split", "500", "17,20"}, {"wager", "G01", "dozen", "500", "2"}} {
+		if _, err := command(ctx, d, args); err != nil {
+			t.Fatalf("dealer %v: %v", args, err)
+		}
+	}
+	if _, err := command(ctx, d, []string{"credit", "G13", "10000"}); err == nil || !strings.Contains(err.Error(), "G01 to G12") {
+		t.Fatalf("credit G13: %v", err)
+	}
+	reply, err := command(ctx, d, []string{"seats"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := reply.(*pb.TableStatus)
+	if len(st.Terminals) != 1 || !st.Terminals[0].Guest || st.Terminals[0].SlipTotal != 1000 {
+		t.Fatalf("seats: %v", st.Terminals)
+	}
+	if l := seatLines(st, time.Now()); len(l) != 3 || !strings.HasPrefix(l[0], "G01      guest ") {
+		t.Fatalf("seats as lines:\n%s", strings.Join(l, "\n"))
+	}
+	// Leaving before no more bets, as a seat's player may: the wagers are void, the whole
+	// balance paid in chips.
+	reply, err = command(ctx, d, []string{"closeaccount", "G01"})
+	if err != nil || reply.(*pb.ClosePlayerAccountResponse).Amount != 10000 {
+		t.Fatalf("closeaccount G01: %v %v", reply, err)
+	}
+	if c, err := lt.Table.Conservation(); err != nil || !c.Holds() {
+		t.Fatalf("conservation: %v %v", c, err)
 	}
 }

@@ -263,11 +263,16 @@ func refusal(args []string) (*pb.RefuseWagerRequest, error) {
 	return req, nil
 }
 
-// callWager reads "TERMINAL CALL CENTS [NUMBER [SPREAD]]" into the wire wager of a call bet; the
-// table checks the rest (the bet against its layout, the limits, the balance).
+// callWager reads "TERMINAL BET CENTS [ON [SPREAD]]" into the wire wager of the bet the dealer
+// places: a call bet (tier, orphelins, voisins, zero-game; neighbours of the number ON with
+// SPREAD either side), or — where the table takes announced bets, and for a guest — any bet:
+// ON is the numbers an inside bet covers, comma separated ("17", "17,20", "1,2,4,5"), a
+// column's or dozen's number (1 to 3), or the Lucky Ball's colour. The table checks the rest
+// (the bet against its layout, its rules, the limits, the balance).
 func callWager(args []string) (*pb.Wager, error) {
+	const usage = "wager: TERMINAL BET CENTS [ON [SPREAD]]"
 	if len(args) < 3 {
-		return nil, fmt.Errorf("wager: TERMINAL CALL CENTS [NUMBER [SPREAD]]")
+		return nil, fmt.Errorf("%s", usage)
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil {
@@ -275,7 +280,18 @@ func callWager(args []string) (*pb.Wager, error) {
 	}
 	spec := roulette.BetSpec{Name: args[1]}
 	if len(args) > 3 {
-		spec.Numbers = []string{args[3]}
+		switch on := args[3]; spec.Name {
+		case "column", "dozen":
+			n, err := strconv.Atoi(on)
+			if err != nil {
+				return nil, fmt.Errorf("wager: %s %q: 1 to 3", spec.Name, on)
+			}
+			spec.Which = &n
+		case "lucky-ball":
+			spec.Colour = on
+		default:
+			spec.Numbers = strings.Split(on, ",")
+		}
 	}
 	if len(args) > 4 {
 		n, err := strconv.Atoi(args[4])
@@ -285,7 +301,7 @@ func callWager(args []string) (*pb.Wager, error) {
 		spec.Spread = &n
 	}
 	if len(args) > 5 {
-		return nil, fmt.Errorf("wager: unexpected %q", args[5])
+		return nil, fmt.Errorf("wager: unexpected %q (%s)", args[5], usage)
 	}
 	return wire.WagerOf(spec, amount), nil
 }

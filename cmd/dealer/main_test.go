@@ -185,7 +185,7 @@ func TestTableAndSeatCommands(t *testing.T) {
 	if _, err := command(ctx, d, []string{"wager", "T01", "voisins", "100"}); err == nil || !strings.Contains(err.Error(), "no open chip account") {
 		t.Fatalf("wager for a seat with no account: %v", err)
 	}
-	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL CALL CENTS") {
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL BET CENTS") {
 		t.Fatalf("wager without an amount: %v", err)
 	}
 	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
@@ -244,7 +244,17 @@ func TestCallWager(t *testing.T) {
 	if w, err := callWager([]string{"T01", "tier", "100"}); err != nil || w.Kind != pb.BetKind_BET_KIND_TIER {
 		t.Fatalf("tier: %v %v", w, err)
 	}
-	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}} {
+	// Announced bets (000 §11.4.2(b)): an inside bet's numbers, a dozen's number, a colour.
+	if w, err := callWager([]string{"G01", "split", "500", "17,20"}); err != nil || w.Kind != pb.BetKind_BET_KIND_SPLIT || !slices.Equal(w.Numbers, []string{"17", "20"}) {
+		t.Fatalf("split 17/20: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"G01", "dozen", "500", "2"}); err != nil || w.Kind != pb.BetKind_BET_KIND_DOZEN || w.Which != 2 {
+		t.Fatalf("second dozen: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"G01", "red", "500"}); err != nil || w.Kind != pb.BetKind_BET_KIND_RED {
+		t.Fatalf("red: %v %v", w, err)
+	}
+	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}, {"G01", "dozen", "500", "x"}} {
 		if _, err := callWager(bad); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}
