@@ -18,6 +18,15 @@ import (
 // PIN throttle runs on a clock the test moves, apart from the table's).
 func supervisorRig(t *testing.T) (*rig, *PINs, *fakeClock) {
 	t.Helper()
+	pins := s7PINs(t)
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
+	pins.now = clock.Now
+	return newRigWith(t, nil, WithSupervisors(pins)), pins, clock
+}
+
+// s7PINs is a supervisors' PIN file of card S7's PIN 482913, hashed with 1,000 iterations.
+func s7PINs(t *testing.T) *PINs {
+	t.Helper()
 	line, err := PINLine("S7", "482913", 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -26,9 +35,7 @@ func supervisorRig(t *testing.T) (*rig, *PINs, *fakeClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)}
-	pins.now = clock.Now
-	return newRigWith(t, nil, WithSupervisors(pins)), pins, clock
+	return pins
 }
 
 // asSupervisorCtx is a call context carrying a supervisor's card and PIN, as the dealer's
@@ -184,14 +191,7 @@ func TestSupervisorPINNeverAuthorisesTheCageOrATerminal(t *testing.T) {
 // Every check hashes (at the file's iterations) and compares the hashes in constant time: an
 // unknown card and a malformed PIN cost one PBKDF2 of the same work as a known card's.
 func TestSupervisorPINCheckCostsTheSameForAnyCardAndPIN(t *testing.T) {
-	line, err := PINLine("S7", "482913", 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pins, err := ParseSupervisors([]byte(line))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pins := s7PINs(t)
 	var calls, work atomic.Int64
 	derive := pins.derive
 	pins.derive = func(pin string, salt []byte, iter int) ([]byte, error) {

@@ -3,16 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -93,35 +90,8 @@ func TestCommandRolesAgreeWithTheTablesRoleTable(t *testing.T) {
 // is the supervisor's — here closing the table's jackpot, recorded as supervisor:S1 — and a
 // wrong PIN is refused by the table.
 func TestSupervisorCardOnTheDealersCommandLine(t *testing.T) {
-	dir := t.TempDir()
-	if err := pki.Init(dir, []string{"T01"}); err != nil {
-		t.Fatal(err)
-	}
-	files := pki.Files{Dir: dir}
-	caFile, _ := files.CA()
-	caPEM, err := os.ReadFile(caFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := files.Load("server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, err := pki.ServerTLS(caPEM, srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
 	cfg := server.DefaultConfig()
 	cfg.Jackpot = &server.JackpotConfig{Seed: 100000, Ceiling: 200000, RateBP: 100}
-	tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
 	line, err := server.PINLine("S1", "482913", 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -130,11 +100,7 @@ func TestSupervisorCardOnTheDealersCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0", server.WithSupervisors(pins))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	dir, addr, tbl := pkiTable(t, cfg, time.Now, server.WithSupervisors(pins))
 	console := func(pin string, args ...string) (int, string, string) {
 		t.Helper()
 		stdin = strings.NewReader(pin + "\n")

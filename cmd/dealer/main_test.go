@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +16,6 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -265,41 +262,15 @@ func TestCallWager(t *testing.T) {
 // technician and since when (and says when the terminal is not connected), and status follows
 // its JSON with the same on stderr — run end to end, with the PKI directory's certificates.
 func TestSeatsInService(t *testing.T) {
-	dir := t.TempDir()
-	if err := pki.Init(dir, []string{"T01"}); err != nil {
-		t.Fatal(err)
-	}
+	// The table's clock stands three minutes back: the seat has been in service that long.
+	at := time.Now().Add(-3 * time.Minute)
+	dir, addr, _ := pkiTable(t, server.DefaultConfig(), func() time.Time { return at })
 	files := pki.Files{Dir: dir}
 	caFile, _ := files.CA()
 	caPEM, err := os.ReadFile(caFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := files.Load("server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, err := pki.ServerTLS(caPEM, srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	// The table's clock stands three minutes back: the seat has been in service that long.
-	at := time.Now().Add(-3 * time.Minute)
-	clock := func() time.Time { return at }
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, clock, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	terminal := func(id string) pb.TerminalServiceClient {
 		pair, err := files.Load(id)
 		if err != nil {
