@@ -137,15 +137,12 @@ func (t *Table) countAbstentions(r *round) {
 func (t *Table) seats() []string {
 	ids := map[string]bool{}
 	for id := range t.accounts {
-		ids[id] = !IsGuest(id) // a guest's account is no seat (guest.go)
+		if !IsGuest(id) { // a guest's account is no seat (guest.go)
+			ids[id] = true
+		}
 	}
 	for id := range t.subs {
 		ids[id] = true
-	}
-	for id, seat := range ids {
-		if !seat {
-			delete(ids, id)
-		}
 	}
 	return sortedKeys(ids)
 }

@@ -112,6 +112,9 @@ func TestSupervisorCardOnTheDealersCommandLine(t *testing.T) {
 	if code, _, errOut := console("", "jackpot", "close", "T2", "closing", "tonight"); code != 1 || !strings.Contains(errOut, "jackpot close is a supervisor's") || !strings.Contains(errOut, "-card") {
 		t.Fatalf("a supervisor's command as the dealer: %d %s", code, errOut)
 	}
+	if code, _, errOut := console("", "-card", "S1", "jackpot", "close", "T2", "closing"); code != 1 || !strings.Contains(errOut, "no PIN on stdin") {
+		t.Fatalf("-card without a PIN: %d %s", code, errOut)
+	}
 	if code, _, errOut := console("000000", "-card", "S1", "jackpot", "close", "T2", "closing", "tonight"); code != 1 || !strings.Contains(errOut, "wrong PIN") {
 		t.Fatalf("a wrong PIN: %d %s", code, errOut)
 	}

@@ -116,9 +116,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *card != "" {
 		// The supervisor's card and PIN on this console (server/supervisor.go): the table checks
 		// the PIN and records the command as the supervisor's.
-		pin, err := bufio.NewReader(stdin).ReadString('\n')
+		pin, _ := bufio.NewReader(stdin).ReadString('\n') // a read error leaves no PIN
 		if pin = strings.TrimSpace(pin); pin == "" {
-			fmt.Fprintln(stderr, "dealer: -card: no PIN on stdin", err)
+			fmt.Fprintln(stderr, "dealer: -card: no PIN on stdin (type it, or pipe it in: it is never an argument)")
 			return 1
 		}
 		ctx = metadata.AppendToOutgoingContext(ctx, wire.SupervisorCardHeader, *card, wire.SupervisorPINHeader, pin)
