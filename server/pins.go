@@ -201,7 +201,7 @@ func SetPIN(path, id, pin string, iterations int) error {
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	if _, err := ParsePINs(old, TechnicianPolicy); err != nil {
+	if _, err := ParsePINs(old, PINPolicy{Who: "PIN"}); err != nil { // any PIN file: only its form is checked
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	var out []string
