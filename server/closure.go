@@ -137,7 +137,9 @@ func (t *Table) countAbstentions(r *round) {
 func (t *Table) seats() []string {
 	ids := map[string]bool{}
 	for id := range t.accounts {
-		ids[id] = true
+		if !IsGuest(id) { // a guest's account is no seat (guest.go)
+			ids[id] = true
+		}
 	}
 	for id := range t.subs {
 		ids[id] = true
@@ -149,6 +151,9 @@ func (t *Table) seats() []string {
 // have abstained AbstainRounds rounds in a row while every other seat is in use (an open
 // account). It says why not otherwise.
 func (t *Table) vacatable(terminal string) (bool, string) {
+	if IsGuest(terminal) {
+		return false, fmt.Sprintf("%s is a guest account, not a seat: a guest leaves when they choose (000 §11.7.7)", terminal)
+	}
 	a := t.accounts[terminal]
 	if a == nil || !a.open {
 		return false, fmt.Sprintf("seat %s has no player", terminal)

@@ -53,6 +53,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	}
 	if t.jackpot != nil {
 		s.JackpotMeter = t.jackpot.meter
+		s.JackpotClosure = t.jackpot.closure.pb()
 		if len(t.jackpot.pending) > 0 {
 			s.PendingJackpot = wire.JackpotWonPB(jackpotWon(t.jackpot.pending[0]))
 		}
@@ -97,6 +98,7 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		}
 		ts.PlayerCard = t.cardAt[id]
 		ts.CashOutRequested = t.cashOutAsked[id]
+		ts.Guest = IsGuest(id)
 		s.Terminals = append(s.Terminals, ts)
 	}
 	return s, nil
@@ -604,6 +606,9 @@ func (t *Table) CreditPlayer(actor string, req *pb.CreditPlayerRequest) (*pb.Cre
 			}
 			if err := t.tournamentMoneyRefusal("a dealer buy-in"); err != nil {
 				return nil, nil, err
+			}
+			if IsGuest(req.TerminalId) {
+				return t.guestBuyIn(tx, now, req.TerminalId, req.Amount)
 			}
 			b := ledger.BuyIn{ID: newID("B"), Terminal: req.TerminalId, Amount: req.Amount, State: "offered"}
 			if err := tx.PutBuyIn(b); err != nil {

@@ -48,8 +48,12 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 	if err != nil {
 		return nil, invalid("wager: %v", err)
 	}
-	if !bet.IsCall() {
-		return nil, invalid("wager %s: the dealer places call bets (the racetrack); the player places the others on the screen", bet.Spec().Name)
+	// Which bets the dealer places: the call bets a player declares (002 §3.2B) everywhere;
+	// under the TouchTable rules any bet the player announces (000 §11.4.2(b)); and for a
+	// guest, who has no screen, any bet at all (000 §11.3.1 guest players "place bets via the
+	// Dealer").
+	if !bet.IsCall() && !IsGuest(terminal) && !table.AnnouncedBets(t.cfg.RulesProfile) {
+		return nil, invalid("wager %s: under the %s rules the dealer places call bets (the racetrack); the player places the others on the screen", bet.Spec().Name, t.cfg.RulesProfile)
 	}
 	pieces, err := bet.Pieces(t.layout)
 	if err != nil {

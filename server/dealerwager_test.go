@@ -167,3 +167,43 @@ func TestOralRacetrackVoidsThePlayersOwnCallBets_002_3_2B(t *testing.T) {
 	}
 	r.conserved()
 }
+
+// TestDealerPlacesAnnouncedBetsUnderTheTouchTableRules_000_11_4_2b: under the TouchTable rules a
+// player may announce any bet to the dealer, who places it through the console (000 §11.4.2(b)):
+// a straight and a dozen are taken for a seat. Under the other profiles the dealer places only
+// the call bets a player declares (002 §3.2B) and the straight is refused, the call bet taken.
+func TestDealerPlacesAnnouncedBetsUnderTheTouchTableRules_000_11_4_2b(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		any     bool
+	}{{"touchtable", true}, {"crown", false}, {"vic-1999", false}} {
+		t.Run(c.profile, func(t *testing.T) {
+			r := newRigWith(t, func(cfg *Config) { cfg.RulesProfile = c.profile })
+			t1 := r.terminal("T1")
+			if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.buyIn(t1, "T1", "b", 10000); err != nil {
+				t.Fatal(err)
+			}
+			st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []*pb.Wager{straight("17", 100), {Kind: pb.BetKind_BET_KIND_DOZEN, Which: 1, Amount: 500}} {
+				_, err := r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: st.RoundId, Wager: w})
+				if c.any && err != nil {
+					t.Errorf("%s: the dealer placing an announced %v: %v", c.profile, w.Kind, err)
+				}
+				if !c.any && code(err) != codes.InvalidArgument {
+					t.Errorf("%s: the dealer placing a %v that is no call bet: %v", c.profile, w.Kind, err)
+				}
+			}
+			if _, err := r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: st.RoundId,
+				Wager: &pb.Wager{Kind: pb.BetKind_BET_KIND_TIER, Amount: 100}}); err != nil {
+				t.Errorf("%s: a call bet: %v", c.profile, err)
+			}
+			r.conserved()
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 
@@ -164,6 +165,62 @@ func TestFloorTicketRaceAcrossTablesPaysOnce(t *testing.T) {
 	}
 	if paid != 1 || total != 5000 {
 		t.Fatalf("the ticket was credited %d times, %d in all: %v", paid, total, credited)
+	}
+	floorConserved(t, rs)
+	for _, r := range rs {
+		if _, err := r.led.Verify(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFloorClosedJackpotsMeterReachesTheOtherJackpotOnce_001_8_3_6: on a floor, T1's supervisor
+// closes T1's jackpot to T2's; T2 credits the whole meter to its own as its next round starts,
+// once — not again at the round after, nor after a restart of T2 — and what left T1's meter
+// is what reached T2's, to the cent. Both ledgers verify.
+func TestFloorClosedJackpotsMeterReachesTheOtherJackpotOnce_001_8_3_6(t *testing.T) {
+	rs := floorRigs(t, 2, func(c *Config) { c.Jackpot = &JackpotConfig{Seed: 100000, Ceiling: 10_000_000, RateBP: 100} })
+	a := rs[0].terminal("A01")
+	if _, err := creditNotes(ctx, a, "n", 10000); err != nil {
+		t.Fatal(err)
+	}
+	rs[0].playStraight(a, "17", 1000, "2") // T1's meter: 1000.10
+	st, err := rs[0].super.CloseJackpot(ctx, &pb.CloseJackpotRequest{Notice: "T1's jackpot closes; its meter goes to T2's", TransferTo: "T2"})
+	if err != nil || st.JackpotClosure.GetTransferred() != 100010 {
+		t.Fatalf("closing T1's jackpot: %v %v", st.GetJackpotClosure(), err)
+	}
+	meter := func(r *rig) int64 {
+		t.Helper()
+		return r.status().JackpotMeter
+	}
+	if m := meter(rs[1]); m != 100000 {
+		t.Fatalf("T2's meter before its next round: %d", m)
+	}
+	round := func(r *rig) {
+		t.Helper()
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(21 * time.Second)
+		r.table.Advance(r.clock.Now())
+		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	round(rs[1])
+	if m := meter(rs[1]); m != 100000+100010 {
+		t.Fatalf("T2's meter after the transfer: %d, want %d", m, 100000+100010)
+	}
+	round(rs[1])
+	rs[1].shutdown()
+	rs[1].start()
+	round(rs[1])
+	if m := meter(rs[1]); m != 100000+100010 {
+		t.Fatalf("T2's meter after two more rounds and a restart: %d (credited twice?)", m)
+	}
+	if got := rs[1].auditOf("jackpot-transfer-received"); len(got) != 1 {
+		t.Fatalf("T2's record of the transfer: %q", got)
 	}
 	floorConserved(t, rs)
 	for _, r := range rs {

@@ -37,6 +37,7 @@ func (c JackpotConfig) validate() error {
 type jackpotState struct {
 	meter, frac, trigger int64
 	pending              []ledger.Jackpot // hits waiting for the pit boss, oldest first
+	closure              *jackpotClosure  // closed (jackpotclose.go): no contribution, no hit
 }
 
 // drawTrigger picks the next hidden hit value in (Seed, Ceiling]: above the seed, so a reset
@@ -54,6 +55,14 @@ func (t *Table) loadJackpot(ctx context.Context, st *ledger.State) error {
 	}
 	j := &jackpotState{meter: st.Meters[ledger.MeterJackpot], frac: st.Meters[ledger.MeterJackpotFrac],
 		trigger: st.Meters[ledger.MeterJackpotTrigger], pending: st.Jackpots}
+	closure, err := t.loadJackpotClosure(ctx, st)
+	if err != nil {
+		return err
+	}
+	if j.closure = closure; closure != nil {
+		t.jackpot = j // closed: never seeded again (its meter stays at zero)
+		return nil
+	}
 	if j.meter < c.Seed || j.trigger < c.Seed || j.trigger > c.Ceiling {
 		// First start, or the configuration changed: meter at no less than the minimum, and
 		// a trigger inside the new range.
@@ -80,6 +89,9 @@ func (t *Table) loadJackpot(ctx context.Context, st *ledger.State) error {
 // transaction, and decides a hit. It returns the hit, if any, to announce once committed.
 func (t *Table) contribute(tx *ledger.Tx, roundID string, settled []settledFor) (next jackpotState, hit *ledger.Jackpot, err error) {
 	j, c := *t.jackpot, t.cfg.Jackpot
+	if j.closure != nil {
+		return j, nil, nil // a closed jackpot takes nothing (jackpotclose.go)
+	}
 	var staked int64
 	var qualifying []string
 	for _, s := range settled {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +116,100 @@ func TestJackpotConfigurationIsChecked(t *testing.T) {
 		if err := c.validate(); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
+	}
+}
+
+// TestSupervisorClosesTheJackpotAndTransfersItsMeter_001_8_3_6: a supervisor closes the table's
+// jackpot with the words of its notice (001 §8.3.5); the whole meter moves, in one journalled
+// transaction under the supervisor's identity, to the jackpot named (§8.3.6) — the meter plus
+// what was transferred is the same before and after, to the cent — and the closed jackpot takes
+// no more contributions, stays closed across a restart and is shown so in the status. The
+// dealer may not close it; the notice and the receiving jackpot are required; it closes once.
+func TestSupervisorClosesTheJackpotAndTransfersItsMeter_001_8_3_6(t *testing.T) {
+	bothStoresWith(t, func(c *Config) { c.Jackpot = &JackpotConfig{Seed: 100000, Ceiling: 10_000_000, RateBP: 100} }, testCloseJackpot)
+}
+
+func testCloseJackpot(t *testing.T, r *rig) {
+	t1 := r.terminal("T1")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	if _, err := creditNotes(ctx, t1, "n", 50000); err != nil {
+		t.Fatal(err)
+	}
+	r.playStraight(t1, "17", 1000, "2") // 1 % of 10.00: the meter at 1000.10
+	meters := func() (meter, transferred int64) {
+		st, err := r.led.Load(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Meters["jackpot_meter"], st.Meters[MeterJackpotTransferred]
+	}
+	if m, x := meters(); m != 100010 || x != 0 {
+		t.Fatalf("before the closure: meter %d transferred %d", m, x)
+	}
+	const notice = "The Rapid Roulette jackpot closes at 21:00; its meter goes to the jackpot of table T2"
+	req := &pb.CloseJackpotRequest{Notice: notice, TransferTo: "T2"}
+	if _, err := r.dealer.CloseJackpot(ctx, req); code(err) != codes.PermissionDenied {
+		t.Fatalf("the dealer closing the jackpot: %v", err)
+	}
+	for _, bad := range []*pb.CloseJackpotRequest{{TransferTo: "T2"}, {Notice: notice}, {Notice: notice, TransferTo: "T1"}, {Notice: notice, TransferTo: "../T2"}} {
+		if _, err := r.super.CloseJackpot(ctx, bad); code(err) != codes.InvalidArgument {
+			t.Errorf("%v: %v, want InvalidArgument", bad, err)
+		}
+	}
+	st, err := r.super.CloseJackpot(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := st.JackpotClosure
+	if st.JackpotMeter != 0 || c == nil || c.Transferred != 100010 || c.TransferTo != "T2" || c.Notice != notice || c.ClosedBy != "supervisor:S1" {
+		t.Fatalf("the status after the closure: meter %d closure %v", st.JackpotMeter, c)
+	}
+	if m, x := meters(); m != 0 || x != 100010 {
+		t.Fatalf("after the closure: meter %d transferred %d (not conserved)", m, x)
+	}
+	if got := r.auditOf("jackpot-closed"); len(got) != 1 || !strings.HasPrefix(got[0], "supervisor:S1 ") {
+		t.Fatalf("the closure's audit entry: %q", got)
+	}
+	if _, err := r.super.CloseJackpot(ctx, req); code(err) != codes.FailedPrecondition {
+		t.Fatalf("closed twice: %v", err)
+	}
+	r.playStraight(t1, "17", 1000, "2")
+	if m, x := meters(); m != 0 || x != 100010 {
+		t.Fatalf("a closed jackpot took a contribution: meter %d transferred %d", m, x)
+	}
+	r.conserved()
+	r.shutdown()
+	r.start()
+	st = r.status()
+	if st.JackpotMeter != 0 || st.JackpotClosure.GetTransferred() != 100010 || st.JackpotClosure.GetNotice() != notice || st.JackpotClosure.GetClosedBy() != "supervisor:S1" {
+		t.Fatalf("after a restart: meter %d closure %v", st.JackpotMeter, st.JackpotClosure)
+	}
+	r.conserved()
+}
+
+// A jackpot hit waiting for the pit boss is not stranded by a closure: the closure is refused
+// until it is confirmed. A table with no jackpot has none to close.
+func TestJackpotNotClosedOverAPendingHit_001_8_3_6(t *testing.T) {
+	r := newRigWith(t, func(c *Config) { c.Jackpot = &JackpotConfig{Seed: 100000, Ceiling: 100001, RateBP: 100} })
+	t1 := r.terminal("T1")
+	r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+	if _, err := creditNotes(ctx, t1, "n", 50000); err != nil {
+		t.Fatal(err)
+	}
+	round := r.playStraight(t1, "17", 1000, "2")
+	req := &pb.CloseJackpotRequest{Notice: "closing", TransferTo: "T2"}
+	if _, err := r.super.CloseJackpot(ctx, req); code(err) != codes.FailedPrecondition {
+		t.Fatalf("closed over a pending hit: %v", err)
+	}
+	if _, err := r.super.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: round}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := r.super.CloseJackpot(ctx, req); err != nil || st.JackpotClosure.GetTransferred() != 100000 {
+		t.Fatalf("closing after the confirmation: %v %v", st.GetJackpotClosure(), err)
+	}
+	r.conserved()
+	bare := newRig(t)
+	if _, err := bare.super.CloseJackpot(ctx, req); code(err) != codes.FailedPrecondition {
+		t.Fatalf("a table without a jackpot: %v", err)
 	}
 }

@@ -54,7 +54,9 @@ func init() {
 		"ConfigureTournament", "OpenTournament", "CloseTournament", "GrantPassCard",
 		"ScheduleClose", "ClearFault",
 		// 003 §9.12: a casino supervisor may refuse a player's wager before no more bets.
-		"RefuseWager"} {
+		"RefuseWager",
+		// 001 §8.3.5–8.3.6: closing the table's jackpot and transferring its meter (issue 28).
+		"CloseJackpot"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).
@@ -119,3 +121,8 @@ func whoMay(method string) string {
 	}
 	return strings.Join(roles, " or ")
 }
+
+// MayCall reports whether a certificate role may call a full method name
+// ("/ats.table.v1.DealerService/CorrectOutcome"): the role table, for the tools that check
+// their own commands against it (cmd/dealer's command table).
+func MayCall(role, method string) bool { return mayCall(role, method) }

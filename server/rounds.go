@@ -124,6 +124,9 @@ func (t *Table) startRound(now time.Time) error {
 	if ph := t.phase(); ph == table.PhaseWagering || ph == table.PhaseNoMoreBets {
 		return failed("round %s is still in play", t.cur.id)
 	}
+	if err := t.receiveJackpotTransfers(now); err != nil { // jackpotclose.go
+		return err
+	}
 	limitsChanged := false
 	if t.pending != nil && !now.Before(t.pending.At) {
 		t.limits, t.pending, limitsChanged = t.pending.Limits, nil, true

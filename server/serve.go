@@ -22,6 +22,9 @@ type Files struct {
 	Auto   bool   // open the table with the auto-dealer
 	// Technicians is the technicians' PIN file; "" is PKI/technicians.
 	Technicians string
+	// Supervisors is the supervisors' PIN file (their card and PIN on a dealer's console,
+	// supervisor.go); "" is PKI/supervisors.
+	Supervisors string
 	// CRLInterval is how often the revocation list's file is checked for a change (it is
 	// also reloaded on SIGHUP); 0 is 10 s.
 	CRLInterval time.Duration
@@ -84,6 +87,14 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if err != nil {
 		return err
 	}
+	supPath := f.Supervisors
+	if supPath == "" {
+		supPath = filepath.Join(f.PKI, "supervisors")
+	}
+	sups, err := LoadSupervisors(supPath)
+	if err != nil {
+		return err
+	}
 	// Refuses a ledger that fails its seal.
 	led, err := ledger.OpenStore(ctx, ledger.StoreConfig{DSN: f.Ledger, TableID: cfg.TableID, KeyPath: f.LedgerKey, FloorKeyPath: f.FloorKey})
 	if err != nil {
@@ -105,7 +116,7 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	if f.Attach != nil {
 		f.Attach(ctx, t)
 	}
-	addr, shutdown, err := Listen(t, tlsCfg, f.Listen, WithRevocations(revoked), WithTechnicians(techs), WithLogger(log))
+	addr, shutdown, err := Listen(t, tlsCfg, f.Listen, WithRevocations(revoked), WithTechnicians(techs), WithSupervisors(sups), WithLogger(log))
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,7 @@ type Option func(*grpcOptions)
 type grpcOptions struct {
 	revoked     *pki.Revocations
 	technicians *Technicians
+	supervisors *PINs // supervisor credentials on a dealer's console (supervisor.go)
 	log         *slog.Logger
 	rate, burst float64 // a terminal's calls a second, and its burst
 	cutoff      time.Duration
@@ -115,7 +116,7 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 		tlsCfg = tlsCfg.Clone()
 		o.revoked.Protect(tlsCfg)
 	}
-	e := &edge{t: t, revoked: o.revoked, log: o.log, inFlight: map[identity]int{}, watches: map[identity]int{},
+	e := &edge{t: t, revoked: o.revoked, log: o.log, supervisors: o.supervisors, inFlight: map[identity]int{}, watches: map[identity]int{},
 		buckets: map[string]*callGuard{}, now: time.Now, rate: o.rate, burst: o.burst, cutoff: o.cutoff,
 		strikes: o.strikes, strikeRate: o.strikeRate,
 		conns: map[string]map[*trackedConn]struct{}{}, suspects: map[string]*suspect{}}
@@ -159,9 +160,10 @@ type identity struct{ role, id string }
 
 // edge is the server's gate: who is calling, may they, and are they within their bounds.
 type edge struct {
-	t       *Table
-	revoked *pki.Revocations
-	log     *slog.Logger
+	t           *Table
+	revoked     *pki.Revocations
+	log         *slog.Logger
+	supervisors *PINs // supervisor.go
 
 	mu       sync.Mutex
 	inFlight map[identity]int
@@ -215,10 +217,23 @@ func (e *edge) authenticate(ctx context.Context, method string) (context.Context
 	if e.revoked.Revoked(leaf) {
 		return nil, identity{}, status.Errorf(codes.Unauthenticated, "the certificate of %s %q (serial %s) is revoked", role, id, leaf.SerialNumber)
 	}
-	if !mayCall(role, method) {
-		return nil, identity{}, status.Errorf(codes.PermissionDenied, "%s %q may not call %s (%s may)", role, id, method, whoMay(method))
+	if err := refuseGuestCertificate(role, id); err != nil { // guest.go
+		return nil, identity{}, err
 	}
 	who := identity{role, id}
+	// A supervisor's card and PIN on a dealer's console (supervisor.go): the call is the
+	// supervisor's, authorised and recorded as theirs.
+	card, pin, asked, err := supervisorCreds(ctx)
+	switch {
+	case err != nil:
+		return nil, identity{}, err
+	case asked:
+		if who, err = e.asSupervisor(who, method, card, pin); err != nil {
+			return nil, identity{}, err
+		}
+	case !mayCall(role, method):
+		return nil, identity{}, status.Errorf(codes.PermissionDenied, "%s %q may not call %s (%s may)", role, id, method, whoMay(method))
+	}
 	if role == pki.RoleTerminal {
 		// A terminal that presents its certificate becomes known to the table: only known
 		// terminals can be credited or closed by the dealer.

@@ -858,6 +858,12 @@ func (t *Table) knownTerminal(id string) error {
 	if id == "" {
 		return invalid("a terminal id is required")
 	}
+	if IsGuest(id) {
+		return nil // a guest account is the console's own (guest.go)
+	}
+	if err := guestIDErr(id); err != nil {
+		return err
+	}
 	if _, ok := t.known.Load(id); !ok {
 		return status.Errorf(codes.NotFound, "terminal %q is not known to this table: a terminal becomes known when it first connects with its certificate", id)
 	}

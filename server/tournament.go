@@ -347,6 +347,11 @@ func (t *Table) OpenTournament(actor string, seats []string) (*table.Tournament,
 	}
 	seen := map[string]bool{}
 	for _, s := range seats {
+		if IsGuest(s) {
+			// A tournament is played at Player Displays (000 §12): its undisclosed wagers and
+			// standings are a screen's; a guest has none (guest.go).
+			return nil, invalid("%s is a guest account: a tournament seats terminals, not guests", s)
+		}
 		if err := t.knownTerminal(s); err != nil {
 			return nil, err
 		}

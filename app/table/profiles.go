@@ -23,6 +23,10 @@ type Rules struct {
 	WinnersRide bool
 	// PlayerCardRequired: a player must have their own player card to wager (003 §3.4, §9.1).
 	PlayerCardRequired bool
+	// AnnouncedBets: the dealer may place, through the console, any bet a player announces,
+	// not only the call bets of the racetrack (000 §11.4.2(b), TouchTable: "announcing the bet
+	// to the Dealer who will place the wagers for the player via the Dealer Console").
+	AnnouncedBets bool
 	// Carded: carded play and binding pre-commitment (SPEC §10): Victoria's regulator applies
 	// them to Crown's table games from December 2025. The table server's default
 	// (cmd/tableserver -carded); a table runs carded where its operator turns it on.
@@ -51,7 +55,7 @@ var rulesProfiles = []Rules{
 	// the single-zero wheel (§2.3.2); a player card is required from 19 August 2024.
 	{Name: ProfileStar, Source: "003 §3.2", PlayerCardRequired: true,
 		Wheels: []roulette.Wheel{roulette.DoubleZero, roulette.SingleZero}, Layouts: []roulette.Profile{roulette.Star}},
-	{Name: ProfileTouchTable, Source: "000 §8.4.3", DealerCashOnly: true, Wheels: bothWheels, Layouts: crownLayouts},
+	{Name: ProfileTouchTable, Source: "000 §8.4.3", DealerCashOnly: true, AnnouncedBets: true, Wheels: bothWheels, Layouts: crownLayouts},
 }
 
 // RulesOf returns a rules profile by its exact name; any other name is an error naming the
@@ -103,6 +107,10 @@ func orList[T fmt.Stringer](xs []T) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
+
+// AnnouncedBets reports whether under a profile the dealer places any bet a player announces
+// (000 §11.4.2(b)): the TouchTable's. Elsewhere the dealer places only call bets (002 §3.2B).
+func AnnouncedBets(profile string) bool { return rulesOf(profile).AnnouncedBets }
 
 // PlayerCardRequired reports whether a profile requires a player card to wager: The Star's
 // (003 §3.4, §9.1). A table may require one under any profile (server Config.PlayerCardRequired).

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -71,4 +72,44 @@ func (l *liveTable) conn(role, id string) *grpc.ClientConn {
 // dealer is the console's client as role and id: a dealer or the pit boss (supervisor).
 func (l *liveTable) dealer(role, id string) pb.DealerServiceClient {
 	return pb.NewDealerServiceClient(l.conn(role, id))
+}
+
+// pkiTable starts a table whose certificates are a PKI directory on disk (pki.Init: T01, the
+// dealer, the supervisor …), for the console's run end to end with -pki: the directory, the
+// table's address and the table, on clock, served with opts.
+func pkiTable(t *testing.T, cfg server.Config, clock func() time.Time, opts ...server.Option) (dir, addr string, tbl *server.Table) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := pki.Init(dir, []string{"T01"}); err != nil {
+		t.Fatal(err)
+	}
+	files := pki.Files{Dir: dir}
+	caFile, _ := files.CA()
+	caPEM, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := files.Load("server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvTLS, err := pki.ServerTLS(caPEM, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	tbl, err = server.NewTable(context.Background(), cfg, led, clock, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop) // registered after the ledger's close, so it runs first
+	return dir, addr, tbl
 }

@@ -1,61 +1,32 @@
-// Command dealer is the dealer's console of a table (the rules' SGC) on the command line.
+// Command dealer is the dealer's console of a table (the rules' SGC) on the command line, for
+// supervisors and scripts (the dealer's touch console is its own binary).
 //
-//	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] [-tz ZONE] [-json] COMMAND [ARGS]
+//	dealer [-addr 127.0.0.1:7443] [-pki pki] [-id dealer] [-card CARD] [-tz ZONE] [-json] COMMAND [ARGS]
+//	dealer help                      every command: its usage, what it does, whose it is
 //
-// Commands: status, open [-auto], close, start, spin, drop, outcome N, confirm [N] (enter the
-// number the wheel's two sensors agreed on, status's wheelProposal, as the wheel's reading
-// confirmed by the dealer; N, if given, must be that number), nospin, correct N [ROUND]
-// (the current round, or an earlier ROUND between rounds: 001 §9.4), luckyball fault|working
-// [REASON] (the Lucky Ball display out of order or working again: 003 §8.11),
-// invalidate [REASON], credit TERMINAL CENTS, closeaccount TERMINAL [dealer|directed-to-leave],
-// handpay VALIDATION [ID_TYPE ID_NUMBER NAME] (the patron's identity: required, with a second
-// person's approval, at or over the cage's reporting threshold), limits MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT ...] [table-max=CENTS]
-// [aggregate-min=CENTS] [warning=DURATION] (every limit the sign shows, amounts in cents; see
-// limits.go), period DURATION, jackpot [ROUND]
-// (the pit boss confirms the waiting jackpot hit, or the one of ROUND), log [-since TIME]
-// [-until TIME] [-kind KIND] [-terminal TERMINAL] [N] (the last N entries of the table's audit
-// log that pass the filters, each with who did it and the terminal with its table),
-// overpayments [-all] (the wrong settlements a correction found that an account could not put
-// right: open ones, or all), resolve ID recovered|paid|written-off [NOTE],
-// holds (tickets held by a terminal), release VALIDATION [REASON] (end a ticket hold),
-// alarms [N] (e.g. a terminal throttled for guessing ticket numbers, or cut off for calling
-// over its rate; with the floor-wide ones of every table, a cashier's lockout), alarms ack ID
-// (the supervisor has seen to an alarm: who and when are recorded and listed).
-// tournament configure|open|standings|close|pass|results (tournament play: tournament.go).
-// player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
-// player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
-// closing +DURATION|HH:MM|cancel (the sign of the table's closure, at least 20 minutes ahead:
-// 001 §12.7; the pit boss's), seats (each seat's rounds abstained and whether it may be asked to
-// vacate: 001 §12.8), vacate TERMINAL (the dealer closes the account of a seat that may be
-// vacated, paying its balance at the table), dispute [NOTE] (the Dispute Button: a no spin, the
-// supervisor alerted, the light red: 000 §10.9.1), lights (red or green, and why: §10.9.2),
-// clearfault [NOTE] (the supervisor turns the light green again),
-// wager TERMINAL CALL CENTS [NUMBER [SPREAD]] (an oral call bet the dealer places for a seat on
-// the current round: tier, orphelins, voisins, zero-game, or neighbours of NUMBER with SPREAD
-// either side; CENTS per piece: 002 §3.2B),
-// refuse TERMINAL INDEX[,INDEX...]|all REASON (the supervisor refuses a seat's wagers before
-// no more bets, by their index in the seat's slip or all of them; the player is told REASON:
-// 003 §9.12).
-// seats (one line a terminal: connected, balance, slip, and IN SERVICE with the technician and
-// since when while a field technician has it out of play; under it the seat's wagers, each with
-// the index refuse names).
+// The commands are one table (commands.go): each row's usage, help, role and action, so `dealer
+// help`, the console's role check and the guides' command list come from one place. Round
+// commands act on the current round.
+//
 // status shows the conservation identity, the open overpayments, the holds and the latest
 // alarms too; it, and every command answered with the table's status, then says on stderr which
-// seats are IN SERVICE. The operator's certificate identity is recorded with every privileged action.
-// Round commands act on the current round.
-//
-// log, alarms, holds, overpayments, resolve, closing, release and handpay print aligned lines
-// (text.go): every time in one zone, -tz (the table's local zone; the machine's by default),
-// with its abbreviation, every amount grouped in the table's currency ("A$10,040.00"). -json
-// prints the table's answer as JSON instead.
+// seats are IN SERVICE. log, alarms, holds, overpayments, resolve, closing, release and handpay
+// print aligned lines (text.go): every time in one zone, -tz (the table's local zone; the
+// machine's by default), with its abbreviation, every amount grouped in the table's currency
+// ("A$10,040.00"). -json prints the table's answer as JSON instead.
 //
 // -id names the certificate the console acts with, and so its role: the dealer's ("dealer")
-// runs the round and the players' accounts; correct, invalidate, handpay and jackpot need the
-// supervisor's ("-id supervisor"). status and log say on stderr whom the console acts as; the
-// table records that identity on every action.
+// runs the round and the players' accounts; a supervisor's command (marked so in help) needs the
+// supervisor's certificate ("-id supervisor") — or, on the dealer's certificate, the
+// supervisor's card (-card S1) with its PIN on stdin: the table checks the PIN (five wrong lock
+// the card out) and records the command as the supervisor's (server/supervisor.go). A
+// supervisor's command is refused here, before the table is asked, to a console acting as a
+// dealer. status and log say on stderr whom the console acts as; the table records that
+// identity on every action.
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -71,6 +42,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -86,16 +58,33 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// stdin is where -card reads the supervisor's PIN (a test sets it).
+var stdin io.Reader = os.Stdin
+
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dealer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:7443", "table server address")
 	dir := fs.String("pki", "pki", "PKI directory")
 	id := fs.String("id", "dealer", "dealer certificate name in the PKI directory")
+	card := fs.String("card", "", "a supervisor's card: the command is the supervisor's, on this dealer's certificate (the PIN is read from stdin)")
 	tz := fs.String("tz", "Local", "the time zone every time is printed and read in (the table's: an IANA name such as Australia/Sydney)")
 	asJSON := fs.Bool("json", false, "print the table's answers as JSON, not as lines")
+	const usage = "usage: dealer [-addr A] [-pki DIR] [-id CERT] [-card CARD] [-tz ZONE] [-json] COMMAND [ARGS] (dealer help lists the commands)"
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: dealer [-addr A] [-pki DIR] [-tz ZONE] [-json] COMMAND [ARGS]")
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	if fs.Arg(0) == "help" {
+		fmt.Fprintln(stdout, usage)
+		for _, l := range helpLines() {
+			fmt.Fprintln(stdout, l)
+		}
+		return 0
+	}
+	cmd, _, _, err := lookup(fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "dealer:", err)
 		return 2
 	}
 	loc, err := time.LoadLocation(*tz)
@@ -116,11 +105,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
 	}
-	who := *id
+	who, role := *id, ""
 	if cert, err := pki.ParseCert(pair.CertPEM); err == nil {
-		if role, cn, err := pki.Identity(cert); err == nil {
-			who = role + ":" + cn
+		if r, cn, err := pki.Identity(cert); err == nil {
+			who, role = r+":"+cn, r
 		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if *card != "" {
+		// The supervisor's card and PIN on this console (server/supervisor.go): the table checks
+		// the PIN and records the command as the supervisor's.
+		pin, _ := bufio.NewReader(stdin).ReadString('\n') // a read error leaves no PIN
+		if pin = strings.TrimSpace(pin); pin == "" {
+			fmt.Fprintln(stderr, "dealer: -card: no PIN on stdin (type it, or pipe it in: it is never an argument)")
+			return 1
+		}
+		ctx = metadata.AppendToOutgoingContext(ctx, wire.SupervisorCardHeader, *card, wire.SupervisorPINHeader, pin)
+		who, role = "supervisor:"+*card+" at "+who+"'s console", pki.RoleSupervisor
+	}
+	if err := mayRun(cmd, role); err != nil {
+		fmt.Fprintf(stderr, "dealer: %s: %v\n", who, err)
+		return 1
 	}
 	tlsCfg, err := pki.ClientTLS(caPEM, pair, "") // gRPC checks the certificate against -addr's host
 	if err != nil {
@@ -133,32 +139,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer conn.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	if c := fs.Arg(0); c == "status" || c == "log" {
 		fmt.Fprintln(stderr, "dealer console acting as", who)
 	}
-	if fs.Arg(0) == "tournament" {
-		err := tournamentCommand(ctx, pb.NewDealerServiceClient(conn), fs.Args()[1:], stdout)
-		if status.Code(err) == codes.PermissionDenied {
-			fmt.Fprintf(stderr, "dealer: %s may not do that: %v\n", who, status.Convert(err).Message())
-			return 1
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "dealer:", err)
-			return 1
-		}
-		return 0
-	}
 	d := pb.NewDealerServiceClient(conn)
-	reply, err := commandIn(ctx, d, fs.Args(), v)
+	reply, err := runCommand(&call{ctx: ctx, d: d, v: v, out: stdout}, fs.Args())
 	if status.Code(err) == codes.PermissionDenied {
-		fmt.Fprintf(stderr, "dealer: %s may not %s: %v\n", who, fs.Arg(0), status.Convert(err).Message())
+		fmt.Fprintf(stderr, "dealer: %s may not %s: %v\n", who, cmd.name, status.Convert(err).Message())
 		return 1
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dealer:", err)
 		return 1
+	}
+	if reply == nil {
+		return 0 // printed by the command itself (tournament)
 	}
 	if st, ok := reply.(*pb.TableStatus); ok && fs.Arg(0) == "seats" {
 		for _, l := range seatLines(st, v.now().In(v.loc)) {
@@ -201,288 +196,22 @@ func command(ctx context.Context, d pb.DealerServiceClient, args []string) (prot
 	return commandIn(ctx, d, args, view{loc: time.Local, now: time.Now})
 }
 
-// commandIn runs one console command; times it reads are in v's zone, by v's clock.
+// commandIn runs one console command; times it reads are in v's zone, by v's clock. A command
+// that prints for itself (tournament) prints nowhere here; run gives it stdout.
 func commandIn(ctx context.Context, d pb.DealerServiceClient, args []string, v view) (proto.Message, error) {
-	cmd, rest := args[0], args[1:]
-	arg := func(i int) (string, error) {
-		if i >= len(rest) {
-			return "", fmt.Errorf("%s: missing argument %d", cmd, i+1)
-		}
-		return rest[i], nil
+	return runCommand(&call{ctx: ctx, d: d, v: v, out: io.Discard}, args)
+}
+
+// runCommand runs the row args name (commands.go).
+func runCommand(c *call, args []string) (proto.Message, error) {
+	cmd, rest, asJSON, err := lookup(args)
+	if err != nil {
+		return nil, err
 	}
-	cents := func(i int) (int64, error) {
-		s, err := arg(i)
-		if err != nil {
-			return 0, err
-		}
-		return strconv.ParseInt(s, 10, 64)
+	if asJSON {
+		c.v.json = true
 	}
-	current := func() (string, error) {
-		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
-		if err != nil {
-			return "", err
-		}
-		return st.RoundId, nil
-	}
-	switch cmd {
-	case "status":
-		return d.GetStatus(ctx, &pb.GetStatusRequest{})
-	case "log":
-		req, err := logRequest(rest, v)
-		if err != nil {
-			return nil, err
-		}
-		return d.GetAuditLog(ctx, req)
-	case "open":
-		return d.OpenTable(ctx, &pb.OpenTableRequest{AutoDealer: len(rest) > 0 && rest[0] == "-auto"})
-	case "close":
-		return d.CloseTable(ctx, &pb.CloseTableRequest{})
-	case "start":
-		return d.StartRound(ctx, &pb.StartRoundRequest{})
-	case "spin", "drop", "nospin":
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		switch cmd {
-		case "spin":
-			return d.SpinStarted(ctx, &pb.RoundRequest{RoundId: r})
-		case "drop":
-			return d.BallDropping(ctx, &pb.RoundRequest{RoundId: r})
-		}
-		return d.NoSpin(ctx, &pb.RoundRequest{RoundId: r})
-	case "confirm":
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		n := ""
-		if len(rest) > 0 {
-			n = rest[0]
-		}
-		return d.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: r, Number: n, ConfirmWheel: true})
-	case "outcome", "correct":
-		n, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		var r string
-		if cmd == "correct" && len(rest) > 1 {
-			r = rest[1] // an earlier round (001 §9.4), corrected between rounds
-		} else if r, err = current(); err != nil {
-			return nil, err
-		}
-		if cmd == "outcome" {
-			return d.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: r, Number: n})
-		}
-		return d.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: r, Number: n})
-	case "invalidate":
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		reason := "invalidated by the pit boss"
-		if len(rest) > 0 {
-			reason = rest[0]
-		}
-		return d.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: r, Reason: reason})
-	case "credit":
-		t, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		a, err := cents(1)
-		if err != nil {
-			return nil, err
-		}
-		return d.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: key(), TerminalId: t, Amount: a})
-	case "closeaccount":
-		t, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		reason := "dealer"
-		if len(rest) > 1 {
-			reason = rest[1]
-		}
-		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: reason})
-	case "jackpot":
-		r := ""
-		if len(rest) > 0 {
-			r = rest[0]
-		} else {
-			st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
-			if err != nil {
-				return nil, err
-			}
-			if st.PendingJackpot == nil {
-				return nil, fmt.Errorf("no jackpot hit is waiting")
-			}
-			r = st.PendingJackpot.RoundId
-		}
-		return d.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: r})
-	case "handpay":
-		v, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		req := &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v}
-		switch len(rest) {
-		case 1:
-		case 4:
-			req.Patron = &pb.PatronIdentity{IdType: rest[1], IdNumber: rest[2], Name: rest[3]}
-		default:
-			return nil, fmt.Errorf("handpay VALIDATION [ID_TYPE ID_NUMBER NAME]: the patron's identity is three words (quote a name with spaces)")
-		}
-		return d.Handpay(ctx, req)
-	case "limits":
-		req, err := parseLimits(rest)
-		if err != nil {
-			return nil, err
-		}
-		return d.SetLimits(ctx, req)
-	case "luckyball":
-		how, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		if how != "fault" && how != "working" {
-			return nil, fmt.Errorf("luckyball %q: fault [REASON] or working", how)
-		}
-		reason := ""
-		if len(rest) > 1 {
-			reason = rest[1]
-		}
-		return d.LuckyBallDisplay(ctx, &pb.LuckyBallDisplayRequest{Working: how == "working", Reason: reason})
-	case "player-limits": // a player's own limits (000 §4.3, 003 §4.6): players.go
-		return playerLimits(ctx, d, rest)
-	case "overpayments":
-		return d.ListOverpayments(ctx, &pb.ListOverpaymentsRequest{OpenOnly: len(rest) == 0 || rest[0] != "-all"})
-	case "resolve":
-		id, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		how, err := arg(1)
-		if err != nil {
-			return nil, err
-		}
-		note := ""
-		if len(rest) > 2 {
-			note = rest[2]
-		}
-		return d.ResolveOverpayment(ctx, &pb.ResolveOverpaymentRequest{IdempotencyKey: key(), Id: id, Resolution: how, Note: note})
-	case "holds":
-		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
-		if err != nil {
-			return nil, err
-		}
-		return &pb.TableStatus{TicketHolds: st.TicketHolds}, nil
-	case "release":
-		v, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		reason := "released at the dealer's console"
-		if len(rest) > 1 {
-			reason = rest[1]
-		}
-		return d.ReleaseTicketHold(ctx, &pb.ReleaseTicketHoldRequest{IdempotencyKey: key(), ValidationNumber: v, Reason: reason})
-	case "alarms":
-		if len(rest) > 0 && rest[0] == "ack" {
-			if len(rest) != 2 {
-				return nil, fmt.Errorf("alarms ack: ALARM_ID (as the alarm list shows it: T1:42)")
-			}
-			return d.AckAlarm(ctx, &pb.AckAlarmRequest{AlarmId: rest[1]})
-		}
-		n := int64(0)
-		if len(rest) > 0 {
-			var err error
-			if n, err = cents(0); err != nil {
-				return nil, err
-			}
-		}
-		return d.ListAlarms(ctx, &pb.ListAlarmsRequest{Limit: int32(n)})
-	case "closing":
-		s, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		if s == "cancel" {
-			return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{Cancel: true})
-		}
-		at, err := closingTime(s, v.now().In(v.loc))
-		if err != nil {
-			return nil, err
-		}
-		return d.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()})
-	case "seats":
-		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
-		if err != nil {
-			return nil, err
-		}
-		return &pb.TableStatus{Terminals: st.Terminals, ClosingAtUnixNanos: st.ClosingAtUnixNanos}, nil
-	case "vacate":
-		t, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		return d.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{IdempotencyKey: key(), TerminalId: t, Reason: "vacated"})
-	case "dispute":
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		note := ""
-		if len(rest) > 0 {
-			note = rest[0]
-		}
-		return d.Dispute(ctx, &pb.DisputeRequest{RoundId: r, Note: note})
-	case "lights":
-		st, err := d.GetStatus(ctx, &pb.GetStatusRequest{})
-		if err != nil {
-			return nil, err
-		}
-		return &pb.TableStatus{RedLight: st.RedLight, Fault: st.Fault}, nil
-	case "clearfault":
-		note := ""
-		if len(rest) > 0 {
-			note = rest[0]
-		}
-		return d.ClearFault(ctx, &pb.ClearFaultRequest{Note: note})
-	case "wager":
-		w, err := callWager(rest)
-		if err != nil {
-			return nil, err
-		}
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		return d.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: rest[0], RoundId: r, Wager: w})
-	case "refuse":
-		req, err := refusal(rest)
-		if err != nil {
-			return nil, err
-		}
-		r, err := current()
-		if err != nil {
-			return nil, err
-		}
-		req.RoundId = r
-		return d.RefuseWager(ctx, req)
-	case "period":
-		s, err := arg(0)
-		if err != nil {
-			return nil, err
-		}
-		p, err := time.ParseDuration(s)
-		if err != nil {
-			return nil, err
-		}
-		return d.SetWageringPeriod(ctx, &pb.SetWageringPeriodRequest{WageringPeriodMs: p.Milliseconds()})
-	}
-	return nil, fmt.Errorf("unknown command %q", cmd)
+	return cmd.run(c, rest)
 }
 
 // closingTime reads the time of a closure: "+25m" from now, or "HH:MM" today (tomorrow if that
@@ -534,11 +263,16 @@ func refusal(args []string) (*pb.RefuseWagerRequest, error) {
 	return req, nil
 }
 
-// callWager reads "TERMINAL CALL CENTS [NUMBER [SPREAD]]" into the wire wager of a call bet; the
-// table checks the rest (the bet against its layout, the limits, the balance).
+// callWager reads "TERMINAL BET CENTS [ON [SPREAD]]" into the wire wager of the bet the dealer
+// places: a call bet (tier, orphelins, voisins, zero-game; neighbours of the number ON with
+// SPREAD either side), or — where the table takes announced bets, and for a guest — any bet:
+// ON is the numbers an inside bet covers, comma separated ("17", "17,20", "1,2,4,5"), a
+// column's or dozen's number (1 to 3), or the Lucky Ball's colour. The table checks the rest
+// (the bet against its layout, its rules, the limits, the balance).
 func callWager(args []string) (*pb.Wager, error) {
+	const usage = "wager: TERMINAL BET CENTS [ON [SPREAD]]"
 	if len(args) < 3 {
-		return nil, fmt.Errorf("wager: TERMINAL CALL CENTS [NUMBER [SPREAD]]")
+		return nil, fmt.Errorf("%s", usage)
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil {
@@ -546,7 +280,18 @@ func callWager(args []string) (*pb.Wager, error) {
 	}
 	spec := roulette.BetSpec{Name: args[1]}
 	if len(args) > 3 {
-		spec.Numbers = []string{args[3]}
+		switch on := args[3]; spec.Name {
+		case "column", "dozen":
+			n, err := strconv.Atoi(on)
+			if err != nil {
+				return nil, fmt.Errorf("wager: %s %q: 1 to 3", spec.Name, on)
+			}
+			spec.Which = &n
+		case "lucky-ball":
+			spec.Colour = on
+		default:
+			spec.Numbers = strings.Split(on, ",")
+		}
 	}
 	if len(args) > 4 {
 		n, err := strconv.Atoi(args[4])
@@ -556,7 +301,7 @@ func callWager(args []string) (*pb.Wager, error) {
 		spec.Spread = &n
 	}
 	if len(args) > 5 {
-		return nil, fmt.Errorf("wager: unexpected %q", args[5])
+		return nil, fmt.Errorf("wager: unexpected %q (%s)", args[5], usage)
 	}
 	return wire.WagerOf(spec, amount), nil
 }

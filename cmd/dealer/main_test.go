@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +16,6 @@ import (
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
 )
 
@@ -185,7 +182,7 @@ func TestTableAndSeatCommands(t *testing.T) {
 	if _, err := command(ctx, d, []string{"wager", "T01", "voisins", "100"}); err == nil || !strings.Contains(err.Error(), "no open chip account") {
 		t.Fatalf("wager for a seat with no account: %v", err)
 	}
-	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL CALL CENTS") {
+	if _, err := command(ctx, d, []string{"wager", "T01", "voisins"}); err == nil || !strings.Contains(err.Error(), "TERMINAL BET CENTS") {
 		t.Fatalf("wager without an amount: %v", err)
 	}
 	if _, err := command(ctx, d, []string{"wager", "T01", "neighbours", "100", "17", "x"}); err == nil || !strings.Contains(err.Error(), "spread") {
@@ -244,7 +241,17 @@ func TestCallWager(t *testing.T) {
 	if w, err := callWager([]string{"T01", "tier", "100"}); err != nil || w.Kind != pb.BetKind_BET_KIND_TIER {
 		t.Fatalf("tier: %v %v", w, err)
 	}
-	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}} {
+	// Announced bets (000 §11.4.2(b)): an inside bet's numbers, a dozen's number, a colour.
+	if w, err := callWager([]string{"G01", "split", "500", "17,20"}); err != nil || w.Kind != pb.BetKind_BET_KIND_SPLIT || !slices.Equal(w.Numbers, []string{"17", "20"}) {
+		t.Fatalf("split 17/20: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"G01", "dozen", "500", "2"}); err != nil || w.Kind != pb.BetKind_BET_KIND_DOZEN || w.Which != 2 {
+		t.Fatalf("second dozen: %v %v", w, err)
+	}
+	if w, err := callWager([]string{"G01", "red", "500"}); err != nil || w.Kind != pb.BetKind_BET_KIND_RED {
+		t.Fatalf("red: %v %v", w, err)
+	}
+	for _, bad := range [][]string{{"T01", "tier", "1.5"}, {"T01", "tier"}, {"T01", "neighbours", "1", "2", "3", "4"}, {"G01", "dozen", "500", "x"}} {
 		if _, err := callWager(bad); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}
@@ -255,41 +262,15 @@ func TestCallWager(t *testing.T) {
 // technician and since when (and says when the terminal is not connected), and status follows
 // its JSON with the same on stderr — run end to end, with the PKI directory's certificates.
 func TestSeatsInService(t *testing.T) {
-	dir := t.TempDir()
-	if err := pki.Init(dir, []string{"T01"}); err != nil {
-		t.Fatal(err)
-	}
+	// The table's clock stands three minutes back: the seat has been in service that long.
+	at := time.Now().Add(-3 * time.Minute)
+	dir, addr, _ := pkiTable(t, server.DefaultConfig(), func() time.Time { return at })
 	files := pki.Files{Dir: dir}
 	caFile, _ := files.CA()
 	caPEM, err := os.ReadFile(caFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := files.Load("server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srvTLS, err := pki.ServerTLS(caPEM, srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer led.Close()
-	// The table's clock stands three minutes back: the seat has been in service that long.
-	at := time.Now().Add(-3 * time.Minute)
-	clock := func() time.Time { return at }
-	tbl, err := server.NewTable(context.Background(), server.DefaultConfig(), led, clock, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, stop, err := server.Listen(tbl, srvTLS, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	terminal := func(id string) pb.TerminalServiceClient {
 		pair, err := files.Load(id)
 		if err != nil {

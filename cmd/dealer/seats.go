@@ -21,7 +21,10 @@ func seatLines(st *pb.TableStatus, now time.Time) []string {
 	var out []string
 	for _, ts := range st.GetTerminals() {
 		conn := "connected"
-		if !ts.GetConnected() {
+		switch {
+		case ts.GetGuest():
+			conn = "guest" // a guest player's account: no Player Display (000 §11.3.1)
+		case !ts.GetConnected():
 			conn = "not connected"
 		}
 		line := fmt.Sprintf("%-8s %-13s balance %10s  slip %9s", ts.GetTerminalId(), conn,

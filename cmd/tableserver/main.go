@@ -7,6 +7,7 @@
 //	tableserver pki renew -dir pki -id T03 [-days 90]          same identity and role, new key
 //	tableserver pki revoke -dir pki -id T03                    add it to crl.pem
 //	tableserver technician set-pin -file pki/technicians -id technician   (PIN on stdin)
+//	tableserver supervisor set-pin -file pki/supervisors -id supervisor   (PIN on stdin; card and PIN on a dealer's console)
 //	tableserver -listen 127.0.0.1:7443 -db table.db -pki pki [-auto] [-period 30s] [-ledger-key FILE]
 //	tableserver -table T2 -db postgres://ats@db/floor -ledger-key floor.key -pki pki   a table of a floor on PostgreSQL
 //	tableserver -wheel-port /dev/ttyS1 [-wheel-auto-outcome] …   the table follows its wheel's sensors (server/wheelfollow)
@@ -17,7 +18,7 @@
 //	tableserver reseal -db table.db -by NAME -why TEXT    seal a ledger found without its seal, as it stands,
 //	                                                      marked for good (never done at a start)
 //
-// The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians when used)
+// The server needs ca.pem, server.pem, server-key.pem (and crl.pem, technicians, supervisors when used)
 // from the PKI directory; never ca-key.pem, which issue, renew and revoke need and which can be
 // kept offline. It reloads crl.pem when the file changes and on SIGHUP. Its collector runs at
 // GOGC=1600 under a 2 GiB memory limit (server.TuneGC); GOGC or GOMEMLIMIT in the environment win.
@@ -63,8 +64,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	if len(args) > 0 && args[0] == "pki" {
 		return runPKI(args[1:], stderr)
 	}
-	if len(args) > 0 && args[0] == "technician" {
-		return runTechnician(args[1:], os.Stdin, stderr)
+	if len(args) > 0 && (args[0] == "technician" || args[0] == "supervisor") {
+		return runSetPIN(args[0], args[1:], os.Stdin, stderr)
 	}
 	if len(args) > 0 && (args[0] == "verify" || args[0] == "clear-anchor" || args[0] == "reseal") {
 		return runLedger(args[0], args[1:], os.Stdout, stderr)
@@ -75,6 +76,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	db := fs.String("db", "table.db", "ledger: a SQLite file, or a floor's PostgreSQL database postgres://USER@HOST/DB (the table's rows in schema table_<-table>)")
 	dir := fs.String("pki", "pki", "PKI directory (tableserver pki init); the CA key need not be in it")
 	techs := fs.String("technicians", "", "technicians' PIN file (default: PKI/technicians)")
+	sups := fs.String("supervisors", "", "supervisors' PIN file: their card and PIN on a dealer's console (default: PKI/supervisors)")
 	ledgerKey := fs.String("ledger-key", "", "the ledger's seal key file (default: beside the ledger, DB.key; required with a postgres:// -db)")
 	floorKey := fs.String("floor-key", "", "postgres:// -db: the key file the floor's tickets and cage records are sealed under, the same file at every table server of the floor (default: -ledger-key)")
 	auto := fs.Bool("auto", false, "open the table with the auto-dealer (random outcomes on a timer)")
@@ -164,7 +166,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
 
-	files := server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, LedgerKey: *ledgerKey, FloorKey: *floorKey}
+	files := server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, Supervisors: *sups, LedgerKey: *ledgerKey, FloorKey: *floorKey}
 	if *wheelPort != "" {
 		w, err := openWheel(*wheelPort, cfg.Wheel, *wheelAuto, log)
 		if err != nil {
@@ -311,28 +313,33 @@ func runPKI(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// runTechnician sets a technician's PIN in the PIN file; the PIN is read from stdin (its first
-// line), so it is never in the shell's history or the process list.
-func runTechnician(args []string, stdin io.Reader, stderr io.Writer) int {
+// runSetPIN sets a technician's or a supervisor's PIN in their PIN file (who: "technician" or
+// "supervisor"; the two files have one format); the PIN is read from stdin (its first line), so
+// it is never in the shell's history or the process list.
+func runSetPIN(who string, args []string, stdin io.Reader, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "set-pin" {
-		fmt.Fprintln(stderr, "usage: tableserver technician set-pin -file FILE -id ID  (the PIN on stdin)")
+		fmt.Fprintf(stderr, "usage: tableserver %s set-pin -file FILE -id ID  (the PIN on stdin)\n", who)
 		return 2
 	}
-	fs := flag.NewFlagSet("technician set-pin", flag.ContinueOnError)
+	fs := flag.NewFlagSet(who+" set-pin", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	file := fs.String("file", "pki/technicians", "the technicians' PIN file")
-	id := fs.String("id", "", "the technician's id (their certificate's)")
+	file := fs.String("file", "pki/"+who+"s", "the "+who+"s' PIN file")
+	idHelp := "the technician's id (their certificate's)"
+	if who == "supervisor" {
+		idHelp = "the supervisor's card id (their certificate's id, where they have one)"
+	}
+	id := fs.String("id", "", idHelp)
 	iter := fs.Int("iterations", server.DefaultIterations, "PBKDF2 iterations")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	line, err := bufio.NewReader(stdin).ReadString('\n')
 	if err != nil && line == "" {
-		fmt.Fprintln(stderr, "tableserver technician: no PIN on stdin")
+		fmt.Fprintf(stderr, "tableserver %s: no PIN on stdin\n", who)
 		return 1
 	}
 	if err := server.SetPIN(*file, *id, strings.TrimSpace(line), *iter); err != nil {
-		fmt.Fprintln(stderr, "tableserver technician:", err)
+		fmt.Fprintf(stderr, "tableserver %s: %v\n", who, err)
 		return 1
 	}
 	return 0

@@ -69,7 +69,11 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err != nil {
 		return nil, err
 	}
-	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0", server.WithTechnicians(pins))
+	sups, err := demoSupervisorPINs()
+	if err != nil {
+		return nil, err
+	}
+	addr, stop, err := server.Listen(t, srvTLS, "127.0.0.1:0", server.WithTechnicians(pins), server.WithSupervisors(sups))
 	if err != nil {
 		return nil, fmt.Errorf("demo table: %w", err)
 	}
@@ -90,14 +94,31 @@ const (
 	TechnicianPIN = "246810"
 )
 
-// demoPINs is the demo table's PIN file: Technician's PIN, hashed with few iterations (the demo
-// and its tests start many tables; the PIN is public anyway).
+// demoPINs is the demo table's PIN file: Technician's PIN.
 func demoPINs() (*server.Technicians, error) {
-	line, err := server.PINLine(Technician, TechnicianPIN, 1000)
+	return demoPINFile(Technician, TechnicianPIN, server.TechnicianPolicy)
+}
+
+// demoPINFile is a PIN file of one id's PIN, hashed with few iterations (the demo and its tests
+// start many tables; the PIN is public anyway).
+func demoPINFile(id, pin string, policy server.PINPolicy) (*server.PINs, error) {
+	line, err := server.PINLine(id, pin, 1000)
 	if err != nil {
 		return nil, err
 	}
-	return server.ParseTechnicians([]byte(line))
+	return server.ParsePINs([]byte(line), policy)
+}
+
+// The demo table's supervisor card and PIN, for a supervisor's actions at a dealer's console
+// (notes/supervisor.md). For the demo only, like the technician's.
+const (
+	Supervisor    = "demo-super"
+	SupervisorPIN = "135790"
+)
+
+// demoSupervisorPINs is the demo table's supervisors' PIN file: Supervisor's PIN.
+func demoSupervisorPINs() (*server.PINs, error) {
+	return demoPINFile(Supervisor, SupervisorPIN, server.SupervisorPolicy)
 }
 
 // halt stops the clock and the gRPC server and waits for the clock, so nothing writes to the

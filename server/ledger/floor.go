@@ -390,3 +390,39 @@ func (t *Tx) AlarmAt(table string, seq int64) (terminal string, ok bool, err err
 	}
 	return terminal, true, nil
 }
+
+// FloorTransfer is an event another table of the floor wrote into this table's log
+// (FloorEvent) that moves something to this table, e.g. a closed jackpot's meter: Seq is its
+// number in the floor's events, unique on the floor, by which the receiver takes it once.
+type FloorTransfer struct {
+	Seq    int64
+	From   string
+	At     time.Time
+	Amount int64
+	Detail string
+}
+
+// FloorEventsFor is the floor events of kind written for this table, oldest first. It reads
+// the floor's events alone (not the table's own log), so a table may look for them often.
+func (l *Ledger) FloorEventsFor(ctx context.Context, kind string) ([]FloorTransfer, error) {
+	me, err := l.Table(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := l.db.QueryContext(ctx, `SELECT seq, from_table, at, amount, detail FROM floor_events WHERE for_table = ? AND kind = ? ORDER BY seq`, me, kind)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: the floor's %s events: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []FloorTransfer
+	for rows.Next() {
+		var f FloorTransfer
+		var at int64
+		if err := rows.Scan(&f.Seq, &f.From, &at, &f.Amount, &f.Detail); err != nil {
+			return nil, fmt.Errorf("ledger: the floor's %s events: %w", kind, err)
+		}
+		f.At = time.Unix(0, at)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

@@ -5056,7 +5056,11 @@ type TerminalStatus struct {
 	// The seat's slip of the current round, its wagers in order (their indexes are what a
 	// supervisor's RefuseWager names, 003 §9.12); unset with no slip, and for an undisclosed
 	// tournament slip.
-	Slip          *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
+	Slip *Slip `protobuf:"bytes,12,opt,name=slip,proto3" json:"slip,omitempty"`
+	// A guest player's account (000 §11.3.1, §11.7.3(b)): no Player Display, ids G01 to G12,
+	// opened, wagered and paid out in chips by the dealer at the console (CreditPlayer,
+	// PlaceWager, ClosePlayerAccount on the G id). Never connected.
+	Guest         bool `protobuf:"varint,300,opt,name=guest,proto3" json:"guest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5175,6 +5179,13 @@ func (x *TerminalStatus) GetSlip() *Slip {
 	return nil
 }
 
+func (x *TerminalStatus) GetGuest() bool {
+	if x != nil {
+		return x.Guest
+	}
+	return false
+}
+
 // SeatService is a seat a field technician has out of play.
 type SeatService struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -5275,9 +5286,11 @@ type TableStatus struct {
 	// Why the wheel proposes no outcome for the current round (a sensor disagreement, a fault of
 	// 004 §8.1, a game the table did not see launched): the dealer decides, by manual entry or no
 	// spin. Empty when the wheel has reported nothing wrong.
-	WheelFault    string `protobuf:"bytes,28,opt,name=wheel_fault,json=wheelFault,proto3" json:"wheel_fault,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	WheelFault string `protobuf:"bytes,28,opt,name=wheel_fault,json=wheelFault,proto3" json:"wheel_fault,omitempty"`
+	// The table's jackpot closed (CloseJackpot, 001 §8.3.5–8.3.6); unset while it runs.
+	JackpotClosure *JackpotClosure `protobuf:"bytes,300,opt,name=jackpot_closure,json=jackpotClosure,proto3" json:"jackpot_closure,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *TableStatus) Reset() {
@@ -5504,6 +5517,13 @@ func (x *TableStatus) GetWheelFault() string {
 		return x.WheelFault
 	}
 	return ""
+}
+
+func (x *TableStatus) GetJackpotClosure() *JackpotClosure {
+	if x != nil {
+		return x.JackpotClosure
+	}
+	return nil
 }
 
 // WheelProposal is a winning number read alike by both of the wheel's sensors (000 §10.2).
@@ -10162,6 +10182,139 @@ func (x *LedgerReseal) GetFound() string {
 	return ""
 }
 
+type CloseJackpotRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// notice is the words of the sign giving notice of the closure, as displayed at every table
+	// the jackpot operates at (001 §8.3.5): required, recorded with the closure.
+	Notice string `protobuf:"bytes,1,opt,name=notice,proto3" json:"notice,omitempty"`
+	// transfer_to is the jackpot that takes the meter (001 §8.3.6): the id of the table whose
+	// jackpot it is, on this floor; required, never this table.
+	TransferTo    string `protobuf:"bytes,2,opt,name=transfer_to,json=transferTo,proto3" json:"transfer_to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseJackpotRequest) Reset() {
+	*x = CloseJackpotRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[139]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseJackpotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseJackpotRequest) ProtoMessage() {}
+
+func (x *CloseJackpotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[139]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseJackpotRequest.ProtoReflect.Descriptor instead.
+func (*CloseJackpotRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{139}
+}
+
+func (x *CloseJackpotRequest) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
+}
+
+func (x *CloseJackpotRequest) GetTransferTo() string {
+	if x != nil {
+		return x.TransferTo
+	}
+	return ""
+}
+
+// JackpotClosure is a closed jackpot: when, by whom, its notice and where its meter went.
+type JackpotClosure struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	ClosedAtUnixNanos int64                  `protobuf:"varint,1,opt,name=closed_at_unix_nanos,json=closedAtUnixNanos,proto3" json:"closed_at_unix_nanos,omitempty"`
+	ClosedBy          string                 `protobuf:"bytes,2,opt,name=closed_by,json=closedBy,proto3" json:"closed_by,omitempty"` // the supervisor's identity ("supervisor:S1")
+	Notice            string                 `protobuf:"bytes,3,opt,name=notice,proto3" json:"notice,omitempty"`
+	TransferTo        string                 `protobuf:"bytes,4,opt,name=transfer_to,json=transferTo,proto3" json:"transfer_to,omitempty"`
+	Transferred       int64                  `protobuf:"varint,5,opt,name=transferred,proto3" json:"transferred,omitempty"` // cents moved from the meter to transfer_to's
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *JackpotClosure) Reset() {
+	*x = JackpotClosure{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[140]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JackpotClosure) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JackpotClosure) ProtoMessage() {}
+
+func (x *JackpotClosure) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[140]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JackpotClosure.ProtoReflect.Descriptor instead.
+func (*JackpotClosure) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{140}
+}
+
+func (x *JackpotClosure) GetClosedAtUnixNanos() int64 {
+	if x != nil {
+		return x.ClosedAtUnixNanos
+	}
+	return 0
+}
+
+func (x *JackpotClosure) GetClosedBy() string {
+	if x != nil {
+		return x.ClosedBy
+	}
+	return ""
+}
+
+func (x *JackpotClosure) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
+}
+
+func (x *JackpotClosure) GetTransferTo() string {
+	if x != nil {
+		return x.TransferTo
+	}
+	return ""
+}
+
+func (x *JackpotClosure) GetTransferred() int64 {
+	if x != nil {
+		return x.Transferred
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -10506,7 +10659,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
 	"\x0fHandpayResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
-	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xd3\x03\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xea\x03\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -10524,11 +10677,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	" \x01(\bR\x10cashOutRequested\x128\n" +
 	"\n" +
 	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\x12&\n" +
-	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\"t\n" +
+	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x15\n" +
+	"\x05guest\x18\xac\x02 \x01(\bR\x05guest\"t\n" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x9c\t\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\xe4\t\n" +
 	"\vTableStatus\x121\n" +
 	"\x06config\x18\x01 \x01(\v2\x19.ats.table.v1.TableConfigR\x06config\x12)\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12\x19\n" +
@@ -10560,7 +10714,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05fault\x18\x1a \x01(\tR\x05fault\x12B\n" +
 	"\x0ewheel_proposal\x18\x1b \x01(\v2\x1b.ats.table.v1.WheelProposalR\rwheelProposal\x12\x1f\n" +
 	"\vwheel_fault\x18\x1c \x01(\tR\n" +
-	"wheelFault\"V\n" +
+	"wheelFault\x12F\n" +
+	"\x0fjackpot_closure\x18\xac\x02 \x01(\v2\x1c.ats.table.v1.JackpotClosureR\x0ejackpotClosure\"V\n" +
 	"\rWheelProposal\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\tR\x06number\x12\x12\n" +
@@ -10971,7 +11126,18 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x03why\x18\x04 \x01(\tR\x03why\x12\x1f\n" +
 	"\vsealed_rows\x18\x05 \x01(\x03R\n" +
 	"sealedRows\x12\x14\n" +
-	"\x05found\x18\x06 \x01(\tR\x05found*~\n" +
+	"\x05found\x18\x06 \x01(\tR\x05found\"N\n" +
+	"\x13CloseJackpotRequest\x12\x16\n" +
+	"\x06notice\x18\x01 \x01(\tR\x06notice\x12\x1f\n" +
+	"\vtransfer_to\x18\x02 \x01(\tR\n" +
+	"transferTo\"\xb9\x01\n" +
+	"\x0eJackpotClosure\x12/\n" +
+	"\x14closed_at_unix_nanos\x18\x01 \x01(\x03R\x11closedAtUnixNanos\x12\x1b\n" +
+	"\tclosed_by\x18\x02 \x01(\tR\bclosedBy\x12\x16\n" +
+	"\x06notice\x18\x03 \x01(\tR\x06notice\x12\x1f\n" +
+	"\vtransfer_to\x18\x04 \x01(\tR\n" +
+	"transferTo\x12 \n" +
+	"\vtransferred\x18\x05 \x01(\x03R\vtransferred*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11049,7 +11215,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xc1\x15\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x8f\x16\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -11089,7 +11255,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse\x12T\n" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
-	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
+	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse\x12L\n" +
+	"\fCloseJackpot\x12!.ats.table.v1.CloseJackpotRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xa0\x06\n" +
 	"\vCageService\x12K\n" +
@@ -11119,7 +11286,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 140)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 142)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11265,12 +11432,14 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*NoteReconciliation)(nil),             // 141: ats.table.v1.NoteReconciliation
 	(*FloorReportResponse)(nil),            // 142: ats.table.v1.FloorReportResponse
 	(*LedgerReseal)(nil),                   // 143: ats.table.v1.LedgerReseal
-	nil,                                    // 144: ats.table.v1.Limits.PerBetEntry
+	(*CloseJackpotRequest)(nil),            // 144: ats.table.v1.CloseJackpotRequest
+	(*JackpotClosure)(nil),                 // 145: ats.table.v1.JackpotClosure
+	nil,                                    // 146: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	144, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	146, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11348,181 +11517,184 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	86,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
 	87,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
 	79,  // 79: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
-	80,  // 80: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	45,  // 81: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	87,  // 82: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	92,  // 83: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	99,  // 84: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	97,  // 85: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 86: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	98,  // 87: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	100, // 88: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	97,  // 89: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 90: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	14,  // 91: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 92: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 93: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	5,   // 94: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 95: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	121, // 96: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	126, // 97: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	124, // 98: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	124, // 99: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	124, // 100: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	120, // 101: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	127, // 102: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	136, // 103: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	139, // 104: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	139, // 105: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	139, // 106: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	139, // 107: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	139, // 108: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	139, // 109: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	139, // 110: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	139, // 111: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	139, // 112: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	139, // 113: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	139, // 114: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	140, // 115: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	140, // 116: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	141, // 117: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	143, // 118: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	127, // 119: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	128, // 120: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	6,   // 121: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 122: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 123: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 124: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 125: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 126: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 127: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 128: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 129: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 130: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 131: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 132: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 133: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 134: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 135: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 136: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 137: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 138: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 139: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 140: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 141: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 142: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 143: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 144: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 145: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 146: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 147: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 148: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 149: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 150: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 151: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 152: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 153: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 154: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 155: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 156: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 157: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 158: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 159: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 160: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 161: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 162: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 163: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 164: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 165: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 166: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 167: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 168: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 169: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 170: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 171: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 172: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 173: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 174: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	94,  // 175: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 176: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 177: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 178: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 179: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 180: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 181: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 182: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 183: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 184: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 185: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	17,  // 186: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 187: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 188: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 189: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 190: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 191: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 192: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 193: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 194: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 195: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 196: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 197: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 198: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 199: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 200: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 201: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 202: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 203: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 204: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 205: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 217: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 218: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 219: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 220: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 221: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 222: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 223: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 224: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 225: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 226: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 227: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 228: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 229: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 230: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 231: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 232: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 233: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 234: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 235: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 236: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 237: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 238: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	95,  // 239: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 240: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 241: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 242: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 243: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 244: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 245: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 246: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 247: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 248: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 249: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	186, // [186:250] is the sub-list for method output_type
-	122, // [122:186] is the sub-list for method input_type
-	122, // [122:122] is the sub-list for extension type_name
-	122, // [122:122] is the sub-list for extension extendee
-	0,   // [0:122] is the sub-list for field type_name
+	145, // 80: ats.table.v1.TableStatus.jackpot_closure:type_name -> ats.table.v1.JackpotClosure
+	80,  // 81: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	45,  // 82: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	87,  // 83: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	92,  // 84: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	99,  // 85: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	97,  // 86: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 87: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	98,  // 88: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	100, // 89: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	97,  // 90: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	5,   // 91: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	14,  // 92: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 93: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	14,  // 94: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	5,   // 95: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 96: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	121, // 97: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	126, // 98: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	124, // 99: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	124, // 100: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	124, // 101: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	120, // 102: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	127, // 103: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	136, // 104: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	139, // 105: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	139, // 106: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	139, // 107: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	139, // 108: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	139, // 109: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	139, // 110: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	139, // 111: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	139, // 112: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	139, // 113: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	139, // 114: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	139, // 115: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	140, // 116: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	140, // 117: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	141, // 118: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	143, // 119: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	127, // 120: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	128, // 121: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	6,   // 122: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 123: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 124: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 125: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 126: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 127: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 128: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 129: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 130: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 131: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 132: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 133: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 134: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 135: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 136: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 137: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 138: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 139: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 140: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 141: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 142: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 143: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 144: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 145: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 146: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 147: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 148: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 149: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 150: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 151: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 152: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 153: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 154: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 155: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 156: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 157: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 158: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 159: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 160: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 161: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 162: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 163: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 164: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 165: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 166: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 167: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 168: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 169: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 170: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 171: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 172: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 173: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 174: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 175: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	144, // 176: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
+	94,  // 177: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 178: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 179: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 180: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 181: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 182: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 183: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 184: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 185: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 186: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 187: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	17,  // 188: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 189: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 190: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 191: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 192: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 193: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 194: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 195: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 196: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 197: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 198: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 199: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 200: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 201: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 202: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 203: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 204: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 205: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 206: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 207: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 208: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 209: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 212: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 219: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 220: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 221: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 222: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 223: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 224: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 225: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 226: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 227: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 228: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 229: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 230: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 231: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 232: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 233: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 234: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 235: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 236: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 237: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 238: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 239: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 240: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	78,  // 241: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	95,  // 242: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 243: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 244: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 245: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 246: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 247: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 248: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 249: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 250: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 251: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 252: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	188, // [188:253] is the sub-list for method output_type
+	123, // [123:188] is the sub-list for method input_type
+	123, // [123:123] is the sub-list for extension type_name
+	123, // [123:123] is the sub-list for extension extendee
+	0,   // [0:123] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -11558,7 +11730,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   140,
+			NumMessages:   142,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -960,6 +960,7 @@ const (
 	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
 	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
 	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
+	DealerService_CloseJackpot_FullMethodName        = "/ats.table.v1.DealerService/CloseJackpot"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1070,6 +1071,12 @@ type DealerServiceClient interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(ctx context.Context, in *RefuseWagerRequest, opts ...grpc.CallOption) (*RefuseWagerResponse, error)
+	// CloseJackpot closes the table's jackpot (001 §8.3.5–8.3.6), with the notice displayed of it:
+	// the whole meter is transferred, in one journalled transaction, to the jackpot named (another
+	// table's of the floor), the meter stands at zero and takes no more contributions, and the
+	// status shows the closure (TableStatus.jackpot_closure). Refused while a hit waits for the pit
+	// boss. The supervisor's.
+	CloseJackpot(ctx context.Context, in *CloseJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error)
 }
 
 type dealerServiceClient struct {
@@ -1420,6 +1427,16 @@ func (c *dealerServiceClient) RefuseWager(ctx context.Context, in *RefuseWagerRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) CloseJackpot(ctx context.Context, in *CloseJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TableStatus)
+	err := c.cc.Invoke(ctx, DealerService_CloseJackpot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1528,6 +1545,12 @@ type DealerServiceServer interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error)
+	// CloseJackpot closes the table's jackpot (001 §8.3.5–8.3.6), with the notice displayed of it:
+	// the whole meter is transferred, in one journalled transaction, to the jackpot named (another
+	// table's of the floor), the meter stands at zero and takes no more contributions, and the
+	// status shows the closure (TableStatus.jackpot_closure). Refused while a hit waits for the pit
+	// boss. The supervisor's.
+	CloseJackpot(context.Context, *CloseJackpotRequest) (*TableStatus, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1639,6 +1662,9 @@ func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *Lucky
 }
 func (UnimplementedDealerServiceServer) RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RefuseWager not implemented")
+}
+func (UnimplementedDealerServiceServer) CloseJackpot(context.Context, *CloseJackpotRequest) (*TableStatus, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseJackpot not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2273,6 +2299,24 @@ func _DealerService_RefuseWager_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_CloseJackpot_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CloseJackpotRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).CloseJackpot(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_CloseJackpot_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).CloseJackpot(ctx, req.(*CloseJackpotRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2415,6 +2459,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RefuseWager",
 			Handler:    _DealerService_RefuseWager_Handler,
+		},
+		{
+			MethodName: "CloseJackpot",
+			Handler:    _DealerService_CloseJackpot_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
