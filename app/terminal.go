@@ -170,7 +170,7 @@ type Terminal struct {
 	told       []View // views not yet told to onChange, oldest first
 	telling    bool   // a goroutine is telling views to onChange (changedLocked)
 	period     periodTimers
-	sound      soundState // the countdown's ticks and the round's cues (sounds.go)
+	sound      soundState   // the countdown's ticks and the round's cues (sounds.go)
 	closing    closingTimer // the countdown of the table's announced closure (closing.go)
 	board      *board
 	favs       Favourites
