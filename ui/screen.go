@@ -86,6 +86,7 @@ type Screen struct {
 	noteBuyIn      *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 	pad            *padSign         // the player-ID pad's sign, where the table requires the pad (pad.go)
 	closing        *closingSign     // the sign of the table's announced closure (closing.go)
+	sound          *soundButton     // the player's mute (sound.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -177,7 +178,8 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.jackpotWin.Wrapping = fyne.TextWrapWord
 	s.chips = container.New(chipTray{})
 	s.sizing = &touchSizing{}
-	s.favourites = newFavouritesRow(term, s.sizing)
+	s.sound = newSoundButton(term)
+	s.favourites = newFavouritesRow(term, s.sizing, s.sound.button)
 	s.buyIn = container.NewHBox()
 
 	// The betting controls carry no icons: on a 1280-pixel screen the row has room for their
@@ -531,6 +533,7 @@ func (s *Screen) update(v app.View) {
 	s.showJackpot(v)
 	s.pad.update(v)
 	s.closing.update(v)
+	s.sound.update(v)
 	s.favourites.seen(v)
 	explained := s.explain.Visible()
 	if v.Frozen {
