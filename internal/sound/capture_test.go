@@ -18,6 +18,7 @@ import (
 
 	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/apptest"
+	"github.com/tablegames/ats/app/clock/clocktest"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 )
@@ -198,63 +199,92 @@ func identify(s []float32, volume float32) string {
 }
 
 // A round played on a terminal wired to the sound output, with the output going to ALSA and
-// ALSA to the pipe: a chip down, the five ticks of the last five seconds a second apart, no
-// more bets at the lock, the number called, the win; each cue exactly the samples it is made
-// of, at the level set (60), in that order, at those moments.
+// ALSA to the pipe. The terminal runs on a fake clock the test moves a second at a time, and
+// after each step the test listens until what it hears has ended: a chip down, then nothing
+// until five seconds before the lock, then one tick at each of the last five seconds, no more
+// bets at the lock, the number called, the win — each cue exactly the samples it is made of,
+// at the level set (60), and each heard within a second and a half of its moment on the
+// machine's clock (a loaded machine shares the CPU with the card the test plays).
 func TestSoundCapturedFromALSAChipCountdownNoMoreBetsNumberWin(t *testing.T) {
 	speaker := newCard(t)
 	out := Open(DefaultLevel, nil)
 	layout := roulette.Layout{Wheel: roulette.SingleZero}
 	limits := roulette.Limits{Default: roulette.Limit{Min: 100, Max: 50000, Unit: 100}, AggregateMin: 100}
-	link := apptest.NewLink(time.Now, 0, 0, layout, limits)
-	term := app.New(app.Config{Link: link, Sounds: out})
+	start := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	clk := clocktest.New(start)
+	link := apptest.NewLink(clk.Now, 0, 0, layout, limits)
+	term := app.New(app.Config{Link: link, Clock: clk, Sounds: out})
 	ran := make(chan struct{})
 	go func() { term.Run(context.Background()); close(ran) }()
 	defer func() { term.Close(); <-ran; out.Close() }()
 
 	link.Push(table.Connection{Up: true})
-	deadline := time.Now().Add(6*time.Second + 5*time.Millisecond) // the lock 6 s away
-	lock := deadline.Add(-5 * time.Millisecond)
+	// The lock 5 ms before the deadline (apptest's margin): 10 s from the start.
 	link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{500}},
-		Phase: table.PhaseWagering, RoundID: "R1", Deadline: deadline, Limits: limits, Balance: 10000, AccountOpen: true})
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: start.Add(10*time.Second + 5*time.Millisecond),
+		Limits: limits, Balance: 10000, AccountOpen: true})
 	for term.View().RoundID != "R1" {
 		time.Sleep(5 * time.Millisecond)
 	}
+	volume := float32(DefaultLevel) / 100
+	heard := 0
+	// listen returns the cues heard since the last call, once want of them have ended (or
+	// after 3 s), and checks each was heard within 1.5 s of since.
+	listen := func(want int, since time.Time) []string {
+		t.Helper()
+		deadline := time.Now().Add(3 * time.Second)
+		for len(speaker.cues(volume)) < heard+want && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // and nothing more
+		got := speaker.cues(volume)[heard:]
+		heard += len(got)
+		var names []string
+		for _, c := range got {
+			names = append(names, c.name)
+			if late := c.at.Sub(since); late > 1500*time.Millisecond {
+				t.Errorf("%s heard %v after its moment", c.name, late)
+			}
+		}
+		return names
+	}
+	expect := func(what string, got []string, want ...string) {
+		t.Helper()
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%s: heard %v, want %v", what, got, want)
+		}
+	}
+
 	term.SelectChip(500)
 	pieces, err := layout.Inside(roulette.Straight, []roulette.Number{17})
 	if err != nil {
 		t.Fatal(err)
 	}
+	now := time.Now()
 	if _, err := term.Place(roulette.Bet{Spot: pieces}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Until(lock) + time.Second) // no more bets lasts 550 ms
-	link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R1", Number: 17}})
-	time.Sleep(time.Second)
-	link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 500, Returned: 18000, Balance: 27500})
-	time.Sleep(1500 * time.Millisecond)
-
-	got := speaker.cues(DefaultLevel / 100.0)
-	var names []string
-	for _, c := range got {
-		names = append(names, c.name)
-	}
-	want := "chip tick tick tick tick tick no-more-bets number win"
-	if strings.Join(names, " ") != want {
-		t.Fatalf("heard %v, want %s", names, want)
-	}
-	// When: each tick at a whole second before the lock, no more bets at it. The pipe is read
-	// as a card plays, on a machine other builds share (a load of 17 on two cores put a cue
-	// 380 ms late): 600 ms either way, less than the second between two ticks, so a tick on
-	// the wrong second, or the ticks in a burst, still fails.
-	const slack = 600 * time.Millisecond
-	for i, c := range got[1:7] {
-		at := lock.Add(-time.Duration(5-i) * time.Second)
-		t.Logf("%s %d: %v from its moment", c.name, i+1, c.at.Sub(at))
-		if d := c.at.Sub(at); d < -slack || d > slack {
-			t.Errorf("%s %d played %v from its moment %v", c.name, i+1, d, at.Format("15:04:05.000"))
+	expect("a chip placed", listen(1, now), "chip")
+	now = time.Now()
+	clk.Advance(4*time.Second + 995*time.Millisecond) // 5.005 s before the lock
+	expect("more than five seconds before the lock", listen(0, now))
+	clk.Advance(5 * time.Millisecond)
+	for n := 5; n >= 1; n-- {
+		if n < 5 {
+			now = time.Now()
+			clk.Advance(time.Second)
 		}
+		expect(fmt.Sprintf("%d s before the lock", n), listen(1, now), "tick")
 	}
+	now = time.Now()
+	clk.Advance(time.Second)
+	expect("the lock", listen(1, now), "no-more-bets")
+	now = time.Now()
+	link.Push(table.OutcomeEntered{Outcome: table.Outcome{RoundID: "R1", Number: 17}})
+	expect("the outcome", listen(1, now), "number")
+	now = time.Now()
+	link.Push(table.Settled{RoundID: "R1", Number: 17, Recognised: true, Staked: 500, Returned: 18000, Balance: 27500})
+	expect("the settlement", listen(1, now), "win")
 }
 
 // A terminal with no sound card (the demo in a container) runs on silent: the output says
