@@ -139,13 +139,8 @@ func (o *Output) run(level int) {
 			playing = append(playing, p)
 			idle.Reset(length(samples) + idleAfter)
 		case <-idle.C:
-			playing = slices.DeleteFunc(playing, func(p *oto.Player) bool {
-				if p.IsPlaying() {
-					return false
-				}
-				_ = p.Close()
-				return true
-			})
+			// A player done is let go (oto v3.4 needs no Close).
+			playing = slices.DeleteFunc(playing, func(p *oto.Player) bool { return !p.IsPlaying() })
 			if len(playing) > 0 {
 				idle.Reset(idleAfter)
 				continue
