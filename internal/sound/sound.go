@@ -40,7 +40,7 @@ type Output struct {
 	volume float64 // the level as oto's volume, 0..1
 	cues   chan app.Sound
 	done   chan struct{}
-	sounds map[app.Sound][]float32
+	sounds map[app.Sound][]byte // each cue as the device's bytes, made once
 
 	mu     sync.Mutex
 	closed bool
@@ -57,9 +57,9 @@ func Open(level int, log *slog.Logger) *Output {
 	}
 	level = min(max(level, 0), 100)
 	o := &Output{log: log, volume: float64(level) / 100, cues: make(chan app.Sound, queued), done: make(chan struct{}),
-		sounds: map[app.Sound][]float32{}}
+		sounds: map[app.Sound][]byte{}}
 	for s := range tunes {
-		o.sounds[s] = Samples(s)
+		o.sounds[s] = pcm(Samples(s))
 	}
 	go o.run(level)
 	return o
@@ -118,10 +118,11 @@ func (o *Output) run(level int) {
 		select {
 		case s, ok := <-o.cues:
 			if !ok {
+				_ = ctx.Suspend() // the device written to no more
 				return
 			}
-			samples := o.sounds[s]
-			if samples == nil {
+			b := o.sounds[s]
+			if b == nil {
 				o.log.Error("sound: no cue for this sound", "sound", s)
 				continue
 			}
@@ -133,11 +134,11 @@ func (o *Output) run(level int) {
 				}
 				suspended = false
 			}
-			p := ctx.NewPlayer(bytes.NewReader(pcm(samples)))
+			p := ctx.NewPlayer(bytes.NewReader(b))
 			p.SetVolume(o.volume)
 			p.Play()
 			playing = append(playing, p)
-			idle.Reset(length(samples) + idleAfter)
+			idle.Reset(time.Duration(len(b)/4)*time.Second/SampleRate + idleAfter)
 		case <-idle.C:
 			// A player done is let go (oto v3.4 needs no Close).
 			playing = slices.DeleteFunc(playing, func(p *oto.Player) bool { return !p.IsPlaying() })

@@ -74,8 +74,3 @@ func pcm(samples []float32) []byte {
 	}
 	return b
 }
-
-// length is how long samples play.
-func length(samples []float32) time.Duration {
-	return time.Duration(len(samples)) * time.Second / SampleRate
-}
