@@ -21,6 +21,8 @@
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
 //     seat's wagers, which takes their chips off the layout and says why (003 §9.12);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8);
+//   - sounds.go: which cue sounds when (a chip, a refusal, the countdown, no more bets, the
+//     number, a win), through the Sounds port, on the injected clock; the player's mute;
 //   - stats.go: the statistics of the recent outcomes a casino's board shows (SplitsOf: colour,
 //     parity, halves, dozens; HotCold), pure functions of the view's history and wheel.
 package app
