@@ -209,6 +209,11 @@ func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
 		t.slip.set(b, fb.Accepted)
 		t.touchedLocked()
 	}
+	if fb.Accepted > current {
+		t.cueLocked(SoundChip)
+	} else {
+		t.cueLocked(SoundRefused) // no chip went down: below the minimum, or at a limit already
+	}
 	t.sayLocked(fb.Message, Answer)
 	t.changedLocked()
 	return fb, nil
@@ -216,6 +221,7 @@ func (t *Terminal) Place(b roulette.Bet) (Feedback, error) {
 
 // refuseLocked tells the player why a touch changed nothing, and returns err.
 func (t *Terminal) refuseLocked(err error) error {
+	t.cueLocked(SoundRefused)
 	t.sayLocked(msg.Of(err), Answer)
 	t.changedLocked()
 	return err
@@ -290,6 +296,7 @@ func (t *Terminal) Move(from, to roulette.Bet) (Feedback, error) {
 	t.slip.undo = t.slip.undo[:len(t.slip.undo)-1] // one move is one undo step
 	t.repriceLocked()                              // what from's chips carried goes with them (Remove)
 	t.touchedLocked()
+	t.cueLocked(SoundChip)
 	t.sayLocked(fb.Message, Answer)
 	t.changedLocked()
 	return fb, nil
@@ -338,6 +345,7 @@ func (t *Terminal) rebuild(amount func(Stake) int64, from []Stake) error {
 	}
 	newStakes, said := t.priceStakesLocked(from, amount)
 	t.slip.replace(newStakes)
+	t.cueLocked(SoundChip) // the chips go down as one
 	t.sayLocked(said, Answer)
 	t.touchedLocked()
 	t.changedLocked()

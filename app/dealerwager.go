@@ -108,6 +108,7 @@ func (t *Terminal) refusedLocked(e table.WagerRefused) {
 	if e.Slip.RoundID != t.view.RoundID {
 		return // a round already gone: the snapshot of the new one says what stands
 	}
+	t.cueLocked(SoundRefused)
 	layout := t.view.Config.Layout
 	before := dealerTotal(t.view.DealerStakes, layout)
 	for _, s := range t.slip.Stakes() {

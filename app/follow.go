@@ -140,6 +140,7 @@ func (t *Terminal) apply(ev table.Event) {
 		t.onPhase(e)
 	case table.OutcomeEntered:
 		o := e.Outcome
+		t.cueLocked(SoundNumber)
 		if o.Corrected {
 			t.correctionFromLocked(o)
 			if t.correctHistoryLocked(o) {
@@ -172,6 +173,9 @@ func (t *Terminal) apply(ev table.Event) {
 			}
 		}
 		s := e
+		if e.Returned > 0 && !e.Correction {
+			t.cueLocked(SoundWin)
+		}
 		t.view.LastWin, t.view.Balance = &s, e.Balance
 		if !e.Correction {
 			t.lastRound = slices.Clone(t.slip.Stakes())
@@ -363,6 +367,9 @@ func (t *Terminal) onPhase(e table.PhaseChanged) {
 	}
 	v.Phase, v.RoundID, v.Deadline, v.BallDropping = e.Phase, e.RoundID, e.Deadline, e.BallDropping
 	t.schedulePeriodLocked()
+	if e.Phase == table.PhaseNoMoreBets {
+		t.noMoreBetsLocked() // the dealer's call came before this terminal's own lock
+	}
 }
 
 // carriedLocked shows the winning wagers the table carried to the new round (004 §3.6(b)): the

@@ -75,6 +75,7 @@ func (p *periodTimers) stop() {
 // phase and deadline.
 func (t *Terminal) schedulePeriodLocked() {
 	t.period.stop()
+	t.sound.stop()
 	t.period.warned = false
 	if t.closed {
 		return
@@ -94,8 +95,10 @@ func (t *Terminal) schedulePeriodLocked() {
 	t.period.lock = t.clk.AfterFunc(at.Sub(now), t.timerFired(func() {
 		if t.view.RoundID == round {
 			t.view.Locked = true
+			t.noMoreBetsLocked()
 		}
 	}))
+	t.armTicksLocked(round, at, tickCount)
 	warnAt := t.link.LockAt(t.view.Deadline.Add(-t.view.Config.Warning))
 	if t.view.Config.Warning <= 0 {
 		return

@@ -21,6 +21,8 @@
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
 //     seat's wagers, which takes their chips off the layout and says why (003 §9.12);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8);
+//   - sounds.go: which cue sounds when (a chip, a refusal, the countdown, no more bets, the
+//     number, a win), through the Sounds port, on the injected clock; the player's mute;
 //   - stats.go: the statistics of the recent outcomes a casino's board shows (SplitsOf: colour,
 //     parity, halves, dozens; HotCold), pure functions of the view's history and wheel.
 package app
@@ -65,6 +67,7 @@ type Config struct {
 	Cashier Cashier       // cash-out; nil on a terminal without a printer
 	Recall  Recall        // the game records read back for the screen; nil for none
 	Service ServiceConfig // technician mode (technician.go); zero for none
+	Sounds  Sounds        // the cues the terminal sounds (sounds.go); nil for a silent terminal
 }
 
 // View is everything the screen shows, as one immutable value.
@@ -128,6 +131,9 @@ type View struct {
 
 	Service ServiceView // technician mode (technician.go)
 
+	// Muted is the player's mute (SetMuted): the terminal sounds no cue.
+	Muted bool
+
 	Tournament TournamentView // tournament play (tournament.go); its Tournament nil when none
 	// Pad is the seat's player-ID pad as the player must see it (pad.go).
 	Pad PadView
@@ -154,6 +160,7 @@ type Terminal struct {
 	cashier Cashier
 	recall  Recall
 	svc     ServiceConfig
+	sounds  Sounds
 
 	mu         sync.Mutex
 	view       View
@@ -165,6 +172,7 @@ type Terminal struct {
 	told       []View // views not yet told to onChange, oldest first
 	telling    bool   // a goroutine is telling views to onChange (changedLocked)
 	period     periodTimers
+	sound      soundState   // the countdown's ticks and the round's cues (sounds.go)
 	closing    closingTimer // the countdown of the table's announced closure (closing.go)
 	board      *board
 	favs       Favourites
@@ -215,7 +223,7 @@ func New(cfg Config) *Terminal {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Terminal{link: cfg.Link, clk: cfg.Clock, log: cfg.Log, records: cfg.Records, gate: cfg.Gate,
-		cashier: cfg.Cashier, recall: cfg.Recall, svc: cfg.Service, dirty: make(chan struct{}, 1), answered: map[string]bool{},
+		cashier: cfg.Cashier, recall: cfg.Recall, svc: cfg.Service, sounds: cfg.Sounds, dirty: make(chan struct{}, 1), answered: map[string]bool{},
 		ctx: ctx, cancel: cancel}
 	t.board = newBoard(t.clk, t.timerFired(func() { t.board.tick() }))
 	t.view.Money.Cashier = cfg.Cashier != nil
@@ -383,6 +391,7 @@ func (t *Terminal) Close() {
 	t.mu.Lock()
 	t.closed = true
 	t.period.stop()
+	t.sound.stop()
 	t.closing.stop()
 	t.board.stop()
 	t.stopFrozenHoldLocked()

@@ -91,10 +91,10 @@ for script in postinst prerm postrm; do
 done
 # Everything under /etc is the site's to edit: dpkg keeps the edited copy on upgrade.
 (cd "$tree" && find etc -type f | sort | sed 's|^|/|') >"$tree/DEBIAN/conffiles"
-# What a cabinet needs at run time. The kiosk links libGL and libX11; GLFW (Fyne's driver) opens
+# What a cabinet needs at run time. The kiosk links libGL, libX11 and libasound (its sounds); GLFW (Fyne's driver) opens
 # the other X libraries itself at start-up (dlopen), so no linker lists them: they are named
 # here, and check-deb.sh fails if a library the binaries need belongs to no package named here.
-depends=(libc6 libgl1 libx11-6 libx11-xcb1 libxcursor1 libxi6 libxinerama1 libxrandr2 libxrender1
+depends=(libc6 libasound2 libgl1 libx11-6 libx11-xcb1 libxcursor1 libxi6 libxinerama1 libxrandr2 libxrender1
 	libxxf86vm1 xserver-xorg-core xserver-xorg-input-libinput xinit xauth libpam-systemd adduser)
 installed_size=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)
 cat >"$tree/DEBIAN/control" <<EOF

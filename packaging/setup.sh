@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh installs what a fresh Debian machine lacks to build, run and test the terminal:
-# the C toolchain and X11/GL headers that Fyne's GLFW driver needs through cgo, Xvfb and
+# the C toolchain and X11/GL headers that Fyne's GLFW driver needs through cgo, ALSA's for
+# the terminal's sounds (oto, cgo), Xvfb and
 # ImageMagick for the real-window screenshot check, tesseract (English and Chinese) for the
 # player journeys that read the screen back, PostgreSQL (the floor's shared ledger: the
 # tests start throwaway clusters of their own with its initdb and pg_ctl), Chromium (the
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 
 packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick
+	libasound2-dev # internal/sound: oto plays the terminal's cues through ALSA (cgo)
 	shellcheck systemd # shellcheck and systemd-analyze: for packaging/check-deb.sh
 	tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim # packaging/journeys.sh reads the screen back
 	chromium           # cmd/cagepage: the cashier's page tested in a real headless browser

@@ -20,12 +20,13 @@ type favouritesRow struct {
 	box   *fyne.Container
 	flow  *flow
 	view  *container.ThemeOverride // the box at the controls' size
+	lead  fyne.CanvasObject        // the Sound button, first in the row; nil for none
 	// changed is called when the buttons changed, which may take the row another line.
 	changed func()
 }
 
-func newFavouritesRow(term Model, sizing *touchSizing) *favouritesRow {
-	r := &favouritesRow{term: term, flow: &flow{}}
+func newFavouritesRow(term Model, sizing *touchSizing, lead fyne.CanvasObject) *favouritesRow {
+	r := &favouritesRow{term: term, flow: &flow{}, lead: lead}
 	r.box = container.New(r.flow)
 	r.view = sizing.sized(r.box, nil, nil)
 	r.refresh()
@@ -35,6 +36,9 @@ func newFavouritesRow(term Model, sizing *touchSizing) *favouritesRow {
 // refresh rebuilds the buttons from the favourites.
 func (r *favouritesRow) refresh() {
 	r.box.RemoveAll()
+	if r.lead != nil {
+		r.box.Add(r.lead) // the Sound button (sound.go): hidden, and so taking no room, until offered
+	}
 	// The terminal says what became of a touch here (saved, refused) on the message line.
 	r.box.Add(widget.NewButtonWithIcon(T("Save favourite"), theme.DocumentSaveIcon(), func() { r.term.SaveFavourite() }))
 	for _, f := range r.shown {

@@ -39,6 +39,7 @@ func TestLanguageChangeMovesNoButtonAndKeepsTheSpread(t *testing.T) {
 			test.NewTempApp(t)
 			en, term, _, w := screenAt(t, d, l, size)
 			en.OfferLanguages(func(string) {})
+			en.OfferSound()
 			w.SetPadded(false)
 			w.Resize(size)
 			w.Content().Refresh()
@@ -56,6 +57,7 @@ func TestLanguageChangeMovesNoButtonAndKeepsTheSpread(t *testing.T) {
 			}
 			zh.TakeOver(en)
 			zh.OfferLanguages(func(string) {})
+			zh.OfferSound()
 			w.SetContent(zh.Content())
 			w.Resize(size)
 			w.Content().Refresh()

@@ -46,6 +46,8 @@ type Model interface {
 	EndTurn() error
 	// CallDealer raises the player's call on the dealer console: a claim or a fault (001 §9.5).
 	CallDealer(ctx context.Context) error
+	// SetMuted is the player's mute of the terminal's sounds (the Sound button).
+	SetMuted(on bool)
 }
 
 var _ Model = (*app.Terminal)(nil)

@@ -244,7 +244,7 @@ func (ss *serviceScreen) pages(sv app.ServiceView) fyne.CanvasObject {
 	ss.setSaid = widget.NewLabel("")
 	ss.settings = map[string]*widget.Select{}
 	form := widget.NewForm()
-	for _, k := range []struct{ key, label string }{{"design", T("Screen design")}, {"language", T("Language")}, {"seat", T("Seat (player-ID pad number)")}} {
+	for _, k := range []struct{ key, label string }{{"design", T("Screen design")}, {"language", T("Language")}, {"seat", T("Seat (player-ID pad number)")}, {"volume", T("Sound level (%)")}} {
 		sel := widget.NewSelect(technician.Choices(k.key), nil)
 		ss.settings[k.key] = sel
 		form.Append(k.label, sel)

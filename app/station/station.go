@@ -57,6 +57,8 @@ type Config struct {
 	// instead of asking the table server (TerminalService.AuthenticateTechnician), for a table
 	// with no technician PIN file. Off by default: the table's PINs are the technicians'.
 	LocalTechnicianPINs bool
+	// Sounds plays the terminal's cues (internal/sound on a cabinet); nil for a silent terminal.
+	Sounds app.Sounds
 	// AcceptTestTimeout is how long a technician's accept test waits for a note; 0: 30 s.
 	AcceptTestTimeout time.Duration
 
@@ -177,7 +179,7 @@ func Start(ctx context.Context, cfg Config) (_ *Station, err error) {
 		desk = cashDesk{s.Cashier}
 	}
 	s.Terminal = app.New(app.Config{Link: s.Client, Log: cfg.Log, Clock: cfg.Clock, Records: recall.Writer{J: s.Journal},
-		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}, Service: s.serviceConfig(cfg)})
+		Gate: gate, Cashier: desk, Recall: recall.Reader{J: s.Journal}, Service: s.serviceConfig(cfg), Sounds: cfg.Sounds})
 	s.startDesk(cfg)
 	if s.Pad != nil {
 		// The pad's events reach technician mode once the terminal and the technicians file are

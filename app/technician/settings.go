@@ -26,9 +26,12 @@ type Calibrated struct {
 // Values are the terminal's settings a technician may change on the terminal. Money-related
 // settings (limits, denominations, the table's profile) are the table server's and are not here.
 type Values struct {
-	Design      string      `json:"design,omitempty"`   // A, L or U; "" the kiosk's -design
-	Language    string      `json:"language,omitempty"` // en or zh_Hans; "" the system's
-	Seat        int         `json:"seat,omitempty"`     // the seat's pad on the ID pad line; 0 the kiosk's -seat
+	Design   string `json:"design,omitempty"`   // A, L or U; "" the kiosk's -design
+	Language string `json:"language,omitempty"` // en or zh_Hans; "" the system's
+	Seat     int    `json:"seat,omitempty"`     // the seat's pad on the ID pad line; 0 the kiosk's -seat
+	// Volume is the sound level in percent (0 silent); nil the kiosk's default. The player can
+	// only mute it (the kiosk's Sound button), never raise it.
+	Volume      *int        `json:"volume,omitempty"`
 	Calibration *Calibrated `json:"calibration,omitempty"`
 }
 
@@ -37,6 +40,7 @@ var settable = map[string][]string{
 	"design":   {"A", "L", "U"},
 	"language": {"en", "zh_Hans"},
 	"seat":     {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"},
+	"volume":   {"0", "20", "40", "60", "80", "100"},
 }
 
 // Choices are the values setting key may take, in order; nil for a key not settable here.
@@ -86,6 +90,10 @@ func (v Values) Get(key string) string {
 		if v.Seat > 0 {
 			return strconv.Itoa(v.Seat)
 		}
+	case "volume":
+		if v.Volume != nil {
+			return strconv.Itoa(*v.Volume)
+		}
 	}
 	return ""
 }
@@ -109,6 +117,9 @@ func (v Values) with(key, value string) (Values, error) {
 		v.Language = value
 	case "seat":
 		v.Seat, _ = strconv.Atoi(value)
+	case "volume":
+		n, _ := strconv.Atoi(value) // one of the choices: a number
+		v.Volume = &n
 	}
 	return v, nil
 }

@@ -294,3 +294,28 @@ func TestCloseInterruptedSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The sound level is the technician's, in steps of 20 %, journalled like every setting and kept
+// in the settings file the kiosk reads at start; 0 is a setting (silent), not "unset".
+func TestDeskSoundLevelSetting(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	r.enter(t)
+	if err := r.desk.SetSetting(ctx, "volume", "55"); err == nil {
+		t.Fatal("a level between the steps accepted")
+	}
+	if err := r.desk.SetSetting(ctx, "volume", "0"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := OpenSettings(r.dir).Load()
+	if err != nil || v.Volume == nil || *v.Volume != 0 || v.Get("volume") != "0" {
+		t.Fatalf("settings %+v %v", v, err)
+	}
+	page, err := r.desk.EventLog(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Lines[0].Detail, `volume: "" -> "0"`) {
+		t.Fatalf("config line %+v", page.Lines[0])
+	}
+}

@@ -8,7 +8,8 @@
 // the collector's setting and the per-round memory log that returns free pages (kiosk.go,
 // soak.go), glibc's malloc settings for Mesa's heap (cheap.go, cgo), the -pprof endpoint on
 // loopback only (profile.go), the redraw that keeps a screen at rest in Fyne's caches
-// (keepdrawn.go) and technician mode's settings and calibration on the cabinet (technician.go).
+// (keepdrawn.go), technician mode's settings and calibration on the cabinet (technician.go), and
+// the speaker the terminal's cues play on at the technician's level (run.go, internal/sound).
 // docs/platform-quirks.md says why each workaround is there and what would let it go.
 //
 // It lives under internal/ so that the repository's root holds only the kiosk binary's main.go,

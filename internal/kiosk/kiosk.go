@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/internal/sound"
 )
 
 // limitMemory keeps the resident size flat over a long session (issue 4) without ever letting
@@ -53,10 +54,11 @@ type options struct {
 	technicianDemo           bool   // technician.go
 	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
 	pprof                    string // profile.go: Go's profiles on this loopback address
+	volume                   int    // the sound level in percent: the technician's setting, else the default
 }
 
 func parseFlags() options {
-	var o options
+	o := options{volume: sound.DefaultLevel}
 	flag.StringVar(&o.server, "server", "", "table server address; empty runs the demo table")
 	flag.StringVar(&o.pki, "pki", "pki", "PKI directory with this terminal's certificate (with -server)")
 	flag.StringVar(&o.id, "id", "T01", "terminal id (its certificate name)")

@@ -11,6 +11,7 @@ import (
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/internal/sound"
 )
 
 // Run wires the kiosk (the table, demo or real; the station; the screen) and runs it until the
@@ -35,6 +36,11 @@ func Run(log *slog.Logger) (err error) {
 	defer cancel()
 	cfg := station.Config{StateDir: dir, Touch: touchPersist(dir, o.server == ""), ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
 		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
+	// The cues sound on the cabinet's speaker at the technician's level; a machine without a
+	// sound card logs it and plays silent (internal/sound).
+	speaker := sound.Open(o.volume, log)
+	defer speaker.Close()
+	cfg.Sounds = speaker
 	var d *demo.Demo
 	if o.server == "" {
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,

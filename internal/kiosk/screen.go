@@ -68,6 +68,8 @@ func showScreen(ctx context.Context, st *station.Station, view app.View, o optio
 			}
 			s.AttachService(st.Desk, panel)
 		}
+		// The cues play through internal/sound (run.go), which the player may mute.
+		s.OfferSound()
 		s.OfferLanguages(func(code string) { // on the Fyne thread: a touch
 			if err := ui.SetLanguage(code); err != nil {
 				slog.Error("kiosk: language", "code", code, "err", err)

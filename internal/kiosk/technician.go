@@ -26,7 +26,7 @@ const (
 	demoPIN        = demo.TechnicianPIN
 )
 
-// applySettings puts the technician's settings (design, seat, language) in place of the
+// applySettings puts the technician's settings (design, seat, language, sound level) in place of the
 // flags' defaults; a flag given on the command line wins.
 func applySettings(dir string, o *options, log *slog.Logger) {
 	v, err := technician.OpenSettings(dir).Load()
@@ -41,6 +41,9 @@ func applySettings(dir string, o *options, log *slog.Logger) {
 	}
 	if v.Seat > 0 && !given["seat"] {
 		o.seat = v.Seat
+	}
+	if v.Volume != nil {
+		o.volume = *v.Volume
 	}
 	if err := ui.SetLanguage(v.Language); err != nil {
 		log.Error("technician settings: language", "err", err)
