@@ -21,8 +21,9 @@
 //     the player's call to the dealer (001 §9.5), and the casino supervisor's refusal of the
 //     seat's wagers, which takes their chips off the layout and says why (003 §9.12);
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8);
-//   - stats.go: the statistics of the recent outcomes a casino's board shows (SplitsOf: colour,
-//     parity, halves, dozens; HotCold), pure functions of the view's history and wheel.
+//   - the statistics of the recent outcomes a casino's board shows are in app/table (stats.go:
+//     SplitsOf: colour, parity, halves, dozens; HotCold), pure functions of a history and its
+//     wheel, shared with the table server's winning number display (server/display.go).
 package app
 
 import (

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 
-	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
 )
@@ -79,7 +78,7 @@ type statsBoard struct {
 	bars    [4]*splitBar
 	hotCap  *canvas.Text
 	coldCap *canvas.Text
-	// hotColdNote stands in the hot and cold numbers' place until app.HotColdMinSpins spins
+	// hotColdNote stands in the hot and cold numbers' place until table.HotColdMinSpins spins
 	// are counted, saying when they come
 	hotColdNote *canvas.Text
 	hot, cold   [3]*countTile
@@ -92,8 +91,8 @@ type statsBoard struct {
 
 // statsDrawn is what the board shows; it is drawn again only when this changes (once a round).
 type statsDrawn struct {
-	splits    app.Splits
-	hot, cold [3]app.NumberCount
+	splits    table.Splits
+	hot, cold [3]table.NumberCount
 	nHot      int
 	nCold     int
 }
@@ -118,7 +117,7 @@ func newStatsBoard() *statsBoard {
 	b.hotCap = text(T("HOT"), statsHeadSize, hotColour)
 	b.coldCap = text(T("COLD"), statsHeadSize, coldColour)
 	b.coldCap.Alignment = fyne.TextAlignTrailing
-	b.hotColdNote = text(fmt.Sprintf(T("HOT and COLD after %d spins"), app.HotColdMinSpins), statsBarSize, panelDimText)
+	b.hotColdNote = text(fmt.Sprintf(T("HOT and COLD after %d spins"), table.HotColdMinSpins), statsBarSize, panelDimText)
 	b.hotColdNote.Alignment = fyne.TextAlignCenter
 	objs := []fyne.CanvasObject{b.heading, b.hotColdNote}
 	for _, bar := range b.bars {
@@ -168,9 +167,9 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	for _, z := range b.zeros {
 		z.name = zeros
 	}
-	d := statsDrawn{splits: app.SplitsOf(h, w)}
-	if d.splits.Sample >= app.HotColdMinSpins { // before, a count says nothing (app.HotColdMinSpins)
-		hot, cold, _ := app.HotCold(h, w, 3)
+	d := statsDrawn{splits: table.SplitsOf(h, w)}
+	if d.splits.Sample >= table.HotColdMinSpins { // before, a count says nothing (table.HotColdMinSpins)
+		hot, cold, _ := table.HotCold(h, w, 3)
 		d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
 	}
 	if b.drewOnce && d == b.drawn {
@@ -205,7 +204,7 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	}
 	b.hotCap.Hidden = d.nHot == 0
 	b.coldCap.Hidden = d.nCold == 0
-	b.hotColdNote.Hidden = s.Sample >= app.HotColdMinSpins
+	b.hotColdNote.Hidden = s.Sample >= table.HotColdMinSpins
 	b.box.Refresh() // lays the bars out again at their new shares
 }
 
@@ -221,7 +220,7 @@ func sameOutcomes(a, b []table.Outcome) bool {
 	return true
 }
 
-func (t *countTile) set(n app.NumberCount, on bool) {
+func (t *countTile) set(n table.NumberCount, on bool) {
 	for _, o := range []fyne.CanvasObject{t.bg, t.num, t.count} {
 		o.(interface{ Hide() }).Hide()
 		if on {
