@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/ui/look"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -262,7 +263,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.language = widget.NewButton("", nil)
 	s.languageName = newLanguageName()
 	lt := container.NewThemeOverride(container.NewStack(s.language, s.languageName),
-		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
+		look.ChineseTheme{Theme: touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	s.langBox = lt
 	s.langBox.Hide()
@@ -769,7 +770,7 @@ func (s *Screen) showOutcome(v app.View, showResult bool) {
 	red := false
 	if o := v.LastOutcome; o != nil && showResult {
 		number, callout = o.Number.String(), say(app.Callout(o.Number))
-		fill, stroke = numberColour(o.Number.Colour()), 2
+		fill, stroke = look.NumberColour(o.Number.Colour()), 2
 		red = o.Number.Colour() == roulette.ColourRed
 		s.outcomeBg.StrokeColor = feltLine
 		s.outcomeBg.SetMinSize(fyne.NewSize(200, 100)) // refreshes only when it changes
@@ -880,7 +881,7 @@ type historyTile struct {
 const correctedEdge = 4
 
 func newHistoryTile() *historyTile {
-	t := &historyTile{bg: canvas.NewRectangle(numberColour(roulette.ColourGreen)), num: text("", 22, textColour),
+	t := &historyTile{bg: canvas.NewRectangle(look.NumberColour(roulette.ColourGreen)), num: text("", 22, textColour),
 		plain: layout.NewSpacer(), mark: container.NewCenter(redMark(textColour, 7))}
 	t.bg.StrokeColor, t.bg.StrokeWidth = feltLine, 1
 	t.num.Alignment = fyne.TextAlignCenter
@@ -946,7 +947,7 @@ func (t *historyTile) show(n roulette.Number, corrected bool) (appeared bool) {
 	if corrected {
 		t.bg.StrokeColor, t.bg.StrokeWidth = warnColour, correctedEdge
 	}
-	t.bg.FillColor = numberColour(n.Colour())
+	t.bg.FillColor = look.NumberColour(n.Colour())
 	t.num.Text = n.String()
 	red := n.Colour() == roulette.ColourRed
 	if red != t.mark.Visible() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // The statistics board and the limit sign of the side panel (issue 18, point 7: read from the
@@ -231,7 +232,7 @@ func (t *countTile) set(n table.NumberCount, on bool) {
 	if !on {
 		return
 	}
-	t.bg.FillColor = numberColour(n.Number.Colour())
+	t.bg.FillColor = look.NumberColour(n.Number.Colour())
 	t.num.Text = n.Number.String()
 	t.count.Text = fmt.Sprintf("×%d", n.Count)
 }

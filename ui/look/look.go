@@ -1,0 +1,49 @@
+// Package look is what every screen of the table shares so they look alike: the colours of the
+// numbers (red, black, the zeros' green) and the embedded Chinese font. The kiosk (ui) and the
+// winning number display (wnd) both draw with it; neither imports the other.
+package look
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/assets"
+)
+
+// The numbers' colours, as on the felt and the wheel. Red and black are also told apart by
+// shape where a screen shows them (a diamond marks red), so they read the same to a player who
+// does not see red.
+var (
+	Red   = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
+	Black = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
+	Green = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
+)
+
+// NumberColour is the colour a number of that colour is drawn on.
+func NumberColour(c roulette.Colour) color.Color {
+	switch c {
+	case roulette.ColourRed:
+		return Red
+	case roulette.ColourBlack:
+		return Black
+	}
+	return Green
+}
+
+// ChineseTheme is a theme with the embedded Chinese glyphs first (assets, cut to the
+// translation by packaging/gen-fonts.sh). Fyne looks a character up in the theme's font, then
+// in its own Latin font, so Latin text draws exactly as in English.
+type ChineseTheme struct{ fyne.Theme }
+
+// Font is the embedded Chinese font, regular or bold; symbols stay the base theme's.
+func (t ChineseTheme) Font(s fyne.TextStyle) fyne.Resource {
+	switch {
+	case s.Symbol:
+		return t.Theme.Font(s)
+	case s.Bold:
+		return assets.ChineseBold
+	}
+	return assets.ChineseRegular
+}
