@@ -14,6 +14,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 	"github.com/tablegames/ats/server/pki"
 )
@@ -179,6 +181,34 @@ func TestDisplayShowsTheSettledRoundAndTheMeter(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.until(t, "the invalidated round gone", func(s *pb.DisplayState) bool { return len(s.History) == 0 })
+}
+
+// Rule (001 §2.2.4): at a table where no terminal plays (a TV in an empty pit), the outcome
+// still reaches the display: the outcome goes to the terminals by its own path (deliverOutcome),
+// not the broadcast, and a display once stayed on NO MORE BETS (a double-zero table, 00, no
+// jackpot: nothing else was broadcast after it).
+func TestDisplayShowsTheOutcomeAtATableWithoutPlayers(t *testing.T) {
+	r := newRigWith(t, func(c *Config) {
+		c.RulesProfile, c.Wheel, c.LayoutProfile = table.ProfileStar, roulette.DoubleZero, roulette.Star
+	})
+	d := r.display("wnd-1")
+	if _, err := r.dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.dealer.BallDropping(ctx, &pb.RoundRequest{RoundId: st.RoundId}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: "00"}); err != nil {
+		t.Fatal(err)
+	}
+	got := d.until(t, "00 the latest", func(s *pb.DisplayState) bool { return len(s.History) > 0 })
+	if got.History[0].Number != "00" || got.Phase != pb.Phase_PHASE_RESULT || got.Wheel != pb.Wheel_WHEEL_DOUBLE_ZERO {
+		t.Fatalf("after the round: %v", got)
+	}
 }
 
 // Rule (001 §2.2.8): the display shows the winning jackpot message — the amount and the seat —
