@@ -4,7 +4,7 @@
 # `kioskprobe wnd`, which starts a table server and the real cmd/wnd full screen, deals a round
 # with the dealer's RPCs on a single-zero table with a jackpot and on a double-zero one, and reads
 # the screen back with tesseract: the number dealt large in the latest number's box (00 on the
-# double-zero wheel) and the jackpot meter's amount. The screenshots are kept in build/wnd/SIZE/.
+# double-zero wheel) and the jackpot meter's amount. The screenshots are kept in build/wnd-probe/SIZE/.
 #
 #   bash packaging/wnd-probe.sh
 set -euo pipefail
@@ -19,7 +19,7 @@ for size in ${WND_SIZES:-1920x1080 3840x2160}; do
 	(
 		source packaging/xvfb.sh
 		start_xvfb "$size"
-		"$bin/kioskprobe" wnd -wnd "$bin/wnd" -tableserver "$bin/tableserver" -out "build/wnd/$size"
+		"$bin/kioskprobe" wnd -wnd "$bin/wnd" -tableserver "$bin/tableserver" -out "build/wnd-probe/$size"
 	) || status=1
 done
 rm -rf "$bin"

@@ -31,7 +31,7 @@ func wndMain(args []string) error {
 	fs := flag.NewFlagSet("wnd", flag.ContinueOnError)
 	bin := fs.String("wnd", "", "the wnd binary (go build ./cmd/wnd)")
 	tableserver := fs.String("tableserver", "", "the tableserver binary (go build ./cmd/tableserver)")
-	out := fs.String("out", "build/wnd", "where the screenshots are kept")
+	out := fs.String("out", "build/wnd-probe", "where the screenshots are kept")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
