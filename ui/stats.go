@@ -37,14 +37,14 @@ const (
 )
 
 // Colours of the splits that are not the numbers' own: two or three shades a player tells apart,
-// each under white text.
+// each under white text (ui/look, shared with the winning number display).
 var (
-	splitBlue   = color.NRGBA{R: 0x2b, G: 0x5d, B: 0x8c, A: 0xff}
-	splitPurple = color.NRGBA{R: 0x5e, G: 0x3f, B: 0x8a, A: 0xff}
-	splitBrown  = color.NRGBA{R: 0x80, G: 0x5a, B: 0x24, A: 0xff}
-	barEmpty    = color.NRGBA{R: 0x2a, G: 0x36, B: 0x2e, A: 0xff}
-	hotColour   = color.NRGBA{R: 0xff, G: 0x8a, B: 0x3d, A: 0xff}
-	coldColour  = color.NRGBA{R: 0x7c, G: 0xc4, B: 0xff, A: 0xff}
+	splitBlue   = look.SplitBlue
+	splitPurple = look.SplitPurple
+	splitBrown  = look.SplitBrown
+	barEmpty    = look.BarEmpty
+	hotColour   = look.Hot
+	coldColour  = look.Cold
 )
 
 // barSeg is one share of a bar: its colour, its name and its count.

@@ -73,7 +73,7 @@ const (
 	strip   = table.DisplayHistory
 )
 
-// Colours of the display's own (the numbers' are look's).
+// Colours of the display's own (the numbers' and the statistics board's are look's).
 var (
 	bgColour    = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
 	panelColour = color.NRGBA{R: 0x18, G: 0x30, B: 0x20, A: 0xff}
@@ -83,12 +83,6 @@ var (
 	amber       = color.NRGBA{R: 0xb8, G: 0x6e, B: 0x00, A: 0xff}
 	openGreen   = color.NRGBA{R: 0x4c, G: 0xaf, B: 0x50, A: 0xff}
 	alarmRed    = color.NRGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}
-	hotColour   = color.NRGBA{R: 0xff, G: 0x8a, B: 0x3d, A: 0xff}
-	coldColour  = color.NRGBA{R: 0x7c, G: 0xc4, B: 0xff, A: 0xff}
-	splitBlue   = color.NRGBA{R: 0x2b, G: 0x5d, B: 0x8c, A: 0xff}
-	splitPurple = color.NRGBA{R: 0x5e, G: 0x3f, B: 0x8a, A: 0xff}
-	splitBrown  = color.NRGBA{R: 0x80, G: 0x5a, B: 0x24, A: 0xff}
-	barEmpty    = color.NRGBA{R: 0x2a, G: 0x36, B: 0x2e, A: 0xff}
 	veil        = color.NRGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xc0}
 	winBg       = color.NRGBA{R: 0x8a, G: 0x10, B: 0x10, A: 0xff}
 )
@@ -191,8 +185,8 @@ func New() *Screen {
 	for i := range s.tiles {
 		s.tiles[i] = newTile(40, 0)
 	}
-	s.hotHead = text(32, hotColour, true)
-	s.coldHead = text(32, coldColour, true)
+	s.hotHead = text(32, look.Hot, true)
+	s.coldHead = text(32, look.Cold, true)
 	s.hotNote = text(30, dim, false)
 	s.hotNote.Alignment = fyne.TextAlignCenter
 	for i := range s.hot {
@@ -211,12 +205,12 @@ func New() *Screen {
 		return z
 	}
 	for i := range s.barBg {
-		s.barBg[i] = rect(barEmpty)
+		s.barBg[i] = rect(look.BarEmpty)
 	}
 	s.bars[0] = []*segment{seg(look.Red, T("RED")), zero(), seg(look.Black, T("BLACK"))}
-	s.bars[1] = []*segment{seg(splitBlue, T("ODD")), zero(), seg(splitPurple, T("EVEN"))}
-	s.bars[2] = []*segment{seg(splitBlue, T("1 to 18")), zero(), seg(splitPurple, T("19 to 36"))}
-	s.bars[3] = []*segment{zero(), seg(splitBlue, T("1st")), seg(splitBrown, T("2nd")), seg(splitPurple, T("3rd"))}
+	s.bars[1] = []*segment{seg(look.SplitBlue, T("ODD")), zero(), seg(look.SplitPurple, T("EVEN"))}
+	s.bars[2] = []*segment{seg(look.SplitBlue, T("1 to 18")), zero(), seg(look.SplitPurple, T("19 to 36"))}
+	s.bars[3] = []*segment{zero(), seg(look.SplitBlue, T("1st")), seg(look.SplitBrown, T("2nd")), seg(look.SplitPurple, T("3rd"))}
 	s.limits = text(32, white, false)
 	s.aggregate = text(32, white, false)
 	s.jackBg = rect(panelColour)

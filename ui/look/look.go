@@ -1,5 +1,6 @@
 // Package look is what every screen of the table shares so they look alike: the colours of the
-// numbers (red, black, the zeros' green) and the embedded Chinese font. The kiosk (ui) and the
+// numbers (red, black, the zeros' green) and of the statistics board, and the embedded Chinese
+// font. The kiosk (ui) and the
 // winning number display (wnd) both draw with it; neither imports the other.
 package look
 
@@ -19,6 +20,18 @@ var (
 	Red   = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
 	Black = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
 	Green = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
+)
+
+// The statistics board's colours beside the numbers': the hot and the cold numbers' captions,
+// and the shares of a split that are not a number's colour (two or three shades a player tells
+// apart, each under white text), on an empty bar's colour.
+var (
+	Hot         = color.NRGBA{R: 0xff, G: 0x8a, B: 0x3d, A: 0xff}
+	Cold        = color.NRGBA{R: 0x7c, G: 0xc4, B: 0xff, A: 0xff}
+	SplitBlue   = color.NRGBA{R: 0x2b, G: 0x5d, B: 0x8c, A: 0xff}
+	SplitPurple = color.NRGBA{R: 0x5e, G: 0x3f, B: 0x8a, A: 0xff}
+	SplitBrown  = color.NRGBA{R: 0x80, G: 0x5a, B: 0x24, A: 0xff}
+	BarEmpty    = color.NRGBA{R: 0x2a, G: 0x36, B: 0x2e, A: 0xff}
 )
 
 // NumberColour is the colour a number of that colour is drawn on.
