@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/ui/look"
 )
 
 var at = time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
@@ -179,4 +180,35 @@ func TestDisplayTakesNoInput(t *testing.T) {
 	if after := shown(s); after != before {
 		t.Errorf("a tap changed the screen:\n%s\n→\n%s", before, after)
 	}
+}
+
+// The display speaks Chinese under a Chinese locale (or -lang zh_Hans), drawn with the
+// embedded Chinese font (look.ChineseTheme): the golden shows real glyphs, not boxes.
+func TestDisplayInChinese(t *testing.T) {
+	t.Cleanup(func() {
+		if err := SetLanguage("en"); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := SetLanguage("zh_Hans"); err != nil {
+		t.Fatal(err)
+	}
+	if !Chinese() {
+		t.Fatal("SetLanguage(zh_Hans) left the screen in English")
+	}
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(look.ChineseTheme{Theme: test.Theme()})
+	s := New()
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1920, 1080))
+	jack := display(roulette.SingleZero, twenty...)
+	jack.Jackpot, jack.JackpotMeter = true, 1234567
+	s.Show(State{Display: jack, Up: true, Ever: true})
+	texts := shown(s)
+	for _, want := range []string{"中奖号码", "热号", "冷号", "累积奖金", "最近 20 局", "黑"} {
+		if !strings.Contains(texts, want) {
+			t.Errorf("the Chinese screen does not show %q (shows %q)", want, texts)
+		}
+	}
+	assertImage(t, "chinese.png", w.Canvas())
 }
