@@ -10,7 +10,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/keepalive"
 
 	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/internal/backoff"
@@ -50,10 +49,7 @@ func WatchDisplay(ctx context.Context, cfg DisplayConfig, update func(DisplayUpd
 	if cfg.MaxBackoff <= 0 {
 		cfg.MaxBackoff = 5 * time.Second
 	}
-	opts := append([]grpc.DialOption{
-		// Pings find a dead link within seconds, so the screen says it lost the table.
-		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second, PermitWithoutStream: true}),
-	}, cfg.DialOptions...)
+	opts := append([]grpc.DialOption{linkKeepalive}, cfg.DialOptions...)
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS)))
 	}
