@@ -73,16 +73,13 @@ const (
 	strip   = table.DisplayHistory
 )
 
-// Colours of the display's own (the numbers' and the statistics board's are look's).
+// Colours of the display's own (the numbers', the states', the panels' and the statistics
+// board's are look's, as the kiosk's).
 var (
-	bgColour    = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
 	panelColour = color.NRGBA{R: 0x18, G: 0x30, B: 0x20, A: 0xff}
 	white       = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	dim         = color.NRGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}
 	gold        = color.NRGBA{R: 0xff, G: 0xc8, B: 0x3d, A: 0xff}
 	amber       = color.NRGBA{R: 0xb8, G: 0x6e, B: 0x00, A: 0xff}
-	openGreen   = color.NRGBA{R: 0x4c, G: 0xaf, B: 0x50, A: 0xff}
-	alarmRed    = color.NRGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}
 	veil        = color.NRGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xc0}
 	winBg       = color.NRGBA{R: 0x8a, G: 0x10, B: 0x10, A: 0xff}
 )
@@ -155,14 +152,14 @@ func New() *Screen {
 		s.objects = append(s.objects, l)
 		return l
 	}
-	s.bg = rect(bgColour)
+	s.bg = rect(look.Panel)
 	s.title = text(40, white, true)
 	s.phase = text(40, white, true)
 	s.phase.Alignment = fyne.TextAlignTrailing
 	s.closeBg = rect(amber)
 	s.closeText = text(36, white, true)
 	s.closeText.Alignment = fyne.TextAlignCenter
-	s.numHead = text(36, dim, true)
+	s.numHead = text(36, look.DimText, true)
 	s.numHead.Alignment = fyne.TextAlignCenter
 	s.numBg = rect(look.Green)
 	s.numBg.StrokeColor, s.numBg.StrokeWidth = white, 6
@@ -171,7 +168,7 @@ func New() *Screen {
 	s.numWord = text(48, white, true)
 	s.numWord.Alignment = fyne.TextAlignCenter
 	s.panel = rect(panelColour)
-	s.stripHead = text(30, dim, false)
+	s.stripHead = text(30, look.DimText, false)
 	newTile := func(numSize, countSize float32) tile {
 		t := tile{bg: rect(look.Green), num: text(numSize, white, true)}
 		t.bg.StrokeColor, t.bg.StrokeWidth = white, 1
@@ -187,7 +184,7 @@ func New() *Screen {
 	}
 	s.hotHead = text(32, look.Hot, true)
 	s.coldHead = text(32, look.Cold, true)
-	s.hotNote = text(30, dim, false)
+	s.hotNote = text(30, look.DimText, false)
 	s.hotNote.Alignment = fyne.TextAlignCenter
 	for i := range s.hot {
 		s.hot[i] = newTile(40, 24)
@@ -224,7 +221,7 @@ func New() *Screen {
 	s.winText = text(56, gold, true)
 	s.winText.Alignment = fyne.TextAlignCenter
 	s.veil = rect(veil)
-	s.lostHead = text(96, alarmRed, true)
+	s.lostHead = text(96, look.Closed, true)
 	s.lostHead.Alignment = fyne.TextAlignCenter
 	s.lostText = text(44, white, false)
 	s.lostText.Alignment = fyne.TextAlignCenter
@@ -335,10 +332,10 @@ func (s *Screen) Show(st State) {
 	s.veil.Hidden, s.lostHead.Hidden, s.lostText.Hidden = !lost, !lost, !lost
 	if !st.Ever {
 		s.lostHead.Text, s.lostText.Text = T("WAITING FOR THE TABLE"), ""
-		s.lostHead.Color = dim
+		s.lostHead.Color = look.DimText
 	} else {
 		s.lostHead.Text, s.lostText.Text = T("RECONNECTING…"), T("not connected to the table")
-		s.lostHead.Color = alarmRed
+		s.lostHead.Color = look.Closed
 	}
 	s.content.Refresh()
 }
@@ -359,11 +356,11 @@ func setCounts(tiles []tile, cs []table.NumberCount) {
 func phaseWords(p table.Phase) (string, color.Color) {
 	switch p {
 	case table.PhaseClosed:
-		return T("TABLE CLOSED"), alarmRed
+		return T("TABLE CLOSED"), look.Closed
 	case table.PhaseWagering:
-		return T("PLACE YOUR BETS"), openGreen
+		return T("PLACE YOUR BETS"), look.Open
 	case table.PhaseNoMoreBets:
-		return T("NO MORE BETS"), alarmRed
+		return T("NO MORE BETS"), look.Closed
 	case table.PhaseResult:
 		return T("RESULT"), white
 	}

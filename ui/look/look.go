@@ -34,6 +34,15 @@ var (
 	BarEmpty    = color.NRGBA{R: 0x2a, G: 0x36, B: 0x2e, A: 0xff}
 )
 
+// The round's state in colour, read at a glance (000 §10.6.2): open, closed; and the panels'
+// background and dim text.
+var (
+	Open    = color.NRGBA{R: 0x4c, G: 0xaf, B: 0x50, A: 0xff}
+	Closed  = color.NRGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}
+	Panel   = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
+	DimText = color.NRGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}
+)
+
 // NumberColour is the colour a number of that colour is drawn on.
 func NumberColour(c roulette.Colour) color.Color {
 	switch c {
