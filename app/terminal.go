@@ -23,8 +23,9 @@
 //   - technician.go: technician mode, which takes the terminal out of play (SPEC §8);
 //   - sounds.go: which cue sounds when (a chip, a refusal, the countdown, no more bets, the
 //     number, a win), through the Sounds port, on the injected clock; the player's mute;
-//   - stats.go: the statistics of the recent outcomes a casino's board shows (SplitsOf: colour,
-//     parity, halves, dozens; HotCold), pure functions of the view's history and wheel.
+//   - the statistics of the recent outcomes a casino's board shows are in app/table (stats.go:
+//     SplitsOf: colour, parity, halves, dozens; HotCold), pure functions of a history and its
+//     wheel, shared with the table server's winning number display (server/display.go).
 package app
 
 import (

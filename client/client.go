@@ -80,6 +80,10 @@ type Client struct {
 	up     bool
 }
 
+// linkKeepalive pings the table, so a dead link is found within seconds and the screen (a
+// terminal's, a display's) says it lost the table.
+var linkKeepalive = grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second, PermitWithoutStream: true})
+
 // ErrClosed is returned by calls on a closed client.
 var ErrClosed = errors.New("client closed")
 
@@ -105,8 +109,7 @@ func Dial(cfg Config) (*Client, error) {
 		cfg.CallTimeout = 2 * time.Second
 	}
 	opts := append([]grpc.DialOption{
-		// Pings find a dead link within seconds, so the terminal shows it lost the table.
-		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second, PermitWithoutStream: true}),
+		linkKeepalive,
 		// HTTP/2's default windows, fixed: the dynamic window answered nearly every slip's
 		// response with a BDP ping and a WINDOW_UPDATE (a write, and a read of the table's ack)
 		// for windows a terminal's events never need.

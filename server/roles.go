@@ -17,6 +17,7 @@ import (
 // jackpot confirmations, releases of held tickets — and, so one person can run a table, the
 // dealer's calls too. Technician: the technician service only. Terminals: their own service.
 // Cashier: the cage's service (a supervisor may read its reports, never pay a ticket).
+// Display: the winning number display's stream, and nothing else.
 var roleTable = map[string][]string{}
 
 var (
@@ -75,6 +76,13 @@ func init() {
 	allow(cage, "StopTicket", supervisorRoles)
 	allow(cage, "ReleaseTicketStop", supervisorRoles)
 	allow(cage, "ApprovePayment", cageReportRoles)
+
+	// The winning number display (display.go) is the display role's alone, and the display
+	// role may call nothing else: a TV in the pit holds a certificate that moves no money and
+	// reads no player's account. The other roles are refused it too, so a display can only be
+	// installed with a display certificate: a dealer's or a terminal's put in a TV by mistake
+	// fails at once, on the screen, rather than leaving a key that moves money in the pit.
+	allow(pb.DisplayService_ServiceDesc.ServiceName, "Watch", []string{pki.RoleDisplay})
 
 	// A cashier's shift (cageshift.go) is the cashier's own.
 	allow(cage, "OpenShift", cashierRoles)

@@ -598,6 +598,8 @@ func (t *Table) deliverOutcome(now time.Time, out table.Outcome, settled []settl
 	for _, s := range t.settledEvents(now, settled, trace) {
 		own[s.terminal] = s.ev
 	}
+	// Everyone's news, queued here rather than through send: the displays are woken here too.
+	t.wakeDisplays()
 	shared := []*event{outcome, phase} // for every terminal without a settlement of its own
 	for terminal, subs := range t.subs {
 		ev := own[terminal]

@@ -34,6 +34,10 @@ type Files struct {
 	// FloorKey is, on PostgreSQL, the key file the floor's shared rows (tickets, cage) are
 	// sealed under: the same file at every table server of the floor. "" is LedgerKey.
 	FloorKey string
+	// Promotion is the operator's promotional text for the winning number displays, one line
+	// in a file; "" for none. Read at start (a bad file stops the start) and again on SIGHUP
+	// (a bad file then is logged and the text shown stays).
+	Promotion string
 	// Attach, if set, is given the table once it is loaded, before it serves: what runs beside
 	// the table in this process (the wheel follower, tableserver -wheel-port) starts here and
 	// stops when ctx ends.
@@ -113,6 +117,12 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 			return err
 		}
 	}
+	if f.Promotion != "" {
+		if err := t.LoadPromotion(f.Promotion); err != nil {
+			return err
+		}
+		go reloadPromotion(ctx, t, f.Promotion, log)
+	}
 	if f.Attach != nil {
 		f.Attach(ctx, t)
 	}
@@ -127,4 +137,22 @@ func ServeFiles(ctx context.Context, cfg Config, f Files, log *slog.Logger, read
 	}
 	t.Run(ctx)
 	return nil
+}
+
+// reloadPromotion reads the promotional text again at each SIGHUP (systemctl reload) until ctx
+// ends: the operator edits the file and reloads, and the table plays on.
+func reloadPromotion(ctx context.Context, t *Table, path string, log *slog.Logger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			if err := t.LoadPromotion(path); err != nil {
+				log.Error("promotion not reloaded: the displays keep the text they show", "file", path, "err", err)
+			}
+		}
+	}
 }

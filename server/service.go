@@ -142,13 +142,15 @@ func NewGRPC(t *Table, tlsCfg *tls.Config, opts ...Option) *grpc.Server {
 	pb.RegisterTerminalServiceServer(s, &terminalService{t: t, pins: o.technicians, log: o.log, edge: e})
 	pb.RegisterDealerServiceServer(s, &dealerService{t: t})
 	pb.RegisterTechnicianServiceServer(s, &technicianService{t: t, pins: o.technicians, log: o.log})
-	pb.RegisterCageServiceServer(s, &cageService{t: t}) // cage.go: the cashiers'
+	pb.RegisterCageServiceServer(s, &cageService{t: t})       // cage.go: the cashiers'
+	pb.RegisterDisplayServiceServer(s, &displayService{t: t}) // display.go: the winning number displays'
 	h := health.NewServer()
 	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.TerminalService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.DealerService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.TechnicianService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(pb.CageService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	h.SetServingStatus(pb.DisplayService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(s, h)
 	reflection.Register(s)
 	return s
@@ -287,7 +289,7 @@ func (e *edge) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo
 		return err
 	}
 	counts, max, what := e.inFlight, MaxInFlight, "calls"
-	if info.FullMethod == pb.TerminalService_Watch_FullMethodName {
+	if info.FullMethod == pb.TerminalService_Watch_FullMethodName || info.FullMethod == pb.DisplayService_Watch_FullMethodName {
 		counts, max, what = e.watches, MaxWatchStreams, "Watch streams"
 	}
 	done, err := e.acquire(who, counts, max, what)

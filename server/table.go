@@ -347,6 +347,12 @@ type Table struct {
 
 	// wheel is what the wheel's sensors said of a round (wheelreading.go).
 	wheel wheelReading
+
+	// The winning number displays (display.go): their streams' wake-ups, the operator's
+	// promotional text, and the latest jackpot won while its message is shown.
+	displays   map[*displayWatch]struct{}
+	promotion  string
+	jackpotWin *table.JackpotWin
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes
@@ -619,6 +625,9 @@ func (t *Table) markHistory(roundID string, change func(*table.Outcome)) {
 		}
 	}
 	t.history = h
+	// An invalidation is told only to the terminals that played the round (RoundVoided), not
+	// broadcast: the displays, which show the history, are woken here.
+	t.wakeDisplays()
 }
 
 // ---- events -----------------------------------------------------------------------------------
@@ -640,6 +649,7 @@ func (t *Table) send(terminal string, ev *event) {
 		queue(t.subs[terminal], entry)
 		return
 	}
+	t.displayHears(ev) // everyone's event: the displays' too (display.go)
 	for _, subs := range t.subs {
 		queue(subs, entry)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // Felt colours. Red and black numbers are also told apart by shape (a diamond marks red, see
@@ -22,21 +23,11 @@ import (
 var (
 	feltGreen  = color.NRGBA{R: 0x0b, G: 0x5d, B: 0x1e, A: 0xff}
 	feltLine   = color.NRGBA{R: 0xf5, G: 0xf0, B: 0xe1, A: 0xff}
-	numRed     = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
-	numBlack   = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
-	numGreen   = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x32, A: 0xff}
+	numRed     = look.Red // the numbers' colours are every screen's (ui/look)
+	numBlack   = look.Black
+	numGreen   = look.Green
 	textColour = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
 )
-
-func numberColour(c roulette.Colour) color.Color {
-	switch c {
-	case roulette.ColourRed:
-		return numRed
-	case roulette.ColourBlack:
-		return numBlack
-	}
-	return numGreen
-}
 
 // Felt is the virtual betting layout: the boxes of one layout's geometry, scaled to the widget.
 // A tap reports the bet spot it means through OnTapped.
@@ -259,7 +250,7 @@ func (f *Felt) CreateRenderer() fyne.WidgetRenderer {
 	for _, b := range f.geom.Boxes {
 		var fill color.Color // outside boxes show the felt
 		if b.IsNum || b.Colour != roulette.ColourGreen {
-			fill = numberColour(b.Colour)
+			fill = look.NumberColour(b.Colour)
 		}
 		label := b.Label
 		if !b.IsNum {

@@ -25,6 +25,7 @@ import (
 	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // translations reads one embedded translation file.
@@ -197,7 +198,7 @@ func chineseChild(t *testing.T) {
 	th := Theme()
 	if pt, ok := th.(panelTheme); !ok {
 		t.Fatalf("the kiosk's theme is %T, not the one clearing to the panels' colour", th)
-	} else if _, ok := pt.Theme.(chineseTheme); !ok {
+	} else if _, ok := pt.Theme.(look.ChineseTheme); !ok {
 		t.Fatalf("the theme in a zh_CN locale is %T, not the Chinese one", th)
 	}
 	faces := []*font.Face{}

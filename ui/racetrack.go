@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/diagrams"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // Racetrack is the oval of the wheel's numbers for neighbours bets, with the named sectors
@@ -92,7 +93,7 @@ func (r *Racetrack) MinSize() fyne.Size { return fyne.NewSize(540, 100) }
 func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 	var boxes []artBox
 	for _, reg := range r.track.Numbers {
-		boxes = append(boxes, artBox{rect: reg.Rect, fill: numberColour(reg.Colour), label: reg.Label, em: trackNumberEm, marker: reg.Colour == roulette.ColourRed})
+		boxes = append(boxes, artBox{rect: reg.Rect, fill: look.NumberColour(reg.Colour), label: reg.Label, em: trackNumberEm, marker: reg.Colour == roulette.ColourRed})
 	}
 	for _, reg := range r.track.Sectors {
 		label := reg.Label

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/tablegames/ats/ui/look"
 	"image/color"
 	"strings"
 	"sync/atomic"
@@ -67,12 +68,12 @@ type Screen struct {
 
 // Status colours: the period states must read at a glance (000 §10.6.2).
 var (
-	openColour   = color.NRGBA{R: 0x4c, G: 0xaf, B: 0x50, A: 0xff}
+	openColour   = look.Open // the states' colours are every screen's (ui/look)
 	warnColour   = color.NRGBA{R: 0xff, G: 0xa0, B: 0x00, A: 0xff}
-	closedColour = color.NRGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}
+	closedColour = look.Closed
 	panelText    = color.NRGBA{R: 0xf0, G: 0xf0, B: 0xf0, A: 0xff}
-	panelDimText = color.NRGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}
-	panelBg      = color.NRGBA{R: 0x10, G: 0x22, B: 0x16, A: 0xff}
+	panelDimText = look.DimText
+	panelBg      = look.Panel
 	selectedChip = color.NRGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
 )
 

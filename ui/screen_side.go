@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tablegames/ats/ui/look"
 	"image/color"
 	"sort"
 	"strings"
@@ -241,7 +242,7 @@ func (r *sideRegion) showOutcome(v app.View, showResult bool) {
 	red := false
 	if o := v.LastOutcome; o != nil && showResult {
 		number, callout = o.Number.String(), say(app.Callout(o.Number))
-		fill, stroke = numberColour(o.Number.Colour()), 2
+		fill, stroke = look.NumberColour(o.Number.Colour()), 2
 		red = o.Number.Colour() == roulette.ColourRed
 		r.outcomeBg.StrokeColor = feltLine
 		r.outcomeBg.SetMinSize(fyne.NewSize(200, 100)) // refreshes only when it changes
@@ -305,7 +306,7 @@ type historyTile struct {
 const correctedEdge = 4
 
 func newHistoryTile() *historyTile {
-	t := &historyTile{bg: canvas.NewRectangle(numberColour(roulette.ColourGreen)), num: text("", 22, textColour),
+	t := &historyTile{bg: canvas.NewRectangle(look.NumberColour(roulette.ColourGreen)), num: text("", 22, textColour),
 		plain: layout.NewSpacer(), mark: container.NewCenter(redMark(textColour, 7))}
 	t.bg.StrokeColor, t.bg.StrokeWidth = feltLine, 1
 	t.num.Alignment = fyne.TextAlignCenter
@@ -371,7 +372,7 @@ func (t *historyTile) show(n roulette.Number, corrected bool) (appeared bool) {
 	if corrected {
 		t.bg.StrokeColor, t.bg.StrokeWidth = warnColour, correctedEdge
 	}
-	t.bg.FillColor = numberColour(n.Colour())
+	t.bg.FillColor = look.NumberColour(n.Colour())
 	t.num.Text = n.String()
 	red := n.Colour() == roulette.ColourRed
 	if red != t.mark.Visible() {

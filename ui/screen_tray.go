@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tablegames/ats/ui/look"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -70,7 +71,7 @@ func newTrayRegion(s *Screen, design diagrams.Design) *trayRegion {
 	r.language = widget.NewButton("", nil)
 	r.languageName = newLanguageName()
 	lt := container.NewThemeOverride(container.NewStack(r.language, r.languageName),
-		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
+		look.ChineseTheme{Theme: touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	r.langBox = lt
 	r.langBox.Hide()

@@ -105,13 +105,13 @@ func TestStatisticsBarsAreAlwaysNamed(t *testing.T) {
 	}
 }
 
-// Hot and cold numbers are named only from app.HotColdMinSpins spins on; before, the board
+// Hot and cold numbers are named only from table.HotColdMinSpins spins on; before, the board
 // says when they come, in their place. After one spin the number seen was "hot".
 func TestHotAndColdOnlyAfterEnoughSpins(t *testing.T) {
 	test.NewTempApp(t)
 	b := newStatsBoard()
 	var hist []table.Outcome
-	for i := range app.HotColdMinSpins {
+	for i := range table.HotColdMinSpins {
 		b.show(hist, roulette.SingleZero)
 		if b.hotCap.Visible() || b.coldCap.Visible() || b.hot[0].bg.Visible() || b.cold[0].bg.Visible() {
 			t.Fatalf("after %d spins the board names hot or cold numbers", i)

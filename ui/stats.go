@@ -12,9 +12,9 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 
-	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // The statistics board and the limit sign of the side panel (issue 18, point 7: read from the
@@ -37,14 +37,14 @@ const (
 )
 
 // Colours of the splits that are not the numbers' own: two or three shades a player tells apart,
-// each under white text.
+// each under white text (ui/look, shared with the winning number display).
 var (
-	splitBlue   = color.NRGBA{R: 0x2b, G: 0x5d, B: 0x8c, A: 0xff}
-	splitPurple = color.NRGBA{R: 0x5e, G: 0x3f, B: 0x8a, A: 0xff}
-	splitBrown  = color.NRGBA{R: 0x80, G: 0x5a, B: 0x24, A: 0xff}
-	barEmpty    = color.NRGBA{R: 0x2a, G: 0x36, B: 0x2e, A: 0xff}
-	hotColour   = color.NRGBA{R: 0xff, G: 0x8a, B: 0x3d, A: 0xff}
-	coldColour  = color.NRGBA{R: 0x7c, G: 0xc4, B: 0xff, A: 0xff}
+	splitBlue   = look.SplitBlue
+	splitPurple = look.SplitPurple
+	splitBrown  = look.SplitBrown
+	barEmpty    = look.BarEmpty
+	hotColour   = look.Hot
+	coldColour  = look.Cold
 )
 
 // barSeg is one share of a bar: its colour, its name and its count.
@@ -79,7 +79,7 @@ type statsBoard struct {
 	bars    [4]*splitBar
 	hotCap  *canvas.Text
 	coldCap *canvas.Text
-	// hotColdNote stands in the hot and cold numbers' place until app.HotColdMinSpins spins
+	// hotColdNote stands in the hot and cold numbers' place until table.HotColdMinSpins spins
 	// are counted, saying when they come
 	hotColdNote *canvas.Text
 	hot, cold   [3]*countTile
@@ -92,8 +92,8 @@ type statsBoard struct {
 
 // statsDrawn is what the board shows; it is drawn again only when this changes (once a round).
 type statsDrawn struct {
-	splits    app.Splits
-	hot, cold [3]app.NumberCount
+	splits    table.Splits
+	hot, cold [3]table.NumberCount
 	nHot      int
 	nCold     int
 }
@@ -118,7 +118,7 @@ func newStatsBoard() *statsBoard {
 	b.hotCap = text(T("HOT"), statsHeadSize, hotColour)
 	b.coldCap = text(T("COLD"), statsHeadSize, coldColour)
 	b.coldCap.Alignment = fyne.TextAlignTrailing
-	b.hotColdNote = text(fmt.Sprintf(T("HOT and COLD after %d spins"), app.HotColdMinSpins), statsBarSize, panelDimText)
+	b.hotColdNote = text(fmt.Sprintf(T("HOT and COLD after %d spins"), table.HotColdMinSpins), statsBarSize, panelDimText)
 	b.hotColdNote.Alignment = fyne.TextAlignCenter
 	objs := []fyne.CanvasObject{b.heading, b.hotColdNote}
 	for _, bar := range b.bars {
@@ -168,9 +168,9 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	for _, z := range b.zeros {
 		z.name = zeros
 	}
-	d := statsDrawn{splits: app.SplitsOf(h, w)}
-	if d.splits.Sample >= app.HotColdMinSpins { // before, a count says nothing (app.HotColdMinSpins)
-		hot, cold, _ := app.HotCold(h, w, 3)
+	d := statsDrawn{splits: table.SplitsOf(h, w)}
+	if d.splits.Sample >= table.HotColdMinSpins { // before, a count says nothing (table.HotColdMinSpins)
+		hot, cold, _ := table.HotCold(h, w, 3)
 		d.nHot, d.nCold = copy(d.hot[:], hot), copy(d.cold[:], cold)
 	}
 	if b.drewOnce && d == b.drawn {
@@ -205,7 +205,7 @@ func (b *statsBoard) show(h []table.Outcome, w roulette.Wheel) {
 	}
 	b.hotCap.Hidden = d.nHot == 0
 	b.coldCap.Hidden = d.nCold == 0
-	b.hotColdNote.Hidden = s.Sample >= app.HotColdMinSpins
+	b.hotColdNote.Hidden = s.Sample >= table.HotColdMinSpins
 	b.box.Refresh() // lays the bars out again at their new shares
 }
 
@@ -221,7 +221,7 @@ func sameOutcomes(a, b []table.Outcome) bool {
 	return true
 }
 
-func (t *countTile) set(n app.NumberCount, on bool) {
+func (t *countTile) set(n table.NumberCount, on bool) {
 	for _, o := range []fyne.CanvasObject{t.bg, t.num, t.count} {
 		o.(interface{ Hide() }).Hide()
 		if on {
@@ -232,7 +232,7 @@ func (t *countTile) set(n app.NumberCount, on bool) {
 	if !on {
 		return
 	}
-	t.bg.FillColor = numberColour(n.Number.Colour())
+	t.bg.FillColor = look.NumberColour(n.Number.Colour())
 	t.num.Text = n.Number.String()
 	t.count.Text = fmt.Sprintf("×%d", n.Count)
 }

@@ -146,7 +146,7 @@ func TestStatsBoardShowsTheSplits(t *testing.T) {
 			t.Errorf("all zeros: bar %d shows %v", i, got)
 		}
 	}
-	// 00 hot, on green (from app.HotColdMinSpins spins on: before, no number is hot).
+	// 00 hot, on green (from table.HotColdMinSpins spins on: before, no number is hot).
 	b = boardAt(history(roulette.DoubleZeroNumber, 0, roulette.DoubleZeroNumber, 1, 2, 3, 4, 5, 6, 7), roulette.DoubleZero)
 	if got := fmt.Sprint(tiles(b.hot)); got != "[00 ×2 0 ×1 1 ×1]" || b.hot[0].bg.FillColor != numGreen {
 		t.Errorf("00 twice in ten: hot tiles %s on %v", got, b.hot[0].bg.FillColor)

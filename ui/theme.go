@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // Theme is the kiosk's theme: Fyne's own, and on a terminal whose locale is Chinese, the
@@ -22,7 +22,7 @@ import (
 // screen needs no full-window rectangle of its own (see backdrop).
 func Theme() fyne.Theme {
 	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
-		return panelTheme{chineseTheme{theme.DefaultTheme()}}
+		return panelTheme{look.ChineseTheme{Theme: theme.DefaultTheme()}}
 	}
 	return panelTheme{theme.DefaultTheme()}
 }
@@ -57,18 +57,6 @@ func sameColour(a, b color.Color) bool {
 	r1, g1, b1, a1 := a.RGBA()
 	r2, g2, b2, a2 := b.RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
-}
-
-type chineseTheme struct{ fyne.Theme }
-
-func (t chineseTheme) Font(s fyne.TextStyle) fyne.Resource {
-	switch {
-	case s.Symbol:
-		return t.Theme.Font(s)
-	case s.Bold:
-		return assets.ChineseBold
-	}
-	return assets.ChineseRegular
 }
 
 // touchTheme is the app's theme with some sizes and colours of its own: the controls around

@@ -1,6 +1,7 @@
 // Package table is the table's data model as every part of the system speaks it: the phase of
 // the round, the table's configuration and limits, a terminal's snapshot of the table, the
-// events that change it, settlements, money replies and the table's refusals. The client
+// events that change it, settlements, money replies and the table's refusals, and the statistics
+// of recent outcomes a board shows (stats.go). The client
 // returns these, the server keeps its state in them, the terminal and the screen read them.
 //
 // It holds no I/O and no protobuf: proto/wire converts these to and from the wire, so the

@@ -267,7 +267,12 @@ func (k *kioskRun) look(enough func(reading) bool) error {
 // shoot takes the step's screenshot.
 func (k *kioskRun) shoot() error {
 	k.shot = fmt.Sprintf("%s-%02d.png", k.prefix, k.stepNum)
-	if out, err := exec.Command("import", "-window", "root", k.shot).CombinedOutput(); err != nil {
+	return screenshot(k.shot)
+}
+
+// screenshot saves the whole screen (ImageMagick's import) at path.
+func screenshot(path string) error {
+	if out, err := exec.Command("import", "-window", "root", path).CombinedOutput(); err != nil {
 		return fmt.Errorf("screenshot: %w: %s", err, strings.TrimSpace(string(out)))
 	}
 	return nil

@@ -22,6 +22,9 @@
 // With -frames D it taps nothing: it counts the frames the window draws over D untouched (each
 // damage, re-armed) and prints them per second, with the damaged area — what an idle kiosk
 // redraws (issue 18: during a wagering period, the countdown's once-a-second change only).
+//
+// `kioskprobe journey` walks a player's journeys (journey.go); `kioskprobe wnd` reads the
+// winning number display's real window back (wnd.go, packaging/wnd-probe.sh).
 package main
 
 import (
@@ -65,6 +68,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "journey" {
 		if err := journeyMain(os.Args[2:]); err != nil {
 			log.Fatalf("kioskprobe journey: %v", err)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "wnd" {
+		if err := wndMain(os.Args[2:]); err != nil {
+			log.Fatalf("kioskprobe wnd: %v", err)
 		}
 		return
 	}

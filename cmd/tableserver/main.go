@@ -111,6 +111,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	redeemWindow := fs.Duration("redeem-window", time.Minute, "window for -redeem-failures")
 	redeemCooldown := fs.Duration("redeem-cooldown", 30*time.Second, "first throttle of a terminal guessing tickets; doubles on each repeat, up to an hour")
 	wheelPort := fs.String("wheel-port", "", "the wheel's sensor line (devices/wheel), e.g. /dev/ttyS1: the table follows the wheel (ball launched, ball about to drop, the number both sensors read proposed to the dealer)")
+	promotion := fs.String("promotion", "", "the winning number displays' promotional text: a file of one line (read again on SIGHUP, systemctl reload)")
 	wheelAuto := fs.Bool("wheel-auto-outcome", false, "with -wheel-port: enter the number both sensors read without the dealer's confirmation, audited as the wheel's")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -166,7 +167,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}
 
-	files := server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, Supervisors: *sups, LedgerKey: *ledgerKey, FloorKey: *floorKey}
+	files := server.Files{PKI: *dir, Ledger: *db, Listen: *listen, Auto: *auto, Technicians: *techs, Supervisors: *sups, LedgerKey: *ledgerKey, FloorKey: *floorKey,
+		Promotion: *promotion}
 	if *wheelPort != "" {
 		w, err := openWheel(*wheelPort, cfg.Wheel, *wheelAuto, log)
 		if err != nil {
@@ -268,6 +270,7 @@ func runPKI(args []string, stderr io.Writer) int {
 	supervisors := fs.String("supervisors", "supervisor", "init: supervisor ids, comma separated")
 	technicians := fs.String("technicians", "technician", "init: technician ids, comma separated")
 	cashiers := fs.String("cashiers", "cashier-1", "init: the cage's cashier ids, comma separated")
+	displays := fs.String("displays", "wnd-1", "init: the winning number displays' ids (cmd/wnd), comma separated")
 	force := fs.Bool("force", false, "init: replace an existing CA (locks out every certificate it issued)")
 	role := fs.String("role", pki.RoleTerminal, "issue: "+strings.Join(pki.Roles, ", "))
 	id := fs.String("id", "", "issue, renew, revoke: the certificate's id")
@@ -292,7 +295,7 @@ func runPKI(args []string, stderr io.Writer) int {
 	case "init":
 		err = pki.InitWith(*dir, pki.InitOptions{Terminals: list(*terminals), Hosts: list(*hosts),
 			Dealers: list(*dealers), Supervisors: list(*supervisors), Technicians: list(*technicians),
-			Cashiers: list(*cashiers), Force: *force, ClientValidity: validity, ServerValidity: time.Duration(*serverDays) * 24 * time.Hour})
+			Cashiers: list(*cashiers), Displays: list(*displays), Force: *force, ClientValidity: validity, ServerValidity: time.Duration(*serverDays) * 24 * time.Hour})
 	case "issue":
 		err = pki.IssueFor(*dir, *role, *id, validity)
 	case "renew":

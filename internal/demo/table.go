@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -77,6 +78,10 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err != nil {
 		return nil, fmt.Errorf("demo table: %w", err)
 	}
+	if err := writeDisplayPKI(dir, addr, m); err != nil {
+		stop()
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &Table{Addr: addr, ClientTLS: cliTLS, Table: t, stop: stop, led: led, cancel: cancel, ran: make(chan struct{})}
 	go func() { defer close(d.ran); t.Run(ctx) }()
@@ -134,6 +139,35 @@ func (d *Table) Close() error {
 	d.halt()
 	if err := d.led.Close(); err != nil {
 		return fmt.Errorf("demo table: closing the ledger: %w", err)
+	}
+	return nil
+}
+
+// DisplayID is the demo's winning number display certificate's id (role display).
+const DisplayID = "wnd-1"
+
+// writeDisplayPKI lets a winning number display follow the demo table (cmd/wnd; packaging/run.sh
+// -wnd): dir/wnd holds the process's CA certificate, a display certificate (DisplayID: it may
+// call nothing but the display's stream) and the table's address in addr. A new table replaces
+// them.
+func writeDisplayPKI(dir, addr string, m *pki.Memory) error {
+	d := filepath.Join(dir, "wnd")
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return err
+	}
+	is, err := m.CA.IssueClient(pki.RoleDisplay, DisplayID)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+		mode os.FileMode
+	}{{"ca.pem", m.CA.PEM, 0o644}, {DisplayID + ".pem", is.CertPEM, 0o644}, {DisplayID + "-key.pem", is.KeyPEM, 0o600},
+		{"addr", []byte(addr + "\n"), 0o644}} {
+		if err := os.WriteFile(filepath.Join(d, f.name), f.data, f.mode); err != nil {
+			return fmt.Errorf("demo: the display's files: %w", err)
+		}
 	}
 	return nil
 }

@@ -107,15 +107,10 @@ func configFrom(in *pb.TableConfig) (table.TableConfig, error) {
 		WageringPeriod: time.Duration(in.GetWageringPeriodMs()) * time.Millisecond, Warning: time.Duration(in.GetWarningMs()) * time.Millisecond,
 		LuckyBall: in.GetLuckyBall(), Racetrack: in.GetRacetrack(), Jackpot: in.GetJackpot(), PlayerCardRequired: in.GetPlayerCardRequired(),
 		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency(), DealerCashOnly: in.GetDealerCashOnly()}
-	switch in.GetWheel() {
-	case pb.Wheel_WHEEL_SINGLE_ZERO:
-		c.Layout.Wheel = roulette.SingleZero
-	case pb.Wheel_WHEEL_DOUBLE_ZERO:
-		c.Layout.Wheel = roulette.DoubleZero
-	default:
-		return c, fmt.Errorf("table config: unknown wheel %v", in.GetWheel())
-	}
 	var err error
+	if c.Layout.Wheel, err = wheelOf(in.GetWheel()); err != nil {
+		return c, fmt.Errorf("table config: %w", err)
+	}
 	if c.Layout.Profile, err = roulette.ParseProfile(in.GetLayoutProfile()); err != nil {
 		return c, err
 	}

@@ -44,12 +44,8 @@ func PendingPB(p *table.PendingLimits) *pb.PendingLimits {
 
 // ConfigPB writes the game in force at a table.
 func ConfigPB(c table.TableConfig) *pb.TableConfig {
-	w := pb.Wheel_WHEEL_SINGLE_ZERO
-	if c.Layout.Wheel == roulette.DoubleZero {
-		w = pb.Wheel_WHEEL_DOUBLE_ZERO
-	}
 	return &pb.TableConfig{
-		TableId: c.TableID, Wheel: w, LayoutProfile: c.Layout.Profile.String(), RulesProfile: c.RulesProfile,
+		TableId: c.TableID, Wheel: wheelPB(c.Layout.Wheel), LayoutProfile: c.Layout.Profile.String(), RulesProfile: c.RulesProfile,
 		ChipDenominations: c.Chips, WageringPeriodMs: c.WageringPeriod.Milliseconds(), WarningMs: c.Warning.Milliseconds(),
 		LuckyBall: c.LuckyBall, LuckyBallVersion: c.LuckyBallVersion.String(), Racetrack: c.Racetrack, Jackpot: c.Jackpot,
 		IdPadRequired: c.IDPadRequired, PlayerCardRequired: c.PlayerCardRequired, Venue: c.Venue, Currency: c.Currency,

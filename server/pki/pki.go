@@ -1,8 +1,8 @@
 // Package pki is the table's small certificate authority. The table server, every terminal and
 // the dealer console authenticate each other with mutual TLS: the CA signs a server certificate
 // for the table's addresses and one client certificate per terminal and per dealer console.
-// A client's role is its certificate's Organizational Unit (terminal, dealer, supervisor or
-// technician) and its identity the Common Name, so a terminal cannot claim another's id or call
+// A client's role is its certificate's Organizational Unit (terminal, dealer, supervisor,
+// technician, cashier or display) and its identity the Common Name, so a terminal cannot claim another's id or call
 // dealer functions, and a dealer cannot do what only a supervisor may.
 //
 // Client certificates are short-lived (90 days unless told otherwise) and renewed with `pki
@@ -48,10 +48,13 @@ const (
 	// RoleCashier works the cage: looks up and pays cash-out tickets printed anywhere on the
 	// floor, and reads their own shift's totals (CageService).
 	RoleCashier = "cashier"
+	// RoleDisplay is a winning number display (a TV in the pit, cmd/wnd): it follows the
+	// table's public state (DisplayService) and may call nothing else.
+	RoleDisplay = "display"
 )
 
 // Roles lists every role, terminal first.
-var Roles = []string{RoleTerminal, RoleDealer, RoleSupervisor, RoleTechnician, RoleCashier}
+var Roles = []string{RoleTerminal, RoleDealer, RoleSupervisor, RoleTechnician, RoleCashier, RoleDisplay}
 
 func knownRole(role string) bool {
 	for _, r := range Roles {
@@ -268,6 +271,7 @@ type InitOptions struct {
 	Supervisors []string // supervisor certificates; nil: "supervisor"
 	Technicians []string // technician certificates; nil: "technician"
 	Cashiers    []string // the cage's cashier certificates; nil: "cashier-1"
+	Displays    []string // winning number displays' certificates; nil: "wnd-1"
 	// Force replaces an existing CA. Without it Init refuses a directory that has one:
 	// a new CA locks out every terminal and console deployed with the old one.
 	Force          bool
@@ -276,8 +280,8 @@ type InitOptions struct {
 }
 
 // Init creates a PKI directory: the CA, the server certificate for localhost and the loopback
-// addresses plus hosts, a dealer, a supervisor, a technician and a cashier (cashier-1)
-// certificate, and one certificate per terminal id. It refuses a directory that already has a CA.
+// addresses plus hosts, a dealer, a supervisor, a technician, a cashier (cashier-1) and a
+// winning number display (wnd-1) certificate, and one certificate per terminal id. It refuses a directory that already has a CA.
 func Init(dir string, terminals []string, hosts ...string) error {
 	return InitWith(dir, InitOptions{Terminals: terminals, Hosts: hosts})
 }
@@ -295,6 +299,9 @@ func InitWith(dir string, o InitOptions) error {
 	}
 	if o.Cashiers == nil {
 		o.Cashiers = []string{"cashier-1"}
+	}
+	if o.Displays == nil {
+		o.Displays = []string{"wnd-1"}
 	}
 	if o.ClientValidity == 0 {
 		o.ClientValidity = DefaultClientValidity
@@ -361,7 +368,7 @@ func InitWith(dir string, o InitOptions) error {
 	for _, g := range []struct {
 		role string
 		ids  []string
-	}{{RoleDealer, o.Dealers}, {RoleSupervisor, o.Supervisors}, {RoleTechnician, o.Technicians}, {RoleCashier, o.Cashiers}, {RoleTerminal, o.Terminals}} {
+	}{{RoleDealer, o.Dealers}, {RoleSupervisor, o.Supervisors}, {RoleTechnician, o.Technicians}, {RoleCashier, o.Cashiers}, {RoleTerminal, o.Terminals}, {RoleDisplay, o.Displays}} {
 		for _, id := range g.ids {
 			is, err := ca.IssueClientFor(g.role, id, o.ClientValidity)
 			if err != nil {

@@ -10315,6 +10315,442 @@ func (x *JackpotClosure) GetTransferred() int64 {
 	return 0
 }
 
+type DisplayWatchRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisplayWatchRequest) Reset() {
+	*x = DisplayWatchRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[141]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisplayWatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisplayWatchRequest) ProtoMessage() {}
+
+func (x *DisplayWatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[141]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisplayWatchRequest.ProtoReflect.Descriptor instead.
+func (*DisplayWatchRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{141}
+}
+
+// DisplayState is all a winning number display shows.
+type DisplayState struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	TableId  string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	Venue    string                 `protobuf:"bytes,2,opt,name=venue,proto3" json:"venue,omitempty"`
+	Currency string                 `protobuf:"bytes,3,opt,name=currency,proto3" json:"currency,omitempty"` // ISO 4217, e.g. "AUD"
+	Wheel    Wheel                  `protobuf:"varint,4,opt,name=wheel,proto3,enum=ats.table.v1.Wheel" json:"wheel,omitempty"`
+	Phase    Phase                  `protobuf:"varint,5,opt,name=phase,proto3,enum=ats.table.v1.Phase" json:"phase,omitempty"`
+	// The outcomes that stand, newest first (the latest is the first), at most 20: an invalidated
+	// round's number is left out, a corrected one shows the corrected number.
+	History []*Outcome `protobuf:"bytes,6,rep,name=history,proto3" json:"history,omitempty"`
+	// The hot and cold numbers of those outcomes (app/table HotCold), none under the sample a
+	// board names them from.
+	Hot                 []*DisplayNumberCount `protobuf:"bytes,7,rep,name=hot,proto3" json:"hot,omitempty"`
+	Cold                []*DisplayNumberCount `protobuf:"bytes,8,rep,name=cold,proto3" json:"cold,omitempty"`
+	Splits              *DisplaySplits        `protobuf:"bytes,9,opt,name=splits,proto3" json:"splits,omitempty"`
+	Limits              *Limits               `protobuf:"bytes,10,opt,name=limits,proto3" json:"limits,omitempty"`
+	ClosingAtUnixNanos  int64                 `protobuf:"varint,11,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"`    // the announced closure; 0 for none
+	Jackpot             bool                  `protobuf:"varint,12,opt,name=jackpot,proto3" json:"jackpot,omitempty"`                                                        // the table has a jackpot (the meter display is on)
+	JackpotMeter        int64                 `protobuf:"varint,13,opt,name=jackpot_meter,json=jackpotMeter,proto3" json:"jackpot_meter,omitempty"`                          // cents
+	Promotion           string                `protobuf:"bytes,14,opt,name=promotion,proto3" json:"promotion,omitempty"`                                                     // the operator's promotional text; "" for none
+	JackpotWin          *DisplayJackpotWin    `protobuf:"bytes,15,opt,name=jackpot_win,json=jackpotWin,proto3" json:"jackpot_win,omitempty"`                                 // the latest jackpot won, while it is shown
+	ServerTimeUnixNanos int64                 `protobuf:"varint,16,opt,name=server_time_unix_nanos,json=serverTimeUnixNanos,proto3" json:"server_time_unix_nanos,omitempty"` // when the state was taken
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *DisplayState) Reset() {
+	*x = DisplayState{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[142]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisplayState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisplayState) ProtoMessage() {}
+
+func (x *DisplayState) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[142]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisplayState.ProtoReflect.Descriptor instead.
+func (*DisplayState) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{142}
+}
+
+func (x *DisplayState) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *DisplayState) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *DisplayState) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *DisplayState) GetWheel() Wheel {
+	if x != nil {
+		return x.Wheel
+	}
+	return Wheel_WHEEL_UNSPECIFIED
+}
+
+func (x *DisplayState) GetPhase() Phase {
+	if x != nil {
+		return x.Phase
+	}
+	return Phase_PHASE_UNSPECIFIED
+}
+
+func (x *DisplayState) GetHistory() []*Outcome {
+	if x != nil {
+		return x.History
+	}
+	return nil
+}
+
+func (x *DisplayState) GetHot() []*DisplayNumberCount {
+	if x != nil {
+		return x.Hot
+	}
+	return nil
+}
+
+func (x *DisplayState) GetCold() []*DisplayNumberCount {
+	if x != nil {
+		return x.Cold
+	}
+	return nil
+}
+
+func (x *DisplayState) GetSplits() *DisplaySplits {
+	if x != nil {
+		return x.Splits
+	}
+	return nil
+}
+
+func (x *DisplayState) GetLimits() *Limits {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
+func (x *DisplayState) GetClosingAtUnixNanos() int64 {
+	if x != nil {
+		return x.ClosingAtUnixNanos
+	}
+	return 0
+}
+
+func (x *DisplayState) GetJackpot() bool {
+	if x != nil {
+		return x.Jackpot
+	}
+	return false
+}
+
+func (x *DisplayState) GetJackpotMeter() int64 {
+	if x != nil {
+		return x.JackpotMeter
+	}
+	return 0
+}
+
+func (x *DisplayState) GetPromotion() string {
+	if x != nil {
+		return x.Promotion
+	}
+	return ""
+}
+
+func (x *DisplayState) GetJackpotWin() *DisplayJackpotWin {
+	if x != nil {
+		return x.JackpotWin
+	}
+	return nil
+}
+
+func (x *DisplayState) GetServerTimeUnixNanos() int64 {
+	if x != nil {
+		return x.ServerTimeUnixNanos
+	}
+	return 0
+}
+
+// DisplayNumberCount is how often a number came up in the sample.
+type DisplayNumberCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Number        string                 `protobuf:"bytes,1,opt,name=number,proto3" json:"number,omitempty"` // "0", "00", "1".."36"
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisplayNumberCount) Reset() {
+	*x = DisplayNumberCount{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[143]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisplayNumberCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisplayNumberCount) ProtoMessage() {}
+
+func (x *DisplayNumberCount) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[143]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisplayNumberCount.ProtoReflect.Descriptor instead.
+func (*DisplayNumberCount) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{143}
+}
+
+func (x *DisplayNumberCount) GetNumber() string {
+	if x != nil {
+		return x.Number
+	}
+	return ""
+}
+
+func (x *DisplayNumberCount) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// DisplaySplits are the even-money shares of the sample (app/table Splits): the zeros apart.
+type DisplaySplits struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sample        int32                  `protobuf:"varint,1,opt,name=sample,proto3" json:"sample,omitempty"`
+	Zeros         int32                  `protobuf:"varint,2,opt,name=zeros,proto3" json:"zeros,omitempty"`
+	Red           int32                  `protobuf:"varint,3,opt,name=red,proto3" json:"red,omitempty"`
+	Black         int32                  `protobuf:"varint,4,opt,name=black,proto3" json:"black,omitempty"`
+	Odd           int32                  `protobuf:"varint,5,opt,name=odd,proto3" json:"odd,omitempty"`
+	Even          int32                  `protobuf:"varint,6,opt,name=even,proto3" json:"even,omitempty"`
+	Low           int32                  `protobuf:"varint,7,opt,name=low,proto3" json:"low,omitempty"`              // 1–18
+	High          int32                  `protobuf:"varint,8,opt,name=high,proto3" json:"high,omitempty"`            // 19–36
+	Dozens        []int32                `protobuf:"varint,9,rep,packed,name=dozens,proto3" json:"dozens,omitempty"` // 1–12, 13–24, 25–36
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisplaySplits) Reset() {
+	*x = DisplaySplits{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[144]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisplaySplits) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisplaySplits) ProtoMessage() {}
+
+func (x *DisplaySplits) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[144]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisplaySplits.ProtoReflect.Descriptor instead.
+func (*DisplaySplits) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{144}
+}
+
+func (x *DisplaySplits) GetSample() int32 {
+	if x != nil {
+		return x.Sample
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetZeros() int32 {
+	if x != nil {
+		return x.Zeros
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetRed() int32 {
+	if x != nil {
+		return x.Red
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetBlack() int32 {
+	if x != nil {
+		return x.Black
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetOdd() int32 {
+	if x != nil {
+		return x.Odd
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetEven() int32 {
+	if x != nil {
+		return x.Even
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetLow() int32 {
+	if x != nil {
+		return x.Low
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetHigh() int32 {
+	if x != nil {
+		return x.High
+	}
+	return 0
+}
+
+func (x *DisplaySplits) GetDozens() []int32 {
+	if x != nil {
+		return x.Dozens
+	}
+	return nil
+}
+
+// DisplayJackpotWin is the winning jackpot message: the amount and the seat that won it.
+type DisplayJackpotWin struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	RoundId             string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Seat                string                 `protobuf:"bytes,2,opt,name=seat,proto3" json:"seat,omitempty"`      // the winning terminal's id
+	Amount              int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"` // cents
+	ShownUntilUnixNanos int64                  `protobuf:"varint,4,opt,name=shown_until_unix_nanos,json=shownUntilUnixNanos,proto3" json:"shown_until_unix_nanos,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *DisplayJackpotWin) Reset() {
+	*x = DisplayJackpotWin{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[145]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisplayJackpotWin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisplayJackpotWin) ProtoMessage() {}
+
+func (x *DisplayJackpotWin) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[145]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisplayJackpotWin.ProtoReflect.Descriptor instead.
+func (*DisplayJackpotWin) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{145}
+}
+
+func (x *DisplayJackpotWin) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *DisplayJackpotWin) GetSeat() string {
+	if x != nil {
+		return x.Seat
+	}
+	return ""
+}
+
+func (x *DisplayJackpotWin) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *DisplayJackpotWin) GetShownUntilUnixNanos() int64 {
+	if x != nil {
+		return x.ShownUntilUnixNanos
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -11137,7 +11573,45 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06notice\x18\x03 \x01(\tR\x06notice\x12\x1f\n" +
 	"\vtransfer_to\x18\x04 \x01(\tR\n" +
 	"transferTo\x12 \n" +
-	"\vtransferred\x18\x05 \x01(\x03R\vtransferred*~\n" +
+	"\vtransferred\x18\x05 \x01(\x03R\vtransferred\"\x15\n" +
+	"\x13DisplayWatchRequest\"\xb6\x05\n" +
+	"\fDisplayState\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x14\n" +
+	"\x05venue\x18\x02 \x01(\tR\x05venue\x12\x1a\n" +
+	"\bcurrency\x18\x03 \x01(\tR\bcurrency\x12)\n" +
+	"\x05wheel\x18\x04 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12)\n" +
+	"\x05phase\x18\x05 \x01(\x0e2\x13.ats.table.v1.PhaseR\x05phase\x12/\n" +
+	"\ahistory\x18\x06 \x03(\v2\x15.ats.table.v1.OutcomeR\ahistory\x122\n" +
+	"\x03hot\x18\a \x03(\v2 .ats.table.v1.DisplayNumberCountR\x03hot\x124\n" +
+	"\x04cold\x18\b \x03(\v2 .ats.table.v1.DisplayNumberCountR\x04cold\x123\n" +
+	"\x06splits\x18\t \x01(\v2\x1b.ats.table.v1.DisplaySplitsR\x06splits\x12,\n" +
+	"\x06limits\x18\n" +
+	" \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x121\n" +
+	"\x15closing_at_unix_nanos\x18\v \x01(\x03R\x12closingAtUnixNanos\x12\x18\n" +
+	"\ajackpot\x18\f \x01(\bR\ajackpot\x12#\n" +
+	"\rjackpot_meter\x18\r \x01(\x03R\fjackpotMeter\x12\x1c\n" +
+	"\tpromotion\x18\x0e \x01(\tR\tpromotion\x12@\n" +
+	"\vjackpot_win\x18\x0f \x01(\v2\x1f.ats.table.v1.DisplayJackpotWinR\n" +
+	"jackpotWin\x123\n" +
+	"\x16server_time_unix_nanos\x18\x10 \x01(\x03R\x13serverTimeUnixNanos\"B\n" +
+	"\x12DisplayNumberCount\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\tR\x06number\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"\xc9\x01\n" +
+	"\rDisplaySplits\x12\x16\n" +
+	"\x06sample\x18\x01 \x01(\x05R\x06sample\x12\x14\n" +
+	"\x05zeros\x18\x02 \x01(\x05R\x05zeros\x12\x10\n" +
+	"\x03red\x18\x03 \x01(\x05R\x03red\x12\x14\n" +
+	"\x05black\x18\x04 \x01(\x05R\x05black\x12\x10\n" +
+	"\x03odd\x18\x05 \x01(\x05R\x03odd\x12\x12\n" +
+	"\x04even\x18\x06 \x01(\x05R\x04even\x12\x10\n" +
+	"\x03low\x18\a \x01(\x05R\x03low\x12\x12\n" +
+	"\x04high\x18\b \x01(\x05R\x04high\x12\x16\n" +
+	"\x06dozens\x18\t \x03(\x05R\x06dozens\"\x8f\x01\n" +
+	"\x11DisplayJackpotWin\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\tR\x04seat\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\x123\n" +
+	"\x16shown_until_unix_nanos\x18\x04 \x01(\x03R\x13shownUntilUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11271,7 +11745,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tOpenShift\x12\x1e.ats.table.v1.OpenShiftRequest\x1a\x17.ats.table.v1.CageShift\x12F\n" +
 	"\n" +
 	"CloseShift\x12\x1f.ats.table.v1.CloseShiftRequest\x1a\x17.ats.table.v1.CageShift\x12J\n" +
-	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShiftB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShift2Z\n" +
+	"\x0eDisplayService\x12H\n" +
+	"\x05Watch\x12!.ats.table.v1.DisplayWatchRequest\x1a\x1a.ats.table.v1.DisplayState0\x01B6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -11286,7 +11762,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 142)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 147)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11434,12 +11910,17 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*LedgerReseal)(nil),                   // 143: ats.table.v1.LedgerReseal
 	(*CloseJackpotRequest)(nil),            // 144: ats.table.v1.CloseJackpotRequest
 	(*JackpotClosure)(nil),                 // 145: ats.table.v1.JackpotClosure
-	nil,                                    // 146: ats.table.v1.Limits.PerBetEntry
+	(*DisplayWatchRequest)(nil),            // 146: ats.table.v1.DisplayWatchRequest
+	(*DisplayState)(nil),                   // 147: ats.table.v1.DisplayState
+	(*DisplayNumberCount)(nil),             // 148: ats.table.v1.DisplayNumberCount
+	(*DisplaySplits)(nil),                  // 149: ats.table.v1.DisplaySplits
+	(*DisplayJackpotWin)(nil),              // 150: ats.table.v1.DisplayJackpotWin
+	nil,                                    // 151: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	146, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	151, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11559,142 +12040,152 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	143, // 119: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
 	127, // 120: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
 	128, // 121: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	6,   // 122: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 123: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 124: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 125: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 126: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 127: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 128: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 129: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 130: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 131: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 132: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 133: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 134: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 135: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 136: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 137: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 138: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 139: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 140: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 141: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 142: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 143: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 144: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 145: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 146: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 147: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 148: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 149: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 150: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 151: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 152: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 153: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 154: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 155: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 156: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 157: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 158: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 159: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 160: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 161: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 162: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 163: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 164: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 165: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 166: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 167: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 168: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 169: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 170: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 171: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 172: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 173: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 174: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 175: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	144, // 176: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
-	94,  // 177: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 178: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 179: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 180: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 181: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 182: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 183: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 184: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 185: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 186: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 187: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	17,  // 188: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 189: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 190: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 191: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 192: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 193: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 194: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 195: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 196: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 197: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 198: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 199: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 200: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 201: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 202: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 203: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 204: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 205: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 206: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 207: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 217: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 218: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 219: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 220: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 221: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 222: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 223: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 224: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 225: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 226: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 227: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 228: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 229: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 230: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 231: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 232: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 233: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 234: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 235: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 236: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 237: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 238: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 239: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 240: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	78,  // 241: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
-	95,  // 242: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 243: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 244: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 245: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 246: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 247: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 248: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 249: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 250: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 251: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 252: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	188, // [188:253] is the sub-list for method output_type
-	123, // [123:188] is the sub-list for method input_type
-	123, // [123:123] is the sub-list for extension type_name
-	123, // [123:123] is the sub-list for extension extendee
-	0,   // [0:123] is the sub-list for field type_name
+	1,   // 122: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
+	0,   // 123: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
+	12,  // 124: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
+	148, // 125: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
+	148, // 126: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
+	149, // 127: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
+	7,   // 128: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
+	150, // 129: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
+	6,   // 130: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 131: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 132: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 133: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 134: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 135: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 136: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 137: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 138: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 139: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 140: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 141: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 142: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 143: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 144: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 145: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 146: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 147: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 148: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 149: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 150: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 151: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 152: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 153: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 154: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 155: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 156: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 157: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 158: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 159: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 160: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 161: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 162: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 163: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 164: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 165: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 166: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 167: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 168: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 169: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 170: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 171: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 172: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 173: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 174: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 175: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 176: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 177: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 178: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 179: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 180: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 181: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 182: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 183: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	144, // 184: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
+	94,  // 185: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 186: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 187: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 188: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 189: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 190: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 191: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 192: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 193: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 194: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 195: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	146, // 196: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
+	17,  // 197: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 198: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 199: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 200: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 201: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 202: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 203: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 204: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 205: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 206: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 207: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 208: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 209: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 210: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 211: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 212: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 213: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 214: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 215: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 216: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 219: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 220: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 221: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 222: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 223: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 224: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 225: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 226: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 227: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 228: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 229: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 230: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 231: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 232: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 233: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 234: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 235: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 236: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 237: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 238: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 239: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 240: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 241: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 242: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 243: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 244: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 245: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 246: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 247: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 248: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 249: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	78,  // 250: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	95,  // 251: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 252: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 253: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 254: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 255: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 256: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 257: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 258: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 259: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 260: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 261: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	147, // 262: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
+	197, // [197:263] is the sub-list for method output_type
+	131, // [131:197] is the sub-list for method input_type
+	131, // [131:131] is the sub-list for extension type_name
+	131, // [131:131] is the sub-list for extension extendee
+	0,   // [0:131] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -11730,9 +12221,9 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   142,
+			NumMessages:   147,
 			NumExtensions: 0,
-			NumServices:   4,
+			NumServices:   5,
 		},
 		GoTypes:           file_ats_table_v1_table_proto_goTypes,
 		DependencyIndexes: file_ats_table_v1_table_proto_depIdxs,

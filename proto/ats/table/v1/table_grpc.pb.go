@@ -3088,3 +3088,124 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 	Streams:  []grpc.StreamDesc{},
 	Metadata: "ats/table/v1/table.proto",
 }
+
+const (
+	DisplayService_Watch_FullMethodName = "/ats.table.v1.DisplayService/Watch"
+)
+
+// DisplayServiceClient is the client API for DisplayService service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// DisplayService is the table's display for everyone at it: the winning number display (WND,
+// 001 §2.2.4, 004 §2.2(d)) and, with a jackpot, the jackpot meter display (001 §1.1, §2.2.8).
+// Its certificate role (display) may call nothing else; what it is sent is what a screen in the
+// pit may show to anyone: no balance, no account, no card, no PIN.
+type DisplayServiceClient interface {
+	// Watch sends the display's state at once, then again whenever it changes (an outcome, a
+	// phase, the limits, the meter, the closure, the promotional text, a jackpot won); changes
+	// made faster than the display reads them are sent as one, the latest.
+	Watch(ctx context.Context, in *DisplayWatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[DisplayState], error)
+}
+
+type displayServiceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewDisplayServiceClient(cc grpc.ClientConnInterface) DisplayServiceClient {
+	return &displayServiceClient{cc}
+}
+
+func (c *displayServiceClient) Watch(ctx context.Context, in *DisplayWatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[DisplayState], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &DisplayService_ServiceDesc.Streams[0], DisplayService_Watch_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[DisplayWatchRequest, DisplayState]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DisplayService_WatchClient = grpc.ServerStreamingClient[DisplayState]
+
+// DisplayServiceServer is the server API for DisplayService service.
+// All implementations must embed UnimplementedDisplayServiceServer
+// for forward compatibility.
+//
+// DisplayService is the table's display for everyone at it: the winning number display (WND,
+// 001 §2.2.4, 004 §2.2(d)) and, with a jackpot, the jackpot meter display (001 §1.1, §2.2.8).
+// Its certificate role (display) may call nothing else; what it is sent is what a screen in the
+// pit may show to anyone: no balance, no account, no card, no PIN.
+type DisplayServiceServer interface {
+	// Watch sends the display's state at once, then again whenever it changes (an outcome, a
+	// phase, the limits, the meter, the closure, the promotional text, a jackpot won); changes
+	// made faster than the display reads them are sent as one, the latest.
+	Watch(*DisplayWatchRequest, grpc.ServerStreamingServer[DisplayState]) error
+	mustEmbedUnimplementedDisplayServiceServer()
+}
+
+// UnimplementedDisplayServiceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedDisplayServiceServer struct{}
+
+func (UnimplementedDisplayServiceServer) Watch(*DisplayWatchRequest, grpc.ServerStreamingServer[DisplayState]) error {
+	return status.Error(codes.Unimplemented, "method Watch not implemented")
+}
+func (UnimplementedDisplayServiceServer) mustEmbedUnimplementedDisplayServiceServer() {}
+func (UnimplementedDisplayServiceServer) testEmbeddedByValue()                        {}
+
+// UnsafeDisplayServiceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to DisplayServiceServer will
+// result in compilation errors.
+type UnsafeDisplayServiceServer interface {
+	mustEmbedUnimplementedDisplayServiceServer()
+}
+
+func RegisterDisplayServiceServer(s grpc.ServiceRegistrar, srv DisplayServiceServer) {
+	// If the following call panics, it indicates UnimplementedDisplayServiceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&DisplayService_ServiceDesc, srv)
+}
+
+func _DisplayService_Watch_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(DisplayWatchRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(DisplayServiceServer).Watch(m, &grpc.GenericServerStream[DisplayWatchRequest, DisplayState]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DisplayService_WatchServer = grpc.ServerStreamingServer[DisplayState]
+
+// DisplayService_ServiceDesc is the grpc.ServiceDesc for DisplayService service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var DisplayService_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "ats.table.v1.DisplayService",
+	HandlerType: (*DisplayServiceServer)(nil),
+	Methods:     []grpc.MethodDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "Watch",
+			Handler:       _DisplayService_Watch_Handler,
+			ServerStreams: true,
+		},
+	},
+	Metadata: "ats/table/v1/table.proto",
+}

@@ -1,9 +1,7 @@
-package app
+package table
 
 import (
 	"sort"
-
-	"github.com/tablegames/ats/app/table"
 
 	"github.com/tablegames/ats/app/roulette"
 )
@@ -32,7 +30,7 @@ type NumberCount struct {
 // broken as a statistics board reads them: between two equally frequent numbers the one seen
 // more recently is the hotter, the one not seen for longer the colder; numbers never seen go
 // in the wheel's order (0, 00, 1…36), so the screen is stable and 00 is a number like 0.
-func HotCold(history []table.Outcome, w roulette.Wheel, n int) (hot, cold []NumberCount, sample int) {
+func HotCold(history []Outcome, w roulette.Wheel, n int) (hot, cold []NumberCount, sample int) {
 	counts := map[roulette.Number]int{}
 	last := map[roulette.Number]int{} // the spin's place in history, 0 the newest
 	for i, o := range history {
@@ -117,7 +115,7 @@ type Splits struct {
 
 // SplitsOf counts the valid (not invalidated) outcomes of history that are on the wheel w; an
 // outcome not on the wheel (a 00 reported at a single-zero table) is left out, as HotCold does.
-func SplitsOf(history []table.Outcome, w roulette.Wheel) Splits {
+func SplitsOf(history []Outcome, w roulette.Wheel) Splits {
 	var s Splits
 	for _, o := range history {
 		if o.Invalidated || !w.Has(o.Number) {

@@ -1,26 +1,24 @@
-package app
+package table
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/tablegames/ats/app/table"
-
 	"github.com/tablegames/ats/app/roulette"
 )
 
 // outcomes is a history, newest first, of the numbers given.
-func outcomes(ns ...roulette.Number) []table.Outcome {
-	h := make([]table.Outcome, len(ns))
+func outcomes(ns ...roulette.Number) []Outcome {
+	h := make([]Outcome, len(ns))
 	for i, n := range ns {
-		h[i] = table.Outcome{Number: n}
+		h[i] = Outcome{Number: n}
 	}
 	return h
 }
 
 func TestHotCold(t *testing.T) {
 	h := outcomes(17, 17, 17, 5, 5, 0, 32)
-	h = append(h, table.Outcome{Number: 36, Invalidated: true}, table.Outcome{Number: roulette.DoubleZeroNumber})
+	h = append(h, Outcome{Number: 36, Invalidated: true}, Outcome{Number: roulette.DoubleZeroNumber})
 	hot, cold, sample := HotCold(h, roulette.SingleZero, 3)
 	if sample != 7 {
 		t.Fatalf("sample %d: invalidated rounds and numbers off the wheel must not count", sample)
@@ -42,7 +40,7 @@ func TestHotColdTiesAndShortSamples(t *testing.T) {
 	everyOnce := append([]roulette.Number(nil), roulette.DoubleZero.Numbers()...)
 	cases := []struct {
 		name      string
-		h         []table.Outcome
+		h         []Outcome
 		w         roulette.Wheel
 		hot, cold []NumberCount
 	}{
@@ -81,7 +79,7 @@ func TestHotColdTiesAndShortSamples(t *testing.T) {
 func TestSplits(t *testing.T) {
 	cases := []struct {
 		name string
-		h    []table.Outcome
+		h    []Outcome
 		w    roulette.Wheel
 		want Splits
 	}{
@@ -91,7 +89,7 @@ func TestSplits(t *testing.T) {
 			Splits{Sample: 3, Zeros: 2, Red: 1, Odd: 1, Low: 1, Dozens: [3]int{1, 0, 0}}},
 		{"00 is off a single-zero wheel", outcomes(roulette.DoubleZeroNumber, 2), roulette.SingleZero,
 			Splits{Sample: 1, Black: 1, Even: 1, Low: 1, Dozens: [3]int{1, 0, 0}}},
-		{"invalidated spins do not count", append(outcomes(36), table.Outcome{Number: 1, Invalidated: true}), roulette.SingleZero,
+		{"invalidated spins do not count", append(outcomes(36), Outcome{Number: 1, Invalidated: true}), roulette.SingleZero,
 			Splits{Sample: 1, Red: 1, Even: 1, High: 1, Dozens: [3]int{0, 0, 1}}},
 		// 17 black odd low 2nd; 32 red even high 3rd; 5 red odd low 1st; 26 black even high 3rd;
 		// 12 red even low 1st; 13 black odd low 2nd; 24 black even high 2nd; 25 red odd high 3rd.
@@ -124,11 +122,11 @@ func FuzzStats(f *testing.F) {
 		if double {
 			w = roulette.DoubleZero
 		}
-		h := make([]table.Outcome, len(data))
+		h := make([]Outcome, len(data))
 		valid := 0
 		for i, b := range data {
 			// The low six bits are the number (some off any wheel), the top bit invalidates it.
-			h[i] = table.Outcome{Number: roulette.Number(b & 0x3f), Invalidated: b&0x80 != 0}
+			h[i] = Outcome{Number: roulette.Number(b & 0x3f), Invalidated: b&0x80 != 0}
 			if !h[i].Invalidated && w.Has(h[i].Number) {
 				valid++
 			}

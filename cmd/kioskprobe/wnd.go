@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/tablegames/ats/client"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+)
+
+// `kioskprobe wnd` is the winning number display's real-window check (issue 29): for each
+// wheel it starts a table server (its own PKI, ledger and port), the real cmd/wnd binary full
+// screen on the X display, deals a round with the dealer's RPCs, and reads the screen back with
+// tesseract: the number dealt must be on screen LARGE (in the latest number's box, in glyphs at
+// least 150 pixels high),
+// and with a jackpot the meter's amount. The screenshots stay in -out.
+func wndMain(args []string) error {
+	fs := flag.NewFlagSet("wnd", flag.ContinueOnError)
+	bin := fs.String("wnd", "", "the wnd binary (go build ./cmd/wnd)")
+	tableserver := fs.String("tableserver", "", "the tableserver binary (go build ./cmd/tableserver)")
+	out := fs.String("out", "build/wnd-probe", "where the screenshots are kept")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *bin == "" || *tableserver == "" {
+		return errors.New("-wnd and -tableserver are required")
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	failed := 0
+	for _, c := range []wndCase{
+		{name: "single-zero-jackpot", args: []string{"-jackpot-seed", "1234567", "-jackpot-ceiling", "99999999"},
+			number: "32", amount: "12,345.67"},
+		{name: "double-zero", args: []string{"-rules", "star"}, number: "00"},
+	} {
+		if err := c.run(*bin, *tableserver, *out); err != nil {
+			fmt.Printf("FAIL wnd %s: %v\n", c.name, err)
+			failed++
+			continue
+		}
+		fmt.Printf("ok   wnd %s: %s read large%s\n", c.name, c.number, map[bool]string{true: ", the meter " + c.amount}[c.amount != ""])
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of 2 failed (screenshots in %s)", failed, *out)
+	}
+	return nil
+}
+
+// wndCase is one table the display follows: the table server's flags, the number dealt, and
+// the jackpot meter's amount to read ("" for none).
+type wndCase struct {
+	name, number, amount string
+	args                 []string
+}
+
+func (c wndCase) run(bin, tableserver, out string) error {
+	dir, err := os.MkdirTemp("", "wnd-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	pki := filepath.Join(dir, "pki")
+	if b, err := exec.Command(tableserver, "pki", "init", "-dir", pki, "-terminals", "T01").CombinedOutput(); err != nil {
+		return fmt.Errorf("pki init: %w: %s", err, b)
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	logs := filepath.Join(out, c.name)
+	ts := exec.Command(tableserver, append([]string{"-pki", pki, "-db", filepath.Join(dir, "table.db"), "-listen", addr}, c.args...)...)
+	if ts.Stderr, err = os.Create(logs + "-tableserver.log"); err != nil {
+		return err
+	}
+	if err := ts.Start(); err != nil {
+		return err
+	}
+	defer func() { ts.Process.Kill(); ts.Wait() }()
+	w := exec.Command(bin, "-server", addr, "-pki", pki, "-id", "wnd-1")
+	if w.Stderr, err = os.Create(logs + "-wnd.log"); err != nil {
+		return err
+	}
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer func() { w.Process.Kill(); w.Wait() }()
+
+	tlsCfg, err := client.LoadTLS(pki, "dealer")
+	if err != nil {
+		return err
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	dealer := pb.NewDealerServiceClient(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	for {
+		if _, err = dealer.GetStatus(ctx, &pb.GetStatusRequest{}); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("the table server did not answer: %w (log %s-tableserver.log)", err, logs)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := deal(ctx, dealer, c.number); err != nil {
+		return err
+	}
+	// Read until the screen shows it: the window and the stream take a moment to come up.
+	shot := logs + ".png"
+	var last reading
+	var large []word
+	for ctx.Err() == nil {
+		if err := screenshot(shot); err != nil {
+			return err
+		}
+		if large, err = readLarge(shot); err != nil {
+			return err
+		}
+		if last, err = ocr(shot, "eng", 110, nil); err != nil {
+			return err
+		}
+		if c.shows(last, large) {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return fmt.Errorf("%s not read large (read there: %v), or the meter %q not read; screenshot %s; read:\n%s",
+		c.number, large, c.amount, shot, last.summary())
+}
+
+// shows reports whether the latest number's box reads the number dealt in glyphs at least
+// 150 pixels high, and the page reads the meter's amount.
+func (c wndCase) shows(r reading, large []word) bool {
+	big := false
+	for _, w := range large {
+		// A stray mark beside the glyphs is read as punctuation ("32.", "00°"): the digits are
+		// matched.
+		digits := strings.TrimFunc(fold(w.Text), func(r rune) bool { return !unicode.IsDigit(r) })
+		if digits == c.number && w.H >= 150 {
+			big = true
+		}
+	}
+	if c.amount == "" {
+		return big
+	}
+	_, _, meter := r.find(c.amount)
+	return big && meter
+}
+
+// The latest number's box on the display's 1920×1080 design (wnd/screen.go, the layout's
+// "the latest number"), scaled as the display scales it to the screen.
+const numberX, numberY, numberW, numberH = 90, 230, 540, 360
+
+// readLarge reads the latest number's box of a screenshot. Tesseract reads no glyph 300 pixels
+// high, nor white on red: the box is cut out, shrunk to a quarter, and made black on white
+// first. The words' boxes are given back in the screen's pixels.
+func readLarge(shot string) ([]word, error) {
+	f, err := os.Open(shot)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := png.DecodeConfig(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shot, err)
+	}
+	u := min(float64(cfg.Width)/1920, float64(cfg.Height)/1080)
+	ox, oy := (float64(cfg.Width)-1920*u)/2, (float64(cfg.Height)-1080*u)/2
+	crop := fmt.Sprintf("%dx%d+%d+%d", int(numberW*u), int(numberH*u), int(ox+numberX*u), int(oy+numberY*u))
+	small := strings.TrimSuffix(shot, ".png") + "-number.png"
+	const shrink = 4
+	if b, err := exec.Command("convert", shot, "-crop", crop, "+repage", "-resize", fmt.Sprintf("%d%%", 100/shrink),
+		"-colorspace", "gray", "-negate", "-threshold", "50%", small).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("convert: %w: %s", err, b)
+	}
+	tsv, err := tesseract(small, "eng", "7")
+	if err != nil {
+		return nil, err
+	}
+	lines, err := parseTSV(tsv, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []word
+	for _, l := range lines {
+		for _, w := range l {
+			w.X, w.Y, w.W, w.H = w.X*shrink, w.Y*shrink, w.W*shrink, w.H*shrink
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// deal runs one round to the number: open, start, the ball dropping, the outcome.
+func deal(ctx context.Context, d pb.DealerServiceClient, number string) error {
+	if _, err := d.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	st, err := d.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	if _, err := d.BallDropping(ctx, &pb.RoundRequest{RoundId: st.RoundId}); err != nil {
+		return fmt.Errorf("ball dropping: %w", err)
+	}
+	if _, err := d.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: st.RoundId, Number: number}); err != nil {
+		return fmt.Errorf("outcome %s: %w", number, err)
+	}
+	return nil
+}
+
+// freeAddr is a loopback address with a port free now.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return strings.Replace(l.Addr().String(), "[::1]", "127.0.0.1", 1), nil
+}
