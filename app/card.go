@@ -49,8 +49,10 @@ type CardView struct {
 	Next   *table.CardLimits // looser limits waiting for the cooling-off, in force from NextFrom
 	// NextFrom is when Next takes effect (local time, for the screen).
 	NextFrom time.Time
-	// SetLimits: the limits screen shows — the card has none, or the player asked to change them.
+	// SetLimits: the limits screen shows — the card has none, the player asked to change them,
+	// or (Confirm) a new session asks the player to confirm the card's limits or change them.
 	SetLimits bool
+	Confirm   bool
 	// Strip: the live strip shows (a card held with limits).
 	Strip         bool
 	TimePlayed    time.Duration
@@ -83,6 +85,7 @@ type cardState struct {
 	st        *table.CardState
 	refused   msg.Msg
 	editing   bool      // the player opened the limits screen to change them
+	confirm   bool      // a new session's limits are to be confirmed (or changed) before play
 	busy      bool      // a PresentCard / SetCardLimits call is under way
 	presented string    // the card last presented to the table
 	checkFrom time.Time // server time the reality check's interval counts from
@@ -155,11 +158,13 @@ func (t *Terminal) cardStateLocked(st table.CardState) {
 		t.cards.refused = refusalMsg(s.Refusal, s)
 	}
 	if prev == nil || prev.Card != s.Card || !prev.SessionStart.Equal(s.SessionStart) {
-		// A new session: the reality check counts from its start.
+		// A new session: the reality check counts from its start, and a card that has limits
+		// has them confirmed (or changed) by its player before play (SPEC §10: set or confirmed).
 		t.cards.checkFrom, t.cards.checkUp = s.SessionStart, time.Time{}
+		t.cards.confirm = s.Limits.Set() && s.Refusal == ""
 	}
 	if !s.Limits.Set() {
-		t.cards.editing = false
+		t.cards.editing, t.cards.confirm = false, false
 	}
 	t.armCardLocked()
 }
@@ -169,6 +174,15 @@ func (t *Terminal) EditCardLimits(open bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.cards.editing = open && t.cards.st != nil && t.cards.st.Card != ""
+	t.changedLocked()
+}
+
+// ConfirmCardLimits is the player's confirmation of the card's limits at the start of a session:
+// play goes on under them.
+func (t *Terminal) ConfirmCardLimits() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cards.confirm, t.cards.editing = false, false
 	t.changedLocked()
 }
 
@@ -206,7 +220,7 @@ func (t *Terminal) SetCardLimits(ctx context.Context, l table.CardLimits) error 
 		t.changedLocked()
 		return &msg.Error{Msg: m}
 	}
-	t.cards.editing = false
+	t.cards.editing, t.cards.confirm = false, false
 	t.cardStateLocked(st)
 	t.changedLocked()
 	return nil
@@ -251,13 +265,15 @@ func (t *Terminal) cardRefusalLocked() error {
 		return &msg.Error{Msg: t.cards.refused}
 	case st == nil || st.Card == "":
 		return nil // the table refuses a wager without a card held, and says so
-	case st.NeedsLimits || !st.Limits.Set():
-		return ErrCardLimitsFirst
-	case !t.cards.checkUp.IsZero():
-		return ErrRealityCheckOpen
 	}
 	if m, _ := stoppedOf(*st, t.link.ServerNow()); !m.IsZero() {
 		return &msg.Error{Msg: m}
+	}
+	switch {
+	case st.NeedsLimits || !st.Limits.Set() || t.cards.confirm:
+		return ErrCardLimitsFirst
+	case !t.cards.checkUp.IsZero():
+		return ErrRealityCheckOpen
 	}
 	return nil
 }
@@ -281,7 +297,8 @@ func (t *Terminal) cardViewLocked(slipTotal int64) CardView {
 	if !cv.Refused.IsZero() {
 		return cv
 	}
-	cv.SetLimits = st.NeedsLimits || !st.Limits.Set() || t.cards.editing
+	cv.Confirm = t.cards.confirm && st.Limits.Set()
+	cv.SetLimits = st.NeedsLimits || !st.Limits.Set() || t.cards.editing || cv.Confirm
 	if !st.Limits.Set() {
 		return cv
 	}

@@ -136,6 +136,13 @@ func TestSPEC10_RealityCheckWaitsForTheRoundAndHoldsTheNextWager(t *testing.T) {
 		LossLeft: 50000, SessionStart: server, At: server}
 	h, cl := cardHarness(t, st, 30*time.Minute)
 	red := outside(t, roulette.Red, 0)
+	if v := h.term.View(); !v.Card.SetLimits || !v.Card.Confirm {
+		t.Fatalf("a new session with limits: not asked to confirm them: %+v", v.Card)
+	}
+	if _, err := h.term.Place(red); !errors.Is(err, ErrCardLimitsFirst) {
+		t.Fatalf("a wager before the limits are confirmed: %v", err)
+	}
+	h.term.ConfirmCardLimits()
 	if _, err := h.term.Place(red); err != nil {
 		t.Fatal(err)
 	}

@@ -86,6 +86,7 @@ type Screen struct {
 	noteBuyIn      *canvas.Text     // the note acceptor's prompt (Diagram L); hidden where the buy-in is at the dealer only
 	pad            *padSign         // the player-ID pad's sign, where the table requires the pad (pad.go)
 	closing        *closingSign     // the sign of the table's announced closure (closing.go)
+	card           *cardPlay        // carded play: the strip and the card screens (cardplay.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -255,6 +256,8 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		s.jackpot, s.jackpotWin,
 		s.personal, s.limits.box, s.pending,
 	)
+	s.card = newCardPlay(s)
+	side.Objects = append(side.Objects, s.card.strip)
 	// The betting controls on the left, what ends or explains the session on the right:
 	// Help, Game records, and Cash out at the end of the row. U's set has no Double.
 	// The language button's label names the other language in its own script: a theme with the
@@ -531,6 +534,7 @@ func (s *Screen) update(v app.View) {
 	s.showJackpot(v)
 	s.pad.update(v)
 	s.closing.update(v)
+	s.card.update(v)
 	s.favourites.seen(v)
 	explained := s.explain.Visible()
 	if v.Frozen {
