@@ -51,13 +51,13 @@ type options struct {
 	demoPeriod, demoSpin     time.Duration
 	// The demo table's carded play (issue 31): on, the card in the seat's reader, the reality
 	// check's interval.
-	demoCarded       bool
-	demoCard         string
-	demoRealityCheck time.Duration
-	demoWheel, demoProfile   string // the demo table's wheel and double-zero layout profile
-	technicianDemo           bool   // technician.go
-	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
-	pprof                    string // profile.go: Go's profiles on this loopback address
+	demoCarded             bool
+	demoCard               string
+	demoRealityCheck       time.Duration
+	demoWheel, demoProfile string // the demo table's wheel and double-zero layout profile
+	technicianDemo         bool   // technician.go
+	localTechnicianPINs    bool   // technician PINs from technicians.json, not the table
+	pprof                  string // profile.go: Go's profiles on this loopback address
 }
 
 func parseFlags() options {
