@@ -33,7 +33,6 @@ import (
 	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/devices/serialport"
 	"github.com/tablegames/ats/server"
-	"github.com/tablegames/ats/server/precommit"
 )
 
 // Config shapes a demo.
@@ -142,12 +141,7 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Carded {
-		if err := registerCards(ctx, &precommit.LedgerStore{L: tbl.led, S: tcfg.Precommit}, time.Now()); err != nil {
-			tbl.halt()
-			return nil, fmt.Errorf("demo: the demo's player cards: %w", err)
-		}
-	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Demo{Addr: tbl.Addr, ClientTLS: tbl.ClientTLS, Seat: 1, table: tbl, log: cfg.Log, cancel: cancel, done: ctx.Done(),
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),

@@ -1,0 +1,111 @@
+package main
+
+import "time"
+
+// The carded play journeys (SPEC §10, issue 31): the demo kiosk at a carded table
+// (-demo-carded), the demo's cards in the seat's reader (internal/demo/cards.go): setting the
+// limits, the live strip, the reality check, a limit reached, a break, a barred card.
+var cardJourneys = []journey{
+	{
+		name: "carded-set-limits",
+		args: []string{"-demo-carded"},
+		steps: []step{
+			{
+				name: "a card without limits: the limits screen comes first",
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("SET YOUR LIMITS")}, {t.T("Loss limit")}, {t.T("Bar period")}}
+				},
+				wait: time.Minute,
+			},
+			{
+				name: "Set these limits: the screen goes, the strip shows the limits",
+				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
+				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}} },
+				gone: func(t translation) []string { return []string{t.T("SET YOUR LIMITS")} },
+			},
+		},
+	},
+	{
+		name:    "carded-live-strip",
+		designs: "A",
+		args:    []string{"-demo-carded"},
+		steps: []step{
+			buyIn,
+			{
+				name: "limits set",
+				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
+				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}} },
+			},
+			{
+				name: "a chip of 1 on 17: loss left 49.00, at once",
+				do:   func(k *kioskRun) error { return k.tapNumber(17) },
+				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "49.00"}, {t.T("Time played")}} },
+			},
+		},
+	},
+	{
+		name: "carded-reality-check",
+		args: []string{"-demo-carded", "-demo-reality-check", "20s"},
+		steps: []step{
+			{
+				name: "limits set",
+				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
+				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}} },
+			},
+			{
+				name: "the reality check comes between rounds",
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("REALITY CHECK")}, {before(t.T("Your session result is %s."))}, {t.T("Continue playing")}}
+				},
+				wait: 90 * time.Second,
+			},
+			{
+				name: "Continue playing acknowledges it",
+				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Continue playing")) },
+				gone: func(t translation) []string { return []string{t.T("REALITY CHECK")} },
+			},
+		},
+	},
+	{
+		name: "carded-limit-reached",
+		args: []string{"-demo-carded", "-demo-card", "1000002"},
+		steps: []step{
+			{
+				name: "the loss limit reached: what, until when, the countdown, Cash out",
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("PLAY STOPPED")}, {before(t.T("Your loss limit of %s is reached: play is barred until %s")), "20.00"},
+						{before(t.T("Play may resume in %s"))}, {t.T("Cash out")}}
+				},
+				wait: time.Minute,
+			},
+		},
+	},
+	{
+		name: "carded-break",
+		args: []string{"-demo-carded", "-demo-card", "1000003"},
+		steps: []step{
+			{
+				name: "the break: when play may resume, counted down",
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("TIME FOR A BREAK")}, {before(t.T("Time for a break: play may resume at %s"))}, {before(t.T("Play may resume in %s"))}}
+				},
+				wait: time.Minute,
+			},
+		},
+	},
+	{
+		name: "carded-barred-card",
+		args: []string{"-demo-carded", "-demo-card", "1000004"},
+		steps: []step{
+			{
+				name: "a barred card is refused at the pad, in words the player reads",
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("PLAYER CARD NOT ACCEPTED")}, {"1000004"}}
+				},
+				wait: time.Minute,
+			},
+		},
+	},
+}
+
+func init() { journeys = append(journeys, cardJourneys...) }
