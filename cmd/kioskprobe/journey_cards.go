@@ -20,7 +20,9 @@ var cardJourneys = []journey{
 			{
 				name: "Set these limits: the screen goes, the strip shows the limits",
 				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
-				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}} },
+				want: func(t translation) [][]string {
+					return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}}
+				},
 				gone: func(t translation) []string { return []string{t.T("SET YOUR LIMITS")} },
 			},
 		},
