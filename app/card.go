@@ -70,6 +70,10 @@ type CardView struct {
 	RealityCheck bool
 	Helpline     string
 	Busy         bool // a call to the table about the card is under way
+	// Problem is why the player's last touch on a card screen did not take (the table's
+	// refusal of the limits, an acknowledgement not recorded): said on the card screen, which
+	// stands over the message line.
+	Problem msg.Msg
 }
 
 // Refusals of a wager under carded play, at the terminal (the table refuses them too).
@@ -91,6 +95,7 @@ type cardState struct {
 	checkFrom time.Time // server time the reality check's interval counts from
 	checkUp   time.Time // server time the reality check was shown (zero: not up)
 	timer     clock.Timer
+	problem   msg.Msg // CardView.Problem
 }
 
 func (c *cardState) stop() {
@@ -128,6 +133,7 @@ func (t *Terminal) presentLocked(card string) {
 		t.cards.busy = false
 		if err != nil {
 			t.cards.presented = "" // asked again at the next read or connection
+			t.log.Warn("carded: the card read not presented to the table", "card", card, "err", err)
 			t.sayLocked(msg.New("Your player card could not be checked: %s", msg.Of(err)), Answer)
 		} else {
 			t.cardStateLocked(st)
@@ -216,12 +222,16 @@ func (t *Terminal) SetCardLimits(ctx context.Context, l table.CardLimits) error 
 	t.cards.busy = false
 	if err != nil {
 		m := cardWordsMsg(err, t.cards.st)
+		t.log.Warn("carded: limits not set", "card", card, "err", err)
+		t.cards.problem = m
 		t.sayLocked(m, Answer)
 		t.changedLocked()
 		return &msg.Error{Msg: m}
 	}
-	t.cards.editing, t.cards.confirm = false, false
+	// Limits set are limits confirmed: the state answered may start the session, which would
+	// otherwise ask the player to confirm the limits they have just set.
 	t.cardStateLocked(st)
+	t.cards.editing, t.cards.confirm, t.cards.problem = false, false, msg.Msg{}
 	t.changedLocked()
 	return nil
 }
@@ -241,13 +251,15 @@ func (t *Terminal) AckRealityCheck(ctx context.Context) error {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		// The check stays up: the acknowledgement is the record the regulator asks for.
-		t.sayLocked(msg.New("Your acknowledgement could not be recorded: %s", msg.Of(err)), Answer)
+		t.log.Warn("carded: reality check acknowledgement not recorded", "card", card, "err", err)
+		t.cards.problem = msg.New("Your acknowledgement could not be recorded: %s", msg.Of(err))
+		t.sayLocked(t.cards.problem, Answer)
 		t.changedLocked()
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.cards.checkFrom, t.cards.checkUp = t.link.ServerNow(), time.Time{}
+	t.cards.checkFrom, t.cards.checkUp, t.cards.problem = t.link.ServerNow(), time.Time{}, msg.Msg{}
 	t.armCardLocked()
 	t.changedLocked()
 	return nil
@@ -281,7 +293,8 @@ func (t *Terminal) cardRefusalLocked() error {
 // cardViewLocked is the card as the screen shows it at now (server time), the chips on the
 // layout (slipTotal) counted against the loss left.
 func (t *Terminal) cardViewLocked(slipTotal int64) CardView {
-	cv := CardView{Carded: t.view.Config.Carded, Helpline: t.view.Config.Helpline, Busy: t.cards.busy, Refused: t.cards.refused}
+	cv := CardView{Carded: t.view.Config.Carded, Helpline: t.view.Config.Helpline, Busy: t.cards.busy, Refused: t.cards.refused,
+		Problem: t.cards.problem}
 	st := t.cards.st
 	if !cv.Carded || st == nil || st.Card == "" {
 		return cv

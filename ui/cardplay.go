@@ -127,9 +127,9 @@ func (c *cardPlay) update(v app.View) {
 			setText(c.resume, fmt.Sprintf(T("Play may resume in %s"), countdown(cv.ResumeIn)))
 		}
 	case cv.SetLimits:
-		c.show("limits", fmt.Sprint(cv.Confirm, cv.Limits, cv.Next, cv.Busy), func() fyne.CanvasObject { return c.limitsScreen(cv) })
+		c.show("limits", fmt.Sprint(cv.Confirm, cv.Limits, cv.Next, cv.Busy, cv.Problem), func() fyne.CanvasObject { return c.limitsScreen(cv) })
 	case cv.RealityCheck:
-		c.show("reality", "", func() fyne.CanvasObject { return c.realityScreen(cv) })
+		c.show("reality", fmt.Sprint(cv.Problem), func() fyne.CanvasObject { return c.realityScreen(cv) })
 		if c.body[0] != nil {
 			for i, l := range c.realityText(cv) {
 				c.body[i].SetText(l)
@@ -260,8 +260,13 @@ func (c *cardPlay) realityScreen(cv app.CardView) fyne.CanvasObject {
 		}
 	})
 	ack.Importance = widget.HighImportance
-	return container.NewVBox(heading(T("REALITY CHECK"), selectedChip), c.body[0], c.body[1], c.body[2], c.helpline(cv),
-		container.NewCenter(container.NewHBox(ack, c.cashOutButton())))
+	parts := []fyne.CanvasObject{heading(T("REALITY CHECK"), selectedChip), c.body[0], c.body[1], c.body[2]}
+	if !cv.Problem.IsZero() {
+		problem := text(c.s.say(cv.Problem), 20, closedColour)
+		problem.Alignment = fyne.TextAlignCenter
+		parts = append(parts, problem)
+	}
+	return container.NewVBox(append(parts, c.helpline(cv), container.NewCenter(container.NewHBox(ack, c.cashOutButton())))...)
 }
 
 // choiceIndex is the index of want among n choices (the first when none matches).
@@ -328,6 +333,11 @@ func (c *cardPlay) limitsScreen(cv app.CardView) fyne.CanvasObject {
 	if cv.Next != nil {
 		parts = append(parts, line(fmt.Sprintf(T("Your higher limits (loss %s, time %s) take effect at %s."),
 			c.s.cash(cv.Next.Loss), app.Duration(cv.Next.Time), cv.NextFrom.Format("2006-01-02 15:04"))))
+	}
+	if !cv.Problem.IsZero() {
+		p := text(c.s.say(cv.Problem), 20, closedColour)
+		p.Alignment = fyne.TextAlignCenter
+		parts = append(parts, p)
 	}
 	parts = append(parts, line(T("A lower limit takes effect at once; a higher one after the cooling-off period.")),
 		container.NewCenter(buttons), c.helpline(cv))
