@@ -370,8 +370,9 @@ func cardHelp(v app.View) []helpSection {
 				covered++
 			}
 		}
-		// Return per unit staked over every outcome, in hundredths of a per cent.
-		bp := (sp.Kind.Odds() + 1) * covered * 10000 / int64(len(numbers))
+		// Return per unit staked over every outcome, in hundredths of a per cent, rounded.
+		n := int64(len(numbers))
+		bp := ((sp.Kind.Odds()+1)*covered*10000*2 + n) / (2 * n)
 		sec.table = append(sec.table, []string{T(sp.Kind.String()), fmt.Sprintf("%d.%02d%%", bp/100, bp%100)})
 	}
 	return []helpSection{sec}

@@ -155,7 +155,7 @@ func TestSPEC10_RefusedCardScreen(t *testing.T) {
 }
 
 // Issue 31 (Help): at a carded table Help gives the helpline and each bet's return to player
-// from the payouts on this wheel (a straight on a single zero: 36/37).
+// from the payouts on this wheel (a straight on a single zero: 36/37, 97.30%; on a double zero 36/38, 94.74%).
 func TestSPEC10_HelpGivesTheHelplineAndReturnToPlayer(t *testing.T) {
 	l := roulette.Layout{Wheel: roulette.SingleZero}
 	v := app.View{Config: table.TableConfig{Layout: l}, Card: app.CardView{Carded: true, Helpline: "Gambler's Help 1800 858 858"}}
@@ -167,8 +167,16 @@ func TestSPEC10_HelpGivesTheHelplineAndReturnToPlayer(t *testing.T) {
 	for _, row := range secs[0].table[1:] {
 		rtp[row[0]] = row[1]
 	}
-	if rtp["straight"] != "97.29%" || rtp["red"] != "97.29%" || rtp["dozen"] != "97.29%" {
+	if rtp["straight"] != "97.30%" || rtp["red"] != "97.30%" || rtp["dozen"] != "97.30%" {
 		t.Errorf("return to player: %v", rtp)
+	}
+	v.Config.Layout = roulette.Layout{Wheel: roulette.DoubleZero}
+	rtp = map[string]string{}
+	for _, row := range cardHelp(v)[0].table[1:] {
+		rtp[row[0]] = row[1]
+	}
+	if rtp["straight"] != "94.74%" || rtp["dozen"] != "94.74%" {
+		t.Errorf("return to player, double zero: %v", rtp)
 	}
 	if cardHelp(app.View{Config: table.TableConfig{Layout: l}}) != nil {
 		t.Error("an uncarded table's help has the carded section")
