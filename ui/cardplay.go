@@ -174,6 +174,14 @@ func (c *cardPlay) show(mode, key string, build func() fyne.CanvasObject) {
 	}
 	c.cnv = cnv
 	c.mode, c.key = mode, key
+	// A change of the overlays alone only marks the canvas dirty, which the kiosk's parked
+	// event loop did not repaint: the card screen stayed drawn after it was gone (the journey
+	// read it 20 s on). A refresh goes through the canvas's refresh queue, which wakes it.
+	defer func() {
+		if content := cnv.Content(); content != nil {
+			content.Refresh()
+		}
+	}()
 	if mode == "" {
 		return
 	}
@@ -188,6 +196,7 @@ func (c *cardPlay) show(mode, key string, build func() fyne.CanvasObject) {
 	}
 	c.layer.Resize(cnv.Size())
 	cnv.Overlays().Add(c.layer)
+	c.layer.Refresh()
 }
 
 func heading(s string, colour color.Color) *canvas.Text {
