@@ -13,6 +13,20 @@ import (
 
 func isCardState(ev *pb.TableEvent) bool { return ev.GetCardState() != nil }
 
+// firstSnapshot is the snapshot a new Watch stream of c opens with.
+func firstSnapshot(t *testing.T, c pb.TerminalServiceClient) *pb.Snapshot {
+	t.Helper()
+	stream, err := c.Watch(ctx, &pb.WatchRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return first.GetSnapshot()
+}
+
 // SPEC §10 (issue 31: real-time updates): the seat's card state is pushed on its stream after
 // each settlement — the settled net loss, what is left of the loss limit, the session's result —
 // and after each change, never polled; a new stream's snapshot carries it.
@@ -64,16 +78,7 @@ func TestSPEC10_CardStatePushedAfterSettlementAndInSnapshot(t *testing.T) {
 		if got.NetLoss != 2000 || got.LossLeft != 8000 || got.SessionResult != -2000 {
 			t.Fatalf("after a 10.00 win: %v", got)
 		}
-		w2 := r.terminal("T1")
-		stream, err := w2.Watch(ctx, &pb.WatchRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		first, err := stream.Recv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sc := first.GetSnapshot().GetCard(); sc.GetCard() != "4242" || sc.GetSessionResult() != -2000 || sc.GetLossLeft() != 8000 {
+		if sc := firstSnapshot(t, r.terminal("T1")).GetCard(); sc.GetCard() != "4242" || sc.GetSessionResult() != -2000 || sc.GetLossLeft() != 8000 {
 			t.Fatalf("a new stream's snapshot: %v", sc)
 		}
 	})
@@ -193,28 +198,12 @@ func TestSPEC10_RealityCheckAcknowledgedIsJournalled(t *testing.T) {
 // default) and the helpline; an uncarded table's says neither.
 func TestSPEC10_ConfigCarriesRealityCheckAndHelpline(t *testing.T) {
 	r := newRigWith(t, func(c *Config) { c.Carded, c.Helpline = true, "Gambler's Help 1800 858 858" })
-	c := r.terminal("T1")
-	stream, err := c.Watch(ctx, &pb.WatchRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := stream.Recv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := first.GetSnapshot().GetConfig()
+	cfg := firstSnapshot(t, r.terminal("T1")).GetConfig()
 	if !cfg.Carded || cfg.RealityCheckSeconds != 1800 || cfg.Helpline != "Gambler's Help 1800 858 858" {
 		t.Fatalf("carded config: %v", cfg)
 	}
 	plain := newRig(t)
-	stream, err = plain.terminal("T1").Watch(ctx, &pb.WatchRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if first, err = stream.Recv(); err != nil {
-		t.Fatal(err)
-	}
-	if cfg := first.GetSnapshot().GetConfig(); cfg.Carded || cfg.RealityCheckSeconds != 0 {
+	if cfg := firstSnapshot(t, plain.terminal("T1")).GetConfig(); cfg.Carded || cfg.RealityCheckSeconds != 0 {
 		t.Fatalf("uncarded config: %v", cfg)
 	}
 }
