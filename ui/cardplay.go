@@ -57,9 +57,8 @@ type cardPlay struct {
 	played, left, loss, session *canvas.Text
 	edit                        *widget.Button
 
-	layer *fyne.Container // the card screen shown over the play area, nil for none
-	cnv   fyne.Canvas     // the canvas it is shown on
-	mode  string          // which: "refused", "limits", "stopped", "reality" ("" none)
+	area *fyne.Container // the card screen over the play area (the Screen stacks it there); hidden for none
+	mode string          // which: "refused", "limits", "stopped", "reality" ("" none)
 	key   string          // what it was built for: rebuilt only when this changes
 	// live texts of the screen shown, updated in place each view (the countdown)
 	resume *canvas.Text
@@ -89,6 +88,8 @@ func newCardPlay(s *Screen) *cardPlay {
 	c.strip = container.NewVBox(widget.NewSeparator(),
 		row("Time played", c.played), row("Time left", c.left), row("Loss left", c.loss), row("Session result", c.session), c.edit)
 	c.strip.Hide()
+	c.area = container.NewStack()
+	c.area.Hide()
 	return c
 }
 
@@ -160,43 +161,45 @@ func countdown(d time.Duration) string {
 
 // show puts the card screen of mode (built by build, for what key says) over the play area, or
 // takes it away for mode "". The same mode and key keep the screen that is up.
+//
+// The screen is part of the content (area, stacked over the play area by the Screen), not a
+// canvas overlay: a change of the overlays alone was not repainted by the kiosk's parked event
+// loop (the journey read the old screen 20 s after it was gone), while a refresh of content is.
+// Its backdrop takes every touch, so nothing under it is played while it stands.
 func (c *cardPlay) show(mode, key string, build func() fyne.CanvasObject) {
-	cnv := fyne.CurrentApp().Driver().CanvasForObject(c.s.root)
-	if cnv == nil {
+	if mode == c.mode && key == c.key {
 		return
 	}
-	if mode == c.mode && key == c.key && (mode == "") == (c.layer == nil) && cnv == c.cnv {
-		return
-	}
-	if c.layer != nil {
-		c.cnv.Overlays().Remove(c.layer)
-		c.layer, c.resume, c.body = nil, nil, [3]*widget.Label{}
-	}
-	c.cnv = cnv
 	c.mode, c.key = mode, key
-	// A change of the overlays alone only marks the canvas dirty, which the kiosk's parked
-	// event loop did not repaint: the card screen stayed drawn after it was gone (the journey
-	// read it 20 s on). A refresh goes through the canvas's refresh queue, which wakes it.
-	defer func() {
-		if content := cnv.Content(); content != nil {
-			content.Refresh()
-		}
-	}()
+	c.resume, c.body = nil, [3]*widget.Label{}
 	if mode == "" {
+		c.area.Objects = nil
+		c.area.Hide()
+		c.area.Refresh()
 		return
 	}
 	box := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
 		container.NewPadded(c.s.sizing.sized(build(), helpSizes, nil)))
-	edge := func() float32 {
-		return fyne.CurrentApp().Driver().AbsolutePositionForObject(c.s.side).X - theme.Padding()
-	}
-	c.layer = container.New(leftOf{edge: edge, fraction: 0.9}, canvas.NewRectangle(theme.Color(theme.ColorNameShadow)), box)
-	if inKiosk(cnv) {
-		c.layer.Add(newCursorHider())
-	}
-	c.layer.Resize(cnv.Size())
-	cnv.Overlays().Add(c.layer)
-	c.layer.Refresh()
+	c.area.Objects = []fyne.CanvasObject{newTouchStop(), container.New(centred{0.94}, box)}
+	c.area.Show()
+	c.area.Refresh()
+}
+
+// touchStop is a dimmed backdrop that takes every touch: the play area under a card screen is
+// not played.
+type touchStop struct{ widget.BaseWidget }
+
+func newTouchStop() *touchStop {
+	t := &touchStop{}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// Tapped takes the touch and does nothing with it.
+func (*touchStop) Tapped(*fyne.PointEvent) {}
+
+func (t *touchStop) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(theme.Color(theme.ColorNameShadow)))
 }
 
 func heading(s string, colour color.Color) *canvas.Text {

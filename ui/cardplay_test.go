@@ -53,14 +53,13 @@ func cardScreen(t *testing.T, st table.CardState, check time.Duration) (*Screen,
 	return s, term, cl, w
 }
 
-// overlayButton is the button reading label on the card screen over the canvas.
-func overlayButton(t *testing.T, c fyne.Canvas, label string) *widget.Button {
+// overlayButton is the button reading label on the card screen over the play area.
+func overlayButton(t *testing.T, s *Screen, label string) *widget.Button {
 	t.Helper()
-	top := c.Overlays().Top()
-	if top == nil {
-		t.Fatalf("no card screen over the canvas for %q", label)
+	if !s.card.area.Visible() {
+		t.Fatalf("no card screen over the play area for %q", label)
 	}
-	return findButton(t, top, label)
+	return findButton(t, s.card.area, label)
 }
 
 var registered = table.CardState{Card: "4242", State: "registered", At: t0}
@@ -81,7 +80,7 @@ func TestSPEC10_LimitsScreenSetsTheCardsLimits(t *testing.T) {
 	test.AssertRendersToImage(t, "cardplay/limits.png", w.Canvas())
 	// 100.00, 2 h, 7 days.
 	s.card.lossSeg.selected, s.card.timeSeg.selected, s.card.barSeg.selected = 1, 2, 1
-	test.Tap(overlayButton(t, w.Canvas(), "Set these limits"))
+	test.Tap(overlayButton(t, s, "Set these limits"))
 	waitView(t, term, "the limits set", func(v app.View) bool { return v.Card.Strip && !v.Card.SetLimits })
 	if got := cl.LimitsSet(); len(got) != 1 || got[0] != (table.CardLimits{Loss: 10000, Time: 2 * time.Hour, Bar: 7 * 24 * time.Hour}) {
 		t.Fatalf("limits set: %+v", got)
@@ -104,7 +103,7 @@ func TestSPEC10_LimitReachedScreenCountsDownAndOffersCashOut(t *testing.T) {
 	st.PeriodStart, st.TimeUp, st.SessionStart = t0.Add(-75*time.Minute), t0.Add(105*time.Minute), t0.Add(-75*time.Minute)
 	st.NetLoss, st.SessionResult = 10000, -10000
 	st.BarredUntil, st.BarredFor = t0.Add(24*time.Hour), "loss"
-	_, _, _, w := cardScreen(t, st, 0)
+	s, _, _, w := cardScreen(t, st, 0)
 	texts := shownTexts(test.RenderToMarkup(w.Canvas()))
 	for _, want := range []string{"PLAY STOPPED", "Play may resume in 24:00:00", "Wagers already closed settle as usual.", "Time played", "1h 15m", "Loss left", "A$0.00", "−A$100.00"} {
 		if !shows(texts, want) {
@@ -114,7 +113,7 @@ func TestSPEC10_LimitReachedScreenCountsDownAndOffersCashOut(t *testing.T) {
 	if !strings.Contains(strings.Join(texts, "\n"), "Your loss limit of A$100.00 is reached: play is barred until") {
 		t.Errorf("what was reached is not said: %q", texts)
 	}
-	overlayButton(t, w.Canvas(), "Cash out")
+	overlayButton(t, s, "Cash out")
 	test.AssertRendersToImage(t, "cardplay/loss_limit_reached.png", w.Canvas())
 }
 
@@ -135,7 +134,7 @@ func TestSPEC10_RealityCheckScreenIsAcknowledged(t *testing.T) {
 		t.Errorf("the reality check: %q", texts)
 	}
 	test.AssertRendersToImage(t, "cardplay/reality_check.png", w.Canvas())
-	test.Tap(overlayButton(t, w.Canvas(), "Continue playing"))
+	test.Tap(overlayButton(t, s, "Continue playing"))
 	waitView(t, term, "acknowledged", func(v app.View) bool { return !v.Card.RealityCheck })
 	if len(cl.Acks()) != 1 {
 		t.Fatalf("acks: %v", cl.Acks())

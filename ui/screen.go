@@ -313,7 +313,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
 	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth, height: s.fitSide}, panel),
-		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
+		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left), s.card.area)) // a card screen over the play area (cardplay.go)
 	s.update(term.View())
 	return s, nil
 }
