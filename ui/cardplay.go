@@ -59,7 +59,7 @@ type cardPlay struct {
 
 	area *fyne.Container // the card screen over the play area (the Screen stacks it there); hidden for none
 	mode string          // which: "refused", "limits", "stopped", "reality" ("" none)
-	key   string          // what it was built for: rebuilt only when this changes
+	key  string          // what it was built for: rebuilt only when this changes
 	// live texts of the screen shown, updated in place each view (the countdown)
 	resume *canvas.Text
 	body   [3]*widget.Label // the reality check's three lines
