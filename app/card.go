@@ -216,6 +216,7 @@ func (t *Terminal) SetCardLimits(ctx context.Context, l table.CardLimits) error 
 	t.cards.busy = true
 	t.changedLocked()
 	t.mu.Unlock()
+	t.log.Info("carded: setting limits", "card", card)
 	st, err := cl.SetCardLimits(ctx, card, l)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -228,6 +229,7 @@ func (t *Terminal) SetCardLimits(ctx context.Context, l table.CardLimits) error 
 		t.changedLocked()
 		return &msg.Error{Msg: m}
 	}
+	t.log.Info("carded: limits set", "card", card, "loss", l.Loss, "time", l.Time, "bar", l.Bar)
 	// Limits set are limits confirmed: the state answered may start the session, which would
 	// otherwise ask the player to confirm the limits they have just set.
 	t.cardStateLocked(st)

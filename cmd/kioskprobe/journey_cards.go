@@ -5,7 +5,13 @@ import "time"
 // The carded play journeys (SPEC §10, issue 31): the demo kiosk at a carded table
 // (-demo-carded), the demo's cards in the seat's reader (internal/demo/cards.go): setting the
 // limits, the live strip, the reality check, a limit reached, a break, a barred card.
-var cardJourneys = []journey{
+//
+// Together they take five minutes and more at one size, in one design and language (a look
+// after a tap waits for tesseract's reads, 10–20 s each on the loaded build machine): over
+// packaging/test.sh's two-minute budget for them, so they run with -pending:
+//
+//	JOURNEY_ARGS="-pending -only carded -designs A -langs en,zh_Hans" bash packaging/journeys.sh build/ats
+var cardJourneys = withPending(cardPending, []journey{
 	{
 		name: "carded-set-limits",
 		args: []string{"-demo-carded"},
@@ -37,11 +43,13 @@ var cardJourneys = []journey{
 				name: "limits set",
 				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
 				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}} },
+				wait: time.Minute,
 			},
 			{
 				name: "a chip of 1 on 17: loss left 49.00, at once",
 				do:   func(k *kioskRun) error { return k.tapNumber(17) },
 				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "49.00"}, {t.T("Time played")}} },
+				wait: time.Minute,
 			},
 		},
 	},
@@ -53,6 +61,7 @@ var cardJourneys = []journey{
 				name: "limits set",
 				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Set these limits")) },
 				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "50.00"}} },
+				wait: time.Minute,
 			},
 			{
 				name: "the reality check comes between rounds",
@@ -65,6 +74,7 @@ var cardJourneys = []journey{
 				name: "Continue playing acknowledges it",
 				do:   func(k *kioskRun) error { return k.tapWords(k.tr.T("Continue playing")) },
 				gone: func(t translation) []string { return []string{t.T("REALITY CHECK")} },
+				wait: time.Minute,
 			},
 		},
 	},
@@ -108,6 +118,17 @@ var cardJourneys = []journey{
 			},
 		},
 	},
+})
+
+// cardPending is why the carded journeys are not in test.sh's run.
+const cardPending = "not a fix awaited: the carded journeys take over test.sh's budget (issue 31); run them with -pending -only carded"
+
+// withPending marks every journey of js pending for why.
+func withPending(why string, js []journey) []journey {
+	for i := range js {
+		js[i].pending = why
+	}
+	return js
 }
 
 func init() { journeys = append(journeys, cardJourneys...) }
