@@ -317,7 +317,10 @@ func (t *Table) SetCardLimits(terminal, card string, l precommit.Limits) (table.
 	defer t.mu.Unlock()
 	now := t.now()
 	t.tellCardLocked(now, terminal)
-	return *t.cardState(terminal, now), nil
+	if st := t.cardState(terminal, now); st != nil {
+		return *st, nil
+	}
+	return table.CardState{At: now}, nil
 }
 
 // AckRealityCheck journals the player's acknowledgement of the reality check shown at shownAt
