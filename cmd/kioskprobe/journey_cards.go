@@ -30,6 +30,7 @@ var cardJourneys = withPending(cardPending, []journey{
 					return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}}
 				},
 				gone: func(t translation) []string { return []string{t.T("SET YOUR LIMITS")} },
+				wait: time.Minute, // the first look after the tap may come before the answer, and take 20 s to read
 			},
 		},
 	},
