@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -306,7 +307,9 @@ func (c *cardPlay) limitsScreen(cv app.CardView) fyne.CanvasObject {
 	c.timeSeg = newSegmented(times, choiceIndex(timeChoices, cv.Limits.Time), nil)
 	c.barSeg = newSegmented(bars, choiceIndex(barChoices, cv.Limits.Bar), nil)
 	row := func(label string, seg *segmented) fyne.CanvasObject {
-		return container.NewBorder(nil, nil, text(T(label), 22, panelText), nil, seg)
+		// A little room before the name: flush with the box, its first glyph was cut (亏).
+		name := container.New(layout.NewCustomPaddedLayout(0, 0, 6, 6), text(T(label), 22, panelText))
+		return container.NewBorder(nil, nil, name, nil, seg)
 	}
 	title, intro, more := T("SET YOUR LIMITS"), T("Before you play, choose how much you may lose and how long you may play."), T("Reaching either stops play for the bar period you choose.")
 	if cv.Confirm {

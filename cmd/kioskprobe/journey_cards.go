@@ -47,16 +47,25 @@ var cardJourneys = withPending(cardPending, []journey{
 				wait: time.Minute,
 			},
 			{
-				name: "a chip of 1 on 17: loss left 49.00, at once",
-				do:   func(k *kioskRun) error { return k.tapNumber(17) },
-				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "49.00"}, {t.T("Time played")}} },
+				// Five chips of 1: the table's minimum per spin, so they are a wager whatever
+				// the wheel does (a lone 1.00 is returned unrecognised at the result).
+				name: "five chips of 1 on 17: loss left 45.00, at once",
+				do: func(k *kioskRun) error {
+					for range 5 {
+						if err := k.tapNumber(17); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "45.00"}, {t.T("Time played")}} },
 				wait: time.Minute,
 			},
 		},
 	},
 	{
 		name: "carded-reality-check",
-		args: []string{"-demo-carded", "-demo-reality-check", "20s"},
+		args: []string{"-demo-carded", "-demo-reality-check", "90s"},
 		steps: []step{
 			{
 				name: "limits set",
@@ -69,7 +78,7 @@ var cardJourneys = withPending(cardPending, []journey{
 				want: func(t translation) [][]string {
 					return [][]string{{t.T("REALITY CHECK")}, {before(t.T("Your session result is %s."))}, {t.T("Continue playing")}}
 				},
-				wait: 90 * time.Second,
+				wait: 150 * time.Second,
 			},
 			{
 				name: "Continue playing acknowledges it",
