@@ -226,13 +226,7 @@ func (t *Table) PresentCard(terminal, card string) (table.CardState, error) {
 		}
 		s := t.cards.seat(terminal)
 		s.mu.Lock()
-		t.mu.Lock()
-		roundID := ""
-		if t.cur != nil {
-			roundID = t.cur.id
-		}
-		t.mu.Unlock()
-		err := t.claim(s, terminal, roundID, card)
+		err := t.claim(s, terminal, t.roundNow(), card)
 		if err != nil && s.card != card {
 			if r := t.refusalOf(terminal); r != nil && r.Reason == "no limits" {
 				s.presented = card
@@ -243,14 +237,29 @@ func (t *Table) PresentCard(terminal, card string) (table.CardState, error) {
 		}
 		s.mu.Unlock()
 	}
+	return t.toldCard(terminal), nil
+}
+
+// toldCard tells the seat its card state and answers it (an empty state for none).
+func (t *Table) toldCard(terminal string) table.CardState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
 	t.tellCardLocked(now, terminal)
 	if st := t.cardState(terminal, now); st != nil {
-		return *st, nil
+		return *st
 	}
-	return table.CardState{At: now}, nil
+	return table.CardState{At: now}
+}
+
+// roundNow is the current round's id ("" between rounds); t.mu not held.
+func (t *Table) roundNow() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur != nil {
+		return t.cur.id
+	}
+	return ""
 }
 
 // refusalOf is the seat's latest card refusal, nil for none.
@@ -300,27 +309,14 @@ func (t *Table) SetCardLimits(terminal, card string, l precommit.Limits) (table.
 	}
 	t.cards.read(terminal, c)
 	if s.card == "" {
-		t.mu.Lock()
-		roundID := ""
-		if t.cur != nil {
-			roundID = t.cur.id
-		}
-		t.mu.Unlock()
-		if err := t.claim(s, terminal, roundID, target); err != nil {
+		if err := t.claim(s, terminal, t.roundNow(), target); err != nil {
 			s.mu.Unlock()
 			t.tellCard(terminal)
 			return table.CardState{}, err
 		}
 	}
 	s.mu.Unlock()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	now := t.now()
-	t.tellCardLocked(now, terminal)
-	if st := t.cardState(terminal, now); st != nil {
-		return *st, nil
-	}
-	return table.CardState{At: now}, nil
+	return t.toldCard(terminal), nil
 }
 
 // AckRealityCheck journals the player's acknowledgement of the reality check shown at shownAt
