@@ -96,7 +96,7 @@ func (t *Terminal) canPlaceLocked() error {
 	if t.view.BuyIn != nil {
 		return errBuyInPending(t.view.BuyIn.Amount)
 	}
-	return nil
+	return t.cardRefusalLocked() // carded play (card.go): limits first, play stopped, the reality check
 }
 
 // Gate is this seat's player-ID pad and card reader (devices/idpad gives one per seat).
@@ -452,7 +452,11 @@ func (t *Terminal) syncLoop(ctx context.Context) {
 				if t.turnEnded == round {
 					t.turnEnded = "" // the table did not take the turn's wager: the player may try again
 				}
-				t.sayLocked(msg.New("the table did not accept the last change: %s", msg.Of(err)), TableNews)
+				said := msg.Of(err)
+				if t.view.Config.Carded {
+					said = cardWordsMsg(err, t.cards.st) // the card's refusal in the player's language
+				}
+				t.sayLocked(msg.New("the table did not accept the last change: %s", said), TableNews)
 				t.log.Warn("slip update", "round", round, "version", version, "err", err)
 			} else {
 				t.adoptAckLocked(ack)

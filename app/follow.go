@@ -136,6 +136,14 @@ func (t *Terminal) apply(ev table.Event) {
 	case table.Snapshot:
 		t.fromSnapshot(e)
 		t.serviceOwedLocked() // a new connection: the table may have lost or kept an old report
+		if e.Card != nil {
+			t.cardStateLocked(*e.Card)
+		} else {
+			t.cards.st = nil
+		}
+		t.cardOwedLocked() // the card in the reader, which a restarted table may not hold
+	case table.CardStateChanged:
+		t.cardStateLocked(e.State)
 	case table.PhaseChanged:
 		t.onPhase(e)
 	case table.OutcomeEntered:

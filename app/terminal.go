@@ -141,6 +141,8 @@ type View struct {
 	// Chips are the chips the tray offers: the table's denominations, less those a tournament
 	// round's minimum puts out of reach (tournament.go, chipsOfferedLocked).
 	Chips []int64
+	// Card is the seat's player card under carded play (card.go).
+	Card CardView
 }
 
 // Feedback is the answer to a touch on the layout.
@@ -207,6 +209,8 @@ type Terminal struct {
 	// turnEnded is the round whose turn the player ended under an order of wagering (EndTurn,
 	// tournament.go): no further change to its wagers.
 	turnEnded string
+	// cards is carded play at the seat (card.go).
+	cards cardState
 
 	ctx    context.Context // Run's; cancelled by Close
 	cancel context.CancelFunc
@@ -277,6 +281,7 @@ func (t *Terminal) snapshotLocked() View {
 	t.tournamentViewLocked(&v)
 	v.Chips = t.chipsOfferedLocked()
 	v.Pad = PadView{Required: v.Config.IDPadRequired, Touched: t.padTouched}
+	v.Card = t.cardViewLocked(v.SlipTotal)
 	if v.Tournament.Playing {
 		v.ShownBalance = v.Balance
 	}
@@ -394,6 +399,7 @@ func (t *Terminal) Close() {
 	t.period.stop()
 	t.sound.stop()
 	t.closing.stop()
+	t.cards.stop()
 	t.board.stop()
 	t.stopFrozenHoldLocked()
 	t.mu.Unlock()

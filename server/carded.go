@@ -54,11 +54,16 @@ type carded struct {
 	mu      sync.Mutex // guards seats and allowed; taken alone or under t.mu, never the other way
 	seats   map[string]*seatCard
 	allowed map[string]allowance // by terminal
+	views   map[string]*seatView // by terminal: what the seat's player is shown (cardseat.go)
+	staged  map[string]staged    // by terminal: a settlement's card counts, shown once committed
 }
 
 type seatCard struct {
 	mu   sync.Mutex // one carded slip of the seat at a time
 	card string     // the card the seat holds for its session ("" none); under mu
+	// presented is a registered card read at the seat that has no limits yet: the seat may set
+	// its first limits (SetCardLimits) and then holds it. Under mu.
+	presented string
 }
 
 // allowance is what a seat's card reserved for its slips of a round (Store.Allow), and the
@@ -151,7 +156,9 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	}
 	ctx, now := t.bg(), t.now()
 	seat := t.tableID() + "/" + terminal
-	if _, err := t.cards.store.Claim(ctx, card, seat, now); err != nil {
+	c, err := t.cards.store.Claim(ctx, card, seat, now)
+	if err != nil {
+		t.cards.refused(terminal, card, c, err)
 		return cardRefusal(err)
 	}
 	if s.card != "" {
@@ -159,7 +166,8 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 			t.log.Error("carded: releasing the seat's previous card", "terminal", terminal, "card", s.card, "err", err)
 		}
 	}
-	s.card = card
+	s.card, s.presented = card, ""
+	t.cards.held(terminal, c, now)
 	return nil
 }
 
@@ -178,7 +186,9 @@ func (t *Table) releaseCard(terminal string) {
 		t.log.Error("carded: releasing the card at cash-out", "terminal", terminal, "card", s.card, "err", err)
 		return
 	}
-	s.card = ""
+	s.card, s.presented = "", ""
+	t.cards.dropView(terminal)
+	t.tellCard(terminal) // the seat has no card now
 }
 
 // allowCard checks that the seat's slip of the round, needing need on card, is within the
@@ -200,8 +210,10 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, played, now)
 	if err != nil {
 		t.cards.setAllowance(terminal, nil)
+		t.cards.refused(terminal, card, c, err)
 		return cardRefusal(err)
 	}
+	t.cards.read(terminal, c)
 	// The allowance covers slips until the first of the time limit and the break due, and
 	// not before the later of a bar's and a break's end.
 	until := c.TimeUp()
@@ -214,31 +226,6 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	}
 	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars})
 	return nil
-}
-
-// SetCardLimits sets the limits of the card held at a seat, as its player asks at the
-// terminal: lower at once — the seat's allowance is dropped, so its next slip is checked under
-// them — higher after the cooling-off.
-func (t *Table) SetCardLimits(terminal string, l precommit.Limits) (precommit.Card, error) {
-	if t.cards == nil {
-		return precommit.Card{}, failed("this table does not play carded")
-	}
-	s := t.cards.seat(terminal)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.card == "" {
-		return precommit.Card{}, failed("no player card is held at this seat: insert your player card")
-	}
-	c, err := t.cards.store.SetLimits(t.bg(), s.card, l, t.now())
-	t.cards.setAllowance(terminal, nil)
-	if err != nil {
-		var r *precommit.Refusal
-		if errors.As(err, &r) {
-			return c, failed("%s", r.Words)
-		}
-		return c, invalid("%v", err)
-	}
-	return c, nil
 }
 
 // settleCards counts a settled slip's play on its card, in the settlement's transaction. A
@@ -256,7 +243,10 @@ func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, s
 		}
 		card = a.card
 	}
-	_, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned)
+	c, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned)
+	if err == nil {
+		t.cards.stage(terminal, c, staked, returned)
+	}
 	return err
 }
 
@@ -324,7 +314,8 @@ func newCarded(store precommit.Store, led *ledger.Ledger, s precommit.Settings) 
 		// until one is plugged in, say so rather than settle it half.
 		return nil, errors.New("server: carded play needs a card store that settles in the round's transaction (precommit.LedgerStore)")
 	}
-	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{}}, nil
+	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{},
+		views: map[string]*seatView{}, staged: map[string]staged{}}, nil
 }
 
 // voidCardHold releases, in tx, what the seat holds on its card for the round: its slip is

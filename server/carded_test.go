@@ -265,14 +265,14 @@ func TestSPEC10_LimitLoweredMidRoundBindsTheNextSlip(t *testing.T) {
 		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.table.SetCardLimits("T1", precommit.Limits{Loss: 3000, Time: time.Hour, Bar: precommit.BarDay}); err != nil {
+		if _, err := r.table.SetCardLimits("T1", "", precommit.Limits{Loss: 3000, Time: time.Hour, Bar: precommit.BarDay}); err != nil {
 			t.Fatal(err)
 		}
 		refusedSaying(t, errOf(redSlip(c, round, 2, 3100, "C42")), "past your loss limit: A$30.00")
 		if _, err := redSlip(c, round, 3, 3000, "C42"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.table.SetCardLimits("T2", limit100); status.Code(err) != codes.FailedPrecondition {
+		if _, err := r.table.SetCardLimits("T2", "", limit100); status.Code(err) != codes.FailedPrecondition {
 			t.Fatalf("limits at a seat holding no card: %v", err)
 		}
 	})

@@ -394,6 +394,7 @@ func (t *Table) enterOutcome(now time.Time, roundID, number, by string) error {
 		return err
 	})
 	if err != nil {
+		t.tellSettledCards(now, false)
 		r.setOutcome(0, false)
 		r.phase, r.status = table.PhaseNoMoreBets, ""
 		return ledgerErr(err)
@@ -405,6 +406,7 @@ func (t *Table) enterOutcome(now time.Time, roundID, number, by string) error {
 	out := table.Outcome{RoundID: r.id, Number: n, At: now}
 	t.pushHistory(out)
 	t.deliverOutcome(now, out, settled, trace)
+	t.tellSettledCards(now, true) // after the settlements: each seat's card as they left it
 	trace.Queued = time.Now()
 	t.settleTrace.Store(trace)
 	if tour != nil {

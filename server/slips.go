@@ -94,6 +94,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 		seat.mu.Lock()
 		defer seat.mu.Unlock()
 		if err := t.claim(seat, terminal, roundID, card); err != nil {
+			t.tellCard(terminal) // the refusal on the seat's card state too (cardseat.go)
 			return nil, false, err
 		}
 		staked = seat.card
@@ -117,6 +118,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 			// Never one wager past a limit (SPEC §10): the slip's whole total, the dealer's
 			// wagers on it included, reserved on the card before the table takes it.
 			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+				t.tellCard(terminal)
 				return nil, false, err
 			}
 		}
@@ -157,6 +159,7 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 		}
 		if !in.tour {
 			if err := t.allowCard(staked, terminal, in.r.id, sl.total+in.dealerTotal); err != nil {
+				t.tellCardLocked(t.now(), terminal)
 				return nil, false, err
 			}
 		}

@@ -134,6 +134,11 @@ type Config struct {
 	Carded    bool
 	Cards     precommit.Store
 	Precommit precommit.Settings
+	// RealityCheck is how often a carded player's terminal shows the reality check between
+	// rounds (0: DefaultRealityCheck; negative: none); Helpline the gambling helpline its Help
+	// shows (cardseat.go). Both reach the terminal in its TableConfig.
+	RealityCheck time.Duration
+	Helpline     string
 
 	// ReportingThreshold is the cash payment at the cage (cents) at or over which the patron's
 	// identity and a second person's approval are recorded before the cash is handed over (the
@@ -456,6 +461,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 		WageringPeriod: cfg.Period, Warning: cfg.Warning, LuckyBall: cfg.LuckyBall, Racetrack: !cfg.OralRacetrack, Jackpot: cfg.Jackpot != nil,
 		PlayerCardRequired: cfg.PlayerCardRequired, IDPadRequired: cfg.IDPadRequired, Venue: cfg.Venue, Currency: cfg.Currency,
 		DealerCashOnly: table.DealerCashOnly(cfg.RulesProfile)}
+	if cfg.Carded {
+		t.config.Carded, t.config.RealityCheck, t.config.Helpline = true, realityCheckOf(cfg.RealityCheck), cfg.Helpline
+	}
 	if cfg.LuckyMega {
 		t.config.LuckyBallVersion = roulette.LuckyMega
 	}
@@ -698,6 +706,7 @@ func (t *Table) snapshot(terminal string) table.Snapshot {
 		Frozen: t.frozen, History: t.history, LastSettled: t.lastSet[terminal], DealerCloses: t.closes[terminal],
 		PlayerLimits: t.personal(terminal),
 		ClosingAt:    t.closingAt,
+		Card:         t.cardState(terminal, t.now()),
 	}
 	if t.jackpot != nil {
 		s.Jackpot = t.jackpot.meter

@@ -108,7 +108,7 @@ func helpSections(v app.View, f helpFeatures) []helpSection {
 	}
 	also.lines = append(also.lines, T("Save favourite keeps the wagers on the layout; touch a saved favourite to place them again."),
 		T("HOT and COLD are the numbers that came up most and least often in the last spins; the bars show how the recent outcomes split: red and black, odd and even, the halves and the dozens."))
-	return append(out, also)
+	return append(append(out, cardHelp(v)...), also) // carded play's (cardplay.go)
 }
 
 // helpSizes are the help screen's: read at arm's length, like the controls (issue 18: help had

@@ -48,6 +48,7 @@ type Screen struct {
 
 	left   *fyne.Container // the play area: the felt and the rows under it
 	sizing *touchSizing
+	card   *cardPlay // carded play: the strip and the card screens (cardplay.go)
 
 	// Elements maps each element the design requires to the object that shows it.
 	Elements map[diagrams.Element]fyne.CanvasObject
@@ -115,6 +116,8 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 		diagrams.ElemJackpotMeter: s.jackpot,
 	}
 	s.sideRegion.compose()
+	s.card = newCardPlay(s)
+	s.side.Objects = append(s.side.Objects, s.card.strip)
 	s.explained = func() { s.side.Refresh() } // its column laid out again: the words under the status
 
 	fb := s.geom.Bounds
@@ -126,7 +129,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	// The panel runs the full height on the right and the controls sit under the layout, so the
 	// screen fits 1280×800 as well as 1920×1080.
 	s.root = container.NewBorder(nil, nil, nil, container.New(sidePanel{width: sidePanelWidth, height: s.fitSide}, panel),
-		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left)))
+		container.NewStack(backdrop(), container.New(inset{rowGap}, s.left), s.card.area)) // a card screen over the play area (cardplay.go)
 	s.update(term.View())
 	return s, nil
 }
@@ -243,6 +246,7 @@ func (s *Screen) update(v app.View) {
 	s.feltRegion.update(v)
 	s.trackRegion.update(v)
 	s.sideRegion.update(v)
+	s.card.update(v)
 	s.serviceSeen(v) // technician mode's overlays (technician.go)
 	s.tick()
 }

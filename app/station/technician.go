@@ -153,6 +153,14 @@ func (s *Station) padEvent(e idpad.Event, seat int) {
 	case idpad.Released:
 		s.Terminal.PadTouched(false)
 	}
+	if e.Kind == idpad.CardInserted {
+		// A player card is presented to the table, which holds it for the seat or refuses it
+		// (carded play, app/card.go; nothing at a table that does not play carded). A
+		// technician's card is not a player's: it goes to technician mode only.
+		if _, tech := s.technicianCard(e.Card); !tech {
+			s.Terminal.CardRead(e.Card)
+		}
+	}
 	if s.technicians == nil {
 		return
 	}
@@ -178,4 +186,12 @@ func (s *Station) faultSeen(ctx context.Context, st cashier.Status) {
 // directory is configured (demo, tests): beside the journal.
 func TouchRules(stateDir string) string {
 	return filepath.Join(stateDir, "99-ats-touch-calibration.rules")
+}
+
+// technicianCard is the technician a card names, if the terminal's technicians file has it.
+func (s *Station) technicianCard(card string) (string, bool) {
+	if s.technicians == nil {
+		return "", false
+	}
+	return s.technicians.Card(card)
 }

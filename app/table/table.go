@@ -62,6 +62,12 @@ type TableConfig struct {
 	// §11.7.6) — no note, no ticket in, no ticket printed; the dealer buys in and pays the
 	// balance in chips. The table decides it from its rules profile (DealerCashOnly below).
 	DealerCashOnly bool
+	// Carded: the table plays carded (SPEC §10): no registered card with limits set, no wager.
+	// RealityCheck is the reality check's interval (0: none); Helpline the gambling helpline
+	// Help shows (operator settings).
+	Carded       bool
+	RealityCheck time.Duration
+	Helpline     string
 }
 
 // DealerCashOnly reports whether a rules profile takes money only through the dealer: the
@@ -152,6 +158,8 @@ type Snapshot struct {
 	PlayerLimits *roulette.Limits
 	// ClosingAt is the announced closure of the table (001 §12.7), zero for none.
 	ClosingAt time.Time
+	// Card is the seat's player card under carded play (card.go), nil for none.
+	Card *CardState
 }
 
 // PhaseChanged is a new phase; Deadline is set while wagering (server time).

@@ -97,6 +97,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	coolingOff := fs.Duration("cooling-off", 24*time.Hour, "-carded: how long after a player raises a limit the higher limit takes effect (lowering is at once)")
 	breakAfter := fs.Duration("break-after", 3*time.Hour, "-carded: continuous play after which a break is enforced (a pause as long as -break ends continuous play)")
 	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
+	realityCheck := fs.Duration("reality-check", server.DefaultRealityCheck, "-carded: how often the terminal shows the player the reality check (time played, session result) between rounds; 0 for none")
+	helpline := fs.String("helpline", "Gambler's Help 1800 858 858", "-carded: the gambling helpline the terminal's Help shows")
 	limitPeriod := fs.Duration("limit-window", 24*time.Hour, "-carded: a limit period's length, from the card's first wager after the last period ended")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
@@ -163,6 +165,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		return 2
 	}
 	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor}
+	if *realityCheck < 0 {
+		fmt.Fprintln(stderr, "tableserver: -reality-check must be 0 (none) or positive")
+		return 2
+	}
+	cfg.RealityCheck, cfg.Helpline = *realityCheck, *helpline
+	if *realityCheck == 0 {
+		cfg.RealityCheck = -1 // the operator's "none", not the server's default
+	}
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}

@@ -53,10 +53,26 @@ type Config struct {
 	// paper-out", "pad card 1234567 1"…); each answer is written to Replies.
 	Commands io.Reader
 	Replies  io.Writer
+
+	// Carded: the demo table plays carded (SPEC §10), with the demo's player cards registered
+	// (cards.go); Card is the one in the seat's reader at start (DemoCard when empty).
+	// RealityCheck is the reality check's interval (0: the table's default).
+	Carded       bool
+	Card         string
+	RealityCheck time.Duration
 }
 
-// demoCard is the player card in the demo seat's reader when the table requires one.
-const demoCard = "1000001"
+// seatCard is the player card in the demo seat's reader at start: the one asked for, else the
+// demo's card where the table requires one or plays carded ("" none).
+func seatCard(cfg Config, required bool) string {
+	switch {
+	case cfg.Card != "":
+		return cfg.Card
+	case required || cfg.Carded:
+		return DemoCard
+	}
+	return ""
+}
 
 // Demo is a running demo: a table and three devices.
 type Demo struct {
@@ -118,10 +134,14 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 	// The warning of the deadline must come inside the period, which a fast demo shortens.
 	tcfg.Warning = min(tcfg.Warning, cfg.Period/2)
 	tcfg.WheelDeals = true // the emulated wheel gives every outcome (wheel.go)
+	if cfg.Carded {
+		tcfg.Carded, tcfg.RealityCheck, tcfg.Helpline = true, cfg.RealityCheck, "Gambler's Help 1800 858 858"
+	}
 	tbl, err := StartTable(cfg.StateDir, cfg.TerminalID, tcfg, nil)
 	if err != nil {
 		return nil, err
 	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Demo{Addr: tbl.Addr, ClientTLS: tbl.ClientTLS, Seat: 1, table: tbl, log: cfg.Log, cancel: cancel, done: ctx.Done(),
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
@@ -133,8 +153,8 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 			d.Close()
 		}
 	}()
-	if rules.PlayerCardRequired {
-		if err := d.pad.InsertCard(d.Seat, demoCard); err != nil {
+	if card := seatCard(cfg, rules.PlayerCardRequired); card != "" {
+		if err := d.pad.InsertCard(d.Seat, card); err != nil {
 			return nil, err
 		}
 	}

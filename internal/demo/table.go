@@ -12,6 +12,7 @@ import (
 	"github.com/tablegames/ats/server"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/pki"
+	"github.com/tablegames/ats/server/precommit"
 )
 
 // Table is a table server embedded in the process: the same engine, ledger, mutual TLS and
@@ -81,6 +82,13 @@ func StartTable(dir, terminal string, cfg server.Config, log *slog.Logger) (_ *T
 	if err := writeDisplayPKI(dir, addr, m); err != nil {
 		stop()
 		return nil, err
+	}
+	if cfg.Carded {
+		// The demo's player cards, as a cage would have registered them (cards.go).
+		if err := registerCards(context.Background(), &precommit.LedgerStore{L: led, S: cfg.Precommit}, time.Now()); err != nil {
+			stop()
+			return nil, fmt.Errorf("demo: the demo's player cards: %w", err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &Table{Addr: addr, ClientTLS: cliTLS, Table: t, stop: stop, led: led, cancel: cancel, ran: make(chan struct{})}

@@ -50,11 +50,16 @@ type options struct {
 	acceptor, printer, idpad string
 	seat                     int
 	demoPeriod, demoSpin     time.Duration
-	demoWheel, demoProfile   string // the demo table's wheel and double-zero layout profile
-	technicianDemo           bool   // technician.go
-	localTechnicianPINs      bool   // technician PINs from technicians.json, not the table
-	pprof                    string // profile.go: Go's profiles on this loopback address
-	volume                   int    // the sound level in percent: the technician's setting, else the default
+	// The demo table's carded play (issue 31): on, the card in the seat's reader, the reality
+	// check's interval.
+	demoCarded             bool
+	demoCard               string
+	demoRealityCheck       time.Duration
+	demoWheel, demoProfile string // the demo table's wheel and double-zero layout profile
+	technicianDemo         bool   // technician.go
+	localTechnicianPINs    bool   // technician PINs from technicians.json, not the table
+	pprof                  string // profile.go: Go's profiles on this loopback address
+	volume                 int    // the sound level in percent: the technician's setting, else the default
 }
 
 func parseFlags() options {
@@ -69,6 +74,9 @@ func parseFlags() options {
 	flag.StringVar(&o.idpad, "idpad", "", "player-ID pad line (with -server)")
 	flag.IntVar(&o.seat, "seat", 1, "this terminal's pad on the ID pad line")
 	flag.DurationVar(&o.demoPeriod, "demo-period", 20*time.Second, "demo table: wagering period")
+	flag.BoolVar(&o.demoCarded, "demo-carded", false, "demo table: play carded (SPEC §10) with the demo's player cards: 1000001 no limits yet, 1000002 its loss limit reached, 1000003 on a break, 1000004 barred, 1000005 lost")
+	flag.StringVar(&o.demoCard, "demo-card", "", "demo table: the player card in the seat's reader at start (default 1000001 where one is needed)")
+	flag.DurationVar(&o.demoRealityCheck, "demo-reality-check", 0, "demo table, carded: the reality check's interval (0: the table's default, 30 min)")
 	flag.DurationVar(&o.demoSpin, "demo-spin", 4*time.Second, "demo table: time from the deadline to the outcome, and the result's time on screen")
 	flag.StringVar(&o.demoWheel, "wheel", "single-zero", "demo table: the wheel, single-zero or double-zero")
 	flag.StringVar(&o.demoProfile, "profile", "crown-rapid", "demo table: a double-zero layout's profile, crown-rapid, crown-fh, crown-vw (Crown's rules) or star (The Star's: a player card in the demo seat's reader, Lucky Ball in its Mega version)")

@@ -44,7 +44,8 @@ func Run(log *slog.Logger) (err error) {
 	var d *demo.Demo
 	if o.server == "" {
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,
-			Wheel: wheel, Profile: profile, Log: log, Commands: os.Stdin, Replies: os.Stderr}); err != nil {
+			Wheel: wheel, Profile: profile, Log: log, Commands: os.Stdin, Replies: os.Stderr,
+			Carded: o.demoCarded, Card: o.demoCard, RealityCheck: o.demoRealityCheck}); err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, d.Close()) }()

@@ -106,7 +106,8 @@ func configFrom(in *pb.TableConfig) (table.TableConfig, error) {
 	c := table.TableConfig{TableID: in.GetTableId(), RulesProfile: in.GetRulesProfile(), Chips: in.GetChipDenominations(),
 		WageringPeriod: time.Duration(in.GetWageringPeriodMs()) * time.Millisecond, Warning: time.Duration(in.GetWarningMs()) * time.Millisecond,
 		LuckyBall: in.GetLuckyBall(), Racetrack: in.GetRacetrack(), Jackpot: in.GetJackpot(), PlayerCardRequired: in.GetPlayerCardRequired(),
-		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency(), DealerCashOnly: in.GetDealerCashOnly()}
+		IDPadRequired: in.GetIdPadRequired(), Venue: in.GetVenue(), Currency: in.GetCurrency(), DealerCashOnly: in.GetDealerCashOnly(),
+		Carded: in.GetCarded(), RealityCheck: time.Duration(max(in.GetRealityCheckSeconds(), 0)) * time.Second, Helpline: in.GetHelpline()}
 	var err error
 	if c.Layout.Wheel, err = wheelOf(in.GetWheel()); err != nil {
 		return c, fmt.Errorf("table config: %w", err)
@@ -238,6 +239,13 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			}
 			out.PlayerLimits = &pl
 		}
+		if s.Card != nil {
+			c, err := CardStateOf(s.Card)
+			if err != nil {
+				return nil, err
+			}
+			out.Card = &c
+		}
 		for _, o := range s.History {
 			oc, err := outcomeFrom(o)
 			if err != nil {
@@ -292,6 +300,12 @@ func EventOf(ev *pb.TableEvent, layout roulette.Layout) (table.Event, error) {
 			return nil, fmt.Errorf("limits: warning %d ms is negative", e.Limits.WarningMs)
 		}
 		return table.LimitsChanged{Limits: l, Pending: p, Warning: time.Duration(e.Limits.WarningMs) * time.Millisecond}, err
+	case *pb.TableEvent_CardState:
+		c, err := CardStateOf(e.CardState)
+		if err != nil {
+			return nil, err
+		}
+		return table.CardStateChanged{State: c}, nil
 	case *pb.TableEvent_PlayerLimits:
 		if e.PlayerLimits.Limits == nil {
 			return table.PlayerLimitsChanged{}, nil

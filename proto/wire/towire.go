@@ -51,6 +51,7 @@ func ConfigPB(c table.TableConfig) *pb.TableConfig {
 		IdPadRequired: c.IDPadRequired, PlayerCardRequired: c.PlayerCardRequired, Venue: c.Venue, Currency: c.Currency,
 		AsianGroups:    AsianGroupsPB(c.Layout.Asian),
 		DealerCashOnly: c.DealerCashOnly,
+		Carded:         c.Carded, RealityCheckSeconds: int64(c.RealityCheck / time.Second), Helpline: c.Helpline,
 	}
 }
 
@@ -163,6 +164,9 @@ func SnapshotPB(s table.Snapshot) *pb.Snapshot {
 	if s.PlayerLimits != nil {
 		out.PlayerLimits = LimitsPB(*s.PlayerLimits)
 	}
+	if s.Card != nil {
+		out.Card = CardStatePB(*s.Card)
+	}
 	if b := s.PendingBuyIn; b != nil {
 		out.PendingBuyIn = &pb.BuyInOffered{BuyInId: b.ID, Amount: b.Amount}
 	}
@@ -198,6 +202,8 @@ func EventPB(ev table.Event) (*pb.TableEvent, error) {
 		out.Event = &pb.TableEvent_Balance{Balance: &pb.BalanceChanged{Balance: e.Balance, Delta: e.Delta, Reason: e.Reason}}
 	case table.LimitsChanged:
 		out.Event = &pb.TableEvent_Limits{Limits: &pb.LimitsChanged{Limits: LimitsPB(e.Limits), Pending: PendingPB(e.Pending), WarningMs: e.Warning.Milliseconds()}}
+	case table.CardStateChanged:
+		out.Event = &pb.TableEvent_CardState{CardState: CardStatePB(e.State)}
 	case table.PlayerLimitsChanged:
 		pl := &pb.PlayerLimitsChanged{}
 		if e.Limits != nil {

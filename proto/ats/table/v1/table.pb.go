@@ -372,6 +372,56 @@ func (TicketRefusal) EnumDescriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{4}
 }
 
+// Bar periods a player may choose (SPEC §10).
+type BarPeriod int32
+
+const (
+	BarPeriod_BAR_PERIOD_UNSPECIFIED BarPeriod = 0
+	BarPeriod_BAR_PERIOD_DAY         BarPeriod = 1 // 24 hours
+	BarPeriod_BAR_PERIOD_WEEK        BarPeriod = 2 // 7 days
+)
+
+// Enum value maps for BarPeriod.
+var (
+	BarPeriod_name = map[int32]string{
+		0: "BAR_PERIOD_UNSPECIFIED",
+		1: "BAR_PERIOD_DAY",
+		2: "BAR_PERIOD_WEEK",
+	}
+	BarPeriod_value = map[string]int32{
+		"BAR_PERIOD_UNSPECIFIED": 0,
+		"BAR_PERIOD_DAY":         1,
+		"BAR_PERIOD_WEEK":        2,
+	}
+)
+
+func (x BarPeriod) Enum() *BarPeriod {
+	p := new(BarPeriod)
+	*p = x
+	return p
+}
+
+func (x BarPeriod) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BarPeriod) Descriptor() protoreflect.EnumDescriptor {
+	return file_ats_table_v1_table_proto_enumTypes[5].Descriptor()
+}
+
+func (BarPeriod) Type() protoreflect.EnumType {
+	return &file_ats_table_v1_table_proto_enumTypes[5]
+}
+
+func (x BarPeriod) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BarPeriod.Descriptor instead.
+func (BarPeriod) EnumDescriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{5}
+}
+
 type Wager struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Kind    BetKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=ats.table.v1.BetKind" json:"kind,omitempty"`
@@ -682,8 +732,13 @@ type TableConfig struct {
 	// Money in and out only through the dealer (004 §6.2, §6.6; 000 §11.7.2, §11.7.6): no note,
 	// no ticket in, no ticket printed; buy-in at the dealer, the balance paid in chips.
 	DealerCashOnly bool `protobuf:"varint,17,opt,name=dealer_cash_only,json=dealerCashOnly,proto3" json:"dealer_cash_only,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Carded play (SPEC §10): no registered card with limits set, no wager; the reality check's
+	// interval (0: none) and the gambling helpline shown in Help (operator settings).
+	Carded              bool   `protobuf:"varint,500,opt,name=carded,proto3" json:"carded,omitempty"`
+	RealityCheckSeconds int64  `protobuf:"varint,501,opt,name=reality_check_seconds,json=realityCheckSeconds,proto3" json:"reality_check_seconds,omitempty"`
+	Helpline            string `protobuf:"bytes,502,opt,name=helpline,proto3" json:"helpline,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *TableConfig) Reset() {
@@ -833,6 +888,27 @@ func (x *TableConfig) GetDealerCashOnly() bool {
 		return x.DealerCashOnly
 	}
 	return false
+}
+
+func (x *TableConfig) GetCarded() bool {
+	if x != nil {
+		return x.Carded
+	}
+	return false
+}
+
+func (x *TableConfig) GetRealityCheckSeconds() int64 {
+	if x != nil {
+		return x.RealityCheckSeconds
+	}
+	return 0
+}
+
+func (x *TableConfig) GetHelpline() string {
+	if x != nil {
+		return x.Helpline
+	}
+	return ""
 }
 
 // AsianGroup is one group of three numbers of the Asian racetrack ("0", "00", "1".."36").
@@ -1306,6 +1382,7 @@ type TableEvent struct {
 	//	*TableEvent_SlipCarried
 	//	*TableEvent_WagerRefused
 	//	*TableEvent_Batch
+	//	*TableEvent_CardState
 	Event         isTableEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1542,6 +1619,15 @@ func (x *TableEvent) GetBatch() *EventBatch {
 	return nil
 }
 
+func (x *TableEvent) GetCardState() *CardState {
+	if x != nil {
+		if x, ok := x.Event.(*TableEvent_CardState); ok {
+			return x.CardState
+		}
+	}
+	return nil
+}
+
 type isTableEvent_Event interface {
 	isTableEvent_Event()
 }
@@ -1626,6 +1712,10 @@ type TableEvent_Batch struct {
 	Batch *EventBatch `protobuf:"bytes,29,opt,name=batch,proto3,oneof"` // only to a stream that asked for batches (WatchRequest.batches)
 }
 
+type TableEvent_CardState struct {
+	CardState *CardState `protobuf:"bytes,500,opt,name=card_state,json=cardState,proto3,oneof"` // the seat's player card changed (carded play, SPEC §10)
+}
+
 func (*TableEvent_Snapshot) isTableEvent_Event() {}
 
 func (*TableEvent_Phase) isTableEvent_Event() {}
@@ -1665,6 +1755,8 @@ func (*TableEvent_SlipCarried) isTableEvent_Event() {}
 func (*TableEvent_WagerRefused) isTableEvent_Event() {}
 
 func (*TableEvent_Batch) isTableEvent_Event() {}
+
+func (*TableEvent_CardState) isTableEvent_Event() {}
 
 // TableClosing is the sign of the table's closure (001 §12.7): the time it closes, or 0 when
 // the closure is called off.
@@ -1738,8 +1830,9 @@ type Snapshot struct {
 	Tournament   *Tournament      `protobuf:"bytes,18,opt,name=tournament,proto3" json:"tournament,omitempty"` // the table's tournament, if one was ever configured
 	// This seat's own limits (000 §4.3, 003 §4.6), which replace the table's for its player;
 	// unset when the player plays to the table's limit sign.
-	PlayerLimits       *Limits `protobuf:"bytes,19,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
-	ClosingAtUnixNanos int64   `protobuf:"varint,20,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"` // the announced closure of the table, 0 for none
+	PlayerLimits       *Limits    `protobuf:"bytes,19,opt,name=player_limits,json=playerLimits,proto3" json:"player_limits,omitempty"`
+	ClosingAtUnixNanos int64      `protobuf:"varint,20,opt,name=closing_at_unix_nanos,json=closingAtUnixNanos,proto3" json:"closing_at_unix_nanos,omitempty"` // the announced closure of the table, 0 for none
+	Card               *CardState `protobuf:"bytes,500,opt,name=card,proto3" json:"card,omitempty"`                                                           // the seat's player card under carded play (absent: none)
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1912,6 +2005,13 @@ func (x *Snapshot) GetClosingAtUnixNanos() int64 {
 		return x.ClosingAtUnixNanos
 	}
 	return 0
+}
+
+func (x *Snapshot) GetCard() *CardState {
+	if x != nil {
+		return x.Card
+	}
+	return nil
 }
 
 // PlayerLimitsChanged: this seat's own limits were set (limits present) or cleared (absent).
@@ -10751,6 +10851,440 @@ func (x *DisplayJackpotWin) GetShownUntilUnixNanos() int64 {
 	return 0
 }
 
+type PresentCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Card          string                 `protobuf:"bytes,1,opt,name=card,proto3" json:"card,omitempty"` // the card number the seat's reader read; "" the card was taken out
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PresentCardRequest) Reset() {
+	*x = PresentCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[146]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PresentCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PresentCardRequest) ProtoMessage() {}
+
+func (x *PresentCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[146]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PresentCardRequest.ProtoReflect.Descriptor instead.
+func (*PresentCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{146}
+}
+
+func (x *PresentCardRequest) GetCard() string {
+	if x != nil {
+		return x.Card
+	}
+	return ""
+}
+
+type SetCardLimitsRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Card             string                 `protobuf:"bytes,1,opt,name=card,proto3" json:"card,omitempty"`                                                    // the card the seat holds or was last presented
+	LossLimit        int64                  `protobuf:"varint,2,opt,name=loss_limit,json=lossLimit,proto3" json:"loss_limit,omitempty"`                        // cents, > 0
+	TimeLimitSeconds int64                  `protobuf:"varint,3,opt,name=time_limit_seconds,json=timeLimitSeconds,proto3" json:"time_limit_seconds,omitempty"` // > 0
+	Bar              BarPeriod              `protobuf:"varint,4,opt,name=bar,proto3,enum=ats.table.v1.BarPeriod" json:"bar,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SetCardLimitsRequest) Reset() {
+	*x = SetCardLimitsRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[147]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetCardLimitsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetCardLimitsRequest) ProtoMessage() {}
+
+func (x *SetCardLimitsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[147]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetCardLimitsRequest.ProtoReflect.Descriptor instead.
+func (*SetCardLimitsRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{147}
+}
+
+func (x *SetCardLimitsRequest) GetCard() string {
+	if x != nil {
+		return x.Card
+	}
+	return ""
+}
+
+func (x *SetCardLimitsRequest) GetLossLimit() int64 {
+	if x != nil {
+		return x.LossLimit
+	}
+	return 0
+}
+
+func (x *SetCardLimitsRequest) GetTimeLimitSeconds() int64 {
+	if x != nil {
+		return x.TimeLimitSeconds
+	}
+	return 0
+}
+
+func (x *SetCardLimitsRequest) GetBar() BarPeriod {
+	if x != nil {
+		return x.Bar
+	}
+	return BarPeriod_BAR_PERIOD_UNSPECIFIED
+}
+
+type AckRealityCheckRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Card             string                 `protobuf:"bytes,1,opt,name=card,proto3" json:"card,omitempty"`
+	ShownAtUnixNanos int64                  `protobuf:"varint,2,opt,name=shown_at_unix_nanos,json=shownAtUnixNanos,proto3" json:"shown_at_unix_nanos,omitempty"` // when the terminal showed it (server time)
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AckRealityCheckRequest) Reset() {
+	*x = AckRealityCheckRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[148]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckRealityCheckRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckRealityCheckRequest) ProtoMessage() {}
+
+func (x *AckRealityCheckRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[148]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckRealityCheckRequest.ProtoReflect.Descriptor instead.
+func (*AckRealityCheckRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{148}
+}
+
+func (x *AckRealityCheckRequest) GetCard() string {
+	if x != nil {
+		return x.Card
+	}
+	return ""
+}
+
+func (x *AckRealityCheckRequest) GetShownAtUnixNanos() int64 {
+	if x != nil {
+		return x.ShownAtUnixNanos
+	}
+	return 0
+}
+
+type AckRealityCheckResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AckRealityCheckResponse) Reset() {
+	*x = AckRealityCheckResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[149]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AckRealityCheckResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AckRealityCheckResponse) ProtoMessage() {}
+
+func (x *AckRealityCheckResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[149]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AckRealityCheckResponse.ProtoReflect.Descriptor instead.
+func (*AckRealityCheckResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{149}
+}
+
+// CardState is the seat's player card as its player must see it, as of server_time: sent in the
+// seat's snapshot, after each settlement and each change, and in answer to PresentCard and
+// SetCardLimits. Times are server time; 0 is none.
+type CardState struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Card             string                 `protobuf:"bytes,1,opt,name=card,proto3" json:"card,omitempty"`                                   // "" : the seat holds no card
+	State            string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`                                 // "registered" | "lost" | "barred" | "unregistered"
+	NeedsLimits      bool                   `protobuf:"varint,3,opt,name=needs_limits,json=needsLimits,proto3" json:"needs_limits,omitempty"` // limits must be set before play
+	LossLimit        int64                  `protobuf:"varint,4,opt,name=loss_limit,json=lossLimit,proto3" json:"loss_limit,omitempty"`       // cents, in force
+	TimeLimitSeconds int64                  `protobuf:"varint,5,opt,name=time_limit_seconds,json=timeLimitSeconds,proto3" json:"time_limit_seconds,omitempty"`
+	Bar              BarPeriod              `protobuf:"varint,6,opt,name=bar,proto3,enum=ats.table.v1.BarPeriod" json:"bar,omitempty"`
+	// Looser limits asked, in force from next_from (the cooling-off).
+	NextLossLimit         int64     `protobuf:"varint,7,opt,name=next_loss_limit,json=nextLossLimit,proto3" json:"next_loss_limit,omitempty"`
+	NextTimeLimitSeconds  int64     `protobuf:"varint,8,opt,name=next_time_limit_seconds,json=nextTimeLimitSeconds,proto3" json:"next_time_limit_seconds,omitempty"`
+	NextBar               BarPeriod `protobuf:"varint,9,opt,name=next_bar,json=nextBar,proto3,enum=ats.table.v1.BarPeriod" json:"next_bar,omitempty"`
+	NextFromUnixNanos     int64     `protobuf:"varint,10,opt,name=next_from_unix_nanos,json=nextFromUnixNanos,proto3" json:"next_from_unix_nanos,omitempty"`
+	PeriodStartUnixNanos  int64     `protobuf:"varint,11,opt,name=period_start_unix_nanos,json=periodStartUnixNanos,proto3" json:"period_start_unix_nanos,omitempty"` // the limit period's first wager (0: not begun)
+	NetLoss               int64     `protobuf:"varint,12,opt,name=net_loss,json=netLoss,proto3" json:"net_loss,omitempty"`                                            // cents: settled stakes − returns + open stakes, this period
+	LossLeft              int64     `protobuf:"varint,13,opt,name=loss_left,json=lossLeft,proto3" json:"loss_left,omitempty"`                                         // cents that may still be wagered this period
+	TimeUpUnixNanos       int64     `protobuf:"varint,14,opt,name=time_up_unix_nanos,json=timeUpUnixNanos,proto3" json:"time_up_unix_nanos,omitempty"`                // when the time limit ends play (0: the period has not begun)
+	BarredUntilUnixNanos  int64     `protobuf:"varint,15,opt,name=barred_until_unix_nanos,json=barredUntilUnixNanos,proto3" json:"barred_until_unix_nanos,omitempty"`
+	BarredFor             string    `protobuf:"bytes,16,opt,name=barred_for,json=barredFor,proto3" json:"barred_for,omitempty"` // "loss" | "time"
+	BreakUntilUnixNanos   int64     `protobuf:"varint,17,opt,name=break_until_unix_nanos,json=breakUntilUnixNanos,proto3" json:"break_until_unix_nanos,omitempty"`
+	BreakDueUnixNanos     int64     `protobuf:"varint,18,opt,name=break_due_unix_nanos,json=breakDueUnixNanos,proto3" json:"break_due_unix_nanos,omitempty"` // when continuous play reaches its break
+	SessionResult         int64     `protobuf:"varint,19,opt,name=session_result,json=sessionResult,proto3" json:"session_result,omitempty"`                 // cents: returned − staked at this seat since the card was read
+	SessionStartUnixNanos int64     `protobuf:"varint,20,opt,name=session_start_unix_nanos,json=sessionStartUnixNanos,proto3" json:"session_start_unix_nanos,omitempty"`
+	// The latest refusal of the card at this seat: its reason ("unregistered", "lost", "barred",
+	// "no limits", "in use", "loss", "time", "bar", "break", "closed"), until when, its words.
+	Refusal               string `protobuf:"bytes,21,opt,name=refusal,proto3" json:"refusal,omitempty"`
+	RefusalUntilUnixNanos int64  `protobuf:"varint,22,opt,name=refusal_until_unix_nanos,json=refusalUntilUnixNanos,proto3" json:"refusal_until_unix_nanos,omitempty"`
+	RefusalWords          string `protobuf:"bytes,23,opt,name=refusal_words,json=refusalWords,proto3" json:"refusal_words,omitempty"`
+	ServerTimeUnixNanos   int64  `protobuf:"varint,24,opt,name=server_time_unix_nanos,json=serverTimeUnixNanos,proto3" json:"server_time_unix_nanos,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *CardState) Reset() {
+	*x = CardState{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[150]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardState) ProtoMessage() {}
+
+func (x *CardState) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[150]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardState.ProtoReflect.Descriptor instead.
+func (*CardState) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{150}
+}
+
+func (x *CardState) GetCard() string {
+	if x != nil {
+		return x.Card
+	}
+	return ""
+}
+
+func (x *CardState) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *CardState) GetNeedsLimits() bool {
+	if x != nil {
+		return x.NeedsLimits
+	}
+	return false
+}
+
+func (x *CardState) GetLossLimit() int64 {
+	if x != nil {
+		return x.LossLimit
+	}
+	return 0
+}
+
+func (x *CardState) GetTimeLimitSeconds() int64 {
+	if x != nil {
+		return x.TimeLimitSeconds
+	}
+	return 0
+}
+
+func (x *CardState) GetBar() BarPeriod {
+	if x != nil {
+		return x.Bar
+	}
+	return BarPeriod_BAR_PERIOD_UNSPECIFIED
+}
+
+func (x *CardState) GetNextLossLimit() int64 {
+	if x != nil {
+		return x.NextLossLimit
+	}
+	return 0
+}
+
+func (x *CardState) GetNextTimeLimitSeconds() int64 {
+	if x != nil {
+		return x.NextTimeLimitSeconds
+	}
+	return 0
+}
+
+func (x *CardState) GetNextBar() BarPeriod {
+	if x != nil {
+		return x.NextBar
+	}
+	return BarPeriod_BAR_PERIOD_UNSPECIFIED
+}
+
+func (x *CardState) GetNextFromUnixNanos() int64 {
+	if x != nil {
+		return x.NextFromUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetPeriodStartUnixNanos() int64 {
+	if x != nil {
+		return x.PeriodStartUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetNetLoss() int64 {
+	if x != nil {
+		return x.NetLoss
+	}
+	return 0
+}
+
+func (x *CardState) GetLossLeft() int64 {
+	if x != nil {
+		return x.LossLeft
+	}
+	return 0
+}
+
+func (x *CardState) GetTimeUpUnixNanos() int64 {
+	if x != nil {
+		return x.TimeUpUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetBarredUntilUnixNanos() int64 {
+	if x != nil {
+		return x.BarredUntilUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetBarredFor() string {
+	if x != nil {
+		return x.BarredFor
+	}
+	return ""
+}
+
+func (x *CardState) GetBreakUntilUnixNanos() int64 {
+	if x != nil {
+		return x.BreakUntilUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetBreakDueUnixNanos() int64 {
+	if x != nil {
+		return x.BreakDueUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetSessionResult() int64 {
+	if x != nil {
+		return x.SessionResult
+	}
+	return 0
+}
+
+func (x *CardState) GetSessionStartUnixNanos() int64 {
+	if x != nil {
+		return x.SessionStartUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetRefusal() string {
+	if x != nil {
+		return x.Refusal
+	}
+	return ""
+}
+
+func (x *CardState) GetRefusalUntilUnixNanos() int64 {
+	if x != nil {
+		return x.RefusalUntilUnixNanos
+	}
+	return 0
+}
+
+func (x *CardState) GetRefusalWords() string {
+	if x != nil {
+		return x.RefusalWords
+	}
+	return ""
+}
+
+func (x *CardState) GetServerTimeUnixNanos() int64 {
+	if x != nil {
+		return x.ServerTimeUnixNanos
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -10780,7 +11314,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x13.ats.table.v1.LimitR\x05value:\x028\x01\"t\n" +
 	"\rPendingLimits\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\x125\n" +
-	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\x93\x05\n" +
+	"\x17effective_at_unix_nanos\x18\x02 \x01(\x03R\x14effectiveAtUnixNanos\"\xfe\x05\n" +
 	"\vTableConfig\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
 	"\x05wheel\x18\x02 \x01(\x0e2\x13.ats.table.v1.WheelR\x05wheel\x12%\n" +
@@ -10801,7 +11335,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05venue\x18\x0e \x01(\tR\x05venue\x12\x1a\n" +
 	"\bcurrency\x18\x0f \x01(\tR\bcurrency\x12;\n" +
 	"\fasian_groups\x18\x10 \x03(\v2\x18.ats.table.v1.AsianGroupR\vasianGroups\x12(\n" +
-	"\x10dealer_cash_only\x18\x11 \x01(\bR\x0edealerCashOnly\"&\n" +
+	"\x10dealer_cash_only\x18\x11 \x01(\bR\x0edealerCashOnly\x12\x17\n" +
+	"\x06carded\x18\xf4\x03 \x01(\bR\x06carded\x123\n" +
+	"\x15reality_check_seconds\x18\xf5\x03 \x01(\x03R\x13realityCheckSeconds\x12\x1b\n" +
+	"\bhelpline\x18\xf6\x03 \x01(\tR\bhelpline\"&\n" +
 	"\n" +
 	"AsianGroup\x12\x18\n" +
 	"\anumbers\x18\x01 \x03(\tR\anumbers\"\xbb\x01\n" +
@@ -10833,7 +11370,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\abatches\x18\x01 \x01(\bR\abatches\">\n" +
 	"\n" +
 	"EventBatch\x120\n" +
-	"\x06events\x18\x01 \x03(\v2\x18.ats.table.v1.TableEventR\x06events\"\xeb\t\n" +
+	"\x06events\x18\x01 \x03(\v2\x18.ats.table.v1.TableEventR\x06events\"\xa6\n" +
+	"\n" +
 	"\n" +
 	"TableEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
@@ -10862,10 +11400,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\fdealer_wager\x18\x1a \x01(\v2\x12.ats.table.v1.SlipH\x00R\vdealerWager\x12>\n" +
 	"\fslip_carried\x18\x1b \x01(\v2\x19.ats.table.v1.SlipCarriedH\x00R\vslipCarried\x12A\n" +
 	"\rwager_refused\x18\x1c \x01(\v2\x1a.ats.table.v1.WagerRefusedH\x00R\fwagerRefused\x120\n" +
-	"\x05batch\x18\x1d \x01(\v2\x18.ats.table.v1.EventBatchH\x00R\x05batchB\a\n" +
+	"\x05batch\x18\x1d \x01(\v2\x18.ats.table.v1.EventBatchH\x00R\x05batch\x129\n" +
+	"\n" +
+	"card_state\x18\xf4\x03 \x01(\v2\x17.ats.table.v1.CardStateH\x00R\tcardStateB\a\n" +
 	"\x05event\"=\n" +
 	"\fTableClosing\x12-\n" +
-	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xbb\a\n" +
+	"\x13close_at_unix_nanos\x18\x01 \x01(\x03R\x10closeAtUnixNanos\"\xe9\a\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x121\n" +
@@ -10891,7 +11431,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"tournament\x18\x12 \x01(\v2\x18.ats.table.v1.TournamentR\n" +
 	"tournament\x129\n" +
 	"\rplayer_limits\x18\x13 \x01(\v2\x14.ats.table.v1.LimitsR\fplayerLimits\x121\n" +
-	"\x15closing_at_unix_nanos\x18\x14 \x01(\x03R\x12closingAtUnixNanos\"C\n" +
+	"\x15closing_at_unix_nanos\x18\x14 \x01(\x03R\x12closingAtUnixNanos\x12,\n" +
+	"\x04card\x18\xf4\x03 \x01(\v2\x17.ats.table.v1.CardStateR\x04card\"C\n" +
 	"\x13PlayerLimitsChanged\x12,\n" +
 	"\x06limits\x18\x01 \x01(\v2\x14.ats.table.v1.LimitsR\x06limits\"\xc2\x01\n" +
 	"\fPhaseChanged\x12)\n" +
@@ -11611,7 +12152,47 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\tR\x04seat\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x123\n" +
-	"\x16shown_until_unix_nanos\x18\x04 \x01(\x03R\x13shownUntilUnixNanos*~\n" +
+	"\x16shown_until_unix_nanos\x18\x04 \x01(\x03R\x13shownUntilUnixNanos\"(\n" +
+	"\x12PresentCardRequest\x12\x12\n" +
+	"\x04card\x18\x01 \x01(\tR\x04card\"\xa2\x01\n" +
+	"\x14SetCardLimitsRequest\x12\x12\n" +
+	"\x04card\x18\x01 \x01(\tR\x04card\x12\x1d\n" +
+	"\n" +
+	"loss_limit\x18\x02 \x01(\x03R\tlossLimit\x12,\n" +
+	"\x12time_limit_seconds\x18\x03 \x01(\x03R\x10timeLimitSeconds\x12)\n" +
+	"\x03bar\x18\x04 \x01(\x0e2\x17.ats.table.v1.BarPeriodR\x03bar\"[\n" +
+	"\x16AckRealityCheckRequest\x12\x12\n" +
+	"\x04card\x18\x01 \x01(\tR\x04card\x12-\n" +
+	"\x13shown_at_unix_nanos\x18\x02 \x01(\x03R\x10shownAtUnixNanos\"\x19\n" +
+	"\x17AckRealityCheckResponse\"\xf9\a\n" +
+	"\tCardState\x12\x12\n" +
+	"\x04card\x18\x01 \x01(\tR\x04card\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12!\n" +
+	"\fneeds_limits\x18\x03 \x01(\bR\vneedsLimits\x12\x1d\n" +
+	"\n" +
+	"loss_limit\x18\x04 \x01(\x03R\tlossLimit\x12,\n" +
+	"\x12time_limit_seconds\x18\x05 \x01(\x03R\x10timeLimitSeconds\x12)\n" +
+	"\x03bar\x18\x06 \x01(\x0e2\x17.ats.table.v1.BarPeriodR\x03bar\x12&\n" +
+	"\x0fnext_loss_limit\x18\a \x01(\x03R\rnextLossLimit\x125\n" +
+	"\x17next_time_limit_seconds\x18\b \x01(\x03R\x14nextTimeLimitSeconds\x122\n" +
+	"\bnext_bar\x18\t \x01(\x0e2\x17.ats.table.v1.BarPeriodR\anextBar\x12/\n" +
+	"\x14next_from_unix_nanos\x18\n" +
+	" \x01(\x03R\x11nextFromUnixNanos\x125\n" +
+	"\x17period_start_unix_nanos\x18\v \x01(\x03R\x14periodStartUnixNanos\x12\x19\n" +
+	"\bnet_loss\x18\f \x01(\x03R\anetLoss\x12\x1b\n" +
+	"\tloss_left\x18\r \x01(\x03R\blossLeft\x12+\n" +
+	"\x12time_up_unix_nanos\x18\x0e \x01(\x03R\x0ftimeUpUnixNanos\x125\n" +
+	"\x17barred_until_unix_nanos\x18\x0f \x01(\x03R\x14barredUntilUnixNanos\x12\x1d\n" +
+	"\n" +
+	"barred_for\x18\x10 \x01(\tR\tbarredFor\x123\n" +
+	"\x16break_until_unix_nanos\x18\x11 \x01(\x03R\x13breakUntilUnixNanos\x12/\n" +
+	"\x14break_due_unix_nanos\x18\x12 \x01(\x03R\x11breakDueUnixNanos\x12%\n" +
+	"\x0esession_result\x18\x13 \x01(\x03R\rsessionResult\x127\n" +
+	"\x18session_start_unix_nanos\x18\x14 \x01(\x03R\x15sessionStartUnixNanos\x12\x18\n" +
+	"\arefusal\x18\x15 \x01(\tR\arefusal\x127\n" +
+	"\x18refusal_until_unix_nanos\x18\x16 \x01(\x03R\x15refusalUntilUnixNanos\x12#\n" +
+	"\rrefusal_words\x18\x17 \x01(\tR\frefusalWords\x123\n" +
+	"\x16server_time_unix_nanos\x18\x18 \x01(\x03R\x13serverTimeUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11665,7 +12246,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
 	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x06\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_STOPPED\x10\a\x12\x1c\n" +
-	"\x18TICKET_REFUSAL_THRESHOLD\x10\b2\xd0\f\n" +
+	"\x18TICKET_REFUSAL_THRESHOLD\x10\b*P\n" +
+	"\tBarPeriod\x12\x1a\n" +
+	"\x16BAR_PERIOD_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eBAR_PERIOD_DAY\x10\x01\x12\x13\n" +
+	"\x0fBAR_PERIOD_WEEK\x10\x022\xc8\x0e\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -11689,7 +12274,10 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x8f\x16\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x01\x12H\n" +
+	"\vPresentCard\x12 .ats.table.v1.PresentCardRequest\x1a\x17.ats.table.v1.CardState\x12L\n" +
+	"\rSetCardLimits\x12\".ats.table.v1.SetCardLimitsRequest\x1a\x17.ats.table.v1.CardState\x12^\n" +
+	"\x0fAckRealityCheck\x12$.ats.table.v1.AckRealityCheckRequest\x1a%.ats.table.v1.AckRealityCheckResponse2\x8f\x16\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -11761,431 +12349,448 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 	return file_ats_table_v1_table_proto_rawDescData
 }
 
-var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 147)
+var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 152)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
 	(BetKind)(0),                           // 2: ats.table.v1.BetKind
 	(TournamentStatus)(0),                  // 3: ats.table.v1.TournamentStatus
 	(TicketRefusal)(0),                     // 4: ats.table.v1.TicketRefusal
-	(*Wager)(nil),                          // 5: ats.table.v1.Wager
-	(*Limit)(nil),                          // 6: ats.table.v1.Limit
-	(*Limits)(nil),                         // 7: ats.table.v1.Limits
-	(*PendingLimits)(nil),                  // 8: ats.table.v1.PendingLimits
-	(*TableConfig)(nil),                    // 9: ats.table.v1.TableConfig
-	(*AsianGroup)(nil),                     // 10: ats.table.v1.AsianGroup
-	(*LuckyBallDraw)(nil),                  // 11: ats.table.v1.LuckyBallDraw
-	(*Outcome)(nil),                        // 12: ats.table.v1.Outcome
-	(*WagerResult)(nil),                    // 13: ats.table.v1.WagerResult
-	(*Slip)(nil),                           // 14: ats.table.v1.Slip
-	(*WatchRequest)(nil),                   // 15: ats.table.v1.WatchRequest
-	(*EventBatch)(nil),                     // 16: ats.table.v1.EventBatch
-	(*TableEvent)(nil),                     // 17: ats.table.v1.TableEvent
-	(*TableClosing)(nil),                   // 18: ats.table.v1.TableClosing
-	(*Snapshot)(nil),                       // 19: ats.table.v1.Snapshot
-	(*PlayerLimitsChanged)(nil),            // 20: ats.table.v1.PlayerLimitsChanged
-	(*PhaseChanged)(nil),                   // 21: ats.table.v1.PhaseChanged
-	(*OutcomeEntered)(nil),                 // 22: ats.table.v1.OutcomeEntered
-	(*Settled)(nil),                        // 23: ats.table.v1.Settled
-	(*BalanceChanged)(nil),                 // 24: ats.table.v1.BalanceChanged
-	(*LimitsChanged)(nil),                  // 25: ats.table.v1.LimitsChanged
-	(*FrozenChanged)(nil),                  // 26: ats.table.v1.FrozenChanged
-	(*RoundVoided)(nil),                    // 27: ats.table.v1.RoundVoided
-	(*BuyInOffered)(nil),                   // 28: ats.table.v1.BuyInOffered
-	(*AccountClosed)(nil),                  // 29: ats.table.v1.AccountClosed
-	(*LuckyBallDrawn)(nil),                 // 30: ats.table.v1.LuckyBallDrawn
-	(*JackpotMeter)(nil),                   // 31: ats.table.v1.JackpotMeter
-	(*JackpotWon)(nil),                     // 32: ats.table.v1.JackpotWon
-	(*SlipCarried)(nil),                    // 33: ats.table.v1.SlipCarried
-	(*ConfirmJackpotRequest)(nil),          // 34: ats.table.v1.ConfirmJackpotRequest
-	(*ServerTimeRequest)(nil),              // 35: ats.table.v1.ServerTimeRequest
-	(*ServerTimeResponse)(nil),             // 36: ats.table.v1.ServerTimeResponse
-	(*UpdateSlipRequest)(nil),              // 37: ats.table.v1.UpdateSlipRequest
-	(*UpdateSlipResponse)(nil),             // 38: ats.table.v1.UpdateSlipResponse
-	(*MoneyResponse)(nil),                  // 39: ats.table.v1.MoneyResponse
-	(*CreditNoteRequest)(nil),              // 40: ats.table.v1.CreditNoteRequest
-	(*RedeemTicketRequest)(nil),            // 41: ats.table.v1.RedeemTicketRequest
-	(*RedeemTicketResponse)(nil),           // 42: ats.table.v1.RedeemTicketResponse
-	(*TicketRequest)(nil),                  // 43: ats.table.v1.TicketRequest
-	(*TicketPrintFailedRequest)(nil),       // 44: ats.table.v1.TicketPrintFailedRequest
-	(*Ticket)(nil),                         // 45: ats.table.v1.Ticket
-	(*CashOutRequest)(nil),                 // 46: ats.table.v1.CashOutRequest
-	(*CashOutResponse)(nil),                // 47: ats.table.v1.CashOutResponse
-	(*ConfirmBuyInRequest)(nil),            // 48: ats.table.v1.ConfirmBuyInRequest
-	(*AckDealerCloseRequest)(nil),          // 49: ats.table.v1.AckDealerCloseRequest
-	(*AckDealerCloseResponse)(nil),         // 50: ats.table.v1.AckDealerCloseResponse
-	(*RequestDealerCashOutRequest)(nil),    // 51: ats.table.v1.RequestDealerCashOutRequest
-	(*RequestDealerCashOutResponse)(nil),   // 52: ats.table.v1.RequestDealerCashOutResponse
-	(*JournalHead)(nil),                    // 53: ats.table.v1.JournalHead
-	(*NoteEscrowRequest)(nil),              // 54: ats.table.v1.NoteEscrowRequest
-	(*NoteEscrowResponse)(nil),             // 55: ats.table.v1.NoteEscrowResponse
-	(*GetJournalAnchorRequest)(nil),        // 56: ats.table.v1.GetJournalAnchorRequest
-	(*JournalAnchor)(nil),                  // 57: ats.table.v1.JournalAnchor
-	(*OpenTableRequest)(nil),               // 58: ats.table.v1.OpenTableRequest
-	(*CloseTableRequest)(nil),              // 59: ats.table.v1.CloseTableRequest
-	(*GetStatusRequest)(nil),               // 60: ats.table.v1.GetStatusRequest
-	(*SetWageringPeriodRequest)(nil),       // 61: ats.table.v1.SetWageringPeriodRequest
-	(*SetLimitsRequest)(nil),               // 62: ats.table.v1.SetLimitsRequest
-	(*LuckyBallDisplayRequest)(nil),        // 63: ats.table.v1.LuckyBallDisplayRequest
-	(*SetPlayerLimitsRequest)(nil),         // 64: ats.table.v1.SetPlayerLimitsRequest
-	(*StartRoundRequest)(nil),              // 65: ats.table.v1.StartRoundRequest
-	(*RoundRequest)(nil),                   // 66: ats.table.v1.RoundRequest
-	(*EnterOutcomeRequest)(nil),            // 67: ats.table.v1.EnterOutcomeRequest
-	(*CorrectOutcomeRequest)(nil),          // 68: ats.table.v1.CorrectOutcomeRequest
-	(*InvalidateRoundRequest)(nil),         // 69: ats.table.v1.InvalidateRoundRequest
-	(*CreditPlayerRequest)(nil),            // 70: ats.table.v1.CreditPlayerRequest
-	(*CreditPlayerResponse)(nil),           // 71: ats.table.v1.CreditPlayerResponse
-	(*ClosePlayerAccountRequest)(nil),      // 72: ats.table.v1.ClosePlayerAccountRequest
-	(*ClosePlayerAccountResponse)(nil),     // 73: ats.table.v1.ClosePlayerAccountResponse
-	(*HandpayRequest)(nil),                 // 74: ats.table.v1.HandpayRequest
-	(*HandpayResponse)(nil),                // 75: ats.table.v1.HandpayResponse
-	(*TerminalStatus)(nil),                 // 76: ats.table.v1.TerminalStatus
-	(*SeatService)(nil),                    // 77: ats.table.v1.SeatService
-	(*TableStatus)(nil),                    // 78: ats.table.v1.TableStatus
-	(*WheelProposal)(nil),                  // 79: ats.table.v1.WheelProposal
-	(*Overpayment)(nil),                    // 80: ats.table.v1.Overpayment
-	(*ListOverpaymentsRequest)(nil),        // 81: ats.table.v1.ListOverpaymentsRequest
-	(*ListOverpaymentsResponse)(nil),       // 82: ats.table.v1.ListOverpaymentsResponse
-	(*ResolveOverpaymentRequest)(nil),      // 83: ats.table.v1.ResolveOverpaymentRequest
-	(*ReleaseTicketHoldRequest)(nil),       // 84: ats.table.v1.ReleaseTicketHoldRequest
-	(*ReleaseTicketHoldResponse)(nil),      // 85: ats.table.v1.ReleaseTicketHoldResponse
-	(*TicketHold)(nil),                     // 86: ats.table.v1.TicketHold
-	(*Alarm)(nil),                          // 87: ats.table.v1.Alarm
-	(*AckAlarmRequest)(nil),                // 88: ats.table.v1.AckAlarmRequest
-	(*ListAlarmsRequest)(nil),              // 89: ats.table.v1.ListAlarmsRequest
-	(*ListAlarmsResponse)(nil),             // 90: ats.table.v1.ListAlarmsResponse
-	(*GetAuditLogRequest)(nil),             // 91: ats.table.v1.GetAuditLogRequest
-	(*AuditEntry)(nil),                     // 92: ats.table.v1.AuditEntry
-	(*GetAuditLogResponse)(nil),            // 93: ats.table.v1.GetAuditLogResponse
-	(*TechnicianAuthenticateRequest)(nil),  // 94: ats.table.v1.TechnicianAuthenticateRequest
-	(*TechnicianAuthenticateResponse)(nil), // 95: ats.table.v1.TechnicianAuthenticateResponse
-	(*AuthenticateTechnicianRequest)(nil),  // 96: ats.table.v1.AuthenticateTechnicianRequest
-	(*TournamentTerms)(nil),                // 97: ats.table.v1.TournamentTerms
-	(*TournamentStanding)(nil),             // 98: ats.table.v1.TournamentStanding
-	(*TournamentPlay)(nil),                 // 99: ats.table.v1.TournamentPlay
-	(*TournamentRound)(nil),                // 100: ats.table.v1.TournamentRound
-	(*Tournament)(nil),                     // 101: ats.table.v1.Tournament
-	(*ConfigureTournamentRequest)(nil),     // 102: ats.table.v1.ConfigureTournamentRequest
-	(*OpenTournamentRequest)(nil),          // 103: ats.table.v1.OpenTournamentRequest
-	(*GetTournamentRequest)(nil),           // 104: ats.table.v1.GetTournamentRequest
-	(*CloseTournamentRequest)(nil),         // 105: ats.table.v1.CloseTournamentRequest
-	(*GrantPassCardRequest)(nil),           // 106: ats.table.v1.GrantPassCardRequest
-	(*ScheduleCloseRequest)(nil),           // 107: ats.table.v1.ScheduleCloseRequest
-	(*DisputeRequest)(nil),                 // 108: ats.table.v1.DisputeRequest
-	(*ClearFaultRequest)(nil),              // 109: ats.table.v1.ClearFaultRequest
-	(*PlaceWagerRequest)(nil),              // 110: ats.table.v1.PlaceWagerRequest
-	(*PlaceWagerResponse)(nil),             // 111: ats.table.v1.PlaceWagerResponse
-	(*CallDealerRequest)(nil),              // 112: ats.table.v1.CallDealerRequest
-	(*CallDealerResponse)(nil),             // 113: ats.table.v1.CallDealerResponse
-	(*SetInServiceRequest)(nil),            // 114: ats.table.v1.SetInServiceRequest
-	(*SetInServiceResponse)(nil),           // 115: ats.table.v1.SetInServiceResponse
-	(*RefuseWagerRequest)(nil),             // 116: ats.table.v1.RefuseWagerRequest
-	(*RefuseWagerResponse)(nil),            // 117: ats.table.v1.RefuseWagerResponse
-	(*WagerRefused)(nil),                   // 118: ats.table.v1.WagerRefused
-	(*LookupTicketRequest)(nil),            // 119: ats.table.v1.LookupTicketRequest
-	(*CageTicket)(nil),                     // 120: ats.table.v1.CageTicket
-	(*TicketStop)(nil),                     // 121: ats.table.v1.TicketStop
-	(*StopTicketRequest)(nil),              // 122: ats.table.v1.StopTicketRequest
-	(*ReleaseTicketStopRequest)(nil),       // 123: ats.table.v1.ReleaseTicketStopRequest
-	(*PatronIdentity)(nil),                 // 124: ats.table.v1.PatronIdentity
-	(*ApprovePaymentRequest)(nil),          // 125: ats.table.v1.ApprovePaymentRequest
-	(*PaymentApproval)(nil),                // 126: ats.table.v1.PaymentApproval
-	(*ThresholdPayment)(nil),               // 127: ats.table.v1.ThresholdPayment
-	(*PatronDay)(nil),                      // 128: ats.table.v1.PatronDay
-	(*PayTicketRequest)(nil),               // 129: ats.table.v1.PayTicketRequest
-	(*PayTicketResponse)(nil),              // 130: ats.table.v1.PayTicketResponse
-	(*CageShift)(nil),                      // 131: ats.table.v1.CageShift
-	(*OpenShiftRequest)(nil),               // 132: ats.table.v1.OpenShiftRequest
-	(*CloseShiftRequest)(nil),              // 133: ats.table.v1.CloseShiftRequest
-	(*CurrentShiftRequest)(nil),            // 134: ats.table.v1.CurrentShiftRequest
-	(*ShiftTotalsRequest)(nil),             // 135: ats.table.v1.ShiftTotalsRequest
-	(*CagePayment)(nil),                    // 136: ats.table.v1.CagePayment
-	(*ShiftTotalsResponse)(nil),            // 137: ats.table.v1.ShiftTotalsResponse
-	(*FloorReportRequest)(nil),             // 138: ats.table.v1.FloorReportRequest
-	(*TicketTally)(nil),                    // 139: ats.table.v1.TicketTally
-	(*TableTickets)(nil),                   // 140: ats.table.v1.TableTickets
-	(*NoteReconciliation)(nil),             // 141: ats.table.v1.NoteReconciliation
-	(*FloorReportResponse)(nil),            // 142: ats.table.v1.FloorReportResponse
-	(*LedgerReseal)(nil),                   // 143: ats.table.v1.LedgerReseal
-	(*CloseJackpotRequest)(nil),            // 144: ats.table.v1.CloseJackpotRequest
-	(*JackpotClosure)(nil),                 // 145: ats.table.v1.JackpotClosure
-	(*DisplayWatchRequest)(nil),            // 146: ats.table.v1.DisplayWatchRequest
-	(*DisplayState)(nil),                   // 147: ats.table.v1.DisplayState
-	(*DisplayNumberCount)(nil),             // 148: ats.table.v1.DisplayNumberCount
-	(*DisplaySplits)(nil),                  // 149: ats.table.v1.DisplaySplits
-	(*DisplayJackpotWin)(nil),              // 150: ats.table.v1.DisplayJackpotWin
-	nil,                                    // 151: ats.table.v1.Limits.PerBetEntry
+	(BarPeriod)(0),                         // 5: ats.table.v1.BarPeriod
+	(*Wager)(nil),                          // 6: ats.table.v1.Wager
+	(*Limit)(nil),                          // 7: ats.table.v1.Limit
+	(*Limits)(nil),                         // 8: ats.table.v1.Limits
+	(*PendingLimits)(nil),                  // 9: ats.table.v1.PendingLimits
+	(*TableConfig)(nil),                    // 10: ats.table.v1.TableConfig
+	(*AsianGroup)(nil),                     // 11: ats.table.v1.AsianGroup
+	(*LuckyBallDraw)(nil),                  // 12: ats.table.v1.LuckyBallDraw
+	(*Outcome)(nil),                        // 13: ats.table.v1.Outcome
+	(*WagerResult)(nil),                    // 14: ats.table.v1.WagerResult
+	(*Slip)(nil),                           // 15: ats.table.v1.Slip
+	(*WatchRequest)(nil),                   // 16: ats.table.v1.WatchRequest
+	(*EventBatch)(nil),                     // 17: ats.table.v1.EventBatch
+	(*TableEvent)(nil),                     // 18: ats.table.v1.TableEvent
+	(*TableClosing)(nil),                   // 19: ats.table.v1.TableClosing
+	(*Snapshot)(nil),                       // 20: ats.table.v1.Snapshot
+	(*PlayerLimitsChanged)(nil),            // 21: ats.table.v1.PlayerLimitsChanged
+	(*PhaseChanged)(nil),                   // 22: ats.table.v1.PhaseChanged
+	(*OutcomeEntered)(nil),                 // 23: ats.table.v1.OutcomeEntered
+	(*Settled)(nil),                        // 24: ats.table.v1.Settled
+	(*BalanceChanged)(nil),                 // 25: ats.table.v1.BalanceChanged
+	(*LimitsChanged)(nil),                  // 26: ats.table.v1.LimitsChanged
+	(*FrozenChanged)(nil),                  // 27: ats.table.v1.FrozenChanged
+	(*RoundVoided)(nil),                    // 28: ats.table.v1.RoundVoided
+	(*BuyInOffered)(nil),                   // 29: ats.table.v1.BuyInOffered
+	(*AccountClosed)(nil),                  // 30: ats.table.v1.AccountClosed
+	(*LuckyBallDrawn)(nil),                 // 31: ats.table.v1.LuckyBallDrawn
+	(*JackpotMeter)(nil),                   // 32: ats.table.v1.JackpotMeter
+	(*JackpotWon)(nil),                     // 33: ats.table.v1.JackpotWon
+	(*SlipCarried)(nil),                    // 34: ats.table.v1.SlipCarried
+	(*ConfirmJackpotRequest)(nil),          // 35: ats.table.v1.ConfirmJackpotRequest
+	(*ServerTimeRequest)(nil),              // 36: ats.table.v1.ServerTimeRequest
+	(*ServerTimeResponse)(nil),             // 37: ats.table.v1.ServerTimeResponse
+	(*UpdateSlipRequest)(nil),              // 38: ats.table.v1.UpdateSlipRequest
+	(*UpdateSlipResponse)(nil),             // 39: ats.table.v1.UpdateSlipResponse
+	(*MoneyResponse)(nil),                  // 40: ats.table.v1.MoneyResponse
+	(*CreditNoteRequest)(nil),              // 41: ats.table.v1.CreditNoteRequest
+	(*RedeemTicketRequest)(nil),            // 42: ats.table.v1.RedeemTicketRequest
+	(*RedeemTicketResponse)(nil),           // 43: ats.table.v1.RedeemTicketResponse
+	(*TicketRequest)(nil),                  // 44: ats.table.v1.TicketRequest
+	(*TicketPrintFailedRequest)(nil),       // 45: ats.table.v1.TicketPrintFailedRequest
+	(*Ticket)(nil),                         // 46: ats.table.v1.Ticket
+	(*CashOutRequest)(nil),                 // 47: ats.table.v1.CashOutRequest
+	(*CashOutResponse)(nil),                // 48: ats.table.v1.CashOutResponse
+	(*ConfirmBuyInRequest)(nil),            // 49: ats.table.v1.ConfirmBuyInRequest
+	(*AckDealerCloseRequest)(nil),          // 50: ats.table.v1.AckDealerCloseRequest
+	(*AckDealerCloseResponse)(nil),         // 51: ats.table.v1.AckDealerCloseResponse
+	(*RequestDealerCashOutRequest)(nil),    // 52: ats.table.v1.RequestDealerCashOutRequest
+	(*RequestDealerCashOutResponse)(nil),   // 53: ats.table.v1.RequestDealerCashOutResponse
+	(*JournalHead)(nil),                    // 54: ats.table.v1.JournalHead
+	(*NoteEscrowRequest)(nil),              // 55: ats.table.v1.NoteEscrowRequest
+	(*NoteEscrowResponse)(nil),             // 56: ats.table.v1.NoteEscrowResponse
+	(*GetJournalAnchorRequest)(nil),        // 57: ats.table.v1.GetJournalAnchorRequest
+	(*JournalAnchor)(nil),                  // 58: ats.table.v1.JournalAnchor
+	(*OpenTableRequest)(nil),               // 59: ats.table.v1.OpenTableRequest
+	(*CloseTableRequest)(nil),              // 60: ats.table.v1.CloseTableRequest
+	(*GetStatusRequest)(nil),               // 61: ats.table.v1.GetStatusRequest
+	(*SetWageringPeriodRequest)(nil),       // 62: ats.table.v1.SetWageringPeriodRequest
+	(*SetLimitsRequest)(nil),               // 63: ats.table.v1.SetLimitsRequest
+	(*LuckyBallDisplayRequest)(nil),        // 64: ats.table.v1.LuckyBallDisplayRequest
+	(*SetPlayerLimitsRequest)(nil),         // 65: ats.table.v1.SetPlayerLimitsRequest
+	(*StartRoundRequest)(nil),              // 66: ats.table.v1.StartRoundRequest
+	(*RoundRequest)(nil),                   // 67: ats.table.v1.RoundRequest
+	(*EnterOutcomeRequest)(nil),            // 68: ats.table.v1.EnterOutcomeRequest
+	(*CorrectOutcomeRequest)(nil),          // 69: ats.table.v1.CorrectOutcomeRequest
+	(*InvalidateRoundRequest)(nil),         // 70: ats.table.v1.InvalidateRoundRequest
+	(*CreditPlayerRequest)(nil),            // 71: ats.table.v1.CreditPlayerRequest
+	(*CreditPlayerResponse)(nil),           // 72: ats.table.v1.CreditPlayerResponse
+	(*ClosePlayerAccountRequest)(nil),      // 73: ats.table.v1.ClosePlayerAccountRequest
+	(*ClosePlayerAccountResponse)(nil),     // 74: ats.table.v1.ClosePlayerAccountResponse
+	(*HandpayRequest)(nil),                 // 75: ats.table.v1.HandpayRequest
+	(*HandpayResponse)(nil),                // 76: ats.table.v1.HandpayResponse
+	(*TerminalStatus)(nil),                 // 77: ats.table.v1.TerminalStatus
+	(*SeatService)(nil),                    // 78: ats.table.v1.SeatService
+	(*TableStatus)(nil),                    // 79: ats.table.v1.TableStatus
+	(*WheelProposal)(nil),                  // 80: ats.table.v1.WheelProposal
+	(*Overpayment)(nil),                    // 81: ats.table.v1.Overpayment
+	(*ListOverpaymentsRequest)(nil),        // 82: ats.table.v1.ListOverpaymentsRequest
+	(*ListOverpaymentsResponse)(nil),       // 83: ats.table.v1.ListOverpaymentsResponse
+	(*ResolveOverpaymentRequest)(nil),      // 84: ats.table.v1.ResolveOverpaymentRequest
+	(*ReleaseTicketHoldRequest)(nil),       // 85: ats.table.v1.ReleaseTicketHoldRequest
+	(*ReleaseTicketHoldResponse)(nil),      // 86: ats.table.v1.ReleaseTicketHoldResponse
+	(*TicketHold)(nil),                     // 87: ats.table.v1.TicketHold
+	(*Alarm)(nil),                          // 88: ats.table.v1.Alarm
+	(*AckAlarmRequest)(nil),                // 89: ats.table.v1.AckAlarmRequest
+	(*ListAlarmsRequest)(nil),              // 90: ats.table.v1.ListAlarmsRequest
+	(*ListAlarmsResponse)(nil),             // 91: ats.table.v1.ListAlarmsResponse
+	(*GetAuditLogRequest)(nil),             // 92: ats.table.v1.GetAuditLogRequest
+	(*AuditEntry)(nil),                     // 93: ats.table.v1.AuditEntry
+	(*GetAuditLogResponse)(nil),            // 94: ats.table.v1.GetAuditLogResponse
+	(*TechnicianAuthenticateRequest)(nil),  // 95: ats.table.v1.TechnicianAuthenticateRequest
+	(*TechnicianAuthenticateResponse)(nil), // 96: ats.table.v1.TechnicianAuthenticateResponse
+	(*AuthenticateTechnicianRequest)(nil),  // 97: ats.table.v1.AuthenticateTechnicianRequest
+	(*TournamentTerms)(nil),                // 98: ats.table.v1.TournamentTerms
+	(*TournamentStanding)(nil),             // 99: ats.table.v1.TournamentStanding
+	(*TournamentPlay)(nil),                 // 100: ats.table.v1.TournamentPlay
+	(*TournamentRound)(nil),                // 101: ats.table.v1.TournamentRound
+	(*Tournament)(nil),                     // 102: ats.table.v1.Tournament
+	(*ConfigureTournamentRequest)(nil),     // 103: ats.table.v1.ConfigureTournamentRequest
+	(*OpenTournamentRequest)(nil),          // 104: ats.table.v1.OpenTournamentRequest
+	(*GetTournamentRequest)(nil),           // 105: ats.table.v1.GetTournamentRequest
+	(*CloseTournamentRequest)(nil),         // 106: ats.table.v1.CloseTournamentRequest
+	(*GrantPassCardRequest)(nil),           // 107: ats.table.v1.GrantPassCardRequest
+	(*ScheduleCloseRequest)(nil),           // 108: ats.table.v1.ScheduleCloseRequest
+	(*DisputeRequest)(nil),                 // 109: ats.table.v1.DisputeRequest
+	(*ClearFaultRequest)(nil),              // 110: ats.table.v1.ClearFaultRequest
+	(*PlaceWagerRequest)(nil),              // 111: ats.table.v1.PlaceWagerRequest
+	(*PlaceWagerResponse)(nil),             // 112: ats.table.v1.PlaceWagerResponse
+	(*CallDealerRequest)(nil),              // 113: ats.table.v1.CallDealerRequest
+	(*CallDealerResponse)(nil),             // 114: ats.table.v1.CallDealerResponse
+	(*SetInServiceRequest)(nil),            // 115: ats.table.v1.SetInServiceRequest
+	(*SetInServiceResponse)(nil),           // 116: ats.table.v1.SetInServiceResponse
+	(*RefuseWagerRequest)(nil),             // 117: ats.table.v1.RefuseWagerRequest
+	(*RefuseWagerResponse)(nil),            // 118: ats.table.v1.RefuseWagerResponse
+	(*WagerRefused)(nil),                   // 119: ats.table.v1.WagerRefused
+	(*LookupTicketRequest)(nil),            // 120: ats.table.v1.LookupTicketRequest
+	(*CageTicket)(nil),                     // 121: ats.table.v1.CageTicket
+	(*TicketStop)(nil),                     // 122: ats.table.v1.TicketStop
+	(*StopTicketRequest)(nil),              // 123: ats.table.v1.StopTicketRequest
+	(*ReleaseTicketStopRequest)(nil),       // 124: ats.table.v1.ReleaseTicketStopRequest
+	(*PatronIdentity)(nil),                 // 125: ats.table.v1.PatronIdentity
+	(*ApprovePaymentRequest)(nil),          // 126: ats.table.v1.ApprovePaymentRequest
+	(*PaymentApproval)(nil),                // 127: ats.table.v1.PaymentApproval
+	(*ThresholdPayment)(nil),               // 128: ats.table.v1.ThresholdPayment
+	(*PatronDay)(nil),                      // 129: ats.table.v1.PatronDay
+	(*PayTicketRequest)(nil),               // 130: ats.table.v1.PayTicketRequest
+	(*PayTicketResponse)(nil),              // 131: ats.table.v1.PayTicketResponse
+	(*CageShift)(nil),                      // 132: ats.table.v1.CageShift
+	(*OpenShiftRequest)(nil),               // 133: ats.table.v1.OpenShiftRequest
+	(*CloseShiftRequest)(nil),              // 134: ats.table.v1.CloseShiftRequest
+	(*CurrentShiftRequest)(nil),            // 135: ats.table.v1.CurrentShiftRequest
+	(*ShiftTotalsRequest)(nil),             // 136: ats.table.v1.ShiftTotalsRequest
+	(*CagePayment)(nil),                    // 137: ats.table.v1.CagePayment
+	(*ShiftTotalsResponse)(nil),            // 138: ats.table.v1.ShiftTotalsResponse
+	(*FloorReportRequest)(nil),             // 139: ats.table.v1.FloorReportRequest
+	(*TicketTally)(nil),                    // 140: ats.table.v1.TicketTally
+	(*TableTickets)(nil),                   // 141: ats.table.v1.TableTickets
+	(*NoteReconciliation)(nil),             // 142: ats.table.v1.NoteReconciliation
+	(*FloorReportResponse)(nil),            // 143: ats.table.v1.FloorReportResponse
+	(*LedgerReseal)(nil),                   // 144: ats.table.v1.LedgerReseal
+	(*CloseJackpotRequest)(nil),            // 145: ats.table.v1.CloseJackpotRequest
+	(*JackpotClosure)(nil),                 // 146: ats.table.v1.JackpotClosure
+	(*DisplayWatchRequest)(nil),            // 147: ats.table.v1.DisplayWatchRequest
+	(*DisplayState)(nil),                   // 148: ats.table.v1.DisplayState
+	(*DisplayNumberCount)(nil),             // 149: ats.table.v1.DisplayNumberCount
+	(*DisplaySplits)(nil),                  // 150: ats.table.v1.DisplaySplits
+	(*DisplayJackpotWin)(nil),              // 151: ats.table.v1.DisplayJackpotWin
+	(*PresentCardRequest)(nil),             // 152: ats.table.v1.PresentCardRequest
+	(*SetCardLimitsRequest)(nil),           // 153: ats.table.v1.SetCardLimitsRequest
+	(*AckRealityCheckRequest)(nil),         // 154: ats.table.v1.AckRealityCheckRequest
+	(*AckRealityCheckResponse)(nil),        // 155: ats.table.v1.AckRealityCheckResponse
+	(*CardState)(nil),                      // 156: ats.table.v1.CardState
+	nil,                                    // 157: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
-	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	151, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
-	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
+	7,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
+	157, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	8,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
-	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
-	5,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
-	13,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
-	17,  // 8: ats.table.v1.EventBatch.events:type_name -> ats.table.v1.TableEvent
-	19,  // 9: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
-	21,  // 10: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
-	22,  // 11: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
-	23,  // 12: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
-	24,  // 13: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
-	25,  // 14: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
-	26,  // 15: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
-	27,  // 16: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
-	28,  // 17: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
-	29,  // 18: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
-	30,  // 19: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
-	31,  // 20: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
-	32,  // 21: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
-	101, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
-	20,  // 23: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
-	18,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
-	14,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
-	33,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
-	118, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
-	16,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
-	9,   // 29: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
-	0,   // 30: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
-	7,   // 31: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
-	8,   // 32: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
-	12,  // 33: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
-	14,  // 34: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
-	11,  // 35: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
-	28,  // 36: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
-	23,  // 37: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
-	29,  // 38: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
-	101, // 39: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
-	7,   // 40: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
-	7,   // 41: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
-	0,   // 42: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
-	12,  // 43: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
-	7,   // 44: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
-	8,   // 45: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
-	45,  // 46: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
-	11,  // 47: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
-	14,  // 48: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
-	5,   // 49: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
-	14,  // 50: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
-	53,  // 51: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 52: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 53: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 54: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 55: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	45,  // 56: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
-	53,  // 57: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 58: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 59: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
-	53,  // 60: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
-	7,   // 61: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	7,   // 62: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
-	124, // 63: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	45,  // 64: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	127, // 65: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	7,   // 66: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	77,  // 67: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	14,  // 68: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
-	9,   // 69: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 70: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	7,   // 71: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	8,   // 72: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	12,  // 73: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	76,  // 74: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	32,  // 75: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	80,  // 76: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	86,  // 77: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	87,  // 78: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	79,  // 79: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
-	145, // 80: ats.table.v1.TableStatus.jackpot_closure:type_name -> ats.table.v1.JackpotClosure
-	80,  // 81: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	45,  // 82: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	87,  // 83: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	92,  // 84: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	99,  // 85: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	97,  // 86: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 87: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	98,  // 88: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	100, // 89: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	97,  // 90: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	5,   // 91: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	14,  // 92: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 93: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	14,  // 94: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	5,   // 95: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 96: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	121, // 97: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	126, // 98: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	124, // 99: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	124, // 100: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	124, // 101: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	120, // 102: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	127, // 103: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	136, // 104: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	139, // 105: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	139, // 106: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	139, // 107: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	139, // 108: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	139, // 109: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	139, // 110: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	139, // 111: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	139, // 112: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	139, // 113: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	139, // 114: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	139, // 115: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	140, // 116: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	140, // 117: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	141, // 118: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	143, // 119: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	127, // 120: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	128, // 121: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	1,   // 122: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
-	0,   // 123: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
-	12,  // 124: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
-	148, // 125: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
-	148, // 126: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
-	149, // 127: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
-	7,   // 128: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
-	150, // 129: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
-	6,   // 130: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 131: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 132: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 133: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 134: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 135: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 136: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 137: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 138: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 139: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 140: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 141: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 142: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 143: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 144: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 145: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 146: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 147: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 148: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 149: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 150: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 151: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 152: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 153: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 154: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 155: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 156: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 157: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 158: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 159: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 160: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 161: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 162: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 163: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 164: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 165: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 166: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 167: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 168: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 169: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 170: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 171: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 172: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 173: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 174: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 175: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 176: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 177: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 178: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 179: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 180: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 181: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 182: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 183: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	144, // 184: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
-	94,  // 185: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 186: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 187: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 188: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 189: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 190: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 191: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 192: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 193: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 194: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 195: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	146, // 196: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
-	17,  // 197: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 198: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 199: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 200: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 201: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 202: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 203: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 204: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 205: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 206: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 207: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 208: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 209: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 210: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 211: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 212: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 213: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 214: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 215: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 216: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 217: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 218: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 219: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 220: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 221: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 222: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 223: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 224: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 225: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 226: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 227: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 228: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 229: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 230: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 231: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 232: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 233: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 234: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 235: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 236: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 237: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 238: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 239: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 240: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 241: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 242: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 243: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 244: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 245: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 246: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 247: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 248: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 249: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	78,  // 250: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
-	95,  // 251: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 252: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 253: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 254: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 255: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 256: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 257: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 258: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 259: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 260: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 261: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	147, // 262: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
-	197, // [197:263] is the sub-list for method output_type
-	131, // [131:197] is the sub-list for method input_type
-	131, // [131:131] is the sub-list for extension type_name
-	131, // [131:131] is the sub-list for extension extendee
-	0,   // [0:131] is the sub-list for field type_name
+	11,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
+	6,   // 6: ats.table.v1.Slip.wagers:type_name -> ats.table.v1.Wager
+	14,  // 7: ats.table.v1.Slip.results:type_name -> ats.table.v1.WagerResult
+	18,  // 8: ats.table.v1.EventBatch.events:type_name -> ats.table.v1.TableEvent
+	20,  // 9: ats.table.v1.TableEvent.snapshot:type_name -> ats.table.v1.Snapshot
+	22,  // 10: ats.table.v1.TableEvent.phase:type_name -> ats.table.v1.PhaseChanged
+	23,  // 11: ats.table.v1.TableEvent.outcome:type_name -> ats.table.v1.OutcomeEntered
+	24,  // 12: ats.table.v1.TableEvent.settled:type_name -> ats.table.v1.Settled
+	25,  // 13: ats.table.v1.TableEvent.balance:type_name -> ats.table.v1.BalanceChanged
+	26,  // 14: ats.table.v1.TableEvent.limits:type_name -> ats.table.v1.LimitsChanged
+	27,  // 15: ats.table.v1.TableEvent.frozen:type_name -> ats.table.v1.FrozenChanged
+	28,  // 16: ats.table.v1.TableEvent.voided:type_name -> ats.table.v1.RoundVoided
+	29,  // 17: ats.table.v1.TableEvent.buy_in:type_name -> ats.table.v1.BuyInOffered
+	30,  // 18: ats.table.v1.TableEvent.account_closed:type_name -> ats.table.v1.AccountClosed
+	31,  // 19: ats.table.v1.TableEvent.lucky_ball:type_name -> ats.table.v1.LuckyBallDrawn
+	32,  // 20: ats.table.v1.TableEvent.jackpot:type_name -> ats.table.v1.JackpotMeter
+	33,  // 21: ats.table.v1.TableEvent.jackpot_won:type_name -> ats.table.v1.JackpotWon
+	102, // 22: ats.table.v1.TableEvent.tournament:type_name -> ats.table.v1.Tournament
+	21,  // 23: ats.table.v1.TableEvent.player_limits:type_name -> ats.table.v1.PlayerLimitsChanged
+	19,  // 24: ats.table.v1.TableEvent.closing:type_name -> ats.table.v1.TableClosing
+	15,  // 25: ats.table.v1.TableEvent.dealer_wager:type_name -> ats.table.v1.Slip
+	34,  // 26: ats.table.v1.TableEvent.slip_carried:type_name -> ats.table.v1.SlipCarried
+	119, // 27: ats.table.v1.TableEvent.wager_refused:type_name -> ats.table.v1.WagerRefused
+	17,  // 28: ats.table.v1.TableEvent.batch:type_name -> ats.table.v1.EventBatch
+	156, // 29: ats.table.v1.TableEvent.card_state:type_name -> ats.table.v1.CardState
+	10,  // 30: ats.table.v1.Snapshot.config:type_name -> ats.table.v1.TableConfig
+	0,   // 31: ats.table.v1.Snapshot.phase:type_name -> ats.table.v1.Phase
+	8,   // 32: ats.table.v1.Snapshot.limits:type_name -> ats.table.v1.Limits
+	9,   // 33: ats.table.v1.Snapshot.pending_limits:type_name -> ats.table.v1.PendingLimits
+	13,  // 34: ats.table.v1.Snapshot.history:type_name -> ats.table.v1.Outcome
+	15,  // 35: ats.table.v1.Snapshot.slip:type_name -> ats.table.v1.Slip
+	12,  // 36: ats.table.v1.Snapshot.lucky_ball:type_name -> ats.table.v1.LuckyBallDraw
+	29,  // 37: ats.table.v1.Snapshot.pending_buy_in:type_name -> ats.table.v1.BuyInOffered
+	24,  // 38: ats.table.v1.Snapshot.last_settled:type_name -> ats.table.v1.Settled
+	30,  // 39: ats.table.v1.Snapshot.dealer_closes:type_name -> ats.table.v1.AccountClosed
+	102, // 40: ats.table.v1.Snapshot.tournament:type_name -> ats.table.v1.Tournament
+	8,   // 41: ats.table.v1.Snapshot.player_limits:type_name -> ats.table.v1.Limits
+	156, // 42: ats.table.v1.Snapshot.card:type_name -> ats.table.v1.CardState
+	8,   // 43: ats.table.v1.PlayerLimitsChanged.limits:type_name -> ats.table.v1.Limits
+	0,   // 44: ats.table.v1.PhaseChanged.phase:type_name -> ats.table.v1.Phase
+	13,  // 45: ats.table.v1.OutcomeEntered.outcome:type_name -> ats.table.v1.Outcome
+	8,   // 46: ats.table.v1.LimitsChanged.limits:type_name -> ats.table.v1.Limits
+	9,   // 47: ats.table.v1.LimitsChanged.pending:type_name -> ats.table.v1.PendingLimits
+	46,  // 48: ats.table.v1.AccountClosed.ticket:type_name -> ats.table.v1.Ticket
+	12,  // 49: ats.table.v1.LuckyBallDrawn.draw:type_name -> ats.table.v1.LuckyBallDraw
+	15,  // 50: ats.table.v1.SlipCarried.slip:type_name -> ats.table.v1.Slip
+	6,   // 51: ats.table.v1.UpdateSlipRequest.wagers:type_name -> ats.table.v1.Wager
+	15,  // 52: ats.table.v1.UpdateSlipResponse.slip:type_name -> ats.table.v1.Slip
+	54,  // 53: ats.table.v1.CreditNoteRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 54: ats.table.v1.RedeemTicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 55: ats.table.v1.TicketRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 56: ats.table.v1.TicketPrintFailedRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 57: ats.table.v1.CashOutRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	46,  // 58: ats.table.v1.CashOutResponse.ticket:type_name -> ats.table.v1.Ticket
+	54,  // 59: ats.table.v1.ConfirmBuyInRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 60: ats.table.v1.AckDealerCloseRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 61: ats.table.v1.NoteEscrowRequest.journal_head:type_name -> ats.table.v1.JournalHead
+	54,  // 62: ats.table.v1.JournalAnchor.head:type_name -> ats.table.v1.JournalHead
+	8,   // 63: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	8,   // 64: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
+	125, // 65: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	46,  // 66: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	128, // 67: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	8,   // 68: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	78,  // 69: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	15,  // 70: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	10,  // 71: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 72: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	8,   // 73: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	9,   // 74: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	13,  // 75: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	77,  // 76: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	33,  // 77: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	81,  // 78: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	87,  // 79: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	88,  // 80: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	80,  // 81: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
+	146, // 82: ats.table.v1.TableStatus.jackpot_closure:type_name -> ats.table.v1.JackpotClosure
+	81,  // 83: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	46,  // 84: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	88,  // 85: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	93,  // 86: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	100, // 87: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	98,  // 88: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 89: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	99,  // 90: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	101, // 91: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	98,  // 92: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	6,   // 93: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	15,  // 94: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	15,  // 95: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	15,  // 96: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	6,   // 97: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 98: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	122, // 99: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	127, // 100: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	125, // 101: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	125, // 102: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	125, // 103: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	121, // 104: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	128, // 105: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	137, // 106: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	140, // 107: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	140, // 108: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	140, // 109: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	140, // 110: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	140, // 111: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	140, // 112: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	140, // 113: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	140, // 114: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	140, // 115: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	140, // 116: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	140, // 117: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	141, // 118: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	141, // 119: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	142, // 120: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	144, // 121: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	128, // 122: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	129, // 123: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	1,   // 124: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
+	0,   // 125: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
+	13,  // 126: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
+	149, // 127: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
+	149, // 128: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
+	150, // 129: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
+	8,   // 130: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
+	151, // 131: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
+	5,   // 132: ats.table.v1.SetCardLimitsRequest.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 133: ats.table.v1.CardState.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 134: ats.table.v1.CardState.next_bar:type_name -> ats.table.v1.BarPeriod
+	7,   // 135: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	16,  // 136: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	36,  // 137: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	38,  // 138: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	41,  // 139: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	42,  // 140: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	44,  // 141: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 142: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	47,  // 143: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	44,  // 144: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	45,  // 145: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	49,  // 146: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	50,  // 147: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	55,  // 148: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	57,  // 149: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	97,  // 150: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	113, // 151: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	52,  // 152: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	115, // 153: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	38,  // 154: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	152, // 155: ats.table.v1.TerminalService.PresentCard:input_type -> ats.table.v1.PresentCardRequest
+	153, // 156: ats.table.v1.TerminalService.SetCardLimits:input_type -> ats.table.v1.SetCardLimitsRequest
+	154, // 157: ats.table.v1.TerminalService.AckRealityCheck:input_type -> ats.table.v1.AckRealityCheckRequest
+	59,  // 158: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	60,  // 159: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	61,  // 160: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	62,  // 161: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	63,  // 162: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	66,  // 163: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	67,  // 164: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	67,  // 165: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	68,  // 166: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	67,  // 167: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	69,  // 168: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	70,  // 169: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	71,  // 170: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	73,  // 171: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	75,  // 172: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	35,  // 173: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	82,  // 174: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	84,  // 175: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	85,  // 176: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	90,  // 177: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	89,  // 178: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	92,  // 179: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	103, // 180: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	104, // 181: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	105, // 182: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	106, // 183: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	107, // 184: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	65,  // 185: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	108, // 186: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	109, // 187: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	110, // 188: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	111, // 189: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	64,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	117, // 191: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	145, // 192: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
+	95,  // 193: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	120, // 194: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	130, // 195: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	136, // 196: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	139, // 197: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	123, // 198: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	124, // 199: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	126, // 200: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	133, // 201: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	134, // 202: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	135, // 203: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	147, // 204: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
+	18,  // 205: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	37,  // 206: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	39,  // 207: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	40,  // 208: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	43,  // 209: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	40,  // 210: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 211: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	48,  // 212: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	40,  // 213: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	40,  // 214: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	40,  // 215: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	51,  // 216: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	56,  // 217: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	58,  // 218: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	96,  // 219: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	114, // 220: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	53,  // 221: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	116, // 222: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	39,  // 223: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	156, // 224: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
+	156, // 225: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
+	155, // 226: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
+	79,  // 227: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	79,  // 228: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	79,  // 229: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	79,  // 230: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	79,  // 231: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 232: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	79,  // 233: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	79,  // 234: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	79,  // 235: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 236: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	79,  // 237: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 238: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	72,  // 239: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	74,  // 240: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	76,  // 241: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	79,  // 242: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	83,  // 243: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	81,  // 244: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	86,  // 245: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	91,  // 246: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	88,  // 247: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	94,  // 248: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	102, // 249: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	102, // 250: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	102, // 251: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	102, // 252: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	102, // 253: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	79,  // 254: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 255: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	79,  // 256: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	79,  // 257: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	112, // 258: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	79,  // 259: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	118, // 260: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	79,  // 261: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	96,  // 262: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	121, // 263: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	131, // 264: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	138, // 265: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	143, // 266: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	122, // 267: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	122, // 268: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	127, // 269: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	132, // 270: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	132, // 271: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	132, // 272: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	148, // 273: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
+	205, // [205:274] is the sub-list for method output_type
+	136, // [136:205] is the sub-list for method input_type
+	136, // [136:136] is the sub-list for extension type_name
+	136, // [136:136] is the sub-list for extension extendee
+	0,   // [0:136] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -12214,14 +12819,15 @@ func file_ats_table_v1_table_proto_init() {
 		(*TableEvent_SlipCarried)(nil),
 		(*TableEvent_WagerRefused)(nil),
 		(*TableEvent_Batch)(nil),
+		(*TableEvent_CardState)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   147,
+			NumEnums:      6,
+			NumMessages:   152,
 			NumExtensions: 0,
 			NumServices:   5,
 		},

@@ -45,6 +45,9 @@ const (
 	TerminalService_RequestDealerCashOut_FullMethodName   = "/ats.table.v1.TerminalService/RequestDealerCashOut"
 	TerminalService_SetInService_FullMethodName           = "/ats.table.v1.TerminalService/SetInService"
 	TerminalService_Slips_FullMethodName                  = "/ats.table.v1.TerminalService/Slips"
+	TerminalService_PresentCard_FullMethodName            = "/ats.table.v1.TerminalService/PresentCard"
+	TerminalService_SetCardLimits_FullMethodName          = "/ats.table.v1.TerminalService/SetCardLimits"
+	TerminalService_AckRealityCheck_FullMethodName        = "/ats.table.v1.TerminalService/AckRealityCheck"
 )
 
 // TerminalServiceClient is the client API for TerminalService service.
@@ -128,6 +131,19 @@ type TerminalServiceClient interface {
 	// stream it is one DATA frame each way. Terminals open it lazily and fall back to UpdateSlip
 	// when a table answers UNIMPLEMENTED (a table older than the stream).
 	Slips(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse], error)
+	// ---- Carded play at the seat (SPEC §10, issue 31) --------------------------------------
+	// PresentCard: the card read at the seat's reader. The table holds it for the seat's session
+	// and answers its state; a card in use at another seat, unregistered, lost or barred is
+	// refused (FailedPrecondition, the player's words; CardState.refusal names the reason). A
+	// registered card without limits is answered with needs_limits: no wager until they are set.
+	// An empty card says the card left the reader.
+	PresentCard(ctx context.Context, in *PresentCardRequest, opts ...grpc.CallOption) (*CardState, error)
+	// SetCardLimits: the player's loss limit, time limit and bar period for the card the seat
+	// holds or was last presented: a stricter limit at once, a looser one after the cooling-off.
+	SetCardLimits(ctx context.Context, in *SetCardLimitsRequest, opts ...grpc.CallOption) (*CardState, error)
+	// AckRealityCheck: the player acknowledged the reality check (time played, session result);
+	// the table journals it with the card.
+	AckRealityCheck(ctx context.Context, in *AckRealityCheckRequest, opts ...grpc.CallOption) (*AckRealityCheckResponse, error)
 }
 
 type terminalServiceClient struct {
@@ -340,6 +356,36 @@ func (c *terminalServiceClient) Slips(ctx context.Context, opts ...grpc.CallOpti
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TerminalService_SlipsClient = grpc.BidiStreamingClient[UpdateSlipRequest, UpdateSlipResponse]
 
+func (c *terminalServiceClient) PresentCard(ctx context.Context, in *PresentCardRequest, opts ...grpc.CallOption) (*CardState, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CardState)
+	err := c.cc.Invoke(ctx, TerminalService_PresentCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *terminalServiceClient) SetCardLimits(ctx context.Context, in *SetCardLimitsRequest, opts ...grpc.CallOption) (*CardState, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CardState)
+	err := c.cc.Invoke(ctx, TerminalService_SetCardLimits_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *terminalServiceClient) AckRealityCheck(ctx context.Context, in *AckRealityCheckRequest, opts ...grpc.CallOption) (*AckRealityCheckResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AckRealityCheckResponse)
+	err := c.cc.Invoke(ctx, TerminalService_AckRealityCheck_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TerminalServiceServer is the server API for TerminalService service.
 // All implementations must embed UnimplementedTerminalServiceServer
 // for forward compatibility.
@@ -421,6 +467,19 @@ type TerminalServiceServer interface {
 	// stream it is one DATA frame each way. Terminals open it lazily and fall back to UpdateSlip
 	// when a table answers UNIMPLEMENTED (a table older than the stream).
 	Slips(grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]) error
+	// ---- Carded play at the seat (SPEC §10, issue 31) --------------------------------------
+	// PresentCard: the card read at the seat's reader. The table holds it for the seat's session
+	// and answers its state; a card in use at another seat, unregistered, lost or barred is
+	// refused (FailedPrecondition, the player's words; CardState.refusal names the reason). A
+	// registered card without limits is answered with needs_limits: no wager until they are set.
+	// An empty card says the card left the reader.
+	PresentCard(context.Context, *PresentCardRequest) (*CardState, error)
+	// SetCardLimits: the player's loss limit, time limit and bar period for the card the seat
+	// holds or was last presented: a stricter limit at once, a looser one after the cooling-off.
+	SetCardLimits(context.Context, *SetCardLimitsRequest) (*CardState, error)
+	// AckRealityCheck: the player acknowledged the reality check (time played, session result);
+	// the table journals it with the card.
+	AckRealityCheck(context.Context, *AckRealityCheckRequest) (*AckRealityCheckResponse, error)
 	mustEmbedUnimplementedTerminalServiceServer()
 }
 
@@ -487,6 +546,15 @@ func (UnimplementedTerminalServiceServer) SetInService(context.Context, *SetInSe
 }
 func (UnimplementedTerminalServiceServer) Slips(grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]) error {
 	return status.Error(codes.Unimplemented, "method Slips not implemented")
+}
+func (UnimplementedTerminalServiceServer) PresentCard(context.Context, *PresentCardRequest) (*CardState, error) {
+	return nil, status.Error(codes.Unimplemented, "method PresentCard not implemented")
+}
+func (UnimplementedTerminalServiceServer) SetCardLimits(context.Context, *SetCardLimitsRequest) (*CardState, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetCardLimits not implemented")
+}
+func (UnimplementedTerminalServiceServer) AckRealityCheck(context.Context, *AckRealityCheckRequest) (*AckRealityCheckResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AckRealityCheck not implemented")
 }
 func (UnimplementedTerminalServiceServer) mustEmbedUnimplementedTerminalServiceServer() {}
 func (UnimplementedTerminalServiceServer) testEmbeddedByValue()                         {}
@@ -833,6 +901,60 @@ func _TerminalService_Slips_Handler(srv interface{}, stream grpc.ServerStream) e
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TerminalService_SlipsServer = grpc.BidiStreamingServer[UpdateSlipRequest, UpdateSlipResponse]
 
+func _TerminalService_PresentCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PresentCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).PresentCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_PresentCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).PresentCard(ctx, req.(*PresentCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TerminalService_SetCardLimits_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetCardLimitsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).SetCardLimits(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_SetCardLimits_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).SetCardLimits(ctx, req.(*SetCardLimitsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TerminalService_AckRealityCheck_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AckRealityCheckRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TerminalServiceServer).AckRealityCheck(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TerminalService_AckRealityCheck_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TerminalServiceServer).AckRealityCheck(ctx, req.(*AckRealityCheckRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TerminalService_ServiceDesc is the grpc.ServiceDesc for TerminalService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -907,6 +1029,18 @@ var TerminalService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetInService",
 			Handler:    _TerminalService_SetInService_Handler,
+		},
+		{
+			MethodName: "PresentCard",
+			Handler:    _TerminalService_PresentCard_Handler,
+		},
+		{
+			MethodName: "SetCardLimits",
+			Handler:    _TerminalService_SetCardLimits_Handler,
+		},
+		{
+			MethodName: "AckRealityCheck",
+			Handler:    _TerminalService_AckRealityCheck_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
