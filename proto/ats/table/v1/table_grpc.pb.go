@@ -960,6 +960,7 @@ const (
 	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
 	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
 	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
+	DealerService_WatchTable_FullMethodName          = "/ats.table.v1.DealerService/WatchTable"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1070,6 +1071,13 @@ type DealerServiceClient interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(ctx context.Context, in *RefuseWagerRequest, opts ...grpc.CallOption) (*RefuseWagerResponse, error)
+	// ---- the dealer's console (issue 28) ----
+	// WatchTable streams the table as the dealer's console shows it: a full TableStatus at once,
+	// then a new one after every change of the table (bursts coalesced: a settlement of many
+	// seats sends a few, not one per seat). At rest nothing is sent; the countdown is the
+	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
+	// status when it catches up, never the ones in between.
+	WatchTable(ctx context.Context, in *WatchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[TableStatus], error)
 }
 
 type dealerServiceClient struct {
@@ -1420,6 +1428,25 @@ func (c *dealerServiceClient) RefuseWager(ctx context.Context, in *RefuseWagerRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) WatchTable(ctx context.Context, in *WatchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[TableStatus], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &DealerService_ServiceDesc.Streams[0], DealerService_WatchTable_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchTableRequest, TableStatus]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DealerService_WatchTableClient = grpc.ServerStreamingClient[TableStatus]
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1528,6 +1555,13 @@ type DealerServiceServer interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error)
+	// ---- the dealer's console (issue 28) ----
+	// WatchTable streams the table as the dealer's console shows it: a full TableStatus at once,
+	// then a new one after every change of the table (bursts coalesced: a settlement of many
+	// seats sends a few, not one per seat). At rest nothing is sent; the countdown is the
+	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
+	// status when it catches up, never the ones in between.
+	WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1639,6 +1673,9 @@ func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *Lucky
 }
 func (UnimplementedDealerServiceServer) RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RefuseWager not implemented")
+}
+func (UnimplementedDealerServiceServer) WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error {
+	return status.Error(codes.Unimplemented, "method WatchTable not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2273,6 +2310,17 @@ func _DealerService_RefuseWager_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_WatchTable_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchTableRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(DealerServiceServer).WatchTable(m, &grpc.GenericServerStream[WatchTableRequest, TableStatus]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DealerService_WatchTableServer = grpc.ServerStreamingServer[TableStatus]
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2417,7 +2465,13 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _DealerService_RefuseWager_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "WatchTable",
+			Handler:       _DealerService_WatchTable_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "ats/table/v1/table.proto",
 }
 
