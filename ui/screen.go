@@ -262,7 +262,7 @@ func NewScreen(term Model, design diagrams.Design, l roulette.Layout) (*Screen, 
 	s.language = widget.NewButton("", nil)
 	s.languageName = newLanguageName()
 	lt := container.NewThemeOverride(container.NewStack(s.language, s.languageName),
-		chineseTheme{touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
+		chineseTheme{Theme: touchTheme{sizing: s.sizing, normal: controlSizes, compact: languageCompactSizes}})
 	s.sizing.overrides = append(s.sizing.overrides, lt) // sized as the other controls, at 1280 too
 	s.langBox = lt
 	s.langBox.Hide()

@@ -2,15 +2,13 @@ package ui
 
 import (
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // Theme is the kiosk's theme: Fyne's own, and on a terminal whose locale is Chinese, the
@@ -20,12 +18,7 @@ import (
 //
 // Its background is the panels' colour: the window is cleared to it before every frame, so the
 // screen needs no full-window rectangle of its own (see backdrop).
-func Theme() fyne.Theme {
-	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
-		return panelTheme{chineseTheme{theme.DefaultTheme()}}
-	}
-	return panelTheme{theme.DefaultTheme()}
-}
+func Theme() fyne.Theme { return panelTheme{look.Base()} }
 
 // panelTheme clears the window to the panels' colour.
 type panelTheme struct{ fyne.Theme }
@@ -59,17 +52,8 @@ func sameColour(a, b color.Color) bool {
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
 
-type chineseTheme struct{ fyne.Theme }
-
-func (t chineseTheme) Font(s fyne.TextStyle) fyne.Resource {
-	switch {
-	case s.Symbol:
-		return t.Theme.Font(s)
-	case s.Bold:
-		return assets.ChineseBold
-	}
-	return assets.ChineseRegular
-}
+// chineseTheme is look's: the embedded Chinese glyphs first.
+type chineseTheme = look.Chinese
 
 // touchTheme is the app's theme with some sizes and colours of its own: the controls around
 // the felt are touched with a finger at arm's length, often standing, so their text and the
