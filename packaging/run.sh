@@ -7,6 +7,11 @@
 # cabinet runs it full screen and locked (ats-kiosk.service), where no key leaves it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# -console: the table server, the dealer's console and a kiosk side by side (run-console.sh).
+if [ "${1:-}" = "-console" ]; then
+	shift
+	exec bash packaging/run-console.sh "$@"
+fi
 bash packaging/setup.sh
 mkdir -p build
 bash packaging/build-kiosk.sh build/ats

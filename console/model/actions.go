@@ -15,8 +15,9 @@ import (
 )
 
 // The dealer's actions. Each is one unary call bounded by the call timeout, answered with the
-// server's error as it is (Refusal puts it in words); a status a call answers with is taken as
-// the latest only if the stream has not told a newer one, so the stream stays the one source.
+// server's error as it is (Refusal puts it in words). The status a call answers with is shown
+// at once (adopt): a dealer who taps Start then No more bets within the stream's coalescing
+// time must not send the round before. The stream's next status, read after the change, follows.
 
 func (c *Console) call(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, c.cfg.CallTimeout)
@@ -34,24 +35,33 @@ func key(prefix string) string {
 func (c *Console) OpenTable(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.OpenTable(ctx, &pb.OpenTableRequest{})
-	return err
+	return c.adopt(c.dc.OpenTable(ctx, &pb.OpenTableRequest{}))
 }
 
 // CloseTable closes the table.
 func (c *Console) CloseTable(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.CloseTable(ctx, &pb.CloseTableRequest{})
-	return err
+	return c.adopt(c.dc.CloseTable(ctx, &pb.CloseTableRequest{}))
 }
 
 // StartRound opens a wagering period.
 func (c *Console) StartRound(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.StartRound(ctx, &pb.StartRoundRequest{})
-	return err
+	return c.adopt(c.dc.StartRound(ctx, &pb.StartRoundRequest{}))
+}
+
+// adopt shows the status an action answered with, and passes its error on.
+func (c *Console) adopt(st *pb.TableStatus, err error) error {
+	if err != nil || st == nil {
+		return err
+	}
+	c.mu.Lock()
+	c.st = st
+	c.mu.Unlock()
+	c.changed()
+	return nil
 }
 
 func (c *Console) round() string { return c.View().RoundID }
@@ -60,16 +70,14 @@ func (c *Console) round() string { return c.View().RoundID }
 func (c *Console) Spin(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.SpinStarted(ctx, &pb.RoundRequest{RoundId: c.round()})
-	return err
+	return c.adopt(c.dc.SpinStarted(ctx, &pb.RoundRequest{RoundId: c.round()}))
 }
 
 // NoMoreBets ends the wagering period now (the ball about to drop, rule 5.1.3).
 func (c *Console) NoMoreBets(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.BallDropping(ctx, &pb.RoundRequest{RoundId: c.round()})
-	return err
+	return c.adopt(c.dc.BallDropping(ctx, &pb.RoundRequest{RoundId: c.round()}))
 }
 
 // ErrNotOnWheel is an outcome the table's wheel cannot have: refused at the console before
@@ -83,8 +91,7 @@ func (c *Console) Outcome(ctx context.Context, number string) error {
 	}
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: c.round(), Number: number})
-	return err
+	return c.adopt(c.dc.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: c.round(), Number: number}))
 }
 
 func (c *Console) onWheel(number string) error {
@@ -103,24 +110,21 @@ func (c *Console) ConfirmWheel(ctx context.Context) error {
 	}
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: v.RoundID, Number: v.Proposal, ConfirmWheel: true})
-	return err
+	return c.adopt(c.dc.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: v.RoundID, Number: v.Proposal, ConfirmWheel: true}))
 }
 
 // NoSpin declares the spin of no effect (rule 9.1–9.2).
 func (c *Console) NoSpin(ctx context.Context) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.NoSpin(ctx, &pb.RoundRequest{RoundId: c.round()})
-	return err
+	return c.adopt(c.dc.NoSpin(ctx, &pb.RoundRequest{RoundId: c.round()}))
 }
 
 // Dispute is the Dispute Button (000 §10.9.1).
 func (c *Console) Dispute(ctx context.Context, note string) error {
 	ctx, cancel := c.call(ctx)
 	defer cancel()
-	_, err := c.dc.Dispute(ctx, &pb.DisputeRequest{RoundId: c.round(), Note: note})
-	return err
+	return c.adopt(c.dc.Dispute(ctx, &pb.DisputeRequest{RoundId: c.round(), Note: note}))
 }
 
 // Credit is a dealer buy-in for a seat (guest or not); the player confirms it at a terminal.
@@ -202,8 +206,7 @@ func (c *Console) Correct(ctx context.Context, s Supervisor, roundID, number str
 		return err
 	}
 	defer cancel()
-	_, err = c.dc.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: roundID, Number: number})
-	return err
+	return c.adopt(c.dc.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: roundID, Number: number}))
 }
 
 // LastRound is the round the latest outcome was entered for: what a correction names.
@@ -223,8 +226,7 @@ func (c *Console) Invalidate(ctx context.Context, s Supervisor, roundID, reason 
 		return err
 	}
 	defer cancel()
-	_, err = c.dc.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: roundID, Reason: reason})
-	return err
+	return c.adopt(c.dc.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: roundID, Reason: reason}))
 }
 
 // ConfirmJackpot confirms the pending jackpot hit.
@@ -243,8 +245,7 @@ func (c *Console) ConfirmJackpot(ctx context.Context, s Supervisor) error {
 		return err
 	}
 	defer cancel()
-	_, err = c.dc.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: round})
-	return err
+	return c.adopt(c.dc.ConfirmJackpot(ctx, &pb.ConfirmJackpotRequest{RoundId: round}))
 }
 
 // Handpay pays a ticket by hand.
@@ -276,8 +277,7 @@ func (c *Console) ClearFault(ctx context.Context, s Supervisor, note string) err
 		return err
 	}
 	defer cancel()
-	_, err = c.dc.ClearFault(ctx, &pb.ClearFaultRequest{Note: note})
-	return err
+	return c.adopt(c.dc.ClearFault(ctx, &pb.ClearFaultRequest{Note: note}))
 }
 
 // ScheduleClose puts up the sign of the table's closure at at (at least 20 minutes away).
@@ -287,6 +287,5 @@ func (c *Console) ScheduleClose(ctx context.Context, s Supervisor, at time.Time)
 		return err
 	}
 	defer cancel()
-	_, err = c.dc.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()})
-	return err
+	return c.adopt(c.dc.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()}))
 }
