@@ -59,7 +59,7 @@ var (
 	ink       = color.NRGBA{R: 0xf4, G: 0xf1, B: 0xe6, A: 0xff}
 	dim       = color.NRGBA{R: 0xa8, G: 0xb5, B: 0xa9, A: 0xff}
 	action    = color.NRGBA{R: 0x2f, G: 0x5e, B: 0x8c, A: 0xff}
-	warn      = color.NRGBA{R: 0xb8, G: 0x6b, B: 0x12, A: 0xff}
+	warn      = color.NRGBA{R: 0x96, G: 0x4e, B: 0x00, A: 0xff} // white on it reads at 6:1
 	danger    = color.NRGBA{R: 0xa8, G: 0x1c, B: 0x1c, A: 0xff}
 	redNum    = color.NRGBA{R: 0xc4, G: 0x1e, B: 0x1e, A: 0xff}
 	blackNum  = color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
@@ -95,6 +95,9 @@ type Screen struct {
 	notice string            // the last answer, in words
 	bad    bool              // the notice is a refusal
 	ticker *time.Ticker
+
+	seats, panel           fyne.CanvasObject // as last built, and what they showed
+	seatsShown, panelShown string
 }
 
 // New is the console's screen for a window of size win; now is the clock the countdown reads.
@@ -156,19 +159,40 @@ func (s *Screen) textSize() float32 {
 	return 26
 }
 
+// draw lays the screen out again. The seats and the right-hand panel, which are touched, are
+// built again only when what they show changed: a widget replaced between a finger's press and
+// its release loses the touch, and the table changes (and the countdown moves) under the
+// dealer's finger all the time. The bars along the top and bottom are only read.
 func (s *Screen) draw() {
-	top := s.topBar()
-	bottom := s.bottomBar()
-	right := s.rightPanel()
-	seats := container.NewVScroll(s.seatsGrid())
-	rw := float32(600)
-	if !s.compact() {
-		rw = 860
+	if k := s.seatsKey(); k != s.seatsShown || s.seats == nil {
+		s.seats, s.seatsShown = container.NewVScroll(s.seatsGrid()), k
 	}
-	side := container.New(&fixedWidth{w: rw}, right)
-	mid := container.NewBorder(nil, nil, nil, side, seats)
-	s.root.Objects = []fyne.CanvasObject{canvas.NewRectangle(bg), container.NewBorder(top, bottom, nil, nil, mid)}
+	if k := s.panelKey(); k != s.panelShown || s.panel == nil {
+		rw := float32(600)
+		if !s.compact() {
+			rw = 860
+		}
+		s.panel, s.panelShown = container.New(&fixedWidth{w: rw}, s.rightPanel()), k
+	}
+	mid := container.NewBorder(nil, nil, nil, s.panel, s.seats)
+	s.root.Objects = []fyne.CanvasObject{canvas.NewRectangle(bg), container.NewBorder(s.topBar(), s.bottomBar(), nil, nil, mid)}
 	s.root.Refresh()
+}
+
+// seatsKey is everything the seats grid shows.
+func (s *Screen) seatsKey() string {
+	return fmt.Sprintf("%v|%s|%v|%s|%v", s.v.Seats, s.seat, s.mode == "seat", s.v.Currency, s.compact())
+}
+
+// panelKey is everything the right-hand panel shows or acts on.
+func (s *Screen) panelKey() string {
+	st, _ := s.v.Seat(s.seat)
+	last := ""
+	if len(s.v.History) > 0 {
+		last = s.v.History[0]
+	}
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%v|%v|%s|%s|%v|%s|%s|%v|%d", s.mode, s.grid, s.picked, s.seat, s.pad, s.card, s.sup != nil,
+		s.v.Phase, s.v.Proposal, s.v.RoundID, st, s.v.Currency, last, s.v.Wheel, len(s.v.History))
 }
 
 // fixedWidth lays its one object out at a fixed width.
@@ -219,7 +243,10 @@ func (s *Screen) topBar() fyne.CanvasObject {
 	ts := s.textSize()
 	light := canvas.NewCircle(lightGood)
 	why := T("Green: the game may go on")
-	if s.v.RedLight {
+	switch {
+	case !s.v.Up: // the table's light is not known without the table: never shown green
+		light.FillColor, why = seatOff, T("Server lost: reconnecting")
+	case s.v.RedLight:
 		light.FillColor = danger
 		why = T("Red:") + " " + s.v.Fault
 	}
@@ -240,9 +267,6 @@ func (s *Screen) topBar() fyne.CanvasObject {
 	}
 	if !s.v.ClosingAt.IsZero() {
 		bits = append(bits, s.text(T("Closing at")+" "+s.v.ClosingAt.Local().Format("15:04"), warn, ts*0.8, true))
-	}
-	if !s.v.Up {
-		bits = append(bits, s.text(T("Server lost: reconnecting"), danger, ts, true))
 	}
 	row1 := container.NewHBox(left, layout.NewSpacer(), container.NewHBox(bits...))
 	var row2 []fyne.CanvasObject
@@ -379,7 +403,7 @@ func (s *Screen) rightPanel() fyne.CanvasObject {
 func (s *Screen) roundPanel() fyne.CanvasObject {
 	ph := s.v.Phase
 	var bs []fyne.CanvasObject
-	if ph == pb.Phase_PHASE_CLOSED {
+	if ph == pb.Phase_PHASE_CLOSED || ph == pb.Phase_PHASE_UNSPECIFIED {
 		bs = append(bs, s.button(T("Open the table"), action, s.act0(s.act.OpenTable, T("Table opened"))))
 	} else {
 		bs = append(bs, s.button(T("Close the table"), action, s.act0(s.act.CloseTable, T("Table closed"))))
