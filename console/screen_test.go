@@ -310,3 +310,31 @@ func TestConsoleTargetsAtLeast15mm(t *testing.T) {
 		}
 	}
 }
+
+// A touch target stays the same widget while the table changes around it and the countdown
+// moves: one rebuilt between a finger's press and its release loses the touch (seen in the
+// real window: No more bets did nothing while the countdown ran).
+func TestConsoleTouchTargetSurvivesATableChange(t *testing.T) {
+	s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.SingleZero), sizes[0])
+	find := func(text string) *target {
+		var hit *target
+		walk(s.Content(), func(o fyne.CanvasObject) {
+			if tg, ok := o.(*target); ok && len(tg.lines) > 0 && tg.lines[0].Text == text {
+				hit = tg
+			}
+		})
+		if hit == nil {
+			t.Fatalf("no target reads %q", text)
+		}
+		return hit
+	}
+	before, seat := find(T("No more bets")), find("T01")
+	v := busyTable(roulette.SingleZero)
+	v.Jackpot += 100
+	v.Alarms = append(v.Alarms, "T05 another alarm")
+	s.Show(v) // a change of the table that is not the panel's nor the seats'
+	s.draw()  // the countdown's second
+	if find(T("No more bets")) != before || find("T01") != seat {
+		t.Fatal("the targets were built again for a change they do not show")
+	}
+}
