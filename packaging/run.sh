@@ -19,6 +19,11 @@ if [ "${1:-}" = "-wnd" ]; then
 	export ATS_STATE_DIR=${ATS_STATE_DIR:-$PWD/build/demo-wnd}
 fi
 cd "$(dirname "$0")/.."
+# -console: the table server, the dealer's console and a kiosk side by side (run-console.sh).
+if [ "${1:-}" = "-console" ]; then
+	shift
+	exec bash packaging/run-console.sh "$@"
+fi
 bash packaging/setup.sh
 mkdir -p build
 bash packaging/build-kiosk.sh build/ats

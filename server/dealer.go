@@ -68,7 +68,16 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	}
 	s.RedLight = s.Fault != ""
 	t.wheelStatus(s)
+	awaiting := map[string]int64{} // dealer buy-ins the player has yet to confirm (004 §6.3(c))
+	for _, b := range t.buyins {
+		if b.State == "offered" {
+			awaiting[b.Terminal] += b.Amount
+		}
+	}
 	ids := map[string]bool{}
+	for id := range awaiting { // a seat bought in before it ever had an account
+		ids[id] = true
+	}
 	for id := range t.accounts {
 		ids[id] = true
 	}
@@ -78,6 +87,14 @@ func (t *Table) status() (*pb.TableStatus, error) {
 	for id := range t.service {
 		ids[id] = true
 	}
+	var standing map[string]table.TournamentStanding
+	if tv := t.tournamentView(false); tv != nil && !tv.Status.Final() {
+		standing = make(map[string]table.TournamentStanding, len(tv.Standings))
+		for _, p := range tv.Standings {
+			standing[p.Terminal] = p
+		}
+	}
+	now := t.now()
 	for _, id := range sortedKeys(ids) {
 		ts := &pb.TerminalStatus{TerminalId: id, Connected: len(t.subs[id]) > 0, InService: wire.SeatServicePB(t.service[id])}
 		if a := t.accounts[id]; a != nil {
@@ -99,6 +116,13 @@ func (t *Table) status() (*pb.TableStatus, error) {
 		ts.PlayerCard = t.cardAt[id]
 		ts.CashOutRequested = t.cashOutAsked[id]
 		ts.Guest = IsGuest(id)
+		ts.BuyinAwaiting = awaiting[id]
+		if at, ok := t.calls[id]; ok && now.Sub(at) < playerCallQuiet {
+			ts.CallUnixNanos = at.UnixNano()
+		}
+		if p, ok := standing[id]; ok {
+			ts.TournamentRank, ts.TournamentChips = int32(p.Rank), p.Chips
+		}
 		s.Terminals = append(s.Terminals, ts)
 	}
 	return s, nil

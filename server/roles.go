@@ -42,7 +42,9 @@ func init() {
 	for _, m := range []string{"OpenTable", "CloseTable", "GetStatus", "SetWageringPeriod", "SetLimits",
 		"StartRound", "SpinStarted", "BallDropping", "EnterOutcome", "NoSpin",
 		"CreditPlayer", "ClosePlayerAccount", "GetAuditLog", "ListOverpayments", "ListAlarms", "GetTournament",
-		"SetPlayerLimits", "Dispute", "PlaceWager"} {
+		"SetPlayerLimits", "Dispute", "PlaceWager",
+		// The dealer console's stream of the table (watch.go, issue 28).
+		"WatchTable"} {
 		allow(dealer, m, dealerRoles)
 	}
 	for _, m := range []string{"CorrectOutcome", "InvalidateRound", "Handpay", "ConfirmJackpot",

@@ -349,6 +349,7 @@ func (t *Table) updateSlipStored(now time.Time, terminal, roundID string, versio
 
 // storeSlip installs a priced slip as the terminal's acknowledged slip of the round.
 func (t *Table) storeSlip(now time.Time, terminal string, in pricing, sl *slip) *table.SlipAck {
+	t.changed() // the seat's stake, on the dealer's console (watch.go)
 	if in.tour {
 		sl.asSent = false // a tournament slip is answered in full
 		return t.storeTournamentSlip(terminal, in, sl)

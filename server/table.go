@@ -358,6 +358,11 @@ type Table struct {
 	displays   map[*displayWatch]struct{}
 	promotion  string
 	jackpotWin *table.JackpotWin
+
+	// watchers are the dealer consoles' WatchTable streams (watch.go), told of every change.
+	// Their own lock: a ledger commit tells them, with or without the table's lock held.
+	watchMu  sync.Mutex
+	watchers map[*tableWatcher]struct{}
 }
 
 // actAs makes actor the one the action holding the lock is done for, and returns what undoes
@@ -480,6 +485,7 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	// are redeemed (ledger.Conservation).
 	led.SetTable(cfg.TableID)
 	led.OnTampered(t.tamperAlarm)
+	led.OnCommit(t.changed)
 	st, err := led.Load(ctx, cfg.History)
 	if err != nil {
 		return nil, err
@@ -652,6 +658,7 @@ func (t *Table) emit(now time.Time, terminal string, ev table.Event) {
 // and looking each up in turn through every terminal's streams cost n² (1,000 terminals: a
 // million steps under the table's lock, tens of milliseconds of the outcome → settled time).
 func (t *Table) send(terminal string, ev *event) {
+	t.changed()
 	entry := []*event{ev} // one entry, shared by every stream it goes to
 	if terminal != "" {
 		queue(t.subs[terminal], entry)
@@ -794,6 +801,7 @@ func (t *Table) Subscribe(terminal string) (*subscriber, table.Snapshot) {
 		t.subs[terminal] = map[*subscriber]bool{}
 	}
 	t.subs[terminal][s] = true
+	t.changed() // the seat is connected now, on the dealer's console
 	snap := t.snapshot(terminal)
 	t.seq++
 	s.ch <- []*event{{seq: t.seq, at: t.now(), ev: snap}}
@@ -811,6 +819,7 @@ func (t *Table) Unsubscribe(s *subscriber) {
 		return
 	}
 	delete(t.subs, s.terminal)
+	t.changed() // the seat is not connected now
 	now := t.now()
 	if t.cur != nil && t.cur.phase == table.PhaseWagering && now.Before(t.cur.deadline) {
 		t.tournamentTerminalLost(s.terminal, now)

@@ -2,40 +2,27 @@ package ui
 
 import (
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/ui/look"
 	// What Fyne reads from the environment as it initialises: English for the POSIX locale (issue
 	// 18 point 10), its caches' lifetime (issue 18 memory). Before Fyne's own packages.
 	_ "github.com/tablegames/ats/internal/fyneenv"
 )
 
-func init() {
-	// English and simplified Chinese; Fyne picks by the system locale.
-	if err := lang.AddTranslationsFS(assets.Translations, "translations"); err != nil {
-		panic("ui: embedded translations are invalid: " + err.Error()) // caught by any test run
-	}
-}
-
-// T translates a UI string.
-func T(s string) string { return lang.L(s) }
+// T translates a UI string (the translations are look's, shared with the dealer's console).
+func T(s string) string { return look.T(s) }
 
 // The languages the kiosk speaks, by their translation file's code, each named in itself.
 var languages = []struct{ code, name string }{{"en", "English"}, {"zh_Hans", "中文"}}
 
 // Speaking is the code of the language the screen speaks now ("en" or "zh_Hans").
-func Speaking() string {
-	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
-		return "zh_Hans"
-	}
-	return "en"
-}
+func Speaking() string { return look.Speaking() }
 
 // OfferLanguages puts the language button in the controls row: it names the other language,
 // and a touch calls choose with that language's code. The screen's texts are made when it is

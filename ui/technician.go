@@ -3,13 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -18,7 +16,7 @@ import (
 	"github.com/tablegames/ats/app/calibration"
 	"github.com/tablegames/ats/app/meters"
 	"github.com/tablegames/ats/app/technician"
-	"github.com/tablegames/ats/assets"
+	"github.com/tablegames/ats/ui/look"
 )
 
 // Service is technician mode's pages as the screen sees them; *technician.Desk is the real one.
@@ -416,12 +414,4 @@ func (s *Screen) OpenCalibration() {
 // SetLanguage makes the screen speak code ("en", "zh_Hans") instead of the system's language: a
 // technician's setting. Fyne reads the language from the environment when translations are
 // added, so they are added again after it is set. Call it before the screen is built.
-func SetLanguage(code string) error {
-	if code == "" {
-		return nil
-	}
-	if err := os.Setenv("LANGUAGE", code); err != nil {
-		return err
-	}
-	return lang.AddTranslationsFS(assets.Translations, "translations")
-}
+func SetLanguage(code string) error { return look.SetLanguage(code) }

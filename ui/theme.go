@@ -2,12 +2,10 @@ package ui
 
 import (
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/tablegames/ats/ui/look"
@@ -20,12 +18,7 @@ import (
 //
 // Its background is the panels' colour: the window is cleared to it before every frame, so the
 // screen needs no full-window rectangle of its own (see backdrop).
-func Theme() fyne.Theme {
-	if strings.HasPrefix(lang.SystemLocale().String(), "zh") {
-		return panelTheme{look.ChineseTheme{Theme: theme.DefaultTheme()}}
-	}
-	return panelTheme{theme.DefaultTheme()}
-}
+func Theme() fyne.Theme { return panelTheme{look.Base()} }
 
 // panelTheme clears the window to the panels' colour.
 type panelTheme struct{ fyne.Theme }

@@ -156,6 +156,7 @@ type kioskRun struct {
 	prefix  string
 	size    string // the screen's, e.g. 1920x1080
 	stepNum int
+	title   string // the window's title: "ATS" (the kiosk) when empty
 }
 
 // walk runs journey j on a fresh kiosk of design in lang.
@@ -230,8 +231,12 @@ func tail(name string) string {
 	return strings.Join(lines[max(0, len(lines)-5):], " | ")
 }
 
-// waitWindow waits for the kiosk's mapped window titled ATS.
+// waitWindow waits for the kiosk's mapped window titled ATS (or k.title).
 func (k *kioskRun) waitWindow() error {
+	title := k.title
+	if title == "" {
+		title = "ATS"
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if k.cmd.ProcessState != nil {
@@ -240,14 +245,14 @@ func (k *kioskRun) waitWindow() error {
 		ws, err := topLevel(k.x, k.root)
 		if err == nil {
 			for _, w := range ws {
-				if w.Mapped && w.Name == "ATS" {
+				if w.Mapped && w.Name == title {
 					return nil
 				}
 			}
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return errors.New("no kiosk window within 30 s")
+	return fmt.Errorf("no %q window within 30 s", title)
 }
 
 // look takes a screenshot of the whole screen (what the player sees, whatever window is on

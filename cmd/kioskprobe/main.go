@@ -65,6 +65,12 @@ type options struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "console" {
+		if err := consoleMain(os.Args[2:]); err != nil {
+			log.Fatalf("kioskprobe console: %v", err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "journey" {
 		if err := journeyMain(os.Args[2:]); err != nil {
 			log.Fatalf("kioskprobe journey: %v", err)

@@ -58,6 +58,7 @@ import (
 )
 
 type options struct {
+	console    int // -console: rounds dealt from the dealer's console (console.go)
 	terminals  int
 	rate       float64
 	period     time.Duration
@@ -140,6 +141,7 @@ func main() {
 	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -terminal-procs, -tables or -soak)")
 	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
 	flag.BoolVar(&o.wheel, "wheel", false, "end each measured period half-way with the emulated wheel's ball-drop over a pty (the real driver, the table following it) and measure ball-drop to every terminal locked; the number is read by both sensors and confirmed")
+	flag.IntVar(&o.console, "console", 0, "deal this many rounds from the dealer's console (console/model, its WatchTable stream attached) instead of the measured rounds, and time each action to every terminal having heard it (issue 28)")
 	child := flag.Bool("abuse-child", false, "internal: run as the abusive terminal process of -abuse-process")
 	childAddr := flag.String("abuse-addr", "", "internal: the table server's address, with -abuse-child")
 	childCerts := flag.String("abuse-certs", "", "internal: the directory of the abuser's certificate, with -abuse-child")
@@ -356,6 +358,13 @@ func run(o options, out io.Writer) error {
 			}
 			terms = append(terms, t)
 		}
+	}
+
+	if o.console > 0 {
+		if o.terminalProcs > 0 {
+			return errors.New("-console times the terminals of this process: not with -terminal-procs")
+		}
+		return consoleRounds(ctx, o.console, m, addr, tb, terms, out)
 	}
 
 	var abusers []abuseRunner

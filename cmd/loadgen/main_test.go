@@ -244,3 +244,26 @@ func TestShortRunEndedByTheWheelsBallDrop(t *testing.T) {
 		t.Fatal("-wheel with -terminal-procs was not refused")
 	}
 }
+
+// -console (issue 28): rounds dealt from the dealer's console, each action timed to every
+// terminal having heard it, and the ledger conserved.
+func TestShortRunDealtFromTheConsole(t *testing.T) {
+	var out bytes.Buffer
+	o := options{terminals: 5, rate: 1, period: 30 * time.Second, console: 2}
+	if err := run(o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, line := range []string{"start the round", "no more bets", "outcome"} {
+		m := regexp.MustCompile(regexp.QuoteMeta("console: "+line) + ` +every terminal: n=(\d+) `).FindStringSubmatch(report)
+		if m == nil {
+			t.Fatalf("no %q figures in\n%s", line, report)
+		}
+		if n, _ := strconv.Atoi(m[1]); n != 10 {
+			t.Errorf("%s: %d samples, want 10 (2 rounds × 5 terminals)", line, n)
+		}
+	}
+	if !strings.Contains(report, "the ledger conserved: true") {
+		t.Errorf("report lacks the conservation:\n%s", report)
+	}
+}

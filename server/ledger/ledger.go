@@ -61,6 +61,7 @@ type Ledger struct {
 
 	beforeCommit atomic.Pointer[func()]                        // BeforeCommit: a test's hold on the commit
 	onTampered   atomic.Pointer[func(actor string, err error)] // OnTampered: the owner's alarm
+	onCommit     atomic.Pointer[func()]                        // OnCommit: the owner's change notice
 }
 
 // BeforeCommit has every Update call f once its rows are written and sealed, just before its
@@ -423,6 +424,17 @@ func (l *Ledger) OnTampered(f func(actor string, err error)) {
 	l.onTampered.Store(&f)
 }
 
+// OnCommit has every Update that committed call f afterwards: the table server tells the
+// dealer consoles' streams the table changed there (server/watch.go), so no write the console
+// shows can be missed by a list of call sites. f must not block. nil removes it.
+func (l *Ledger) OnCommit(f func()) {
+	if f == nil {
+		l.onCommit.Store(nil)
+		return
+	}
+	l.onCommit.Store(&f)
+}
+
 type quietKey struct{}
 
 // Quiet marks ctx so that an Update refused as tampering does not call the OnTampered hook:
@@ -434,6 +446,9 @@ func (l *Ledger) Update(ctx context.Context, now time.Time, fn func(*Tx) error) 
 	err := l.update(ctx, now, fn)
 	if f := l.onTampered.Load(); f != nil && errors.Is(err, ErrTampered) && ctx.Value(quietKey{}) == nil {
 		(*f)(ActorOf(ctx), err)
+	}
+	if f := l.onCommit.Load(); f != nil && err == nil {
+		(*f)()
 	}
 	l.stmtMu.Lock()
 	pending := len(l.unprepared) > 0

@@ -1,16 +1,15 @@
-// Package look is what every screen of the table shares so they look alike: the colours of the
-// numbers (red, black, the zeros' green) and of the statistics board, and the embedded Chinese
-// font. The kiosk (ui) and the
-// winning number display (wnd) both draw with it; neither imports the other.
+// Package look is what every screen of the table shares so they look and speak alike: the
+// colours of the numbers (red, black, the zeros' green), of the statistics board and of the
+// round's states (look.go); the translations, the language spoken, and the base theme with the
+// embedded Chinese glyphs (speak.go). The kiosk (ui), the dealer's console (console) and the
+// winning number display (wnd) all draw with it; nothing but the kiosk's wiring imports ui, so
+// what a second screen needs of the kiosk's lives here, and it is small on purpose.
 package look
 
 import (
 	"image/color"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/tablegames/ats/app/roulette"
-	"github.com/tablegames/ats/assets"
 )
 
 // The numbers' colours, as on the felt and the wheel. Red and black are also told apart by
@@ -52,20 +51,4 @@ func NumberColour(c roulette.Colour) color.Color {
 		return Black
 	}
 	return Green
-}
-
-// ChineseTheme is a theme with the embedded Chinese glyphs first (assets, cut to the
-// translation by packaging/gen-fonts.sh). Fyne looks a character up in the theme's font, then
-// in its own Latin font, so Latin text draws exactly as in English.
-type ChineseTheme struct{ fyne.Theme }
-
-// Font is the embedded Chinese font, regular or bold; symbols stay the base theme's.
-func (t ChineseTheme) Font(s fyne.TextStyle) fyne.Resource {
-	switch {
-	case s.Symbol:
-		return t.Theme.Font(s)
-	case s.Bold:
-		return assets.ChineseBold
-	}
-	return assets.ChineseRegular
 }

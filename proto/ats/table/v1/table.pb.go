@@ -5160,9 +5160,20 @@ type TerminalStatus struct {
 	// A guest player's account (000 §11.3.1, §11.7.3(b)): no Player Display, ids G01 to G12,
 	// opened, wagered and paid out in chips by the dealer at the console (CreditPlayer,
 	// PlaceWager, ClosePlayerAccount on the G id). Never connected.
-	Guest         bool `protobuf:"varint,300,opt,name=guest,proto3" json:"guest,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Guest bool `protobuf:"varint,300,opt,name=guest,proto3" json:"guest,omitempty"`
+	// ---- the dealer's console (issue 28) ----
+	// A dealer buy-in credited and waiting for the player's confirmation on the terminal
+	// (004 §6.3(c)): its amount in cents, 0 for none.
+	BuyinAwaiting int64 `protobuf:"varint,200,opt,name=buyin_awaiting,json=buyinAwaiting,proto3" json:"buyin_awaiting,omitempty"`
+	// The player's latest call to the dealer (TerminalService.CallDealer), server time; 0 for
+	// none in the last minute (a call stands as long as a repeated one raises no new alarm).
+	CallUnixNanos int64 `protobuf:"varint,201,opt,name=call_unix_nanos,json=callUnixNanos,proto3" json:"call_unix_nanos,omitempty"`
+	// The seat's standing in the tournament under way: rank (1 = first; 0 when not in it) and
+	// tournament chips.
+	TournamentRank  int32 `protobuf:"varint,202,opt,name=tournament_rank,json=tournamentRank,proto3" json:"tournament_rank,omitempty"`
+	TournamentChips int64 `protobuf:"varint,203,opt,name=tournament_chips,json=tournamentChips,proto3" json:"tournament_chips,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *TerminalStatus) Reset() {
@@ -5284,6 +5295,34 @@ func (x *TerminalStatus) GetGuest() bool {
 		return x.Guest
 	}
 	return false
+}
+
+func (x *TerminalStatus) GetBuyinAwaiting() int64 {
+	if x != nil {
+		return x.BuyinAwaiting
+	}
+	return 0
+}
+
+func (x *TerminalStatus) GetCallUnixNanos() int64 {
+	if x != nil {
+		return x.CallUnixNanos
+	}
+	return 0
+}
+
+func (x *TerminalStatus) GetTournamentRank() int32 {
+	if x != nil {
+		return x.TournamentRank
+	}
+	return 0
+}
+
+func (x *TerminalStatus) GetTournamentChips() int64 {
+	if x != nil {
+		return x.TournamentChips
+	}
+	return 0
 }
 
 // SeatService is a seat a field technician has out of play.
@@ -11285,6 +11324,43 @@ func (x *CardState) GetServerTimeUnixNanos() int64 {
 	return 0
 }
 
+// WatchTableRequest opens DealerService.WatchTable. It has no fields yet.
+type WatchTableRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchTableRequest) Reset() {
+	*x = WatchTableRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[151]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchTableRequest) ProtoMessage() {}
+
+func (x *WatchTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[151]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchTableRequest.ProtoReflect.Descriptor instead.
+func (*WatchTableRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{151}
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -11636,7 +11712,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
 	"\x0fHandpayResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
-	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\xea\x03\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x91\x05\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -11655,7 +11731,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"in_service\x18\v \x01(\v2\x19.ats.table.v1.SeatServiceR\tinService\x12&\n" +
 	"\x04slip\x18\f \x01(\v2\x12.ats.table.v1.SlipR\x04slip\x12\x15\n" +
-	"\x05guest\x18\xac\x02 \x01(\bR\x05guest\"t\n" +
+	"\x05guest\x18\xac\x02 \x01(\bR\x05guest\x12&\n" +
+	"\x0ebuyin_awaiting\x18\xc8\x01 \x01(\x03R\rbuyinAwaiting\x12'\n" +
+	"\x0fcall_unix_nanos\x18\xc9\x01 \x01(\x03R\rcallUnixNanos\x12(\n" +
+	"\x0ftournament_rank\x18\xca\x01 \x01(\x05R\x0etournamentRank\x12*\n" +
+	"\x10tournament_chips\x18\xcb\x01 \x01(\x03R\x0ftournamentChips\"t\n" +
 	"\vSeatService\x12#\n" +
 	"\rtechnician_id\x18\x01 \x01(\tR\ftechnicianId\x12(\n" +
 	"\x10since_unix_nanos\x18\x02 \x01(\x03R\x0esinceUnixNanos\x12\x16\n" +
@@ -12192,7 +12272,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\arefusal\x18\x15 \x01(\tR\arefusal\x127\n" +
 	"\x18refusal_until_unix_nanos\x18\x16 \x01(\x03R\x15refusalUntilUnixNanos\x12#\n" +
 	"\rrefusal_words\x18\x17 \x01(\tR\frefusalWords\x123\n" +
-	"\x16server_time_unix_nanos\x18\x18 \x01(\x03R\x13serverTimeUnixNanos*~\n" +
+	"\x16server_time_unix_nanos\x18\x18 \x01(\x03R\x13serverTimeUnixNanos\"\x13\n" +
+	"\x11WatchTableRequest*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -12277,7 +12358,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x01\x12H\n" +
 	"\vPresentCard\x12 .ats.table.v1.PresentCardRequest\x1a\x17.ats.table.v1.CardState\x12L\n" +
 	"\rSetCardLimits\x12\".ats.table.v1.SetCardLimitsRequest\x1a\x17.ats.table.v1.CardState\x12^\n" +
-	"\x0fAckRealityCheck\x12$.ats.table.v1.AckRealityCheckRequest\x1a%.ats.table.v1.AckRealityCheckResponse2\x8f\x16\n" +
+	"\x0fAckRealityCheck\x12$.ats.table.v1.AckRealityCheckRequest\x1a%.ats.table.v1.AckRealityCheckResponse2\xdb\x16\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -12318,7 +12399,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse\x12T\n" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse\x12L\n" +
-	"\fCloseJackpot\x12!.ats.table.v1.CloseJackpotRequest\x1a\x19.ats.table.v1.TableStatus2~\n" +
+	"\fCloseJackpot\x12!.ats.table.v1.CloseJackpotRequest\x1a\x19.ats.table.v1.TableStatus\x12J\n" +
+	"\n" +
+	"WatchTable\x12\x1f.ats.table.v1.WatchTableRequest\x1a\x19.ats.table.v1.TableStatus0\x012~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xa0\x06\n" +
 	"\vCageService\x12K\n" +
@@ -12350,7 +12433,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 152)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 153)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -12509,12 +12592,13 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*AckRealityCheckRequest)(nil),         // 154: ats.table.v1.AckRealityCheckRequest
 	(*AckRealityCheckResponse)(nil),        // 155: ats.table.v1.AckRealityCheckResponse
 	(*CardState)(nil),                      // 156: ats.table.v1.CardState
-	nil,                                    // 157: ats.table.v1.Limits.PerBetEntry
+	(*WatchTableRequest)(nil),              // 157: ats.table.v1.WatchTableRequest
+	nil,                                    // 158: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	7,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	157, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	158, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	8,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	11,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -12705,89 +12789,91 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	64,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
 	117, // 191: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
 	145, // 192: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
-	95,  // 193: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	120, // 194: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	130, // 195: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	136, // 196: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	139, // 197: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	123, // 198: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	124, // 199: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	126, // 200: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	133, // 201: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	134, // 202: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	135, // 203: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	147, // 204: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
-	18,  // 205: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	37,  // 206: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	39,  // 207: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	40,  // 208: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	43,  // 209: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	40,  // 210: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 211: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	48,  // 212: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	40,  // 213: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	40,  // 214: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	40,  // 215: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	51,  // 216: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	56,  // 217: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	58,  // 218: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	96,  // 219: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	114, // 220: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	53,  // 221: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	116, // 222: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	39,  // 223: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	156, // 224: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
-	156, // 225: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
-	155, // 226: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
-	79,  // 227: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	79,  // 228: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	79,  // 229: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	79,  // 230: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	79,  // 231: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 232: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	79,  // 233: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	79,  // 234: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	79,  // 235: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 236: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	79,  // 237: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 238: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	72,  // 239: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	74,  // 240: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	76,  // 241: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	79,  // 242: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	83,  // 243: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	81,  // 244: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	86,  // 245: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	91,  // 246: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	88,  // 247: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	94,  // 248: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	102, // 249: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	102, // 250: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	102, // 251: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	102, // 252: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	102, // 253: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	79,  // 254: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 255: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	79,  // 256: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	79,  // 257: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	112, // 258: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	79,  // 259: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	118, // 260: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	79,  // 261: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
-	96,  // 262: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	121, // 263: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	131, // 264: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	138, // 265: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	143, // 266: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	122, // 267: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	122, // 268: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	127, // 269: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	132, // 270: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	132, // 271: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	132, // 272: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	148, // 273: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
-	205, // [205:274] is the sub-list for method output_type
-	136, // [136:205] is the sub-list for method input_type
+	157, // 193: ats.table.v1.DealerService.WatchTable:input_type -> ats.table.v1.WatchTableRequest
+	95,  // 194: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	120, // 195: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	130, // 196: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	136, // 197: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	139, // 198: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	123, // 199: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	124, // 200: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	126, // 201: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	133, // 202: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	134, // 203: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	135, // 204: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	147, // 205: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
+	18,  // 206: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	37,  // 207: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	39,  // 208: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	40,  // 209: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	43,  // 210: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	40,  // 211: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 212: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	48,  // 213: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	40,  // 214: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	40,  // 215: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	40,  // 216: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	51,  // 217: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	56,  // 218: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	58,  // 219: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	96,  // 220: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	114, // 221: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	53,  // 222: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	116, // 223: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	39,  // 224: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	156, // 225: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
+	156, // 226: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
+	155, // 227: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
+	79,  // 228: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	79,  // 229: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	79,  // 230: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	79,  // 231: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	79,  // 232: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 233: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	79,  // 234: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	79,  // 235: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	79,  // 236: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 237: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	79,  // 238: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 239: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	72,  // 240: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	74,  // 241: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	76,  // 242: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	79,  // 243: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	83,  // 244: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	81,  // 245: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	86,  // 246: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	91,  // 247: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	88,  // 248: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	94,  // 249: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	102, // 250: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	102, // 251: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	102, // 252: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	102, // 253: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	102, // 254: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	79,  // 255: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 256: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	79,  // 257: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	79,  // 258: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	112, // 259: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	79,  // 260: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	118, // 261: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	79,  // 262: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 263: ats.table.v1.DealerService.WatchTable:output_type -> ats.table.v1.TableStatus
+	96,  // 264: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	121, // 265: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	131, // 266: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	138, // 267: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	143, // 268: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	122, // 269: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	122, // 270: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	127, // 271: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	132, // 272: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	132, // 273: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	132, // 274: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	148, // 275: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
+	206, // [206:276] is the sub-list for method output_type
+	136, // [136:206] is the sub-list for method input_type
 	136, // [136:136] is the sub-list for extension type_name
 	136, // [136:136] is the sub-list for extension extendee
 	0,   // [0:136] is the sub-list for field type_name
@@ -12827,7 +12913,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   152,
+			NumMessages:   153,
 			NumExtensions: 0,
 			NumServices:   5,
 		},

@@ -1095,6 +1095,7 @@ const (
 	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
 	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
 	DealerService_CloseJackpot_FullMethodName        = "/ats.table.v1.DealerService/CloseJackpot"
+	DealerService_WatchTable_FullMethodName          = "/ats.table.v1.DealerService/WatchTable"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1211,6 +1212,13 @@ type DealerServiceClient interface {
 	// status shows the closure (TableStatus.jackpot_closure). Refused while a hit waits for the pit
 	// boss. The supervisor's.
 	CloseJackpot(ctx context.Context, in *CloseJackpotRequest, opts ...grpc.CallOption) (*TableStatus, error)
+	// ---- the dealer's console (issue 28) ----
+	// WatchTable streams the table as the dealer's console shows it: a full TableStatus at once,
+	// then a new one after every change of the table (bursts coalesced: a settlement of many
+	// seats sends a few, not one per seat). At rest nothing is sent; the countdown is the
+	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
+	// status when it catches up, never the ones in between.
+	WatchTable(ctx context.Context, in *WatchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[TableStatus], error)
 }
 
 type dealerServiceClient struct {
@@ -1571,6 +1579,25 @@ func (c *dealerServiceClient) CloseJackpot(ctx context.Context, in *CloseJackpot
 	return out, nil
 }
 
+func (c *dealerServiceClient) WatchTable(ctx context.Context, in *WatchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[TableStatus], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &DealerService_ServiceDesc.Streams[0], DealerService_WatchTable_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchTableRequest, TableStatus]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DealerService_WatchTableClient = grpc.ServerStreamingClient[TableStatus]
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1685,6 +1712,13 @@ type DealerServiceServer interface {
 	// status shows the closure (TableStatus.jackpot_closure). Refused while a hit waits for the pit
 	// boss. The supervisor's.
 	CloseJackpot(context.Context, *CloseJackpotRequest) (*TableStatus, error)
+	// ---- the dealer's console (issue 28) ----
+	// WatchTable streams the table as the dealer's console shows it: a full TableStatus at once,
+	// then a new one after every change of the table (bursts coalesced: a settlement of many
+	// seats sends a few, not one per seat). At rest nothing is sent; the countdown is the
+	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
+	// status when it catches up, never the ones in between.
+	WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1799,6 +1833,9 @@ func (UnimplementedDealerServiceServer) RefuseWager(context.Context, *RefuseWage
 }
 func (UnimplementedDealerServiceServer) CloseJackpot(context.Context, *CloseJackpotRequest) (*TableStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method CloseJackpot not implemented")
+}
+func (UnimplementedDealerServiceServer) WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error {
+	return status.Error(codes.Unimplemented, "method WatchTable not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2451,6 +2488,17 @@ func _DealerService_CloseJackpot_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_WatchTable_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchTableRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(DealerServiceServer).WatchTable(m, &grpc.GenericServerStream[WatchTableRequest, TableStatus]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type DealerService_WatchTableServer = grpc.ServerStreamingServer[TableStatus]
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2599,7 +2647,13 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _DealerService_CloseJackpot_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "WatchTable",
+			Handler:       _DealerService_WatchTable_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "ats/table/v1/table.proto",
 }
 

@@ -1,0 +1,262 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
+	"github.com/tablegames/ats/internal/backoff"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server"
+	"github.com/tablegames/ats/server/ledger"
+	"github.com/tablegames/ats/server/pki"
+)
+
+// tableRig is a real table server on loopback (mutual TLS, gRPC, a SQLite ledger) and a
+// console connected to it with a dealer's certificate.
+type tableRig struct {
+	t     *testing.T
+	pki   *pki.Memory
+	table *server.Table
+	addr  string
+	stop  func()
+	con   *Console
+	ctx   context.Context
+}
+
+func newTableRig(t *testing.T) *tableRig {
+	t.Helper()
+	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	cfg := server.DefaultConfig()
+	cfg.Period = time.Minute
+	tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pki.NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tableRig{t: t, pki: m, table: tbl}
+	r.listen("127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	r.ctx = ctx
+	go tbl.Run(ctx)
+	r.con = r.console(pki.RoleDealer, "D1")
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); r.con.Run(ctx) }()
+	t.Cleanup(func() { cancel(); wg.Wait(); r.con.Close(); r.stop() })
+	return r
+}
+
+func (r *tableRig) listen(addr string) {
+	r.t.Helper()
+	srvTLS, err := r.pki.ServerTLS()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	a, stop, err := server.Listen(r.table, srvTLS, addr)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.addr, r.stop = a, stop
+}
+
+func (r *tableRig) console(role, id string) *Console {
+	r.t.Helper()
+	tlsCfg, err := r.pki.ClientTLS(role, id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	c, err := Dial(Config{Addr: r.addr, TLS: tlsCfg, Backoff: backoff.Policy{Base: 20 * time.Millisecond, Max: 200 * time.Millisecond}})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c
+}
+
+// terminal is a seat's terminal: a Watch stream (the seat connected) and its client.
+func (r *tableRig) terminal(id string) (pb.TerminalServiceClient, <-chan *pb.TableEvent) {
+	r.t.Helper()
+	tlsCfg, err := r.pki.ClientTLS(pki.RoleTerminal, id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	conn, err := grpc.NewClient(r.addr, grpc.WithTransportCredentials(credentials.NewTLS(tlsCfg)))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { conn.Close() })
+	tc := pb.NewTerminalServiceClient(conn)
+	stream, err := tc.Watch(r.ctx, &pb.WatchRequest{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	evs := make(chan *pb.TableEvent, 256)
+	go func() {
+		for {
+			ev, err := stream.Recv()
+			if err != nil {
+				close(evs)
+				return
+			}
+			evs <- ev
+		}
+	}()
+	return tc, evs
+}
+
+// until waits for the console's view to satisfy pred.
+func (r *tableRig) until(what string, pred func(View) bool) View {
+	r.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		v := r.con.View()
+		if pred(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("%s: not on the console within 5 s; the view: %+v", what, v)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(Refusal(err))
+	}
+}
+
+// A whole round dealt from the console's model against a real table: a buy-in the player
+// confirms, a call bet placed for the seat, no more bets, the outcome; the console shows each
+// step from the stream alone, and the ledger conserves.
+func TestConsoleDealsARoundFromTheStream(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	r.until("the table, closed", func(v View) bool { return v.Up && v.Phase == pb.Phase_PHASE_CLOSED })
+	must(t, r.con.OpenTable(ctx))
+	r.until("the table open", func(v View) bool { return v.Phase == pb.Phase_PHASE_IDLE })
+
+	tc, evs := r.terminal("T1")
+	r.until("T1 connected", func(v View) bool { s, ok := v.Seat("T1"); return ok && s.Connected })
+	must(t, r.con.Credit(ctx, "T1", 5000))
+	r.until("the buy-in awaiting the player", func(v View) bool { s, _ := v.Seat("T1"); return s.Awaiting == 5000 })
+	var offer *pb.BuyInOffered
+	for ev := range evs {
+		if offer = ev.GetBuyIn(); offer != nil {
+			break
+		}
+	}
+	if _, err := tc.ConfirmBuyIn(ctx, &pb.ConfirmBuyInRequest{IdempotencyKey: "c1", BuyInId: offer.BuyInId, Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.until("the buy-in confirmed", func(v View) bool { s, _ := v.Seat("T1"); return s.Awaiting == 0 && s.Balance == 5000 })
+
+	must(t, r.con.StartRound(ctx))
+	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING && !v.Deadline.IsZero() })
+	got, why, err := r.con.PlaceNeighbours(ctx, "T1", "17", 100)
+	must(t, err)
+	if got != 500 {
+		t.Fatalf("the call bet: %d accepted (%s)", got, why)
+	}
+	r.until("the seat's stake", func(v View) bool { s, _ := v.Seat("T1"); return s.Stake == 500 })
+	must(t, r.con.Spin(ctx))
+	must(t, r.con.NoMoreBets(ctx))
+	r.until("no more bets", func(v View) bool { return v.Phase == pb.Phase_PHASE_NO_MORE_BETS })
+	must(t, r.con.Outcome(ctx, "17"))
+	v := r.until("the result", func(v View) bool { return len(v.History) > 0 && v.History[0] == "17" })
+	if s, _ := v.Seat("T1"); s.Balance != 5000-500+100*36 { // 17's piece won, 35 to 1
+		t.Fatalf("T1's balance %d after 17 won", s.Balance)
+	}
+	if !v.Conserved || v.RedLight {
+		t.Fatalf("the money: conserved %v, light red %v (%s)", v.Conserved, v.RedLight, v.Fault)
+	}
+}
+
+// An outcome the wheel cannot have is refused at the console, in words, and never sent.
+func TestConsoleRefusesAnOutcomeTheWheelCannotHave(t *testing.T) {
+	r := newTableRig(t)
+	r.until("the table", func(v View) bool { return v.Up })
+	for _, n := range []string{"00", "37", "-1", "seventeen", ""} {
+		err := r.con.Outcome(context.Background(), n)
+		if !errors.Is(err, ErrNotOnWheel) {
+			t.Errorf("outcome %q on a single-zero wheel: %v", n, err)
+		}
+	}
+}
+
+// A credit over the table's maximum balance: the server's refusal, in words, for the panel.
+func TestConsoleCreditOverTheTableMaximumRefusedInWords(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	r.until("the table", func(v View) bool { return v.Up })
+	must(t, r.con.OpenTable(ctx))
+	r.terminal("T1")
+	err := r.con.Credit(ctx, "T1", 1<<50)
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("a credit of 2^50 cents: %v", err)
+	}
+	if words := Refusal(err); !strings.Contains(words, "maximum") || !strings.HasPrefix(words, "Refused: ") {
+		t.Fatalf("the refusal shown: %q", words)
+	}
+	if err := r.con.Credit(ctx, "T1", 0); err == nil {
+		t.Fatal("a credit of nothing accepted")
+	}
+}
+
+// A lost server: the console says so, and is back on its own when the server is.
+func TestConsoleSaysTheServerIsLostAndReconnects(t *testing.T) {
+	r := newTableRig(t)
+	r.until("the table", func(v View) bool { return v.Up && v.Lost == "" })
+	addr := r.addr
+	r.stop()
+	v := r.until("the server lost", func(v View) bool { return !v.Up })
+	if !strings.Contains(v.Lost, "cannot be reached") {
+		t.Fatalf("the console says %q of a lost server", v.Lost)
+	}
+	r.listen(addr)
+	must(t, r.table.RegisterTerminal("T9")) // a change, so the new stream's status is new
+	r.until("the server back", func(v View) bool { return v.Up && v.Lost == "" })
+}
+
+// A supervisor's action goes with the card and PIN as metadata on the dealer's connection:
+// until the table server checks them (the server's half of issue 28) it refuses the call, and
+// the console says so in words; on a supervisor's certificate the same action is done.
+func TestConsoleSupervisorActionRefusedInWordsOnTheDealersCertificate(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	r.until("the table", func(v View) bool { return v.Up })
+	if err := r.con.ClearFault(ctx, Supervisor{}, "x"); err == nil || !strings.Contains(err.Error(), "card and PIN") {
+		t.Fatalf("a supervisor action with no card: %v", err)
+	}
+	err := r.con.ClearFault(ctx, Supervisor{Card: "S1", PIN: "1234"}, "rectified")
+	if status.Code(err) != codes.PermissionDenied || !strings.HasPrefix(Refusal(err), "Refused: not allowed") {
+		t.Fatalf("a supervisor action on the dealer's certificate: %v (%q)", err, Refusal(err))
+	}
+	sup := r.console(pki.RoleSupervisor, "S1")
+	defer sup.Close()
+	go sup.Run(r.ctx)
+	must(t, r.con.OpenTable(ctx))
+	must(t, r.con.StartRound(ctx))
+	r.until("the round", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+	must(t, sup.Dispute(ctx, "the ball left the wheel"))
+	r.until("the red light", func(v View) bool { return v.RedLight })
+	must(t, sup.ClearFault(ctx, Supervisor{Card: "S1", PIN: "1234"}, "rectified"))
+	r.until("the green light", func(v View) bool { return !v.RedLight })
+}

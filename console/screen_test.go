@@ -1,0 +1,340 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/console/model"
+	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/ui/look"
+)
+
+func TestMain(m *testing.M) {
+	if err := look.SetLanguage("en"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeTable records the console's actions and answers with err.
+type fakeTable struct {
+	mu    sync.Mutex
+	calls []string
+	err   error
+}
+
+func (f *fakeTable) rec(format string, a ...any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, a...))
+	return f.err
+}
+
+func (f *fakeTable) OpenTable(context.Context) error  { return f.rec("open") }
+func (f *fakeTable) CloseTable(context.Context) error { return f.rec("close") }
+func (f *fakeTable) StartRound(context.Context) error { return f.rec("start") }
+func (f *fakeTable) Spin(context.Context) error       { return f.rec("spin") }
+func (f *fakeTable) NoMoreBets(context.Context) error { return f.rec("no-more-bets") }
+func (f *fakeTable) Outcome(_ context.Context, n string) error {
+	return f.rec("outcome %s", n)
+}
+func (f *fakeTable) ConfirmWheel(context.Context) error { return f.rec("confirm-wheel") }
+func (f *fakeTable) NoSpin(context.Context) error       { return f.rec("no-spin") }
+func (f *fakeTable) Dispute(_ context.Context, note string) error {
+	return f.rec("dispute")
+}
+func (f *fakeTable) Credit(_ context.Context, seat string, cents int64) error {
+	return f.rec("credit %s %d", seat, cents)
+}
+func (f *fakeTable) CloseAccount(_ context.Context, seat, reason string) (int64, error) {
+	return 1000, f.rec("close-account %s %s", seat, reason)
+}
+func (f *fakeTable) PlaceNeighbours(_ context.Context, seat, n string, cents int64) (int64, string, error) {
+	return 5 * cents, "", f.rec("neighbours %s %s %d", seat, n, cents)
+}
+func (f *fakeTable) LastRound() string { return "R41" }
+func (f *fakeTable) Correct(_ context.Context, s model.Supervisor, round, n string) error {
+	return f.rec("correct %s/%s %s %s", s.Card, s.PIN, round, n)
+}
+func (f *fakeTable) Invalidate(_ context.Context, s model.Supervisor, round, _ string) error {
+	return f.rec("invalidate %s %s", s.Card, round)
+}
+func (f *fakeTable) ConfirmJackpot(_ context.Context, s model.Supervisor) error {
+	return f.rec("jackpot %s", s.Card)
+}
+func (f *fakeTable) ClearFault(_ context.Context, s model.Supervisor, _ string) error {
+	return f.rec("clear-fault %s", s.Card)
+}
+func (f *fakeTable) ScheduleClose(_ context.Context, s model.Supervisor, at time.Time) error {
+	return f.rec("close-at %s %s", s.Card, at.Format("15:04"))
+}
+func (f *fakeTable) Handpay(_ context.Context, s model.Supervisor, v string) error {
+	return f.rec("handpay %s %s", s.Card, v)
+}
+func (f *fakeTable) ReleaseHold(_ context.Context, s model.Supervisor, v, _ string) error {
+	return f.rec("release %s %s", s.Card, v)
+}
+
+func (f *fakeTable) last() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.calls) == 0 {
+		return ""
+	}
+	return f.calls[len(f.calls)-1]
+}
+
+var at = time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
+
+// busyTable is a table mid-round as the console sees it: seats in each state it shows.
+func busyTable(w roulette.Wheel) model.View {
+	return model.View{Up: true, TableID: "T7", Currency: "AUD", Wheel: w, Phase: pb.Phase_PHASE_WAGERING, RoundID: "R42",
+		Deadline: at.Add(17 * time.Second), JackpotOn: true, Jackpot: 1234567, Conserved: true, Proposal: "",
+		History: []string{"17", "0", "32", "5", "14"}, Alarms: []string{"T03 player-call: the player at T03 calls the dealer"},
+		Seats: []model.Seat{
+			{ID: "T01", Connected: true, Open: true, Balance: 25000, Stake: 1500},
+			{ID: "T02", Connected: true, Open: true, Balance: 0, Awaiting: 10000},
+			{ID: "T03", Connected: true, Open: true, Balance: 4200, Calling: true},
+			{ID: "T04", Connected: false, Open: true, Balance: 800, InService: "tech1 technician mode"},
+			{ID: "T05", Connected: true, Open: true, Balance: 9900, Abstained: 3, Vacatable: true},
+			{ID: "T06", Connected: true, Open: true, Balance: 70000, Stake: 20000, Limits: "5.00–500.00"},
+			{ID: "T07", Connected: true, Open: true, Balance: 1200, CashOut: true},
+			{ID: "G01", Guest: true, Open: true, Balance: 50000, Stake: 2500},
+			{ID: "G02", Guest: true, Open: true, Balance: 0, Awaiting: 20000},
+		}}
+}
+
+var sizes = []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)}
+
+// screenAt is the console at a size, its actions answered at once (so a golden shows the
+// answer).
+func screenAt(t *testing.T, f *fakeTable, v model.View, size fyne.Size) (*Screen, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(look.Base())
+	s := New(f, func() time.Time { return at }, size)
+	s.run, s.do = func(f func()) { f() }, func(f func()) { f() }
+	w := test.NewTempWindow(t, s.Content())
+	w.SetPadded(false)
+	w.Resize(size)
+	s.Show(v)
+	t.Cleanup(s.Stop)
+	return s, w
+}
+
+// tapText taps the touch target that reads text.
+func tapText(t *testing.T, s *Screen, text string) {
+	t.Helper()
+	var hit *target
+	walk(s.Content(), func(o fyne.CanvasObject) {
+		if tg, ok := o.(*target); ok && tg.onTap != nil && len(tg.lines) > 0 && tg.lines[0].Text == text {
+			hit = tg
+		}
+	})
+	if hit == nil {
+		t.Fatalf("no target reads %q", text)
+	}
+	test.Tap(hit)
+}
+
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			walk(ch, f)
+		}
+	case *container.Scroll:
+		walk(c.Content, f)
+	}
+}
+
+// Every screen of the console, at both panel sizes, in English and Chinese: the goldens.
+func TestConsoleScreens(t *testing.T) {
+	t.Cleanup(func() { look.SetLanguage("en") })
+	screens := []struct {
+		name  string
+		wheel roulette.Wheel
+		view  func(model.View) model.View
+		taps  []string
+		err   error
+	}{
+		{name: "round", wheel: roulette.SingleZero},
+		{name: "wheel-proposal", wheel: roulette.SingleZero, view: func(v model.View) model.View {
+			v.Phase, v.Proposal, v.Deadline = pb.Phase_PHASE_NO_MORE_BETS, "32", time.Time{}
+			return v
+		}},
+		{name: "grid-double-zero", wheel: roulette.DoubleZero, taps: []string{"Enter the outcome"}},
+		{name: "confirm", wheel: roulette.SingleZero, taps: []string{"Enter the outcome", "17"}},
+		{name: "seat-credit", wheel: roulette.SingleZero, taps: []string{"T02", "2", "5", "0"}},
+		{name: "refused", wheel: roulette.SingleZero, taps: []string{"T02", "9", "9", "9", "9", "9", "9", "Credit buy-in"},
+			err: status.Error(codes.InvalidArgument, "amount 99999900: must be positive and at most the table's maximum balance 100000.00")},
+		{name: "supervisor-pin", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1"}},
+		{name: "supervisor", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next"}},
+		{name: "lost", wheel: roulette.SingleZero, view: func(v model.View) model.View {
+			v.Up, v.Lost = false, "the table server cannot be reached: reconnecting"
+			v.RedLight, v.Fault = true, "dispute: the ball left the wheel"
+			return v
+		}},
+	}
+	for _, language := range []string{"en", "zh_Hans"} {
+		if err := look.SetLanguage(language); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range sizes {
+			for _, sc := range screens {
+				v := busyTable(sc.wheel)
+				if sc.view != nil {
+					v = sc.view(v)
+				}
+				f := &fakeTable{err: sc.err}
+				s, w := screenAt(t, f, v, size)
+				for _, tap := range sc.taps {
+					tapText(t, s, T(tap))
+				}
+				name := fmt.Sprintf("%s_%dx%d_%s.png", sc.name, int(size.Width), int(size.Height), language)
+				test.AssertImageMatches(t, name, w.Canvas().Capture())
+			}
+		}
+	}
+}
+
+// The outcome goes to the table only from its confirmation step, never from the grid's touch.
+func TestConsoleOutcomeEnteredOnlyAfterItsConfirmation(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	tapText(t, s, T("Enter the outcome"))
+	tapText(t, s, "17")
+	if f.last() != "" {
+		t.Fatalf("a touch on the grid sent %q before its confirmation", f.last())
+	}
+	tapText(t, s, T("Back")) // a wrong number: back to the grid, nothing sent
+	tapText(t, s, "18")
+	tapText(t, s, T("Confirm"))
+	if f.last() != "outcome 18" {
+		t.Fatalf("the confirmed outcome sent as %q", f.last())
+	}
+}
+
+// The grid is the table's wheel: 00 only on a double-zero wheel.
+func TestConsoleGridIsTheTablesWheel(t *testing.T) {
+	for _, c := range []struct {
+		w    roulette.Wheel
+		want int
+	}{{roulette.SingleZero, 37}, {roulette.DoubleZero, 38}} {
+		s, _ := screenAt(t, &fakeTable{}, busyTable(c.w), sizes[0])
+		tapText(t, s, T("Enter the outcome"))
+		n, zz := 0, false
+		walk(s.Content(), func(o fyne.CanvasObject) {
+			if tg, ok := o.(*target); ok && tg.onTap != nil && len(tg.lines) == 1 {
+				if _, err := roulette.ParseNumber(tg.lines[0].Text); err == nil {
+					n++
+					zz = zz || tg.lines[0].Text == "00"
+				}
+			}
+		})
+		if n != c.want || zz != (c.w == roulette.DoubleZero) {
+			t.Errorf("wheel %v: %d numbers on the grid (00: %v), want %d", c.w, n, zz, c.want)
+		}
+	}
+}
+
+// A buy-in credits the amount typed on the pad, in whole units, to the seat touched.
+func TestConsoleCreditsTheAmountTyped(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	tapText(t, s, "G02 · "+T("guest"))
+	for _, k := range []string{"2", "5", "0", "⌫", "0"} {
+		tapText(t, s, k)
+	}
+	tapText(t, s, T("Credit buy-in"))
+	if f.last() != "credit G02 25000" {
+		t.Fatalf("the buy-in sent as %q", f.last())
+	}
+	tapText(t, s, T("Cash out at the dealer"))
+	if f.last() != "close-account G02 dealer" {
+		t.Fatalf("the cash-out sent as %q", f.last())
+	}
+}
+
+// A supervisor's action carries the card and PIN typed on the pad; signing out forgets them.
+func TestConsoleSupervisorActionCarriesTheCardAndPIN(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[0])
+	for _, k := range []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Correct the outcome", "17", "Confirm"} {
+		tapText(t, s, T(k))
+	}
+	if f.last() != "correct S12/4321 R41 17" {
+		t.Fatalf("the correction sent as %q", f.last())
+	}
+	tapText(t, s, T("Sign out"))
+	if s.sup != nil || s.card != "" || s.pin != "" {
+		t.Fatal("the supervisor's credentials kept after signing out")
+	}
+}
+
+// Every touch target of every panel is at least minTarget pixels each way, at both sizes.
+func TestConsoleTargetsAtLeast15mm(t *testing.T) {
+	panels := [][]string{nil, {"Enter the outcome"}, {"Enter the outcome", "17"}, {"T02"}, {"Supervisor"},
+		{"Supervisor", "1", "Next", "1", "Next"}}
+	for _, size := range sizes {
+		for _, taps := range panels {
+			s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.DoubleZero), size)
+			for _, k := range taps {
+				tapText(t, s, T(k))
+			}
+			n := 0
+			walk(s.Content(), func(o fyne.CanvasObject) {
+				if tg, ok := o.(*target); ok && tg.onTap != nil && o.Visible() {
+					n++
+					if sz := tg.Size(); sz.Width < minTarget || sz.Height < minTarget {
+						t.Errorf("%v after %v: %q is %.0f×%.0f px", size, taps, tg.lines[0].Text, sz.Width, sz.Height)
+					}
+				}
+			})
+			if n < 10 {
+				t.Fatalf("%v after %v: only %d targets found: the walk is broken", size, taps, n)
+			}
+		}
+	}
+}
+
+// A touch target stays the same widget while the table changes around it and the countdown
+// moves: one rebuilt between a finger's press and its release loses the touch (seen in the
+// real window: No more bets did nothing while the countdown ran).
+func TestConsoleTouchTargetSurvivesATableChange(t *testing.T) {
+	s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.SingleZero), sizes[0])
+	find := func(text string) *target {
+		var hit *target
+		walk(s.Content(), func(o fyne.CanvasObject) {
+			if tg, ok := o.(*target); ok && len(tg.lines) > 0 && tg.lines[0].Text == text {
+				hit = tg
+			}
+		})
+		if hit == nil {
+			t.Fatalf("no target reads %q", text)
+		}
+		return hit
+	}
+	before, seat := find(T("No more bets")), find("T01")
+	v := busyTable(roulette.SingleZero)
+	v.Jackpot += 100
+	v.Alarms = append(v.Alarms, "T05 another alarm")
+	s.Show(v) // a change of the table that is not the panel's nor the seats'
+	s.draw()  // the countdown's second
+	if find(T("No more bets")) != before || find("T01") != seat {
+		t.Fatal("the targets were built again for a change they do not show")
+	}
+}
