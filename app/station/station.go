@@ -57,6 +57,9 @@ type Config struct {
 	// instead of asking the table server (TerminalService.AuthenticateTechnician), for a table
 	// with no technician PIN file. Off by default: the table's PINs are the technicians'.
 	LocalTechnicianPINs bool
+	// Running is the design and language the kiosk runs with (the seat is Seat), shown on the
+	// settings page for a setting the technician has not changed.
+	Running technician.Values
 	// AcceptTestTimeout is how long a technician's accept test waits for a note; 0: 30 s.
 	AcceptTestTimeout time.Duration
 

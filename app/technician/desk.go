@@ -34,7 +34,11 @@ type DeskConfig struct {
 	Settings *Settings
 	Persist  calibration.Persist // where a calibration is kept and how it is applied
 	Devices  Devices
-	Now      func() time.Time // nil: time.Now
+	// Running is what the terminal runs with now (the kiosk's design, language and seat, from
+	// its flags or these settings when it started): a setting not in the file is shown as this,
+	// so the page never offers a blank choice for a setting that is in force.
+	Running Values
+	Now     func() time.Time // nil: time.Now
 }
 
 // Devices are the running drivers the devices page reads; any may be nil.
@@ -267,7 +271,7 @@ func orNone(s string) string {
 	return s
 }
 
-// Settings are the settings now.
+// Settings are the settings now: the file's, and what the terminal runs with for the rest.
 func (d *Desk) Settings() (Values, error) {
 	if _, err := d.technician(); err != nil {
 		return Values{}, err
@@ -275,7 +279,8 @@ func (d *Desk) Settings() (Values, error) {
 	if d.cfg.Settings == nil {
 		return Values{}, errors.New("this terminal keeps no settings")
 	}
-	return d.cfg.Settings.Load()
+	v, err := d.cfg.Settings.Load()
+	return v.Over(d.cfg.Running), err
 }
 
 // SetSetting changes one setting (design, language, seat), journalled with the technician and
@@ -293,7 +298,7 @@ func (d *Desk) SetSetting(ctx context.Context, key, value string) error {
 		if err != nil {
 			return v, err
 		}
-		detail := fmt.Sprintf("%s: %q -> %q", key, v.Get(key), now.Get(key))
+		detail := fmt.Sprintf("%s: %q -> %q", key, v.Over(d.cfg.Running).Get(key), now.Get(key))
 		return now, JournalLog{d.cfg.Journal}.ServiceRecord(ctx, KindConfig, tech.ID, detail)
 	})
 	return err

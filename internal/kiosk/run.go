@@ -6,11 +6,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/app/technician"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
+	"github.com/tablegames/ats/ui"
 )
 
 // Run wires the kiosk (the table, demo or real; the station; the screen) and runs it until the
@@ -34,7 +37,8 @@ func Run(log *slog.Logger) (err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := station.Config{StateDir: dir, Touch: touchPersist(dir, o.server == ""), ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
-		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
+		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs,
+		Running: technician.Values{Design: strings.ToUpper(o.design), Language: ui.Speaking()}}
 	var d *demo.Demo
 	if o.server == "" {
 		if d, err = demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: o.id, Period: o.demoPeriod, Spin: o.demoSpin,
