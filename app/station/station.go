@@ -305,7 +305,11 @@ func (s *Station) refuse(log *slog.Logger, err error) {
 // inhibitUnlessTableTakes keeps the acceptor inhibited while the table cannot credit money.
 func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {
 	for {
-		s.Acceptor.SetInhibit(!s.MayTakeMoney() && !s.acceptTest.on.Load())
+		may := s.MayTakeMoney()
+		if may {
+			s.Cashier.EndAcceptTestGrace() // in play again: a note now is a player's
+		}
+		s.Acceptor.SetInhibit(!may && !s.acceptTest.on.Load())
 		if backoff.SleepOn(ctx, s.clock, 200*time.Millisecond) != nil {
 			return
 		}

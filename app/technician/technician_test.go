@@ -147,7 +147,7 @@ func TestDeskRefusesOutsideService(t *testing.T) {
 	ctx := context.Background()
 	_, e1 := r.desk.Meters(ctx)
 	_, e2 := r.desk.EventLog(ctx, 0)
-	_, e3 := r.desk.DeviceStatuses()
+	_, e3 := r.desk.DeviceStatuses(ctx)
 	_, e4 := r.desk.Settings()
 	e5 := r.desk.SetSetting(ctx, "design", "U")
 	_, e6 := r.desk.SaveCalibration(ctx, calibration.Result{Matrix: calibration.Identity})

@@ -48,7 +48,7 @@ func TestDemoPlaysLikeACabinet(t *testing.T) {
 	if v := st.WaitForTable(ctx, 10*time.Second); v.Config.TableID != "DEMO" || v.Config.WageringPeriod != 30*time.Second {
 		t.Fatalf("no snapshot from the demo table: %+v", v.Config)
 	}
-	d.FirstBuyIn(1) // the terminal has credit: no notes go in
+	d.FirstBuyIn(1, st.MayTakeMoney) // the terminal has credit: no notes go in
 	// The acceptor takes notes once the station has recovered and enabled it; until then the
 	// emulator refuses the command, as a real one keeps its mouth shut.
 	waitFor(t, "a note accepted", func() bool {
@@ -165,7 +165,7 @@ func TestDemoClosesWithTheBuyInPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.FirstBuyIn(0)
+	d.FirstBuyIn(0, func() bool { return true })
 	done := make(chan error)
 	go func() { done <- d.Close() }()
 	select {

@@ -64,7 +64,7 @@ func Run(log *slog.Logger) (err error) {
 	view := st.WaitForTable(ctx, 10*time.Second)
 	go logRounds(ctx, st.Terminal, log)
 	if d != nil {
-		d.FirstBuyIn(view.Balance)
+		d.FirstBuyIn(view.Balance, st.MayTakeMoney)
 	}
 	// Start-up time is a target (issue 4): log it where the test command's screenshot run keeps it.
 	return showScreen(ctx, st, view, o, cancel, func() { log.Info("first frame", "after", time.Since(start).Round(time.Millisecond)) })
