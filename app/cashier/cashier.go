@@ -833,7 +833,10 @@ func (c *Cashier) finishCashOut(ctx context.Context, key string) error {
 			Validation: t.Validation, Cents: t.Amount, Number: int(t.Number),
 			Expiry: "VOID AFTER " + t.Expires.Format("2006-01-02")}
 		if c.cfg.Currency != nil {
-			tk.Currency = money.Symbol(c.cfg.Currency())
+			// As the screen shows money, in bytes the printer's fonts print (issue 32 point 11).
+			code := c.cfg.Currency()
+			u := money.UnitsOf(code)
+			tk.Currency, tk.Units = money.PrintedSymbol(code), printer.Units(u)
 		}
 		var perr error
 		for attempt := range c.cfg.PrintRetries {
