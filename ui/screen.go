@@ -720,7 +720,8 @@ type luckyShown struct {
 	version roulette.LuckyBallVersion
 	staked  [4]int64
 	open    bool
-	winner  int // the colour whose number came up, at the result; -1 for none
+	drawing bool // the Super/Mega mark is being drawn (app.View.LuckyMarkPending)
+	winner  int  // the colour whose number came up, at the result; -1 for none
 	won     [4]int64
 }
 
@@ -729,7 +730,7 @@ type luckyShown struct {
 // (a panel is some thirty objects, four of them buttons).
 func (s *Screen) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int64, showResult bool) {
 	want := luckyShown{on: v.Config.LuckyBall, version: v.Config.LuckyBallVersion,
-		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, winner: -1}
+		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, drawing: v.LuckyMarkPending(), winner: -1}
 	res := luckyResult{won: won}
 	if v.LuckyBall != nil {
 		want.draw, want.hasDraw = *v.LuckyBall, true
@@ -753,7 +754,7 @@ func (s *Screen) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int64, 
 	s.lucky.RemoveAll()
 	s.lucky.Hidden = !want.on // an empty stack would still take the panel's padding
 	if want.on {
-		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, func(c roulette.BallColour) {
+		s.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, want.drawing, func(c roulette.BallColour) {
 			s.touched(func() { s.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
 		}))
 	}
