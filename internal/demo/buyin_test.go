@@ -2,16 +2,12 @@ package demo_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablegames/ats/app/station"
 	"github.com/tablegames/ats/app/technician"
-	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
 )
 
@@ -21,28 +17,15 @@ import (
 // the buy-in is credited.
 func TestDemoBuyInWaitsOutTechnicianMode(t *testing.T) {
 	dir := t.TempDir()
-	commands, typing := io.Pipe()
-	defer typing.Close()
-	replies := &lines{c: make(chan string, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Period: 30 * time.Second,
-		Log: slog.New(slog.NewTextHandler(t.Output(), nil)), Commands: commands, Replies: replies})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
 	if err := technician.Open(dir, nil).Add(demo.Technician, "Demo Technician", "900000", demo.TechnicianPIN); err != nil {
 		t.Fatal(err)
 	}
-	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal-T01.db"), StateDir: dir,
-		Client:   client.Config{Addr: d.Addr, TLS: d.ClientTLS},
-		Acceptor: d.Acceptor, Printer: d.Printer, IDPad: d.IDPad, Seat: d.Seat, AcceptorPoll: 20 * time.Millisecond,
-		AcceptTestTimeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	d, st, typing, replies := startDemo(t, ctx, dir, func(c *station.Config) {
+		c.StateDir, c.AcceptTestTimeout = dir, 20*time.Second
+	})
+	defer typing.Close()
 	if v := st.WaitForTable(ctx, 10*time.Second); v.Config.TableID != "DEMO" {
 		t.Fatalf("no snapshot from the demo table: %+v", v.Config)
 	}
@@ -69,16 +52,7 @@ func TestDemoBuyInWaitsOutTechnicianMode(t *testing.T) {
 			return true
 		default:
 		}
-		if _, err := io.WriteString(typing, "note 5000\n"); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case r := <-replies.c:
-			return strings.HasPrefix(r, "ok:")
-		case <-time.After(5 * time.Second):
-			t.Fatal("no answer to a device command")
-			return false
-		}
+		return typed(t, typing, replies, "note 5000")
 	})
 	a := <-done
 	if a.err != nil || !strings.Contains(a.said, "50.00") {
