@@ -93,10 +93,17 @@ var (
 var (
 	sayInService = msg.New("Terminal in service")
 	sayWithdrawn = msg.New("terminal in service: your wagers on this spin are withdrawn and returned")
+	// A card at the seat's reader that is not a technician's (issue 32 point 13: it was met
+	// with silence). Where the table requires a player card it is the player's; elsewhere this
+	// table has no use for it, and the player is told so rather than left waiting.
+	sayCardNotUsed    = msg.New("This card is not used at this table: please take it out")
+	sayPlayerCardRead = msg.New("Player card read")
 )
 
 // TechnicianCard is told every card read at the seat (and "" when the card is taken out): a
-// technician's card asks for the PIN; taking it out before the PIN stops asking.
+// technician's card asks for the PIN; taking it out before the PIN stops asking. Any other card
+// is answered on the message line: the player's card where the table requires one, else a card
+// this table does not use.
 func (t *Terminal) TechnicianCard(card string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -108,13 +115,23 @@ func (t *Terminal) TechnicianCard(card string) {
 		}
 		return
 	}
-	if t.svc.Auth == nil || t.svc.Card == nil || sv.Open {
+	if sv.Open {
 		return
 	}
-	if id, ok := t.svc.Card(card); ok {
-		sv.Asking, sv.Said = id, msg.Msg{}
-		t.changedLocked()
+	if t.svc.Auth != nil && t.svc.Card != nil {
+		if id, ok := t.svc.Card(card); ok {
+			sv.Asking, sv.Said = id, msg.Msg{}
+			t.changedLocked()
+			return
+		}
 	}
+	// Not a technician's card: the player is told what became of it.
+	said := sayCardNotUsed
+	if t.view.Config.PlayerCardRequired {
+		said = sayPlayerCardRead
+	}
+	t.sayLocked(said, Answer)
+	t.changedLocked()
 }
 
 // EnterService checks the PIN of the technician whose card is in and, if it is right, takes

@@ -217,3 +217,36 @@ func TestTechnicianModeToldToTheTable(t *testing.T) {
 		t.Fatalf("a terminal without technician mode reported %d times", n)
 	}
 }
+
+// An unknown card at the pad is answered in words (issue 32 point 13): a card that is not a
+// technician's is told as not used at a table that takes no player cards, and as the player's
+// card where the table requires one; a technician's card still asks for the PIN and says nothing.
+func TestUnknownCardAtThePadIsTold(t *testing.T) {
+	f := &fakeAuth{}
+	h := newHarness(t, withService(f))
+	h.term.TechnicianCard("123456")
+	if v := h.term.View(); v.Service.Asking != "" || !v.Message.Msg.Equal(sayCardNotUsed) {
+		t.Fatalf("an unknown card: asking %q, message %v", v.Service.Asking, v.Message)
+	}
+	h.term.TechnicianCard("")
+	h.clk.Advance(10 * time.Second)
+	h.term.TechnicianCard("900001")
+	if v := h.term.View(); v.Service.Asking != "tech-1" || v.Message.Msg.Equal(sayCardNotUsed) {
+		t.Fatalf("a technician's card: asking %q, message %v", v.Service.Asking, v.Message)
+	}
+
+	h2 := newHarness(t) // no technician mode on this terminal: the card still gets words
+	h2.term.TechnicianCard("123456")
+	if v := h2.term.View(); !v.Message.Msg.Equal(sayCardNotUsed) {
+		t.Fatalf("an unknown card without technician mode: message %v", v.Message)
+	}
+
+	h3 := startHarness(t, nil, withService(f))
+	h3.link.Push(table.Snapshot{Config: table.TableConfig{Layout: layout, Chips: []int64{100}, PlayerCardRequired: true},
+		Phase: table.PhaseWagering, RoundID: "R1", Deadline: h3.clk.Now().Add(32 * time.Second), Limits: limits, Balance: 10000, AccountOpen: true})
+	h3.waitFor(func(v View) bool { return v.RoundID == "R1" })
+	h3.term.TechnicianCard("123456")
+	if v := h3.term.View(); !v.Message.Msg.Equal(sayPlayerCardRead) {
+		t.Fatalf("a player's card where the table requires one: message %v", v.Message)
+	}
+}

@@ -46,7 +46,20 @@ type Racetrack struct {
 	Numbers []TrackRegion // in wheel order, starting at 0
 	Sectors []TrackRegion // tier, orphelins, voisins, zero game (single zero only)
 	Asian   []TrackRegion // the Asian racetrack's groups, in a row below the ring (AddAsian)
+	// Legend is the inner band where no sector is (double zero, whose wheel has no French call
+	// bets): felt with words saying what the racetrack is for, not a touch target. Without
+	// it the band was an empty black strip across the screen (issue 32 point 10).
+	Legend *TrackLegend
 }
+
+// TrackLegend is words in a box of the racetrack that takes no bet.
+type TrackLegend struct {
+	Rect  Rect
+	Label string
+}
+
+// BandLegend is the double-zero racetrack's inner band's words.
+const BandLegend = "NEIGHBOURS: touch a number"
 
 // AddAsian draws the table's Asian racetrack (002 §2.2(b), §3.2) as a row of boxes below the
 // ring, one a group, each labelled with its numbers in wheel order (as the player finds them on
@@ -129,7 +142,9 @@ func NewRacetrack(w roulette.Wheel) (*Racetrack, error) {
 		})
 	}
 
-	if w == roulette.SingleZero {
+	if w != roulette.SingleZero {
+		rt.Legend = &TrackLegend{Rect: Rect{Point{1, 1}, Point{width - 1, 2}}, Label: BandLegend}
+	} else {
 		// Inner band, zero end first: the zero game and voisins lie around 0 on the wheel,
 		// the tier opposite it, the orphelins between.
 		band := []struct {

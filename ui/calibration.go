@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app/calibration"
@@ -75,8 +74,10 @@ type calibrationView struct {
 	dot     *canvas.Circle
 	text    *canvas.Text
 	detail  *canvas.Text
+	saveB   *widget.Button
 	buttons *fyne.Container
 	box     *fyne.Container
+	finger  float32 // 15 mm on the glass at the screen's size (fingersize.go), set by Layout
 }
 
 func newCalibrationView(panel *TouchPanel, save func(calibration.Result) error, done func()) *calibrationView {
@@ -88,10 +89,10 @@ func newCalibrationView(panel *TouchPanel, save func(calibration.Result) error, 
 		detail: text("", 20, calText)}
 	c.text.Alignment, c.detail.Alignment = fyne.TextAlignCenter, fyne.TextAlignCenter
 	again := widget.NewButton(T("Calibrate again"), c.restart)
-	saveB := widget.NewButton(T("Save calibration"), c.doSave)
-	saveB.Importance = widget.HighImportance
+	c.saveB = widget.NewButton(T("Save calibration"), c.doSave)
+	c.saveB.Importance = widget.HighImportance
 	back := widget.NewButton(T("Back"), func() { c.done() })
-	c.buttons = container.NewHBox(layout.NewSpacer(), back, again, saveB, layout.NewSpacer())
+	c.buttons = container.New(fingerRow{&c.finger}, back, again, c.saveB)
 	c.box = container.NewVBox(c.text, c.detail, c.buttons)
 	c.ExtendBaseWidget(c)
 	c.show()
@@ -151,6 +152,7 @@ func (c *calibrationView) show() {
 		c.detail.Text = c.err.Error()
 		c.buttons.Show()
 	case c.saved:
+		// Nothing to save until a new fit is made (issue 32 point 13: Save stayed enabled).
 		c.text.Text = T("Calibration saved: touches now land where they are drawn")
 		c.detail.Text = c.result.Matrix.String()
 		c.buttons.Show()
@@ -158,6 +160,11 @@ func (c *calibrationView) show() {
 		c.text.Text = fmt.Sprintf(T("The check target was %.1f pixels off (at most %.1f): save?"), c.result.HeldOut, c.result.Limit)
 		c.detail.Text = c.result.Matrix.String()
 		c.buttons.Show()
+	}
+	if c.result == nil || c.saved {
+		c.saveB.Disable()
+	} else {
+		c.saveB.Enable()
 	}
 	c.Refresh()
 }
@@ -172,11 +179,20 @@ func (r *calibrationRenderer) Layout(size fyne.Size) {
 	c := r.c
 	c.bg.Resize(size)
 	c.bg.Move(fyne.NewPos(0, 0))
+	c.finger = mmOn(size, fingerMM)
 	boxSize := fyne.NewSize(size.Width*0.8, c.box.MinSize().Height)
 	c.box.Resize(boxSize)
-	c.box.Move(fyne.NewPos((size.Width-boxSize.Width)/2, size.Height*0.5-boxSize.Height/2+size.Height*0.15))
 	i := len(c.samples)
 	show := i < len(c.targets)
+	// While targets are shown the words stand below the middle, clear of the check target
+	// (0.6, 0.4); with the result, the buttons' row is at the middle of the screen, where a
+	// panel's miscalibration — a rotation, a scale and an offset about its centre — moves a
+	// touch least, so a panel not yet calibrated still hits them.
+	y := size.Height*0.65 - boxSize.Height/2
+	if !show {
+		y = size.Height/2 - (boxSize.Height - c.buttons.MinSize().Height/2)
+	}
+	c.box.Move(fyne.NewPos((size.Width-boxSize.Width)/2, y))
 	for _, o := range []fyne.CanvasObject{c.h, c.v, c.dot} {
 		if show {
 			o.Show()
@@ -198,6 +214,35 @@ func (r *calibrationRenderer) Layout(size fyne.Size) {
 }
 
 func (r *calibrationRenderer) MinSize() fyne.Size { return r.c.box.MinSize() }
+
+// fingerRow lays buttons out side by side, centred, each *finger high and at least three
+// fingers wide, half a finger apart, so a touch that misses one lands on nothing.
+type fingerRow struct{ finger *float32 }
+
+func (r fingerRow) width(o fyne.CanvasObject) float32 {
+	return max(o.MinSize().Width+*r.finger/2, 3**r.finger)
+}
+
+func (r fingerRow) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var w float32
+	for i, o := range objects {
+		if i > 0 {
+			w += *r.finger / 2
+		}
+		w += r.width(o)
+	}
+	return fyne.NewSize(w, *r.finger)
+}
+
+func (r fingerRow) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	x := (size.Width - r.MinSize(objects).Width) / 2
+	for _, o := range objects {
+		w := r.width(o)
+		o.Resize(fyne.NewSize(w, *r.finger))
+		o.Move(fyne.NewPos(x, (size.Height-*r.finger)/2))
+		x += w + *r.finger/2
+	}
+}
 
 func (r *calibrationRenderer) Refresh() {
 	r.Layout(r.c.Size())

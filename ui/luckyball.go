@@ -38,7 +38,10 @@ const luckyBorder, luckyWinBorder = 5, 9
 // (open false). At the result the colour whose number came up is filled with its colour, and a
 // winning wager shows what it won on a payout tab in place of its Bet button, as the felt's
 // chips do.
-func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion, staked map[roulette.Spot]int64, res luckyResult, open bool, place func(roulette.BallColour)) fyne.CanvasObject {
+//
+// drawing (app.View.LuckyMarkPending) says, in the heading's place, that the Super (or
+// Super/Mega) colour is being drawn: the time from the terminal's NO MORE BETS to the mark.
+func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion, staked map[roulette.Spot]int64, res luckyResult, open, drawing bool, place func(roulette.BallColour)) fyne.CanvasObject {
 	row := container.NewGridWithColumns(4)
 	draw := roulette.LuckyBallDraw{Version: version}
 	if d != nil {
@@ -106,7 +109,18 @@ func luckyBallPanel(d *roulette.LuckyBallDraw, version roulette.LuckyBallVersion
 		}
 		row.Add(container.NewStack(border, container.NewPadded(container.NewVBox(top, odds, marked, bottom))))
 	}
-	return container.NewVBox(text(T("LUCKY BALL"), 16, panelDimText), row)
+	// While the mark is drawn its words stand in the heading's place, in the panel's bright
+	// text: a line more did not fit the side panel at 1280×800.
+	heading := text(T("LUCKY BALL"), 16, panelDimText)
+	if drawing {
+		heading.Text = T("SUPER ODDS: DRAWING…")
+		if version == roulette.LuckyMega {
+			heading.Text = T("SUPER / MEGA: DRAWING…")
+		}
+		heading.Color = panelText
+		heading.TextSize = fitText(heading.Text, 16, float32(sidePanelWidth)-8, heading.TextStyle)
+	}
+	return container.NewVBox(heading, row)
 }
 
 // stakeMark is a stake's chip at the right end of the row it stands in.

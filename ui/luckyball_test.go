@@ -8,7 +8,10 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tablegames/ats/app"
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/diagrams"
 )
 
 // TestRule003_7_6_SuperOddsShownOnceChosen: "The screen will indicate the selected number, and
@@ -21,7 +24,7 @@ func TestRule003_7_6_SuperOddsShownOnceChosen(t *testing.T) {
 	draw := roulette.LuckyBallDraw{Version: roulette.LuckyStandard, Numbers: [4]roulette.Number{7, 23, 14, 31}}
 	shown := func(d roulette.LuckyBallDraw) map[color.NRGBA][]string {
 		got := map[color.NRGBA][]string{}
-		walkObjects(luckyBallPanel(&d, d.Version, nil, luckyResult{}, true, func(roulette.BallColour) {}), func(o fyne.CanvasObject) {
+		walkObjects(luckyBallPanel(&d, d.Version, nil, luckyResult{}, true, false, func(roulette.BallColour) {}), func(o fyne.CanvasObject) {
 			if tx, ok := o.(*canvas.Text); ok {
 				if c, ok := tx.Color.(color.NRGBA); ok {
 					got[c] = append(got[c], tx.Text)
@@ -53,7 +56,7 @@ func TestLuckyBallWinMarksTheColourAndShowsItsPayoutTab(t *testing.T) {
 	blue := roulette.LuckyBallSpot(roulette.BallBlue)
 	staked := map[roulette.Spot]int64{blue: 500}
 	res := luckyResult{winner: roulette.BallBlue, hasWinner: true, won: map[roulette.Spot]int64{blue: 500 * 20}}
-	p := luckyBallPanel(d, d.Version, staked, res, false, func(roulette.BallColour) {})
+	p := luckyBallPanel(d, d.Version, staked, res, false, false, func(roulette.BallColour) {})
 	w := test.NewTempWindow(t, p)
 	w.Resize(fyne.NewSize(300, 200))
 	var tab bool
@@ -87,7 +90,7 @@ func TestLuckyBallWinMarksTheColourAndShowsItsPayoutTab(t *testing.T) {
 func TestLuckyBallSuperMegaWordIsLarge(t *testing.T) {
 	test.NewTempApp(t)
 	d := roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}, Mega: roulette.BallBlue, HasMega: true}
-	p := luckyBallPanel(&d, d.Version, nil, luckyResult{}, false, func(roulette.BallColour) {})
+	p := luckyBallPanel(&d, d.Version, nil, luckyResult{}, false, false, func(roulette.BallColour) {})
 	w := test.NewTempWindow(t, p)
 	w.Resize(fyne.NewSize(300, 200))
 	found := false
@@ -111,7 +114,7 @@ func TestLuckyBallChipStaysInsideItsBox(t *testing.T) {
 	d := &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}}
 	for _, amount := range []int64{500, 2600, 250000} { // one chip, a stack, a wide amount
 		staked := map[roulette.Spot]int64{roulette.LuckyBallSpot(roulette.BallBlue): amount}
-		p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, true, func(roulette.BallColour) {})
+		p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, true, false, func(roulette.BallColour) {})
 		w := test.NewTempWindow(t, p)
 		w.Resize(p.MinSize()) // as tight as the side panel lays it out at 1280×800
 		drv := fyne.CurrentApp().Driver()
@@ -166,7 +169,7 @@ func TestLuckyBallChipClearsItsNumber(t *testing.T) {
 	test.NewTempApp(t)
 	d := &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}}
 	staked := map[roulette.Spot]int64{roulette.LuckyBallSpot(roulette.BallBlue): 500}
-	p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, true, func(roulette.BallColour) {})
+	p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, true, false, func(roulette.BallColour) {})
 	w := test.NewTempWindow(t, p)
 	w.Resize(fyne.NewSize(sidePanelWidth, p.MinSize().Height))
 	drv := fyne.CurrentApp().Driver()
@@ -203,5 +206,42 @@ func TestRule000_10_3_1_PeriodLampsAreProminent(t *testing.T) {
 		if h := l.lamps[i].bg.Size().Height; h < 38 {
 			t.Errorf("lamp %q: %.0f px high", l.lamps[i].text.Text, h)
 		}
+	}
+}
+
+// 003 §7.6/§7.9, issue 32 point 18: between NO MORE BETS and the table's Super/Mega mark the
+// Lucky Ball panel says the mark is being drawn (the standard odds shown alone read as final);
+// the words go when the mark comes. On Diagram L at 1280×800, a Mega table.
+func TestLuckyBallSaysTheMarkIsBeingDrawn(t *testing.T) {
+	test.NewTempApp(t)
+	l := roulette.Layout{Wheel: roulette.DoubleZero, Profile: roulette.Star}
+	drawn := roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}}
+	term, link := terminalWith(t, l, func(s *table.Snapshot) {
+		s.Config.LuckyBall, s.Config.LuckyBallVersion = true, roulette.LuckyMega
+		s.LuckyBall = &drawn
+	})
+	s, err := NewScreen(term, diagrams.DiagramL, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(1280, 800))
+	const drawing = "SUPER / MEGA: DRAWING…"
+	if shows(shownTexts(test.RenderToMarkup(w.Canvas())), drawing) {
+		t.Fatal("the mark said to be drawn while bets are taken")
+	}
+	link.Push(table.PhaseChanged{Phase: table.PhaseNoMoreBets, RoundID: "R7"})
+	waitView(t, term, "no more bets", func(v app.View) bool { return v.Period == app.PeriodNoMoreBets })
+	s.update(term.View())
+	if texts := shownTexts(test.RenderToMarkup(w.Canvas())); !shows(texts, drawing) {
+		t.Fatalf("at NO MORE BETS without the mark, no %q: %q", drawing, texts)
+	}
+	marked := drawn
+	marked.Mega, marked.HasMega = roulette.BallBlue, true
+	link.Push(table.LuckyBallDrawn{RoundID: "R7", Draw: marked})
+	waitView(t, term, "the mark", func(v app.View) bool { return v.LuckyBall != nil && v.LuckyBall.HasMega })
+	s.update(term.View())
+	if texts := shownTexts(test.RenderToMarkup(w.Canvas())); shows(texts, drawing) || !shows(texts, "MEGA") {
+		t.Fatalf("with the Mega mark: %q", texts)
 	}
 }

@@ -103,6 +103,9 @@ func (r *Racetrack) CreateRenderer() fyne.WidgetRenderer {
 		label = T(label) // ZERO, VOISINS, ORPHELINS, TIER in the player's language
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: label, em: 0.3})
 	}
+	if l := r.track.Legend; l != nil { // the band without sectors: what the racetrack is for
+		boxes = append(boxes, artBox{rect: l.Rect, fill: feltGreen, label: T(l.Label), em: 0.3})
+	}
 	for _, reg := range r.track.Asian { // the Asian racetrack's groups (002 §3.2)
 		boxes = append(boxes, artBox{rect: reg.Rect, fill: feltGreen, label: reg.Label, em: 0.3})
 	}

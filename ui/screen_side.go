@@ -193,7 +193,8 @@ type luckyShown struct {
 	version roulette.LuckyBallVersion
 	staked  [4]int64
 	open    bool
-	winner  int // the colour whose number came up, at the result; -1 for none
+	drawing bool // the Super/Mega mark is being drawn (app.View.LuckyMarkPending)
+	winner  int  // the colour whose number came up, at the result; -1 for none
 	won     [4]int64
 }
 
@@ -202,7 +203,7 @@ type luckyShown struct {
 // (a panel is some thirty objects, four of them buttons).
 func (r *sideRegion) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int64, showResult bool) {
 	want := luckyShown{on: v.Config.LuckyBall, version: v.Config.LuckyBallVersion,
-		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, winner: -1}
+		open: v.Period == app.PeriodOpen || v.Period == app.PeriodWarning, drawing: v.LuckyMarkPending(), winner: -1}
 	res := luckyResult{won: won}
 	if v.LuckyBall != nil {
 		want.draw, want.hasDraw = *v.LuckyBall, true
@@ -226,7 +227,7 @@ func (r *sideRegion) showLuckyBall(v app.View, stakes, won map[roulette.Spot]int
 	r.lucky.RemoveAll()
 	r.lucky.Hidden = !want.on // an empty stack would still take the panel's padding
 	if want.on {
-		r.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, func(c roulette.BallColour) {
+		r.lucky.Add(luckyBallPanel(v.LuckyBall, v.Config.LuckyBallVersion, stakes, res, want.open, want.drawing, func(c roulette.BallColour) {
 			r.screen.touched(func() { r.screen.term.Place(roulette.Bet{Spot: roulette.LuckyBallSpot(c)}) })
 		}))
 	}

@@ -228,7 +228,7 @@ func TestLuckyBallStakesAndClosedButtons(t *testing.T) {
 	d := &roulette.LuckyBallDraw{Version: roulette.LuckyMega, Numbers: [4]roulette.Number{7, 23, 14, 31}}
 	staked := map[roulette.Spot]int64{roulette.LuckyBallSpot(roulette.BallBlue): 500}
 	for _, open := range []bool{true, false} {
-		p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, open, func(roulette.BallColour) {})
+		p := luckyBallPanel(d, roulette.LuckyMega, staked, luckyResult{}, open, false, func(roulette.BallColour) {})
 		w := test.NewTempWindow(t, p)
 		w.Resize(fyne.NewSize(300, 200))
 		if _, ok := stakesDrawn(p)["5"]; !ok {

@@ -30,7 +30,7 @@ type Service interface {
 	SaveCalibration(ctx context.Context, r calibration.Result) (calibration.Matrix, error)
 	Meters(ctx context.Context) (meters.Meters, error)
 	EventLog(ctx context.Context, page int) (technician.LogPage, error)
-	DeviceStatuses() ([]technician.DeviceStatus, error)
+	DeviceStatuses(ctx context.Context) ([]technician.DeviceStatus, error)
 	Settings() (technician.Values, error)
 	SetSetting(ctx context.Context, key, value string) error
 	// The devices page's tests over the running drivers; each says its outcome.
@@ -62,8 +62,8 @@ type serviceScreen struct {
 	header   *widget.Label
 	tabs     *container.AppTabs
 	calInfo  *widget.Label
-	devices  *widget.Label
-	devSaid  *widget.Label // the outcome of the last device test
+	devices  *fyne.Container // the devices page's blocks (techdevices.go)
+	devSaid  *widget.Label   // the outcome of the last device test
 	meters   *widget.Label
 	log      *widget.Label
 	logPage  int
@@ -215,8 +215,7 @@ func (ss *serviceScreen) pages(sv app.ServiceView) fyne.CanvasObject {
 	calibrate.Importance = widget.HighImportance
 	calPage := container.NewVBox(ss.calInfo, container.NewHBox(calibrate))
 
-	ss.devices = widget.NewLabel("")
-	ss.devices.TextStyle.Monospace = true
+	ss.devices = container.NewVBox()
 	ss.devSaid = widget.NewLabel("")
 	ss.devSaid.Wrapping = fyne.TextWrapWord
 	ticket := widget.NewButton(T("Print a void test ticket"), func() {
@@ -277,22 +276,6 @@ func (ss *serviceScreen) loadCalibration() {
 			v.Calibration.At.Local().Format("2006-01-02 15:04"), v.Calibration.HeldOut)
 	}
 	ss.calInfo.SetText(info + "\n" + T("Touch five targets with a fingertip; the last one checks the fit."))
-}
-
-func (ss *serviceScreen) loadDevices() {
-	ds, err := ss.svc.DeviceStatuses()
-	if err != nil {
-		ss.devices.SetText(sayErr(err))
-		return
-	}
-	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(d.Name + "\n")
-		for _, l := range d.Lines {
-			b.WriteString("    " + l + "\n")
-		}
-	}
-	ss.devices.SetText(b.String())
 }
 
 // deviceTest runs a device test off the Fyne thread (an accept test waits for a note) and

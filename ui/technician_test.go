@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tablegames/ats/app"
@@ -82,11 +83,14 @@ func (d *fakeDesk) AcceptTest(ctx context.Context) (string, error) {
 	return "note 50.00 read and returned (not credited)", nil
 }
 
-func (d *fakeDesk) DeviceStatuses() ([]technician.DeviceStatus, error) {
+func (d *fakeDesk) DeviceStatuses(context.Context) ([]technician.DeviceStatus, error) {
 	return []technician.DeviceStatus{
-		{Name: "Note acceptor", Lines: []string{"version: i(AUD)-100-SS ID003-05V300-00", "notes accepted: [5.00 10.00 20.00 50.00 100.00]", "inhibited: yes (technician mode, no table, table closed or a device fault)", "fault now: none"}},
-		{Name: "Printer", Lines: []string{"fault now: none", "firmware: GURV1-0012", "paper: ok", "print head: down"}},
-		{Name: "ID pad", Lines: []string{"seat 1 touched: false", "card: 900001"}},
+		{Name: "Note acceptor", OK: true, State: "Working, inhibited: takes no notes in technician mode (but for the accept test), without the table, or while the table is closed",
+			Model: "i(AUD)-100-SS ID003-05V300-00", Port: "/dev/ttyACM0",
+			Counters: []technician.Counter{{Label: "Notes it takes", Value: "A$5.00, A$10.00, A$20.00, A$50.00, A$100.00"}, {Label: "Notes stacked", Value: "4, A$160.00"}}},
+		{Name: "Ticket printer", State: "Fault: Printer: paper out — call an attendant (paper out, print head down)", Model: "GURV1-0012", Port: "/dev/ttyUSB0",
+			LastFault: "Printer: paper out — call an attendant, 2026-03-14 20:12", Counters: []technician.Counter{{Label: "Tickets printed", Value: "2, A$120.00"}}},
+		{Name: "Player-ID pad", OK: true, State: "Working: seat 1's pad not touched, card 900001 in", Port: "/dev/ttyUSB1"},
 	}, nil
 }
 func (d *fakeDesk) Settings() (technician.Values, error) { return d.settings, nil }
@@ -425,4 +429,108 @@ func restoreLanguage(t *testing.T) {
 		}
 		lang.AddTranslationsFS(assets.Translations, "translations")
 	})
+}
+
+// The devices page is readable by a field technician (issue 32 point 13: it was a monospace
+// debug dump): each device's name, its state in words, model, port, last fault and counts are
+// on the page at the sub-heading size or larger, a fault marked in the danger colour and a
+// working device in the success colour, and nothing in a debug font.
+func TestTechnicianDevicesPageReadsInWords(t *testing.T) {
+	test.NewTempApp(t)
+	s, w, term, desk := serviceScreenAt(t, fyne.NewSize(1280, 800), nil)
+	enterByTouch(t, s, w, term, "246810")
+	s.service.tabs.SelectIndex(1)
+	th := fyne.CurrentApp().Settings().Theme()
+	line := widget.NewLabel("X")
+	line.SizeName = theme.SizeNameSubHeadingText
+	oneLine := line.MinSize().Height
+	labels := map[string]*widget.Label{}
+	for _, o := range test.LaidOutObjects(s.service.devices) {
+		if l, ok := o.(*widget.Label); ok && l.Visible() {
+			labels[l.Text] = l
+			if l.TextStyle.Monospace {
+				t.Errorf("%q in a debug font", l.Text)
+			}
+			if size := th.Size(l.SizeName); l.SizeName == "" || size < th.Size(theme.SizeNameSubHeadingText) {
+				t.Errorf("%q at %v points", l.Text, size)
+			}
+			// A short line wrapped in a narrow column reads a letter a line.
+			if len([]rune(l.Text)) <= 40 && l.Size().Height > 1.5*oneLine {
+				t.Errorf("%q laid out %v high: more than one line", l.Text, l.Size().Height)
+			}
+		}
+	}
+	ds, _ := desk.DeviceStatuses(context.Background())
+	for _, d := range ds {
+		want := []string{d.Name, d.State, d.Model, d.Port}
+		if d.LastFault != "" {
+			want = append(want, d.LastFault)
+		}
+		for _, c := range d.Counters {
+			want = append(want, c.Label, c.Value)
+		}
+		for _, s := range want {
+			if s != "" && labels[s] == nil {
+				t.Errorf("%s: %q not on the page", d.Name, s)
+			}
+		}
+		if l := labels[d.State]; l != nil && (l.Importance == widget.DangerImportance) == d.OK {
+			t.Errorf("%s's state %q marked %v", d.Name, d.State, l.Importance)
+		}
+	}
+	for _, word := range []string{"Model", "Port", "Last fault", "none since the terminal started"} {
+		if labels[word] == nil {
+			t.Errorf("no %q on the page", word)
+		}
+	}
+}
+
+// The calibration screen's buttons are for a finger on a panel not yet calibrated (issue 32
+// point 13: ~130×34 px on the panel being calibrated): each is at least 15 mm high and wide on
+// the cabinet's 22" panel, and a touch at its centre, reported where the miscalibrated panel
+// reports it (the test's and the demo's), still lands on it. Save is disabled once the fit is
+// saved, until a new fit is made. At 1920×1080 and 1280×800.
+func TestCalibrationButtonsHitOnAMiscalibratedPanel(t *testing.T) {
+	test.NewTempApp(t)
+	for _, size := range []fyne.Size{fyne.NewSize(1920, 1080), fyne.NewSize(1280, 800)} {
+		for name, raw := range map[string]calibration.Matrix{"rotated": miscalibrated(), "demo": {0.95, -0.033, 0.04, 0.037, 1.05, -0.035}} {
+			t.Run(fmt.Sprintf("%vx%v/%s", size.Width, size.Height, name), func(t *testing.T) {
+				panel := &TouchPanel{Raw: raw, Cal: calibration.Identity}
+				s, w, term, _ := serviceScreenAt(t, size, panel)
+				enterByTouch(t, s, w, term, "246810")
+				c := w.Canvas()
+				test.Tap(buttonIn(t, c, "Calibrate the touch screen"))
+				touchTargets := func() {
+					fit, held := calibration.Targets()
+					for _, p := range append(fit, held) {
+						test.TapCanvas(c, fyne.NewPos(float32(p.X)*size.Width, float32(p.Y)*size.Height))
+					}
+				}
+				touchTargets()
+				finger := mmOn(size, fingerMM)
+				for _, label := range []string{"Back", "Calibrate again", "Save calibration"} {
+					b := buttonIn(t, c, label)
+					at := fyne.CurrentApp().Driver().AbsolutePositionForObject(b)
+					bs := b.Size()
+					if bs.Height < finger || bs.Width < finger {
+						t.Errorf("%q is %v×%v: under %v (15 mm) a side", label, bs.Width, bs.Height, finger)
+					}
+					centre := at.Add(fyne.NewPos(bs.Width/2, bs.Height/2))
+					got := panel.report(centre, c.Size())
+					if got.X < at.X || got.Y < at.Y || got.X > at.X+bs.Width || got.Y > at.Y+bs.Height {
+						t.Errorf("%q at %v+%v: a touch at its centre is reported at %v, off it", label, at, bs, got)
+					}
+				}
+				test.Tap(buttonIn(t, c, "Save calibration"))
+				if !buttonIn(t, c, "Save calibration").Disabled() {
+					t.Error("Save still enabled with the fit saved")
+				}
+				test.Tap(buttonIn(t, c, "Calibrate again"))
+				touchTargets()
+				if buttonIn(t, c, "Save calibration").Disabled() {
+					t.Error("Save disabled for a new fit")
+				}
+			})
+		}
+	}
 }

@@ -81,6 +81,47 @@ var currencySymbols = map[string]string{
 	"CNY": "¥",
 }
 
+// currencyUnits name each currency's unit and its hundredth, one and many, as a ticket says its
+// amount in words (issue 32 point 11: a euro table's ticket said DOLLARS). A currency not here
+// is said in its code: "TWENTY EUR AND ZERO HUNDREDTHS" reads poorly but says no wrong money.
+var currencyUnits = map[string]Units{
+	"USD": dollars, "AUD": dollars, "NZD": dollars, "CAD": dollars, "HKD": dollars, "SGD": dollars,
+	"MOP": {"PATACA", "PATACAS", "AVO", "AVOS"},
+	"EUR": {"EURO", "EUROS", "CENT", "CENTS"},
+	"GBP": {"POUND", "POUNDS", "PENNY", "PENCE"},
+	"CNY": {"YUAN", "YUAN", "FEN", "FEN"},
+}
+
+var dollars = Units{"DOLLAR", "DOLLARS", "CENT", "CENTS"}
+
+// Units are a currency's unit and its hundredth in words, singular and plural.
+type Units struct{ One, Many, HundredthOne, HundredthMany string }
+
+// UnitsOf is the words of a currency's amounts (ISO 4217 code): dollars for "" (a table that
+// names no currency), the code for one not known.
+func UnitsOf(code string) Units {
+	if code == "" {
+		return dollars
+	}
+	if u, ok := currencyUnits[code]; ok {
+		return u
+	}
+	return Units{code, code, "HUNDREDTH", "HUNDREDTHS"}
+}
+
+// PrintedSymbol is Symbol as a ticket printer prints it: its resident fonts are single-byte
+// ASCII, so a symbol outside ASCII (€, £, ¥), which UTF-8 sends as two or three bytes the
+// ticket would show as garbage, is the currency's code instead ("EUR 20.00").
+func PrintedSymbol(code string) string {
+	s := Symbol(code)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return code + " "
+		}
+	}
+	return s
+}
+
 // Symbol is what stands before an amount of a currency (ISO 4217 code, from the table's
 // configuration): its symbol where one is common, else the code and a space; none for "".
 func Symbol(code string) string {

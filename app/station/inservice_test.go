@@ -122,43 +122,47 @@ func TestTechnicianPrinterPaperAndHead(t *testing.T) {
 	if err := r.st.Desk.EnterService(context.Background(), demo.TechnicianPIN); err != nil {
 		t.Fatal(err)
 	}
-	deviceSays := func(name string) string {
-		ds, err := r.st.Desk.DeviceStatuses()
+	ctx := context.Background()
+	device := func(name string) technician.DeviceStatus {
+		ds, err := r.st.Desk.DeviceStatuses(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ds {
 			if d.Name == name {
-				return strings.Join(d.Lines, "\n")
+				return d
 			}
 		}
-		return ""
+		t.Fatalf("no %s on the devices page: %+v", name, ds)
+		return technician.DeviceStatus{}
 	}
-	printerSays := func() string { return deviceSays("Printer") }
-	r.eventually("paper ok, head down", func() bool {
-		s := printerSays()
-		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down")
+	r.eventually("paper in, head down", func() bool {
+		return device("Ticket printer").State == "Ready: paper in, print head down"
 	})
+	// What the printer is, where it is plugged in and what it counted are in words beside it.
+	if p := device("Ticket printer"); p.Model == "" || p.Port == "" || len(p.Counters) == 0 || p.LastFault != "" {
+		t.Fatalf("the printer as the page shows it: %+v", p)
+	}
 	for _, c := range []string{"head-up", "paper-low"} {
 		if _, err := r.prn.Command(c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r.eventually("paper low, head up: the printer's fault under the printer", func() bool {
-		s := printerSays()
-		return strings.Contains(s, "paper: low") && strings.Contains(s, "print head: up (platen open)") &&
-			strings.Contains(s, "fault now: Printer: ")
+		p := device("Ticket printer")
+		return !p.OK && strings.HasPrefix(p.State, "Fault: Printer") && strings.Contains(p.State, "paper low") &&
+			strings.Contains(p.State, "print head up (platen open)")
 	})
-	if s := deviceSays("Note acceptor"); !strings.Contains(s, "fault now: none") {
-		t.Fatalf("the printer's fault shown under the acceptor:\n%s", s)
+	if a := device("Note acceptor"); !a.OK || strings.Contains(a.State, "Fault") || a.LastFault != "" {
+		t.Fatalf("the printer's fault shown under the acceptor: %+v", a)
 	}
 	for _, c := range []string{"clear", "paper"} {
 		if _, err := r.prn.Command(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r.eventually("paper ok, head down again, no fault", func() bool {
-		s := printerSays()
-		return strings.Contains(s, "paper: ok") && strings.Contains(s, "print head: down") && strings.Contains(s, "fault now: none")
+	r.eventually("paper in, head down again, no fault, the fault remembered", func() bool {
+		p := device("Ticket printer")
+		return p.OK && p.State == "Ready: paper in, print head down" && strings.HasPrefix(p.LastFault, "Printer")
 	})
 }

@@ -59,6 +59,9 @@ type Config struct {
 	LocalTechnicianPINs bool
 	// Sounds plays the terminal's cues (internal/sound on a cabinet); nil for a silent terminal.
 	Sounds app.Sounds
+	// Running is the design and language the kiosk runs with (the seat is Seat), shown on the
+	// settings page for a setting the technician has not changed.
+	Running technician.Values
 	// AcceptTestTimeout is how long a technician's accept test waits for a note; 0: 30 s.
 	AcceptTestTimeout time.Duration
 
@@ -304,7 +307,11 @@ func (s *Station) refuse(log *slog.Logger, err error) {
 // inhibitUnlessTableTakes keeps the acceptor inhibited while the table cannot credit money.
 func (s *Station) inhibitUnlessTableTakes(ctx context.Context) {
 	for {
-		s.Acceptor.SetInhibit(!s.MayTakeMoney() && !s.acceptTest.on.Load())
+		may := s.MayTakeMoney()
+		if may {
+			s.Cashier.EndAcceptTestGrace() // in play again: a note now is a player's
+		}
+		s.Acceptor.SetInhibit(!may && !s.acceptTest.on.Load())
 		if backoff.SleepOn(ctx, s.clock, 200*time.Millisecond) != nil {
 			return
 		}

@@ -76,9 +76,11 @@ func (s *Station) startDesk(cfg Config) {
 	}
 	s.faults = &technician.FaultLog{J: s.Journal}
 	seat := max(cfg.Seat, 1)
+	running := cfg.Running
+	running.Seat = seat
 	s.Desk = technician.NewDesk(technician.DeskConfig{Terminal: s.Terminal, Journal: s.Journal,
-		Settings: technician.OpenSettings(cfg.StateDir), Persist: cfg.Touch,
-		Devices: technician.Devices{Pad: s.Pad, Seat: seat, Cashier: s.Cashier, MayTakeMoney: s.MayTakeMoney, AcceptTest: s.AcceptTest}})
+		Settings: technician.OpenSettings(cfg.StateDir), Persist: cfg.Touch, Running: running,
+		Devices: technician.Devices{Pad: s.Pad, Seat: seat, Ports: technician.Ports{Acceptor: cfg.Acceptor, Printer: cfg.Printer, Pad: cfg.IDPad}, Cashier: s.Cashier, MayTakeMoney: s.MayTakeMoney, AcceptTest: s.AcceptTest}})
 	s.acceptTest.timeout = cmp.Or(cfg.AcceptTestTimeout, 30*time.Second)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/meters"
 	"github.com/tablegames/ats/app/money"
+	"github.com/tablegames/ats/app/msg"
 	"github.com/tablegames/ats/devices/idpad"
 	"github.com/tablegames/ats/devices/noteacceptor"
 	"github.com/tablegames/ats/devices/printer"
@@ -34,7 +36,11 @@ type DeskConfig struct {
 	Settings *Settings
 	Persist  calibration.Persist // where a calibration is kept and how it is applied
 	Devices  Devices
-	Now      func() time.Time // nil: time.Now
+	// Running is what the terminal runs with now (the kiosk's design, language and seat, from
+	// its flags or these settings when it started): a setting not in the file is shown as this,
+	// so the page never offers a blank choice for a setting that is in force.
+	Running Values
+	Now     func() time.Time // nil: time.Now
 }
 
 // Devices are the running drivers the devices page reads; any may be nil.
@@ -42,11 +48,15 @@ type Devices struct {
 	Acceptor     *noteacceptor.Acceptor
 	Pad          *idpad.Pad
 	Seat         int
+	Ports        Ports
 	Cashier      *cashier.Cashier
 	MayTakeMoney func() bool // the station's: why the acceptor is inhibited or not
 	// AcceptTest enables the acceptor for one note and returns it (the station's AcceptTest).
 	AcceptTest func(ctx context.Context) (noteacceptor.Escrow, error)
 }
+
+// Ports are the serial lines the devices are on, as configured; "" none.
+type Ports struct{ Acceptor, Printer, Pad string }
 
 // NewDesk returns the pages.
 func NewDesk(cfg DeskConfig) *Desk {
@@ -133,69 +143,119 @@ func (d *Desk) EventLog(ctx context.Context, page int) (LogPage, error) {
 	return ReadLog(ctx, d.cfg.Journal, page)
 }
 
-// DeviceStatus is one device as its page shows it.
+// DeviceStatus is one device as a field technician reads it on the devices page: what it is
+// doing now in words, what it is and where it is plugged in, what last went wrong, and what it
+// has counted.
 type DeviceStatus struct {
-	Name  string
-	Lines []string
+	Name  string // "Note acceptor", "Ticket printer", "Player-ID pad"
+	OK    bool   // working, no fault now (the page marks the rest)
+	State string // in words: "Working: takes notes while the table takes bets", "Fault: …"
+	Model string // the device's own model and firmware, as it reports them; "" unknown
+	Port  string // the serial line it is on
+	// LastFault is what last went wrong since the terminal started, with its local time; ""
+	// for nothing (the event log keeps every fault).
+	LastFault string
+	Counters  []Counter
 }
 
-// DeviceStatuses is each device's state now, from the running drivers.
-func (d *Desk) DeviceStatuses() ([]DeviceStatus, error) {
+// Counter is one of a device's counts, from the meters.
+type Counter struct{ Label, Value string }
+
+// DeviceStatuses is each device's state now, from the running drivers, with its counts from
+// the meters.
+func (d *Desk) DeviceStatuses(ctx context.Context) ([]DeviceStatus, error) {
 	if _, err := d.technician(); err != nil {
 		return nil, err
 	}
 	dv := d.cfg.Devices
-	var out []DeviceStatus
-	// Each device's fault now, apart; the ones before are in the event log (device-fault).
-	var accFault, prnFault string
-	if dv.Cashier != nil {
-		a, p := dv.Cashier.DeviceFaults()
-		if !a.IsZero() {
-			accFault = a.String()
-		}
-		if !p.IsZero() {
-			prnFault = p.String()
-		}
+	m, err := meters.Read(ctx, d.cfg.Journal)
+	if err != nil {
+		return nil, err
 	}
+	// Each device's fault now and its last, apart; the full history is in the event log.
+	var accFault, prnFault msg.Msg
+	var accLast, prnLast cashier.Fault
+	if dv.Cashier != nil {
+		accFault, prnFault = dv.Cashier.DeviceFaults()
+		accLast, prnLast = dv.Cashier.LastFaults()
+	}
+	cur := d.cfg.Terminal.View().Config.Currency
+	cash := func(cents int64) string { return money.InCurrency(cur, cents) }
+	var out []DeviceStatus
 	a := dv.Acceptor
 	if a == nil {
 		a = d.acceptor.Load()
 	}
 	if a != nil {
-		s := DeviceStatus{Name: "Note acceptor"}
-		s.Lines = append(s.Lines, "version: "+orNone(a.Version()))
+		s := DeviceStatus{Name: "Note acceptor", Model: a.Version(), Port: dv.Ports.Acceptor, LastFault: lastFault(accLast)}
+		switch {
+		case !accFault.IsZero():
+			s.State = "Fault: " + accFault.String()
+		case dv.MayTakeMoney != nil && dv.MayTakeMoney():
+			s.OK, s.State = true, "Working: taking notes"
+		default:
+			s.OK, s.State = true, "Working, inhibited: takes no notes in technician mode (but for the accept test), without the table, or while the table is closed"
+		}
 		var notes []string
 		for _, c := range a.Currency() {
-			notes = append(notes, money.Decimal(c.Cents()))
+			notes = append(notes, cash(c.Cents()))
 		}
-		s.Lines = append(s.Lines, fmt.Sprintf("notes accepted: %v", notes))
-		inhibited := "yes (technician mode, no table, table closed or a device fault)"
-		if dv.MayTakeMoney != nil && dv.MayTakeMoney() {
-			inhibited = "no"
-		}
-		s.Lines = append(s.Lines, "inhibited: "+inhibited)
-		if dv.Cashier != nil {
-			s.Lines = append(s.Lines, "fault now: "+orNone(accFault))
-		}
+		s.Counters = append(s.Counters, Counter{"Notes it takes", strings.Join(notes, ", ")},
+			Counter{"Notes stacked", fmt.Sprintf("%d, %s", noteCount(m), cash(m.NotesIn))},
+			Counter{"Tickets redeemed", fmt.Sprintf("%d, %s", m.TicketsInN, cash(m.TicketsIn))})
 		out = append(out, s)
 	}
 	if dv.Cashier != nil {
-		lines := []string{"fault now: " + orNone(prnFault)}
-		out = append(out, DeviceStatus{Name: "Printer", Lines: append(lines, printerLines(dv.Cashier.PrinterStatus())...)})
+		s := DeviceStatus{Name: "Ticket printer", Port: dv.Ports.Printer, LastFault: lastFault(prnLast)}
+		st, serr := dv.Cashier.PrinterStatus()
+		switch {
+		case !prnFault.IsZero() && serr == nil:
+			s.State = "Fault: " + prnFault.String() + " (" + printerWords(st) + ")"
+		case !prnFault.IsZero():
+			s.State = "Fault: " + prnFault.String()
+		case serr != nil:
+			s.State = "Not answering its status: " + serr.Error()
+		default:
+			s.OK, s.State = true, "Ready: "+printerWords(st)
+		}
+		if serr == nil {
+			s.Model = st.Firmware
+		}
+		s.Counters = append(s.Counters, Counter{"Tickets printed", fmt.Sprintf("%d, %s", m.TicketsOutN, cash(m.TicketsOut))})
+		out = append(out, s)
 	}
 	if p := dv.Pad; p != nil {
 		seat := max(dv.Seat, 1)
-		card, ok := p.Card(seat)
-		if !ok {
-			card = "none"
+		state := fmt.Sprintf("Working: seat %d's pad not touched, no card in", seat)
+		card, in := p.Card(seat)
+		switch {
+		case p.Touched(seat) && in:
+			state = fmt.Sprintf("Working: seat %d's pad touched, card %s in", seat, card)
+		case p.Touched(seat):
+			state = fmt.Sprintf("Working: seat %d's pad touched, no card in", seat)
+		case in:
+			state = fmt.Sprintf("Working: seat %d's pad not touched, card %s in", seat, card)
 		}
-		out = append(out, DeviceStatus{Name: "ID pad", Lines: []string{
-			fmt.Sprintf("seat %d touched: %v", seat, p.Touched(seat)), "card: " + card}})
-	}
-	if len(out) == 0 {
-		out = append(out, DeviceStatus{Name: "Devices", Lines: []string{"this terminal has no serial devices"}})
+		out = append(out, DeviceStatus{Name: "Player-ID pad", OK: true, State: state, Port: dv.Ports.Pad})
 	}
 	return out, nil
+}
+
+// noteCount is how many notes the meters count stacked.
+func noteCount(m meters.Meters) int {
+	n := 0
+	for _, k := range m.Notes {
+		n += k
+	}
+	return n
+}
+
+// lastFault is a last fault in words with its local time, "" for none.
+func lastFault(f cashier.Fault) string {
+	if f.Msg.IsZero() {
+		return ""
+	}
+	return f.Msg.String() + ", " + f.At.Local().Format("2006-01-02 15:04")
 }
 
 // Record kinds of the devices page's tests.
@@ -252,7 +312,7 @@ func (d *Desk) AcceptTest(ctx context.Context) (string, error) {
 	case e.IsTicket():
 		said = "a ticket was read and returned (not redeemed)"
 	default:
-		said = fmt.Sprintf("note %s read and returned (not credited)", money.Decimal(e.Cents))
+		said = fmt.Sprintf("note %s read and returned (not credited)", money.InCurrency(d.cfg.Terminal.View().Config.Currency, e.Cents))
 	}
 	if err := log.ServiceRecord(ctx, KindAcceptTest, tech.ID, said); err != nil {
 		return "", err
@@ -267,7 +327,7 @@ func orNone(s string) string {
 	return s
 }
 
-// Settings are the settings now.
+// Settings are the settings now: the file's, and what the terminal runs with for the rest.
 func (d *Desk) Settings() (Values, error) {
 	if _, err := d.technician(); err != nil {
 		return Values{}, err
@@ -275,7 +335,8 @@ func (d *Desk) Settings() (Values, error) {
 	if d.cfg.Settings == nil {
 		return Values{}, errors.New("this terminal keeps no settings")
 	}
-	return d.cfg.Settings.Load()
+	v, err := d.cfg.Settings.Load()
+	return v.Over(d.cfg.Running), err
 }
 
 // SetSetting changes one setting (design, language, seat), journalled with the technician and
@@ -293,33 +354,26 @@ func (d *Desk) SetSetting(ctx context.Context, key, value string) error {
 		if err != nil {
 			return v, err
 		}
-		detail := fmt.Sprintf("%s: %q -> %q", key, v.Get(key), now.Get(key))
+		detail := fmt.Sprintf("%s: %q -> %q", key, v.Over(d.cfg.Running).Get(key), now.Get(key))
 		return now, JournalLog{d.cfg.Journal}.ServiceRecord(ctx, KindConfig, tech.ID, detail)
 	})
 	return err
 }
 
-// printerLines is the printer's state as it answers now: firmware, paper, print head, and
-// every flag up.
-func printerLines(st printer.Status, err error) []string {
-	if err != nil {
-		return []string{"status: " + err.Error()}
-	}
-	paper := "ok"
+// printerWords is the printer's paper and print head in words.
+func printerWords(st printer.Status) string {
+	paper := "paper in"
 	switch {
 	case st.Has(printer.FlagPaperOut):
-		paper = "out"
+		paper = "paper out"
 	case st.Has(printer.FlagPaperLow):
-		paper = "low"
+		paper = "paper low"
 	case !st.Extended:
-		paper = "not out (a standard status does not say low)"
+		paper = "paper in (this printer does not report low paper)"
 	}
-	head := "down"
+	head := "print head down"
 	if st.Has(printer.FlagHeadUp) {
-		head = "up (platen open)"
+		head = "print head up (platen open)"
 	}
-	if st.Has(printer.FlagHeadError) {
-		head += ", head error"
-	}
-	return []string{"firmware: " + orNone(st.Firmware), "paper: " + paper, "print head: " + head, "status: " + st.String()}
+	return paper + ", " + head
 }

@@ -98,6 +98,20 @@ func (v Values) Get(key string) string {
 	return ""
 }
 
+// Over is v with each setting it leaves unset taken from running: the settings in force.
+func (v Values) Over(running Values) Values {
+	if v.Design == "" {
+		v.Design = running.Design
+	}
+	if v.Language == "" {
+		v.Language = running.Language
+	}
+	if v.Seat == 0 {
+		v.Seat = running.Seat
+	}
+	return v
+}
+
 // check validates key = value and returns the values with it set.
 func (v Values) with(key, value string) (Values, error) {
 	ok := false

@@ -147,7 +147,7 @@ func TestDeskRefusesOutsideService(t *testing.T) {
 	ctx := context.Background()
 	_, e1 := r.desk.Meters(ctx)
 	_, e2 := r.desk.EventLog(ctx, 0)
-	_, e3 := r.desk.DeviceStatuses()
+	_, e3 := r.desk.DeviceStatuses(ctx)
 	_, e4 := r.desk.Settings()
 	e5 := r.desk.SetSetting(ctx, "design", "U")
 	_, e6 := r.desk.SaveCalibration(ctx, calibration.Result{Matrix: calibration.Identity})
@@ -316,6 +316,38 @@ func TestDeskSoundLevelSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.Lines[0].Detail, `volume: "" -> "0"`) {
+		t.Fatalf("config line %+v", page.Lines[0])
+	}
+}
+
+// The settings page shows what the terminal runs with (issue 32 point 13: it read "(Select
+// one)" for a setting never changed on the terminal): a setting not in the file is the running
+// one, a setting changed shows its new value, and the change is journalled from the value shown.
+func TestSettingsShowWhatTheTerminalRunsWith(t *testing.T) {
+	r := newRig(t)
+	r.desk.cfg.Running = Values{Design: "L", Language: "zh_Hans", Seat: 3}
+	ctx := context.Background()
+	r.enter(t)
+	v, err := r.desk.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"design": "L", "language": "zh_Hans", "seat": "3"} {
+		if got := v.Get(key); got != want {
+			t.Errorf("%s shows %q, running %q", key, got, want)
+		}
+	}
+	if err := r.desk.SetSetting(ctx, "design", "U"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.desk.Settings(); v.Design != "U" || v.Seat != 3 {
+		t.Fatalf("after setting design U: %+v", v)
+	}
+	page, err := r.desk.EventLog(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Lines[0].Detail, `design: "L" -> "U"`) {
 		t.Fatalf("config line %+v", page.Lines[0])
 	}
 }

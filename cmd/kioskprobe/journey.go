@@ -521,6 +521,45 @@ var journeys = []journey{
 			},
 		},
 	},
+	{
+		// Issue 32 point 4: the per-spin minimum told while there is time to add (the demo
+		// table's minimum a spin is 5.00; a chip of 1 is under it), and gone once it is met.
+		name:    "per-spin-minimum",
+		designs: "A",
+		// A long period: the taps come in the period the buy-in was credited in.
+		args: []string{"-demo-period", "120s"},
+		steps: []step{
+			buyIn,
+			{name: "the table takes bets", want: func(t translation) [][]string { return [][]string{{t.T("PLACE YOUR BETS")}} }, wait: 3 * time.Minute},
+			{
+				name: "a chip of 1 against the minimum of 5.00 a spin is warned, with both amounts",
+				do:   func(k *kioskRun) error { return k.tapNumber(17) },
+				want: func(t translation) [][]string { return [][]string{{perSpinWarning(t), "1.00"}, {"5.00"}} },
+			},
+			{
+				name: "four more chips meet the minimum: the warning goes",
+				do: func(k *kioskRun) error {
+					// A second apart: taps on the same number half a second apart placed three
+					// chips of four on this loaded machine (reported; not understood yet).
+					for range 4 {
+						time.Sleep(time.Second)
+						if err := k.tapNumber(17); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+				want: func(translation) [][]string { return [][]string{{"495.00"}} },
+				gone: func(t translation) []string { return []string{perSpinWarning(t)} },
+			},
+		},
+	},
+}
+
+// perSpinWarning is the start of the warning that the wagers are under the table's minimum a
+// spin, in the language: the words before its first amount.
+func perSpinWarning(t translation) string {
+	return before(t.T("Your wagers of %s are below the table minimum of %s a spin: add to them or they will not be recognised"))
 }
 
 // buyIn is every journey's first step: the demo's five notes of 100 credited.

@@ -86,8 +86,12 @@ type Ticket struct {
 	Cents      int64
 	Number     int    // ticket number at this terminal
 	Expiry     string // e.g. "VOID AFTER 30 DAYS"
-	Currency   string // symbol for the figures, "$" when empty
+	Currency   string // symbol for the figures, "$" when empty; ASCII (the printer's fonts)
+	Units      Units  // the currency's words for the amount in words; dollars when zero
 }
+
+// Units are a currency's unit and hundredth in words, singular and plural (app/money.UnitsOf).
+type Units struct{ One, Many, HundredthOne, HundredthMany string }
 
 // TestTicket is a technician's test ticket: it says VOID on its heading, carries an all-zero
 // validation number no table ever issues (so it can never be redeemed) and a nominal cent.
@@ -164,17 +168,23 @@ func number(n int64) string {
 }
 
 // Words renders cents as "ONE HUNDRED TWENTY-THREE DOLLARS AND FORTY-FIVE CENTS".
-func Words(cents int64) string {
+func Words(cents int64) string { return Units{}.Words(cents) }
+
+// Words renders cents in these units ("TWENTY EUROS AND ZERO CENTS"); zero Units are dollars.
+func (u Units) Words(cents int64) string {
+	if u == (Units{}) {
+		u = Units{"DOLLAR", "DOLLARS", "CENT", "CENTS"}
+	}
 	if cents < 0 {
-		return "MINUS " + Words(-cents)
+		return "MINUS " + u.Words(-cents)
 	}
 	d, c := cents/100, cents%100
-	dn, cn := "DOLLARS", "CENTS"
+	dn, cn := u.Many, u.HundredthMany
 	if d == 1 {
-		dn = "DOLLAR"
+		dn = u.One
 	}
 	if c == 1 {
-		cn = "CENT"
+		cn = u.HundredthOne
 	}
 	return fmt.Sprintf("%s %s AND %s %s", number(d), dn, number(c), cn)
 }
@@ -204,7 +214,7 @@ func (t Ticket) Fields() ([]string, error) {
 		"VALIDATION " + v,
 		t.Validation,
 		Figures(t.Currency, t.Cents),
-		Words(t.Cents),
+		t.Units.Words(t.Cents),
 		fmt.Sprintf("TICKET # %04d", t.Number),
 		t.Expiry,
 	}, nil

@@ -187,21 +187,25 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 
 // FirstBuyIn has a player buy in with five $100 notes through the emulated acceptor when the
 // terminal has no credit (a fresh state directory), so the demo opens with chips to bet. The
-// notes go in as the acceptor is enabled, in the background; balance > 0 does nothing. Call it
-// before Close.
-func (d *Demo) FirstBuyIn(balance int64) {
+// notes go in one at a time while mayTake (the station's MayTakeMoney) says the terminal takes
+// money, in the background: a note is not pushed at an acceptor a technician has enabled for
+// the accept test, which would read the demo's note instead of the technician's and hand the
+// buy-in back (issue 32 point 13). Balance > 0 does nothing. Call it before Close.
+func (d *Demo) FirstBuyIn(balance int64, mayTake func() bool) {
 	if balance != 0 {
 		return
 	}
 	d.run(func() {
-		for range 5 {
-			for d.acceptor.InsertNote(10000) != nil {
-				// Not enabled yet: the station enables it once recovery is done and the table is up.
-				select {
-				case <-d.done:
-					return
-				case <-time.After(200 * time.Millisecond):
-				}
+		for in := 0; in < 5; {
+			// Not enabled yet (the station enables it once recovery is done and the table is
+			// up), or enabled for a technician's test: wait.
+			if mayTake() && d.acceptor.InsertNote(10000) == nil {
+				in++
+			}
+			select {
+			case <-d.done:
+				return
+			case <-time.After(200 * time.Millisecond):
 			}
 		}
 	})

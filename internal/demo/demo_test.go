@@ -26,43 +26,17 @@ import (
 // a command typed after Close is answered by nobody.
 func TestDemoPlaysLikeACabinet(t *testing.T) {
 	dir := t.TempDir()
-	commands, typing := io.Pipe()
-	replies := &lines{c: make(chan string, 16)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// The test's own output: a demo goroutine logging after the test returned would fail it.
-	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Period: 30 * time.Second,
-		Log: slog.New(slog.NewTextHandler(t.Output(), nil)), Commands: commands, Replies: replies})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() }) // on a failure; Close is idempotent
-	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal-T01.db"),
-		Client:   client.Config{Addr: d.Addr, TLS: d.ClientTLS},
-		Acceptor: d.Acceptor, Printer: d.Printer, IDPad: d.IDPad, Seat: d.Seat, AcceptorPoll: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	d, st, typing, replies := startDemo(t, ctx, dir, nil)
 
 	if v := st.WaitForTable(ctx, 10*time.Second); v.Config.TableID != "DEMO" || v.Config.WageringPeriod != 30*time.Second {
 		t.Fatalf("no snapshot from the demo table: %+v", v.Config)
 	}
-	d.FirstBuyIn(1) // the terminal has credit: no notes go in
+	d.FirstBuyIn(1, st.MayTakeMoney) // the terminal has credit: no notes go in
 	// The acceptor takes notes once the station has recovered and enabled it; until then the
 	// emulator refuses the command, as a real one keeps its mouth shut.
-	waitFor(t, "a note accepted", func() bool {
-		if _, err := io.WriteString(typing, "note 2000\n"); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case r := <-replies.c:
-			return strings.HasPrefix(r, "ok:")
-		case <-time.After(5 * time.Second):
-			t.Fatal("no answer to a device command")
-			return false
-		}
-	})
+	waitFor(t, "a note accepted", func() bool { return typed(t, typing, replies, "note 2000") })
 	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 })
 
 	if err := st.Cashier.CashOut(ctx); err != nil {
@@ -165,7 +139,7 @@ func TestDemoClosesWithTheBuyInPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.FirstBuyIn(0)
+	d.FirstBuyIn(0, func() bool { return true })
 	done := make(chan error)
 	go func() { done <- d.Close() }()
 	select {
@@ -178,6 +152,48 @@ func TestDemoClosesWithTheBuyInPending(t *testing.T) {
 	}
 	if err := d.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// startDemo starts the demo in dir and a station on it (its Config changed by edit, if not
+// nil), with the demo's stdin and replies the test's: both are closed when the test ends.
+func startDemo(t *testing.T, ctx context.Context, dir string, edit func(*station.Config)) (*demo.Demo, *station.Station, *io.PipeWriter, *lines) {
+	t.Helper()
+	commands, typing := io.Pipe()
+	replies := &lines{c: make(chan string, 64)}
+	// The test's own output: a demo goroutine logging after the test returned would fail it.
+	d, err := demo.Start(ctx, demo.Config{StateDir: dir, TerminalID: "T01", Period: 30 * time.Second,
+		Log: slog.New(slog.NewTextHandler(t.Output(), nil)), Commands: commands, Replies: replies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() }) // on a failure; Close is idempotent
+	cfg := station.Config{ID: "T01", Journal: filepath.Join(dir, "terminal-T01.db"),
+		Client:   client.Config{Addr: d.Addr, TLS: d.ClientTLS},
+		Acceptor: d.Acceptor, Printer: d.Printer, IDPad: d.IDPad, Seat: d.Seat, AcceptorPoll: 20 * time.Millisecond}
+	if edit != nil {
+		edit(&cfg)
+	}
+	st, err := station.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return d, st, typing, replies
+}
+
+// typed types a device command on the demo's stdin and reports whether the device took it.
+func typed(t *testing.T, typing io.Writer, replies *lines, line string) bool {
+	t.Helper()
+	if _, err := io.WriteString(typing, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-replies.c:
+		return strings.HasPrefix(r, "ok:")
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer to a device command")
+		return false
 	}
 }
 

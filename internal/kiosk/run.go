@@ -6,12 +6,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tablegames/ats/app/station"
+	"github.com/tablegames/ats/app/technician"
 	"github.com/tablegames/ats/client"
 	"github.com/tablegames/ats/internal/demo"
 	"github.com/tablegames/ats/internal/sound"
+	"github.com/tablegames/ats/ui"
 )
 
 // Run wires the kiosk (the table, demo or real; the station; the screen) and runs it until the
@@ -35,7 +38,9 @@ func Run(log *slog.Logger) (err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := station.Config{StateDir: dir, Touch: touchPersist(dir, o.server == ""), ID: o.id, Journal: filepath.Join(dir, "terminal-"+o.id+".db"), Client: client.Config{Addr: o.server, Logger: log},
-		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs}
+		Acceptor: o.acceptor, Printer: o.printer, IDPad: o.idpad, Seat: o.seat, Log: log, LocalTechnicianPINs: o.localTechnicianPINs,
+		Running: technician.Values{Design: strings.ToUpper(o.design), Language: ui.Speaking()}}
+
 	// The cues sound on the cabinet's speaker at the technician's level; a machine without a
 	// sound card logs it and plays silent (internal/sound).
 	speaker := sound.Open(o.volume, log)
@@ -67,7 +72,7 @@ func Run(log *slog.Logger) (err error) {
 	view := st.WaitForTable(ctx, 10*time.Second)
 	go logRounds(ctx, st.Terminal, log)
 	if d != nil {
-		d.FirstBuyIn(view.Balance)
+		d.FirstBuyIn(view.Balance, st.MayTakeMoney)
 	}
 	// Start-up time is a target (issue 4): log it where the test command's screenshot run keeps it.
 	return showScreen(ctx, st, view, o, cancel, func() { log.Info("first frame", "after", time.Since(start).Round(time.Millisecond)) })
