@@ -275,6 +275,17 @@ func (r *rig) buyIn(cents int64) {
 	r.noPending()
 }
 
+// cashBox waits for the emulated acceptor's cash box to hold cents, the notes credited. The
+// station credits at VEND VALID (the credit point, journalled before it is acknowledged) and
+// settles with the table in the background, so the balance can reach the screen before the
+// driver's ACK reaches the acceptor — and the emulator counts a note in its box at that ACK.
+// Read at once, the box can be one note short of a balance that is right; waited for, a note
+// missing from it or counted twice still fails.
+func (r *rig) cashBox(cents int64) {
+	r.t.Helper()
+	r.eventually(fmt.Sprintf("%d cents in the cash box, as credited", cents), func() bool { return r.acc.CashboxCents() == cents })
+}
+
 func (r *rig) noPending() {
 	r.t.Helper()
 	r.eventually("no money flow left open in the journal", func() bool {
