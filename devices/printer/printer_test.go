@@ -468,7 +468,11 @@ func TestFaultsOverPTY(t *testing.T) {
 		})
 	}
 	t.Run("jam after the validation number", func(t *testing.T) {
-		r := newRig(t)
+		// The jam must land between validation done (half way) and the ticket out: with the
+		// rig's 200 ms job that window is 100 ms, which a loaded machine under -race missed
+		// (the job finished first, and printed). A 2 s job gives it a second.
+		r := newRigWith(t, emulator.PrinterConfig{Print: 2 * time.Second, Feed: 30 * time.Millisecond},
+			printer.Config{Poll: 20 * time.Millisecond, ReplyTimeout: 300 * time.Millisecond, JobTimeout: 6 * time.Second})
 		go func() {
 			for s := mustStatus(r.emu); !strings.Contains(s, "busy") || !strings.Contains(s, "validation done"); s = mustStatus(r.emu) {
 				time.Sleep(2 * time.Millisecond)
