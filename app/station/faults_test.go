@@ -286,9 +286,7 @@ func TestStackerJamWhileStacking(t *testing.T) {
 			if b := r.conserved(); b != 1500+tc.credited || r.view().Balance != b {
 				t.Fatalf("ledger balance %d, screen %d, want %d", b, r.view().Balance, 1500+tc.credited)
 			}
-			if box := r.acc.CashboxCents(); box != 1500+tc.credited {
-				t.Fatalf("cash box %d, credited %d", box, 1500+tc.credited)
-			}
+			r.cashBox(1500 + tc.credited)
 			// The balance reaches the screen from the table's broadcast, which can overtake the
 			// cashier's own "credited" record of the last note: wait for the journal to close it.
 			want := map[bool]int{true: 3, false: 2}[tc.credited > 0]
@@ -317,7 +315,7 @@ func TestStackerJamAcrossATerminalRestart(t *testing.T) {
 	r.noPending()
 	// The station credits on the acceptor's word that the note is in its stacker; the acceptor
 	// finishes stacking it while it initialises.
-	r.eventually("the note in the cash box", func() bool { return r.acc.CashboxCents() == 2000 })
+	r.cashBox(2000)
 	if b := r.conserved(); b != 2000 || len(r.records("credited")) != 1 {
 		t.Fatalf("ledger %d, cash box %d, credits %v", b, r.acc.CashboxCents(), r.records("credited"))
 	}

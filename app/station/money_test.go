@@ -17,6 +17,7 @@ import (
 	"github.com/tablegames/ats/app/journal"
 	"github.com/tablegames/ats/app/roulette"
 	"github.com/tablegames/ats/client"
+	"github.com/tablegames/ats/devices/emulator"
 	"github.com/tablegames/ats/server"
 )
 
@@ -240,6 +241,31 @@ func TestCashOutRefusedWhilePrinterDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.waitView("Cash out offered again", func(v app.View) bool { return v.CanCashOut })
+}
+
+// A loaded terminal looks at its printer late: the whole ticket (busy, validation, out, top of
+// form) comes and goes between two of the driver's polls. The cash-out is one paper ticket,
+// confirmed to the table — never the same validation number printed again because the driver
+// took a finished job for one that never started (seen under load as two tickets #0001).
+func TestCashOutPrintedBetweenTwoPollsIsOneTicket(t *testing.T) {
+	r := newRig(t, rigOptions{printerPoll: 400 * time.Millisecond, printer: func(c *emulator.PrinterConfig) {
+		c.Start, c.Print, c.Feed = time.Millisecond, 20*time.Millisecond, time.Millisecond
+	}})
+	r.ready()
+	r.buyIn(2000)
+	if err := r.st.Cashier.CashOut(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.st.Cashier.Status(); !st.TakeTicket || st.Handpay || !st.Fault.IsZero() {
+		t.Fatalf("cashier status %+v", st)
+	}
+	if printed := r.prn.Printed(); len(printed) != 1 || !printed[0].Complete {
+		t.Fatalf("the printer put out %d tickets for one cash-out", len(printed))
+	}
+	if n, m := len(r.records("ticket-printed")), len(r.records("ticket-confirmed")); n != 1 || m != 1 {
+		t.Fatalf("journal: %d printed, %d confirmed", n, m)
+	}
+	r.noPending()
 }
 
 // The ticket cannot be printed: the cash-out goes to handpay (the player is told an attendant

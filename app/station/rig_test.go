@@ -54,6 +54,10 @@ type rigOptions struct {
 	manual   bool
 	cfg      func(*server.Config)
 	acceptor func(*emulator.NoteAcceptorConfig) // the emulated acceptor's timing, if not the rig's
+	printer  func(*emulator.PrinterConfig)      // the emulated printer's timing, if not the rig's
+	// printerPoll is the printer driver's poll during a job (station.Config.PrinterPoll), if
+	// not the rig's 25 ms.
+	printerPoll time.Duration
 	// printerCheck is the station's idle printer check (0: the station's default); a long one
 	// lets a test put the printer at fault unseen, so the fault is found by the print itself.
 	printerCheck time.Duration
@@ -113,13 +117,20 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if o.acceptor != nil {
 		o.acceptor(&acc)
 	}
+	prn := emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}
+	if o.printer != nil {
+		o.printer(&prn)
+	}
+	if o.printerPoll == 0 {
+		o.printerPoll = 25 * time.Millisecond
+	}
 	var pad *emulator.IDPad
 	if o.idpad {
 		pad = emulator.NewIDPad(emulator.IDPadConfig{Heartbeat: 100 * time.Millisecond})
 	}
 	r := &rig{t: t, dir: dir, demo: tbl, net: p, opts: o, idPad: pad,
 		acc: emulator.NewNoteAcceptor(acc),
-		prn: emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 20 * time.Millisecond}),
+		prn: emulator.NewPrinter(prn),
 	}
 	r.start()
 	return r
@@ -168,7 +179,7 @@ func (r *rig) tryStart() error {
 	}
 	st, err := station.Start(ctx, station.Config{ID: "T01", Journal: filepath.Join(r.dir, "terminal.db"),
 		Client:   client.Config{Addr: r.net.Addr(), TLS: r.demo.ClientTLS, BaseBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
-		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: 25 * time.Millisecond,
+		Acceptor: ap.Path, Printer: pp.Path, AcceptorPoll: 20 * time.Millisecond, PrinterPoll: r.opts.printerPoll,
 		PrintRetries: 2, RetryEvery: 50 * time.Millisecond, PrinterCheck: r.opts.printerCheck, StateDir: r.stateDir(),
 		Touch: calibration.Persist{Rules: station.TouchRules(r.dir)}, AcceptTestTimeout: r.opts.acceptTest,
 		IDPad: padPath, Seat: 1, Clock: r.opts.stationClock()})
@@ -273,6 +284,17 @@ func (r *rig) buyIn(cents int64) {
 	}
 	r.waitView(fmt.Sprintf("%d cents credited", cents), func(v app.View) bool { return v.Balance == before+cents })
 	r.noPending()
+}
+
+// cashBox waits for the emulated acceptor's cash box to hold cents, the notes credited. The
+// station credits at VEND VALID (the credit point, journalled before it is acknowledged) and
+// settles with the table in the background, so the balance can reach the screen before the
+// driver's ACK reaches the acceptor — and the emulator counts a note in its box at that ACK.
+// Read at once, the box can be one note short of a balance that is right; waited for, a note
+// missing from it or counted twice still fails.
+func (r *rig) cashBox(cents int64) {
+	r.t.Helper()
+	r.eventually(fmt.Sprintf("%d cents in the cash box, as credited", cents), func() bool { return r.acc.CashboxCents() == cents })
 }
 
 func (r *rig) noPending() {

@@ -289,7 +289,10 @@ func (p *Printer) ready(ctx context.Context) (Status, error) {
 // the print command.
 //
 // The job has started when busy is seen, or when validation done, up before, goes down (a
-// printer clears it as it starts). Flags seen before that belong to the last job. Once started:
+// printer clears it as it starts), or when a flag only a job raises has come up since before
+// (raisedByAJob): a host polling late — a loaded machine — can miss the whole job between two
+// polls, and a finished ticket taken for a job that never started would be printed again.
+// Flags seen before that belong to the last job. Once started:
 // barcode accessed or validation done means the validation number may be on paper (a fault from
 // then on leaves the ticket maybe printed); validation done, then not busy, then top of form is
 // a printed ticket.
@@ -312,7 +315,7 @@ func (p *Printer) follow(ctx context.Context, before Status) error {
 			continue
 		}
 		misses = 0
-		if s.Has(FlagBusy) || (before.Has(FlagValidationDone) && !s.Has(FlagValidationDone)) {
+		if s.Has(FlagBusy) || (before.Has(FlagValidationDone) && !s.Has(FlagValidationDone)) || raisedByAJob(before, s) {
 			started = true
 		}
 		if started && (s.Has(FlagBarcodeAccessed) || s.Has(FlagValidationDone)) {
@@ -341,4 +344,24 @@ func (p *Printer) follow(ctx context.Context, before Status) error {
 			return &Error{Outcome: maybe, Err: fmt.Errorf("job not finished within %v (%v)", p.cfg.JobTimeout, s)}
 		}
 	}
+}
+
+// jobFlags are raised by a print job and by nothing else but a power-up (which also raises the
+// power-up flag): barcode accessed and validation done as the validation number goes on paper,
+// paper in the chute as the ticket comes out. Replies come in order on the line, so a status read
+// after before that shows one of them up, where before had it down, is this job's.
+var jobFlags = []Flag{FlagBarcodeAccessed, FlagValidationDone, FlagPaperInChute}
+
+// raisedByAJob says whether s, read after the print command, shows a job flag that was down in
+// before, the status just before it: the job ran, even if no poll saw it busy.
+func raisedByAJob(before, s Status) bool {
+	if s.Has(FlagPowerUp) {
+		return false // a reset raises validation done too; follow reports it
+	}
+	for _, f := range jobFlags {
+		if s.Has(f) && !before.Has(f) {
+			return true
+		}
+	}
+	return false
 }

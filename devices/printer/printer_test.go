@@ -114,6 +114,42 @@ func TestTranscriptSecondJobFromValidationDrop(t *testing.T) {
 	}
 }
 
+// A loaded host polls late: the whole first job (busy, validation, out, top of form) falls
+// between two polls, so busy is never seen and validation done, up since power-up, never drops.
+// The ticket is out — barcode accessed and paper in the chute came up, and only a job raises
+// them — and the driver must say printed. Taking it for a job that never started timed out and
+// the cashier printed the same validation number again: two paper copies of ticket #0001.
+func TestTranscriptJobFinishedBetweenPolls(t *testing.T) {
+	p := porttest.New(20 * time.Millisecond)
+	idle := gen2('@', '@', '@', '@', 'p', ' ') // validation done (from power-up), top of form
+	p.Expect("enq", enq).Reply("power up", gen2('@', '@', '@', '@', 'q', ' '))
+	defineTranscript(p, idle)
+	p.Expect("enq", enq).Reply("ready", idle)
+	p.Expect("print", []byte(printBytes))
+	// The first poll, late: barcode accessed, validation done, top of form, in the chute.
+	p.Expect("enq", enq).Reply("already out", gen2('@', '@', 'H', '@', 'r', '1'))
+	pr := printer.New(p, printer.Config{Poll: time.Millisecond, ReplyTimeout: 100 * time.Millisecond, JobTimeout: 500 * time.Millisecond})
+	if err := pr.Print(context.Background(), ticket); err != nil {
+		t.Fatalf("a ticket printed between two polls: %v", err)
+	}
+	if err := p.WaitDone(time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The same over a pseudo-terminal with the emulated printer: a job shorter than the driver's
+// poll is one ticket on paper and a nil error, however late the driver looks.
+func TestPrintShorterThanAPollOverPTY(t *testing.T) {
+	r := newRigWith(t, emulator.PrinterConfig{Start: time.Millisecond, Print: 20 * time.Millisecond, Feed: time.Millisecond},
+		printer.Config{Poll: 300 * time.Millisecond, ReplyTimeout: 300 * time.Millisecond, JobTimeout: 2 * time.Second})
+	if err := r.pr.Print(context.Background(), ticket); err != nil {
+		t.Fatalf("printed %d tickets, and the driver says: %v", len(r.emu.Printed()), err)
+	}
+	if n := len(r.emu.Printed()); n != 1 {
+		t.Fatalf("printed %d tickets", n)
+	}
+}
+
 // Status replies with "P ", "P0" and "P9" are the printer's status, not noise; so is one after
 // line noise.
 func TestTranscriptStatusReplies(t *testing.T) {
@@ -310,11 +346,18 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigWith(t, emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 30 * time.Millisecond},
+		printer.Config{Poll: 20 * time.Millisecond, ReplyTimeout: 300 * time.Millisecond, JobTimeout: 3 * time.Second})
+}
+
+// newRigWith is a rig with the emulator's timing and the driver's configuration given.
+func newRigWith(t *testing.T, ec emulator.PrinterConfig, pc printer.Config) *rig {
+	t.Helper()
 	pty, err := serialport.NewPTY()
 	if err != nil {
 		t.Fatal(err)
 	}
-	emu := emulator.NewPrinter(emulator.PrinterConfig{Print: 200 * time.Millisecond, Feed: 30 * time.Millisecond})
+	emu := emulator.NewPrinter(ec)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() { emu.Serve(ctx, pty.Device); close(served) }()
@@ -323,7 +366,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); port.Close(); <-served; pty.Close() })
-	return &rig{emu: emu, pr: printer.New(port, printer.Config{Poll: 20 * time.Millisecond, ReplyTimeout: 300 * time.Millisecond, JobTimeout: 3 * time.Second})}
+	return &rig{emu: emu, pr: printer.New(port, pc)}
 }
 
 // barcode reads the Interleaved 2 of 5 barcode back from a printed picture, across the middle
@@ -425,7 +468,11 @@ func TestFaultsOverPTY(t *testing.T) {
 		})
 	}
 	t.Run("jam after the validation number", func(t *testing.T) {
-		r := newRig(t)
+		// The jam must land between validation done (half way) and the ticket out: with the
+		// rig's 200 ms job that window is 100 ms, which a loaded machine under -race missed
+		// (the job finished first, and printed). A 2 s job gives it a second.
+		r := newRigWith(t, emulator.PrinterConfig{Print: 2 * time.Second, Feed: 30 * time.Millisecond},
+			printer.Config{Poll: 20 * time.Millisecond, ReplyTimeout: 300 * time.Millisecond, JobTimeout: 6 * time.Second})
 		go func() {
 			for s := mustStatus(r.emu); !strings.Contains(s, "busy") || !strings.Contains(s, "validation done"); s = mustStatus(r.emu) {
 				time.Sleep(2 * time.Millisecond)
