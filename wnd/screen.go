@@ -380,10 +380,9 @@ func colourWord(n roulette.Number) string {
 
 // layout places everything on the 1920×1080 design, scaled to the window and centred.
 type layout struct {
-	s        *Screen
-	u        float32 // the scale
-	ox, oy   float32 // the design's origin in the window
-	lastSize fyne.Size
+	s      *Screen
+	u      float32 // the scale
+	ox, oy float32 // the design's origin in the window
 }
 
 func (l *layout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(designW/4, designH/4) }

@@ -320,13 +320,6 @@ func (d *Desk) AcceptTest(ctx context.Context) (string, error) {
 	return said, terr
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 // Settings are the settings now: the file's, and what the terminal runs with for the rest.
 func (d *Desk) Settings() (Values, error) {
 	if _, err := d.technician(); err != nil {
