@@ -78,6 +78,11 @@ func init() {
 	allow(cage, "OpenShift", cashierRoles)
 	allow(cage, "CloseShift", cashierRoles)
 	allow(cage, "CurrentShift", cashierRoles)
+	// Carded play (cagecards.go): the cashier who checks the holder's identity document
+	// registers a card and reports it lost or barred; a supervisor may look one up.
+	allow(cage, "RegisterCard", cashierRoles)
+	allow(cage, "ReportCard", cashierRoles)
+	allow(cage, "LookupCard", cageReportRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

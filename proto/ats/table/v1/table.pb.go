@@ -10162,6 +10162,329 @@ func (x *LedgerReseal) GetFound() string {
 	return ""
 }
 
+type RegisterCardRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	CardId string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	// The holder's name, and the identity document the cashier checked: its type and number.
+	// The number is not stored: its last 3 characters and a keyed digest are.
+	Holder        *PatronIdentity `protobuf:"bytes,2,opt,name=holder,proto3" json:"holder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegisterCardRequest) Reset() {
+	*x = RegisterCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[139]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegisterCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegisterCardRequest) ProtoMessage() {}
+
+func (x *RegisterCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[139]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegisterCardRequest.ProtoReflect.Descriptor instead.
+func (*RegisterCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{139}
+}
+
+func (x *RegisterCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *RegisterCardRequest) GetHolder() *PatronIdentity {
+	if x != nil {
+		return x.Holder
+	}
+	return nil
+}
+
+type ReportCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	State         string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`   // "lost" | "barred"
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"` // required: "reported by phone", "self-exclusion", …
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCardRequest) Reset() {
+	*x = ReportCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[140]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCardRequest) ProtoMessage() {}
+
+func (x *ReportCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[140]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCardRequest.ProtoReflect.Descriptor instead.
+func (*ReportCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{140}
+}
+
+func (x *ReportCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *ReportCardRequest) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReportCardRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type LookupCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LookupCardRequest) Reset() {
+	*x = LookupCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[141]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LookupCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LookupCardRequest) ProtoMessage() {}
+
+func (x *LookupCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[141]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LookupCardRequest.ProtoReflect.Descriptor instead.
+func (*LookupCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{141}
+}
+
+func (x *LookupCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+// PlayerCard is a card as the cage sees it.
+type PlayerCard struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	CardId               string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	State                string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"` // "registered" | "lost" | "barred"
+	HolderName           string                 `protobuf:"bytes,3,opt,name=holder_name,json=holderName,proto3" json:"holder_name,omitempty"`
+	IdType               string                 `protobuf:"bytes,4,opt,name=id_type,json=idType,proto3" json:"id_type,omitempty"`
+	IdTail               string                 `protobuf:"bytes,5,opt,name=id_tail,json=idTail,proto3" json:"id_tail,omitempty"`                   // the document number's last 3 characters
+	RegisteredBy         string                 `protobuf:"bytes,6,opt,name=registered_by,json=registeredBy,proto3" json:"registered_by,omitempty"` // role:id of the cashier who checked the document
+	RegisteredUnixNanos  int64                  `protobuf:"varint,7,opt,name=registered_unix_nanos,json=registeredUnixNanos,proto3" json:"registered_unix_nanos,omitempty"`
+	LossLimit            int64                  `protobuf:"varint,8,opt,name=loss_limit,json=lossLimit,proto3" json:"loss_limit,omitempty"` // cents; 0: no limits set yet
+	TimeLimitSeconds     int64                  `protobuf:"varint,9,opt,name=time_limit_seconds,json=timeLimitSeconds,proto3" json:"time_limit_seconds,omitempty"`
+	BarSeconds           int64                  `protobuf:"varint,10,opt,name=bar_seconds,json=barSeconds,proto3" json:"bar_seconds,omitempty"`                                   // the bar period chosen: a day or a week
+	NetLoss              int64                  `protobuf:"varint,11,opt,name=net_loss,json=netLoss,proto3" json:"net_loss,omitempty"`                                            // cents: this limit period's settled wagers, stakes less returns
+	BarredUntilUnixNanos int64                  `protobuf:"varint,12,opt,name=barred_until_unix_nanos,json=barredUntilUnixNanos,proto3" json:"barred_until_unix_nanos,omitempty"` // a limit reached bars play until then (0 none)
+	BarredFor            string                 `protobuf:"bytes,13,opt,name=barred_for,json=barredFor,proto3" json:"barred_for,omitempty"`                                       // "loss" | "time"
+	HeldBy               string                 `protobuf:"bytes,14,opt,name=held_by,json=heldBy,proto3" json:"held_by,omitempty"`                                                // the seat holding it ("T1/T01"), "" none
+	Message              string                 `protobuf:"bytes,15,opt,name=message,proto3" json:"message,omitempty"`                                                            // for the cashier: what was done
+	Reserved             int64                  `protobuf:"varint,16,opt,name=reserved,proto3" json:"reserved,omitempty"`                                                         // cents held back for a seat's open slips (counted as lost until settled)
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *PlayerCard) Reset() {
+	*x = PlayerCard{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[142]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerCard) ProtoMessage() {}
+
+func (x *PlayerCard) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[142]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerCard.ProtoReflect.Descriptor instead.
+func (*PlayerCard) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{142}
+}
+
+func (x *PlayerCard) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetHolderName() string {
+	if x != nil {
+		return x.HolderName
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetIdType() string {
+	if x != nil {
+		return x.IdType
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetIdTail() string {
+	if x != nil {
+		return x.IdTail
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetRegisteredBy() string {
+	if x != nil {
+		return x.RegisteredBy
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetRegisteredUnixNanos() int64 {
+	if x != nil {
+		return x.RegisteredUnixNanos
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetLossLimit() int64 {
+	if x != nil {
+		return x.LossLimit
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetTimeLimitSeconds() int64 {
+	if x != nil {
+		return x.TimeLimitSeconds
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarSeconds() int64 {
+	if x != nil {
+		return x.BarSeconds
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetNetLoss() int64 {
+	if x != nil {
+		return x.NetLoss
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarredUntilUnixNanos() int64 {
+	if x != nil {
+		return x.BarredUntilUnixNanos
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarredFor() string {
+	if x != nil {
+		return x.BarredFor
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetHeldBy() string {
+	if x != nil {
+		return x.HeldBy
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetReserved() int64 {
+	if x != nil {
+		return x.Reserved
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -10971,7 +11294,39 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x03why\x18\x04 \x01(\tR\x03why\x12\x1f\n" +
 	"\vsealed_rows\x18\x05 \x01(\x03R\n" +
 	"sealedRows\x12\x14\n" +
-	"\x05found\x18\x06 \x01(\tR\x05found*~\n" +
+	"\x05found\x18\x06 \x01(\tR\x05found\"d\n" +
+	"\x13RegisterCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x124\n" +
+	"\x06holder\x18\x02 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06holder\"Z\n" +
+	"\x11ReportCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\",\n" +
+	"\x11LookupCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\"\x95\x04\n" +
+	"\n" +
+	"PlayerCard\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x1f\n" +
+	"\vholder_name\x18\x03 \x01(\tR\n" +
+	"holderName\x12\x17\n" +
+	"\aid_type\x18\x04 \x01(\tR\x06idType\x12\x17\n" +
+	"\aid_tail\x18\x05 \x01(\tR\x06idTail\x12#\n" +
+	"\rregistered_by\x18\x06 \x01(\tR\fregisteredBy\x122\n" +
+	"\x15registered_unix_nanos\x18\a \x01(\x03R\x13registeredUnixNanos\x12\x1d\n" +
+	"\n" +
+	"loss_limit\x18\b \x01(\x03R\tlossLimit\x12,\n" +
+	"\x12time_limit_seconds\x18\t \x01(\x03R\x10timeLimitSeconds\x12\x1f\n" +
+	"\vbar_seconds\x18\n" +
+	" \x01(\x03R\n" +
+	"barSeconds\x12\x19\n" +
+	"\bnet_loss\x18\v \x01(\x03R\anetLoss\x125\n" +
+	"\x17barred_until_unix_nanos\x18\f \x01(\x03R\x14barredUntilUnixNanos\x12\x1d\n" +
+	"\n" +
+	"barred_for\x18\r \x01(\tR\tbarredFor\x12\x17\n" +
+	"\aheld_by\x18\x0e \x01(\tR\x06heldBy\x12\x18\n" +
+	"\amessage\x18\x0f \x01(\tR\amessage\x12\x1a\n" +
+	"\breserved\x18\x10 \x01(\x03R\breserved*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11091,7 +11446,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xa0\x06\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xff\a\n" +
 	"\vCageService\x12K\n" +
 	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
 	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
@@ -11104,7 +11459,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tOpenShift\x12\x1e.ats.table.v1.OpenShiftRequest\x1a\x17.ats.table.v1.CageShift\x12F\n" +
 	"\n" +
 	"CloseShift\x12\x1f.ats.table.v1.CloseShiftRequest\x1a\x17.ats.table.v1.CageShift\x12J\n" +
-	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShiftB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
+	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShift\x12K\n" +
+	"\fRegisterCard\x12!.ats.table.v1.RegisterCardRequest\x1a\x18.ats.table.v1.PlayerCard\x12G\n" +
+	"\n" +
+	"ReportCard\x12\x1f.ats.table.v1.ReportCardRequest\x1a\x18.ats.table.v1.PlayerCard\x12G\n" +
+	"\n" +
+	"LookupCard\x12\x1f.ats.table.v1.LookupCardRequest\x1a\x18.ats.table.v1.PlayerCardB6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
 var (
 	file_ats_table_v1_table_proto_rawDescOnce sync.Once
@@ -11119,7 +11479,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 140)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 144)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11265,12 +11625,16 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*NoteReconciliation)(nil),             // 141: ats.table.v1.NoteReconciliation
 	(*FloorReportResponse)(nil),            // 142: ats.table.v1.FloorReportResponse
 	(*LedgerReseal)(nil),                   // 143: ats.table.v1.LedgerReseal
-	nil,                                    // 144: ats.table.v1.Limits.PerBetEntry
+	(*RegisterCardRequest)(nil),            // 144: ats.table.v1.RegisterCardRequest
+	(*ReportCardRequest)(nil),              // 145: ats.table.v1.ReportCardRequest
+	(*LookupCardRequest)(nil),              // 146: ats.table.v1.LookupCardRequest
+	(*PlayerCard)(nil),                     // 147: ats.table.v1.PlayerCard
+	nil,                                    // 148: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	144, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	148, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11389,140 +11753,147 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	143, // 118: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
 	127, // 119: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
 	128, // 120: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	6,   // 121: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 122: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 123: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 124: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 125: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 126: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 127: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 128: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 129: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 130: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 131: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 132: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 133: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 134: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 135: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 136: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 137: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 138: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 139: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 140: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 141: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 142: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 143: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 144: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 145: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 146: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 147: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 148: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 149: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 150: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 151: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 152: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 153: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 154: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 155: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 156: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 157: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 158: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 159: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 160: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 161: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 162: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 163: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 164: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 165: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 166: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 167: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 168: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 169: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 170: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 171: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 172: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 173: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 174: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	94,  // 175: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 176: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 177: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 178: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 179: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 180: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 181: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 182: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 183: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 184: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 185: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	17,  // 186: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 187: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 188: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 189: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 190: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 191: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 192: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 193: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 194: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 195: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 196: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 197: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 198: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 199: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 200: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 201: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 202: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 203: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 204: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 205: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 206: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 207: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 208: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 209: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 217: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 218: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 219: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 220: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 221: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 222: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 223: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 224: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 225: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 226: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 227: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 228: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 229: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 230: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 231: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 232: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 233: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 234: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 235: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 236: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 237: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 238: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	95,  // 239: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 240: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 241: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 242: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 243: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 244: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 245: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 246: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 247: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 248: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 249: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	186, // [186:250] is the sub-list for method output_type
-	122, // [122:186] is the sub-list for method input_type
-	122, // [122:122] is the sub-list for extension type_name
-	122, // [122:122] is the sub-list for extension extendee
-	0,   // [0:122] is the sub-list for field type_name
+	124, // 121: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
+	6,   // 122: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 123: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 124: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 125: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 126: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 127: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 128: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 129: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 130: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 131: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 132: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 133: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 134: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 135: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 136: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 137: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 138: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 139: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 140: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 141: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 142: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 143: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 144: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 145: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 146: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 147: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 148: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 149: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 150: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 151: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 152: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 153: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 154: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 155: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 156: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 157: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 158: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 159: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 160: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 161: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 162: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 163: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 164: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 165: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 166: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 167: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 168: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 169: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 170: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 171: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 172: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 173: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 174: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 175: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	94,  // 176: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 177: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 178: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 179: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 180: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 181: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 182: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 183: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 184: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 185: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 186: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	144, // 187: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
+	145, // 188: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
+	146, // 189: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
+	17,  // 190: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 191: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 192: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 193: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 194: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 195: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 196: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 197: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 198: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 199: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 200: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 201: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 202: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 203: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 204: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 205: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 206: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 207: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 208: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 209: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 210: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 211: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 212: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 219: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 220: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 221: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 222: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 223: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 224: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 225: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 226: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 227: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 228: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 229: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 230: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 231: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 232: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 233: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 234: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 235: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 236: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 237: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 238: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 239: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 240: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 241: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 242: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	95,  // 243: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 244: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 245: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 246: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 247: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 248: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 249: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 250: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 251: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 252: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 253: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	147, // 254: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
+	147, // 255: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
+	147, // 256: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
+	190, // [190:257] is the sub-list for method output_type
+	123, // [123:190] is the sub-list for method input_type
+	123, // [123:123] is the sub-list for extension type_name
+	123, // [123:123] is the sub-list for extension extendee
+	0,   // [0:123] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -11558,7 +11929,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   140,
+			NumMessages:   144,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -2544,6 +2544,9 @@ const (
 	CageService_OpenShift_FullMethodName         = "/ats.table.v1.CageService/OpenShift"
 	CageService_CloseShift_FullMethodName        = "/ats.table.v1.CageService/CloseShift"
 	CageService_CurrentShift_FullMethodName      = "/ats.table.v1.CageService/CurrentShift"
+	CageService_RegisterCard_FullMethodName      = "/ats.table.v1.CageService/RegisterCard"
+	CageService_ReportCard_FullMethodName        = "/ats.table.v1.CageService/ReportCard"
+	CageService_LookupCard_FullMethodName        = "/ats.table.v1.CageService/LookupCard"
 )
 
 // CageServiceClient is the client API for CageService service.
@@ -2592,6 +2595,18 @@ type CageServiceClient interface {
 	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
 	// false when none is).
 	CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// Carded play (issue 31): the cage ties a player card to a person.
+	// RegisterCard registers a card to the person whose identity document the cashier checked
+	// (or again to the same person: a card found, a bar lifted). FailedPrecondition for a card
+	// registered or barred to another person (report it lost first), or a person whose document
+	// is registered to another card not lost (one person, one card). Recorded with the cashier.
+	RegisterCard(ctx context.Context, in *RegisterCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
+	// ReportCard reports a card lost (its registration ends) or barred (refused until
+	// registered again to its holder), with why; recorded with the cashier.
+	ReportCard(ctx context.Context, in *ReportCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
+	// LookupCard is a card as the cage sees it: its state, its holder (never the document's
+	// number), its limits and play. NotFound for a card never registered.
+	LookupCard(ctx context.Context, in *LookupCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
 }
 
 type cageServiceClient struct {
@@ -2702,6 +2717,36 @@ func (c *cageServiceClient) CurrentShift(ctx context.Context, in *CurrentShiftRe
 	return out, nil
 }
 
+func (c *cageServiceClient) RegisterCard(ctx context.Context, in *RegisterCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_RegisterCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) ReportCard(ctx context.Context, in *ReportCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_ReportCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) LookupCard(ctx context.Context, in *LookupCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_LookupCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CageServiceServer is the server API for CageService service.
 // All implementations must embed UnimplementedCageServiceServer
 // for forward compatibility.
@@ -2748,6 +2793,18 @@ type CageServiceServer interface {
 	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
 	// false when none is).
 	CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error)
+	// Carded play (issue 31): the cage ties a player card to a person.
+	// RegisterCard registers a card to the person whose identity document the cashier checked
+	// (or again to the same person: a card found, a bar lifted). FailedPrecondition for a card
+	// registered or barred to another person (report it lost first), or a person whose document
+	// is registered to another card not lost (one person, one card). Recorded with the cashier.
+	RegisterCard(context.Context, *RegisterCardRequest) (*PlayerCard, error)
+	// ReportCard reports a card lost (its registration ends) or barred (refused until
+	// registered again to its holder), with why; recorded with the cashier.
+	ReportCard(context.Context, *ReportCardRequest) (*PlayerCard, error)
+	// LookupCard is a card as the cage sees it: its state, its holder (never the document's
+	// number), its limits and play. NotFound for a card never registered.
+	LookupCard(context.Context, *LookupCardRequest) (*PlayerCard, error)
 	mustEmbedUnimplementedCageServiceServer()
 }
 
@@ -2787,6 +2844,15 @@ func (UnimplementedCageServiceServer) CloseShift(context.Context, *CloseShiftReq
 }
 func (UnimplementedCageServiceServer) CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error) {
 	return nil, status.Error(codes.Unimplemented, "method CurrentShift not implemented")
+}
+func (UnimplementedCageServiceServer) RegisterCard(context.Context, *RegisterCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method RegisterCard not implemented")
+}
+func (UnimplementedCageServiceServer) ReportCard(context.Context, *ReportCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportCard not implemented")
+}
+func (UnimplementedCageServiceServer) LookupCard(context.Context, *LookupCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method LookupCard not implemented")
 }
 func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
 func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
@@ -2989,6 +3055,60 @@ func _CageService_CurrentShift_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CageService_RegisterCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RegisterCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).RegisterCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_RegisterCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).RegisterCard(ctx, req.(*RegisterCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_ReportCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReportCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).ReportCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_ReportCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).ReportCard(ctx, req.(*ReportCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_LookupCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LookupCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).LookupCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_LookupCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).LookupCard(ctx, req.(*LookupCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -3035,6 +3155,18 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CurrentShift",
 			Handler:    _CageService_CurrentShift_Handler,
+		},
+		{
+			MethodName: "RegisterCard",
+			Handler:    _CageService_RegisterCard_Handler,
+		},
+		{
+			MethodName: "ReportCard",
+			Handler:    _CageService_ReportCard_Handler,
+		},
+		{
+			MethodName: "LookupCard",
+			Handler:    _CageService_LookupCard_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
