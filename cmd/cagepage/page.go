@@ -162,6 +162,12 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.closeShift(w, r, ss, r.PostForm.Get("shift"))
 	case r.URL.Path == "/shift" && r.Method == http.MethodGet:
 		p.shiftReport(w, ss, r.URL.Query().Get("id"))
+	case r.URL.Path == "/card" && r.Method == http.MethodPost:
+		p.cardPage(w, ss, r.PostForm.Get("card"), "", false, cardView{})
+	case r.URL.Path == "/card/register" && r.Method == http.MethodPost:
+		p.registerCard(w, r, ss)
+	case r.URL.Path == "/card/report" && r.Method == http.MethodPost:
+		p.reportCard(w, r, ss)
 	case r.URL.Path == "/logout" && r.Method == http.MethodPost:
 		p.sess.end(ss.token)
 		setSessionCookie(w, "", -1)
