@@ -25,7 +25,7 @@ type cardView struct {
 	Cashier, CSRF, Message string
 	ID                     string
 	Known                  bool // the table knows the card (registered once)
-	Done                   bool // Message says what was done, not what went wrong
+	Kind                   string // the message's kind, its class: msg-info, msg-refused, msg-registered, msg-reported
 	State, Holder, Since   string
 	Limits, Play, Barred   string
 	HeldBy                 string
@@ -55,8 +55,8 @@ func (p *Page) cardView(ss *session, pc *pb.PlayerCard) cardView {
 	return v
 }
 
-// cardPage looks card id up and shows it with msg above it (done: msg says what was done).
-func (p *Page) cardPage(w http.ResponseWriter, ss *session, id, msg string, done bool, form cardView) {
+// cardPage looks card id up and shows it with msg, of kind (msg-…), above it.
+func (p *Page) cardPage(w http.ResponseWriter, ss *session, id, msg, kind string, form cardView) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		p.home(w, ss, "Type or read the player card's id.")
@@ -80,7 +80,10 @@ func (p *Page) cardPage(w http.ResponseWriter, ss *session, id, msg string, done
 			msg = cashierWords(err, false)
 		}
 	}
-	v.Message, v.Done, v.Name, v.IDType = msg, done, form.Name, form.IDType
+	if kind == "" {
+		kind = "msg-info"
+	}
+	v.Message, v.Kind, v.Name, v.IDType = msg, kind, form.Name, form.IDType
 	p.render(w, http.StatusOK, "card", v)
 }
 
@@ -98,7 +101,7 @@ func (p *Page) registerCard(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 	}
 	if len(missing) > 0 {
-		p.cardPage(w, ss, id, "Not registered: "+strings.Join(missing, ", ")+" missing.", false, form)
+		p.cardPage(w, ss, id, "Not registered: "+strings.Join(missing, ", ")+" missing.", "msg-refused", form)
 		return
 	}
 	var pc *pb.PlayerCard
@@ -107,11 +110,11 @@ func (p *Page) registerCard(w http.ResponseWriter, r *http.Request, ss *session)
 		return err
 	})
 	if err != nil {
-		p.cardPage(w, ss, id, "Not registered. "+cashierWords(err, false), false, form)
+		p.cardPage(w, ss, id, "Not registered. "+cashierWords(err, false), "msg-refused", form)
 		return
 	}
 	p.log.Info("cage page: card registered", "cashier", ss.cashier, "card", id)
-	p.cardPage(w, ss, id, "Registered: "+pc.Message+".", true, cardView{})
+	p.cardPage(w, ss, id, "Registered: "+pc.Message+".", "msg-registered", cardView{})
 }
 
 // reportCard reports the card lost or barred with the cashier's reason.
@@ -119,7 +122,7 @@ func (p *Page) reportCard(w http.ResponseWriter, r *http.Request, ss *session) {
 	f := r.PostForm
 	id, state, reason := strings.TrimSpace(f.Get("card")), f.Get("state"), strings.TrimSpace(f.Get("reason"))
 	if reason == "" {
-		p.cardPage(w, ss, id, "Not reported: the reason is required.", false, cardView{})
+		p.cardPage(w, ss, id, "Not reported: the reason is required.", "msg-refused", cardView{})
 		return
 	}
 	var pc *pb.PlayerCard
@@ -128,8 +131,8 @@ func (p *Page) reportCard(w http.ResponseWriter, r *http.Request, ss *session) {
 		return err
 	})
 	if err != nil {
-		p.cardPage(w, ss, id, "Not reported. "+cashierWords(err, false), false, cardView{})
+		p.cardPage(w, ss, id, "Not reported. "+cashierWords(err, false), "msg-refused", cardView{})
 		return
 	}
-	p.cardPage(w, ss, id, "Reported: "+pc.Message+".", true, cardView{})
+	p.cardPage(w, ss, id, "Reported: "+pc.Message+".", "msg-reported", cardView{})
 }

@@ -34,21 +34,22 @@ func cardJourney(t *testing.T, ctx context.Context, f *floor, addr string) {
 	origin := startStation(t, f, "-addr", addr)
 	dir := shots(t)
 	id := func(s string) chromedp.ID { return chromedp.ID(s) }
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 	do(t, ctx, "logging in", chromedp.Navigate(origin+"/"), chromedp.WaitVisible(id("cashier")),
 		chromedp.KeyEvent("cashier-1"+kb.Tab+"2468"+kb.Enter), chromedp.WaitVisible(id("cardid")))
 	do(t, ctx, "reading a new card", chromedp.Click(id("cardid")), chromedp.KeyEvent("C42"+kb.Enter),
-		chromedp.WaitVisible(id("register")), shoot(dir, "01-card-not-registered"))
+		chromedp.WaitVisible(css(".msg-info")), shoot(dir, "01-card-not-registered"))
 	if got := text(t, ctx, "#cardmsg"); got != "Card C42 is not registered: register it to the person whose identity document you have checked." {
 		t.Fatalf("a new card: %q", got)
 	}
 	do(t, ctx, "registering it without the document's number", chromedp.KeyEvent("Jane Citizen"+kb.Tab+"passport"+kb.Enter),
-		chromedp.WaitVisible(id("cardmsg")), shoot(dir, "02-number-missing"))
+		chromedp.WaitVisible(css(".msg-refused")), shoot(dir, "02-number-missing"))
 	if got := text(t, ctx, "#cardmsg"); got != "Not registered: the document's number missing." {
 		t.Fatalf("no number: %q", got)
 	}
 	// The name and type are kept; the number is typed.
 	do(t, ctx, "typing the number and registering", chromedp.Click(id("idnumber")), chromedp.KeyEvent("PA1234567"+kb.Enter),
-		chromedp.WaitVisible(id("holder")), shoot(dir, "03-registered"))
+		chromedp.WaitVisible(css(".msg-registered")), shoot(dir, "03-registered"))
 	if m, h, s := text(t, ctx, "#cardmsg"), text(t, ctx, "#holder"), text(t, ctx, "#cardstate"); m != "Registered: card C42 is registered to Jane Citizen, passport ending 567." ||
 		h != "Jane Citizen — passport ending 567" || s != "registered" {
 		t.Fatalf("registered: %q %q %q", m, h, s)
@@ -76,18 +77,18 @@ func cardJourney(t *testing.T, ctx context.Context, f *floor, addr string) {
 	if err == nil || !strings.Contains(err.Error(), "Card C42 is registered to Jane Citizen, passport ending 567: it is registered to another person only after it is reported lost.") {
 		t.Fatalf("another person's registration: %v", err)
 	}
-	do(t, ctx2, "reporting it lost without a reason", chromedp.Click(id("lost")), chromedp.WaitVisible(id("cardmsg")))
+	do(t, ctx2, "reporting it lost without a reason", chromedp.Click(id("lost")), chromedp.WaitVisible(css(".msg-refused")))
 	if got := text(t, ctx2, "#cardmsg"); got != "Not reported: the reason is required." {
 		t.Fatalf("no reason: %q", got)
 	}
 	do(t, ctx2, "reporting it lost", chromedp.Click(id("reason")), chromedp.KeyEvent("holder phoned"), chromedp.Click(id("lost")),
-		chromedp.WaitVisible(id("register")), shoot(dir, "04-reported-lost"))
+		chromedp.WaitVisible(css(".msg-reported")), shoot(dir, "04-reported-lost"))
 	if m, s := text(t, ctx2, "#cardmsg"), text(t, ctx2, "#cardstate"); m != "Reported: card C42 is lost." || s != "lost" {
 		t.Fatalf("lost: %q %q", m, s)
 	}
 	do(t, ctx2, "registering it to John", chromedp.Click(id("name")),
 		chromedp.KeyEvent("John Smith"+kb.Tab+"driver licence"+kb.Tab+"DL99887766"+kb.Enter),
-		chromedp.WaitVisible(id("holder")), shoot(dir, "05-registered-to-another"))
+		chromedp.WaitVisible(css(".msg-registered")), shoot(dir, "05-registered-to-another"))
 	if h := text(t, ctx2, "#holder"); h != "John Smith — driver licence ending 766" {
 		t.Fatalf("to John: %q", h)
 	}

@@ -103,6 +103,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	jackpotRate := fs.Int64("jackpot-rate", 50, "jackpot: contribution of every valid stake, in basis points")
 	notes := fs.String("notes", "", "note acceptors' currency table, CODE=CENTS,… (default: AUD, codes 61,63–67 and AUD5–AUD100)")
 	maxBalance := fs.Int64("max-balance", server.DefaultMaxBalance, "a chip account's maximum in cents: money in above it is refused")
+	cashCap := fs.Int64("cash-cap", server.DefaultCashCap, "the most of a cash-out ticket the cage pays in cash, in cents (A$1,000.00 is 100000); the rest by transfer or cheque with the patron's ID; 0: no cap")
 	threshold := fs.Int64("reporting-threshold", server.DefaultReportingThreshold, "a cash payment at the cage at or over this many cents needs the patron's ID and a second person's approval (AML/CTF threshold transaction)")
 	hold := fs.Duration("ticket-hold", server.DefaultTicketHold, "how long a terminal's hold on a ticket stands without a commit or cancel")
 	redeemFailures := fs.Int("redeem-failures", 5, "failed ticket validations per terminal within -redeem-window before it is throttled")
@@ -131,7 +132,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		fmt.Fprintf(stderr, "tableserver: -reporting-threshold %d: cents, more than 0 (A$10,000.00 is 1000000)\n", *threshold)
 		return 2
 	}
-	cfg.MaxBalance, cfg.TicketHold, cfg.ReportingThreshold = *maxBalance, *hold, *threshold
+	if *cashCap < 0 {
+		fmt.Fprintf(stderr, "tableserver: -cash-cap %d: cents, 0 (no cap) or more (A$1,000.00 is 100000)\n", *cashCap)
+		return 2
+	}
+	cfg.MaxBalance, cfg.TicketHold, cfg.ReportingThreshold, cfg.CashCap = *maxBalance, *hold, *threshold, *cashCap
 	cfg.RedeemFailures, cfg.RedeemWindow, cfg.RedeemCooldown = *redeemFailures, *redeemWindow, *redeemCooldown
 	var err error
 	set := map[string]bool{}

@@ -309,28 +309,30 @@ type TicketRefusal int32
 
 const (
 	TicketRefusal_TICKET_REFUSAL_UNSPECIFIED   TicketRefusal = 0
-	TicketRefusal_TICKET_REFUSAL_UNKNOWN       TicketRefusal = 1 // no ticket has that number
-	TicketRefusal_TICKET_REFUSAL_ALREADY_PAID  TicketRefusal = 2 // redeemed: redeemed_where/by/at say where, by whom, when
-	TicketRefusal_TICKET_REFUSAL_HELD          TicketRefusal = 3 // a terminal's acceptor holds it: holder_*, hold_lapses_at
-	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4 // past expires_unix_nanos
-	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5 // the printer has not confirmed it printed
-	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6 // it did not print and is (to be) paid by hand: a copy is void
-	TicketRefusal_TICKET_REFUSAL_STOPPED       TicketRefusal = 7 // held for a supervisor (an open overpayment, or stopped): stops
-	TicketRefusal_TICKET_REFUSAL_THRESHOLD     TicketRefusal = 8 // at or over the reporting threshold: the patron's ID and a second person's approval first
+	TicketRefusal_TICKET_REFUSAL_UNKNOWN       TicketRefusal = 1   // no ticket has that number
+	TicketRefusal_TICKET_REFUSAL_ALREADY_PAID  TicketRefusal = 2   // redeemed: redeemed_where/by/at say where, by whom, when
+	TicketRefusal_TICKET_REFUSAL_HELD          TicketRefusal = 3   // a terminal's acceptor holds it: holder_*, hold_lapses_at
+	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4   // past expires_unix_nanos
+	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5   // the printer has not confirmed it printed
+	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6   // it did not print and is (to be) paid by hand: a copy is void
+	TicketRefusal_TICKET_REFUSAL_STOPPED       TicketRefusal = 7   // held for a supervisor (an open overpayment, or stopped): stops
+	TicketRefusal_TICKET_REFUSAL_THRESHOLD     TicketRefusal = 8   // at or over the reporting threshold: the patron's ID and a second person's approval first
+	TicketRefusal_TICKET_REFUSAL_CASH_CAP      TicketRefusal = 600 // over the cash cap: cash up to the cap, the rest by transfer or cheque with the patron's ID (issue 31)
 )
 
 // Enum value maps for TicketRefusal.
 var (
 	TicketRefusal_name = map[int32]string{
-		0: "TICKET_REFUSAL_UNSPECIFIED",
-		1: "TICKET_REFUSAL_UNKNOWN",
-		2: "TICKET_REFUSAL_ALREADY_PAID",
-		3: "TICKET_REFUSAL_HELD",
-		4: "TICKET_REFUSAL_EXPIRED",
-		5: "TICKET_REFUSAL_NOT_PRINTED",
-		6: "TICKET_REFUSAL_VOID_HANDPAID",
-		7: "TICKET_REFUSAL_STOPPED",
-		8: "TICKET_REFUSAL_THRESHOLD",
+		0:   "TICKET_REFUSAL_UNSPECIFIED",
+		1:   "TICKET_REFUSAL_UNKNOWN",
+		2:   "TICKET_REFUSAL_ALREADY_PAID",
+		3:   "TICKET_REFUSAL_HELD",
+		4:   "TICKET_REFUSAL_EXPIRED",
+		5:   "TICKET_REFUSAL_NOT_PRINTED",
+		6:   "TICKET_REFUSAL_VOID_HANDPAID",
+		7:   "TICKET_REFUSAL_STOPPED",
+		8:   "TICKET_REFUSAL_THRESHOLD",
+		600: "TICKET_REFUSAL_CASH_CAP",
 	}
 	TicketRefusal_value = map[string]int32{
 		"TICKET_REFUSAL_UNSPECIFIED":   0,
@@ -342,6 +344,7 @@ var (
 		"TICKET_REFUSAL_VOID_HANDPAID": 6,
 		"TICKET_REFUSAL_STOPPED":       7,
 		"TICKET_REFUSAL_THRESHOLD":     8,
+		"TICKET_REFUSAL_CASH_CAP":      600,
 	}
 )
 
@@ -8250,6 +8253,8 @@ type CageTicket struct {
 	ReportingThreshold    int64                  `protobuf:"varint,19,opt,name=reporting_threshold,json=reportingThreshold,proto3" json:"reporting_threshold,omitempty"` // the floor's threshold (cents); the amount at or over it needs ID and approval
 	OverThreshold         bool                   `protobuf:"varint,20,opt,name=over_threshold,json=overThreshold,proto3" json:"over_threshold,omitempty"`                // amount >= reporting_threshold
 	Approval              *PaymentApproval       `protobuf:"bytes,21,opt,name=approval,proto3" json:"approval,omitempty"`                                                // the second person's approval on file, if any
+	CashCap               int64                  `protobuf:"varint,600,opt,name=cash_cap,json=cashCap,proto3" json:"cash_cap,omitempty"`                                 // the most paid in cash (cents); 0: no cap (issue 31)
+	OverCashCap           bool                   `protobuf:"varint,601,opt,name=over_cash_cap,json=overCashCap,proto3" json:"over_cash_cap,omitempty"`                   // amount > cash_cap: the rest by transfer or cheque
 	unknownFields         protoimpl.UnknownFields
 	sizeCache             protoimpl.SizeCache
 }
@@ -8429,6 +8434,20 @@ func (x *CageTicket) GetApproval() *PaymentApproval {
 		return x.Approval
 	}
 	return nil
+}
+
+func (x *CageTicket) GetCashCap() int64 {
+	if x != nil {
+		return x.CashCap
+	}
+	return 0
+}
+
+func (x *CageTicket) GetOverCashCap() bool {
+	if x != nil {
+		return x.OverCashCap
+	}
+	return false
 }
 
 // TicketStop is one stop on a ticket: by an open overpayment (kind "overpayment") or a
@@ -9078,7 +9097,11 @@ type PayTicketRequest struct {
 	// The patron's identification: required at or over the reporting threshold (with an
 	// approval on file, ApprovePayment); recorded when given below it, so one patron's tickets
 	// of a day are listed together in the floor report.
-	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	Patron *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	// How the ticket is handed over (issue 31): parts summing to the ticket's amount, cash at
+	// most the cash cap; a part by transfer or cheque needs its reference and the patron's
+	// identity (patron). None: the whole ticket in cash, refused over the cap.
+	Parts         []*PaymentPart `protobuf:"bytes,600,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -9134,6 +9157,13 @@ func (x *PayTicketRequest) GetPatron() *PatronIdentity {
 	return nil
 }
 
+func (x *PayTicketRequest) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
 type PayTicketResponse struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Ticket          *CageTicket            `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`  // now redeemed at the cage
@@ -9143,6 +9173,8 @@ type PayTicketResponse struct {
 	PaidAtUnixNanos int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
 	Replayed        bool                   `protobuf:"varint,6,opt,name=replayed,proto3" json:"replayed,omitempty"`  // the answer to an earlier call with this key
 	Threshold       *ThresholdPayment      `protobuf:"bytes,7,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the payment was at or over the reporting threshold
+	Parts           []*PaymentPart         `protobuf:"bytes,600,rep,name=parts,proto3" json:"parts,omitempty"`       // how it was paid: cash (amount above), transfer, cheque
+	Total           int64                  `protobuf:"varint,601,opt,name=total,proto3" json:"total,omitempty"`      // the ticket's amount: amount + the parts not in cash
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -9224,6 +9256,20 @@ func (x *PayTicketResponse) GetThreshold() *ThresholdPayment {
 		return x.Threshold
 	}
 	return nil
+}
+
+func (x *PayTicketResponse) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+func (x *PayTicketResponse) GetTotal() int64 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
 }
 
 // CageShift is a cashier's shift at the cage: open, or closed with its totals.
@@ -9593,6 +9639,7 @@ type ShiftTotalsResponse struct {
 	Count         int64                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
 	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
 	Payments      []*CagePayment         `protobuf:"bytes,4,rep,name=payments,proto3" json:"payments,omitempty"`
+	ByMethod      []*MethodTally         `protobuf:"bytes,600,rep,name=by_method,json=byMethod,proto3" json:"by_method,omitempty"` // what was paid in cash, by transfer, by cheque (a split payment counts in each)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -9651,6 +9698,13 @@ func (x *ShiftTotalsResponse) GetAmount() int64 {
 func (x *ShiftTotalsResponse) GetPayments() []*CagePayment {
 	if x != nil {
 		return x.Payments
+	}
+	return nil
+}
+
+func (x *ShiftTotalsResponse) GetByMethod() []*MethodTally {
+	if x != nil {
+		return x.ByMethod
 	}
 	return nil
 }
@@ -10485,6 +10539,129 @@ func (x *PlayerCard) GetReserved() int64 {
 	return 0
 }
 
+// PaymentPart is one part of a cage payment (issue 31): cash up to the cash cap, the rest by
+// electronic transfer or cheque.
+type PaymentPart struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`       // "cash" | "transfer" | "cheque"
+	Amount        int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`      // cents, > 0
+	Reference     string                 `protobuf:"bytes,3,opt,name=reference,proto3" json:"reference,omitempty"` // the cheque's number or the transfer's reference: required but for cash
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PaymentPart) Reset() {
+	*x = PaymentPart{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[143]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentPart) ProtoMessage() {}
+
+func (x *PaymentPart) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[143]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentPart.ProtoReflect.Descriptor instead.
+func (*PaymentPart) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{143}
+}
+
+func (x *PaymentPart) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *PaymentPart) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *PaymentPart) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+// MethodTally is what was paid by one method.
+type MethodTally struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Count         int64                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MethodTally) Reset() {
+	*x = MethodTally{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[144]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MethodTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MethodTally) ProtoMessage() {}
+
+func (x *MethodTally) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[144]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MethodTally.ProtoReflect.Descriptor instead.
+func (*MethodTally) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{144}
+}
+
+func (x *MethodTally) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *MethodTally) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *MethodTally) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -11108,7 +11285,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x0e\n" +
 	"\x02by\x18\x04 \x01(\tR\x02by\"B\n" +
 	"\x13LookupTicketRequest\x12+\n" +
-	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xf7\x06\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xb8\a\n" +
 	"\n" +
 	"CageTicket\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
@@ -11133,7 +11310,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05stops\x18\x12 \x03(\v2\x18.ats.table.v1.TicketStopR\x05stops\x12/\n" +
 	"\x13reporting_threshold\x18\x13 \x01(\x03R\x12reportingThreshold\x12%\n" +
 	"\x0eover_threshold\x18\x14 \x01(\bR\roverThreshold\x129\n" +
-	"\bapproval\x18\x15 \x01(\v2\x1d.ats.table.v1.PaymentApprovalR\bapproval\"\x9a\x03\n" +
+	"\bapproval\x18\x15 \x01(\v2\x1d.ats.table.v1.PaymentApprovalR\bapproval\x12\x1a\n" +
+	"\bcash_cap\x18\xd8\x04 \x01(\x03R\acashCap\x12#\n" +
+	"\rover_cash_cap\x18\xd9\x04 \x01(\bR\voverCashCap\"\x9a\x03\n" +
 	"\n" +
 	"TicketStop\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
@@ -11195,11 +11374,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05count\x18\x03 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12\x1f\n" +
 	"\vpayment_ids\x18\x05 \x03(\tR\n" +
-	"paymentIds\"\x9e\x01\n" +
+	"paymentIds\"\xd0\x01\n" +
 	"\x10PayTicketRequest\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12'\n" +
 	"\x0fidempotency_key\x18\x02 \x01(\tR\x0eidempotencyKey\x124\n" +
-	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"\xa2\x02\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\x120\n" +
+	"\x05parts\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\"\xeb\x02\n" +
 	"\x11PayTicketResponse\x120\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x18.ats.table.v1.CageTicketR\x06ticket\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1d\n" +
@@ -11209,7 +11389,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
 	"\breplayed\x18\x06 \x01(\bR\breplayed\x12<\n" +
-	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x81\x02\n" +
+	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\x120\n" +
+	"\x05parts\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\x12\x15\n" +
+	"\x05total\x18\xd9\x04 \x01(\x03R\x05total\"\x81\x02\n" +
 	"\tCageShift\x12\x19\n" +
 	"\bshift_id\x18\x01 \x01(\tR\ashiftId\x12\x1d\n" +
 	"\n" +
@@ -11239,13 +11421,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12 \n" +
 	"\fvia_table_id\x18\x06 \x01(\tR\n" +
-	"viaTableId\"\x99\x01\n" +
+	"viaTableId\"\xd2\x01\n" +
 	"\x13ShiftTotalsResponse\x12\x1d\n" +
 	"\n" +
 	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x125\n" +
-	"\bpayments\x18\x04 \x03(\v2\x19.ats.table.v1.CagePaymentR\bpayments\"`\n" +
+	"\bpayments\x18\x04 \x03(\v2\x19.ats.table.v1.CagePaymentR\bpayments\x127\n" +
+	"\tby_method\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.MethodTallyR\bbyMethod\"`\n" +
 	"\x12FloorReportRequest\x12&\n" +
 	"\x0ffrom_unix_nanos\x18\x01 \x01(\x03R\rfromUnixNanos\x12\"\n" +
 	"\rto_unix_nanos\x18\x02 \x01(\x03R\vtoUnixNanos\";\n" +
@@ -11326,7 +11509,15 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"barred_for\x18\r \x01(\tR\tbarredFor\x12\x17\n" +
 	"\aheld_by\x18\x0e \x01(\tR\x06heldBy\x12\x18\n" +
 	"\amessage\x18\x0f \x01(\tR\amessage\x12\x1a\n" +
-	"\breserved\x18\x10 \x01(\x03R\breserved*~\n" +
+	"\breserved\x18\x10 \x01(\x03R\breserved\"[\n" +
+	"\vPaymentPart\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1c\n" +
+	"\treference\x18\x03 \x01(\tR\treference\"S\n" +
+	"\vMethodTally\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11370,7 +11561,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\x9d\x02\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\xbb\x02\n" +
 	"\rTicketRefusal\x12\x1e\n" +
 	"\x1aTICKET_REFUSAL_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_UNKNOWN\x10\x01\x12\x1f\n" +
@@ -11380,7 +11571,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
 	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x06\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_STOPPED\x10\a\x12\x1c\n" +
-	"\x18TICKET_REFUSAL_THRESHOLD\x10\b2\xd0\f\n" +
+	"\x18TICKET_REFUSAL_THRESHOLD\x10\b\x12\x1c\n" +
+	"\x17TICKET_REFUSAL_CASH_CAP\x10\xd8\x042\xd0\f\n" +
 	"\x0fTerminalService\x12?\n" +
 	"\x05Watch\x12\x1a.ats.table.v1.WatchRequest\x1a\x18.ats.table.v1.TableEvent0\x01\x12O\n" +
 	"\n" +
@@ -11479,7 +11671,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 144)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 146)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11629,12 +11821,14 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*ReportCardRequest)(nil),              // 145: ats.table.v1.ReportCardRequest
 	(*LookupCardRequest)(nil),              // 146: ats.table.v1.LookupCardRequest
 	(*PlayerCard)(nil),                     // 147: ats.table.v1.PlayerCard
-	nil,                                    // 148: ats.table.v1.Limits.PerBetEntry
+	(*PaymentPart)(nil),                    // 148: ats.table.v1.PaymentPart
+	(*MethodTally)(nil),                    // 149: ats.table.v1.MethodTally
+	nil,                                    // 150: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	148, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	150, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11733,167 +11927,170 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	124, // 98: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
 	124, // 99: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
 	124, // 100: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	120, // 101: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	127, // 102: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	136, // 103: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	139, // 104: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	139, // 105: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	139, // 106: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	139, // 107: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	139, // 108: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	139, // 109: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	139, // 110: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	139, // 111: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	139, // 112: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	139, // 113: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	139, // 114: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	140, // 115: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	140, // 116: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	141, // 117: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	143, // 118: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	127, // 119: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	128, // 120: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	124, // 121: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
-	6,   // 122: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 123: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 124: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 125: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 126: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 127: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 128: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 129: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 130: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 131: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 132: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 133: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 134: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 135: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 136: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 137: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 138: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 139: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 140: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 141: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 142: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 143: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 144: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 145: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 146: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 147: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 148: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 149: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 150: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 151: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 152: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 153: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 154: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 155: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 156: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 157: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 158: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 159: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 160: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 161: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 162: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 163: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 164: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 165: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 166: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 167: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 168: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 169: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 170: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 171: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 172: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 173: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 174: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 175: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	94,  // 176: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 177: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 178: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 179: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 180: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 181: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 182: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 183: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 184: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 185: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 186: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	144, // 187: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
-	145, // 188: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
-	146, // 189: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
-	17,  // 190: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 191: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 192: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 193: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 194: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 195: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 196: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 197: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 198: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 199: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 200: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 201: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 202: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 203: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 204: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 205: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 206: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 207: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 208: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 209: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 210: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 211: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 212: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 217: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 218: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 219: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 220: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 221: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 222: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 223: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 224: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 225: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 226: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 227: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 228: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 229: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 230: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 231: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 232: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 233: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 234: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 235: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 236: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 237: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 238: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 239: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 240: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 241: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 242: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	95,  // 243: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 244: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 245: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 246: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 247: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 248: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 249: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 250: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 251: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 252: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 253: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	147, // 254: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
-	147, // 255: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
-	147, // 256: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
-	190, // [190:257] is the sub-list for method output_type
-	123, // [123:190] is the sub-list for method input_type
-	123, // [123:123] is the sub-list for extension type_name
-	123, // [123:123] is the sub-list for extension extendee
-	0,   // [0:123] is the sub-list for field type_name
+	148, // 101: ats.table.v1.PayTicketRequest.parts:type_name -> ats.table.v1.PaymentPart
+	120, // 102: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	127, // 103: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	148, // 104: ats.table.v1.PayTicketResponse.parts:type_name -> ats.table.v1.PaymentPart
+	136, // 105: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	149, // 106: ats.table.v1.ShiftTotalsResponse.by_method:type_name -> ats.table.v1.MethodTally
+	139, // 107: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	139, // 108: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	139, // 109: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	139, // 110: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	139, // 111: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	139, // 112: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	139, // 113: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	139, // 114: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	139, // 115: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	139, // 116: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	139, // 117: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	140, // 118: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	140, // 119: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	141, // 120: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	143, // 121: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	127, // 122: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	128, // 123: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	124, // 124: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
+	6,   // 125: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 126: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 127: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 128: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 129: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 130: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 131: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 132: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 133: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 134: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 135: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 136: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 137: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 138: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 139: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 140: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 141: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 142: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 143: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 144: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 145: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 146: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 147: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 148: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 149: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 150: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 151: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 152: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 153: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 154: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 155: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 156: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 157: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 158: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 159: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 160: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 161: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 162: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 163: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 164: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 165: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 166: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 167: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 168: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 169: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 170: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 171: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 172: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 173: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 174: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 175: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 176: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 177: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 178: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	94,  // 179: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 180: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 181: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 182: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 183: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 184: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 185: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 186: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 187: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 188: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 189: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	144, // 190: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
+	145, // 191: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
+	146, // 192: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
+	17,  // 193: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 194: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 195: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 196: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 197: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 198: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 199: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 200: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 201: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 202: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 203: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 204: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 205: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 206: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 207: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 208: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 209: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 210: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 211: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 212: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 213: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 214: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 215: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 219: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 220: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 221: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 222: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 223: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 224: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 225: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 226: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 227: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 228: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 229: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 230: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 231: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 232: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 233: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 234: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 235: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 236: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 237: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 238: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 239: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 240: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 241: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 242: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 243: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 244: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 245: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	95,  // 246: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 247: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 248: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 249: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 250: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 251: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 252: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 253: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 254: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 255: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 256: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	147, // 257: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
+	147, // 258: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
+	147, // 259: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
+	193, // [193:260] is the sub-list for method output_type
+	126, // [126:193] is the sub-list for method input_type
+	126, // [126:126] is the sub-list for extension type_name
+	126, // [126:126] is the sub-list for extension extendee
+	0,   // [0:126] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -11929,7 +12126,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   144,
+			NumMessages:   146,
 			NumExtensions: 0,
 			NumServices:   4,
 		},
