@@ -24,7 +24,7 @@ import (
 type cardView struct {
 	Cashier, CSRF, Message string
 	ID                     string
-	Known                  bool // the table knows the card (registered once)
+	Known                  bool   // the table knows the card (registered once)
 	Kind                   string // the message's kind, its class: msg-info, msg-refused, msg-registered, msg-reported
 	State, Holder, Since   string
 	Limits, Play, Barred   string
