@@ -208,6 +208,10 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	if due := c.BreakDue(t.cfg.Precommit); !due.IsZero() && (until.IsZero() || due.Before(until)) {
 		until = due
 	}
+	// …and until the day's or the week's play could reach its limit (playtime.go).
+	if due := c.PlayTimeDue(now, t.cfg.Precommit); until.IsZero() || due.Before(until) {
+		until = due
+	}
 	bars := c.BarredUntil
 	if c.BreakUntil.After(bars) {
 		bars = c.BreakUntil

@@ -382,3 +382,26 @@ func TestSPEC10_DealerWagerBoundByTheCard(t *testing.T) {
 		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "past your loss limit")
 	})
 }
+
+// SPEC §10: the day's break is enforced by the table server, mid-round too: the seat's
+// allowance does not reach past the moment the day's play could reach its limit.
+func TestSPEC10_DaysBreakEnforcedMidRound(t *testing.T) {
+	cfg := func(c *Config) {
+		c.Carded, c.Period = true, 2*time.Hour
+		c.Precommit = precommit.Settings{BreakAfter: 3 * time.Hour, Break: 15 * time.Minute, DayPlay: 50 * time.Minute}
+	}
+	bothStoresWith(t, cfg, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", precommit.Limits{Loss: 10000, Time: 10 * time.Hour, Bar: precommit.BarDay})
+		c, round := openRound(t, r, "T1", 50000)
+		for v := uint64(1); v <= 5; v++ { // a slip every 10 minutes: 40 minutes of play
+			if _, err := redSlip(c, round, v, int64(v)*100+1000, "C42"); err != nil {
+				t.Fatal(err)
+			}
+			r.clock.Add(10 * time.Minute)
+		}
+		refusedSaying(t, errOf(redSlip(c, round, 6, 2000, "C42")), "in the last 24 hours: a day's break; play may resume at")
+		if got := strings.Join(r.auditOf("precommit"), "\n"); !strings.Contains(got, "refused (day break)") {
+			t.Fatalf("journal:\n%s", got)
+		}
+	})
+}

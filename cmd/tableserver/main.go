@@ -95,6 +95,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	coolingOff := fs.Duration("cooling-off", 24*time.Hour, "-carded: how long after a player raises a limit the higher limit takes effect (lowering is at once)")
 	breakAfter := fs.Duration("break-after", 3*time.Hour, "-carded: continuous play after which a break is enforced (a pause as long as -break ends continuous play)")
 	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
+	dayPlay := fs.Duration("day-play", 12*time.Hour, "-carded: play in any 24 hours after which a day's break is enforced")
+	dayBreak := fs.Duration("day-break", 24*time.Hour, "-carded: the day's break enforced after -day-play of play in 24 hours")
+	weekPlay := fs.Duration("week-play", 36*time.Hour, "-carded: the most play in any 7 days")
 	limitPeriod := fs.Duration("limit-window", 24*time.Hour, "-carded: a limit period's length, from the card's first wager after the last period ended")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
@@ -160,11 +163,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	if !set["carded"] && cardedByDefault(*rules) {
 		fmt.Fprintf(stderr, "tableserver: note: -rules %s plays carded (SPEC §10); start with -carded once its players' cards are registered\n", *rules)
 	}
-	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 {
-		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after and -break must be positive")
+	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 || *dayPlay <= 0 || *dayBreak <= 0 || *weekPlay <= 0 {
+		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after, -break, -day-play, -day-break and -week-play must be positive")
 		return 2
 	}
-	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor}
+	if *dayPlay > 24*time.Hour || *weekPlay > precommit.Week {
+		fmt.Fprintln(stderr, "tableserver: -day-play is play in 24 hours and -week-play in 7 days: neither can be longer than its window")
+		return 2
+	}
+	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor,
+		DayPlay: *dayPlay, DayBreak: *dayBreak, WeekPlay: *weekPlay}
 	if *jackpotSeed > 0 {
 		cfg.Jackpot = &server.JackpotConfig{Seed: *jackpotSeed, Ceiling: *jackpotCeiling, RateBP: *jackpotRate}
 	}

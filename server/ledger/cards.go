@@ -189,6 +189,10 @@ CREATE TABLE IF NOT EXISTS floor_card_owners (
 	since     INTEGER NOT NULL,
 	by_whom   TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS floor_card_spans (
+	card  TEXT PRIMARY KEY,
+	spans TEXT NOT NULL
+);
 `
 
 // CardOwner is the person a card is (or was last) registered to.
@@ -288,4 +292,37 @@ func (l *Ledger) floorKey() []byte {
 		}
 	}
 	return l.seal.scopes[0].key
+}
+
+// CardSpans is a card's stretches of continuous play of the last 7 days, as server/precommit
+// encodes them ("" none): what the day's break and the weekly cap are measured over. Read
+// under the card's row lock (Card first).
+func (t *Tx) CardSpans(card string) (string, error) {
+	if err := keyText(card); err != nil {
+		return "", err
+	}
+	var spans string
+	err := t.queryRow(`SELECT spans FROM floor_card_spans WHERE card = ?`, card).Scan(&spans)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", t.checkGone("floor_card_spans", card)
+	}
+	if err != nil {
+		return "", fmt.Errorf("ledger: card %s spans: %w", card, err)
+	}
+	if err := t.checkRead("floor_card_spans", "card = ?", card); err != nil {
+		return "", err
+	}
+	return spans, nil
+}
+
+// PutCardSpans writes a card's spans of play.
+func (t *Tx) PutCardSpans(card, spans string) error {
+	if err := keyText(card); err != nil {
+		return err
+	}
+	_, err := t.exec(`INSERT INTO floor_card_spans(card, spans) VALUES (?,?) ON CONFLICT(card) DO UPDATE SET spans = excluded.spans`, card, spans)
+	if err != nil {
+		return fmt.Errorf("ledger: card %s spans: %w", card, err)
+	}
+	return nil
 }

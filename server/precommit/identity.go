@@ -120,6 +120,7 @@ func carried(to *Card, from Card) {
 	to.PeriodStart, to.Staked, to.Returned = from.PeriodStart, from.Staked, from.Returned
 	to.BarredUntil, to.BarredFor = from.BarredUntil, from.BarredFor
 	to.PlayFrom, to.PlayedAt, to.BreakUntil = from.PlayFrom, from.PlayedAt, from.BreakUntil
+	to.Spans = append([]Span(nil), from.Spans...)
 }
 
 // RegisterTo registers card id to person p, whose document cashier by has checked (by is

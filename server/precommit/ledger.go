@@ -83,8 +83,15 @@ func (s *LedgerStore) changeIn(tx *ledger.Tx, id string, now time.Time, create b
 		return Card{}, nil, err
 	}
 	c := Card{ID: id}
+	var spans string
 	if known {
 		c = cardOf(row)
+		if spans, err = tx.CardSpans(id); err != nil {
+			return Card{}, nil, err
+		}
+		if c.Spans, err = DecodeSpans(spans); err != nil {
+			return Card{}, nil, err
+		}
 		c.roll(now, s.S.withDefaults())
 	}
 	detail, amount, err := fn(tx, &c, known)
@@ -97,6 +104,11 @@ func (s *LedgerStore) changeIn(tx *ledger.Tx, id string, now time.Time, create b
 	if known || (create && refusal == nil) {
 		if err := tx.PutCard(rowOf(c, now)); err != nil {
 			return Card{}, nil, err
+		}
+		if now := EncodeSpans(c.Spans); now != spans {
+			if err := tx.PutCardSpans(id, now); err != nil {
+				return Card{}, nil, err
+			}
 		}
 	}
 	if detail != "" {
