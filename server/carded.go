@@ -44,6 +44,7 @@ import (
 type cardStore interface {
 	precommit.Store
 	SettleIn(tx *ledger.Tx, h precommit.Hold, staked, returned int64) (precommit.Card, error)
+	RecountIn(tx *ledger.Tx, h precommit.Hold, staked, returned, wasStaked, wasReturned int64, closedAt time.Time, why string) (precommit.Card, error)
 	VoidIn(tx *ledger.Tx, h precommit.Hold) (precommit.Card, error)
 }
 
@@ -246,7 +247,7 @@ func (t *Table) SetCardLimits(terminal string, l precommit.Limits) (precommit.Ca
 }
 
 // settleCards counts a settled slip's play on its card, in the settlement's transaction. A
-// correction (prior) re-settles play already counted: the card's count stands.
+// correction or an invalidation counts the difference instead (recountCards).
 func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, staked, returned int64) error {
 	if t.cards == nil || sl == nil {
 		return nil
@@ -348,5 +349,25 @@ func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
 	}
 	t.cards.setAllowance(terminal, nil)
 	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID))
+	return err
+}
+
+// recountCards counts on the slip's card, in tx, what a correction or an invalidation of
+// round r changed of the slip's settled play (was: its settlement as first counted; staked
+// and returned: as it stands now, 0 and 0 for an invalidated round): the card's net loss
+// follows the round's result as it is now, and a loss it takes to the limit bars the card from
+// now on (precommit.LedgerStore.RecountIn).
+func (t *Table) recountCards(tx *ledger.Tx, r *round, terminal string, sl *slip, was ledger.Settlement, staked, returned int64, why string) error {
+	if t.cards == nil || sl == nil || sl.card() == "" {
+		return nil
+	}
+	if staked == was.Staked && returned == was.Returned {
+		return nil
+	}
+	closedAt := r.deadline
+	if closedAt.IsZero() {
+		closedAt = tx.Now()
+	}
+	_, err := t.cards.store.RecountIn(tx, t.hold(sl.card(), terminal, r.id), staked, returned, was.Staked, was.Returned, closedAt, why)
 	return err
 }

@@ -405,3 +405,89 @@ func TestSPEC10_DaysBreakEnforcedMidRound(t *testing.T) {
 		}
 	})
 }
+
+// netLoss is card's net loss as the store has it now.
+func (r *rig) netLoss(t *testing.T, card string) (int64, precommit.Card) {
+	t.Helper()
+	c, err := r.cards().Card(ctx, card, r.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.NetLoss(), c
+}
+
+// Issue 31 (a correction re-counts the card): a corrected outcome changes what a carded
+// wager returned, and the card's net loss follows it. A correction that turns a win into a
+// loss takes the card to its loss limit here: it is barred from then — the next wager is
+// refused — and nothing accepted before is voided (the round's settlement stands, corrected).
+// An invalidated round's wager is refunded and leaves the card's count.
+func TestSPEC10_CorrectionRecountsTheCard(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "1") // red wins: 60.00 returns 120.00
+		if n, _ := r.netLoss(t, "C42"); n != -6000 {
+			t.Fatalf("after a win: net loss %d", n)
+		}
+		if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: round, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, c := r.netLoss(t, "C42"); n != 6000 || !c.BarredUntil.IsZero() {
+			t.Fatalf("the win corrected to a loss: net loss %d, barred until %v", n, c.BarredUntil)
+		}
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, st.RoundId, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		if _, err := redSlip(c, st.RoundId, 2, 4000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, st.RoundId, "1") // won: net loss 60 + 40 − 80 = 20.00
+		if n, _ := r.netLoss(t, "C42"); n != 2000 {
+			t.Fatalf("net loss %d", n)
+		}
+		if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: st.RoundId, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		n, card := r.netLoss(t, "C42")
+		if n != 10000 || card.BarredFor != "loss" || !card.BarredUntil.Equal(r.clock.Now().Add(precommit.BarDay)) {
+			t.Fatalf("corrected to the limit: net loss %d, barred %v until %v", n, card.BarredFor, card.BarredUntil)
+		}
+		journal := strings.Join(r.auditOf("precommit"), "\n")
+		if !strings.Contains(journal, "correction 1 -> 2: staked A$40.00 returned A$0.00 (was A$40.00, A$80.00); net loss A$100.00 of A$100.00; loss limit reached: barred until") {
+			t.Fatalf("journal:\n%s", journal)
+		}
+		next, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, next.RoundId, 1, 100, "C42")), "loss limit was reached: play is barred until")
+		r.conserved()
+	})
+}
+
+// An invalidated round refunds its wagers: the card's count loses the wager too.
+func TestSPEC10_InvalidatedRoundLeavesTheCardsCount(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "2")
+		if n, _ := r.netLoss(t, "C42"); n != 6000 {
+			t.Fatalf("after a loss: %d", n)
+		}
+		if _, err := r.super.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: round, Reason: "wheel fault"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := r.netLoss(t, "C42"); n != 0 {
+			t.Fatalf("after the invalidation: net loss %d", n)
+		}
+		r.conserved()
+	})
+}
