@@ -150,7 +150,7 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 		// to another seat while its stakes here are not yet counted.
 		return failed("Player card %s is playing this round at this seat: change card after the result.", s.card)
 	}
-	ctx, now := t.bg(), t.now()
+	ctx, now := seatCtx(terminal), t.now()
 	seat := t.tableID() + "/" + terminal
 	if _, err := t.cards.store.Claim(ctx, card, seat, now); err != nil {
 		return cardRefusal(err)
@@ -162,6 +162,13 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	}
 	s.card = card
 	return nil
+}
+
+// seatCtx is the context of a card store call the seat's terminal made (its slip, its
+// limits): the journal names the terminal, not whoever else the table is acting for (t.bg is
+// the table's actor under its lock; these calls are made outside it).
+func seatCtx(terminal string) context.Context {
+	return ledger.WithActor(context.Background(), "terminal:"+terminal)
 }
 
 // releaseCard ends the seat's session with its card (cash-out, the dealer's close).
@@ -198,7 +205,7 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	if ok && a.card == card {
 		played = a.played
 	}
-	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, played, now)
+	c, amount, err := t.cards.store.Allow(seatCtx(terminal), t.hold(card, terminal, roundID), need, played, now)
 	if err != nil {
 		t.cards.setAllowance(terminal, nil)
 		return cardRefusal(err)
@@ -234,7 +241,7 @@ func (t *Table) SetCardLimits(terminal string, l precommit.Limits) (precommit.Ca
 	if s.card == "" {
 		return precommit.Card{}, failed("no player card is held at this seat: insert your player card")
 	}
-	c, err := t.cards.store.SetLimits(t.bg(), s.card, l, t.now())
+	c, err := t.cards.store.SetLimits(seatCtx(terminal), s.card, l, t.now())
 	t.cards.setAllowance(terminal, nil)
 	if err != nil {
 		var r *precommit.Refusal

@@ -54,7 +54,10 @@ func init() {
 		"ConfigureTournament", "OpenTournament", "CloseTournament", "GrantPassCard",
 		"ScheduleClose", "ClearFault",
 		// 003 §9.12: a casino supervisor may refuse a player's wager before no more bets.
-		"RefuseWager"} {
+		"RefuseWager",
+		// Issue 31: carded play's report (limits reached, breaks, bars) names players: the
+		// supervisor's, not the dealer's.
+		"CardReport"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).

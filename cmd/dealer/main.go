@@ -21,6 +21,8 @@
 // alarms [N] (e.g. a terminal throttled for guessing ticket numbers, or cut off for calling
 // over its rate; with the floor-wide ones of every table, a cashier's lockout), alarms ack ID
 // (the supervisor has seen to an alarm: who and when are recorded and listed).
+// cards [-since TIME] [-until TIME] [-card CARD] (carded play's report, a supervisor's: the
+// player cards that reached a limit, the breaks enforced, the cards barred or lost, floor-wide).
 // tournament configure|open|standings|close|pass|results (tournament play: tournament.go).
 // player-limits seat|card ID MIN MAX UNIT [AGGREGATE_MIN] [BET=MIN:MAX:UNIT …] | clear (a
 // player's own limits, 000 §4.3, 003 §4.6: the seat shows the personal limit marker).
@@ -233,6 +235,12 @@ func commandIn(ctx context.Context, d pb.DealerServiceClient, args []string, v v
 			return nil, err
 		}
 		return d.GetAuditLog(ctx, req)
+	case "cards": // carded play's report (issue 31): a supervisor's
+		req, err := cardReportRequest(rest, v)
+		if err != nil {
+			return nil, err
+		}
+		return d.CardReport(ctx, req)
 	case "open":
 		return d.OpenTable(ctx, &pb.OpenTableRequest{AutoDealer: len(rest) > 0 && rest[0] == "-auto"})
 	case "close":
@@ -559,6 +567,42 @@ func callWager(args []string) (*pb.Wager, error) {
 		return nil, fmt.Errorf("wager: unexpected %q", args[5])
 	}
 	return wire.WagerOf(spec, amount), nil
+}
+
+// cardReportRequest reads "cards [-since TIME] [-until TIME] [-card CARD]": the player cards
+// that reached a limit, the breaks enforced and the bars, floor-wide, in the window; times in
+// the console's zone (logTime).
+func cardReportRequest(args []string, v view) (*pb.CardReportRequest, error) {
+	fs := flag.NewFlagSet("cards", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	since := fs.String("since", "", "from")
+	until := fs.String("until", "", "to (exclusive)")
+	card := fs.String("card", "", "one card")
+	const usage = "cards [-since TIME] [-until TIME] [-card CARD]"
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, usage)
+	}
+	if fs.NArg() != 0 {
+		return nil, fmt.Errorf("cards: unexpected %q (%s)", fs.Arg(0), usage)
+	}
+	req := &pb.CardReportRequest{CardId: *card}
+	for _, f := range []struct {
+		text string
+		to   *int64
+	}{{*since, &req.FromUnixNanos}, {*until, &req.ToUnixNanos}} {
+		if f.text == "" {
+			continue
+		}
+		at, err := v.logTime(f.text)
+		if err != nil {
+			return nil, fmt.Errorf("cards: %v", err)
+		}
+		*f.to = at.UnixNano()
+	}
+	if req.FromUnixNanos != 0 && req.ToUnixNanos != 0 && req.ToUnixNanos <= req.FromUnixNanos {
+		return nil, fmt.Errorf("cards: -until is not after -since")
+	}
+	return req, nil
 }
 
 // logRequest reads "log [-since TIME] [-until TIME] [-kind KIND] [-terminal TERMINAL] [N]": the

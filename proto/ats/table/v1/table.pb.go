@@ -10662,6 +10662,298 @@ func (x *MethodTally) GetAmount() int64 {
 	return 0
 }
 
+type CardReportRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FromUnixNanos int64                  `protobuf:"varint,1,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"` // 0: from the beginning
+	ToUnixNanos   int64                  `protobuf:"varint,2,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`       // exclusive; 0: until now
+	CardId        string                 `protobuf:"bytes,3,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`                         // "": every card
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportRequest) Reset() {
+	*x = CardReportRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[145]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportRequest) ProtoMessage() {}
+
+func (x *CardReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[145]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportRequest.ProtoReflect.Descriptor instead.
+func (*CardReportRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{145}
+}
+
+func (x *CardReportRequest) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportRequest) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+// CardReportEntry is one limit reached, break enforced, or bar or loss reported.
+type CardReportEntry struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TableId     string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"` // the table whose log records it
+	AtUnixNanos int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	CardId      string                 `protobuf:"bytes,3,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	// "loss limit reached", "time limit reached", "break", "day's break", "weekly cap",
+	// "barred at the cage", "reported lost", "limit reached on a correction"
+	What          string `protobuf:"bytes,4,opt,name=what,proto3" json:"what,omitempty"`
+	Detail        string `protobuf:"bytes,5,opt,name=detail,proto3" json:"detail,omitempty"` // the journal's words
+	Actor         string `protobuf:"bytes,6,opt,name=actor,proto3" json:"actor,omitempty"`   // who did it (role:id; "system" the table)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportEntry) Reset() {
+	*x = CardReportEntry{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[146]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportEntry) ProtoMessage() {}
+
+func (x *CardReportEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[146]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportEntry.ProtoReflect.Descriptor instead.
+func (*CardReportEntry) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{146}
+}
+
+func (x *CardReportEntry) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportEntry) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+// CardReportCard is one card's figures over the window.
+type CardReportCard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	LimitsReached int64                  `protobuf:"varint,2,opt,name=limits_reached,json=limitsReached,proto3" json:"limits_reached,omitempty"`
+	Breaks        int64                  `protobuf:"varint,3,opt,name=breaks,proto3" json:"breaks,omitempty"`     // breaks enforced: 15-minute, day's, weekly cap
+	Bars          int64                  `protobuf:"varint,4,opt,name=bars,proto3" json:"bars,omitempty"`         // barred or reported lost at the cage
+	Refusals      int64                  `protobuf:"varint,5,opt,name=refusals,proto3" json:"refusals,omitempty"` // every wager refused for the card
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportCard) Reset() {
+	*x = CardReportCard{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[147]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportCard) ProtoMessage() {}
+
+func (x *CardReportCard) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[147]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportCard.ProtoReflect.Descriptor instead.
+func (*CardReportCard) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{147}
+}
+
+func (x *CardReportCard) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *CardReportCard) GetLimitsReached() int64 {
+	if x != nil {
+		return x.LimitsReached
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetBreaks() int64 {
+	if x != nil {
+		return x.Breaks
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetBars() int64 {
+	if x != nil {
+		return x.Bars
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetRefusals() int64 {
+	if x != nil {
+		return x.Refusals
+	}
+	return 0
+}
+
+type CardReportResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*CardReportEntry     `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"` // oldest first
+	Cards         []*CardReportCard      `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`     // by card id
+	FromUnixNanos int64                  `protobuf:"varint,3,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"`
+	ToUnixNanos   int64                  `protobuf:"varint,4,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportResponse) Reset() {
+	*x = CardReportResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[148]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportResponse) ProtoMessage() {}
+
+func (x *CardReportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[148]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportResponse.ProtoReflect.Descriptor instead.
+func (*CardReportResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{148}
+}
+
+func (x *CardReportResponse) GetEntries() []*CardReportEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *CardReportResponse) GetCards() []*CardReportCard {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *CardReportResponse) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportResponse) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -11517,7 +11809,29 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vMethodTally\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
-	"\x06amount\x18\x03 \x01(\x03R\x06amount*~\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\"x\n" +
+	"\x11CardReportRequest\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x01 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x02 \x01(\x03R\vtoUnixNanos\x12\x17\n" +
+	"\acard_id\x18\x03 \x01(\tR\x06cardId\"\xab\x01\n" +
+	"\x0fCardReportEntry\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\x12\x17\n" +
+	"\acard_id\x18\x03 \x01(\tR\x06cardId\x12\x12\n" +
+	"\x04what\x18\x04 \x01(\tR\x04what\x12\x16\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail\x12\x14\n" +
+	"\x05actor\x18\x06 \x01(\tR\x05actor\"\x98\x01\n" +
+	"\x0eCardReportCard\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12%\n" +
+	"\x0elimits_reached\x18\x02 \x01(\x03R\rlimitsReached\x12\x16\n" +
+	"\x06breaks\x18\x03 \x01(\x03R\x06breaks\x12\x12\n" +
+	"\x04bars\x18\x04 \x01(\x03R\x04bars\x12\x1a\n" +
+	"\brefusals\x18\x05 \x01(\x03R\brefusals\"\xcd\x01\n" +
+	"\x12CardReportResponse\x127\n" +
+	"\aentries\x18\x01 \x03(\v2\x1d.ats.table.v1.CardReportEntryR\aentries\x122\n" +
+	"\x05cards\x18\x02 \x03(\v2\x1c.ats.table.v1.CardReportCardR\x05cards\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x03 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x04 \x01(\x03R\vtoUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -11596,7 +11910,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"CallDealer\x12\x1f.ats.table.v1.CallDealerRequest\x1a .ats.table.v1.CallDealerResponse\x12m\n" +
 	"\x14RequestDealerCashOut\x12).ats.table.v1.RequestDealerCashOutRequest\x1a*.ats.table.v1.RequestDealerCashOutResponse\x12U\n" +
 	"\fSetInService\x12!.ats.table.v1.SetInServiceRequest\x1a\".ats.table.v1.SetInServiceResponse\x12N\n" +
-	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\xc1\x15\n" +
+	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x012\x92\x16\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -11636,7 +11950,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\n" +
 	"PlaceWager\x12\x1f.ats.table.v1.PlaceWagerRequest\x1a .ats.table.v1.PlaceWagerResponse\x12T\n" +
 	"\x10LuckyBallDisplay\x12%.ats.table.v1.LuckyBallDisplayRequest\x1a\x19.ats.table.v1.TableStatus\x12R\n" +
-	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse2~\n" +
+	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse\x12O\n" +
+	"\n" +
+	"CardReport\x12\x1f.ats.table.v1.CardReportRequest\x1a .ats.table.v1.CardReportResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
 	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xff\a\n" +
 	"\vCageService\x12K\n" +
@@ -11671,7 +11987,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 146)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 150)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -11823,12 +12139,16 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*PlayerCard)(nil),                     // 147: ats.table.v1.PlayerCard
 	(*PaymentPart)(nil),                    // 148: ats.table.v1.PaymentPart
 	(*MethodTally)(nil),                    // 149: ats.table.v1.MethodTally
-	nil,                                    // 150: ats.table.v1.Limits.PerBetEntry
+	(*CardReportRequest)(nil),              // 150: ats.table.v1.CardReportRequest
+	(*CardReportEntry)(nil),                // 151: ats.table.v1.CardReportEntry
+	(*CardReportCard)(nil),                 // 152: ats.table.v1.CardReportCard
+	(*CardReportResponse)(nil),             // 153: ats.table.v1.CardReportResponse
+	nil,                                    // 154: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	6,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	150, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	154, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	7,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	10,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -11951,146 +12271,150 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	127, // 122: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
 	128, // 123: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
 	124, // 124: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
-	6,   // 125: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	15,  // 126: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	35,  // 127: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	37,  // 128: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	40,  // 129: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	41,  // 130: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	43,  // 131: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	43,  // 132: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	46,  // 133: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	43,  // 134: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	44,  // 135: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	48,  // 136: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	49,  // 137: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	54,  // 138: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	56,  // 139: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	96,  // 140: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	112, // 141: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	51,  // 142: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	114, // 143: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	37,  // 144: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	58,  // 145: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	59,  // 146: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	60,  // 147: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	61,  // 148: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	62,  // 149: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	65,  // 150: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	66,  // 151: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	66,  // 152: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	67,  // 153: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	66,  // 154: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	68,  // 155: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	69,  // 156: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	70,  // 157: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	72,  // 158: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	74,  // 159: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	34,  // 160: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	81,  // 161: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	83,  // 162: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	84,  // 163: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	89,  // 164: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	88,  // 165: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	91,  // 166: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	102, // 167: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	103, // 168: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	104, // 169: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	105, // 170: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	106, // 171: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	64,  // 172: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	107, // 173: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	108, // 174: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	109, // 175: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	110, // 176: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	63,  // 177: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	116, // 178: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	94,  // 179: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	119, // 180: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	129, // 181: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	135, // 182: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	138, // 183: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	122, // 184: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	123, // 185: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	125, // 186: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	132, // 187: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	133, // 188: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	134, // 189: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	144, // 190: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
-	145, // 191: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
-	146, // 192: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
-	17,  // 193: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	36,  // 194: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	38,  // 195: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	39,  // 196: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	42,  // 197: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	39,  // 198: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	39,  // 199: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	47,  // 200: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	39,  // 201: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	39,  // 202: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	39,  // 203: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	50,  // 204: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	55,  // 205: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	57,  // 206: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	95,  // 207: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	113, // 208: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	52,  // 209: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	115, // 210: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	38,  // 211: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	78,  // 212: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	78,  // 213: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	78,  // 214: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	78,  // 215: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	78,  // 216: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 217: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	78,  // 218: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	78,  // 219: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	78,  // 220: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 221: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	78,  // 222: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	78,  // 223: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	71,  // 224: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	73,  // 225: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	75,  // 226: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	78,  // 227: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	82,  // 228: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	80,  // 229: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	85,  // 230: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	90,  // 231: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	87,  // 232: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	93,  // 233: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	101, // 234: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	101, // 235: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	101, // 236: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	101, // 237: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	101, // 238: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	78,  // 239: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	78,  // 240: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	78,  // 241: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	78,  // 242: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	111, // 243: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	78,  // 244: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	117, // 245: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	95,  // 246: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	120, // 247: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	130, // 248: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	137, // 249: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	142, // 250: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	121, // 251: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	121, // 252: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	126, // 253: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	131, // 254: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	131, // 255: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	131, // 256: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	147, // 257: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
-	147, // 258: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
-	147, // 259: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
-	193, // [193:260] is the sub-list for method output_type
-	126, // [126:193] is the sub-list for method input_type
-	126, // [126:126] is the sub-list for extension type_name
-	126, // [126:126] is the sub-list for extension extendee
-	0,   // [0:126] is the sub-list for field type_name
+	151, // 125: ats.table.v1.CardReportResponse.entries:type_name -> ats.table.v1.CardReportEntry
+	152, // 126: ats.table.v1.CardReportResponse.cards:type_name -> ats.table.v1.CardReportCard
+	6,   // 127: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	15,  // 128: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	35,  // 129: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	37,  // 130: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	40,  // 131: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	41,  // 132: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	43,  // 133: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	43,  // 134: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	46,  // 135: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	43,  // 136: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	44,  // 137: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	48,  // 138: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	49,  // 139: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	54,  // 140: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	56,  // 141: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	96,  // 142: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	112, // 143: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	51,  // 144: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	114, // 145: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	37,  // 146: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	58,  // 147: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	59,  // 148: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	60,  // 149: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	61,  // 150: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	62,  // 151: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	65,  // 152: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	66,  // 153: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	66,  // 154: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	67,  // 155: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	66,  // 156: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	68,  // 157: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	69,  // 158: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	70,  // 159: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	72,  // 160: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	74,  // 161: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	34,  // 162: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	81,  // 163: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	83,  // 164: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	84,  // 165: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	89,  // 166: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	88,  // 167: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	91,  // 168: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	102, // 169: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	103, // 170: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	104, // 171: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	105, // 172: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	106, // 173: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	64,  // 174: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	107, // 175: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	108, // 176: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	109, // 177: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	110, // 178: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	63,  // 179: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	116, // 180: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	150, // 181: ats.table.v1.DealerService.CardReport:input_type -> ats.table.v1.CardReportRequest
+	94,  // 182: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	119, // 183: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	129, // 184: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	135, // 185: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	138, // 186: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	122, // 187: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	123, // 188: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	125, // 189: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	132, // 190: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	133, // 191: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	134, // 192: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	144, // 193: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
+	145, // 194: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
+	146, // 195: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
+	17,  // 196: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	36,  // 197: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	38,  // 198: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	39,  // 199: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	42,  // 200: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	39,  // 201: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	39,  // 202: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	47,  // 203: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	39,  // 204: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	39,  // 205: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	39,  // 206: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	50,  // 207: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	55,  // 208: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	57,  // 209: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	95,  // 210: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	113, // 211: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	52,  // 212: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	115, // 213: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	38,  // 214: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	78,  // 215: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	78,  // 216: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	78,  // 217: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	78,  // 218: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	78,  // 219: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 220: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	78,  // 221: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	78,  // 222: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	78,  // 223: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 224: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	78,  // 225: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	78,  // 226: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	71,  // 227: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	73,  // 228: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	75,  // 229: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	78,  // 230: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	82,  // 231: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	80,  // 232: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	85,  // 233: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	90,  // 234: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	87,  // 235: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	93,  // 236: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	101, // 237: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	101, // 238: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	101, // 239: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	101, // 240: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	101, // 241: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	78,  // 242: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	78,  // 243: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	78,  // 244: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	78,  // 245: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	111, // 246: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	78,  // 247: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	117, // 248: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	153, // 249: ats.table.v1.DealerService.CardReport:output_type -> ats.table.v1.CardReportResponse
+	95,  // 250: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	120, // 251: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	130, // 252: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	137, // 253: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	142, // 254: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	121, // 255: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	121, // 256: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	126, // 257: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	131, // 258: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	131, // 259: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	131, // 260: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	147, // 261: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
+	147, // 262: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
+	147, // 263: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
+	196, // [196:264] is the sub-list for method output_type
+	128, // [128:196] is the sub-list for method input_type
+	128, // [128:128] is the sub-list for extension type_name
+	128, // [128:128] is the sub-list for extension extendee
+	0,   // [0:128] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -12126,7 +12450,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   146,
+			NumMessages:   150,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -960,6 +960,7 @@ const (
 	DealerService_PlaceWager_FullMethodName          = "/ats.table.v1.DealerService/PlaceWager"
 	DealerService_LuckyBallDisplay_FullMethodName    = "/ats.table.v1.DealerService/LuckyBallDisplay"
 	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
+	DealerService_CardReport_FullMethodName          = "/ats.table.v1.DealerService/CardReport"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1070,6 +1071,11 @@ type DealerServiceClient interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(ctx context.Context, in *RefuseWagerRequest, opts ...grpc.CallOption) (*RefuseWagerResponse, error)
+	// CardReport is carded play's record over a window (issue 31), floor-wide: every player card
+	// that reached a limit, every break enforced (the 15-minute break, the day's break, the
+	// weekly cap), every bar and loss reported at the cage, with the refusals counted per card.
+	// A supervisor's.
+	CardReport(ctx context.Context, in *CardReportRequest, opts ...grpc.CallOption) (*CardReportResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -1420,6 +1426,16 @@ func (c *dealerServiceClient) RefuseWager(ctx context.Context, in *RefuseWagerRe
 	return out, nil
 }
 
+func (c *dealerServiceClient) CardReport(ctx context.Context, in *CardReportRequest, opts ...grpc.CallOption) (*CardReportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CardReportResponse)
+	err := c.cc.Invoke(ctx, DealerService_CardReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1528,6 +1544,11 @@ type DealerServiceServer interface {
 	// version), the refusal is recorded with the supervisor's identity and reason, and the seat's
 	// terminal is told (TableEvent.wager_refused) and shows the chips gone and why. Supervisor only.
 	RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error)
+	// CardReport is carded play's record over a window (issue 31), floor-wide: every player card
+	// that reached a limit, every break enforced (the 15-minute break, the day's break, the
+	// weekly cap), every bar and loss reported at the cage, with the refusals counted per card.
+	// A supervisor's.
+	CardReport(context.Context, *CardReportRequest) (*CardReportResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1639,6 +1660,9 @@ func (UnimplementedDealerServiceServer) LuckyBallDisplay(context.Context, *Lucky
 }
 func (UnimplementedDealerServiceServer) RefuseWager(context.Context, *RefuseWagerRequest) (*RefuseWagerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RefuseWager not implemented")
+}
+func (UnimplementedDealerServiceServer) CardReport(context.Context, *CardReportRequest) (*CardReportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CardReport not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2273,6 +2297,24 @@ func _DealerService_RefuseWager_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DealerService_CardReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CardReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).CardReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_CardReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).CardReport(ctx, req.(*CardReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2415,6 +2457,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RefuseWager",
 			Handler:    _DealerService_RefuseWager_Handler,
+		},
+		{
+			MethodName: "CardReport",
+			Handler:    _DealerService_CardReport_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
