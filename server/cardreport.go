@@ -107,4 +107,3 @@ func (t *Table) CardReport(req *pb.CardReportRequest) (*pb.CardReportResponse, e
 func (s *dealerService) CardReport(_ context.Context, req *pb.CardReportRequest) (*pb.CardReportResponse, error) {
 	return s.t.CardReport(req)
 }
-
