@@ -491,3 +491,85 @@ func TestSPEC10_InvalidatedRoundLeavesTheCardsCount(t *testing.T) {
 		r.conserved()
 	})
 }
+
+// Attack: a restart of the table server between a slip and its settlement, the round already
+// closed (no more bets). The hold stands through the restart and the round's settlement counts
+// it once: the card's net loss is the stake lost, nothing is left reserved, and the next
+// round's slips are bound by what is left of the limit — no wager past it.
+func TestSPEC10_RestartBetweenSlipAndSettlementCountsOnce(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(21 * time.Second)
+		r.table.Advance(r.clock.Now()) // no more bets: the slip stands
+		r.shutdown()
+		r.start()
+		// The seat's allowance (the whole limit, reserved at its first slip) stands.
+		if card, err := r.cards().Card(ctx, "C42", r.clock.Now()); err != nil || card.Reserved != 10000 {
+			t.Fatalf("after the restart, before the result: %+v %v", card, err)
+		}
+		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: round, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		n, card := r.netLoss(t, "C42")
+		if n != 6000 || card.Reserved != 0 {
+			t.Fatalf("settled after the restart: net loss %d, reserved %d", n, card.Reserved)
+		}
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = r.terminal("T1")
+		refusedSaying(t, errOf(redSlip(c, st.RoundId, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		if _, err := redSlip(c, st.RoundId, 2, 4000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Attack: two terminals of one table slip on one card at once, each as fast as it can, on
+// SQLite and PostgreSQL: one seat holds the card, the other is refused every time, and no more
+// than the loss limit is ever staked on it.
+func TestSPEC10_TwoTerminalsOneCardRacingPastTheLimit(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c1, round := openRound(t, r, "T1", 50000)
+		c2 := r.terminal("T2")
+		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
+			t.Fatal(err)
+		}
+		terms := []pb.TerminalServiceClient{c1, c2}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		taken := map[int]int64{}
+		for i := range terms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for v := range 15 {
+					res, err := redSlip(terms[i], round, uint64(v+1), int64(v+1)*1000, "C42")
+					if err == nil {
+						mu.Lock()
+						taken[i] = res.Slip.Total
+						mu.Unlock()
+					} else if status.Code(err) != codes.FailedPrecondition {
+						t.Error(err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
+			t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
+		}
+		r.finish(t, round, "2")
+		n, card := r.netLoss(t, "C42")
+		if n != 10000 || card.BarredFor != "loss" {
+			t.Fatalf("net loss %d, barred for %q", n, card.BarredFor)
+		}
+		r.conserved()
+	})
+}
