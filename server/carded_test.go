@@ -157,6 +157,35 @@ func TestSPEC10_RestartMidSessionVoidsTheCardHold(t *testing.T) {
 	})
 }
 
+// raceOneCard has each terminal slip card C42 on red in its round as fast as it can, n slips
+// of A$10 more each, all at once, and checks one seat held the card, to its A$100 limit.
+func raceOneCard(t *testing.T, terms []pb.TerminalServiceClient, rounds []string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	taken := map[int]int64{}
+	for i := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range n {
+				res, err := redSlip(terms[i], rounds[i], uint64(v+1), int64(v+1)*1000, "C42")
+				if err == nil {
+					mu.Lock()
+					taken[i] = res.Slip.Total
+					mu.Unlock()
+				} else if status.Code(err) != codes.FailedPrecondition {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
+		t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
+	}
+}
+
 // Attack: the same card at two seats of two tables of a floor (two table servers, real gRPC,
 // one PostgreSQL), both slipping at once: one seat holds the card, the other is refused, and
 // never more than the limit is staked on it.
@@ -176,29 +205,7 @@ func TestSPEC10_OneCardTwoTablesRacing(t *testing.T) {
 		}
 		rounds, terms = append(rounds, st.RoundId), append(terms, c)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	taken := map[int]int64{}
-	for i := range rs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for v := range 12 {
-				res, err := redSlip(terms[i], rounds[i], uint64(v+1), int64(v+1)*1000, "C42")
-				if err == nil {
-					mu.Lock()
-					taken[i] = res.Slip.Total
-					mu.Unlock()
-				} else if status.Code(err) != codes.FailedPrecondition {
-					t.Error(err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
-		t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
-	}
+	raceOneCard(t, terms, rounds, 12)
 	card, err := rs[1].cards().Card(ctx, "C42", rs[1].clock.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -541,30 +548,7 @@ func TestSPEC10_TwoTerminalsOneCardRacingPastTheLimit(t *testing.T) {
 		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
 			t.Fatal(err)
 		}
-		terms := []pb.TerminalServiceClient{c1, c2}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		taken := map[int]int64{}
-		for i := range terms {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for v := range 15 {
-					res, err := redSlip(terms[i], round, uint64(v+1), int64(v+1)*1000, "C42")
-					if err == nil {
-						mu.Lock()
-						taken[i] = res.Slip.Total
-						mu.Unlock()
-					} else if status.Code(err) != codes.FailedPrecondition {
-						t.Error(err)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
-			t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
-		}
+		raceOneCard(t, []pb.TerminalServiceClient{c1, c2}, []string{round, round}, 15)
 		r.finish(t, round, "2")
 		n, card := r.netLoss(t, "C42")
 		if n != 10000 || card.BarredFor != "loss" {
