@@ -27,6 +27,9 @@ func TestCashCapPaysCashToTheCapAndTheRestByTransferWithID(t *testing.T) {
 		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
 		vn := bigTicket(t, r, "T01", "a", 150000)
 		c := r.cashier("cashier-1")
+		if _, err := c.OpenShift(ctx, &pb.OpenShiftRequest{}); err != nil {
+			t.Fatal(err)
+		}
 		look, err := c.LookupTicket(ctx, &pb.LookupTicketRequest{ValidationNumber: vn})
 		if err != nil || !look.Payable || !look.OverCashCap || look.CashCap != 100000 ||
 			!strings.Contains(look.Message, "A$1,500.00 is over the A$1,000.00 cash cap: pay A$1,000.00 in cash and A$500.00 by electronic transfer or cheque") {
@@ -99,6 +102,10 @@ func TestCashCapPaysCashToTheCapAndTheRestByTransferWithID(t *testing.T) {
 		}
 		if tot.Amount != 250000 || by["cash"] != 200000 || by["transfer"] != 50000 || len(by) != 2 {
 			t.Fatalf("shift totals: %v", tot)
+		}
+		// The shift's drawer reconciles to the cash alone.
+		if sh, err := c.CurrentShift(ctx, &pb.CurrentShiftRequest{}); err != nil || !sh.Open || sh.Amount != 250000 || sh.Cash != 200000 {
+			t.Fatalf("the current shift: %v %v", sh, err)
 		}
 	})
 }

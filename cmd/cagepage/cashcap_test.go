@@ -48,6 +48,10 @@ func TestCashCapPaidSplitInABrowser(t *testing.T) {
 	if cash, total, part := text(t, ctx, "#paid-amount"), text(t, ctx, "#receipt-total"), text(t, ctx, "#part-transfer"); cash != "A$60.00" || total != "A$70.00" || !strings.Contains(part, "A$10.00, ref TX-1001") {
 		t.Fatalf("the receipt: %q %q %q", cash, total, part)
 	}
+	do(t, ctx, "the shift's totals", chromedp.Click(id("next")), chromedp.WaitVisible(chromedp.CSS(".totals")), shoot(dir, "05-shift"))
+	if got := text(t, ctx, ".totals"); got != "1 ticket paid, A$70.00 (A$60.00 of it in cash)" {
+		t.Fatalf("the shift's totals: %q", got)
+	}
 	ps := f.payments(t, vn)
 	if len(ps) != 1 || ps[0].Amount != 7000 {
 		t.Fatalf("the ledger's payments: %+v", ps)

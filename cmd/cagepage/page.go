@@ -256,6 +256,7 @@ type shiftView struct {
 	Opened, Closed string
 	Count          int64
 	Amount         string
+	Cash           string // of Amount, the cash handed over, when some was paid by transfer or cheque
 	TotalsError    string // the table could not be asked: said instead of the figures
 }
 
@@ -283,9 +284,17 @@ func (p *Page) currentShift(cashier string) (v shiftView, ok bool) {
 	return p.shiftView(sh), true
 }
 
+// cashOf is a shift's cash as shown beside its total: "" when it is the whole total.
+func cashOf(sh *pb.CageShift) string {
+	if sh.Cash == sh.Amount {
+		return ""
+	}
+	return aud(sh.Cash)
+}
+
 func (p *Page) shiftView(sh *pb.CageShift) shiftView {
 	return shiftView{Open: sh.Open, ID: sh.ShiftId, Opened: p.whenNanos(sh.OpenedUnixNanos), Closed: p.whenNanos(sh.ClosedUnixNanos),
-		Count: sh.Count, Amount: aud(sh.Amount)}
+		Count: sh.Count, Amount: aud(sh.Amount), Cash: cashOf(sh)}
 }
 
 type ticketView struct {

@@ -83,3 +83,18 @@ func (l *Ledger) PaidByMethod(ctx context.Context, cashier string, from, to time
 	}
 	return out, rows.Err()
 }
+
+// CashierCash is the cash cashier handed over at the cage in [from, to) (to zero: unbounded),
+// read in the transaction: what a shift's drawer reconciles to. A payment without parts was
+// cash whole; of one with parts, its cash parts.
+func (t *Tx) CashierCash(cashier string, from, to time.Time) (int64, error) {
+	f, tt := window(from, to)
+	var cash int64
+	err := t.queryRow(`SELECT CAST(COALESCE(SUM(CASE WHEN pp.payment IS NULL THEN p.amount WHEN pp.method = ? THEN pp.amount ELSE 0 END), 0) AS BIGINT)
+		FROM cage_payments p LEFT JOIN cage_payment_parts pp ON pp.payment = p.id
+		WHERE p.cashier = ? AND p.at >= ? AND p.at < ?`, PayCash, cashier, f, tt).Scan(&cash)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: cash paid by %s: %w", cashier, err)
+	}
+	return cash, nil
+}

@@ -9283,6 +9283,7 @@ type CageShift struct {
 	Count           int64                  `protobuf:"varint,6,opt,name=count,proto3" json:"count,omitempty"`                                              // tickets paid in the shift (so far, while open)
 	Amount          int64                  `protobuf:"varint,7,opt,name=amount,proto3" json:"amount,omitempty"`                                            // cents paid in the shift (so far, while open)
 	ViaTableId      string                 `protobuf:"bytes,8,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`                 // the table server the shift was opened through
+	Cash            int64                  `protobuf:"varint,600,opt,name=cash,proto3" json:"cash,omitempty"`                                              // of amount, the cash handed over (the rest by transfer or cheque, issue 31): what the drawer reconciles to
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -9371,6 +9372,13 @@ func (x *CageShift) GetViaTableId() string {
 		return x.ViaTableId
 	}
 	return ""
+}
+
+func (x *CageShift) GetCash() int64 {
+	if x != nil {
+		return x.Cash
+	}
+	return 0
 }
 
 type OpenShiftRequest struct {
@@ -11683,7 +11691,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\breplayed\x18\x06 \x01(\bR\breplayed\x12<\n" +
 	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\x120\n" +
 	"\x05parts\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\x12\x15\n" +
-	"\x05total\x18\xd9\x04 \x01(\x03R\x05total\"\x81\x02\n" +
+	"\x05total\x18\xd9\x04 \x01(\x03R\x05total\"\x96\x02\n" +
 	"\tCageShift\x12\x19\n" +
 	"\bshift_id\x18\x01 \x01(\tR\ashiftId\x12\x1d\n" +
 	"\n" +
@@ -11694,7 +11702,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05count\x18\x06 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\a \x01(\x03R\x06amount\x12 \n" +
 	"\fvia_table_id\x18\b \x01(\tR\n" +
-	"viaTableId\"\x12\n" +
+	"viaTableId\x12\x13\n" +
+	"\x04cash\x18\xd8\x04 \x01(\x03R\x04cash\"\x12\n" +
 	"\x10OpenShiftRequest\".\n" +
 	"\x11CloseShiftRequest\x12\x19\n" +
 	"\bshift_id\x18\x01 \x01(\tR\ashiftId\"\x15\n" +
