@@ -126,6 +126,10 @@ func (t *Table) cageView(tk ledger.Ticket, f cageFacts, now time.Time) *pb.CageT
 	if c.Payable && c.OverThreshold {
 		c.Message = t.thresholdApproved(tk.Amount, c.Approval.ApprovedBy)
 	}
+	c.CashCap, c.OverCashCap = t.cfg.CashCap, t.overCap(tk.Amount)
+	if c.Payable && c.OverCashCap {
+		c.Message = strings.TrimPrefix(c.Message+"; "+t.capWords(tk.Amount), "; ")
+	}
 	return c
 }
 
@@ -309,12 +313,19 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 	if req.Patron != nil && idErr != nil {
 		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
 	}
+	parts, err := readParts(req)
+	if err != nil {
+		return nil, err
+	}
 	defer t.actAs(scope)()
 	// The request as the key remembers it: the number as digits, so a retry typed with the
 	// dashes the ticket prints is the same request.
 	request := "cage-pay " + req.ValidationNumber
 	if vn, err := ParseValidation(req.ValidationNumber); err == nil {
 		request = "cage-pay " + vn
+	}
+	if len(req.Parts) > 0 {
+		request += " parts " + partsKey(req.Parts)
 	}
 	res, replayed, err := moneyCall(t, scope, req.IdempotencyKey, request, func() *pb.PayTicketResponse { return &pb.PayTicketResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.PayTicketResponse, func(), error) {
@@ -337,6 +348,12 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if refused {
 				return nil, nil, refusedWith(codes.FailedPrecondition, view)
 			}
+			// How it is handed over: cash up to the cap, the rest by transfer or cheque with
+			// the patron's identity (cashcap.go).
+			parts, err := t.payParts(tk, view, parts, patron, idErr)
+			if err != nil {
+				return nil, nil, err
+			}
 			if tk.State == ledger.TicketRedeeming { // a lapsed hold: the cage takes the ticket over
 				if err := tx.Event("ticket-hold-lapsed", t.qualified(tk.HolderTable, tk.Holder), "", tk.Amount,
 					fmt.Sprintf("%s: held by %s since %s, paid at the cage by %s", tk.Validation, holderName(tk), tk.HeldAt.Format(time.RFC3339), cashier)); err != nil {
@@ -352,11 +369,18 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if err := tx.PutCagePayment(p); err != nil {
 				return nil, nil, err
 			}
+			if err := tx.PutPaymentParts(p.ID, parts); err != nil {
+				return nil, nil, err
+			}
+			how := "in cash"
+			if len(parts) > 1 || parts[0].Method != ledger.PayCash {
+				how = "as " + t.partsText(parts)
+			}
 			var threshold *pb.ThresholdPayment
 			if req.Patron != nil {
 				pp := ledger.PatronPayment{Payment: p.ID, Validation: tk.Validation, Amount: tk.Amount, Cashier: cashier, At: now,
 					ViaTable: t.cfg.TableID, IDType: patron.IDType, IDNumber: patron.IDNumber, Name: patron.Name}
-				if threshold, err = t.recordPatron(tx, tk, pp, approval, over, "paid in cash at the cage"); err != nil {
+				if threshold, err = t.recordPatron(tx, tk, pp, approval, over, "paid "+how+" at the cage"); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -364,15 +388,15 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if issuer == "" {
 				issuer = t.cfg.TableID
 			}
-			if err := tx.Event("cage-paid", t.qualified(tk.IssuerTable, tk.Terminal), "", tk.Amount, fmt.Sprintf("%s (issued at %s by %s) paid in cash at the cage by %s, payment %s",
-				tk.Validation, issuer, tk.Terminal, cashier, p.ID)); err != nil {
+			if err := tx.Event("cage-paid", t.qualified(tk.IssuerTable, tk.Terminal), "", tk.Amount, fmt.Sprintf("%s (issued at %s by %s) paid %s at the cage by %s, payment %s",
+				tk.Validation, issuer, tk.Terminal, how, cashier, p.ID)); err != nil {
 				return nil, nil, err
 			}
-			if err := t.tellIssuer(tx, tk, "cage-paid", "paid in cash at the cage through table "+t.cfg.TableID+" by "+cashier+", payment "+p.ID, now); err != nil {
+			if err := t.tellIssuer(tx, tk, "cage-paid", "paid "+how+" at the cage through table "+t.cfg.TableID+" by "+cashier+", payment "+p.ID, now); err != nil {
 				return nil, nil, err
 			}
-			return &pb.PayTicketResponse{Ticket: t.cageView(tk, cageFacts{}, now), Amount: tk.Amount, PaymentId: p.ID,
-				CashierId: cashier, PaidAtUnixNanos: now.UnixNano(), Threshold: threshold}, nil, nil
+			return &pb.PayTicketResponse{Ticket: t.cageView(tk, cageFacts{}, now), Amount: cashOf(parts), PaymentId: p.ID,
+				CashierId: cashier, PaidAtUnixNanos: now.UnixNano(), Threshold: threshold, Parts: partsPB(parts), Total: tk.Amount}, nil, nil
 		})
 	if err != nil {
 		return nil, t.guessAfter(scope, req.ValidationNumber, err)
@@ -434,6 +458,11 @@ func (t *Table) ShiftTotals(role, caller string, req *pb.ShiftTotalsRequest) (*p
 			Amount: p.Amount, PaidAtUnixNanos: p.At.UnixNano(), ViaTableId: p.ViaTable})
 	}
 	res.Count, res.Amount = sum.Count, sum.Amount
+	by, err := t.led.PaidByMethod(context.Background(), who, from, to)
+	if err != nil {
+		return nil, ledgerErr(err)
+	}
+	res.ByMethod = byMethodPB(by)
 	return res, nil
 }
 

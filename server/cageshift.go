@@ -76,7 +76,21 @@ func (t *Table) shiftSoFar(tx *ledger.Tx, s ledger.CageShift) (*pb.CageShift, er
 		return nil, err
 	}
 	s.Count, s.Amount = paid.Count, paid.Amount
-	return cageShiftPB(s), nil
+	return t.withCash(tx, cageShiftPB(s), s)
+}
+
+// withCash adds to v the cash of shift s: what its cashier handed over in it.
+func (t *Table) withCash(tx *ledger.Tx, v *pb.CageShift, s ledger.CageShift) (*pb.CageShift, error) {
+	var to time.Time
+	if !s.Closed.IsZero() {
+		to = s.Closed.Add(time.Nanosecond)
+	}
+	cash, err := tx.CashierCash(s.Cashier, s.Opened, to)
+	if err != nil {
+		return nil, err
+	}
+	v.Cash = cash
+	return v, nil
 }
 
 // CurrentShift is cashier's open shift with what was paid in it so far; Open false when none.
@@ -112,8 +126,8 @@ func (t *Table) CloseShift(cashier string, req *pb.CloseShiftRequest) (*pb.CageS
 			return status.Errorf(codes.NotFound, "%s has no shift %s", cashier, req.ShiftId)
 		}
 		if !s.Closed.IsZero() {
-			res = cageShiftPB(s)
-			return nil
+			res, err = t.withCash(tx, cageShiftPB(s), s)
+			return err
 		}
 		paid, err := tx.CashierPaid(cashier, s.Opened)
 		if err != nil {
@@ -123,12 +137,15 @@ func (t *Table) CloseShift(cashier string, req *pb.CloseShiftRequest) (*pb.CageS
 		if err := tx.PutCageShift(s); err != nil {
 			return err
 		}
-		if err := tx.Event("cage-shift-closed", "", "", s.Amount, fmt.Sprintf("shift %s of %s closed via table %s: %d tickets paid, %s, since %s",
-			s.ID, cashier, t.cfg.TableID, s.Count, money.Decimal(s.Amount), s.Opened.UTC().Format(time.RFC3339))); err != nil {
+		if res, err = t.withCash(tx, cageShiftPB(s), s); err != nil {
 			return err
 		}
-		res = cageShiftPB(s)
-		return nil
+		cash := ""
+		if res.Cash != s.Amount { // some of it by transfer or cheque (the cash cap)
+			cash = ", " + money.Decimal(res.Cash) + " of it in cash"
+		}
+		return tx.Event("cage-shift-closed", "", "", s.Amount, fmt.Sprintf("shift %s of %s closed via table %s: %d tickets paid, %s%s, since %s",
+			s.ID, cashier, t.cfg.TableID, s.Count, money.Decimal(s.Amount), cash, s.Opened.UTC().Format(time.RFC3339)))
 	})
 	if err != nil {
 		return nil, err

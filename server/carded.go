@@ -44,6 +44,7 @@ import (
 type cardStore interface {
 	precommit.Store
 	SettleIn(tx *ledger.Tx, h precommit.Hold, staked, returned int64) (precommit.Card, error)
+	RecountIn(tx *ledger.Tx, h precommit.Hold, staked, returned, wasStaked, wasReturned int64, closedAt time.Time, why string) (precommit.Card, error)
 	VoidIn(tx *ledger.Tx, h precommit.Hold) (precommit.Card, error)
 }
 
@@ -154,7 +155,7 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 		// to another seat while its stakes here are not yet counted.
 		return failed("Player card %s is playing this round at this seat: change card after the result.", s.card)
 	}
-	ctx, now := t.bg(), t.now()
+	ctx, now := seatCtx(terminal), t.now()
 	seat := t.tableID() + "/" + terminal
 	c, err := t.cards.store.Claim(ctx, card, seat, now)
 	if err != nil {
@@ -169,6 +170,13 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	s.card, s.presented = card, ""
 	t.cards.held(terminal, c, now)
 	return nil
+}
+
+// seatCtx is the context of a card store call the seat's terminal made (its slip, its
+// limits): the journal names the terminal, not whoever else the table is acting for (t.bg is
+// the table's actor under its lock; these calls are made outside it).
+func seatCtx(terminal string) context.Context {
+	return ledger.WithActor(context.Background(), "terminal:"+terminal)
 }
 
 // releaseCard ends the seat's session with its card (cash-out, the dealer's close).
@@ -207,7 +215,7 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	if ok && a.card == card {
 		played = a.played
 	}
-	c, amount, err := t.cards.store.Allow(t.bg(), t.hold(card, terminal, roundID), need, played, now)
+	c, amount, err := t.cards.store.Allow(seatCtx(terminal), t.hold(card, terminal, roundID), need, played, now)
 	if err != nil {
 		t.cards.setAllowance(terminal, nil)
 		t.cards.refused(terminal, card, c, err)
@@ -220,6 +228,10 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	if due := c.BreakDue(t.cfg.Precommit); !due.IsZero() && (until.IsZero() || due.Before(until)) {
 		until = due
 	}
+	// …and until the day's or the week's play could reach its limit (playtime.go).
+	if due := c.PlayTimeDue(now, t.cfg.Precommit); until.IsZero() || due.Before(until) {
+		until = due
+	}
 	bars := c.BarredUntil
 	if c.BreakUntil.After(bars) {
 		bars = c.BreakUntil
@@ -229,7 +241,7 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 }
 
 // settleCards counts a settled slip's play on its card, in the settlement's transaction. A
-// correction (prior) re-settles play already counted: the card's count stands.
+// correction or an invalidation counts the difference instead (recountCards).
 func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, staked, returned int64) error {
 	if t.cards == nil || sl == nil {
 		return nil
@@ -335,5 +347,25 @@ func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
 	}
 	t.cards.setAllowance(terminal, nil)
 	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID))
+	return err
+}
+
+// recountCards counts on the slip's card, in tx, what a correction or an invalidation of
+// round r changed of the slip's settled play (was: its settlement as first counted; staked
+// and returned: as it stands now, 0 and 0 for an invalidated round): the card's net loss
+// follows the round's result as it is now, and a loss it takes to the limit bars the card from
+// now on (precommit.LedgerStore.RecountIn).
+func (t *Table) recountCards(tx *ledger.Tx, r *round, terminal string, sl *slip, was ledger.Settlement, staked, returned int64, why string) error {
+	if t.cards == nil || sl == nil || sl.card() == "" {
+		return nil
+	}
+	if staked == was.Staked && returned == was.Returned {
+		return nil
+	}
+	closedAt := r.deadline
+	if closedAt.IsZero() {
+		closedAt = tx.Now()
+	}
+	_, err := t.cards.store.RecountIn(tx, t.hold(sl.card(), terminal, r.id), staked, returned, was.Staked, was.Returned, closedAt, why)
 	return err
 }

@@ -157,6 +157,35 @@ func TestSPEC10_RestartMidSessionVoidsTheCardHold(t *testing.T) {
 	})
 }
 
+// raceOneCard has each terminal slip card C42 on red in its round as fast as it can, n slips
+// of A$10 more each, all at once, and checks one seat held the card, to its A$100 limit.
+func raceOneCard(t *testing.T, terms []pb.TerminalServiceClient, rounds []string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	taken := map[int]int64{}
+	for i := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range n {
+				res, err := redSlip(terms[i], rounds[i], uint64(v+1), int64(v+1)*1000, "C42")
+				if err == nil {
+					mu.Lock()
+					taken[i] = res.Slip.Total
+					mu.Unlock()
+				} else if status.Code(err) != codes.FailedPrecondition {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
+		t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
+	}
+}
+
 // Attack: the same card at two seats of two tables of a floor (two table servers, real gRPC,
 // one PostgreSQL), both slipping at once: one seat holds the card, the other is refused, and
 // never more than the limit is staked on it.
@@ -176,29 +205,7 @@ func TestSPEC10_OneCardTwoTablesRacing(t *testing.T) {
 		}
 		rounds, terms = append(rounds, st.RoundId), append(terms, c)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	taken := map[int]int64{}
-	for i := range rs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for v := range 12 {
-				res, err := redSlip(terms[i], rounds[i], uint64(v+1), int64(v+1)*1000, "C42")
-				if err == nil {
-					mu.Lock()
-					taken[i] = res.Slip.Total
-					mu.Unlock()
-				} else if status.Code(err) != codes.FailedPrecondition {
-					t.Error(err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if (taken[0] > 0) == (taken[1] > 0) || taken[0]+taken[1] != 10000 {
-		t.Fatalf("taken %v: one seat holds the card, to its A$100 limit", taken)
-	}
+	raceOneCard(t, terms, rounds, 12)
 	card, err := rs[1].cards().Card(ctx, "C42", rs[1].clock.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -380,5 +387,173 @@ func TestSPEC10_DealerWagerBoundByTheCard(t *testing.T) {
 			t.Fatal(err)
 		}
 		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "past your loss limit")
+	})
+}
+
+// SPEC §10: the day's break is enforced by the table server, mid-round too: the seat's
+// allowance does not reach past the moment the day's play could reach its limit.
+func TestSPEC10_DaysBreakEnforcedMidRound(t *testing.T) {
+	cfg := func(c *Config) {
+		c.Carded, c.Period = true, 2*time.Hour
+		c.Precommit = precommit.Settings{BreakAfter: 3 * time.Hour, Break: 15 * time.Minute, DayPlay: 50 * time.Minute}
+	}
+	bothStoresWith(t, cfg, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", precommit.Limits{Loss: 10000, Time: 10 * time.Hour, Bar: precommit.BarDay})
+		c, round := openRound(t, r, "T1", 50000)
+		for v := uint64(1); v <= 5; v++ { // a slip every 10 minutes: 40 minutes of play
+			if _, err := redSlip(c, round, v, int64(v)*100+1000, "C42"); err != nil {
+				t.Fatal(err)
+			}
+			r.clock.Add(10 * time.Minute)
+		}
+		refusedSaying(t, errOf(redSlip(c, round, 6, 2000, "C42")), "in the last 24 hours: a day's break; play may resume at")
+		if got := strings.Join(r.auditOf("precommit"), "\n"); !strings.Contains(got, "refused (day break)") {
+			t.Fatalf("journal:\n%s", got)
+		}
+	})
+}
+
+// netLoss is card's net loss as the store has it now.
+func (r *rig) netLoss(t *testing.T, card string) (int64, precommit.Card) {
+	t.Helper()
+	c, err := r.cards().Card(ctx, card, r.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.NetLoss(), c
+}
+
+// Issue 31 (a correction re-counts the card): a corrected outcome changes what a carded
+// wager returned, and the card's net loss follows it. A correction that turns a win into a
+// loss takes the card to its loss limit here: it is barred from then — the next wager is
+// refused — and nothing accepted before is voided (the round's settlement stands, corrected).
+// An invalidated round's wager is refunded and leaves the card's count.
+func TestSPEC10_CorrectionRecountsTheCard(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "1") // red wins: 60.00 returns 120.00
+		if n, _ := r.netLoss(t, "C42"); n != -6000 {
+			t.Fatalf("after a win: net loss %d", n)
+		}
+		if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: round, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, c := r.netLoss(t, "C42"); n != 6000 || !c.BarredUntil.IsZero() {
+			t.Fatalf("the win corrected to a loss: net loss %d, barred until %v", n, c.BarredUntil)
+		}
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, st.RoundId, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		if _, err := redSlip(c, st.RoundId, 2, 4000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, st.RoundId, "1") // won: net loss 60 + 40 − 80 = 20.00
+		if n, _ := r.netLoss(t, "C42"); n != 2000 {
+			t.Fatalf("net loss %d", n)
+		}
+		if _, err := r.super.CorrectOutcome(ctx, &pb.CorrectOutcomeRequest{RoundId: st.RoundId, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		n, card := r.netLoss(t, "C42")
+		if n != 10000 || card.BarredFor != "loss" || !card.BarredUntil.Equal(r.clock.Now().Add(precommit.BarDay)) {
+			t.Fatalf("corrected to the limit: net loss %d, barred %v until %v", n, card.BarredFor, card.BarredUntil)
+		}
+		journal := strings.Join(r.auditOf("precommit"), "\n")
+		if !strings.Contains(journal, "correction 1 -> 2: staked A$40.00 returned A$0.00 (was A$40.00, A$80.00); net loss A$100.00 of A$100.00; loss limit reached: barred until") {
+			t.Fatalf("journal:\n%s", journal)
+		}
+		next, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refusedSaying(t, errOf(redSlip(c, next.RoundId, 1, 100, "C42")), "loss limit was reached: play is barred until")
+		r.conserved()
+	})
+}
+
+// An invalidated round refunds its wagers: the card's count loses the wager too.
+func TestSPEC10_InvalidatedRoundLeavesTheCardsCount(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "2")
+		if n, _ := r.netLoss(t, "C42"); n != 6000 {
+			t.Fatalf("after a loss: %d", n)
+		}
+		if _, err := r.super.InvalidateRound(ctx, &pb.InvalidateRoundRequest{RoundId: round, Reason: "wheel fault"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := r.netLoss(t, "C42"); n != 0 {
+			t.Fatalf("after the invalidation: net loss %d", n)
+		}
+		r.conserved()
+	})
+}
+
+// Attack: a restart of the table server between a slip and its settlement, the round already
+// closed (no more bets). The hold stands through the restart and the round's settlement counts
+// it once: the card's net loss is the stake lost, nothing is left reserved, and the next
+// round's slips are bound by what is left of the limit — no wager past it.
+func TestSPEC10_RestartBetweenSlipAndSettlementCountsOnce(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.Add(21 * time.Second)
+		r.table.Advance(r.clock.Now()) // no more bets: the slip stands
+		r.shutdown()
+		r.start()
+		// The seat's allowance (the whole limit, reserved at its first slip) stands.
+		if card, err := r.cards().Card(ctx, "C42", r.clock.Now()); err != nil || card.Reserved != 10000 {
+			t.Fatalf("after the restart, before the result: %+v %v", card, err)
+		}
+		if _, err := r.dealer.EnterOutcome(ctx, &pb.EnterOutcomeRequest{RoundId: round, Number: "2"}); err != nil {
+			t.Fatal(err)
+		}
+		n, card := r.netLoss(t, "C42")
+		if n != 6000 || card.Reserved != 0 {
+			t.Fatalf("settled after the restart: net loss %d, reserved %d", n, card.Reserved)
+		}
+		st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = r.terminal("T1")
+		refusedSaying(t, errOf(redSlip(c, st.RoundId, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		if _, err := redSlip(c, st.RoundId, 2, 4000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Attack: two terminals of one table slip on one card at once, each as fast as it can, on
+// SQLite and PostgreSQL: one seat holds the card, the other is refused every time, and no more
+// than the loss limit is ever staked on it.
+func TestSPEC10_TwoTerminalsOneCardRacingPastTheLimit(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c1, round := openRound(t, r, "T1", 50000)
+		c2 := r.terminal("T2")
+		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
+			t.Fatal(err)
+		}
+		raceOneCard(t, []pb.TerminalServiceClient{c1, c2}, []string{round, round}, 15)
+		r.finish(t, round, "2")
+		n, card := r.netLoss(t, "C42")
+		if n != 10000 || card.BarredFor != "loss" {
+			t.Fatalf("net loss %d, barred for %q", n, card.BarredFor)
+		}
+		r.conserved()
 	})
 }

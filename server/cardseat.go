@@ -295,7 +295,7 @@ func (t *Table) SetCardLimits(terminal, card string, l precommit.Limits) (table.
 		s.mu.Unlock()
 		return table.CardState{}, failed("player card %s is not the card read at this seat", card)
 	}
-	c, err := t.cards.store.SetLimits(t.bg(), target, l, t.now())
+	c, err := t.cards.store.SetLimits(seatCtx(terminal), target, l, t.now())
 	t.cards.setAllowance(terminal, nil)
 	if err != nil {
 		s.mu.Unlock()
@@ -345,7 +345,7 @@ func (t *Table) AckRealityCheck(terminal, card string, shownAt time.Time) error 
 		detail += ", played " + st.TimePlayed(t.now()).Truncate(time.Second).String()
 		result = st.SessionResult
 	}
-	err := t.led.Update(ledger.WithActor(t.bg(), "terminal:"+terminal), t.now(), func(tx *ledger.Tx) error {
+	err := t.led.Update(seatCtx(terminal), t.now(), func(tx *ledger.Tx) error {
 		return tx.Event("precommit", terminal, "", result, "card "+held+": "+detail)
 	})
 	return ledgerErr(err)

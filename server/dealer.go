@@ -568,6 +568,10 @@ func (t *Table) InvalidateRound(actor, roundID, reason string) (*pb.TableStatus,
 				if err != nil {
 					return err
 				}
+				// The card's count loses the wager: refunded, it was never play.
+				if err := t.recountCards(tx, r, id, r.slip(id), s, 0, 0, "invalidated: "+reason); err != nil {
+					return err
+				}
 				refunded[id], balances[id] = applied, bal
 			}
 			r.status, r.phase = "invalidated", table.PhaseResult

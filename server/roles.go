@@ -59,7 +59,10 @@ func init() {
 		// 003 §9.12: a casino supervisor may refuse a player's wager before no more bets.
 		"RefuseWager",
 		// 001 §8.3.5–8.3.6: closing the table's jackpot and transferring its meter (issue 28).
-		"CloseJackpot"} {
+		"CloseJackpot",
+		// Issue 31: carded play's report (limits reached, breaks, bars) names players: the
+		// supervisor's, not the dealer's.
+		"CardReport"} {
 		allow(dealer, m, supervisorRoles)
 	}
 	// The Lucky Ball display's fault is the dealer's to report (003 §8.11).
@@ -90,6 +93,11 @@ func init() {
 	allow(cage, "OpenShift", cashierRoles)
 	allow(cage, "CloseShift", cashierRoles)
 	allow(cage, "CurrentShift", cashierRoles)
+	// Carded play (cagecards.go): the cashier who checks the holder's identity document
+	// registers a card and reports it lost or barred; a supervisor may look one up.
+	allow(cage, "RegisterCard", cashierRoles)
+	allow(cage, "ReportCard", cashierRoles)
+	allow(cage, "LookupCard", cageReportRoles)
 	// Health and reflection (grpcurl's list and describe) tell nothing a certificate holder
 	// may not know.
 	allow("grpc.health.v1.Health", "Check", anyRole)

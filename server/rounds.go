@@ -507,11 +507,14 @@ func (t *Table) settle(tx *ledger.Tx, r *round, n roulette.Number, gen int, corr
 			continue
 		}
 		played = true
-		if _, again := prior[id]; !again {
+		if p, again := prior[id]; !again {
 			// The card's play counted in the settlement's own transaction (carded.go).
 			if err := t.settleCards(tx, r.id, id, sl, staked, returned); err != nil {
 				return nil, err
 			}
+		} else if err := t.recountCards(tx, r, id, sl, p, staked, returned, why); err != nil {
+			// A correction: the card's count follows the result as it is now.
+			return nil, err
 		}
 		h, err := money.Sub(staked, returned)
 		if err == nil {

@@ -144,7 +144,15 @@ type Config struct {
 	// identity and a second person's approval are recorded before the cash is handed over (the
 	// AML/CTF Act's threshold transaction, A$10,000). DefaultReportingThreshold when 0.
 	ReportingThreshold int64
+
+	// CashCap is the most of a cash-out ticket the cage pays in cash (cents); the rest is paid
+	// by electronic transfer or cheque with the patron's identity recorded (issue 31: Crown's
+	// A$1,000, DefaultCashCap, which cmd/tableserver -cash-cap sets by default). 0: no cap.
+	CashCap int64
 }
+
+// DefaultCashCap is the cash cap cmd/tableserver sets unless told otherwise: A$1,000.00.
+const DefaultCashCap = 100_000
 
 // DefaultReportingThreshold is the default Config.ReportingThreshold: 10,000.00.
 const DefaultReportingThreshold = 1_000_000
@@ -442,6 +450,9 @@ func NewTable(ctx context.Context, cfg Config, led *ledger.Ledger, now func() ti
 	}
 	if cfg.ReportingThreshold < 0 {
 		return nil, fmt.Errorf("server: reporting threshold %d must be positive", cfg.ReportingThreshold)
+	}
+	if cfg.CashCap < 0 {
+		return nil, fmt.Errorf("server: cash cap %d cents: 0 (none) or positive", cfg.CashCap)
 	}
 	if cfg.RedeemFailures <= 0 {
 		cfg.RedeemFailures = 5

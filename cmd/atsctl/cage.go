@@ -53,6 +53,11 @@ const cageUsage = `usage: atsctl cage [-addr HOST:PORT] [-pki DIR] [-id CASHIER]
   shift [-from T] [-to T] [-cashier ID]   what was paid (a supervisor may name any cashier)
   report [-from T] [-to T] [-format text|csv]   tickets per table and floor, notes reconciliation,
                            every reseal of a table's ledger (of all time)
+  card CARD                what the cage knows of a player card: state, holder, limits, play
+  register-card CARD -patron-name NAME -patron-id-type T -patron-id-number N
+                           register a player card to the person whose ID you checked (the
+                           number is not stored: its last 3 characters are)
+  report-card CARD -state lost|barred -reason TEXT   report a player card lost or bar it
 NUMBER: the ticket's 18 digits, dashes and spaces as printed are fine.
 T: 2006-01-02, "2006-01-02 15:04" (local time) or RFC 3339; shift's -from defaults to today 00:00.`
 
@@ -65,6 +70,7 @@ type cageFlags struct {
 	timeout                   *time.Duration
 	// The patron's identity (pay), a stop's reason, its id and a note (stop, release, approve).
 	idType, idNumber, name, reason, stop, note *string
+	state                                      *string // report-card: lost or barred
 }
 
 func newCageFlags(stderr io.Writer) cageFlags {
@@ -87,6 +93,7 @@ func newCageFlags(stderr io.Writer) cageFlags {
 		reason:   fs.String("reason", "", "stop: why (lost, stolen, disputed: …)"),
 		stop:     fs.String("stop", "", "release: the stop's id (lookup lists them)"),
 		note:     fs.String("note", "", "release: why it may be paid; approve: a note"),
+		state:    fs.String("state", "", "report-card: lost or barred"),
 	}
 }
 
@@ -116,14 +123,17 @@ func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	verb, rest := pos[0], pos[1:]
-	want := map[string]int{"lookup": 1, "pay": 1, "shift": 0, "report": 0, "approve": 1, "stop": 1, "release": 1}
+	want := map[string]int{"lookup": 1, "pay": 1, "shift": 0, "report": 0, "approve": 1, "stop": 1, "release": 1,
+		"card": 1, "register-card": 1, "report-card": 1}
 	n, ok := want[verb]
 	if !ok {
 		fmt.Fprintf(stderr, "atsctl cage: unknown command %q\n%s\n", verb, cageUsage)
 		return 2
 	}
 	if len(rest) != n {
-		if n == 1 {
+		if n == 1 && strings.Contains(verb, "card") {
+			fmt.Fprintf(stderr, "atsctl cage %s: give the player card's id\n", verb)
+		} else if n == 1 {
 			fmt.Fprintf(stderr, "atsctl cage %s: give the ticket's validation number (18 digits)\n", verb)
 		} else {
 			fmt.Fprintf(stderr, "atsctl cage %s: unexpected %q\n", verb, strings.Join(rest, " "))
@@ -131,8 +141,11 @@ func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// Everything the cashier typed is checked before the table server is called.
+	cardVerb := strings.Contains(verb, "card")
 	var vn string
-	if n == 1 {
+	if n == 1 && cardVerb {
+		vn = rest[0] // the table checks a card's id
+	} else if n == 1 {
 		if vn, err = server.ParseValidation(rest[0]); err != nil {
 			fmt.Fprintln(stderr, "atsctl cage:", err)
 			return 2
@@ -175,11 +188,22 @@ func runCage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cageShift(ctx, cage, *f.cashier, from, to, stdout)
 	case "report":
 		err = cageReport(ctx, cage, from, to, *f.format, stdout)
+	case "card":
+		err = cageCard(stdout)(cage.LookupCard(ctx, &pb.LookupCardRequest{CardId: vn}))
+	case "register-card":
+		err = cageCard(stdout)(cage.RegisterCard(ctx, &pb.RegisterCardRequest{CardId: vn,
+			Holder: &pb.PatronIdentity{Name: *f.name, IdType: *f.idType, IdNumber: *f.idNumber}}))
+	case "report-card":
+		err = cageCard(stdout)(cage.ReportCard(ctx, &pb.ReportCardRequest{CardId: vn, State: *f.state, Reason: *f.reason}))
 	}
 	var refused refusedErr
+	var cardNo cardRefused
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &cardNo):
+		fmt.Fprintln(stdout, cardNo.Error())
+		return 1
 	case errors.As(err, &refused):
 		fmt.Fprintln(stdout, refused.Error())
 		return 1
@@ -577,4 +601,42 @@ func cageReport(ctx context.Context, cage pb.CageServiceClient, from, to time.Ti
 		}
 	}
 	return nil
+}
+
+// cardRefused is the table's refusal of a card call, printed as the cashier reads it.
+type cardRefused string
+
+func (r cardRefused) Error() string { return "REFUSED: " + string(r) }
+
+// cageCard prints a player card as the table answered it; a refusal is the table's words.
+func cageCard(w io.Writer) func(*pb.PlayerCard, error) error {
+	return func(pc *pb.PlayerCard, err error) error {
+		if status.Code(err) == codes.FailedPrecondition {
+			return cardRefused(status.Convert(err).Message())
+		}
+		if err != nil {
+			return err
+		}
+		if pc.Message != "" {
+			fmt.Fprintln(w, pc.Message)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "card\t%s\nstate\t%s\n", pc.CardId, pc.State)
+		if pc.HolderName != "" {
+			fmt.Fprintf(tw, "holder\t%s, %s ending %s\nregistered\t%s by %s\n", pc.HolderName, pc.IdType, pc.IdTail,
+				time.Unix(0, pc.RegisteredUnixNanos).Local().Format(time.RFC3339), pc.RegisteredBy)
+		}
+		if pc.LossLimit > 0 {
+			fmt.Fprintf(tw, "limits\tloss %s, time %v, bar %v\nplay\tnet loss %s, held at a seat %s\n", money.InCurrency("AUD", pc.LossLimit),
+				time.Duration(pc.TimeLimitSeconds)*time.Second, time.Duration(pc.BarSeconds)*time.Second,
+				money.InCurrency("AUD", pc.NetLoss), money.InCurrency("AUD", pc.Reserved))
+		}
+		if pc.BarredUntilUnixNanos != 0 {
+			fmt.Fprintf(tw, "barred\t%s limit reached: until %s\n", pc.BarredFor, time.Unix(0, pc.BarredUntilUnixNanos).Local().Format(time.RFC3339))
+		}
+		if pc.HeldBy != "" {
+			fmt.Fprintf(tw, "at seat\t%s\n", pc.HeldBy)
+		}
+		return tw.Flush()
+	}
 }

@@ -363,3 +363,32 @@ func TestCageHeldTicketReadsOneClock(t *testing.T) {
 		t.Fatalf("the hold's time (%s) and the refusal's differ:\n%s", held[1], out)
 	}
 }
+
+// atsctl cage register-card, report-card and card: a player card registered to the person
+// whose ID the cashier checked, refused to another person until reported lost (issue 31).
+func TestCageCardCommands(t *testing.T) {
+	c := newCageTable(t)
+	code, out, errs := c.cage(t, "", "-id", "cashier-1", "register-card", "C42",
+		"-patron-name", "Jane Citizen", "-patron-id-type", "passport", "-patron-id-number", "PA1234567")
+	if code != 0 || !strings.Contains(out, "card C42 is registered to Jane Citizen, passport ending 567") || strings.Contains(out, "1234567") {
+		t.Fatalf("register-card: %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = c.cage(t, "", "-id", "cashier-2", "register-card", "C42",
+		"-patron-name", "John Smith", "-patron-id-type", "passport", "-patron-id-number", "PB7654321")
+	if code != 1 || !strings.Contains(out, "REFUSED: Card C42 is registered to Jane Citizen, passport ending 567: it is registered to another person only after it is reported lost.") {
+		t.Fatalf("to another: %d\n%s", code, out)
+	}
+	code, _, errs = c.cage(t, "", "-id", "cashier-2", "report-card", "C42", "-state", "lost")
+	if code != 2 || !strings.Contains(errs, "the reason is required") {
+		t.Fatalf("report-card without a reason: %d\n%s", code, errs)
+	}
+	code, out, errs = c.cage(t, "", "-id", "cashier-2", "report-card", "C42", "-state", "lost", "-reason", "holder phoned")
+	if code != 0 || !strings.Contains(out, "card C42 is lost") {
+		t.Fatalf("report-card: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = c.cage(t, "", "-id", "cashier-1", "card", "C42")
+	if code != 0 || !strings.Contains(out, "state       lost") || !strings.Contains(out, "by cashier:cashier-1") {
+		t.Fatalf("card: %d\n%s%s", code, out, errs)
+	}
+	t.Logf("card:\n%s", out)
+}

@@ -162,6 +162,12 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.closeShift(w, r, ss, r.PostForm.Get("shift"))
 	case r.URL.Path == "/shift" && r.Method == http.MethodGet:
 		p.shiftReport(w, ss, r.URL.Query().Get("id"))
+	case r.URL.Path == "/card" && r.Method == http.MethodPost:
+		p.cardPage(w, ss, r.PostForm.Get("card"), "", "", cardView{})
+	case r.URL.Path == "/card/register" && r.Method == http.MethodPost:
+		p.registerCard(w, r, ss)
+	case r.URL.Path == "/card/report" && r.Method == http.MethodPost:
+		p.reportCard(w, r, ss)
 	case r.URL.Path == "/logout" && r.Method == http.MethodPost:
 		p.sess.end(ss.token)
 		setSessionCookie(w, "", -1)
@@ -250,6 +256,7 @@ type shiftView struct {
 	Opened, Closed string
 	Count          int64
 	Amount         string
+	Cash           string // of Amount, the cash handed over, when some was paid by transfer or cheque
 	TotalsError    string // the table could not be asked: said instead of the figures
 }
 
@@ -277,9 +284,17 @@ func (p *Page) currentShift(cashier string) (v shiftView, ok bool) {
 	return p.shiftView(sh), true
 }
 
+// cashOf is a shift's cash as shown beside its total: "" when it is the whole total.
+func cashOf(sh *pb.CageShift) string {
+	if sh.Cash == sh.Amount {
+		return ""
+	}
+	return aud(sh.Cash)
+}
+
 func (p *Page) shiftView(sh *pb.CageShift) shiftView {
 	return shiftView{Open: sh.Open, ID: sh.ShiftId, Opened: p.whenNanos(sh.OpenedUnixNanos), Closed: p.whenNanos(sh.ClosedUnixNanos),
-		Count: sh.Count, Amount: aud(sh.Amount)}
+		Count: sh.Count, Amount: aud(sh.Amount), Cash: cashOf(sh)}
 }
 
 type ticketView struct {
@@ -302,6 +317,16 @@ type ticketView struct {
 	ShiftOpen     bool
 	Unanswered    bool // a payment the table did not answer: the form again, with the same key
 	Threshold     *thresholdView
+	Cap           *capView // over the cash cap: how the rest is paid
+}
+
+// capView is a ticket over the cash cap (issue 31): cash up to the cap, the rest by transfer
+// or cheque with the patron's identity, as the cashier fills it in.
+type capView struct {
+	Cap, Cash, Rest      string
+	CashCents, RestCents int64
+	Method, Reference    string
+	Patron               patron
 }
 
 // stopView is one stop in force on a ticket: what, who, when, where.
@@ -374,10 +399,30 @@ func (p *Page) ticketView(ss *session, v *pb.CageTicket) ticketView {
 		}
 		t.Threshold = th
 	}
-	if v.Payable {
+	if v.OverCashCap && (v.Payable || v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_THRESHOLD || v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP) {
+		t.Cap = &capView{Cap: aud(v.CashCap), Cash: aud(v.CashCap), Rest: aud(v.Amount - v.CashCap),
+			CashCents: v.CashCap, RestCents: v.Amount - v.CashCap, Method: "transfer"}
+		if v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP { // the parts refused: the form again
+			t.Payable, t.Refusal = true, ""
+		}
+	}
+	if t.Payable {
 		t.PayKey = randomToken()
 	}
 	return t
+}
+
+// keepTyped puts back what the cashier typed into a ticket's forms drawn again.
+func (t *ticketView) keepTyped(pt patron, method, reference string) {
+	if t.Threshold != nil {
+		t.Threshold.Patron = pt
+	}
+	if t.Cap != nil {
+		t.Cap.Patron, t.Cap.Reference = pt, reference
+		if method != "" {
+			t.Cap.Method = method
+		}
+	}
 }
 
 // lookupTicket is the table's view of ticket vn for cashier: a refusal's view too (an unknown
@@ -412,7 +457,11 @@ func (p *Page) lookup(w http.ResponseWriter, ss *session, number string) {
 
 // redraw shows ticket vn again, as the table now tells it, with msg above it and the patron's
 // identity as the cashier typed it: after a payment or an approval that did not happen.
-func (p *Page) redraw(w http.ResponseWriter, ss *session, vn, msg string, pt patron) {
+func (p *Page) redraw(w http.ResponseWriter, ss *session, vn, msg string, pt patron, typed ...string) {
+	method, reference := "", ""
+	if len(typed) == 2 {
+		method, reference = typed[0], typed[1]
+	}
 	v, err := p.lookupTicket(ss.cashier, vn)
 	if err != nil {
 		p.home(w, ss, msg+" "+cashierWords(err, false))
@@ -420,9 +469,7 @@ func (p *Page) redraw(w http.ResponseWriter, ss *session, vn, msg string, pt pat
 	}
 	tv := p.ticketView(ss, v)
 	tv.Message = msg
-	if tv.Threshold != nil {
-		tv.Threshold.Patron = pt
-	}
+	tv.keepTyped(pt, method, reference)
 	p.render(w, http.StatusOK, "ticket", tv)
 }
 
@@ -465,6 +512,8 @@ func refusedByTable(err error) bool {
 // receipt is one payment as its receipt shows it.
 type receipt struct {
 	PaymentID, Number, Amount, Cashier, PaidAt, Issued, Where, Station string
+	Total                                                              string     // the ticket's amount (Amount is the cash handed over)
+	Parts                                                              []partLine // how it was paid, when not in cash whole
 	Replayed                                                           bool
 	Threshold                                                          *thresholdRecord
 }
@@ -501,6 +550,30 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		}
 		req.Patron = &pb.PatronIdentity{IdType: pt.IDType, IdNumber: pt.IDNumber, Name: pt.Name}
 	}
+	// Over the cash cap: cash up to the cap, the rest by the method chosen, with its reference
+	// and the patron's identity (the table checks every part, the sum and the cap again).
+	method, reference := r.PostForm.Get("method"), strings.TrimSpace(r.PostForm.Get("reference"))
+	if r.PostForm.Get("cap") != "" {
+		cash, err1 := strconv.ParseInt(r.PostForm.Get("cash"), 10, 64)
+		rest, err2 := strconv.ParseInt(r.PostForm.Get("rest"), 10, 64)
+		if err1 != nil || err2 != nil || (method != "transfer" && method != "cheque") {
+			p.home(w, ss, "That payment form is not one this page made: look the ticket up again.")
+			return
+		}
+		var missing []string
+		if reference == "" {
+			missing = append(missing, "the "+map[string]string{"transfer": "transfer's reference", "cheque": "cheque's number"}[method])
+		}
+		if m := pt.missing(); m != "" {
+			missing = append(missing, "the patron's "+strings.TrimSuffix(strings.TrimSuffix(m, " is"), " are"))
+		}
+		if len(missing) > 0 {
+			p.redraw(w, ss, vn, "Not paid: "+strings.Join(missing, " and ")+" required for the part over the cash cap.", pt, method, reference)
+			return
+		}
+		req.Patron = &pb.PatronIdentity{IdType: pt.IDType, IdNumber: pt.IDNumber, Name: pt.Name}
+		req.Parts = []*pb.PaymentPart{{Method: "cash", Amount: cash}, {Method: method, Amount: rest, Reference: reference}}
+	}
 	// The key came with the form the lookup drew: a double click, a resubmitted form or a retry
 	// after no answer send it again, and the table answers them with the first payment.
 	var res *pb.PayTicketResponse
@@ -512,22 +585,27 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 		if v := server.CageRefusalOf(err); v != nil {
 			tv := p.ticketView(ss, v)
 			tv.Message = "Not paid."
-			if tv.Threshold != nil {
-				tv.Threshold.Patron = pt
+			if v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP {
+				tv.Message = "Not paid: " + v.Message + "."
 			}
+			tv.keepTyped(pt, method, reference)
 			p.render(w, http.StatusOK, "ticket", tv)
 			return
 		}
 		if status.Code(err) == codes.InvalidArgument { // the table read the form and refused it: nothing paid
-			p.redraw(w, ss, vn, "Not paid: "+cashierWords(err, false), pt)
+			p.redraw(w, ss, vn, "Not paid: "+cashierWords(err, false), pt, method, reference)
 			return
 		}
 		// Not paid as far as this page knows; if the table did not answer, the same key
 		// still makes a retry safe, so the form keeps it.
 		tv := ticketView{Cashier: ss.cashier, CSRF: ss.csrf, Known: true, Number: pretty(vn), Digits: vn,
 			Message: cashierWords(err, true), PayKey: key, Payable: true, ShiftOpen: true, Unanswered: true}
-		if req.Patron != nil { // the same payment again: with the identity it was sent with
+		if req.Patron != nil && len(req.Parts) == 0 { // the same payment again: with the identity it was sent with
 			tv.Threshold = &thresholdView{Patron: pt}
+		}
+		if len(req.Parts) == 2 { // the same parts again
+			tv.Cap = &capView{Cash: aud(req.Parts[0].Amount), Rest: aud(req.Parts[1].Amount), CashCents: req.Parts[0].Amount,
+				RestCents: req.Parts[1].Amount, Method: method, Reference: reference, Patron: pt}
 		}
 		p.render(w, http.StatusOK, "ticket", tv)
 		return
@@ -536,6 +614,15 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 	rc := receipt{PaymentID: res.PaymentId, Number: pretty(t.GetValidationNumber()), Amount: aud(res.Amount), Cashier: res.CashierId,
 		PaidAt: p.whenNanos(res.PaidAtUnixNanos), Issued: p.whenNanos(t.GetIssuedUnixNanos()),
 		Where: fmt.Sprintf("table %s, terminal %s", t.GetIssuerTableId(), t.GetIssuerTerminalId()), Station: p.station, Replayed: res.Replayed}
+	rc.Total = aud(res.Total)
+	if res.Total == 0 { // a table from before the parts: the cash was the ticket
+		rc.Total = rc.Amount
+	}
+	if len(res.Parts) > 1 || len(res.Parts) == 1 && res.Parts[0].Method != "cash" {
+		for _, pt := range res.Parts {
+			rc.Parts = append(rc.Parts, partLine{Method: pt.Method, Amount: aud(pt.Amount), Reference: pt.Reference})
+		}
+	}
 	if th := res.Threshold; th != nil {
 		rc.Threshold = &thresholdRecord{Threshold: aud(th.Threshold), Patron: th.Patron.GetName(),
 			ID: th.Patron.GetIdType() + " " + th.Patron.GetIdNumber(), ApprovedBy: th.ApprovedBy, ApprovedAt: p.whenNanos(th.ApprovedAtUnixNanos)}
@@ -544,6 +631,9 @@ func (p *Page) pay(w http.ResponseWriter, r *http.Request, ss *session) {
 	p.log.Info("cage page: ticket paid", "cashier", ss.cashier, "ticket", t.GetValidationNumber(), "amount", res.Amount, "payment", res.PaymentId, "replayed", res.Replayed)
 	http.Redirect(w, r, "/receipt?id="+res.PaymentId, http.StatusSeeOther)
 }
+
+// partLine is one part of a payment as its receipt shows it.
+type partLine struct{ Method, Amount, Reference string }
 
 type receiptView struct {
 	Cashier, CSRF string

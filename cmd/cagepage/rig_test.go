@@ -49,7 +49,19 @@ const testThreshold = 10000
 
 func newFloor(t *testing.T) *floor {
 	t.Helper()
-	return newFloorOf(t, func(string) (*ledger.Ledger, error) {
+	return newFloorOf(t, nil, func(string) (*ledger.Ledger, error) {
+		return ledger.Open(filepath.Join(t.TempDir(), "table.db"))
+	}, "T1")
+}
+
+// testCashCap is the cash cap of newCappedFloor: A$60.00, so a ticket of a A$50 and a A$20
+// note is over it and under the reporting threshold.
+const testCashCap = 6000
+
+// newCappedFloor is newFloor with a cash cap (testCashCap).
+func newCappedFloor(t *testing.T) *floor {
+	t.Helper()
+	return newFloorOf(t, func(c *server.Config) { c.CashCap = testCashCap }, func(string) (*ledger.Ledger, error) {
 		return ledger.Open(filepath.Join(t.TempDir(), "table.db"))
 	}, "T1")
 }
@@ -58,13 +70,13 @@ func newFloor(t *testing.T) *floor {
 func newPGFloor(t *testing.T) *floor {
 	t.Helper()
 	dsn, keys := pgtest.DSN(t), t.TempDir()
-	return newFloorOf(t, func(table string) (*ledger.Ledger, error) {
+	return newFloorOf(t, nil, func(table string) (*ledger.Ledger, error) {
 		return ledger.OpenStore(context.Background(), ledger.StoreConfig{DSN: dsn, TableID: table,
 			KeyPath: filepath.Join(keys, table+".key"), FloorKeyPath: filepath.Join(keys, "floor.key")})
 	}, "T1", "T2")
 }
 
-func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), tables ...string) *floor {
+func newFloorOf(t *testing.T, config func(*server.Config), open func(table string) (*ledger.Ledger, error), tables ...string) *floor {
 	t.Helper()
 	dir := t.TempDir()
 	f := &floor{pkiDir: filepath.Join(dir, "pki"), pins: filepath.Join(dir, "cashiers"), addrs: map[string]string{},
@@ -95,6 +107,9 @@ func newFloorOf(t *testing.T, open func(table string) (*ledger.Ledger, error), t
 		cfg := server.DefaultConfig()
 		cfg.TableID = id
 		cfg.ReportingThreshold = testThreshold
+		if config != nil {
+			config(&cfg)
+		}
 		tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)

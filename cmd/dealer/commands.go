@@ -391,6 +391,14 @@ func init() {
 				}
 				return c.d.GetAuditLog(c.ctx, req)
 			}},
+		{name: "cards", args: "[-since TIME] [-until TIME] [-card CARD]", help: "carded play's report, floor-wide: the player cards that reached a limit, the breaks enforced, the cards barred or lost (SPEC §10)", role: supervisorRole, rpcs: []string{"CardReport"},
+			run: func(c *call, rest []string) (proto.Message, error) {
+				req, err := cardReportRequest(rest, c.v)
+				if err != nil {
+					return nil, err
+				}
+				return c.d.CardReport(c.ctx, req)
+			}},
 		{name: "tournament configure", args: "-id ID -name NAME -terms-file FILE -entry CENTS … (tournament.go)", help: "record a tournament's terms (000 §12.2.3)", role: supervisorRole, rpcs: []string{"ConfigureTournament"}, run: tournament("configure")},
 		{name: "tournament open", args: "TERMINAL...", help: "seat the entered terminals with the starting chips", role: supervisorRole, rpcs: []string{"OpenTournament"}, run: tournament("open")},
 		{name: "tournament standings", args: "[ID]", help: "the standings now", role: dealerRole, rpcs: []string{"GetTournament"}, run: tournament("standings")},

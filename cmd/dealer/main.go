@@ -306,6 +306,52 @@ func callWager(args []string) (*pb.Wager, error) {
 	return wire.WagerOf(spec, amount), nil
 }
 
+// cardReportRequest reads "cards [-since TIME] [-until TIME] [-card CARD]": the player cards
+// that reached a limit, the breaks enforced and the bars, floor-wide, in the window; times in
+// the console's zone (logTime).
+func cardReportRequest(args []string, v view) (*pb.CardReportRequest, error) {
+	fs := flag.NewFlagSet("cards", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	since := fs.String("since", "", "from")
+	until := fs.String("until", "", "to (exclusive)")
+	card := fs.String("card", "", "one card")
+	const usage = "cards [-since TIME] [-until TIME] [-card CARD]"
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, usage)
+	}
+	if fs.NArg() != 0 {
+		return nil, fmt.Errorf("cards: unexpected %q (%s)", fs.Arg(0), usage)
+	}
+	req := &pb.CardReportRequest{CardId: *card}
+	var err error
+	if req.FromUnixNanos, req.ToUnixNanos, err = windowOf("cards", *since, *until, v); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// windowOf reads a command's -since and -until in the console's zone (logTime): unix nanos,
+// 0 for one not given; until after since.
+func windowOf(cmd, since, until string, v view) (from, to int64, err error) {
+	for _, f := range []struct {
+		text string
+		to   *int64
+	}{{since, &from}, {until, &to}} {
+		if f.text == "" {
+			continue
+		}
+		at, err := v.logTime(f.text)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %v", cmd, err)
+		}
+		*f.to = at.UnixNano()
+	}
+	if from != 0 && to != 0 && to <= from {
+		return 0, 0, fmt.Errorf("%s: -until is not after -since", cmd)
+	}
+	return from, to, nil
+}
+
 // logRequest reads "log [-since TIME] [-until TIME] [-kind KIND] [-terminal TERMINAL] [N]": the
 // last N entries (20) that pass every filter given; times in the console's zone (logTime).
 func logRequest(args []string, v view) (*pb.GetAuditLogRequest, error) {
@@ -331,21 +377,9 @@ func logRequest(args []string, v view) (*pb.GetAuditLogRequest, error) {
 	default:
 		return nil, fmt.Errorf("log: unexpected %q (%s)", fs.Arg(1), usage)
 	}
-	for _, f := range []struct {
-		text string
-		to   *int64
-	}{{*since, &req.SinceUnixNanos}, {*until, &req.UntilUnixNanos}} {
-		if f.text == "" {
-			continue
-		}
-		at, err := v.logTime(f.text)
-		if err != nil {
-			return nil, fmt.Errorf("log: %v", err)
-		}
-		*f.to = at.UnixNano()
-	}
-	if req.SinceUnixNanos != 0 && req.UntilUnixNanos != 0 && req.UntilUnixNanos <= req.SinceUnixNanos {
-		return nil, fmt.Errorf("log: -until is not after -since")
+	var err error
+	if req.SinceUnixNanos, req.UntilUnixNanos, err = windowOf("log", *since, *until, v); err != nil {
+		return nil, err
 	}
 	return req, nil
 }

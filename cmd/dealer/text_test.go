@@ -283,3 +283,19 @@ func TestAlarmAcknowledgedBySupervisorWithWhoAndWhen(t *testing.T) {
 		t.Fatalf("the log of acknowledgements: %v %v", log, err)
 	}
 }
+
+// cards (carded play's report) reads its window in the console's zone and one card; a bad
+// window is refused with why.
+func TestCardsRequest(t *testing.T) {
+	v := sydney(t)
+	req, err := cardReportRequest([]string{"-since", "2026-11-22 18:30", "-until", "2026-11-23 09:00:00", "-card", "C42"}, v)
+	if err != nil || req.CardId != "C42" || time.Unix(0, req.FromUnixNanos).UTC().Format(time.RFC3339) != "2026-11-22T07:30:00Z" ||
+		time.Unix(0, req.ToUnixNanos).UTC().Format(time.RFC3339) != "2026-11-22T22:00:00Z" {
+		t.Fatalf("%v %v", req, err)
+	}
+	for _, bad := range [][]string{{"-since", "11:00", "-until", "10:00"}, {"x"}, {"-since", "yesterday"}} {
+		if _, err := cardReportRequest(bad, v); err == nil {
+			t.Errorf("%q read", bad)
+		}
+	}
+}

@@ -99,6 +99,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
 	realityCheck := fs.Duration("reality-check", server.DefaultRealityCheck, "-carded: how often the terminal shows the player the reality check (time played, session result) between rounds; 0 for none")
 	helpline := fs.String("helpline", "Gambler's Help 1800 858 858", "-carded: the gambling helpline the terminal's Help shows")
+	dayPlay := fs.Duration("day-play", 12*time.Hour, "-carded: play in any 24 hours after which a day's break is enforced")
+	dayBreak := fs.Duration("day-break", 24*time.Hour, "-carded: the day's break enforced after -day-play of play in 24 hours")
+	weekPlay := fs.Duration("week-play", 36*time.Hour, "-carded: the most play in any 7 days")
 	limitPeriod := fs.Duration("limit-window", 24*time.Hour, "-carded: a limit period's length, from the card's first wager after the last period ended")
 	asian := fs.Bool("asian-racetrack", false, "offer the Asian racetrack (Asian Neighbour, 11 to 1, 002 §3.2) with its default twelve groups of three wheel-neighbours")
 	asianGroups := fs.String("asian-groups", "", "the Asian racetrack's own groups, e.g. 32-15-19,4-21-2 (implies -asian-racetrack)")
@@ -107,6 +110,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	jackpotRate := fs.Int64("jackpot-rate", 50, "jackpot: contribution of every valid stake, in basis points")
 	notes := fs.String("notes", "", "note acceptors' currency table, CODE=CENTS,… (default: AUD, codes 61,63–67 and AUD5–AUD100)")
 	maxBalance := fs.Int64("max-balance", server.DefaultMaxBalance, "a chip account's maximum in cents: money in above it is refused")
+	cashCap := fs.Int64("cash-cap", server.DefaultCashCap, "the most of a cash-out ticket the cage pays in cash, in cents (A$1,000.00 is 100000); the rest by transfer or cheque with the patron's ID; 0: no cap")
 	threshold := fs.Int64("reporting-threshold", server.DefaultReportingThreshold, "a cash payment at the cage at or over this many cents needs the patron's ID and a second person's approval (AML/CTF threshold transaction)")
 	hold := fs.Duration("ticket-hold", server.DefaultTicketHold, "how long a terminal's hold on a ticket stands without a commit or cancel")
 	redeemFailures := fs.Int("redeem-failures", 5, "failed ticket validations per terminal within -redeem-window before it is throttled")
@@ -136,7 +140,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		fmt.Fprintf(stderr, "tableserver: -reporting-threshold %d: cents, more than 0 (A$10,000.00 is 1000000)\n", *threshold)
 		return 2
 	}
-	cfg.MaxBalance, cfg.TicketHold, cfg.ReportingThreshold = *maxBalance, *hold, *threshold
+	if *cashCap < 0 {
+		fmt.Fprintf(stderr, "tableserver: -cash-cap %d: cents, 0 (no cap) or more (A$1,000.00 is 100000)\n", *cashCap)
+		return 2
+	}
+	cfg.MaxBalance, cfg.TicketHold, cfg.ReportingThreshold, cfg.CashCap = *maxBalance, *hold, *threshold, *cashCap
 	cfg.RedeemFailures, cfg.RedeemWindow, cfg.RedeemCooldown = *redeemFailures, *redeemWindow, *redeemCooldown
 	var err error
 	set := map[string]bool{}
@@ -160,11 +168,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	if !set["carded"] && cardedByDefault(*rules) {
 		fmt.Fprintf(stderr, "tableserver: note: -rules %s plays carded (SPEC §10); start with -carded once its players' cards are registered\n", *rules)
 	}
-	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 {
-		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after and -break must be positive")
+	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 || *dayPlay <= 0 || *dayBreak <= 0 || *weekPlay <= 0 {
+		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after, -break, -day-play, -day-break and -week-play must be positive")
 		return 2
 	}
-	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor}
+	if *dayPlay > 24*time.Hour || *weekPlay > precommit.Week {
+		fmt.Fprintln(stderr, "tableserver: -day-play is play in 24 hours and -week-play in 7 days: neither can be longer than its window")
+		return 2
+	}
+	cfg.Precommit = precommit.Settings{CoolingOff: *coolingOff, Period: *limitPeriod, BreakAfter: *breakAfter, Break: *breakFor,
+		DayPlay: *dayPlay, DayBreak: *dayBreak, WeekPlay: *weekPlay}
 	if *realityCheck < 0 {
 		fmt.Fprintln(stderr, "tableserver: -reality-check must be 0 (none) or positive")
 		return 2

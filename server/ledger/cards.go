@@ -9,7 +9,10 @@ package ledger
 // wager is taken.
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -166,4 +169,160 @@ func (t *Tx) OpenCardHolds(prefix string) (cards, holds []string, amounts []int6
 		cards, holds, amounts = append(cards, c), append(holds, h), append(amounts, a)
 	}
 	return cards, holds, amounts, rows.Err()
+}
+
+// The person a card is registered to (issue 31: the card tied to a verified identity). The cage
+// records the holder's name, the kind of document checked, its last characters (what a cashier
+// reads back to the holder: "passport ending 4567") and a keyed digest of the whole document
+// (IdentityDigest) — never the document's number in clear: a card needs to know that the
+// document was checked and whether two registrations are the same person, not the number
+// itself, and a copy of every player's passport number in the floor's database would be a
+// second identity register to guard. (The reporting threshold's records, cage_patrons, keep
+// the number: the AML/CTF Act's reports need it.)
+const cardOwnersSchema = `
+CREATE TABLE IF NOT EXISTS floor_card_owners (
+	card      TEXT PRIMARY KEY,
+	name      TEXT NOT NULL,
+	id_type   TEXT NOT NULL,
+	id_tail   TEXT NOT NULL,
+	id_digest TEXT NOT NULL,
+	since     INTEGER NOT NULL,
+	by_whom   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS floor_card_spans (
+	card  TEXT PRIMARY KEY,
+	spans TEXT NOT NULL
+);
+`
+
+// CardOwner is the person a card is (or was last) registered to.
+type CardOwner struct {
+	Card     string
+	Name     string
+	IDType   string // "passport", "driver licence", …
+	IDTail   string // the document number's last characters
+	IDDigest string // IdentityDigest of the document (hex)
+	Since    int64  // registered at (Unix nanoseconds)
+	By       string // the cashier who checked the document (role:id)
+}
+
+// CardOwner reads the person card was last registered to; ok false when none was.
+func (t *Tx) CardOwner(card string) (o CardOwner, ok bool, err error) {
+	if err := keyText(card); err != nil {
+		return CardOwner{}, false, err
+	}
+	err = t.queryRow(`SELECT card, name, id_type, id_tail, id_digest, since, by_whom FROM floor_card_owners WHERE card = ?`, card).
+		Scan(&o.Card, &o.Name, &o.IDType, &o.IDTail, &o.IDDigest, &o.Since, &o.By)
+	if errors.Is(err, sql.ErrNoRows) {
+		return CardOwner{}, false, t.checkGone("floor_card_owners", card)
+	}
+	if err != nil {
+		return CardOwner{}, false, fmt.Errorf("ledger: card %s owner: %w", card, err)
+	}
+	if err := t.checkRead("floor_card_owners", "card = ?", card); err != nil {
+		return CardOwner{}, false, err
+	}
+	return o, true, nil
+}
+
+// PutCardOwner records the person card is registered to, replacing the one before.
+func (t *Tx) PutCardOwner(o CardOwner) error {
+	if err := keyText(o.Card); err != nil {
+		return err
+	}
+	_, err := t.exec(`INSERT INTO floor_card_owners(card, name, id_type, id_tail, id_digest, since, by_whom) VALUES (?,?,?,?,?,?,?)
+		ON CONFLICT(card) DO UPDATE SET name = excluded.name, id_type = excluded.id_type, id_tail = excluded.id_tail,
+		id_digest = excluded.id_digest, since = excluded.since, by_whom = excluded.by_whom`,
+		o.Card, o.Name, o.IDType, o.IDTail, o.IDDigest, o.Since, o.By)
+	if err != nil {
+		return fmt.Errorf("ledger: card %s owner: %w", o.Card, err)
+	}
+	return nil
+}
+
+// CardsOfIdentity lists the cards registered (now or last) to the identity document whose
+// digest is digest, oldest registration first.
+func (t *Tx) CardsOfIdentity(digest string) ([]string, error) {
+	rows, err := t.query(`SELECT card FROM floor_card_owners WHERE id_digest = ? ORDER BY since, card`, digest)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: cards of an identity: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fmt.Errorf("ledger: cards of an identity: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// IdentityDigest is the keyed digest (HMAC-SHA-256, hex) of an identity document as the cage
+// records it: under a key derived from the floor's sealing key, which every table server of
+// the floor holds and the database does not, so the digests in floor_card_owners cannot be
+// reversed by trying every passport number without the key. The same document gives the same
+// digest at every table of the floor. (A reseal under a new key changes every digest: the
+// cards registered before are then matched by name and document at the cage, not by digest.)
+func (t *Tx) IdentityDigest(parts ...string) (string, error) {
+	key := t.l.floorKey()
+	if len(key) == 0 {
+		return "", errors.New("ledger: no floor key to digest an identity under")
+	}
+	derive := hmac.New(sha256.New, key)
+	derive.Write([]byte("ats identity digest v1"))
+	m := hmac.New(sha256.New, derive.Sum(nil))
+	for _, p := range parts {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// floorKey is the key the floor's rows are sealed under: the floor scope's on PostgreSQL, the
+// file's on SQLite (a table alone is its own floor).
+func (l *Ledger) floorKey() []byte {
+	if l.seal == nil || len(l.seal.scopes) == 0 {
+		return nil
+	}
+	for _, sc := range l.seal.scopes {
+		if sc.floor {
+			return sc.key
+		}
+	}
+	return l.seal.scopes[0].key
+}
+
+// CardSpans is a card's stretches of continuous play of the last 7 days, as server/precommit
+// encodes them ("" none): what the day's break and the weekly cap are measured over. Read
+// under the card's row lock (Card first).
+func (t *Tx) CardSpans(card string) (string, error) {
+	if err := keyText(card); err != nil {
+		return "", err
+	}
+	var spans string
+	err := t.queryRow(`SELECT spans FROM floor_card_spans WHERE card = ?`, card).Scan(&spans)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", t.checkGone("floor_card_spans", card)
+	}
+	if err != nil {
+		return "", fmt.Errorf("ledger: card %s spans: %w", card, err)
+	}
+	if err := t.checkRead("floor_card_spans", "card = ?", card); err != nil {
+		return "", err
+	}
+	return spans, nil
+}
+
+// PutCardSpans writes a card's spans of play.
+func (t *Tx) PutCardSpans(card, spans string) error {
+	if err := keyText(card); err != nil {
+		return err
+	}
+	_, err := t.exec(`INSERT INTO floor_card_spans(card, spans) VALUES (?,?) ON CONFLICT(card) DO UPDATE SET spans = excluded.spans`, card, spans)
+	if err != nil {
+		return fmt.Errorf("ledger: card %s spans: %w", card, err)
+	}
+	return nil
 }

@@ -426,3 +426,50 @@ func (l *Ledger) FloorEventsFor(ctx context.Context, kind string) ([]FloorTransf
 	}
 	return out, rows.Err()
 }
+
+// FloorEvents lists the events of kind in [since, until) (zero: unbounded) of every table of
+// the floor — this table's own, and on PostgreSQL every other table schema's — at most n of
+// each table, oldest first: a floor-wide report over what each table journalled (the carded
+// play report, server/cardreport.go).
+func (l *Ledger) FloorEvents(ctx context.Context, kind string, since, until time.Time, n int) ([]FloorEntry, error) {
+	me, err := l.Table(ctx)
+	if err != nil {
+		return nil, err
+	}
+	where, args := LogFilter{Kind: kind, Since: since, Until: until}.where()
+	own, err := l.eventsIn(ctx, "", where, args, n)
+	if err != nil {
+		return nil, err
+	}
+	var out []FloorEntry
+	for _, e := range own {
+		out = append(out, FloorEntry{AuditEvent: e, Table: me})
+	}
+	if l.dialect == dialectPostgres {
+		schemas, err := names(ctx, l.db, `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'table\_%' AND nspname <> ? ORDER BY nspname`, SchemaOf(me))
+		if err != nil {
+			return nil, fmt.Errorf("ledger: the floor's tables: %w", err)
+		}
+		for _, schema := range schemas {
+			// The schema name is [a-z0-9_] (SchemaOf), read from the catalogue: safe to splice.
+			evs, err := l.eventsIn(ctx, schema+".", where, args, n)
+			if err != nil {
+				return nil, err
+			}
+			id := strings.ToUpper(strings.TrimPrefix(schema, "table_"))
+			for _, e := range evs {
+				out = append(out, FloorEntry{AuditEvent: e, Table: id})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
+		}
+		if out[i].Table != out[j].Table {
+			return out[i].Table < out[j].Table
+		}
+		return out[i].Seq < out[j].Seq
+	})
+	return out, nil
+}

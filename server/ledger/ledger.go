@@ -273,7 +273,7 @@ func openSQLite(path, keyPath string, reseal *resealOrder) (*Ledger, error) {
 	}
 	// One connection: the engine serialises writes anyway, and SQLite allows one writer.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + floorSchema + cardsSchema + migrationsSchema); err != nil {
+	if _, err := db.Exec(schema + sealSchema + anchorSchema + tournamentSchema + floorSchema + cardsSchema + cardOwnersSchema + cagePartsSchema + migrationsSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}

@@ -427,7 +427,7 @@ func (l *Ledger) createPostgres(ctx context.Context) error {
 		return err
 	}
 	ddl := `CREATE SCHEMA IF NOT EXISTS ` + FloorSchema + `; CREATE SCHEMA IF NOT EXISTS ` + l.schema + `;` +
-		pgSchema(schema+anchorSchema+tournamentSchema+floorSchema+cardsSchema+migrationsSchema) + pgSealSchema(l.schema) + pgSealSchema(FloorSchema)
+		pgSchema(schema+anchorSchema+tournamentSchema+floorSchema+cardsSchema+cardOwnersSchema+cagePartsSchema+migrationsSchema) + pgSealSchema(l.schema) + pgSealSchema(FloorSchema)
 	if _, err := tx.ExecContext(ctx, ddl); err != nil {
 		return fmt.Errorf("creating the schema: %w", err)
 	}

@@ -83,12 +83,16 @@ type Settings struct {
 	// is continuous while no pause between wagers is as long as the break: a pause of Break
 	// or more is a break taken, and continuous play starts again at the next wager.
 	BreakAfter, Break time.Duration
+	// DayPlay of play in any 24 hours starts a day's break of DayBreak; WeekPlay in any 7 days
+	// is the most a week allows (defaults 12 h, 24 h and 36 h, SPEC §10; playtime.go).
+	DayPlay, DayBreak, WeekPlay time.Duration
 }
 
 // DefaultSettings are the defaults of the issue: 24 hours' cooling-off, a 24-hour period, a
 // 15-minute break after 3 hours' continuous play.
 func DefaultSettings() Settings {
-	return Settings{CoolingOff: 24 * time.Hour, Period: 24 * time.Hour, BreakAfter: 3 * time.Hour, Break: 15 * time.Minute}
+	return Settings{CoolingOff: 24 * time.Hour, Period: 24 * time.Hour, BreakAfter: 3 * time.Hour, Break: 15 * time.Minute,
+		DayPlay: 12 * time.Hour, DayBreak: 24 * time.Hour, WeekPlay: 36 * time.Hour}
 }
 
 func (s Settings) withDefaults() Settings {
@@ -104,6 +108,15 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Break <= 0 {
 		s.Break = d.Break
+	}
+	if s.DayPlay <= 0 {
+		s.DayPlay = d.DayPlay
+	}
+	if s.DayBreak <= 0 {
+		s.DayBreak = d.DayBreak
+	}
+	if s.WeekPlay <= 0 {
+		s.WeekPlay = d.WeekPlay
 	}
 	return s
 }
@@ -126,6 +139,9 @@ type Card struct {
 	// Continuous play (Settings.BreakAfter): its first wager and its latest; a break due
 	// refuses wagers until BreakUntil.
 	PlayFrom, PlayedAt, BreakUntil time.Time
+	// Spans are the ended stretches of continuous play of the last 7 days: the day's and the
+	// week's play are measured over them (playtime.go).
+	Spans []Span
 }
 
 // BreakDue is when continuous play reaches its break (zero: no play under way).
@@ -163,6 +179,7 @@ func (c *Card) roll(now time.Time, s Settings) {
 	if !c.PeriodStart.IsZero() && !now.Before(c.PeriodStart.Add(s.Period)) && c.BarredUntil.IsZero() {
 		c.newPeriod()
 	}
+	c.pruneSpans(now)
 }
 
 // newPeriod starts a new limit period at the next wager. Open stakes stay reserved: they are
@@ -251,10 +268,14 @@ func (c *Card) stake(old, amount int64, now time.Time, s Settings) *Refusal {
 		return refuse(*c, "break", c.BreakUntil, "Time for a break: play may resume at %s UTC.", c.BreakUntil.UTC().Format("2 Jan 15:04"))
 	}
 	if !c.PlayedAt.IsZero() && now.Sub(c.PlayedAt) >= s.Break {
-		c.PlayFrom = time.Time{} // a pause as long as the break was one
+		c.closeSpan(now) // a pause as long as the break was one
+	}
+	if r := c.playTimeRefusal(now, s); r != nil {
+		return r
 	}
 	if due := c.BreakDue(s); !due.IsZero() && !now.Before(due) {
-		c.BreakUntil, c.PlayFrom, c.PlayedAt = now.Add(s.Break), time.Time{}, time.Time{}
+		c.closeSpan(now)
+		c.BreakUntil = now.Add(s.Break)
 		return refuse(*c, "break", c.BreakUntil, "You have played for %v without a break: play may resume at %s UTC.", s.BreakAfter, c.BreakUntil.UTC().Format("2 Jan 15:04"))
 	}
 	if c.NetLoss()-old+amount > c.Limits.Loss {

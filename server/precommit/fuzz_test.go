@@ -9,13 +9,25 @@ import (
 // (stakes of holds), settlements, voids and the passing of time, by the rules the stores run
 // (roll, setLimits, stake, settle), and checks what SPEC §10 promises whatever the order:
 // never a stake taken that puts the net loss past the loss limit in force, none after the time
-// is up, during a bar or a break, a raise never in force before its cooling-off, and the reservation
-// always the sum of the open holds.
+// is up, during a bar or a break, none that takes the play of the last 24 hours or 7 days to
+// its limit (the day's break, the weekly cap: set low here so that a few ops reach them), a
+// raise never in force before its cooling-off, the reservation always the sum of the open
+// holds, and the spans of play in order, apart, and within the week.
 func FuzzLimitChangesAndSlips(f *testing.F) {
 	f.Add([]byte{0, 10, 1, 1, 50, 1, 2, 80, 2, 1, 0, 3, 200, 1, 2, 30, 0, 20, 4, 0})
 	f.Add([]byte{0, 200, 1, 0, 255, 3, 255, 3, 255, 1, 0, 90, 0, 1, 1, 95, 2, 0, 10})
 	f.Add([]byte{1, 0, 10, 0, 5, 1, 1, 5, 3, 100, 0, 50, 1, 3, 40, 4, 3})
+	// Two stretches of continuous play reach the day's play, within a day's ops.
+	seed := []byte{0, 200, 7}
+	for stretch := range 3 {
+		for k := range 7 {
+			seed = append(seed, 1, 0, byte(stretch*10+k+1), 3, 0, 9)
+		}
+		seed = append(seed, 2, 0, 0, 4, 0, 0, 3, 0, 16)
+	}
+	f.Add(seed)
 	set := DefaultSettings()
+	set.BreakAfter, set.DayPlay, set.WeekPlay = time.Hour, 90*time.Minute, 2*time.Hour
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		now := t0
 		c := Card{ID: "C1", State: Registered}
@@ -67,6 +79,9 @@ func FuzzLimitChangesAndSlips(f *testing.F) {
 						if c.NetLoss() > c.Limits.Loss {
 							t.Fatalf("stake %d took the net loss to %d past the limit %d", amount, c.NetLoss(), c.Limits.Loss)
 						}
+						if day, week := c.PlayIn(dayWindow, now, set), c.PlayIn(Week, now, set); day >= set.DayPlay || week >= set.WeekPlay {
+							t.Fatalf("stake %d taken with %v of play in 24 hours, %v in 7 days", amount, day, week)
+						}
 					}
 				} else if amount <= old {
 					t.Fatalf("a lower slip refused: %v", r)
@@ -88,6 +103,11 @@ func FuzzLimitChangesAndSlips(f *testing.F) {
 				now = now.Add(d)
 			case 4: // a new round: the settled holds' names are free again
 				closedH = map[byte]bool{}
+			}
+			for i, sp := range c.Spans {
+				if sp.To.Before(sp.From) || i > 0 && sp.From.Before(c.Spans[i-1].To) || !sp.To.After(now.Add(-Week)) && op != 3 {
+					t.Fatalf("spans %v at %v", c.Spans, now)
+				}
 			}
 			var sum int64
 			for _, v := range holds {

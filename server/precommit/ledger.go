@@ -83,8 +83,15 @@ func (s *LedgerStore) changeIn(tx *ledger.Tx, id string, now time.Time, create b
 		return Card{}, nil, err
 	}
 	c := Card{ID: id}
+	var spans string
 	if known {
 		c = cardOf(row)
+		if spans, err = tx.CardSpans(id); err != nil {
+			return Card{}, nil, err
+		}
+		if c.Spans, err = DecodeSpans(spans); err != nil {
+			return Card{}, nil, err
+		}
 		c.roll(now, s.S.withDefaults())
 	}
 	detail, amount, err := fn(tx, &c, known)
@@ -97,6 +104,11 @@ func (s *LedgerStore) changeIn(tx *ledger.Tx, id string, now time.Time, create b
 	if known || (create && refusal == nil) {
 		if err := tx.PutCard(rowOf(c, now)); err != nil {
 			return Card{}, nil, err
+		}
+		if now := EncodeSpans(c.Spans); now != spans {
+			if err := tx.PutCardSpans(id, now); err != nil {
+				return Card{}, nil, err
+			}
 		}
 	}
 	if detail != "" {
@@ -323,6 +335,42 @@ func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold) (Card, error) {
 		// 0, not closed: the seat may wager in the round again (a cash-out voided its slip and
 		// the player bought in again); a void round takes no slip anyway.
 		return h.Key() + " void: stake released", held, tx.PutCardHold(h.Card, h.Key(), 0)
+	})
+	return c, err
+}
+
+// RecountIn counts, in tx (the correction's or the invalidation's), what a corrected or
+// invalidated round changed of a settled wager's play on its card (issue 31): staked and
+// returned are the wager's figures now, wasStaked and wasReturned what its settlement counted.
+// closedAt is when the round's wagering closed: a wager of a limit period since ended changes
+// nothing of the period in progress (its counts were closed with it). A net loss the change
+// takes to the loss limit bars the card from now, as a settlement would — never before: the
+// wagers already accepted stand. A bar a settlement brought stands when a correction lowers
+// the net loss again. A hold never settled on the card (none, or still open) is not counted.
+func (s *LedgerStore) RecountIn(tx *ledger.Tx, h Hold, staked, returned, wasStaked, wasReturned int64, closedAt time.Time, why string) (Card, error) {
+	now := tx.Now()
+	if staked < 0 || returned < 0 || wasStaked < 0 || wasReturned < 0 {
+		return Card{}, fmt.Errorf("precommit: hold %s: a recount below zero", h.Key())
+	}
+	c, _, err := s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		held, ok, err := tx.CardHold(h.Card, h.Key())
+		if err != nil || !ok || !known || held != closed {
+			return "", 0, err
+		}
+		if c.PeriodStart.IsZero() || c.PeriodStart.After(closedAt) {
+			return fmt.Sprintf("%s %s: a wager of an ended limit period; the period in progress is unchanged", h.Key(), why), 0, nil
+		}
+		barred := c.BarredUntil
+		c.Staked += staked - wasStaked
+		c.Returned += returned - wasReturned
+		c.Staked, c.Returned = max(c.Staked, 0), max(c.Returned, 0)
+		c.settle(0, 0, now) // bars from now if the net loss has reached the limit
+		d := fmt.Sprintf("%s %s: staked %s returned %s (was %s, %s); net loss %s of %s", h.Key(), why, cents(staked), cents(returned),
+			cents(wasStaked), cents(wasReturned), cents(c.NetLoss()), cents(c.Limits.Loss))
+		if barred.IsZero() && !c.BarredUntil.IsZero() {
+			d += "; loss limit reached: barred until " + c.BarredUntil.UTC().Format(time.RFC3339)
+		}
+		return d, staked - wasStaked, nil
 	})
 	return c, err
 }

@@ -28,8 +28,9 @@ type Store interface {
 	// Card is a card brought to now (raised limits in force after their cooling-off, a bar
 	// lifted); ErrUnknown for a card never registered.
 	Card(ctx context.Context, id string, now time.Time) (Card, error)
-	// Register ties a card to a person (the cage has checked the identity, recorded in who)
-	// or changes its state (lost, barred, registered again).
+	// Register sets a card's state (registered, lost, barred), recording who. It does not
+	// know persons: the cage registers a card to a person with LedgerStore.RegisterTo and
+	// reports it with LedgerStore.Report (identity.go), which keep one person one card.
 	Register(ctx context.Context, id string, state State, who string, now time.Time) (Card, error)
 	// SetLimits sets a card's limits: lower at once, higher after the cooling-off.
 	SetLimits(ctx context.Context, id string, l Limits, now time.Time) (Card, error)

@@ -309,28 +309,30 @@ type TicketRefusal int32
 
 const (
 	TicketRefusal_TICKET_REFUSAL_UNSPECIFIED   TicketRefusal = 0
-	TicketRefusal_TICKET_REFUSAL_UNKNOWN       TicketRefusal = 1 // no ticket has that number
-	TicketRefusal_TICKET_REFUSAL_ALREADY_PAID  TicketRefusal = 2 // redeemed: redeemed_where/by/at say where, by whom, when
-	TicketRefusal_TICKET_REFUSAL_HELD          TicketRefusal = 3 // a terminal's acceptor holds it: holder_*, hold_lapses_at
-	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4 // past expires_unix_nanos
-	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5 // the printer has not confirmed it printed
-	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6 // it did not print and is (to be) paid by hand: a copy is void
-	TicketRefusal_TICKET_REFUSAL_STOPPED       TicketRefusal = 7 // held for a supervisor (an open overpayment, or stopped): stops
-	TicketRefusal_TICKET_REFUSAL_THRESHOLD     TicketRefusal = 8 // at or over the reporting threshold: the patron's ID and a second person's approval first
+	TicketRefusal_TICKET_REFUSAL_UNKNOWN       TicketRefusal = 1   // no ticket has that number
+	TicketRefusal_TICKET_REFUSAL_ALREADY_PAID  TicketRefusal = 2   // redeemed: redeemed_where/by/at say where, by whom, when
+	TicketRefusal_TICKET_REFUSAL_HELD          TicketRefusal = 3   // a terminal's acceptor holds it: holder_*, hold_lapses_at
+	TicketRefusal_TICKET_REFUSAL_EXPIRED       TicketRefusal = 4   // past expires_unix_nanos
+	TicketRefusal_TICKET_REFUSAL_NOT_PRINTED   TicketRefusal = 5   // the printer has not confirmed it printed
+	TicketRefusal_TICKET_REFUSAL_VOID_HANDPAID TicketRefusal = 6   // it did not print and is (to be) paid by hand: a copy is void
+	TicketRefusal_TICKET_REFUSAL_STOPPED       TicketRefusal = 7   // held for a supervisor (an open overpayment, or stopped): stops
+	TicketRefusal_TICKET_REFUSAL_THRESHOLD     TicketRefusal = 8   // at or over the reporting threshold: the patron's ID and a second person's approval first
+	TicketRefusal_TICKET_REFUSAL_CASH_CAP      TicketRefusal = 600 // over the cash cap: cash up to the cap, the rest by transfer or cheque with the patron's ID (issue 31)
 )
 
 // Enum value maps for TicketRefusal.
 var (
 	TicketRefusal_name = map[int32]string{
-		0: "TICKET_REFUSAL_UNSPECIFIED",
-		1: "TICKET_REFUSAL_UNKNOWN",
-		2: "TICKET_REFUSAL_ALREADY_PAID",
-		3: "TICKET_REFUSAL_HELD",
-		4: "TICKET_REFUSAL_EXPIRED",
-		5: "TICKET_REFUSAL_NOT_PRINTED",
-		6: "TICKET_REFUSAL_VOID_HANDPAID",
-		7: "TICKET_REFUSAL_STOPPED",
-		8: "TICKET_REFUSAL_THRESHOLD",
+		0:   "TICKET_REFUSAL_UNSPECIFIED",
+		1:   "TICKET_REFUSAL_UNKNOWN",
+		2:   "TICKET_REFUSAL_ALREADY_PAID",
+		3:   "TICKET_REFUSAL_HELD",
+		4:   "TICKET_REFUSAL_EXPIRED",
+		5:   "TICKET_REFUSAL_NOT_PRINTED",
+		6:   "TICKET_REFUSAL_VOID_HANDPAID",
+		7:   "TICKET_REFUSAL_STOPPED",
+		8:   "TICKET_REFUSAL_THRESHOLD",
+		600: "TICKET_REFUSAL_CASH_CAP",
 	}
 	TicketRefusal_value = map[string]int32{
 		"TICKET_REFUSAL_UNSPECIFIED":   0,
@@ -342,6 +344,7 @@ var (
 		"TICKET_REFUSAL_VOID_HANDPAID": 6,
 		"TICKET_REFUSAL_STOPPED":       7,
 		"TICKET_REFUSAL_THRESHOLD":     8,
+		"TICKET_REFUSAL_CASH_CAP":      600,
 	}
 )
 
@@ -8409,6 +8412,8 @@ type CageTicket struct {
 	ReportingThreshold    int64                  `protobuf:"varint,19,opt,name=reporting_threshold,json=reportingThreshold,proto3" json:"reporting_threshold,omitempty"` // the floor's threshold (cents); the amount at or over it needs ID and approval
 	OverThreshold         bool                   `protobuf:"varint,20,opt,name=over_threshold,json=overThreshold,proto3" json:"over_threshold,omitempty"`                // amount >= reporting_threshold
 	Approval              *PaymentApproval       `protobuf:"bytes,21,opt,name=approval,proto3" json:"approval,omitempty"`                                                // the second person's approval on file, if any
+	CashCap               int64                  `protobuf:"varint,600,opt,name=cash_cap,json=cashCap,proto3" json:"cash_cap,omitempty"`                                 // the most paid in cash (cents); 0: no cap (issue 31)
+	OverCashCap           bool                   `protobuf:"varint,601,opt,name=over_cash_cap,json=overCashCap,proto3" json:"over_cash_cap,omitempty"`                   // amount > cash_cap: the rest by transfer or cheque
 	unknownFields         protoimpl.UnknownFields
 	sizeCache             protoimpl.SizeCache
 }
@@ -8588,6 +8593,20 @@ func (x *CageTicket) GetApproval() *PaymentApproval {
 		return x.Approval
 	}
 	return nil
+}
+
+func (x *CageTicket) GetCashCap() int64 {
+	if x != nil {
+		return x.CashCap
+	}
+	return 0
+}
+
+func (x *CageTicket) GetOverCashCap() bool {
+	if x != nil {
+		return x.OverCashCap
+	}
+	return false
 }
 
 // TicketStop is one stop on a ticket: by an open overpayment (kind "overpayment") or a
@@ -9237,7 +9256,11 @@ type PayTicketRequest struct {
 	// The patron's identification: required at or over the reporting threshold (with an
 	// approval on file, ApprovePayment); recorded when given below it, so one patron's tickets
 	// of a day are listed together in the floor report.
-	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	Patron *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	// How the ticket is handed over (issue 31): parts summing to the ticket's amount, cash at
+	// most the cash cap; a part by transfer or cheque needs its reference and the patron's
+	// identity (patron). None: the whole ticket in cash, refused over the cap.
+	Parts         []*PaymentPart `protobuf:"bytes,600,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -9293,6 +9316,13 @@ func (x *PayTicketRequest) GetPatron() *PatronIdentity {
 	return nil
 }
 
+func (x *PayTicketRequest) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
 type PayTicketResponse struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Ticket          *CageTicket            `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`  // now redeemed at the cage
@@ -9302,6 +9332,8 @@ type PayTicketResponse struct {
 	PaidAtUnixNanos int64                  `protobuf:"varint,5,opt,name=paid_at_unix_nanos,json=paidAtUnixNanos,proto3" json:"paid_at_unix_nanos,omitempty"`
 	Replayed        bool                   `protobuf:"varint,6,opt,name=replayed,proto3" json:"replayed,omitempty"`  // the answer to an earlier call with this key
 	Threshold       *ThresholdPayment      `protobuf:"bytes,7,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the payment was at or over the reporting threshold
+	Parts           []*PaymentPart         `protobuf:"bytes,600,rep,name=parts,proto3" json:"parts,omitempty"`       // how it was paid: cash (amount above), transfer, cheque
+	Total           int64                  `protobuf:"varint,601,opt,name=total,proto3" json:"total,omitempty"`      // the ticket's amount: amount + the parts not in cash
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -9385,6 +9417,20 @@ func (x *PayTicketResponse) GetThreshold() *ThresholdPayment {
 	return nil
 }
 
+func (x *PayTicketResponse) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+func (x *PayTicketResponse) GetTotal() int64 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
 // CageShift is a cashier's shift at the cage: open, or closed with its totals.
 type CageShift struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
@@ -9396,6 +9442,7 @@ type CageShift struct {
 	Count           int64                  `protobuf:"varint,6,opt,name=count,proto3" json:"count,omitempty"`                                              // tickets paid in the shift (so far, while open)
 	Amount          int64                  `protobuf:"varint,7,opt,name=amount,proto3" json:"amount,omitempty"`                                            // cents paid in the shift (so far, while open)
 	ViaTableId      string                 `protobuf:"bytes,8,opt,name=via_table_id,json=viaTableId,proto3" json:"via_table_id,omitempty"`                 // the table server the shift was opened through
+	Cash            int64                  `protobuf:"varint,600,opt,name=cash,proto3" json:"cash,omitempty"`                                              // of amount, the cash handed over (the rest by transfer or cheque, issue 31): what the drawer reconciles to
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -9484,6 +9531,13 @@ func (x *CageShift) GetViaTableId() string {
 		return x.ViaTableId
 	}
 	return ""
+}
+
+func (x *CageShift) GetCash() int64 {
+	if x != nil {
+		return x.Cash
+	}
+	return 0
 }
 
 type OpenShiftRequest struct {
@@ -9752,6 +9806,7 @@ type ShiftTotalsResponse struct {
 	Count         int64                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
 	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
 	Payments      []*CagePayment         `protobuf:"bytes,4,rep,name=payments,proto3" json:"payments,omitempty"`
+	ByMethod      []*MethodTally         `protobuf:"bytes,600,rep,name=by_method,json=byMethod,proto3" json:"by_method,omitempty"` // what was paid in cash, by transfer, by cheque (a split payment counts in each)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -9810,6 +9865,13 @@ func (x *ShiftTotalsResponse) GetAmount() int64 {
 func (x *ShiftTotalsResponse) GetPayments() []*CagePayment {
 	if x != nil {
 		return x.Payments
+	}
+	return nil
+}
+
+func (x *ShiftTotalsResponse) GetByMethod() []*MethodTally {
+	if x != nil {
+		return x.ByMethod
 	}
 	return nil
 }
@@ -11361,6 +11423,744 @@ func (*WatchTableRequest) Descriptor() ([]byte, []int) {
 	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{151}
 }
 
+type RegisterCardRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	CardId string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	// The holder's name, and the identity document the cashier checked: its type and number.
+	// The number is not stored: its last 3 characters and a keyed digest are.
+	Holder        *PatronIdentity `protobuf:"bytes,2,opt,name=holder,proto3" json:"holder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegisterCardRequest) Reset() {
+	*x = RegisterCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[152]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegisterCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegisterCardRequest) ProtoMessage() {}
+
+func (x *RegisterCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[152]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegisterCardRequest.ProtoReflect.Descriptor instead.
+func (*RegisterCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{152}
+}
+
+func (x *RegisterCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *RegisterCardRequest) GetHolder() *PatronIdentity {
+	if x != nil {
+		return x.Holder
+	}
+	return nil
+}
+
+type ReportCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	State         string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`   // "lost" | "barred"
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"` // required: "reported by phone", "self-exclusion", …
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCardRequest) Reset() {
+	*x = ReportCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[153]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCardRequest) ProtoMessage() {}
+
+func (x *ReportCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[153]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCardRequest.ProtoReflect.Descriptor instead.
+func (*ReportCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{153}
+}
+
+func (x *ReportCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *ReportCardRequest) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReportCardRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type LookupCardRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LookupCardRequest) Reset() {
+	*x = LookupCardRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[154]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LookupCardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LookupCardRequest) ProtoMessage() {}
+
+func (x *LookupCardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[154]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LookupCardRequest.ProtoReflect.Descriptor instead.
+func (*LookupCardRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{154}
+}
+
+func (x *LookupCardRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+// PlayerCard is a card as the cage sees it.
+type PlayerCard struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	CardId               string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	State                string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"` // "registered" | "lost" | "barred"
+	HolderName           string                 `protobuf:"bytes,3,opt,name=holder_name,json=holderName,proto3" json:"holder_name,omitempty"`
+	IdType               string                 `protobuf:"bytes,4,opt,name=id_type,json=idType,proto3" json:"id_type,omitempty"`
+	IdTail               string                 `protobuf:"bytes,5,opt,name=id_tail,json=idTail,proto3" json:"id_tail,omitempty"`                   // the document number's last 3 characters
+	RegisteredBy         string                 `protobuf:"bytes,6,opt,name=registered_by,json=registeredBy,proto3" json:"registered_by,omitempty"` // role:id of the cashier who checked the document
+	RegisteredUnixNanos  int64                  `protobuf:"varint,7,opt,name=registered_unix_nanos,json=registeredUnixNanos,proto3" json:"registered_unix_nanos,omitempty"`
+	LossLimit            int64                  `protobuf:"varint,8,opt,name=loss_limit,json=lossLimit,proto3" json:"loss_limit,omitempty"` // cents; 0: no limits set yet
+	TimeLimitSeconds     int64                  `protobuf:"varint,9,opt,name=time_limit_seconds,json=timeLimitSeconds,proto3" json:"time_limit_seconds,omitempty"`
+	BarSeconds           int64                  `protobuf:"varint,10,opt,name=bar_seconds,json=barSeconds,proto3" json:"bar_seconds,omitempty"`                                   // the bar period chosen: a day or a week
+	NetLoss              int64                  `protobuf:"varint,11,opt,name=net_loss,json=netLoss,proto3" json:"net_loss,omitempty"`                                            // cents: this limit period's settled wagers, stakes less returns
+	BarredUntilUnixNanos int64                  `protobuf:"varint,12,opt,name=barred_until_unix_nanos,json=barredUntilUnixNanos,proto3" json:"barred_until_unix_nanos,omitempty"` // a limit reached bars play until then (0 none)
+	BarredFor            string                 `protobuf:"bytes,13,opt,name=barred_for,json=barredFor,proto3" json:"barred_for,omitempty"`                                       // "loss" | "time"
+	HeldBy               string                 `protobuf:"bytes,14,opt,name=held_by,json=heldBy,proto3" json:"held_by,omitempty"`                                                // the seat holding it ("T1/T01"), "" none
+	Message              string                 `protobuf:"bytes,15,opt,name=message,proto3" json:"message,omitempty"`                                                            // for the cashier: what was done
+	Reserved             int64                  `protobuf:"varint,16,opt,name=reserved,proto3" json:"reserved,omitempty"`                                                         // cents held back for a seat's open slips (counted as lost until settled)
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *PlayerCard) Reset() {
+	*x = PlayerCard{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[155]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerCard) ProtoMessage() {}
+
+func (x *PlayerCard) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[155]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerCard.ProtoReflect.Descriptor instead.
+func (*PlayerCard) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{155}
+}
+
+func (x *PlayerCard) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetHolderName() string {
+	if x != nil {
+		return x.HolderName
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetIdType() string {
+	if x != nil {
+		return x.IdType
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetIdTail() string {
+	if x != nil {
+		return x.IdTail
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetRegisteredBy() string {
+	if x != nil {
+		return x.RegisteredBy
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetRegisteredUnixNanos() int64 {
+	if x != nil {
+		return x.RegisteredUnixNanos
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetLossLimit() int64 {
+	if x != nil {
+		return x.LossLimit
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetTimeLimitSeconds() int64 {
+	if x != nil {
+		return x.TimeLimitSeconds
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarSeconds() int64 {
+	if x != nil {
+		return x.BarSeconds
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetNetLoss() int64 {
+	if x != nil {
+		return x.NetLoss
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarredUntilUnixNanos() int64 {
+	if x != nil {
+		return x.BarredUntilUnixNanos
+	}
+	return 0
+}
+
+func (x *PlayerCard) GetBarredFor() string {
+	if x != nil {
+		return x.BarredFor
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetHeldBy() string {
+	if x != nil {
+		return x.HeldBy
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *PlayerCard) GetReserved() int64 {
+	if x != nil {
+		return x.Reserved
+	}
+	return 0
+}
+
+// PaymentPart is one part of a cage payment (issue 31): cash up to the cash cap, the rest by
+// electronic transfer or cheque.
+type PaymentPart struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`       // "cash" | "transfer" | "cheque"
+	Amount        int64                  `protobuf:"varint,2,opt,name=amount,proto3" json:"amount,omitempty"`      // cents, > 0
+	Reference     string                 `protobuf:"bytes,3,opt,name=reference,proto3" json:"reference,omitempty"` // the cheque's number or the transfer's reference: required but for cash
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PaymentPart) Reset() {
+	*x = PaymentPart{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[156]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentPart) ProtoMessage() {}
+
+func (x *PaymentPart) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[156]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentPart.ProtoReflect.Descriptor instead.
+func (*PaymentPart) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{156}
+}
+
+func (x *PaymentPart) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *PaymentPart) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *PaymentPart) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+// MethodTally is what was paid by one method.
+type MethodTally struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Count         int64                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	Amount        int64                  `protobuf:"varint,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MethodTally) Reset() {
+	*x = MethodTally{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[157]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MethodTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MethodTally) ProtoMessage() {}
+
+func (x *MethodTally) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[157]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MethodTally.ProtoReflect.Descriptor instead.
+func (*MethodTally) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{157}
+}
+
+func (x *MethodTally) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *MethodTally) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *MethodTally) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+type CardReportRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FromUnixNanos int64                  `protobuf:"varint,1,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"` // 0: from the beginning
+	ToUnixNanos   int64                  `protobuf:"varint,2,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`       // exclusive; 0: until now
+	CardId        string                 `protobuf:"bytes,3,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`                         // "": every card
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportRequest) Reset() {
+	*x = CardReportRequest{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[158]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportRequest) ProtoMessage() {}
+
+func (x *CardReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[158]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportRequest.ProtoReflect.Descriptor instead.
+func (*CardReportRequest) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{158}
+}
+
+func (x *CardReportRequest) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportRequest) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+// CardReportEntry is one limit reached, break enforced, or bar or loss reported.
+type CardReportEntry struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	TableId     string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"` // the table whose log records it
+	AtUnixNanos int64                  `protobuf:"varint,2,opt,name=at_unix_nanos,json=atUnixNanos,proto3" json:"at_unix_nanos,omitempty"`
+	CardId      string                 `protobuf:"bytes,3,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	// "loss limit reached", "time limit reached", "break", "day's break", "weekly cap",
+	// "barred at the cage", "reported lost", "limit reached on a correction"
+	What          string `protobuf:"bytes,4,opt,name=what,proto3" json:"what,omitempty"`
+	Detail        string `protobuf:"bytes,5,opt,name=detail,proto3" json:"detail,omitempty"` // the journal's words
+	Actor         string `protobuf:"bytes,6,opt,name=actor,proto3" json:"actor,omitempty"`   // who did it (role:id; "system" the table)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportEntry) Reset() {
+	*x = CardReportEntry{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[159]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportEntry) ProtoMessage() {}
+
+func (x *CardReportEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[159]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportEntry.ProtoReflect.Descriptor instead.
+func (*CardReportEntry) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{159}
+}
+
+func (x *CardReportEntry) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetAtUnixNanos() int64 {
+	if x != nil {
+		return x.AtUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportEntry) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *CardReportEntry) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+// CardReportCard is one card's figures over the window.
+type CardReportCard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	LimitsReached int64                  `protobuf:"varint,2,opt,name=limits_reached,json=limitsReached,proto3" json:"limits_reached,omitempty"`
+	Breaks        int64                  `protobuf:"varint,3,opt,name=breaks,proto3" json:"breaks,omitempty"`     // breaks enforced: 15-minute, day's, weekly cap
+	Bars          int64                  `protobuf:"varint,4,opt,name=bars,proto3" json:"bars,omitempty"`         // barred or reported lost at the cage
+	Refusals      int64                  `protobuf:"varint,5,opt,name=refusals,proto3" json:"refusals,omitempty"` // every wager refused for the card
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportCard) Reset() {
+	*x = CardReportCard{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[160]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportCard) ProtoMessage() {}
+
+func (x *CardReportCard) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[160]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportCard.ProtoReflect.Descriptor instead.
+func (*CardReportCard) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{160}
+}
+
+func (x *CardReportCard) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *CardReportCard) GetLimitsReached() int64 {
+	if x != nil {
+		return x.LimitsReached
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetBreaks() int64 {
+	if x != nil {
+		return x.Breaks
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetBars() int64 {
+	if x != nil {
+		return x.Bars
+	}
+	return 0
+}
+
+func (x *CardReportCard) GetRefusals() int64 {
+	if x != nil {
+		return x.Refusals
+	}
+	return 0
+}
+
+type CardReportResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*CardReportEntry     `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"` // oldest first
+	Cards         []*CardReportCard      `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`     // by card id
+	FromUnixNanos int64                  `protobuf:"varint,3,opt,name=from_unix_nanos,json=fromUnixNanos,proto3" json:"from_unix_nanos,omitempty"`
+	ToUnixNanos   int64                  `protobuf:"varint,4,opt,name=to_unix_nanos,json=toUnixNanos,proto3" json:"to_unix_nanos,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardReportResponse) Reset() {
+	*x = CardReportResponse{}
+	mi := &file_ats_table_v1_table_proto_msgTypes[161]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardReportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardReportResponse) ProtoMessage() {}
+
+func (x *CardReportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ats_table_v1_table_proto_msgTypes[161]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardReportResponse.ProtoReflect.Descriptor instead.
+func (*CardReportResponse) Descriptor() ([]byte, []int) {
+	return file_ats_table_v1_table_proto_rawDescGZIP(), []int{161}
+}
+
+func (x *CardReportResponse) GetEntries() []*CardReportEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *CardReportResponse) GetCards() []*CardReportCard {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *CardReportResponse) GetFromUnixNanos() int64 {
+	if x != nil {
+		return x.FromUnixNanos
+	}
+	return 0
+}
+
+func (x *CardReportResponse) GetToUnixNanos() int64 {
+	if x != nil {
+		return x.ToUnixNanos
+	}
+	return 0
+}
+
 var File_ats_table_v1_table_proto protoreflect.FileDescriptor
 
 const file_ats_table_v1_table_proto_rawDesc = "" +
@@ -11997,7 +12797,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x0e\n" +
 	"\x02by\x18\x04 \x01(\tR\x02by\"B\n" +
 	"\x13LookupTicketRequest\x12+\n" +
-	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xf7\x06\n" +
+	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\"\xb8\a\n" +
 	"\n" +
 	"CageTicket\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
@@ -12022,7 +12822,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05stops\x18\x12 \x03(\v2\x18.ats.table.v1.TicketStopR\x05stops\x12/\n" +
 	"\x13reporting_threshold\x18\x13 \x01(\x03R\x12reportingThreshold\x12%\n" +
 	"\x0eover_threshold\x18\x14 \x01(\bR\roverThreshold\x129\n" +
-	"\bapproval\x18\x15 \x01(\v2\x1d.ats.table.v1.PaymentApprovalR\bapproval\"\x9a\x03\n" +
+	"\bapproval\x18\x15 \x01(\v2\x1d.ats.table.v1.PaymentApprovalR\bapproval\x12\x1a\n" +
+	"\bcash_cap\x18\xd8\x04 \x01(\x03R\acashCap\x12#\n" +
+	"\rover_cash_cap\x18\xd9\x04 \x01(\bR\voverCashCap\"\x9a\x03\n" +
 	"\n" +
 	"TicketStop\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
@@ -12084,11 +12886,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05count\x18\x03 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12\x1f\n" +
 	"\vpayment_ids\x18\x05 \x03(\tR\n" +
-	"paymentIds\"\x9e\x01\n" +
+	"paymentIds\"\xd0\x01\n" +
 	"\x10PayTicketRequest\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12'\n" +
 	"\x0fidempotency_key\x18\x02 \x01(\tR\x0eidempotencyKey\x124\n" +
-	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"\xa2\x02\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\x120\n" +
+	"\x05parts\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\"\xeb\x02\n" +
 	"\x11PayTicketResponse\x120\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x18.ats.table.v1.CageTicketR\x06ticket\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1d\n" +
@@ -12098,7 +12901,9 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"cashier_id\x18\x04 \x01(\tR\tcashierId\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12\x1a\n" +
 	"\breplayed\x18\x06 \x01(\bR\breplayed\x12<\n" +
-	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x81\x02\n" +
+	"\tthreshold\x18\a \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\x120\n" +
+	"\x05parts\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\x12\x15\n" +
+	"\x05total\x18\xd9\x04 \x01(\x03R\x05total\"\x96\x02\n" +
 	"\tCageShift\x12\x19\n" +
 	"\bshift_id\x18\x01 \x01(\tR\ashiftId\x12\x1d\n" +
 	"\n" +
@@ -12109,7 +12914,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05count\x18\x06 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\a \x01(\x03R\x06amount\x12 \n" +
 	"\fvia_table_id\x18\b \x01(\tR\n" +
-	"viaTableId\"\x12\n" +
+	"viaTableId\x12\x13\n" +
+	"\x04cash\x18\xd8\x04 \x01(\x03R\x04cash\"\x12\n" +
 	"\x10OpenShiftRequest\".\n" +
 	"\x11CloseShiftRequest\x12\x19\n" +
 	"\bshift_id\x18\x01 \x01(\tR\ashiftId\"\x15\n" +
@@ -12128,13 +12934,14 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12+\n" +
 	"\x12paid_at_unix_nanos\x18\x05 \x01(\x03R\x0fpaidAtUnixNanos\x12 \n" +
 	"\fvia_table_id\x18\x06 \x01(\tR\n" +
-	"viaTableId\"\x99\x01\n" +
+	"viaTableId\"\xd2\x01\n" +
 	"\x13ShiftTotalsResponse\x12\x1d\n" +
 	"\n" +
 	"cashier_id\x18\x01 \x01(\tR\tcashierId\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
 	"\x06amount\x18\x03 \x01(\x03R\x06amount\x125\n" +
-	"\bpayments\x18\x04 \x03(\v2\x19.ats.table.v1.CagePaymentR\bpayments\"`\n" +
+	"\bpayments\x18\x04 \x03(\v2\x19.ats.table.v1.CagePaymentR\bpayments\x127\n" +
+	"\tby_method\x18\xd8\x04 \x03(\v2\x19.ats.table.v1.MethodTallyR\bbyMethod\"`\n" +
 	"\x12FloorReportRequest\x12&\n" +
 	"\x0ffrom_unix_nanos\x18\x01 \x01(\x03R\rfromUnixNanos\x12\"\n" +
 	"\rto_unix_nanos\x18\x02 \x01(\x03R\vtoUnixNanos\";\n" +
@@ -12273,7 +13080,69 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x18refusal_until_unix_nanos\x18\x16 \x01(\x03R\x15refusalUntilUnixNanos\x12#\n" +
 	"\rrefusal_words\x18\x17 \x01(\tR\frefusalWords\x123\n" +
 	"\x16server_time_unix_nanos\x18\x18 \x01(\x03R\x13serverTimeUnixNanos\"\x13\n" +
-	"\x11WatchTableRequest*~\n" +
+	"\x11WatchTableRequest\"d\n" +
+	"\x13RegisterCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x124\n" +
+	"\x06holder\x18\x02 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06holder\"Z\n" +
+	"\x11ReportCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\",\n" +
+	"\x11LookupCardRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\"\x95\x04\n" +
+	"\n" +
+	"PlayerCard\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x1f\n" +
+	"\vholder_name\x18\x03 \x01(\tR\n" +
+	"holderName\x12\x17\n" +
+	"\aid_type\x18\x04 \x01(\tR\x06idType\x12\x17\n" +
+	"\aid_tail\x18\x05 \x01(\tR\x06idTail\x12#\n" +
+	"\rregistered_by\x18\x06 \x01(\tR\fregisteredBy\x122\n" +
+	"\x15registered_unix_nanos\x18\a \x01(\x03R\x13registeredUnixNanos\x12\x1d\n" +
+	"\n" +
+	"loss_limit\x18\b \x01(\x03R\tlossLimit\x12,\n" +
+	"\x12time_limit_seconds\x18\t \x01(\x03R\x10timeLimitSeconds\x12\x1f\n" +
+	"\vbar_seconds\x18\n" +
+	" \x01(\x03R\n" +
+	"barSeconds\x12\x19\n" +
+	"\bnet_loss\x18\v \x01(\x03R\anetLoss\x125\n" +
+	"\x17barred_until_unix_nanos\x18\f \x01(\x03R\x14barredUntilUnixNanos\x12\x1d\n" +
+	"\n" +
+	"barred_for\x18\r \x01(\tR\tbarredFor\x12\x17\n" +
+	"\aheld_by\x18\x0e \x01(\tR\x06heldBy\x12\x18\n" +
+	"\amessage\x18\x0f \x01(\tR\amessage\x12\x1a\n" +
+	"\breserved\x18\x10 \x01(\x03R\breserved\"[\n" +
+	"\vPaymentPart\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x16\n" +
+	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1c\n" +
+	"\treference\x18\x03 \x01(\tR\treference\"S\n" +
+	"\vMethodTally\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\x03R\x06amount\"x\n" +
+	"\x11CardReportRequest\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x01 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x02 \x01(\x03R\vtoUnixNanos\x12\x17\n" +
+	"\acard_id\x18\x03 \x01(\tR\x06cardId\"\xab\x01\n" +
+	"\x0fCardReportEntry\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\"\n" +
+	"\rat_unix_nanos\x18\x02 \x01(\x03R\vatUnixNanos\x12\x17\n" +
+	"\acard_id\x18\x03 \x01(\tR\x06cardId\x12\x12\n" +
+	"\x04what\x18\x04 \x01(\tR\x04what\x12\x16\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail\x12\x14\n" +
+	"\x05actor\x18\x06 \x01(\tR\x05actor\"\x98\x01\n" +
+	"\x0eCardReportCard\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12%\n" +
+	"\x0elimits_reached\x18\x02 \x01(\x03R\rlimitsReached\x12\x16\n" +
+	"\x06breaks\x18\x03 \x01(\x03R\x06breaks\x12\x12\n" +
+	"\x04bars\x18\x04 \x01(\x03R\x04bars\x12\x1a\n" +
+	"\brefusals\x18\x05 \x01(\x03R\brefusals\"\xcd\x01\n" +
+	"\x12CardReportResponse\x127\n" +
+	"\aentries\x18\x01 \x03(\v2\x1d.ats.table.v1.CardReportEntryR\aentries\x122\n" +
+	"\x05cards\x18\x02 \x03(\v2\x1c.ats.table.v1.CardReportCardR\x05cards\x12&\n" +
+	"\x0ffrom_unix_nanos\x18\x03 \x01(\x03R\rfromUnixNanos\x12\"\n" +
+	"\rto_unix_nanos\x18\x04 \x01(\x03R\vtoUnixNanos*~\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fPHASE_CLOSED\x10\x01\x12\x0e\n" +
@@ -12317,7 +13186,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x19TOURNAMENT_STATUS_RUNNING\x10\x03\x12\x1d\n" +
 	"\x19TOURNAMENT_STATUS_PLAYOFF\x10\x04\x12\x1e\n" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x05\x12\x1f\n" +
-	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\x9d\x02\n" +
+	"\x1bTOURNAMENT_STATUS_CANCELLED\x10\x06*\xbb\x02\n" +
 	"\rTicketRefusal\x12\x1e\n" +
 	"\x1aTICKET_REFUSAL_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_UNKNOWN\x10\x01\x12\x1f\n" +
@@ -12327,7 +13196,8 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x1aTICKET_REFUSAL_NOT_PRINTED\x10\x05\x12 \n" +
 	"\x1cTICKET_REFUSAL_VOID_HANDPAID\x10\x06\x12\x1a\n" +
 	"\x16TICKET_REFUSAL_STOPPED\x10\a\x12\x1c\n" +
-	"\x18TICKET_REFUSAL_THRESHOLD\x10\b*P\n" +
+	"\x18TICKET_REFUSAL_THRESHOLD\x10\b\x12\x1c\n" +
+	"\x17TICKET_REFUSAL_CASH_CAP\x10\xd8\x04*P\n" +
 	"\tBarPeriod\x12\x1a\n" +
 	"\x16BAR_PERIOD_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eBAR_PERIOD_DAY\x10\x01\x12\x13\n" +
@@ -12358,7 +13228,7 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\x05Slips\x12\x1f.ats.table.v1.UpdateSlipRequest\x1a .ats.table.v1.UpdateSlipResponse(\x010\x01\x12H\n" +
 	"\vPresentCard\x12 .ats.table.v1.PresentCardRequest\x1a\x17.ats.table.v1.CardState\x12L\n" +
 	"\rSetCardLimits\x12\".ats.table.v1.SetCardLimitsRequest\x1a\x17.ats.table.v1.CardState\x12^\n" +
-	"\x0fAckRealityCheck\x12$.ats.table.v1.AckRealityCheckRequest\x1a%.ats.table.v1.AckRealityCheckResponse2\xdb\x16\n" +
+	"\x0fAckRealityCheck\x12$.ats.table.v1.AckRealityCheckRequest\x1a%.ats.table.v1.AckRealityCheckResponse2\xac\x17\n" +
 	"\rDealerService\x12F\n" +
 	"\tOpenTable\x12\x1e.ats.table.v1.OpenTableRequest\x1a\x19.ats.table.v1.TableStatus\x12H\n" +
 	"\n" +
@@ -12401,9 +13271,11 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\vRefuseWager\x12 .ats.table.v1.RefuseWagerRequest\x1a!.ats.table.v1.RefuseWagerResponse\x12L\n" +
 	"\fCloseJackpot\x12!.ats.table.v1.CloseJackpotRequest\x1a\x19.ats.table.v1.TableStatus\x12J\n" +
 	"\n" +
-	"WatchTable\x12\x1f.ats.table.v1.WatchTableRequest\x1a\x19.ats.table.v1.TableStatus0\x012~\n" +
+	"WatchTable\x12\x1f.ats.table.v1.WatchTableRequest\x1a\x19.ats.table.v1.TableStatus0\x01\x12O\n" +
+	"\n" +
+	"CardReport\x12\x1f.ats.table.v1.CardReportRequest\x1a .ats.table.v1.CardReportResponse2~\n" +
 	"\x11TechnicianService\x12i\n" +
-	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xa0\x06\n" +
+	"\fAuthenticate\x12+.ats.table.v1.TechnicianAuthenticateRequest\x1a,.ats.table.v1.TechnicianAuthenticateResponse2\xff\a\n" +
 	"\vCageService\x12K\n" +
 	"\fLookupTicket\x12!.ats.table.v1.LookupTicketRequest\x1a\x18.ats.table.v1.CageTicket\x12L\n" +
 	"\tPayTicket\x12\x1e.ats.table.v1.PayTicketRequest\x1a\x1f.ats.table.v1.PayTicketResponse\x12R\n" +
@@ -12416,7 +13288,12 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"\tOpenShift\x12\x1e.ats.table.v1.OpenShiftRequest\x1a\x17.ats.table.v1.CageShift\x12F\n" +
 	"\n" +
 	"CloseShift\x12\x1f.ats.table.v1.CloseShiftRequest\x1a\x17.ats.table.v1.CageShift\x12J\n" +
-	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShift2Z\n" +
+	"\fCurrentShift\x12!.ats.table.v1.CurrentShiftRequest\x1a\x17.ats.table.v1.CageShift\x12K\n" +
+	"\fRegisterCard\x12!.ats.table.v1.RegisterCardRequest\x1a\x18.ats.table.v1.PlayerCard\x12G\n" +
+	"\n" +
+	"ReportCard\x12\x1f.ats.table.v1.ReportCardRequest\x1a\x18.ats.table.v1.PlayerCard\x12G\n" +
+	"\n" +
+	"LookupCard\x12\x1f.ats.table.v1.LookupCardRequest\x1a\x18.ats.table.v1.PlayerCard2Z\n" +
 	"\x0eDisplayService\x12H\n" +
 	"\x05Watch\x12!.ats.table.v1.DisplayWatchRequest\x1a\x1a.ats.table.v1.DisplayState0\x01B6Z4github.com/tablegames/ats/proto/ats/table/v1;tablev1b\x06proto3"
 
@@ -12433,7 +13310,7 @@ func file_ats_table_v1_table_proto_rawDescGZIP() []byte {
 }
 
 var file_ats_table_v1_table_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 153)
+var file_ats_table_v1_table_proto_msgTypes = make([]protoimpl.MessageInfo, 163)
 var file_ats_table_v1_table_proto_goTypes = []any{
 	(Phase)(0),                             // 0: ats.table.v1.Phase
 	(Wheel)(0),                             // 1: ats.table.v1.Wheel
@@ -12593,12 +13470,22 @@ var file_ats_table_v1_table_proto_goTypes = []any{
 	(*AckRealityCheckResponse)(nil),        // 155: ats.table.v1.AckRealityCheckResponse
 	(*CardState)(nil),                      // 156: ats.table.v1.CardState
 	(*WatchTableRequest)(nil),              // 157: ats.table.v1.WatchTableRequest
-	nil,                                    // 158: ats.table.v1.Limits.PerBetEntry
+	(*RegisterCardRequest)(nil),            // 158: ats.table.v1.RegisterCardRequest
+	(*ReportCardRequest)(nil),              // 159: ats.table.v1.ReportCardRequest
+	(*LookupCardRequest)(nil),              // 160: ats.table.v1.LookupCardRequest
+	(*PlayerCard)(nil),                     // 161: ats.table.v1.PlayerCard
+	(*PaymentPart)(nil),                    // 162: ats.table.v1.PaymentPart
+	(*MethodTally)(nil),                    // 163: ats.table.v1.MethodTally
+	(*CardReportRequest)(nil),              // 164: ats.table.v1.CardReportRequest
+	(*CardReportEntry)(nil),                // 165: ats.table.v1.CardReportEntry
+	(*CardReportCard)(nil),                 // 166: ats.table.v1.CardReportCard
+	(*CardReportResponse)(nil),             // 167: ats.table.v1.CardReportResponse
+	nil,                                    // 168: ats.table.v1.Limits.PerBetEntry
 }
 var file_ats_table_v1_table_proto_depIdxs = []int32{
 	2,   // 0: ats.table.v1.Wager.kind:type_name -> ats.table.v1.BetKind
 	7,   // 1: ats.table.v1.Limits.default:type_name -> ats.table.v1.Limit
-	158, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
+	168, // 2: ats.table.v1.Limits.per_bet:type_name -> ats.table.v1.Limits.PerBetEntry
 	8,   // 3: ats.table.v1.PendingLimits.limits:type_name -> ats.table.v1.Limits
 	1,   // 4: ats.table.v1.TableConfig.wheel:type_name -> ats.table.v1.Wheel
 	11,  // 5: ats.table.v1.TableConfig.asian_groups:type_name -> ats.table.v1.AsianGroup
@@ -12700,183 +13587,197 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	125, // 101: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
 	125, // 102: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
 	125, // 103: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	121, // 104: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	128, // 105: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	137, // 106: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	140, // 107: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	140, // 108: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	140, // 109: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	140, // 110: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	140, // 111: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	140, // 112: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	140, // 113: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	140, // 114: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	140, // 115: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	140, // 116: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	140, // 117: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	141, // 118: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	141, // 119: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	142, // 120: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	144, // 121: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	128, // 122: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	129, // 123: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	1,   // 124: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
-	0,   // 125: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
-	13,  // 126: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
-	149, // 127: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
-	149, // 128: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
-	150, // 129: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
-	8,   // 130: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
-	151, // 131: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
-	5,   // 132: ats.table.v1.SetCardLimitsRequest.bar:type_name -> ats.table.v1.BarPeriod
-	5,   // 133: ats.table.v1.CardState.bar:type_name -> ats.table.v1.BarPeriod
-	5,   // 134: ats.table.v1.CardState.next_bar:type_name -> ats.table.v1.BarPeriod
-	7,   // 135: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	16,  // 136: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	36,  // 137: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	38,  // 138: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	41,  // 139: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	42,  // 140: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	44,  // 141: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 142: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	47,  // 143: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	44,  // 144: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	45,  // 145: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	49,  // 146: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	50,  // 147: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	55,  // 148: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	57,  // 149: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	97,  // 150: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	113, // 151: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	52,  // 152: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	115, // 153: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	38,  // 154: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	152, // 155: ats.table.v1.TerminalService.PresentCard:input_type -> ats.table.v1.PresentCardRequest
-	153, // 156: ats.table.v1.TerminalService.SetCardLimits:input_type -> ats.table.v1.SetCardLimitsRequest
-	154, // 157: ats.table.v1.TerminalService.AckRealityCheck:input_type -> ats.table.v1.AckRealityCheckRequest
-	59,  // 158: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	60,  // 159: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	61,  // 160: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	62,  // 161: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	63,  // 162: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	66,  // 163: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	67,  // 164: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	67,  // 165: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	68,  // 166: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	67,  // 167: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	69,  // 168: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	70,  // 169: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	71,  // 170: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	73,  // 171: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	75,  // 172: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	35,  // 173: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	82,  // 174: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	84,  // 175: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	85,  // 176: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	90,  // 177: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 178: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	92,  // 179: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	103, // 180: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	104, // 181: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	105, // 182: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	106, // 183: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	107, // 184: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	65,  // 185: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	108, // 186: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	109, // 187: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	110, // 188: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	111, // 189: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	64,  // 190: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	117, // 191: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	145, // 192: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
-	157, // 193: ats.table.v1.DealerService.WatchTable:input_type -> ats.table.v1.WatchTableRequest
-	95,  // 194: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	120, // 195: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	130, // 196: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	136, // 197: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	139, // 198: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	123, // 199: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	124, // 200: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	126, // 201: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	133, // 202: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	134, // 203: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	135, // 204: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	147, // 205: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
-	18,  // 206: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	37,  // 207: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	39,  // 208: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	40,  // 209: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	43,  // 210: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	40,  // 211: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 212: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	48,  // 213: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	40,  // 214: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	40,  // 215: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	40,  // 216: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	51,  // 217: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	56,  // 218: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	58,  // 219: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	96,  // 220: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	114, // 221: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	53,  // 222: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	116, // 223: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	39,  // 224: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	156, // 225: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
-	156, // 226: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
-	155, // 227: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
-	79,  // 228: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	79,  // 229: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	79,  // 230: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	79,  // 231: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	79,  // 232: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 233: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	79,  // 234: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	79,  // 235: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	79,  // 236: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 237: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	79,  // 238: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 239: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	72,  // 240: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	74,  // 241: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	76,  // 242: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	79,  // 243: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	83,  // 244: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	81,  // 245: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	86,  // 246: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	91,  // 247: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	88,  // 248: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	94,  // 249: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	102, // 250: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	102, // 251: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	102, // 252: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	102, // 253: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	102, // 254: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	79,  // 255: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 256: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	79,  // 257: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	79,  // 258: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	112, // 259: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	79,  // 260: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	118, // 261: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	79,  // 262: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
-	79,  // 263: ats.table.v1.DealerService.WatchTable:output_type -> ats.table.v1.TableStatus
-	96,  // 264: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	121, // 265: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	131, // 266: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	138, // 267: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	143, // 268: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	122, // 269: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	122, // 270: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	127, // 271: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	132, // 272: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	132, // 273: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	132, // 274: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	148, // 275: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
-	206, // [206:276] is the sub-list for method output_type
-	136, // [136:206] is the sub-list for method input_type
-	136, // [136:136] is the sub-list for extension type_name
-	136, // [136:136] is the sub-list for extension extendee
-	0,   // [0:136] is the sub-list for field type_name
+	162, // 104: ats.table.v1.PayTicketRequest.parts:type_name -> ats.table.v1.PaymentPart
+	121, // 105: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	128, // 106: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	162, // 107: ats.table.v1.PayTicketResponse.parts:type_name -> ats.table.v1.PaymentPart
+	137, // 108: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	163, // 109: ats.table.v1.ShiftTotalsResponse.by_method:type_name -> ats.table.v1.MethodTally
+	140, // 110: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	140, // 111: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	140, // 112: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	140, // 113: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	140, // 114: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	140, // 115: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	140, // 116: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	140, // 117: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	140, // 118: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	140, // 119: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	140, // 120: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	141, // 121: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	141, // 122: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	142, // 123: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	144, // 124: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	128, // 125: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	129, // 126: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	1,   // 127: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
+	0,   // 128: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
+	13,  // 129: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
+	149, // 130: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
+	149, // 131: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
+	150, // 132: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
+	8,   // 133: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
+	151, // 134: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
+	5,   // 135: ats.table.v1.SetCardLimitsRequest.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 136: ats.table.v1.CardState.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 137: ats.table.v1.CardState.next_bar:type_name -> ats.table.v1.BarPeriod
+	125, // 138: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
+	165, // 139: ats.table.v1.CardReportResponse.entries:type_name -> ats.table.v1.CardReportEntry
+	166, // 140: ats.table.v1.CardReportResponse.cards:type_name -> ats.table.v1.CardReportCard
+	7,   // 141: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	16,  // 142: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	36,  // 143: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	38,  // 144: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	41,  // 145: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	42,  // 146: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	44,  // 147: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 148: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	47,  // 149: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	44,  // 150: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	45,  // 151: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	49,  // 152: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	50,  // 153: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	55,  // 154: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	57,  // 155: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	97,  // 156: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	113, // 157: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	52,  // 158: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	115, // 159: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	38,  // 160: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	152, // 161: ats.table.v1.TerminalService.PresentCard:input_type -> ats.table.v1.PresentCardRequest
+	153, // 162: ats.table.v1.TerminalService.SetCardLimits:input_type -> ats.table.v1.SetCardLimitsRequest
+	154, // 163: ats.table.v1.TerminalService.AckRealityCheck:input_type -> ats.table.v1.AckRealityCheckRequest
+	59,  // 164: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	60,  // 165: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	61,  // 166: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	62,  // 167: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	63,  // 168: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	66,  // 169: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	67,  // 170: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	67,  // 171: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	68,  // 172: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	67,  // 173: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	69,  // 174: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	70,  // 175: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	71,  // 176: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	73,  // 177: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	75,  // 178: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	35,  // 179: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	82,  // 180: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	84,  // 181: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	85,  // 182: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	90,  // 183: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	89,  // 184: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	92,  // 185: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	103, // 186: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	104, // 187: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	105, // 188: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	106, // 189: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	107, // 190: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	65,  // 191: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	108, // 192: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	109, // 193: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	110, // 194: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	111, // 195: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	64,  // 196: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	117, // 197: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	145, // 198: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
+	157, // 199: ats.table.v1.DealerService.WatchTable:input_type -> ats.table.v1.WatchTableRequest
+	164, // 200: ats.table.v1.DealerService.CardReport:input_type -> ats.table.v1.CardReportRequest
+	95,  // 201: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	120, // 202: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	130, // 203: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	136, // 204: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	139, // 205: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	123, // 206: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	124, // 207: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	126, // 208: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	133, // 209: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	134, // 210: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	135, // 211: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	158, // 212: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
+	159, // 213: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
+	160, // 214: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
+	147, // 215: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
+	18,  // 216: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	37,  // 217: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	39,  // 218: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	40,  // 219: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	43,  // 220: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	40,  // 221: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 222: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	48,  // 223: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	40,  // 224: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	40,  // 225: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	40,  // 226: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	51,  // 227: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	56,  // 228: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	58,  // 229: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	96,  // 230: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	114, // 231: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	53,  // 232: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	116, // 233: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	39,  // 234: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	156, // 235: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
+	156, // 236: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
+	155, // 237: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
+	79,  // 238: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	79,  // 239: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	79,  // 240: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	79,  // 241: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	79,  // 242: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 243: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	79,  // 244: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	79,  // 245: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	79,  // 246: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 247: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	79,  // 248: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 249: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	72,  // 250: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	74,  // 251: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	76,  // 252: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	79,  // 253: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	83,  // 254: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	81,  // 255: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	86,  // 256: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	91,  // 257: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	88,  // 258: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	94,  // 259: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	102, // 260: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	102, // 261: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	102, // 262: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	102, // 263: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	102, // 264: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	79,  // 265: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 266: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	79,  // 267: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	79,  // 268: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	112, // 269: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	79,  // 270: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	118, // 271: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	79,  // 272: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 273: ats.table.v1.DealerService.WatchTable:output_type -> ats.table.v1.TableStatus
+	167, // 274: ats.table.v1.DealerService.CardReport:output_type -> ats.table.v1.CardReportResponse
+	96,  // 275: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	121, // 276: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	131, // 277: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	138, // 278: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	143, // 279: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	122, // 280: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	122, // 281: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	127, // 282: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	132, // 283: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	132, // 284: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	132, // 285: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	161, // 286: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
+	161, // 287: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
+	161, // 288: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
+	148, // 289: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
+	216, // [216:290] is the sub-list for method output_type
+	142, // [142:216] is the sub-list for method input_type
+	142, // [142:142] is the sub-list for extension type_name
+	142, // [142:142] is the sub-list for extension extendee
+	0,   // [0:142] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
@@ -12913,7 +13814,7 @@ func file_ats_table_v1_table_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ats_table_v1_table_proto_rawDesc), len(file_ats_table_v1_table_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   153,
+			NumMessages:   163,
 			NumExtensions: 0,
 			NumServices:   5,
 		},

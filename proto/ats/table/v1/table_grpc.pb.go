@@ -1096,6 +1096,7 @@ const (
 	DealerService_RefuseWager_FullMethodName         = "/ats.table.v1.DealerService/RefuseWager"
 	DealerService_CloseJackpot_FullMethodName        = "/ats.table.v1.DealerService/CloseJackpot"
 	DealerService_WatchTable_FullMethodName          = "/ats.table.v1.DealerService/WatchTable"
+	DealerService_CardReport_FullMethodName          = "/ats.table.v1.DealerService/CardReport"
 )
 
 // DealerServiceClient is the client API for DealerService service.
@@ -1219,6 +1220,11 @@ type DealerServiceClient interface {
 	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
 	// status when it catches up, never the ones in between.
 	WatchTable(ctx context.Context, in *WatchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[TableStatus], error)
+	// CardReport is carded play's record over a window (issue 31), floor-wide: every player card
+	// that reached a limit, every break enforced (the 15-minute break, the day's break, the
+	// weekly cap), every bar and loss reported at the cage, with the refusals counted per card.
+	// A supervisor's.
+	CardReport(ctx context.Context, in *CardReportRequest, opts ...grpc.CallOption) (*CardReportResponse, error)
 }
 
 type dealerServiceClient struct {
@@ -1598,6 +1604,16 @@ func (c *dealerServiceClient) WatchTable(ctx context.Context, in *WatchTableRequ
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type DealerService_WatchTableClient = grpc.ServerStreamingClient[TableStatus]
 
+func (c *dealerServiceClient) CardReport(ctx context.Context, in *CardReportRequest, opts ...grpc.CallOption) (*CardReportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CardReportResponse)
+	err := c.cc.Invoke(ctx, DealerService_CardReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DealerServiceServer is the server API for DealerService service.
 // All implementations must embed UnimplementedDealerServiceServer
 // for forward compatibility.
@@ -1719,6 +1735,11 @@ type DealerServiceServer interface {
 	// console's to draw from deadline_unix_nanos. A console too slow to read is sent the latest
 	// status when it catches up, never the ones in between.
 	WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error
+	// CardReport is carded play's record over a window (issue 31), floor-wide: every player card
+	// that reached a limit, every break enforced (the 15-minute break, the day's break, the
+	// weekly cap), every bar and loss reported at the cage, with the refusals counted per card.
+	// A supervisor's.
+	CardReport(context.Context, *CardReportRequest) (*CardReportResponse, error)
 	mustEmbedUnimplementedDealerServiceServer()
 }
 
@@ -1836,6 +1857,9 @@ func (UnimplementedDealerServiceServer) CloseJackpot(context.Context, *CloseJack
 }
 func (UnimplementedDealerServiceServer) WatchTable(*WatchTableRequest, grpc.ServerStreamingServer[TableStatus]) error {
 	return status.Error(codes.Unimplemented, "method WatchTable not implemented")
+}
+func (UnimplementedDealerServiceServer) CardReport(context.Context, *CardReportRequest) (*CardReportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CardReport not implemented")
 }
 func (UnimplementedDealerServiceServer) mustEmbedUnimplementedDealerServiceServer() {}
 func (UnimplementedDealerServiceServer) testEmbeddedByValue()                       {}
@@ -2499,6 +2523,24 @@ func _DealerService_WatchTable_Handler(srv interface{}, stream grpc.ServerStream
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type DealerService_WatchTableServer = grpc.ServerStreamingServer[TableStatus]
 
+func _DealerService_CardReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CardReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DealerServiceServer).CardReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DealerService_CardReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DealerServiceServer).CardReport(ctx, req.(*CardReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DealerService_ServiceDesc is the grpc.ServiceDesc for DealerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2646,6 +2688,10 @@ var DealerService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "CloseJackpot",
 			Handler:    _DealerService_CloseJackpot_Handler,
 		},
+		{
+			MethodName: "CardReport",
+			Handler:    _DealerService_CardReport_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -2780,6 +2826,9 @@ const (
 	CageService_OpenShift_FullMethodName         = "/ats.table.v1.CageService/OpenShift"
 	CageService_CloseShift_FullMethodName        = "/ats.table.v1.CageService/CloseShift"
 	CageService_CurrentShift_FullMethodName      = "/ats.table.v1.CageService/CurrentShift"
+	CageService_RegisterCard_FullMethodName      = "/ats.table.v1.CageService/RegisterCard"
+	CageService_ReportCard_FullMethodName        = "/ats.table.v1.CageService/ReportCard"
+	CageService_LookupCard_FullMethodName        = "/ats.table.v1.CageService/LookupCard"
 )
 
 // CageServiceClient is the client API for CageService service.
@@ -2828,6 +2877,18 @@ type CageServiceClient interface {
 	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
 	// false when none is).
 	CurrentShift(ctx context.Context, in *CurrentShiftRequest, opts ...grpc.CallOption) (*CageShift, error)
+	// Carded play (issue 31): the cage ties a player card to a person.
+	// RegisterCard registers a card to the person whose identity document the cashier checked
+	// (or again to the same person: a card found, a bar lifted). FailedPrecondition for a card
+	// registered or barred to another person (report it lost first), or a person whose document
+	// is registered to another card not lost (one person, one card). Recorded with the cashier.
+	RegisterCard(ctx context.Context, in *RegisterCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
+	// ReportCard reports a card lost (its registration ends) or barred (refused until
+	// registered again to its holder), with why; recorded with the cashier.
+	ReportCard(ctx context.Context, in *ReportCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
+	// LookupCard is a card as the cage sees it: its state, its holder (never the document's
+	// number), its limits and play. NotFound for a card never registered.
+	LookupCard(ctx context.Context, in *LookupCardRequest, opts ...grpc.CallOption) (*PlayerCard, error)
 }
 
 type cageServiceClient struct {
@@ -2938,6 +2999,36 @@ func (c *cageServiceClient) CurrentShift(ctx context.Context, in *CurrentShiftRe
 	return out, nil
 }
 
+func (c *cageServiceClient) RegisterCard(ctx context.Context, in *RegisterCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_RegisterCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) ReportCard(ctx context.Context, in *ReportCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_ReportCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cageServiceClient) LookupCard(ctx context.Context, in *LookupCardRequest, opts ...grpc.CallOption) (*PlayerCard, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerCard)
+	err := c.cc.Invoke(ctx, CageService_LookupCard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CageServiceServer is the server API for CageService service.
 // All implementations must embed UnimplementedCageServiceServer
 // for forward compatibility.
@@ -2984,6 +3075,18 @@ type CageServiceServer interface {
 	// CurrentShift is the calling cashier's open shift with what was paid in it so far (open:
 	// false when none is).
 	CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error)
+	// Carded play (issue 31): the cage ties a player card to a person.
+	// RegisterCard registers a card to the person whose identity document the cashier checked
+	// (or again to the same person: a card found, a bar lifted). FailedPrecondition for a card
+	// registered or barred to another person (report it lost first), or a person whose document
+	// is registered to another card not lost (one person, one card). Recorded with the cashier.
+	RegisterCard(context.Context, *RegisterCardRequest) (*PlayerCard, error)
+	// ReportCard reports a card lost (its registration ends) or barred (refused until
+	// registered again to its holder), with why; recorded with the cashier.
+	ReportCard(context.Context, *ReportCardRequest) (*PlayerCard, error)
+	// LookupCard is a card as the cage sees it: its state, its holder (never the document's
+	// number), its limits and play. NotFound for a card never registered.
+	LookupCard(context.Context, *LookupCardRequest) (*PlayerCard, error)
 	mustEmbedUnimplementedCageServiceServer()
 }
 
@@ -3023,6 +3126,15 @@ func (UnimplementedCageServiceServer) CloseShift(context.Context, *CloseShiftReq
 }
 func (UnimplementedCageServiceServer) CurrentShift(context.Context, *CurrentShiftRequest) (*CageShift, error) {
 	return nil, status.Error(codes.Unimplemented, "method CurrentShift not implemented")
+}
+func (UnimplementedCageServiceServer) RegisterCard(context.Context, *RegisterCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method RegisterCard not implemented")
+}
+func (UnimplementedCageServiceServer) ReportCard(context.Context, *ReportCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportCard not implemented")
+}
+func (UnimplementedCageServiceServer) LookupCard(context.Context, *LookupCardRequest) (*PlayerCard, error) {
+	return nil, status.Error(codes.Unimplemented, "method LookupCard not implemented")
 }
 func (UnimplementedCageServiceServer) mustEmbedUnimplementedCageServiceServer() {}
 func (UnimplementedCageServiceServer) testEmbeddedByValue()                     {}
@@ -3225,6 +3337,60 @@ func _CageService_CurrentShift_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CageService_RegisterCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RegisterCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).RegisterCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_RegisterCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).RegisterCard(ctx, req.(*RegisterCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_ReportCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReportCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).ReportCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_ReportCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).ReportCard(ctx, req.(*ReportCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CageService_LookupCard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LookupCardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CageServiceServer).LookupCard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CageService_LookupCard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CageServiceServer).LookupCard(ctx, req.(*LookupCardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CageService_ServiceDesc is the grpc.ServiceDesc for CageService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -3271,6 +3437,18 @@ var CageService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CurrentShift",
 			Handler:    _CageService_CurrentShift_Handler,
+		},
+		{
+			MethodName: "RegisterCard",
+			Handler:    _CageService_RegisterCard_Handler,
+		},
+		{
+			MethodName: "ReportCard",
+			Handler:    _CageService_ReportCard_Handler,
+		},
+		{
+			MethodName: "LookupCard",
+			Handler:    _CageService_LookupCard_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
