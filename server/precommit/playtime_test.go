@@ -71,11 +71,10 @@ func TestSPEC10_WeeklyCapOf36Hours(t *testing.T) {
 		s := ss[0]
 		s.S = Settings{BreakAfter: 12 * time.Hour, DayPlay: 13 * time.Hour} // a day of 12 hours straight, no day's break
 		registered(t, s, "C1", Limits{Loss: 100000000, Time: 100 * time.Hour, Bar: BarDay})
-		at := t0
 		for day := range 3 {
 			play(t, s, t0.Add(time.Duration(day)*24*time.Hour), 12*time.Hour, fmt.Sprintf("W%d-", day))
 		}
-		at = t0.Add(3 * 24 * time.Hour)
+		at := t0.Add(3 * 24 * time.Hour)
 		if _, err := s.Stake(ctx, Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "X0"}, 100, at); err != nil {
 			t.Fatalf("under 36 hours: %v", err)
 		}
