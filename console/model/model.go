@@ -209,7 +209,7 @@ type View struct {
 // Seat is one terminal's line on the console.
 type Seat struct {
 	ID         string
-	Guest      bool // a guest player's account (G01…G12): no Player Display, chips at the dealer
+	Guest      bool // a guest player's account (TerminalStatus.guest): no Player Display, chips at the dealer
 	Connected  bool
 	Open       bool  // the account is open
 	Balance    int64 // cents
@@ -278,7 +278,7 @@ func ViewOf(st *pb.TableStatus) View {
 		}
 	}
 	for _, t := range st.Terminals {
-		s := Seat{ID: t.TerminalId, Guest: isGuest(t.TerminalId), Connected: t.Connected, Open: t.AccountOpen,
+		s := Seat{ID: t.TerminalId, Guest: t.Guest, Connected: t.Connected, Open: t.AccountOpen,
 			Balance: t.Balance, Stake: t.SlipTotal, Awaiting: t.BuyinAwaiting, Calling: t.CallUnixNanos != 0,
 			CashOut: t.CashOutRequested, Abstained: int(t.Abstained), Vacatable: t.Vacatable,
 			Rank: int(t.TournamentRank), Chips: t.TournamentChips, SlipWagers: len(t.GetSlip().GetWagers())}
@@ -292,12 +292,6 @@ func ViewOf(st *pb.TableStatus) View {
 	}
 	sort.SliceStable(v.Seats, func(i, j int) bool { return v.Seats[i].Guest != v.Seats[j].Guest && !v.Seats[i].Guest })
 	return v
-}
-
-// isGuest says a seat is a guest player's account: the table names them G01…G12. (The
-// status's own guest field, the server's half of issue 28, says so once it is merged.)
-func isGuest(id string) bool {
-	return len(id) == 3 && id[0] == 'G' && id[1] >= '0' && id[1] <= '9' && id[2] >= '0' && id[2] <= '9'
 }
 
 // Seat is a seat of the view by id.

@@ -260,3 +260,25 @@ func TestConsoleSupervisorActionRefusedInWordsOnTheDealersCertificate(t *testing
 	must(t, sup.ClearFault(ctx, Supervisor{Card: "S1", PIN: "1234"}, "rectified"))
 	r.until("the green light", func(v View) bool { return !v.RedLight })
 }
+
+// A guest is what the table says it is (TerminalStatus.guest), not what its id looks like: a
+// terminal a casino named G05 is a player with a Player Display, and a guest account is a guest
+// whatever it is called. A seat taken for a guest would be offered chips it must not be paid
+// in; a guest taken for a seat, bets it could never place.
+func TestConsoleGuestIsTheTablesWordNotTheIdsPrefix(t *testing.T) {
+	v := ViewOf(&pb.TableStatus{Terminals: []*pb.TerminalStatus{
+		{TerminalId: "G05", Connected: true},
+		{TerminalId: "GUEST-A", Guest: true},
+		{TerminalId: "T01", Connected: true},
+	}})
+	want := map[string]bool{"G05": false, "GUEST-A": true, "T01": false}
+	for id, guest := range want {
+		s, ok := v.Seat(id)
+		if !ok || s.Guest != guest {
+			t.Errorf("seat %s: guest %v (found %v), want %v", id, s.Guest, ok, guest)
+		}
+	}
+	if last := v.Seats[len(v.Seats)-1]; last.ID != "GUEST-A" {
+		t.Errorf("the guests are not after the terminals: %+v", v.Seats)
+	}
+}
