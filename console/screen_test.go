@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +64,9 @@ func (f *fakeTable) CloseAccount(_ context.Context, seat, reason string) (int64,
 }
 func (f *fakeTable) PlaceNeighbours(_ context.Context, seat, n string, cents int64) (int64, string, error) {
 	return 5 * cents, "", f.rec("neighbours %s %s %d", seat, n, cents)
+}
+func (f *fakeTable) PlaceWager(_ context.Context, seat string, w *pb.Wager) (int64, string, error) {
+	return w.Amount, "", f.rec("wager %s %s %v %d %d", seat, strings.TrimPrefix(w.Kind.String(), "BET_KIND_"), w.Numbers, w.Which, w.Amount)
 }
 func (f *fakeTable) LastRound() string { return "R41" }
 func (f *fakeTable) Correct(_ context.Context, s model.Supervisor, round, n string) error {
@@ -134,6 +138,15 @@ func screenAt(t *testing.T, f *fakeTable, v model.View, size fyne.Size) (*Screen
 	return s, w
 }
 
+// tapWords is a tap's words on the screen in the language spoken: a guest's seat reads its id
+// and "guest" translated.
+func tapWords(tap string) string {
+	if id, ok := strings.CutSuffix(tap, " · guest"); ok {
+		return id + " · " + T("guest")
+	}
+	return T(tap)
+}
+
 // tapText taps the touch target that reads text.
 func tapText(t *testing.T, s *Screen, text string) {
 	t.Helper()
@@ -181,6 +194,8 @@ func TestConsoleScreens(t *testing.T) {
 		{name: "seat-credit", wheel: roulette.SingleZero, taps: []string{"T02", "2", "5", "0"}},
 		{name: "refused", wheel: roulette.SingleZero, taps: []string{"T02", "9", "9", "9", "9", "9", "9", "Credit buy-in"},
 			err: status.Error(codes.InvalidArgument, "amount 99999900: must be positive and at most the table's maximum balance 100000.00")},
+		{name: "guest-seat", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5"}},
+		{name: "guest-bets", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5", "Place a bet"}},
 		{name: "supervisor-pin", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1"}},
 		{name: "supervisor", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next"}},
 		{name: "lost", wheel: roulette.SingleZero, view: func(v model.View) model.View {
@@ -202,7 +217,7 @@ func TestConsoleScreens(t *testing.T) {
 				f := &fakeTable{err: sc.err}
 				s, w := screenAt(t, f, v, size)
 				for _, tap := range sc.taps {
-					tapText(t, s, T(tap))
+					tapText(t, s, tapWords(tap))
 				}
 				name := fmt.Sprintf("%s_%dx%d_%s.png", sc.name, int(size.Width), int(size.Height), language)
 				test.AssertImageMatches(t, name, w.Canvas().Capture())
@@ -255,18 +270,60 @@ func TestConsoleGridIsTheTablesWheel(t *testing.T) {
 func TestConsoleCreditsTheAmountTyped(t *testing.T) {
 	f := &fakeTable{}
 	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
-	tapText(t, s, "G02 · "+T("guest"))
+	tapText(t, s, "T02")
 	for _, k := range []string{"2", "5", "0", "⌫", "0"} {
 		tapText(t, s, k)
 	}
 	tapText(t, s, T("Credit buy-in"))
-	if f.last() != "credit G02 25000" {
+	if f.last() != "credit T02 25000" {
 		t.Fatalf("the buy-in sent as %q", f.last())
 	}
 	tapText(t, s, T("Cash out at the dealer"))
-	if f.last() != "close-account G02 dealer" {
+	if f.last() != "close-account T02 dealer" {
 		t.Fatalf("the cash-out sent as %q", f.last())
 	}
+}
+
+// A guest's seat (000 §11.3.1, §11.7): the chips the guest hands over bought in, any bet the
+// guest announces placed with the pad's amount (an even-money bet, a dozen, a number straight
+// up from the grid after its confirmation), the balance paid out in chips. A terminal's seat
+// offers none of the guest's buttons: its player buys in and bets at the terminal.
+func TestConsoleGuestSeatBuysInPlacesAnyBetAndPaysOutInChips(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	tapText(t, s, "G02 · "+T("guest"))
+	for _, k := range []string{"2", "5"} {
+		tapText(t, s, k)
+	}
+	steps := []struct {
+		taps []string
+		want string
+	}{
+		{[]string{"Buy in chips"}, "credit G02 2500"},
+		{[]string{"Place a bet", "Red"}, "wager G02 RED [] 0 2500"},
+		{[]string{"Place a bet", "Dozen 2"}, "wager G02 DOZEN [] 2 2500"},
+		{[]string{"Place a bet", "19–36"}, "wager G02 HIGH [] 0 2500"},
+		{[]string{"Place a bet", "Voisins du zéro"}, "wager G02 VOISINS [] 0 2500"},
+		{[]string{"Place a bet", "Straight up", "17", "Confirm"}, "wager G02 STRAIGHT [17] 0 2500"},
+		{[]string{"Pay out in chips"}, "close-account G02 dealer"},
+	}
+	for _, st := range steps {
+		for _, k := range st.taps {
+			tapText(t, s, T(k))
+		}
+		if f.last() != st.want {
+			t.Fatalf("after %v: sent %q, want %q", st.taps, f.last(), st.want)
+		}
+	}
+	s.back()
+	tapText(t, s, "T02")
+	walk(s.Content(), func(o fyne.CanvasObject) {
+		if tg, ok := o.(*target); ok && len(tg.lines) > 0 {
+			if w := tg.lines[0].Text; w == T("Buy in chips") || w == T("Place a bet") || w == T("Pay out in chips") {
+				t.Errorf("a terminal's seat offers the guest's %q", w)
+			}
+		}
+	})
 }
 
 // A supervisor's action carries the card and PIN typed on the pad; signing out forgets them.
@@ -288,12 +345,12 @@ func TestConsoleSupervisorActionCarriesTheCardAndPIN(t *testing.T) {
 // Every touch target of every panel is at least minTarget pixels each way, at both sizes.
 func TestConsoleTargetsAtLeast15mm(t *testing.T) {
 	panels := [][]string{nil, {"Enter the outcome"}, {"Enter the outcome", "17"}, {"T02"}, {"Supervisor"},
-		{"Supervisor", "1", "Next", "1", "Next"}}
+		{"Supervisor", "1", "Next", "1", "Next"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"}}
 	for _, size := range sizes {
 		for _, taps := range panels {
 			s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.DoubleZero), size)
 			for _, k := range taps {
-				tapText(t, s, T(k))
+				tapText(t, s, tapWords(k))
 			}
 			n := 0
 			walk(s.Content(), func(o fyne.CanvasObject) {

@@ -282,3 +282,44 @@ func TestConsoleGuestIsTheTablesWordNotTheIdsPrefix(t *testing.T) {
 		t.Errorf("the guests are not after the terminals: %+v", v.Seats)
 	}
 }
+
+// A guest player (000 §11.3.1, §11.7) dealt from the console against a real table: the chips
+// tendered are credited at once (no screen to confirm on), the bets the guest announces are
+// placed by the dealer (an even-money bet and a dozen, no call bet among them), settled, and the
+// balance paid out in chips closes the account; the ledger conserves throughout.
+func TestConsoleGuestBoughtInBetAndPaidOutInChips(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	r.until("the table, closed", func(v View) bool { return v.Up && v.Phase == pb.Phase_PHASE_CLOSED })
+	must(t, r.con.OpenTable(ctx))
+	must(t, r.con.Credit(ctx, "G01", 10000))
+	r.until("the guest's chips credited at once", func(v View) bool {
+		s, ok := v.Seat("G01")
+		return ok && s.Guest && s.Balance == 10000 && s.Awaiting == 0
+	})
+	must(t, r.con.StartRound(ctx))
+	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+	for _, w := range []*pb.Wager{{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000}, {Kind: pb.BetKind_BET_KIND_DOZEN, Which: 2, Amount: 500}} {
+		got, why, err := r.con.PlaceWager(ctx, "G01", w)
+		must(t, err)
+		if got != w.Amount {
+			t.Fatalf("the guest's %v: %d accepted (%s)", w.Kind, got, why)
+		}
+	}
+	r.until("the guest's stake", func(v View) bool { s, _ := v.Seat("G01"); return s.Stake == 1500 })
+	must(t, r.con.NoMoreBets(ctx))
+	must(t, r.con.Outcome(ctx, "14")) // red, second dozen: both win
+	v := r.until("the result", func(v View) bool { return len(v.History) > 0 && v.History[0] == "14" })
+	if s, _ := v.Seat("G01"); s.Balance != 10000+1000+500*2 {
+		t.Fatalf("G01's balance %d after red and the second dozen won", s.Balance)
+	}
+	paid, err := r.con.CloseAccount(ctx, "G01", "dealer")
+	must(t, err)
+	if paid != 12000 {
+		t.Fatalf("G01 paid %d in chips, want 12000", paid)
+	}
+	v = r.until("the account closed", func(v View) bool { s, _ := v.Seat("G01"); return !s.Open })
+	if !v.Conserved {
+		t.Fatal("the ledger does not conserve after the guest's play")
+	}
+}
