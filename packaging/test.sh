@@ -138,7 +138,7 @@ step "the dealer's touch console dealt by tapping its real window (issue 28)"
 # T01: a buy-in credited on the seat's pad and accepted, a round with T01's stake, no more bets,
 # the outcome on the grid with its confirmation, the supervisor's card and PIN and the correction,
 # every step found and checked on the screen with tesseract; then the ledger conserved and T01's
-# balance. One round here (about 80 s); two rounds is `bash packaging/console-probe.sh`.
+# balance. One round here (under two minutes with its builds on a loaded machine); two rounds is `bash packaging/console-probe.sh`.
 CONSOLE_ROUNDS=1 bash packaging/console-probe.sh
 
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"

@@ -25,6 +25,7 @@ import (
 // console connected to it with a dealer's certificate.
 type tableRig struct {
 	t     *testing.T
+	sups  *server.PINs // supervisor S1's PIN, rigPIN
 	pki   *pki.Memory
 	table *server.Table
 	addr  string
@@ -32,6 +33,12 @@ type tableRig struct {
 	con   *Console
 	ctx   context.Context
 }
+
+// rigPIN is supervisor S1's PIN at the rig's table.
+const rigPIN = "482913"
+
+// rigSupervisor is S1 signed in on the console's panel.
+var rigSupervisor = Supervisor{Card: "S1", PIN: rigPIN}
 
 func newTableRig(t *testing.T) *tableRig {
 	t.Helper()
@@ -50,7 +57,15 @@ func newTableRig(t *testing.T) *tableRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &tableRig{t: t, pki: m, table: tbl}
+	pinFile := filepath.Join(t.TempDir(), "supervisors")
+	if err := server.SetPIN(pinFile, "S1", rigPIN, 1000); err != nil {
+		t.Fatal(err)
+	}
+	sups, err := server.LoadSupervisors(pinFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tableRig{t: t, pki: m, table: tbl, sups: sups}
 	r.listen("127.0.0.1:0")
 	ctx, cancel := context.WithCancel(context.Background())
 	r.ctx = ctx
@@ -69,7 +84,7 @@ func (r *tableRig) listen(addr string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	a, stop, err := server.Listen(r.table, srvTLS, addr)
+	a, stop, err := server.Listen(r.table, srvTLS, addr, server.WithSupervisors(r.sups))
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -238,26 +253,23 @@ func TestConsoleSaysTheServerIsLostAndReconnects(t *testing.T) {
 // A supervisor's action goes with the card and PIN as metadata on the dealer's connection:
 // until the table server checks them (the server's half of issue 28) it refuses the call, and
 // the console says so in words; on a supervisor's certificate the same action is done.
-func TestConsoleSupervisorActionRefusedInWordsOnTheDealersCertificate(t *testing.T) {
+func TestConsoleSupervisorActionRefusedInWordsWithoutTheRightPIN(t *testing.T) {
 	r := newTableRig(t)
 	ctx := context.Background()
 	r.until("the table", func(v View) bool { return v.Up })
 	if err := r.con.ClearFault(ctx, Supervisor{}, "x"); err == nil || !strings.Contains(err.Error(), "card and PIN") {
 		t.Fatalf("a supervisor action with no card: %v", err)
 	}
-	err := r.con.ClearFault(ctx, Supervisor{Card: "S1", PIN: "1234"}, "rectified")
-	if status.Code(err) != codes.PermissionDenied || !strings.HasPrefix(Refusal(err), "Refused: not allowed") {
-		t.Fatalf("a supervisor action on the dealer's certificate: %v (%q)", err, Refusal(err))
-	}
-	sup := r.console(pki.RoleSupervisor, "S1")
-	defer sup.Close()
-	go sup.Run(r.ctx)
 	must(t, r.con.OpenTable(ctx))
 	must(t, r.con.StartRound(ctx))
 	r.until("the round", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
-	must(t, sup.Dispute(ctx, "the ball left the wheel"))
+	must(t, r.con.Dispute(ctx, "the ball left the wheel"))
 	r.until("the red light", func(v View) bool { return v.RedLight })
-	must(t, sup.ClearFault(ctx, Supervisor{Card: "S1", PIN: "1234"}, "rectified"))
+	err := r.con.ClearFault(ctx, Supervisor{Card: "S1", PIN: "000000"}, "rectified")
+	if err == nil || !strings.HasPrefix(Refusal(err), "Refused: ") {
+		t.Fatalf("a supervisor action with a wrong PIN: %v (%q)", err, Refusal(err))
+	}
+	must(t, r.con.ClearFault(ctx, rigSupervisor, "rectified"))
 	r.until("the green light", func(v View) bool { return !v.RedLight })
 }
 
