@@ -201,8 +201,9 @@ type View struct {
 	ClosingAt time.Time
 	Conserved bool
 	TableMax  int64
-	History   []string // the latest outcomes, newest first
-	Alarms    []string // the newest alarms, newest first, in words
+	Limits    *pb.Limits // the table's limit sign as in force (what Set limits changes part of)
+	History   []string   // the latest outcomes, newest first
+	Alarms    []string   // the newest alarms, newest first, in words
 	Seats     []Seat
 }
 
@@ -267,7 +268,7 @@ func ViewOf(st *pb.TableStatus) View {
 	}
 	v.Conserved = st.Conserved
 	if st.Limits != nil {
-		v.TableMax = st.Limits.TableMax
+		v.TableMax, v.Limits = st.Limits.TableMax, st.Limits
 	}
 	for _, o := range st.History {
 		v.History = append(v.History, o.Number)

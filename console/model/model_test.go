@@ -335,3 +335,54 @@ func TestConsoleGuestBoughtInBetAndPaidOutInChips(t *testing.T) {
 		t.Fatal("the ledger does not conserve after the guest's play")
 	}
 }
+
+// The supervisor refuses a seat's wagers from the panel (003 §9.12) with their card and PIN on
+// the dealer's certificate: the slip's money goes back to the seat's balance, the seat's stake
+// shows nothing, and the ledger conserves.
+func TestConsoleSupervisorRefusesASeatsWager(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	r.until("the table", func(v View) bool { return v.Up })
+	must(t, r.con.OpenTable(ctx))
+	must(t, r.con.Credit(ctx, "G01", 10000))
+	must(t, r.con.StartRound(ctx))
+	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+	_, _, err := r.con.PlaceWager(ctx, "G01", &pb.Wager{Kind: pb.BetKind_BET_KIND_RED, Amount: 1000})
+	must(t, err)
+	r.until("the stake", func(v View) bool { s, _ := v.Seat("G01"); return s.Stake == 1000 })
+	if _, err := r.con.RefuseWager(ctx, Supervisor{Card: "S1", PIN: "000000"}, "G01", "refused"); err == nil {
+		t.Fatal("a wager refused with a wrong PIN")
+	}
+	refused, err := r.con.RefuseWager(ctx, rigSupervisor, "G01", "refused at the dealer's console")
+	must(t, err)
+	if refused != 1000 {
+		t.Fatalf("refused %d, want the slip's 1000", refused)
+	}
+	v := r.until("the stake gone", func(v View) bool { s, _ := v.Seat("G01"); return s.Stake == 0 })
+	if s, _ := v.Seat("G01"); s.Balance != 10000 || !v.Conserved {
+		t.Fatalf("after the refusal: balance %d, conserved %v", s.Balance, v.Conserved)
+	}
+}
+
+// The supervisor sets the table's limits and a seat's own limits from the panel: the table's
+// minimum and maximum change and nothing else of its limit sign (each bet's own limits, the
+// table maximum stay), and the seat shows its own limits.
+func TestConsoleSupervisorSetsTableAndSeatLimits(t *testing.T) {
+	r := newTableRig(t)
+	ctx := context.Background()
+	before := r.until("the table's limits", func(v View) bool { return v.Up && v.Limits != nil })
+	perBet := len(before.Limits.PerBet)
+	// A lower maximum is in force at once (a higher minimum waits for its notice, rule 4.1).
+	must(t, r.con.SetTableLimits(ctx, rigSupervisor, before.Limits.GetDefault().GetMin(), 40000))
+	v := r.until("the new limits", func(v View) bool { return v.Limits.GetDefault().GetMax() == 40000 })
+	if len(v.Limits.PerBet) != perBet || v.Limits.TableMax != before.Limits.TableMax || v.Limits.GetDefault().GetUnit() != before.Limits.GetDefault().GetUnit() {
+		t.Fatalf("the rest of the limit sign changed: %v, was %v", v.Limits, before.Limits)
+	}
+	if err := r.con.SetTableLimits(ctx, rigSupervisor, 50000, 200); err == nil {
+		t.Fatal("a minimum over the maximum was accepted")
+	}
+	r.terminal("T1")
+	r.until("T1 connected", func(v View) bool { s, ok := v.Seat("T1"); return ok && s.Connected })
+	must(t, r.con.SetSeatLimits(ctx, rigSupervisor, "T1", 500, 20000))
+	r.until("T1's own limits", func(v View) bool { s, _ := v.Seat("T1"); return s.Limits == "5.00–200.00" })
+}
