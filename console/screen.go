@@ -49,6 +49,9 @@ type Actions interface {
 	ScheduleClose(ctx context.Context, s model.Supervisor, at time.Time) error
 	Handpay(ctx context.Context, s model.Supervisor, validation string) error
 	ReleaseHold(ctx context.Context, s model.Supervisor, validation, reason string) error
+	RefuseWager(ctx context.Context, s model.Supervisor, seat, reason string) (int64, error)
+	SetTableLimits(ctx context.Context, s model.Supervisor, minimum, maximum int64) error
+	SetSeatLimits(ctx context.Context, s model.Supervisor, seat string, minimum, maximum int64) error
 }
 
 var _ Actions = (*model.Console)(nil)
@@ -85,7 +88,7 @@ type Screen struct {
 	do  func(func())
 
 	v      model.View
-	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits"
+	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
 	grid   string // what the number grid is for: "outcome", "correct", "call", "straight"
 	picked string // the number picked on the grid, before its confirmation
 	seat   string // the seat selected
@@ -397,6 +400,12 @@ func (s *Screen) rightPanel() fyne.CanvasObject {
 		body = s.superPanel()
 	case "digits":
 		body = s.digitsPanel()
+	case "refuse":
+		body = s.refusePanel()
+	case "limits":
+		body = s.limitsPanel()
+	case "limitseat":
+		body = s.limitSeatPanel()
 	default:
 		body = s.roundPanel()
 	}
@@ -502,8 +511,10 @@ func (s *Screen) back() {
 		s.mode = "seat"
 	case s.mode == "grid" && s.grid == "straight":
 		s.mode = "bets"
-	case s.mode == "grid" && s.grid == "correct", s.mode == "digits":
+	case s.mode == "grid" && s.grid == "correct", s.mode == "digits", s.mode == "refuse", s.mode == "limits":
 		s.mode = "super"
+	case s.mode == "limitseat":
+		s.mode = "limits"
 	default:
 		s.mode = "round"
 	}
@@ -725,6 +736,8 @@ func (s *Screen) superPanel() fyne.CanvasObject {
 		}, T("Closure announced"))),
 		s.button(T("Handpay a ticket"), action, func() { s.mode, s.grid, s.pad = "digits", "handpay", ""; s.draw() }),
 		s.button(T("Release a ticket hold"), action, func() { s.mode, s.grid, s.pad = "digits", "release", ""; s.draw() }),
+		s.button(T("Refuse a seat's wager"), danger, func() { s.mode = "refuse"; s.draw() }),
+		s.button(T("Set limits"), action, func() { s.mode, s.pad = "limits", ""; s.draw() }),
 		s.button(T("Sign out"), seatOff, func() { s.sup, s.card, s.pin, s.mode = nil, "", "", "round"; s.draw() }),
 	}
 	return container.NewVBox(s.title(T("Supervisor")+" "+sup.Card), container.NewGridWithColumns(2, bs...))
@@ -746,4 +759,66 @@ func (s *Screen) digitsPanel() fyne.CanvasObject {
 	}
 	return container.NewVBox(s.title(title), container.NewCenter(s.text(v+" ", ink, s.textSize()*1.3, true)), s.keypad(18),
 		container.NewGridWithColumns(2, s.button(T("Back"), seatOff, s.back), s.button(T("Confirm"), action, ok)))
+}
+
+// refusePanel is the seats with a stake this round: a touch refuses every wager of that seat's
+// slip (003 §9.12), with the supervisor's card and PIN; the table tells the player.
+func (s *Screen) refusePanel() fyne.CanvasObject {
+	sup := *s.sup
+	var bs []fyne.CanvasObject
+	for _, st := range s.v.Seats {
+		if st.Stake <= 0 {
+			continue
+		}
+		seat := st.ID
+		bs = append(bs, s.button(seat+" · "+s.money(st.Stake), danger, func() {
+			s.run(func() {
+				refused, err := s.act.RefuseWager(context.Background(), sup, seat, "refused by the supervisor at the dealer's console")
+				s.do(func() {
+					s.answer(err, fmt.Sprintf(T("The wagers of %s refused: %s back to the balance"), seat, s.money(refused)))
+				})
+			})
+		}))
+	}
+	rows := []fyne.CanvasObject{s.title(T("Refuse the wagers of which seat?"))}
+	if len(bs) == 0 {
+		rows = append(rows, s.text(T("No seat has a wager this round"), dim, s.textSize(), false))
+	}
+	bs = append(bs, s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(append(rows, container.NewGridWithColumns(3, bs...))...)
+}
+
+// limitsPanel sets the table's minimum or maximum wager, or a seat's own maximum, to the amount
+// typed on the pad (whole units); the other of the two stays as it is. A higher minimum is the
+// table's to announce before it is in force (rule 4.1): the answer says what the table did.
+func (s *Screen) limitsPanel() fyne.CanvasObject {
+	sup := *s.sup
+	cur := s.v.Limits.GetDefault()
+	lo, hi, cents := cur.GetMin(), cur.GetMax(), s.padCents()
+	set := func(minimum, maximum int64) func() {
+		return s.act0(func(ctx context.Context) error { return s.act.SetTableLimits(ctx, sup, minimum, maximum) },
+			fmt.Sprintf(T("Table limits set: %s–%s"), s.money(minimum), s.money(maximum)))
+	}
+	title := fmt.Sprintf(T("Limits: %s–%s"), s.money(lo), s.money(hi))
+	return container.NewVBox(s.title(title), container.NewCenter(s.text(s.money(cents), ink, s.textSize()*1.6, true)), s.keypad(7),
+		container.NewGridWithColumns(2,
+			s.button(T("Table minimum"), action, set(cents, hi)),
+			s.button(T("Table maximum"), action, set(lo, cents)),
+			s.button(T("A seat's maximum"), action, func() { s.mode = "limitseat"; s.draw() }),
+			s.button(T("Back"), seatOff, s.back)))
+}
+
+// limitSeatPanel gives the seat touched its own maximum, the amount typed (its minimum the
+// table's), with the supervisor's card and PIN (000 §4.3).
+func (s *Screen) limitSeatPanel() fyne.CanvasObject {
+	sup := *s.sup
+	lo, cents := s.v.Limits.GetDefault().GetMin(), s.padCents()
+	var bs []fyne.CanvasObject
+	for _, st := range s.v.Seats {
+		seat := st.ID
+		bs = append(bs, s.button(seat, action, s.act0(func(ctx context.Context) error { return s.act.SetSeatLimits(ctx, sup, seat, lo, cents) },
+			fmt.Sprintf(T("%s's own limits: %s–%s"), seat, s.money(lo), s.money(cents)))))
+	}
+	bs = append(bs, s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(s.title(fmt.Sprintf(T("Which seat's maximum is %s?"), s.money(cents))), container.NewGridWithColumns(3, bs...))
 }

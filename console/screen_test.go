@@ -68,6 +68,15 @@ func (f *fakeTable) PlaceNeighbours(_ context.Context, seat, n string, cents int
 func (f *fakeTable) PlaceWager(_ context.Context, seat string, w *pb.Wager) (int64, string, error) {
 	return w.Amount, "", f.rec("wager %s %s %v %d %d", seat, strings.TrimPrefix(w.Kind.String(), "BET_KIND_"), w.Numbers, w.Which, w.Amount)
 }
+func (f *fakeTable) RefuseWager(_ context.Context, s model.Supervisor, seat, _ string) (int64, error) {
+	return 1500, f.rec("refuse %s %s", s.Card, seat)
+}
+func (f *fakeTable) SetTableLimits(_ context.Context, s model.Supervisor, minimum, maximum int64) error {
+	return f.rec("table-limits %s %d %d", s.Card, minimum, maximum)
+}
+func (f *fakeTable) SetSeatLimits(_ context.Context, s model.Supervisor, seat string, minimum, maximum int64) error {
+	return f.rec("seat-limits %s %s %d %d", s.Card, seat, minimum, maximum)
+}
 func (f *fakeTable) LastRound() string { return "R41" }
 func (f *fakeTable) Correct(_ context.Context, s model.Supervisor, round, n string) error {
 	return f.rec("correct %s/%s %s %s", s.Card, s.PIN, round, n)
@@ -106,6 +115,7 @@ var at = time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
 func busyTable(w roulette.Wheel) model.View {
 	return model.View{Up: true, TableID: "T7", Currency: "AUD", Wheel: w, Phase: pb.Phase_PHASE_WAGERING, RoundID: "R42",
 		Deadline: at.Add(17 * time.Second), JackpotOn: true, Jackpot: 1234567, Conserved: true, Proposal: "",
+		Limits:  &pb.Limits{Default: &pb.Limit{Min: 100, Max: 50000, Unit: 100}, TableMax: 10000000},
 		History: []string{"17", "0", "32", "5", "14"}, Alarms: []string{"T03 player-call: the player at T03 calls the dealer"},
 		Seats: []model.Seat{
 			{ID: "T01", Connected: true, Open: true, Balance: 25000, Stake: 1500},
@@ -198,6 +208,9 @@ func TestConsoleScreens(t *testing.T) {
 		{name: "guest-bets", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5", "Place a bet"}},
 		{name: "supervisor-pin", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1"}},
 		{name: "supervisor", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next"}},
+		{name: "supervisor-refuse", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"}},
+		{name: "supervisor-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0"}},
+		{name: "supervisor-seat-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0", "A seat's maximum"}},
 		{name: "lost", wheel: roulette.SingleZero, view: func(v model.View) model.View {
 			v.Up, v.Lost = false, "the table server cannot be reached: reconnecting"
 			v.RedLight, v.Fault = true, "dispute: the ball left the wheel"
@@ -342,10 +355,49 @@ func TestConsoleSupervisorActionCarriesTheCardAndPIN(t *testing.T) {
 	}
 }
 
+// The supervisor's Refuse a seat's wager offers the seats with a stake this round and refuses
+// the one touched, with the card and PIN; Set limits sets the table's minimum or maximum, or a
+// seat's own maximum, to the amount typed (whole units), each with the card and PIN.
+func TestConsoleSupervisorRefusesAWagerAndSetsLimits(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	for _, k := range []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"} {
+		tapText(t, s, T(k))
+	}
+	for _, seat := range []string{"T02", "T03", "G02"} { // no stake: nothing to refuse
+		walk(s.Content(), func(o fyne.CanvasObject) {
+			if tg, ok := o.(*target); ok && s.mode == "refuse" && len(tg.lines) > 0 && strings.HasPrefix(tg.lines[0].Text, seat+" · A$") {
+				t.Errorf("%s, with no stake, offered for a refusal", seat)
+			}
+		})
+	}
+	tapText(t, s, "T06 · A$200.00")
+	if f.last() != "refuse S12 T06" {
+		t.Fatalf("the refusal sent as %q", f.last())
+	}
+	steps := []struct {
+		taps []string
+		want string
+	}{
+		{[]string{"Back", "Set limits", "3", "0", "0", "Table maximum"}, "table-limits S12 100 30000"},
+		{[]string{"C", "2", "Table minimum"}, "table-limits S12 200 50000"},
+		{[]string{"C", "1", "5", "0", "A seat's maximum", "T01"}, "seat-limits S12 T01 100 15000"},
+	}
+	for _, st := range steps {
+		for _, k := range st.taps {
+			tapText(t, s, T(k))
+		}
+		if f.last() != st.want {
+			t.Fatalf("after %v: sent %q, want %q", st.taps, f.last(), st.want)
+		}
+	}
+}
+
 // Every touch target of every panel is at least minTarget pixels each way, at both sizes.
 func TestConsoleTargetsAtLeast15mm(t *testing.T) {
 	panels := [][]string{nil, {"Enter the outcome"}, {"Enter the outcome", "17"}, {"T02"}, {"Supervisor"},
-		{"Supervisor", "1", "Next", "1", "Next"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"}}
+		{"Supervisor", "1", "Next", "1", "Next"}, {"Supervisor", "1", "Next", "1", "Next", "Refuse a seat's wager"},
+		{"Supervisor", "1", "Next", "1", "Next", "Set limits"}, {"Supervisor", "1", "Next", "1", "Next", "Set limits", "A seat's maximum"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"}}
 	for _, size := range sizes {
 		for _, taps := range panels {
 			s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.DoubleZero), size)
