@@ -86,6 +86,10 @@ type Screen struct {
 	// synchronous, so a golden shows the answer.
 	run func(func())
 	do  func(func())
+	// tickDo brings the countdown's once-a-second redraw to Fyne's thread (fyne.Do). Tests,
+	// whose clock stands still, drop it: their do runs on the ticker's goroutine, which would
+	// draw beside the test's own.
+	tickDo func(func())
 
 	v      model.View
 	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
@@ -107,7 +111,7 @@ type Screen struct {
 // New is the console's screen for a window of size win; now is the clock the countdown reads.
 func New(act Actions, now func() time.Time, win fyne.Size) *Screen {
 	s := &Screen{act: act, now: now, win: win, mode: "round",
-		run: func(f func()) { go f() }, do: fyne.Do}
+		run: func(f func()) { go f() }, do: fyne.Do, tickDo: fyne.Do}
 	s.root = container.NewStack()
 	s.draw()
 	return s
@@ -132,7 +136,7 @@ func (s *Screen) tick() {
 		t := s.ticker
 		go func() {
 			for range t.C {
-				s.do(func() {
+				s.tickDo(func() {
 					if s.ticker == t {
 						s.draw()
 					}

@@ -140,6 +140,7 @@ func screenAt(t *testing.T, f *fakeTable, v model.View, size fyne.Size) (*Screen
 	fyne.CurrentApp().Settings().SetTheme(look.Base())
 	s := New(f, func() time.Time { return at }, size)
 	s.run, s.do = func(f func()) { f() }, func(f func()) { f() }
+	s.tickDo = func(func()) {}
 	w := test.NewTempWindow(t, s.Content())
 	w.SetPadded(false)
 	w.Resize(size)
