@@ -40,6 +40,7 @@ type Actions interface {
 	Credit(ctx context.Context, seat string, cents int64) error
 	CloseAccount(ctx context.Context, seat, reason string) (int64, error)
 	PlaceNeighbours(ctx context.Context, seat, number string, cents int64) (int64, string, error)
+	PlaceWager(ctx context.Context, seat string, w *pb.Wager) (int64, string, error)
 	LastRound() string
 	Correct(ctx context.Context, s model.Supervisor, roundID, number string) error
 	Invalidate(ctx context.Context, s model.Supervisor, roundID, reason string) error
@@ -48,6 +49,9 @@ type Actions interface {
 	ScheduleClose(ctx context.Context, s model.Supervisor, at time.Time) error
 	Handpay(ctx context.Context, s model.Supervisor, validation string) error
 	ReleaseHold(ctx context.Context, s model.Supervisor, validation, reason string) error
+	RefuseWager(ctx context.Context, s model.Supervisor, seat, reason string) (int64, error)
+	SetTableLimits(ctx context.Context, s model.Supervisor, minimum, maximum int64) error
+	SetSeatLimits(ctx context.Context, s model.Supervisor, seat string, minimum, maximum int64) error
 }
 
 var _ Actions = (*model.Console)(nil)
@@ -82,10 +86,14 @@ type Screen struct {
 	// synchronous, so a golden shows the answer.
 	run func(func())
 	do  func(func())
+	// tickDo brings the countdown's once-a-second redraw to Fyne's thread (fyne.Do). Tests,
+	// whose clock stands still, drop it: their do runs on the ticker's goroutine, which would
+	// draw beside the test's own.
+	tickDo func(func())
 
 	v      model.View
-	mode   string // "round", "grid", "confirm", "seat", "login", "super", "digits"
-	grid   string // what the number grid is for: "outcome", "correct", "call"
+	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
+	grid   string // what the number grid is for: "outcome", "correct", "call", "straight"
 	picked string // the number picked on the grid, before its confirmation
 	seat   string // the seat selected
 	pad    string // digits typed on the pad of the moment
@@ -103,7 +111,7 @@ type Screen struct {
 // New is the console's screen for a window of size win; now is the clock the countdown reads.
 func New(act Actions, now func() time.Time, win fyne.Size) *Screen {
 	s := &Screen{act: act, now: now, win: win, mode: "round",
-		run: func(f func()) { go f() }, do: fyne.Do}
+		run: func(f func()) { go f() }, do: fyne.Do, tickDo: fyne.Do}
 	s.root = container.NewStack()
 	s.draw()
 	return s
@@ -128,7 +136,7 @@ func (s *Screen) tick() {
 		t := s.ticker
 		go func() {
 			for range t.C {
-				s.do(func() {
+				s.tickDo(func() {
 					if s.ticker == t {
 						s.draw()
 					}
@@ -388,12 +396,20 @@ func (s *Screen) rightPanel() fyne.CanvasObject {
 		body = s.confirmPanel()
 	case "seat":
 		body = s.seatPanel()
+	case "bets":
+		body = s.betsPanel()
 	case "login":
 		body = s.loginPanel()
 	case "super":
 		body = s.superPanel()
 	case "digits":
 		body = s.digitsPanel()
+	case "refuse":
+		body = s.refusePanel()
+	case "limits":
+		body = s.limitsPanel()
+	case "limitseat":
+		body = s.limitSeatPanel()
 	default:
 		body = s.roundPanel()
 	}
@@ -484,7 +500,8 @@ func (s *Screen) numberGrid() fyne.CanvasObject {
 			rest = append(rest, t)
 		}
 	}
-	title := map[string]string{"outcome": T("The winning number"), "correct": T("The true outcome"), "call": T("Neighbours of")}[s.grid]
+	title := map[string]string{"outcome": T("The winning number"), "correct": T("The true outcome"), "call": T("Neighbours of"),
+		"straight": T("Straight up")}[s.grid]
 	return container.NewVBox(s.title(title), container.NewGridWithColumns(len(zeros), zeros...),
 		container.NewGridWithColumns(6, rest...), s.button(T("Back"), seatOff, s.back))
 }
@@ -494,10 +511,14 @@ func (s *Screen) back() {
 	switch {
 	case s.mode == "confirm":
 		s.mode = "grid"
-	case s.mode == "grid" && s.grid == "call":
+	case s.mode == "grid" && s.grid == "call", s.mode == "bets":
 		s.mode = "seat"
-	case s.mode == "grid" && s.grid == "correct", s.mode == "digits":
+	case s.mode == "grid" && s.grid == "straight":
+		s.mode = "bets"
+	case s.mode == "grid" && s.grid == "correct", s.mode == "digits", s.mode == "refuse", s.mode == "limits":
 		s.mode = "super"
+	case s.mode == "limitseat":
+		s.mode = "limits"
 	default:
 		s.mode = "round"
 	}
@@ -527,22 +548,32 @@ func (s *Screen) confirmPanel() fyne.CanvasObject {
 	case "call":
 		what = fmt.Sprintf(T("%s and the neighbours for %s, %s a piece?"), n, s.seat, s.money(s.padCents()))
 		seat, cents := s.seat, s.padCents()
-		ok = func() {
-			s.mode = "seat"
-			s.run(func() {
-				got, why, err := s.act.PlaceNeighbours(context.Background(), seat, n, cents)
-				s.do(func() {
-					done := fmt.Sprintf(T("Call bet placed for %s: %s"), seat, s.money(got))
-					if why != "" {
-						done += " (" + why + ")"
-					}
-					s.answer(err, done)
-				})
-			})
-		}
+		ok = s.placed(seat, T("Call bet placed for %s: %s"), func(ctx context.Context) (int64, string, error) { return s.act.PlaceNeighbours(ctx, seat, n, cents) })
+	case "straight":
+		what = fmt.Sprintf(T("%s straight up for %s, %s?"), n, s.seat, s.money(s.padCents()))
+		seat, w := s.seat, &pb.Wager{Kind: pb.BetKind_BET_KIND_STRAIGHT, Numbers: []string{n}, Amount: s.padCents()}
+		ok = s.placed(seat, T("Bet placed for %s: %s"), func(ctx context.Context) (int64, string, error) { return s.act.PlaceWager(ctx, seat, w) })
 	}
 	return container.NewVBox(s.title(what), container.NewCenter(big),
 		container.NewGridWithColumns(2, s.button(T("Back"), seatOff, s.back), s.button(T("Confirm"), action, ok)))
+}
+
+// placed is a touch that places a bet for seat (place) and shows what the table accepted (done:
+// the seat and the amount), back on the seat's panel.
+func (s *Screen) placed(seat, done string, place func(context.Context) (int64, string, error)) func() {
+	return func() {
+		s.mode = "seat"
+		s.run(func() {
+			got, why, err := place(context.Background())
+			s.do(func() {
+				done := fmt.Sprintf(done, seat, s.money(got))
+				if why != "" {
+					done += " (" + why + ")"
+				}
+				s.answer(err, done)
+			})
+		})
+	}
 }
 
 // ---- a seat: buy-in, cash-out, call bets ----------------------------------------------------
@@ -593,6 +624,10 @@ func (s *Screen) seatPanel() fyne.CanvasObject {
 	amount := s.text(s.money(s.padCents()), ink, s.textSize()*1.6, true)
 	seat := s.seat
 	cents := s.padCents()
+	if st.Guest {
+		return container.NewVBox(s.title(T("Seat")+" "+seat+" · "+T("guest")+" · "+s.money(st.Balance)), container.NewCenter(amount),
+			s.keypad(7), container.NewGridWithColumns(2, s.guestButtons(seat, cents)...))
+	}
 	bs := []fyne.CanvasObject{
 		s.button(T("Credit buy-in"), action, s.act0(func(ctx context.Context) error { return s.act.Credit(ctx, seat, cents) },
 			fmt.Sprintf(T("%s credited to %s: awaiting the player's confirmation"), s.money(cents), seat))),
@@ -607,6 +642,51 @@ func (s *Screen) seatPanel() fyne.CanvasObject {
 	bs = append(bs, s.button(T("Back"), seatOff, s.back))
 	return container.NewVBox(s.title(T("Seat")+" "+seat+" · "+s.money(st.Balance)), container.NewCenter(amount),
 		s.keypad(7), container.NewGridWithColumns(2, bs...))
+}
+
+// guestButtons are a guest's seat's (000 §11.3.1, §11.7): the guest has no Player Display, so
+// the chips they hand over are credited at once, every bet they announce is placed here, and
+// their balance is paid out in chips.
+func (s *Screen) guestButtons(seat string, cents int64) []fyne.CanvasObject {
+	return []fyne.CanvasObject{
+		s.button(T("Buy in chips"), action, s.act0(func(ctx context.Context) error { return s.act.Credit(ctx, seat, cents) },
+			fmt.Sprintf(T("%s in chips credited to %s"), s.money(cents), seat))),
+		s.button(T("Place a bet"), action, func() { s.mode = "bets"; s.draw() }),
+		s.button(T("Pay out in chips"), warn, s.closeAccount(seat, "dealer")),
+		s.button(T("Back"), seatOff, s.back),
+	}
+}
+
+// announced are the bets a guest may announce that name no single number: each placed with
+// one touch at the pad's amount (a straight up and the neighbours go through the grid).
+var announced = []struct {
+	label string
+	kind  pb.BetKind
+	which int32 // a dozen's or a column's
+}{
+	{"Red", pb.BetKind_BET_KIND_RED, 0}, {"Black", pb.BetKind_BET_KIND_BLACK, 0},
+	{"Odd", pb.BetKind_BET_KIND_ODD, 0}, {"Even", pb.BetKind_BET_KIND_EVEN, 0},
+	{"1–18", pb.BetKind_BET_KIND_LOW, 0}, {"19–36", pb.BetKind_BET_KIND_HIGH, 0},
+	{"Dozen 1", pb.BetKind_BET_KIND_DOZEN, 1}, {"Dozen 2", pb.BetKind_BET_KIND_DOZEN, 2},
+	{"Dozen 3", pb.BetKind_BET_KIND_DOZEN, 3}, {"Column 1", pb.BetKind_BET_KIND_COLUMN, 1},
+	{"Column 2", pb.BetKind_BET_KIND_COLUMN, 2}, {"Column 3", pb.BetKind_BET_KIND_COLUMN, 3},
+	{"Voisins du zéro", pb.BetKind_BET_KIND_VOISINS, 0}, {"Tiers du cylindre", pb.BetKind_BET_KIND_TIER, 0},
+	{"Orphelins", pb.BetKind_BET_KIND_ORPHELINS, 0}, {"Jeu zéro", pb.BetKind_BET_KIND_ZERO_GAME, 0},
+}
+
+// betsPanel is the bets a guest announces, for the seat selected at the pad's amount.
+func (s *Screen) betsPanel() fyne.CanvasObject {
+	seat, cents := s.seat, s.padCents()
+	bs := []fyne.CanvasObject{
+		s.button(T("Straight up"), action, func() { s.openGrid("straight") }),
+		s.button(T("Call bet: neighbours"), action, func() { s.openGrid("call") }),
+	}
+	for _, a := range announced {
+		w := &pb.Wager{Kind: a.kind, Which: a.which, Amount: cents}
+		bs = append(bs, s.button(T(a.label), action, s.placed(seat, T("Bet placed for %s: %s"), func(ctx context.Context) (int64, string, error) { return s.act.PlaceWager(ctx, seat, w) })))
+	}
+	bs = append(bs, s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(s.title(fmt.Sprintf(T("A bet for %s, %s"), seat, s.money(cents))), container.NewGridWithColumns(3, bs...))
 }
 
 func (s *Screen) closeAccount(seat, reason string) func() {
@@ -660,6 +740,8 @@ func (s *Screen) superPanel() fyne.CanvasObject {
 		}, T("Closure announced"))),
 		s.button(T("Handpay a ticket"), action, func() { s.mode, s.grid, s.pad = "digits", "handpay", ""; s.draw() }),
 		s.button(T("Release a ticket hold"), action, func() { s.mode, s.grid, s.pad = "digits", "release", ""; s.draw() }),
+		s.button(T("Refuse a seat's wager"), danger, func() { s.mode = "refuse"; s.draw() }),
+		s.button(T("Set limits"), action, func() { s.mode, s.pad = "limits", ""; s.draw() }),
 		s.button(T("Sign out"), seatOff, func() { s.sup, s.card, s.pin, s.mode = nil, "", "", "round"; s.draw() }),
 	}
 	return container.NewVBox(s.title(T("Supervisor")+" "+sup.Card), container.NewGridWithColumns(2, bs...))
@@ -681,4 +763,66 @@ func (s *Screen) digitsPanel() fyne.CanvasObject {
 	}
 	return container.NewVBox(s.title(title), container.NewCenter(s.text(v+" ", ink, s.textSize()*1.3, true)), s.keypad(18),
 		container.NewGridWithColumns(2, s.button(T("Back"), seatOff, s.back), s.button(T("Confirm"), action, ok)))
+}
+
+// refusePanel is the seats with a stake this round: a touch refuses every wager of that seat's
+// slip (003 §9.12), with the supervisor's card and PIN; the table tells the player.
+func (s *Screen) refusePanel() fyne.CanvasObject {
+	sup := *s.sup
+	var bs []fyne.CanvasObject
+	for _, st := range s.v.Seats {
+		if st.Stake <= 0 {
+			continue
+		}
+		seat := st.ID
+		bs = append(bs, s.button(seat+" · "+s.money(st.Stake), danger, func() {
+			s.run(func() {
+				refused, err := s.act.RefuseWager(context.Background(), sup, seat, "refused by the supervisor at the dealer's console")
+				s.do(func() {
+					s.answer(err, fmt.Sprintf(T("The wagers of %s refused: %s back to the balance"), seat, s.money(refused)))
+				})
+			})
+		}))
+	}
+	rows := []fyne.CanvasObject{s.title(T("Refuse the wagers of which seat?"))}
+	if len(bs) == 0 {
+		rows = append(rows, s.text(T("No seat has a wager this round"), dim, s.textSize(), false))
+	}
+	bs = append(bs, s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(append(rows, container.NewGridWithColumns(3, bs...))...)
+}
+
+// limitsPanel sets the table's minimum or maximum wager, or a seat's own maximum, to the amount
+// typed on the pad (whole units); the other of the two stays as it is. A higher minimum is the
+// table's to announce before it is in force (rule 4.1): the answer says what the table did.
+func (s *Screen) limitsPanel() fyne.CanvasObject {
+	sup := *s.sup
+	cur := s.v.Limits.GetDefault()
+	lo, hi, cents := cur.GetMin(), cur.GetMax(), s.padCents()
+	set := func(minimum, maximum int64) func() {
+		return s.act0(func(ctx context.Context) error { return s.act.SetTableLimits(ctx, sup, minimum, maximum) },
+			fmt.Sprintf(T("Table limits set: %s–%s"), s.money(minimum), s.money(maximum)))
+	}
+	title := fmt.Sprintf(T("Limits: %s–%s"), s.money(lo), s.money(hi))
+	return container.NewVBox(s.title(title), container.NewCenter(s.text(s.money(cents), ink, s.textSize()*1.6, true)), s.keypad(7),
+		container.NewGridWithColumns(2,
+			s.button(T("Table minimum"), action, set(cents, hi)),
+			s.button(T("Table maximum"), action, set(lo, cents)),
+			s.button(T("A seat's maximum"), action, func() { s.mode = "limitseat"; s.draw() }),
+			s.button(T("Back"), seatOff, s.back)))
+}
+
+// limitSeatPanel gives the seat touched its own maximum, the amount typed (its minimum the
+// table's), with the supervisor's card and PIN (000 §4.3).
+func (s *Screen) limitSeatPanel() fyne.CanvasObject {
+	sup := *s.sup
+	lo, cents := s.v.Limits.GetDefault().GetMin(), s.padCents()
+	var bs []fyne.CanvasObject
+	for _, st := range s.v.Seats {
+		seat := st.ID
+		bs = append(bs, s.button(seat, action, s.act0(func(ctx context.Context) error { return s.act.SetSeatLimits(ctx, sup, seat, lo, cents) },
+			fmt.Sprintf(T("%s's own limits: %s–%s"), seat, s.money(lo), s.money(cents)))))
+	}
+	bs = append(bs, s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(s.title(fmt.Sprintf(T("Which seat's maximum is %s?"), s.money(cents))), container.NewGridWithColumns(3, bs...))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +65,18 @@ func (f *fakeTable) CloseAccount(_ context.Context, seat, reason string) (int64,
 func (f *fakeTable) PlaceNeighbours(_ context.Context, seat, n string, cents int64) (int64, string, error) {
 	return 5 * cents, "", f.rec("neighbours %s %s %d", seat, n, cents)
 }
+func (f *fakeTable) PlaceWager(_ context.Context, seat string, w *pb.Wager) (int64, string, error) {
+	return w.Amount, "", f.rec("wager %s %s %v %d %d", seat, strings.TrimPrefix(w.Kind.String(), "BET_KIND_"), w.Numbers, w.Which, w.Amount)
+}
+func (f *fakeTable) RefuseWager(_ context.Context, s model.Supervisor, seat, _ string) (int64, error) {
+	return 1500, f.rec("refuse %s %s", s.Card, seat)
+}
+func (f *fakeTable) SetTableLimits(_ context.Context, s model.Supervisor, minimum, maximum int64) error {
+	return f.rec("table-limits %s %d %d", s.Card, minimum, maximum)
+}
+func (f *fakeTable) SetSeatLimits(_ context.Context, s model.Supervisor, seat string, minimum, maximum int64) error {
+	return f.rec("seat-limits %s %s %d %d", s.Card, seat, minimum, maximum)
+}
 func (f *fakeTable) LastRound() string { return "R41" }
 func (f *fakeTable) Correct(_ context.Context, s model.Supervisor, round, n string) error {
 	return f.rec("correct %s/%s %s %s", s.Card, s.PIN, round, n)
@@ -102,6 +115,7 @@ var at = time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
 func busyTable(w roulette.Wheel) model.View {
 	return model.View{Up: true, TableID: "T7", Currency: "AUD", Wheel: w, Phase: pb.Phase_PHASE_WAGERING, RoundID: "R42",
 		Deadline: at.Add(17 * time.Second), JackpotOn: true, Jackpot: 1234567, Conserved: true, Proposal: "",
+		Limits:  &pb.Limits{Default: &pb.Limit{Min: 100, Max: 50000, Unit: 100}, TableMax: 10000000},
 		History: []string{"17", "0", "32", "5", "14"}, Alarms: []string{"T03 player-call: the player at T03 calls the dealer"},
 		Seats: []model.Seat{
 			{ID: "T01", Connected: true, Open: true, Balance: 25000, Stake: 1500},
@@ -126,12 +140,22 @@ func screenAt(t *testing.T, f *fakeTable, v model.View, size fyne.Size) (*Screen
 	fyne.CurrentApp().Settings().SetTheme(look.Base())
 	s := New(f, func() time.Time { return at }, size)
 	s.run, s.do = func(f func()) { f() }, func(f func()) { f() }
+	s.tickDo = func(func()) {}
 	w := test.NewTempWindow(t, s.Content())
 	w.SetPadded(false)
 	w.Resize(size)
 	s.Show(v)
 	t.Cleanup(s.Stop)
 	return s, w
+}
+
+// tapWords is a tap's words on the screen in the language spoken: a guest's seat reads its id
+// and "guest" translated.
+func tapWords(tap string) string {
+	if id, ok := strings.CutSuffix(tap, " · guest"); ok {
+		return id + " · " + T("guest")
+	}
+	return T(tap)
 }
 
 // tapText taps the touch target that reads text.
@@ -181,8 +205,13 @@ func TestConsoleScreens(t *testing.T) {
 		{name: "seat-credit", wheel: roulette.SingleZero, taps: []string{"T02", "2", "5", "0"}},
 		{name: "refused", wheel: roulette.SingleZero, taps: []string{"T02", "9", "9", "9", "9", "9", "9", "Credit buy-in"},
 			err: status.Error(codes.InvalidArgument, "amount 99999900: must be positive and at most the table's maximum balance 100000.00")},
+		{name: "guest-seat", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5"}},
+		{name: "guest-bets", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5", "Place a bet"}},
 		{name: "supervisor-pin", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1"}},
 		{name: "supervisor", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next"}},
+		{name: "supervisor-refuse", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"}},
+		{name: "supervisor-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0"}},
+		{name: "supervisor-seat-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0", "A seat's maximum"}},
 		{name: "lost", wheel: roulette.SingleZero, view: func(v model.View) model.View {
 			v.Up, v.Lost = false, "the table server cannot be reached: reconnecting"
 			v.RedLight, v.Fault = true, "dispute: the ball left the wheel"
@@ -202,7 +231,7 @@ func TestConsoleScreens(t *testing.T) {
 				f := &fakeTable{err: sc.err}
 				s, w := screenAt(t, f, v, size)
 				for _, tap := range sc.taps {
-					tapText(t, s, T(tap))
+					tapText(t, s, tapWords(tap))
 				}
 				name := fmt.Sprintf("%s_%dx%d_%s.png", sc.name, int(size.Width), int(size.Height), language)
 				test.AssertImageMatches(t, name, w.Canvas().Capture())
@@ -255,18 +284,60 @@ func TestConsoleGridIsTheTablesWheel(t *testing.T) {
 func TestConsoleCreditsTheAmountTyped(t *testing.T) {
 	f := &fakeTable{}
 	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
-	tapText(t, s, "G02 · "+T("guest"))
+	tapText(t, s, "T02")
 	for _, k := range []string{"2", "5", "0", "⌫", "0"} {
 		tapText(t, s, k)
 	}
 	tapText(t, s, T("Credit buy-in"))
-	if f.last() != "credit G02 25000" {
+	if f.last() != "credit T02 25000" {
 		t.Fatalf("the buy-in sent as %q", f.last())
 	}
 	tapText(t, s, T("Cash out at the dealer"))
-	if f.last() != "close-account G02 dealer" {
+	if f.last() != "close-account T02 dealer" {
 		t.Fatalf("the cash-out sent as %q", f.last())
 	}
+}
+
+// A guest's seat (000 §11.3.1, §11.7): the chips the guest hands over bought in, any bet the
+// guest announces placed with the pad's amount (an even-money bet, a dozen, a number straight
+// up from the grid after its confirmation), the balance paid out in chips. A terminal's seat
+// offers none of the guest's buttons: its player buys in and bets at the terminal.
+func TestConsoleGuestSeatBuysInPlacesAnyBetAndPaysOutInChips(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	tapText(t, s, "G02 · "+T("guest"))
+	for _, k := range []string{"2", "5"} {
+		tapText(t, s, k)
+	}
+	steps := []struct {
+		taps []string
+		want string
+	}{
+		{[]string{"Buy in chips"}, "credit G02 2500"},
+		{[]string{"Place a bet", "Red"}, "wager G02 RED [] 0 2500"},
+		{[]string{"Place a bet", "Dozen 2"}, "wager G02 DOZEN [] 2 2500"},
+		{[]string{"Place a bet", "19–36"}, "wager G02 HIGH [] 0 2500"},
+		{[]string{"Place a bet", "Voisins du zéro"}, "wager G02 VOISINS [] 0 2500"},
+		{[]string{"Place a bet", "Straight up", "17", "Confirm"}, "wager G02 STRAIGHT [17] 0 2500"},
+		{[]string{"Pay out in chips"}, "close-account G02 dealer"},
+	}
+	for _, st := range steps {
+		for _, k := range st.taps {
+			tapText(t, s, T(k))
+		}
+		if f.last() != st.want {
+			t.Fatalf("after %v: sent %q, want %q", st.taps, f.last(), st.want)
+		}
+	}
+	s.back()
+	tapText(t, s, "T02")
+	walk(s.Content(), func(o fyne.CanvasObject) {
+		if tg, ok := o.(*target); ok && len(tg.lines) > 0 {
+			if w := tg.lines[0].Text; w == T("Buy in chips") || w == T("Place a bet") || w == T("Pay out in chips") {
+				t.Errorf("a terminal's seat offers the guest's %q", w)
+			}
+		}
+	})
 }
 
 // A supervisor's action carries the card and PIN typed on the pad; signing out forgets them.
@@ -285,15 +356,54 @@ func TestConsoleSupervisorActionCarriesTheCardAndPIN(t *testing.T) {
 	}
 }
 
+// The supervisor's Refuse a seat's wager offers the seats with a stake this round and refuses
+// the one touched, with the card and PIN; Set limits sets the table's minimum or maximum, or a
+// seat's own maximum, to the amount typed (whole units), each with the card and PIN.
+func TestConsoleSupervisorRefusesAWagerAndSetsLimits(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[1])
+	for _, k := range []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"} {
+		tapText(t, s, T(k))
+	}
+	for _, seat := range []string{"T02", "T03", "G02"} { // no stake: nothing to refuse
+		walk(s.Content(), func(o fyne.CanvasObject) {
+			if tg, ok := o.(*target); ok && s.mode == "refuse" && len(tg.lines) > 0 && strings.HasPrefix(tg.lines[0].Text, seat+" · A$") {
+				t.Errorf("%s, with no stake, offered for a refusal", seat)
+			}
+		})
+	}
+	tapText(t, s, "T06 · A$200.00")
+	if f.last() != "refuse S12 T06" {
+		t.Fatalf("the refusal sent as %q", f.last())
+	}
+	steps := []struct {
+		taps []string
+		want string
+	}{
+		{[]string{"Back", "Set limits", "3", "0", "0", "Table maximum"}, "table-limits S12 100 30000"},
+		{[]string{"C", "2", "Table minimum"}, "table-limits S12 200 50000"},
+		{[]string{"C", "1", "5", "0", "A seat's maximum", "T01"}, "seat-limits S12 T01 100 15000"},
+	}
+	for _, st := range steps {
+		for _, k := range st.taps {
+			tapText(t, s, T(k))
+		}
+		if f.last() != st.want {
+			t.Fatalf("after %v: sent %q, want %q", st.taps, f.last(), st.want)
+		}
+	}
+}
+
 // Every touch target of every panel is at least minTarget pixels each way, at both sizes.
 func TestConsoleTargetsAtLeast15mm(t *testing.T) {
 	panels := [][]string{nil, {"Enter the outcome"}, {"Enter the outcome", "17"}, {"T02"}, {"Supervisor"},
-		{"Supervisor", "1", "Next", "1", "Next"}}
+		{"Supervisor", "1", "Next", "1", "Next"}, {"Supervisor", "1", "Next", "1", "Next", "Refuse a seat's wager"},
+		{"Supervisor", "1", "Next", "1", "Next", "Set limits"}, {"Supervisor", "1", "Next", "1", "Next", "Set limits", "A seat's maximum"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"}}
 	for _, size := range sizes {
 		for _, taps := range panels {
 			s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.DoubleZero), size)
 			for _, k := range taps {
-				tapText(t, s, T(k))
+				tapText(t, s, tapWords(k))
 			}
 			n := 0
 			walk(s.Content(), func(o fyne.CanvasObject) {

@@ -133,6 +133,14 @@ step "the winning number display read back from its real window (issue 29)"
 # (WND_SIZES=3840x2160, three minutes on a loaded machine) is `bash packaging/wnd-probe.sh`.
 WND_SIZES=1920x1080 bash packaging/wnd-probe.sh
 
+step "the dealer's touch console dealt by tapping its real window (issue 28)"
+# The real cmd/console under Xvfb on the dealer's certificate beside a table server and terminal
+# T01: a buy-in credited on the seat's pad and accepted, a round with T01's stake, no more bets,
+# the outcome on the grid with its confirmation, the supervisor's card and PIN and the correction,
+# every step found and checked on the screen with tesseract; then the ledger conserved and T01's
+# balance. One round here (under two minutes with its builds on a loaded machine); two rounds is `bash packaging/console-probe.sh`.
+CONSOLE_ROUNDS=1 bash packaging/console-probe.sh
+
 step "the cabinet's Debian package (build-deb.sh, check-deb.sh)"
 # Builds build/ats_*.deb and checks its contents, modes, units, udev rules, maintainer scripts
 # (with dpkg, in a throwaway overlay) and kiosk session script, then runs the packaged table

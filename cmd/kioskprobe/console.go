@@ -35,9 +35,12 @@ import (
 // supervisor's correction. It checks each step on the screen and, at the end, the table's
 // ledger conserved and T01's balance as the rules make it.
 //
-// The console runs on a supervisor's certificate: until the table server checks a supervisor's
-// card and PIN sent with a dealer's certificate (the server's half of issue 28), that is what
-// lets the supervisor's panel act.
+// The console runs on the dealer's certificate, as on a table: the supervisor's correction is
+// made with the supervisor's card (S1) and PIN typed on the panel, which the table server checks
+// against its supervisors' PIN file.
+
+// supervisorPIN is supervisor S1's PIN in the probe's table.
+const supervisorPIN = "4321"
 
 type consoleOptions struct {
 	console, tableserver string
@@ -57,6 +60,9 @@ func consoleMain(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *rounds < 1 {
+		return fmt.Errorf("-rounds %d: at least one round is dealt (the supervisor corrects the last)", *rounds)
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -71,8 +77,15 @@ func consoleMain(args []string) error {
 	defer os.RemoveAll(dir)
 	pkiDir := filepath.Join(dir, "pki")
 	if out, err := exec.Command(o.tableserver, "pki", "init", "-dir", pkiDir, "-terminals", "T01",
-		"-dealers", "dealer", "-supervisors", "supervisor").CombinedOutput(); err != nil {
+		"-dealers", "dealer").CombinedOutput(); err != nil {
 		return fmt.Errorf("pki init: %v: %s", err, out)
+	}
+	// The supervisor's card S1 (typed "1" on the panel: the console prefixes the S) and its PIN,
+	// in the PIN file the table server reads at start (PKI/supervisors).
+	setPIN := exec.Command(o.tableserver, "supervisor", "set-pin", "-file", filepath.Join(pkiDir, "supervisors"), "-id", "S1", "-iterations", "1000")
+	setPIN.Stdin = strings.NewReader(supervisorPIN + "\n")
+	if out, err := setPIN.CombinedOutput(); err != nil {
+		return fmt.Errorf("supervisor set-pin: %v: %s", err, out)
 	}
 	addr, err := freeAddr()
 	if err != nil {
@@ -107,7 +120,7 @@ func consoleMain(args []string) error {
 	}
 	scr := xproto.Setup(x).DefaultScreen(x)
 	size := fmt.Sprintf("%dx%d", scr.WidthInPixels, scr.HeightInPixels)
-	cmd := exec.Command(o.console, "-server", addr, "-pki", pkiDir, "-id", "supervisor", "-size", size, "-lang", "en")
+	cmd := exec.Command(o.console, "-server", addr, "-pki", pkiDir, "-id", "dealer", "-size", size, "-lang", "en")
 	conLog, err := os.Create(filepath.Join(o.out, "console-"+size+".log"))
 	if err != nil {
 		return err
@@ -136,15 +149,18 @@ func consoleMain(args []string) error {
 	if scr.WidthInPixels >= 1600 {
 		right = int(scr.WidthInPixels) - 860
 	}
+	// Nor in the header's last outcomes ("Last 17", top right from round 2 on): the header is
+	// two lines of text, under a tenth of the screen's height.
+	below := int(scr.HeightInPixels) / 10
 	taps := func(words ...string) func() error {
 		return func() error {
 			for _, w := range words {
 				var err error
 				switch {
 				case w == "T01":
-					err = k.tapWord(w, 0, right)
+					err = k.tapWord(w, 0, right, 0)
 				case strings.Trim(w, "0123456789") == "":
-					err = k.tapWord(w, right, 1<<30)
+					err = k.tapWord(w, right, 1<<30, below)
 				default:
 					err = k.tapWords(w)
 				}
@@ -175,7 +191,7 @@ func consoleMain(args []string) error {
 	}
 	steps = append(steps,
 		act{"the supervisor's card", taps(T("Supervisor"), "1", T("Next")), []string{T("Supervisor's PIN")}},
-		act{"the supervisor's PIN", taps("4", "3", "2", "1", T("Next")), []string{T("Correct the outcome")}},
+		act{"the supervisor's PIN", taps(append(strings.Split(supervisorPIN, ""), T("Next"))...), []string{T("Correct the outcome")}},
 		act{"the true outcome: 18", taps(T("Correct the outcome"), "18", T("Confirm")), []string{"corrected", "18"}},
 	)
 	for i, s := range steps {
@@ -210,10 +226,10 @@ func consoleMain(args []string) error {
 	return nil
 }
 
-// tapWord taps the lowest word read as exactly w (folded) whose centre is between x0 and x1:
-// a digit of a pad, a number of the grid, a seat's name, where the same characters appear in
-// other words of the screen.
-func (k *kioskRun) tapWord(w string, x0, x1 int) error {
+// tapWord taps the lowest word read as exactly w (folded) whose centre is between x0 and x1
+// and below y0: a digit of a pad, a number of the grid, a seat's name, where the same
+// characters appear in other words of the screen.
+func (k *kioskRun) tapWord(w string, x0, x1, y0 int) error {
 	deadline := time.Now().Add(k.o.timeout)
 	for {
 		var hit *word
@@ -222,7 +238,7 @@ func (k *kioskRun) tapWord(w string, x0, x1 int) error {
 			for _, l := range r.lines {
 				for i := range l {
 					c := l[i].centre()
-					if fold(l[i].Text) == fold(w) && c.X >= x0 && c.X < x1 && (h == nil || c.Y > h.centre().Y) {
+					if fold(l[i].Text) == fold(w) && c.X >= x0 && c.X < x1 && c.Y >= y0 && (h == nil || c.Y > h.centre().Y) {
 						h = &l[i]
 					}
 				}

@@ -183,7 +183,7 @@ func (r reading) summary() string {
 }
 
 // ocr reads the screenshot at path in languages (tesseract's -l, e.g. "eng" or "chi_sim+eng"):
-// the whole page sparse, then — unless enough (if given) is content with that — bands of band
+// the whole page sparse, then the page with light words made dark (lightWordsDark), then — unless enough (if given) is content with that — bands of band
 // pixels stepped by half that, all bands in one tesseract run (a list of images), read as blocks
 // and then as sparse text, and merges the lines of every read. (Each read costs seconds on a loaded machine; the bands are for what the page
 // read misses.)
@@ -213,6 +213,28 @@ func ocr(path, languages string, band int, enough func(reading) bool) (reading, 
 		return reading{}, err
 	}
 	defer os.RemoveAll(dir)
+	// Light words on plates of several colours (the console's blue, orange, red and grey buttons
+	// on its dark green): tesseract binarises a picture with one threshold, which falls between
+	// the plates rather than between a plate and its words, and reads nothing of them. The page
+	// again with every pixel's darkest channel, negated, makes light words dark on a light plate
+	// whatever the plate's hue (white stays white in every channel; a saturated plate has one
+	// dark channel).
+	inv := filepath.Join(dir, "light-words-dark.png")
+	if err := writeImage(inv, lightWordsDark(img)); err != nil {
+		return reading{}, err
+	}
+	darkened, err := tesseract(inv, languages, "11")
+	if err != nil {
+		return reading{}, err
+	}
+	more, err := parseTSV(darkened, nil)
+	if err != nil {
+		return reading{}, err
+	}
+	lines = append(lines, more...)
+	if enough != nil && enough(reading{lines: lines}) {
+		return reading{lines: lines}, nil
+	}
 	var list strings.Builder
 	var offs []int
 	sub, ok := img.(interface {
@@ -255,6 +277,20 @@ func ocr(path, languages string, band int, enough func(reading) bool) (reading, 
 		}
 	}
 	return reading{lines: lines}, nil
+}
+
+// lightWordsDark is img in grey, each pixel 255 less its darkest channel: light words dark on
+// a light ground whatever the colour of the plate they are on.
+func lightWordsDark(img image.Image) *image.Gray {
+	b := img.Bounds()
+	out := image.NewGray(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			out.SetGray(x, y, color.Gray{Y: 255 - uint8(min(r, g, bl)>>8)})
+		}
+	}
+	return out
 }
 
 func writeImage(name string, img image.Image) error {

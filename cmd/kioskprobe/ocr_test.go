@@ -101,3 +101,26 @@ func TestOCRReadsAPromptsAmountOnItsLine(t *testing.T) {
 		t.Error("words of two lines were read as one line")
 	}
 }
+
+// The console's No more bets: light words on an orange plate, beside blue and red plates on a
+// dark green screen (the real window's screenshot at 1920×1080, step 9 of `kioskprobe
+// console`). Neither the page read nor the bands read them: tesseract's one threshold for the
+// whole picture falls between the plates' colours, not between a plate and its words. The
+// reader must find the button, where the dealer's finger goes, and tell it from No spin.
+func TestOCRReadsLightWordsOnAColouredPlate(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract is not installed (packaging/setup.sh installs it)")
+	}
+	r, err := ocr(filepath.Join("testdata", "console-no-more-bets.png"), "eng", 110, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ws, ok := r.find("No more bets")
+	if !ok {
+		t.Fatalf("no line reads No more bets; read:\n%s", r.summary())
+	}
+	// The plate is at x 1492–1914, y 183–255 on the screen.
+	if c := union(ws).centre(); c.X < 1492 || c.X > 1914 || c.Y < 183 || c.Y > 255 {
+		t.Errorf("No more bets read at %v, outside its button", c)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tablegames/ats/app/roulette"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
@@ -288,4 +289,64 @@ func (c *Console) ScheduleClose(ctx context.Context, s Supervisor, at time.Time)
 	}
 	defer cancel()
 	return c.adopt(c.dc.ScheduleClose(ctx, &pb.ScheduleCloseRequest{CloseAtUnixNanos: at.UnixNano()}))
+}
+
+// RefuseWager refuses every wager on a seat's slip in this round's wagering period (003
+// §9.12); the table tells the player why. It answers the money the slip held.
+func (c *Console) RefuseWager(ctx context.Context, s Supervisor, seat, reason string) (int64, error) {
+	round := c.round()
+	ctx, cancel, err := c.super(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	defer cancel()
+	res, err := c.dc.RefuseWager(ctx, &pb.RefuseWagerRequest{TerminalId: seat, RoundId: round, Reason: reason, All: true})
+	if err != nil {
+		return 0, err
+	}
+	return res.Refused, nil
+}
+
+// SetTableLimits changes the table's minimum and maximum wager (cents) and nothing else of its
+// limit sign: each bet's own limits, the unit, the table maximum and the aggregate minimum are
+// sent back as they are in force, since SetLimits replaces the whole sign.
+func (c *Console) SetTableLimits(ctx context.Context, s Supervisor, minimum, maximum int64) error {
+	if minimum <= 0 || maximum < minimum {
+		return fmt.Errorf("limits %d–%d: the minimum must be more than zero and at most the maximum", minimum, maximum)
+	}
+	c.mu.Lock()
+	var cur *pb.Limits
+	if c.st != nil && c.st.Limits != nil {
+		cur = proto.Clone(c.st.Limits).(*pb.Limits)
+	}
+	c.mu.Unlock()
+	if cur == nil {
+		return errors.New("the table's limits are not known yet")
+	}
+	if cur.Default == nil {
+		cur.Default = &pb.Limit{}
+	}
+	cur.Default.Min, cur.Default.Max = minimum, maximum
+	ctx, cancel, err := c.super(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return c.adopt(c.dc.SetLimits(ctx, &pb.SetLimitsRequest{Limits: cur}))
+}
+
+// SetSeatLimits gives the player at seat their own minimum and maximum (cents, 000 §4.3), in
+// the table's unit; the table refuses limits outside its own.
+func (c *Console) SetSeatLimits(ctx context.Context, s Supervisor, seat string, minimum, maximum int64) error {
+	if minimum <= 0 || maximum < minimum {
+		return fmt.Errorf("limits %d–%d: the minimum must be more than zero and at most the maximum", minimum, maximum)
+	}
+	unit := c.View().Limits.GetDefault().GetUnit()
+	ctx, cancel, err := c.super(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return c.adopt(c.dc.SetPlayerLimits(ctx, &pb.SetPlayerLimitsRequest{TerminalId: seat,
+		Limits: &pb.Limits{Default: &pb.Limit{Min: minimum, Max: maximum, Unit: unit}}}))
 }

@@ -201,15 +201,16 @@ type View struct {
 	ClosingAt time.Time
 	Conserved bool
 	TableMax  int64
-	History   []string // the latest outcomes, newest first
-	Alarms    []string // the newest alarms, newest first, in words
+	Limits    *pb.Limits // the table's limit sign as in force (what Set limits changes part of)
+	History   []string   // the latest outcomes, newest first
+	Alarms    []string   // the newest alarms, newest first, in words
 	Seats     []Seat
 }
 
 // Seat is one terminal's line on the console.
 type Seat struct {
 	ID         string
-	Guest      bool // a guest player's account (G01…G12): no Player Display, chips at the dealer
+	Guest      bool // a guest player's account (TerminalStatus.guest): no Player Display, chips at the dealer
 	Connected  bool
 	Open       bool  // the account is open
 	Balance    int64 // cents
@@ -267,7 +268,7 @@ func ViewOf(st *pb.TableStatus) View {
 	}
 	v.Conserved = st.Conserved
 	if st.Limits != nil {
-		v.TableMax = st.Limits.TableMax
+		v.TableMax, v.Limits = st.Limits.TableMax, st.Limits
 	}
 	for _, o := range st.History {
 		v.History = append(v.History, o.Number)
@@ -278,7 +279,7 @@ func ViewOf(st *pb.TableStatus) View {
 		}
 	}
 	for _, t := range st.Terminals {
-		s := Seat{ID: t.TerminalId, Guest: isGuest(t.TerminalId), Connected: t.Connected, Open: t.AccountOpen,
+		s := Seat{ID: t.TerminalId, Guest: t.Guest, Connected: t.Connected, Open: t.AccountOpen,
 			Balance: t.Balance, Stake: t.SlipTotal, Awaiting: t.BuyinAwaiting, Calling: t.CallUnixNanos != 0,
 			CashOut: t.CashOutRequested, Abstained: int(t.Abstained), Vacatable: t.Vacatable,
 			Rank: int(t.TournamentRank), Chips: t.TournamentChips, SlipWagers: len(t.GetSlip().GetWagers())}
@@ -292,12 +293,6 @@ func ViewOf(st *pb.TableStatus) View {
 	}
 	sort.SliceStable(v.Seats, func(i, j int) bool { return v.Seats[i].Guest != v.Seats[j].Guest && !v.Seats[i].Guest })
 	return v
-}
-
-// isGuest says a seat is a guest player's account: the table names them G01…G12. (The
-// status's own guest field, the server's half of issue 28, says so once it is merged.)
-func isGuest(id string) bool {
-	return len(id) == 3 && id[0] == 'G' && id[1] >= '0' && id[1] <= '9' && id[2] >= '0' && id[2] <= '9'
 }
 
 // Seat is a seat of the view by id.
