@@ -220,6 +220,12 @@ func (f *Felt) MouseDown(e *desktop.MouseEvent) {
 	}
 	f.hold = f.afterFunc(holdTime, func() {
 		fyne.Do(func() {
+			// The timer may fire as the finger lifts, too late for MouseUp to stop it, and this
+			// run after the release on a loaded machine: that touch was no hold, and its tap
+			// must place its chip (issue 32: taps half a second apart lost one in four).
+			if !f.pressed {
+				return
+			}
 			f.held = true
 			f.OnHeld(r)
 		})

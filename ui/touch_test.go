@@ -89,6 +89,20 @@ func TestDragChipsAndHoldForLimits(t *testing.T) {
 	if got := stakeOn(term.View().Stakes, s17); got != 100 {
 		t.Fatalf("a quick touch after a hold: %d", got)
 	}
+	// A hold timer that fired as the finger lifted — too late to stop, its callback run on the
+	// Fyne thread after the release, as on a loaded machine (issue 32: taps half a second apart
+	// placed three chips of four) — is no hold: the tap places its chip.
+	s.felt.afterFunc = func(d time.Duration, fn func()) func() bool {
+		fire = fn
+		return func() bool { return false } // already fired: nothing to stop
+	}
+	s.felt.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	s.felt.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p17}})
+	fire()
+	test.TapAt(s.felt, p17)
+	if got := stakeOn(term.View().Stakes, s17); got != 200 {
+		t.Fatalf("a tap whose hold timer fired as it was released placed %d, want 200", got)
+	}
 }
 
 func stakeOn(stakes []app.Stake, sp roulette.Spot) int64 {
