@@ -117,7 +117,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	redeemWindow := fs.Duration("redeem-window", time.Minute, "window for -redeem-failures")
 	redeemCooldown := fs.Duration("redeem-cooldown", 30*time.Second, "first throttle of a terminal guessing tickets; doubles on each repeat, up to an hour")
 	wheelPort := fs.String("wheel-port", "", "the wheel's sensor line (devices/wheel), e.g. /dev/ttyS1: the table follows the wheel (ball launched, ball about to drop, the number both sensors read proposed to the dealer)")
-	promotion := fs.String("promotion", "", "the winning number displays' promotional text: a file of one line (read again on SIGHUP, systemctl reload)")
+	promotion := fs.String("promotion", "", "the winning number displays' promotional text: a file of one line (read again on SIGHUP: systemctl kill -s HUP ats-tableserver)")
 	wheelAuto := fs.Bool("wheel-auto-outcome", false, "with -wheel-port: enter the number both sensors read without the dealer's confirmation, audited as the wheel's")
 	if err := fs.Parse(args); err != nil {
 		return 2
