@@ -194,3 +194,16 @@ func (t *Table) CurrentRound() (string, table.Phase) {
 	}
 	return t.cur.id, t.cur.phase
 }
+
+// RoundDeadline is the current round's wagering deadline (zero: no round). A dealing loop
+// that times the ball by the clock reads it here, not from Status: Status totals the ledger
+// (the conservation check, alarms, holds), which a loop asking twenty times a second would
+// make the kiosk's idle cost (the demo's croupier did: two thirds of its CPU at rest).
+func (t *Table) RoundDeadline() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == nil {
+		return time.Time{}
+	}
+	return t.cur.deadline
+}

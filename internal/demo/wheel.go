@@ -108,8 +108,7 @@ func (c *croupier) run(ctx context.Context) {
 			// As an automated wheel's table does: the blower, commanded over the line.
 			launched = try("launch", c.dev.Launch(ctx, 300*time.Millisecond))
 		case phase == table.PhaseWagering && launched && !dropped:
-			st, err := c.tbl.Status()
-			if err == nil && time.Until(time.Unix(0, st.DeadlineUnixNanos)) < 500*time.Millisecond {
+			if dl := c.tbl.RoundDeadline(); !dl.IsZero() && time.Until(dl) < 500*time.Millisecond {
 				dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 			}
 		case phase == table.PhaseNoMoreBets && launched && !dropped:
