@@ -138,7 +138,7 @@ func main() {
 	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
 	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
-	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -terminal-procs, -tables or -soak)")
+	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -tables or -soak)")
 	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
 	flag.BoolVar(&o.wheel, "wheel", false, "end each measured period half-way with the emulated wheel's ball-drop over a pty (the real driver, the table following it) and measure ball-drop to every terminal locked; the number is read by both sensors and confirmed")
 	flag.IntVar(&o.console, "console", 0, "deal this many rounds from the dealer's console (console/model, its WatchTable stream attached) instead of the measured rounds, and time each action to every terminal having heard it (issue 28)")
@@ -275,8 +275,8 @@ func run(o options, out io.Writer) error {
 	cfg.Notes = server.DefaultNotes()
 	cfg.Notes["load"], cfg.MaxBalance = 10_000_000, 10_000_000
 	cfg.Carded = o.carded
-	if o.carded && (o.terminalProcs > 0 || o.tables > 1 || o.soak > 0) {
-		return errors.New("-carded runs the terminals in this process, one table, no soak")
+	if o.carded && (o.tables > 1 || o.soak > 0) {
+		return errors.New("-carded runs one table, no soak")
 	}
 	tb, err := server.NewTable(context.Background(), cfg, led, time.Now, quiet)
 	if err != nil {
@@ -329,6 +329,13 @@ func run(o options, out io.Writer) error {
 	var terms []*terminal
 	var procs []*termProc
 	if o.terminalProcs > 0 {
+		if o.carded { // each child's terminals wager with the card registered for them here
+			for i := range o.terminals {
+				if err := registerLoadCard(led, loadCard(fmt.Sprintf("T%03d", i+1))); err != nil {
+					return err
+				}
+			}
+		}
 		procs, err = startTermProcs(m, dir, addr, o)
 		for _, p := range procs {
 			defer p.Close()
@@ -344,7 +351,7 @@ func run(o options, out io.Writer) error {
 				return err
 			}
 			if o.carded {
-				if err := registerLoadCard(led, "LOAD-"+id); err != nil {
+				if err := registerLoadCard(led, loadCard(id)); err != nil {
 					return err
 				}
 			}
@@ -354,7 +361,7 @@ func run(o options, out io.Writer) error {
 			}
 			defer t.c.Close()
 			if o.carded {
-				t.card = "LOAD-" + id
+				t.card = loadCard(id)
 			}
 			terms = append(terms, t)
 		}
@@ -645,6 +652,9 @@ func cpuTime() time.Duration {
 }
 
 // registerLoadCard registers a load terminal's card with limits no run reaches.
+// loadCard is the player card terminal id's wagers carry under -carded.
+func loadCard(id string) string { return "LOAD-" + id }
+
 func registerLoadCard(led *ledger.Ledger, card string) error {
 	s := &precommit.LedgerStore{L: led}
 	now := time.Now()

@@ -52,6 +52,7 @@ type childCred struct {
 	ID   string `json:"id"`
 	Cert []byte `json:"cert"`
 	Key  []byte `json:"key"`
+	Card string `json:"card,omitempty"` // the player card its wagers carry (-carded; registered by the parent)
 }
 
 // childResult is one round as a terminal process measured it.
@@ -117,7 +118,11 @@ func startTermProcsFrom(m *pki.Memory, dir, addr string, o options, first int, t
 			if err != nil {
 				return procs, err
 			}
-			creds.Terminals = append(creds.Terminals, childCred{ID: id, Cert: is.CertPEM, Key: is.KeyPEM})
+			c := childCred{ID: id, Cert: is.CertPEM, Key: is.KeyPEM}
+			if o.carded {
+				c.Card = loadCard(id)
+			}
+			creds.Terminals = append(creds.Terminals, c)
 		}
 		b, err := json.Marshal(creds)
 		if err != nil {
@@ -275,6 +280,7 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		t.card = c.Card
 		terms = append(terms, t)
 	}
 	fmt.Fprintln(stdout, "ready")

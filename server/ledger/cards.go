@@ -9,6 +9,7 @@ package ledger
 // wager is taken.
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
@@ -151,6 +152,17 @@ func (t *Tx) PutCardHold(card, hold string, amount int64) error {
 
 // Now is the time the transaction was begun for: what its events are written at.
 func (t *Tx) Now() time.Time { return t.now }
+
+// As runs fn in t on behalf of ctx's actor at now, then restores t's own: one transaction
+// that carries several callers' changes (precommit's grouped allowances) journals each under
+// its caller's actor and time, as its own transaction would have. ctx's cancellation is not
+// taken: one caller's cancelled context must not fail the changes of the others.
+func (t *Tx) As(ctx context.Context, now time.Time, fn func(*Tx) error) error {
+	ctx0, now0 := t.ctx, t.now
+	t.ctx, t.now = context.WithoutCancel(ctx), now
+	defer func() { t.ctx, t.now = ctx0, now0 }()
+	return fn(t)
+}
 
 // OpenCardHolds lists the holds of a table's seats (their names begin with prefix, e.g. "T1/")
 // that keep a stake back: what a table server restarting finds of slips it took before.

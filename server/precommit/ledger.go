@@ -15,6 +15,8 @@ import (
 type LedgerStore struct {
 	L *ledger.Ledger
 	S Settings
+
+	allows allowGroup // Allow's calls, committed in groups (allowgroup.go)
 }
 
 var _ Store = (*LedgerStore)(nil)
@@ -238,10 +240,39 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 	})
 }
 
-// Allow implements Store.
+// Allow implements Store. The calls that arrive while one is committing are committed
+// together in the next transaction (allowgroup.go): at a round's first slips every seat asks
+// at once, and one durable commit for each was a queue the last seat waited seconds in.
 func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, played, now time.Time) (Card, int64, error) {
+	return s.allows.allow(s, &allowCall{ctx: ctx, h: h, need: need, played: played, now: now})
+}
+
+// allowOne is Allow in a transaction of its own.
+func (s *LedgerStore) allowOne(ctx context.Context, h Hold, need int64, played, now time.Time) (Card, int64, error) {
+	var (
+		c         Card
+		refusal   *Refusal
+		allowance int64
+	)
+	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
+		var err error
+		c, refusal, allowance, err = s.allowIn(tx, h, need, played, now)
+		return err
+	})
+	switch {
+	case err != nil:
+		return Card{}, 0, err
+	case refusal != nil:
+		return c, 0, refusal
+	}
+	return c, allowance, nil
+}
+
+// allowIn is Allow's check and reservation in tx: the card, or its refusal (kept with the
+// card's state, as changeIn keeps it), and the allowance.
+func (s *LedgerStore) allowIn(tx *ledger.Tx, h Hold, need int64, played, now time.Time) (Card, *Refusal, int64, error) {
 	var allowance int64
-	c, err := s.change(ctx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+	c, refusal, err := s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		old, done, err := holdFor(tx, c, known, h, need, now)
 		if done {
 			return "", 0, err
@@ -264,10 +295,10 @@ func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, played, now
 		allowance = need + left
 		return "", 0, tx.PutCardHold(h.Card, h.Key(), allowance)
 	})
-	if err != nil {
-		return c, 0, err
+	if err != nil || refusal != nil {
+		return c, refusal, 0, err
 	}
-	return c, allowance, nil
+	return c, nil, allowance, nil
 }
 
 // closed is a hold's amount once its round has settled or been voided: it holds nothing and
