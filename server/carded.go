@@ -35,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/precommit"
 )
@@ -238,6 +239,32 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 	}
 	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars})
 	return nil
+}
+
+// dropLateHold releases what the seat's allowance of roundID keeps back on card, when a slip of
+// the seat was refused and the round is past its settlement (or was voided): the allowance was
+// then taken after the settlement released the holds it knew of — a slip priced while the round
+// took bets whose store call committed after the round had settled — and nothing else would
+// release it (until a restart's recoverHolds): the rest of the card's loss limit would stay
+// reserved, every later slip refused as past a limit the player had not reached. A round still
+// taking bets or awaiting its outcome is left to its settlement, which releases the seat's
+// allowance as idle or counts its slip.
+func (t *Table) dropLateHold(card, terminal, roundID string) {
+	a, ok := t.cards.allowanceOf(terminal)
+	if !ok || a.round != roundID || a.card != card {
+		return
+	}
+	t.mu.Lock()
+	r := t.cur
+	live := r != nil && r.id == roundID && (r.phase == table.PhaseWagering || r.phase == table.PhaseNoMoreBets)
+	t.mu.Unlock()
+	if live {
+		return
+	}
+	t.cards.setAllowance(terminal, nil)
+	if _, err := t.cards.store.Void(seatCtx(terminal), t.hold(card, terminal, roundID), t.now()); err != nil {
+		t.log.Error("carded: releasing an allowance taken after its round settled", "terminal", terminal, "card", card, "round", roundID, "err", err)
+	}
 }
 
 // settleCards counts a settled slip's play on its card, in the settlement's transaction. A

@@ -557,3 +557,49 @@ func TestSPEC10_TwoTerminalsOneCardRacingPastTheLimit(t *testing.T) {
 		r.conserved()
 	})
 }
+
+// gatedStore is the table's card store with its Allow held at a gate: the seat's first slip of
+// a round waits in the store while the test moves the round on.
+type gatedStore struct {
+	*precommit.LedgerStore
+	entered, gate chan struct{}
+}
+
+func (g *gatedStore) Allow(ctx context.Context, h precommit.Hold, need int64, played, now time.Time) (precommit.Card, int64, error) {
+	g.entered <- struct{}{}
+	<-g.gate
+	return g.LedgerStore.Allow(ctx, h, need, played, now)
+}
+
+// Attack, a slip racing the settlement: a seat's first slip of a round is priced while the
+// round takes bets, but its allowance is taken on the card only after the round has closed
+// and settled (the store was slow). The slip is refused — and what the allowance reserved
+// must be released: the settlement released the holds it knew of, not this one, and left it
+// would keep the rest of the card's loss limit reserved for ever (every later slip refused as
+// past the limit though nothing was lost).
+func TestSPEC10_AllowanceTakenAfterTheSettlementIsReleased(t *testing.T) {
+	g := &gatedStore{LedgerStore: &precommit.LedgerStore{}, entered: make(chan struct{}), gate: make(chan struct{})}
+	r := newRigWith(t, func(c *Config) { c.Carded, c.Cards = true, g })
+	g.L = r.led
+	r.registerCard(t, "C42", limit100)
+	c, round := openRound(t, r, "T1", 50000)
+	refused := make(chan error, 1)
+	go func() { refused <- errOf(redSlip(c, round, 1, 500, "C42")) }()
+	<-g.entered
+	r.finish(t, round, "2")
+	close(g.gate)
+	if err := <-refused; err == nil {
+		t.Fatal("a slip stored after its round settled")
+	}
+	if card, err := r.cards().Card(ctx, "C42", r.clock.Now()); err != nil || card.Reserved != 0 || card.NetLoss() != 0 {
+		t.Fatalf("after the late allowance: %+v %v; want nothing reserved, nothing lost", card, err)
+	}
+	st, err := r.dealer.StartRound(ctx, &pb.StartRoundRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-g.entered }()
+	if res, err := redSlip(c, st.RoundId, 1, 10000, "C42"); err != nil || res.Slip.Total != 10000 {
+		t.Fatalf("the whole limit in the next round: %v %v", res, err)
+	}
+}

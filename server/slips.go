@@ -73,7 +73,7 @@ func (t *Table) UpdateSlipSecret(terminal, roundID string, version uint64, wager
 
 // updateSlipSent is UpdateSlipSecret, also telling whether the acknowledged slip's wagers are
 // exactly those sent (slip.asSent).
-func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (*table.SlipAck, bool, error) {
+func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers []SlipWager, secret bool) (ack *table.SlipAck, sent bool, err error) {
 	if len(wagers) > MaxSlipWagers {
 		return nil, false, invalid("a slip holds at most %d wagers, not %d", MaxSlipWagers, len(wagers))
 	}
@@ -98,6 +98,13 @@ func (t *Table) updateSlipSent(terminal, roundID string, version uint64, wagers 
 			return nil, false, err
 		}
 		staked = seat.card
+		// A slip refused after its allowance was taken may have lost a race with the round's
+		// settlement: what the allowance reserved is released (dropLateHold).
+		defer func() {
+			if err != nil && staked != "" {
+				t.dropLateHold(staked, terminal, roundID)
+			}
+		}()
 	}
 	for range 3 {
 		t.mu.Lock()

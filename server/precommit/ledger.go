@@ -359,7 +359,7 @@ func (s *LedgerStore) Void(ctx context.Context, h Hold, now time.Time) (Card, er
 func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold) (Card, error) {
 	c, _, err := s.changeIn(tx, h.Card, tx.Now(), false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		held, ok, err := tx.CardHold(h.Card, h.Key())
-		if err != nil || !ok || !known || held == closed {
+		if err != nil || !ok || !known || held <= 0 { // closed, or released already: nothing held
 			return "", 0, err
 		}
 		c.Reserved -= held
