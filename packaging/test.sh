@@ -38,8 +38,16 @@ export ATS_REQUIRE_BROWSER=1
 # -race each of their processes runs several times slower (they were a third of this step).
 # The code they drive runs under -race in its own packages' tests.
 harness='/cmd/crashtest$|/cmd/loadgen$|/cmd/cagepage$|/internal/demo$'
-go test -race -count=1 -timeout 20m $(go list ./... | grep -Ev "$harness")
-go test -count=1 -timeout 20m $(go list ./... | grep -E "$harness")
+# The kiosk's and the console's screens (ui, console) are mostly goldens and layouts: software
+# rendering, several times slower under -race (ui alone was 419 s of this step, the console's a
+# third as much) with no goroutine of their own to race. They run without it, and the tests that
+# do drive a screen from a live terminal's goroutines — each screen change through the test's
+# own Fyne thread (ui/fynethread_test.go), where the race detector catches a widget touched off
+# it — run again under -race.
+screens='/ui$|/console$'
+go test -race -count=1 -timeout 20m $(go list ./... | grep -Ev "$harness|$screens")
+go test -count=1 -timeout 20m $(go list ./... | grep -E "$harness|$screens")
+go test -race -count=1 -run 'TestFullRoundThroughTheScreen|TestRule004_4_3c_|TestRule001_9_2_|TestRule001_5_1_3_' ./ui
 
 step "the serial tests over tarm/serial, and the device tools cross-compiled for macOS and Windows"
 # devices/serialport has two backends (docs/decisions/0001-two-serial-backends.md): the step
@@ -67,9 +75,10 @@ fi
 # The fuzz budget is a count of executions, not a duration: with a duration, Go 1.26's fuzz
 # coordinator can report "context deadline exceeded" as a failure when the time runs out while
 # a worker is mid-input (go.dev/issue/75804, fixed in Go 1.27), and a count has no deadline to
-# race. At 10,000 inputs each, all the targets take about two minutes here (the journal's open
-# a SQLite file per input). Set FUZZTIME=1000000x, or a duration on Go 1.27, for a longer run.
-step "fuzz targets (${FUZZTIME:=10000x} each)"
+# race. The table server's targets open a ledger (a SQLite file) per input: at 10,000 each they
+# took most of six minutes, so they run 2,000 here (FUZZTIME_TABLE) and the parsers 10,000. Set
+# FUZZTIME=1000000x FUZZTIME_TABLE=100000x, or durations on Go 1.27, for a longer run.
+step "fuzz targets (${FUZZTIME:=10000x} each; ${FUZZTIME_TABLE:=2000x} each of the table server's, which open a ledger per input)"
 # Each package's test binary is built once with the fuzzing instrumentation and run once per
 # target from the package's directory (its testdata corpus), rather than one `go test -fuzz` per
 # target, which relinks the binary every time: with some 60 targets that was minutes.
@@ -79,9 +88,11 @@ for pkg in $(go list ./...); do
 	grep -qs '^func Fuzz' "$(go list -f '{{.Dir}}' "$pkg")"/*_test.go || continue
 	bin="$fuzzbin/${pkg//\//_}.test"
 	go test -c -fuzz=. -o "$bin" "$pkg"
+	budget=$FUZZTIME
+	case $pkg in */server | */server/ledger | */server/precommit) budget=$FUZZTIME_TABLE ;; esac
 	for target in $("$bin" -test.list '^Fuzz' | grep '^Fuzz'); do
 		echo "fuzz $pkg $target"
-		(cd "$(go list -f '{{.Dir}}' "$pkg")" && "$bin" -test.run '^$' -test.fuzz "^${target}\$" -test.fuzztime "$FUZZTIME" \
+		(cd "$(go list -f '{{.Dir}}' "$pkg")" && "$bin" -test.run '^$' -test.fuzz "^${target}\$" -test.fuzztime "$budget" \
 			-test.fuzzcachedir "$(go env GOCACHE)/fuzz/$pkg") >/tmp/fuzz.log 2>&1 || { cat /tmp/fuzz.log; exit 1; }
 	done
 done
