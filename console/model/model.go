@@ -186,6 +186,11 @@ type View struct {
 	TableID   string
 	Currency  string
 	Wheel     roulette.Wheel // SingleZero before the first status
+	// Profile is the double-zero felt's zero combinations (TableConfig.layout_profile), which
+	// decide the inside bets with 0 and 00 a guest may announce; BadProfile is a profile this
+	// console does not know, "" for none (then it places no inside bet rather than guess).
+	Profile    roulette.Profile
+	BadProfile string
 	Phase     pb.Phase
 	RoundID   string
 	Deadline  time.Time // of the wagering period; zero for none
@@ -249,6 +254,11 @@ func ViewOf(st *pb.TableStatus) View {
 			v.Wheel = roulette.DoubleZero
 		}
 		v.JackpotOn = cfg.Jackpot
+		p, err := roulette.ParseProfile(cfg.LayoutProfile)
+		if err != nil {
+			v.BadProfile = cfg.LayoutProfile
+		}
+		v.Profile = p
 	}
 	v.Phase, v.RoundID, v.Auto, v.Frozen = st.Phase, st.RoundId, st.AutoDealer, st.Frozen
 	if st.DeadlineUnixNanos != 0 {
