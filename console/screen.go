@@ -95,13 +95,13 @@ type Screen struct {
 	tickDo func(func())
 
 	v      model.View
-	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
-	grid   string // what the number grid is for: "outcome", "correct", "call", "straight", "inside"
-	picked string // the number picked on the grid, before its confirmation
+	mode   string   // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
+	grid   string   // what the number grid is for: "outcome", "correct", "call", "straight", "inside"
+	picked string   // the number picked on the grid, before its confirmation
 	sel    []string // the numbers touched on the "inside" grid, in the order touched
-	seat   string // the seat selected
-	pad    string // digits typed on the pad of the moment
-	card   string // the supervisor's card id being typed (login), then held with the PIN
+	seat   string   // the seat selected
+	pad    string   // digits typed on the pad of the moment
+	card   string   // the supervisor's card id being typed (login), then held with the PIN
 	pin    string
 	sup    *model.Supervisor // the supervisor signed in on the panel, nil for none
 	notice string            // the last answer, in words
