@@ -391,32 +391,17 @@ func (s *Screen) title(str string) fyne.CanvasObject {
 	return container.NewCenter(s.text(str, ink, s.textSize()*1.1, true))
 }
 
+// rightPanel is the panel of the moment: each mode's builder, the round's for any other.
 func (s *Screen) rightPanel() fyne.CanvasObject {
-	var body fyne.CanvasObject
-	switch s.mode {
-	case "grid":
-		body = s.numberGrid()
-	case "confirm":
-		body = s.confirmPanel()
-	case "seat":
-		body = s.seatPanel()
-	case "bets":
-		body = s.betsPanel()
-	case "login":
-		body = s.loginPanel()
-	case "super":
-		body = s.superPanel()
-	case "digits":
-		body = s.digitsPanel()
-	case "refuse":
-		body = s.refusePanel()
-	case "limits":
-		body = s.limitsPanel()
-	case "limitseat":
-		body = s.limitSeatPanel()
-	default:
-		body = s.roundPanel()
+	build := map[string]func() fyne.CanvasObject{
+		"grid": s.numberGrid, "confirm": s.confirmPanel, "seat": s.seatPanel, "bets": s.betsPanel,
+		"login": s.loginPanel, "super": s.superPanel, "digits": s.digitsPanel, "refuse": s.refusePanel,
+		"limits": s.limitsPanel, "limitseat": s.limitSeatPanel,
+	}[s.mode]
+	if build == nil {
+		build = s.roundPanel
 	}
+	body := build()
 	return container.NewStack(canvas.NewRectangle(panel), container.NewPadded(body))
 }
 

@@ -37,18 +37,26 @@ func (r *tableRig) placeInside(seat string, cents int64, numbers ...string) {
 	}
 }
 
+// guestBetting opens the table, buys a guest in with chips of cents and starts a round: the
+// wagering period, with the guest's bets to place.
+func (r *tableRig) guestBetting(seat string, cents int64) {
+	r.t.Helper()
+	ctx := context.Background()
+	r.until("the table, closed", func(v View) bool { return v.Up && v.Phase == pb.Phase_PHASE_CLOSED })
+	must(r.t, r.con.OpenTable(ctx))
+	must(r.t, r.con.Credit(ctx, seat, cents))
+	r.until("the guest's chips", func(v View) bool { s, _ := v.Seat(seat); return s.Balance == cents })
+	must(r.t, r.con.StartRound(ctx))
+	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+}
+
 // A guest announces a split, a street, a corner, a six-line and the basket (000 §11.4.2(b),
 // §11.7): the dealer touches their numbers on the grid and each is on the guest's slip as the
 // bet of that kind on those numbers, and the round settles each at its own odds.
 func TestConsoleGuestInsideBetsOnTheSlipAndSettledAtTheirOdds(t *testing.T) {
 	r := newTableRig(t)
 	ctx := context.Background()
-	r.until("the table, closed", func(v View) bool { return v.Up && v.Phase == pb.Phase_PHASE_CLOSED })
-	must(t, r.con.OpenTable(ctx))
-	must(t, r.con.Credit(ctx, "G01", 10000))
-	r.until("the guest's chips", func(v View) bool { s, _ := v.Seat("G01"); return s.Balance == 10000 })
-	must(t, r.con.StartRound(ctx))
-	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+	r.guestBetting("G01", 10000)
 	bets := []struct {
 		touched []string // in the order the dealer touched them
 		kind    pb.BetKind
@@ -93,15 +101,10 @@ func TestConsoleGuestInsideBetsOnTheSlipAndSettledAtTheirOdds(t *testing.T) {
 func TestConsoleGuestFiveLineOnADoubleZeroTable(t *testing.T) {
 	r := newTableRigWith(t, func(c *server.Config) { c.Wheel, c.LayoutProfile = roulette.DoubleZero, roulette.CrownFH })
 	ctx := context.Background()
-	r.until("the table, closed", func(v View) bool { return v.Up && v.Phase == pb.Phase_PHASE_CLOSED })
+	r.guestBetting("G02", 10000)
 	if v := r.con.View(); v.Wheel != roulette.DoubleZero || v.Profile != roulette.CrownFH {
 		t.Fatalf("the console's layout %v %v, want the table's double zero crown-fh", v.Wheel, v.Profile)
 	}
-	must(t, r.con.OpenTable(ctx))
-	must(t, r.con.Credit(ctx, "G02", 10000))
-	r.until("the guest's chips", func(v View) bool { s, _ := v.Seat("G02"); return s.Balance == 10000 })
-	must(t, r.con.StartRound(ctx))
-	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
 	r.placeInside("G02", 1000, "2", "00", "0", "3", "1")
 	r.until("the guest's stake", func(v View) bool { s, _ := v.Seat("G02"); return s.Stake == 1000 })
 	if w := r.slip("G02"); len(w) != 1 || w[0].Kind != pb.BetKind_BET_KIND_FIVE_LINE || !slices.Equal(w[0].Numbers, []string{"0", "00", "1", "2", "3"}) {
@@ -132,10 +135,7 @@ func TestConsoleInvalidSelectionCannotBePlaced(t *testing.T) {
 	if sp, err := bad.InsideBet([]string{"17", "20"}); err == nil {
 		t.Errorf("a table whose felt the console does not know: the bet %v, want none", sp)
 	}
-	must(t, r.con.OpenTable(ctx))
-	must(t, r.con.Credit(ctx, "G01", 10000))
-	must(t, r.con.StartRound(ctx))
-	r.until("the wagering period", func(v View) bool { return v.Phase == pb.Phase_PHASE_WAGERING })
+	r.guestBetting("G01", 10000)
 	if _, _, err := r.con.PlaceWager(ctx, "G01", &pb.Wager{Kind: pb.BetKind_BET_KIND_SPLIT, Numbers: []string{"17", "23"}, Amount: 500}); err == nil {
 		t.Fatal("the table took the split 17/23")
 	}
