@@ -40,7 +40,7 @@ func (s *Screen) insidePanel(zeros, numbers fyne.CanvasObject) fyne.CanvasObject
 	if len(s.sel) > 0 {
 		sp, err := s.v.InsideBet(s.sel)
 		if err != nil {
-			title, fg = fmt.Sprintf(T("%s: not a bet at this table"), strings.Join(s.sel, ", ")), refusedFg
+			title, fg = fmt.Sprintf(T("%s: not a bet at this table"), touched(s.sel)), refusedFg
 		} else {
 			title = betName(sp) + " · " + T("Pays") + " " + fmt.Sprintf(T("%d to 1"), sp.Kind.Odds())
 			w := model.InsideWager(sp, cents)
@@ -60,6 +60,15 @@ func (s *Screen) insidePanel(zeros, numbers fyne.CanvasObject) fyne.CanvasObject
 		newTarget(placeFill, placeInk, s.textSize(), size, place, T("Place"), seat+" · "+s.money(cents)))
 	head := container.NewCenter(s.text(title, fg, s.textSize()*1.1, true))
 	return container.NewVBox(head, zeros, numbers, bar)
+}
+
+// touched lists the numbers touched as the panel's title says them: the first six, then "…"
+// (no inside bet has more, and the title must fit the panel).
+func touched(sel []string) string {
+	if len(sel) > 6 {
+		return strings.Join(sel[:6], ", ") + ", …"
+	}
+	return strings.Join(sel, ", ")
 }
 
 // betName names an inside bet as the dealer says it: "Split 17–20", "Street 16-17-18", "Trio

@@ -545,6 +545,7 @@ func TestConsoleInvalidInsideSelectionCannotBePlaced(t *testing.T) {
 		{roulette.SingleZero, []string{"0", "1", "2", "3", "4"}},
 		{roulette.DoubleZero, []string{"0", "00", "1", "2", "3"}}, // crown-rapid: no five-line (001 §10.4.3)
 		{roulette.SingleZero, []string{"1", "2", "3", "4", "5", "6", "7"}},
+		{roulette.SingleZero, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"}},
 	} {
 		f := &fakeTable{}
 		s, _ := screenAt(t, f, busyTable(c.wheel), sizes[1])
@@ -554,7 +555,7 @@ func TestConsoleInvalidInsideSelectionCannotBePlaced(t *testing.T) {
 		for _, n := range c.touched {
 			tapText(t, s, n)
 		}
-		want := strings.Join(c.touched, ", ") + ": not a bet at this table"
+		want := touched(c.touched) + ": not a bet at this table"
 		if got := panelTitle(t, s); got != want {
 			t.Errorf("%v touched: the panel says %q, want %q", c.touched, got, want)
 		}
