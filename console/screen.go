@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,8 @@ var (
 	lightGood = color.NRGBA{R: 0x2e, G: 0xc2, B: 0x4e, A: 0xff}
 	seatOff   = color.NRGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}
 	seatCall  = color.NRGBA{R: 0x8a, G: 0x5a, B: 0x00, A: 0xff}
+	selected  = color.NRGBA{R: 0xf2, G: 0xc9, B: 0x4c, A: 0xff} // a number touched for an inside bet: gold, black on it
+	refusedFg = color.NRGBA{R: 0xff, G: 0x8a, B: 0x80, A: 0xff} // a refusal's words on the panel's green
 )
 
 // T is the console's words in the language it speaks (the kiosk's translations).
@@ -92,12 +95,13 @@ type Screen struct {
 	tickDo func(func())
 
 	v      model.View
-	mode   string // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
-	grid   string // what the number grid is for: "outcome", "correct", "call", "straight"
-	picked string // the number picked on the grid, before its confirmation
-	seat   string // the seat selected
-	pad    string // digits typed on the pad of the moment
-	card   string // the supervisor's card id being typed (login), then held with the PIN
+	mode   string   // "round", "grid", "confirm", "seat", "bets", "login", "super", "digits", "refuse", "limits", "limitseat"
+	grid   string   // what the number grid is for: "outcome", "correct", "call", "straight", "inside"
+	picked string   // the number picked on the grid, before its confirmation
+	sel    []string // the numbers touched on the "inside" grid, in the order touched
+	seat   string   // the seat selected
+	pad    string   // digits typed on the pad of the moment
+	card   string   // the supervisor's card id being typed (login), then held with the PIN
 	pin    string
 	sup    *model.Supervisor // the supervisor signed in on the panel, nil for none
 	notice string            // the last answer, in words
@@ -199,8 +203,8 @@ func (s *Screen) panelKey() string {
 	if len(s.v.History) > 0 {
 		last = s.v.History[0]
 	}
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%v|%v|%s|%s|%v|%s|%s|%v|%d", s.mode, s.grid, s.picked, s.seat, s.pad, s.card, s.sup != nil,
-		s.v.Phase, s.v.Proposal, s.v.RoundID, st, s.v.Currency, last, s.v.Wheel, len(s.v.History))
+	return fmt.Sprintf("%s|%s|%s|%v|%s|%s|%s|%v|%v|%s|%s|%v|%s|%s|%v|%v|%s|%d", s.mode, s.grid, s.picked, s.sel, s.seat, s.pad, s.card, s.sup != nil,
+		s.v.Phase, s.v.Proposal, s.v.RoundID, st, s.v.Currency, last, s.v.Wheel, s.v.Profile, s.v.BadProfile, len(s.v.History))
 }
 
 // fixedWidth lays its one object out at a fixed width.
@@ -301,7 +305,7 @@ func (s *Screen) bottomBar() fyne.CanvasObject {
 	ts := s.textSize()
 	c := ink
 	if s.bad {
-		c = color.NRGBA{R: 0xff, G: 0x8a, B: 0x80, A: 0xff}
+		c = refusedFg
 	}
 	lines := []fyne.CanvasObject{s.text(s.notice, c, ts, true)}
 	for i, a := range s.v.Alarms {
@@ -387,32 +391,17 @@ func (s *Screen) title(str string) fyne.CanvasObject {
 	return container.NewCenter(s.text(str, ink, s.textSize()*1.1, true))
 }
 
+// rightPanel is the panel of the moment: each mode's builder, the round's for any other.
 func (s *Screen) rightPanel() fyne.CanvasObject {
-	var body fyne.CanvasObject
-	switch s.mode {
-	case "grid":
-		body = s.numberGrid()
-	case "confirm":
-		body = s.confirmPanel()
-	case "seat":
-		body = s.seatPanel()
-	case "bets":
-		body = s.betsPanel()
-	case "login":
-		body = s.loginPanel()
-	case "super":
-		body = s.superPanel()
-	case "digits":
-		body = s.digitsPanel()
-	case "refuse":
-		body = s.refusePanel()
-	case "limits":
-		body = s.limitsPanel()
-	case "limitseat":
-		body = s.limitSeatPanel()
-	default:
-		body = s.roundPanel()
+	build := map[string]func() fyne.CanvasObject{
+		"grid": s.numberGrid, "confirm": s.confirmPanel, "seat": s.seatPanel, "bets": s.betsPanel,
+		"login": s.loginPanel, "super": s.superPanel, "digits": s.digitsPanel, "refuse": s.refusePanel,
+		"limits": s.limitsPanel, "limitseat": s.limitSeatPanel,
+	}[s.mode]
+	if build == nil {
+		build = s.roundPanel
 	}
+	body := build()
 	return container.NewStack(canvas.NewRectangle(panel), container.NewPadded(body))
 }
 
@@ -479,7 +468,7 @@ func numberColour(n string) color.Color {
 }
 
 func (s *Screen) openGrid(purpose string) {
-	s.mode, s.grid, s.picked = "grid", purpose, ""
+	s.mode, s.grid, s.picked, s.sel = "grid", purpose, "", nil
 	s.draw()
 }
 
@@ -490,20 +479,30 @@ func (s *Screen) numberGrid() fyne.CanvasObject {
 	pick := func(n string) func() {
 		return func() { s.picked, s.mode = n, "confirm"; s.draw() }
 	}
+	if s.grid == "inside" {
+		pick = s.toggle
+	}
 	var zeros, rest []fyne.CanvasObject
 	for _, n := range s.v.Numbers() {
 		str := n.String()
-		t := newTarget(numberColour(str), ink, ts, cell, pick(str), str)
+		fill, fg := numberColour(str), color.Color(ink)
+		if s.grid == "inside" && slices.Contains(s.sel, str) {
+			fill, fg = selected, blackNum // touched: the light plate, the number in black
+		}
+		t := newTarget(fill, fg, ts, cell, pick(str), str)
 		if n == 0 || n >= roulette.DoubleZeroNumber {
 			zeros = append(zeros, t)
 		} else {
 			rest = append(rest, t)
 		}
 	}
+	zs, ns := container.NewGridWithColumns(len(zeros), zeros...), container.NewGridWithColumns(6, rest...)
+	if s.grid == "inside" {
+		return s.insidePanel(zs, ns)
+	}
 	title := map[string]string{"outcome": T("The winning number"), "correct": T("The true outcome"), "call": T("Neighbours of"),
 		"straight": T("Straight up")}[s.grid]
-	return container.NewVBox(s.title(title), container.NewGridWithColumns(len(zeros), zeros...),
-		container.NewGridWithColumns(6, rest...), s.button(T("Back"), seatOff, s.back))
+	return container.NewVBox(s.title(title), zs, ns, s.button(T("Back"), seatOff, s.back))
 }
 
 // back is the panel before this one.
@@ -513,7 +512,7 @@ func (s *Screen) back() {
 		s.mode = "grid"
 	case s.mode == "grid" && s.grid == "call", s.mode == "bets":
 		s.mode = "seat"
-	case s.mode == "grid" && s.grid == "straight":
+	case s.mode == "grid" && (s.grid == "straight" || s.grid == "inside"):
 		s.mode = "bets"
 	case s.mode == "grid" && s.grid == "correct", s.mode == "digits", s.mode == "refuse", s.mode == "limits":
 		s.mode = "super"
@@ -686,7 +685,8 @@ func (s *Screen) betsPanel() fyne.CanvasObject {
 		bs = append(bs, s.button(T(a.label), action, s.placed(seat, T("Bet placed for %s: %s"), func(ctx context.Context) (int64, string, error) { return s.act.PlaceWager(ctx, seat, w) })))
 	}
 	bs = append(bs, s.button(T("Back"), seatOff, s.back))
-	return container.NewVBox(s.title(fmt.Sprintf(T("A bet for %s, %s"), seat, s.money(cents))), container.NewGridWithColumns(3, bs...))
+	inside := s.button(T("Split / street / corner / line"), action, func() { s.openGrid("inside") })
+	return container.NewVBox(s.title(fmt.Sprintf(T("A bet for %s, %s"), seat, s.money(cents))), inside, container.NewGridWithColumns(3, bs...))
 }
 
 func (s *Screen) closeAccount(seat, reason string) func() {

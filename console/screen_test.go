@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"google.golang.org/grpc/codes"
@@ -207,6 +208,7 @@ func TestConsoleScreens(t *testing.T) {
 			err: status.Error(codes.InvalidArgument, "amount 99999900: must be positive and at most the table's maximum balance 100000.00")},
 		{name: "guest-seat", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5"}},
 		{name: "guest-bets", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5", "Place a bet"}},
+		{name: "guest-inside-corner", wheel: roulette.SingleZero, taps: []string{"G01 · guest", "2", "5", "Place a bet", "Split / street / corner / line", "21", "17", "18", "20"}},
 		{name: "supervisor-pin", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1"}},
 		{name: "supervisor", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next"}},
 		{name: "supervisor-refuse", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"}},
@@ -398,7 +400,8 @@ func TestConsoleSupervisorRefusesAWagerAndSetsLimits(t *testing.T) {
 func TestConsoleTargetsAtLeast15mm(t *testing.T) {
 	panels := [][]string{nil, {"Enter the outcome"}, {"Enter the outcome", "17"}, {"T02"}, {"Supervisor"},
 		{"Supervisor", "1", "Next", "1", "Next"}, {"Supervisor", "1", "Next", "1", "Next", "Refuse a seat's wager"},
-		{"Supervisor", "1", "Next", "1", "Next", "Set limits"}, {"Supervisor", "1", "Next", "1", "Next", "Set limits", "A seat's maximum"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"}}
+		{"Supervisor", "1", "Next", "1", "Next", "Set limits"}, {"Supervisor", "1", "Next", "1", "Next", "Set limits", "A seat's maximum"}, {"G01 · guest"}, {"G01 · guest", "Place a bet"},
+		{"G01 · guest", "Place a bet", "Split / street / corner / line", "17", "20"}}
 	for _, size := range sizes {
 		for _, taps := range panels {
 			s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.DoubleZero), size)
@@ -446,5 +449,123 @@ func TestConsoleTouchTargetSurvivesATableChange(t *testing.T) {
 	s.draw()  // the countdown's second
 	if find(T("No more bets")) != before || find("T01") != seat {
 		t.Fatal("the targets were built again for a change they do not show")
+	}
+}
+
+// panelTitle is the inside grid's title: the bet the numbers touched make, or why none.
+func panelTitle(t *testing.T, s *Screen) string {
+	t.Helper()
+	var title string
+	walk(s.panel, func(o fyne.CanvasObject) {
+		if tx, ok := o.(*canvas.Text); ok && title == "" {
+			title = tx.Text
+		}
+	})
+	return title
+}
+
+// placeTarget is the inside grid's Place.
+func placeTarget(t *testing.T, s *Screen) *target {
+	t.Helper()
+	var hit *target
+	walk(s.Content(), func(o fyne.CanvasObject) {
+		if tg, ok := o.(*target); ok && len(tg.lines) > 0 && tg.lines[0].Text == T("Place") {
+			hit = tg
+		}
+	})
+	if hit == nil {
+		t.Fatal("no Place on the inside grid")
+	}
+	return hit
+}
+
+// A guest's inside bet built by touch (000 §11.4.2(b)): each number touched is taken, touched
+// again released; the panel names the bet the numbers make at this table and its odds as the
+// dealer builds it, and Place sends that bet — its kind and its numbers in the layout's order —
+// at the pad's amount.
+func TestConsoleGuestInsideBetNamedAsBuiltAndPlaced(t *testing.T) {
+	for _, c := range []struct {
+		wheel   roulette.Wheel
+		profile roulette.Profile
+		touched []string
+		title   string
+		sent    string
+	}{
+		{roulette.SingleZero, 0, []string{"20", "17"}, "Split 17–20 · Pays 17 to 1", "wager G01 SPLIT [17 20] 0 2500"},
+		{roulette.SingleZero, 0, []string{"21", "17", "18", "20"}, "Corner 17-18-20-21 · Pays 8 to 1", "wager G01 CORNER [17 18 20 21] 0 2500"},
+		{roulette.SingleZero, 0, []string{"16", "17", "18"}, "Street 16-17-18 · Pays 11 to 1", "wager G01 STREET [16 17 18] 0 2500"},
+		{roulette.SingleZero, 0, []string{"18", "13", "14", "15", "16", "17"}, "Six line 13–18 · Pays 5 to 1", "wager G01 SIX_LINE [13 14 15 16 17 18] 0 2500"},
+		{roulette.SingleZero, 0, []string{"0", "1", "2", "3"}, "Basket 0-1-2-3 · Pays 8 to 1", "wager G01 CORNER [0 1 2 3] 0 2500"},
+		{roulette.SingleZero, 0, []string{"2", "1", "0"}, "Trio 0-1-2 · Pays 11 to 1", "wager G01 STREET [0 1 2] 0 2500"},
+		{roulette.DoubleZero, roulette.CrownFH, []string{"3", "00", "2", "1", "0"}, "Five line 0-00-1-2-3 · Pays 6 to 1", "wager G01 FIVE_LINE [0 00 1 2 3] 0 2500"},
+		{roulette.SingleZero, 0, []string{"17"}, "Straight up 17 · Pays 35 to 1", "wager G01 STRAIGHT [17] 0 2500"},
+	} {
+		v := busyTable(c.wheel)
+		v.Profile = c.profile
+		f := &fakeTable{}
+		s, _ := screenAt(t, f, v, sizes[1])
+		for _, k := range []string{"G01 · guest", "2", "5", "Place a bet", "Split / street / corner / line"} {
+			tapText(t, s, tapWords(k))
+		}
+		for _, n := range c.touched {
+			tapText(t, s, n)
+		}
+		if got := panelTitle(t, s); got != c.title {
+			t.Errorf("%v touched: the panel says %q, want %q", c.touched, got, c.title)
+		}
+		tapText(t, s, T("Place"))
+		if f.last() != c.sent {
+			t.Errorf("%v touched: sent %q, want %q", c.touched, f.last(), c.sent)
+		}
+	}
+	// Touched again, a number is released: the corner less 21 is no bet; 21 again, the corner.
+	s, _ := screenAt(t, &fakeTable{}, busyTable(roulette.SingleZero), sizes[0])
+	for _, k := range []string{"G01 · guest", "Place a bet", "Split / street / corner / line", "17", "18", "20", "21", "21"} {
+		tapText(t, s, tapWords(k))
+	}
+	if got := panelTitle(t, s); got != "17, 18, 20: not a bet at this table" {
+		t.Errorf("21 released: the panel says %q", got)
+	}
+	tapText(t, s, "21")
+	if got := panelTitle(t, s); got != "Corner 17-18-20-21 · Pays 8 to 1" {
+		t.Errorf("21 touched again: the panel says %q", got)
+	}
+}
+
+// A selection that is no bet of this table — two numbers apart, two rows of three that do not
+// touch, a five-line on a single-zero wheel or on a felt without it, seven numbers — is said
+// so, and Place does nothing: nothing reaches the table.
+func TestConsoleInvalidInsideSelectionCannotBePlaced(t *testing.T) {
+	for _, c := range []struct {
+		wheel   roulette.Wheel
+		touched []string
+	}{
+		{roulette.SingleZero, []string{"17", "23"}},
+		{roulette.SingleZero, []string{"10", "11", "12", "16", "17", "18"}},
+		{roulette.SingleZero, []string{"0", "1", "2", "3", "4"}},
+		{roulette.DoubleZero, []string{"0", "00", "1", "2", "3"}}, // crown-rapid: no five-line (001 §10.4.3)
+		{roulette.SingleZero, []string{"1", "2", "3", "4", "5", "6", "7"}},
+		{roulette.SingleZero, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"}},
+	} {
+		f := &fakeTable{}
+		s, _ := screenAt(t, f, busyTable(c.wheel), sizes[1])
+		for _, k := range []string{"G01 · guest", "2", "5", "Place a bet", "Split / street / corner / line"} {
+			tapText(t, s, tapWords(k))
+		}
+		for _, n := range c.touched {
+			tapText(t, s, n)
+		}
+		want := touched(c.touched) + ": not a bet at this table"
+		if got := panelTitle(t, s); got != want {
+			t.Errorf("%v touched: the panel says %q, want %q", c.touched, got, want)
+		}
+		p := placeTarget(t, s)
+		if p.onTap != nil {
+			t.Errorf("%v touched: Place is live", c.touched)
+		}
+		test.Tap(p)
+		if f.last() != "" {
+			t.Errorf("%v touched: %q sent", c.touched, f.last())
+		}
 	}
 }

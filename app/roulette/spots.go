@@ -472,6 +472,20 @@ func (l Layout) Inside(k Kind, numbers []Number) (Spot, error) {
 	return s, nil
 }
 
+// InsideOf returns the inside spot a set of numbers makes on the layout, its kind named by how
+// many numbers there are (one a straight, two a split … six a six-line), as a dealer builds a bet
+// a player announces by touching numbers: "17 and 20" is the split 17/20. It is Inside with the
+// kind found, so a set it accepts is exactly a bet the table takes; an error says why a set is
+// no bet of this layout (two numbers that do not touch, seven numbers, a zero bet this felt lacks).
+func (l Layout) InsideOf(numbers []Number) (Spot, error) {
+	for k := Straight; k <= SixLine; k++ {
+		if k.size() == len(numbers) {
+			return l.Inside(k, numbers)
+		}
+	}
+	return Spot{}, fmt.Errorf("%d numbers: no inside bet covers %d", len(numbers), len(numbers))
+}
+
 // whyNot explains why a set of numbers is not a spot of kind k.
 func whyNot(l Layout, k Kind, m Mask) string {
 	if m.Has(0) || m.Has(DoubleZeroNumber) {

@@ -183,28 +183,33 @@ type View struct {
 	Up   bool   // the stream is live
 	Lost string // why not, when not
 
-	TableID   string
-	Currency  string
-	Wheel     roulette.Wheel // SingleZero before the first status
-	Phase     pb.Phase
-	RoundID   string
-	Deadline  time.Time // of the wagering period; zero for none
-	Auto      bool
-	Frozen    bool
-	RedLight  bool
-	Fault     string
-	Proposal  string // the wheel's agreed number waiting for the dealer's confirmation, "" for none
-	WheelNote string // why the wheel proposes nothing (its fault), "" for none
-	Jackpot   int64  // meter, cents; 0 without a jackpot
-	JackpotOn bool
-	Pending   string // a jackpot hit waiting for the pit boss, in words
-	ClosingAt time.Time
-	Conserved bool
-	TableMax  int64
-	Limits    *pb.Limits // the table's limit sign as in force (what Set limits changes part of)
-	History   []string   // the latest outcomes, newest first
-	Alarms    []string   // the newest alarms, newest first, in words
-	Seats     []Seat
+	TableID  string
+	Currency string
+	Wheel    roulette.Wheel // SingleZero before the first status
+	// Profile is the double-zero felt's zero combinations (TableConfig.layout_profile), which
+	// decide the inside bets with 0 and 00 a guest may announce; BadProfile is a profile this
+	// console does not know, "" for none (then it places no inside bet rather than guess).
+	Profile    roulette.Profile
+	BadProfile string
+	Phase      pb.Phase
+	RoundID    string
+	Deadline   time.Time // of the wagering period; zero for none
+	Auto       bool
+	Frozen     bool
+	RedLight   bool
+	Fault      string
+	Proposal   string // the wheel's agreed number waiting for the dealer's confirmation, "" for none
+	WheelNote  string // why the wheel proposes nothing (its fault), "" for none
+	Jackpot    int64  // meter, cents; 0 without a jackpot
+	JackpotOn  bool
+	Pending    string // a jackpot hit waiting for the pit boss, in words
+	ClosingAt  time.Time
+	Conserved  bool
+	TableMax   int64
+	Limits     *pb.Limits // the table's limit sign as in force (what Set limits changes part of)
+	History    []string   // the latest outcomes, newest first
+	Alarms     []string   // the newest alarms, newest first, in words
+	Seats      []Seat
 }
 
 // Seat is one terminal's line on the console.
@@ -249,6 +254,11 @@ func ViewOf(st *pb.TableStatus) View {
 			v.Wheel = roulette.DoubleZero
 		}
 		v.JackpotOn = cfg.Jackpot
+		p, err := roulette.ParseProfile(cfg.LayoutProfile)
+		if err != nil {
+			v.BadProfile = cfg.LayoutProfile
+		}
+		v.Profile = p
 	}
 	v.Phase, v.RoundID, v.Auto, v.Frozen = st.Phase, st.RoundId, st.AutoDealer, st.Frozen
 	if st.DeadlineUnixNanos != 0 {

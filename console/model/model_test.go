@@ -42,6 +42,12 @@ var rigSupervisor = Supervisor{Card: "S1", PIN: rigPIN}
 
 func newTableRig(t *testing.T) *tableRig {
 	t.Helper()
+	return newTableRigWith(t, nil)
+}
+
+// newTableRigWith is the rig at a table configured by with (nil: the default table).
+func newTableRigWith(t *testing.T, with func(*server.Config)) *tableRig {
+	t.Helper()
 	led, err := ledger.Open(filepath.Join(t.TempDir(), "table.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +55,9 @@ func newTableRig(t *testing.T) *tableRig {
 	t.Cleanup(func() { led.Close() })
 	cfg := server.DefaultConfig()
 	cfg.Period = time.Minute
+	if with != nil {
+		with(&cfg)
+	}
 	tbl, err := server.NewTable(context.Background(), cfg, led, time.Now, nil)
 	if err != nil {
 		t.Fatal(err)
