@@ -375,6 +375,14 @@ func (s *Screen) seatsGrid() fyne.CanvasObject {
 		id := st.ID
 		cards = append(cards, newTarget(fill, ink, ts*0.8, size, func() { s.openSeat(id) }, lines...))
 	}
+	// A new guest player (000 §11.3.1): the next free guest account, bought in from here.
+	if id, ok := s.v.NextGuest(); ok && s.v.Up {
+		fill := color.Color(seatOff)
+		if id == s.seat && s.mode == "seat" {
+			fill = action
+		}
+		cards = append(cards, newTarget(fill, ink, ts*0.8, size, func() { s.openSeat(id) }, "+ "+T("New guest"), id))
+	}
 	if len(cards) == 0 {
 		return container.NewCenter(s.text(T("No seats yet"), dim, ts, false))
 	}
@@ -619,11 +627,11 @@ func (s *Screen) keypad(maxLen int) fyne.CanvasObject {
 }
 
 func (s *Screen) seatPanel() fyne.CanvasObject {
-	st, _ := s.v.Seat(s.seat)
+	st, found := s.v.Seat(s.seat)
 	amount := s.text(s.money(s.padCents()), ink, s.textSize()*1.6, true)
 	seat := s.seat
 	cents := s.padCents()
-	if st.Guest {
+	if st.Guest || !found && model.GuestID(seat) { // a guest's, or a new guest's before their buy-in
 		return container.NewVBox(s.title(T("Seat")+" "+seat+" · "+T("guest")+" · "+s.money(st.Balance)), container.NewCenter(amount),
 			s.keypad(7), container.NewGridWithColumns(2, s.guestButtons(seat, cents)...))
 	}

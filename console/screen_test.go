@@ -342,6 +342,29 @@ func TestConsoleGuestSeatBuysInPlacesAnyBetAndPaysOutInChips(t *testing.T) {
 	})
 }
 
+// A new guest player is bought in from the console alone (000 §11.3.1, §11.7): the seats end
+// with the next free guest account (G03 at a table with G01 and G02), whose panel is a guest's
+// before the account exists; its buy-in creates it. With all twelve in use there is none.
+func TestConsoleNewGuestBoughtInFromThePanel(t *testing.T) {
+	f := &fakeTable{}
+	s, _ := screenAt(t, f, busyTable(roulette.SingleZero), sizes[0])
+	tapText(t, s, "+ "+T("New guest"))
+	for _, k := range []string{"4", "0"} {
+		tapText(t, s, k)
+	}
+	tapText(t, s, T("Buy in chips"))
+	if f.last() != "credit G03 4000" {
+		t.Fatalf("sent %q, want the new guest G03 credited 40.00", f.last())
+	}
+	v := busyTable(roulette.SingleZero)
+	for i := 3; i <= 12; i++ {
+		v.Seats = append(v.Seats, model.Seat{ID: fmt.Sprintf("G%02d", i), Guest: true, Open: true})
+	}
+	if id, ok := v.NextGuest(); ok {
+		t.Fatalf("twelve guests seated, and %s is offered", id)
+	}
+}
+
 // A supervisor's action carries the card and PIN typed on the pad; signing out forgets them.
 func TestConsoleSupervisorActionCarriesTheCardAndPIN(t *testing.T) {
 	f := &fakeTable{}

@@ -315,5 +315,32 @@ func (v View) Seat(id string) (Seat, bool) {
 	return Seat{}, false
 }
 
+// maxGuests is how many guest accounts a table has, G01 to G12 (000 §11.3.1: up to 12 guest
+// players), as the table server numbers them.
+const maxGuests = 12
+
+// GuestID reports whether id names one of the table's guest accounts (G01 … G12).
+func GuestID(id string) bool {
+	for i := 1; i <= maxGuests; i++ {
+		if id == fmt.Sprintf("G%02d", i) {
+			return true
+		}
+	}
+	return false
+}
+
+// NextGuest is the first guest account the table does not have yet: where the dealer buys in
+// a new guest player, from the console alone (false: all twelve are in use). A guest's account
+// exists from its first buy-in, so until then it is on no seat of the table's status.
+func (v View) NextGuest() (string, bool) {
+	for i := 1; i <= maxGuests; i++ {
+		id := fmt.Sprintf("G%02d", i)
+		if _, ok := v.Seat(id); !ok {
+			return id, true
+		}
+	}
+	return "", false
+}
+
 // Numbers is the outcomes the table's wheel can have, as the number grid draws them.
 func (v View) Numbers() []roulette.Number { return v.Wheel.Numbers() }
