@@ -138,8 +138,11 @@ func (c wndCase) run(bin, tableserver, out string) error {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	if _, err := dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
 	var stake func(roundID string) error
-	if c.stake > 0 {
+	if c.stake > 0 { // a buy-in is taken at an open table
 		t01, err := seatBuyIn(ctx, dealer, pki, addr, c.seat, 100*c.stake)
 		if err != nil {
 			return err
@@ -299,12 +302,9 @@ func stakeOn17(ctx context.Context, c *client.Client, seat, roundID string, amou
 	return nil
 }
 
-// deal runs one round to the number: open, start, the stake (if any) in the wagering period,
-// the ball dropping, the outcome.
+// deal runs one round to the number at the open table: start, the stake (if any) in the
+// wagering period, the ball dropping, the outcome.
 func deal(ctx context.Context, d pb.DealerServiceClient, number string, stake func(roundID string) error) error {
-	if _, err := d.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
-		return fmt.Errorf("open: %w", err)
-	}
 	st, err := d.StartRound(ctx, &pb.StartRoundRequest{})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
