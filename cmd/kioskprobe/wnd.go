@@ -57,12 +57,13 @@ func wndMain(args []string) error {
 		{name: "jackpot-hit", args: []string{"-jackpot-seed", "1234567", "-jackpot-ceiling", "1234568", "-jackpot-rate", "100"},
 			number: "32", amount: "12,345.67", won: "12,345.72", seat: "T01", stake: 500},
 	} {
+		start := time.Now()
 		if err := c.run(*bin, *tableserver, *out); err != nil {
-			fmt.Printf("FAIL wnd %s: %v\n", c.name, err)
+			fmt.Printf("FAIL wnd %s (%.0f s): %v\n", c.name, time.Since(start).Seconds(), err)
 			failed++
 			continue
 		}
-		fmt.Printf("ok   wnd %s: %s read large%s%s\n", c.name, c.number, map[bool]string{true: ", the meter " + c.amount}[c.amount != ""],
+		fmt.Printf("ok   wnd %s (%.0f s): %s read large%s%s\n", c.name, time.Since(start).Seconds(), c.number, map[bool]string{true: ", the meter " + c.amount}[c.amount != ""],
 			map[bool]string{true: ", the message " + c.message()}[c.won != ""])
 	}
 	if failed > 0 {
