@@ -158,6 +158,7 @@ func (c wndCase) run(bin, tableserver, out string) error {
 	shot := logs + ".png"
 	var last reading
 	var large []word
+	missing := []string{"anything (the time ran out before the first screenshot)"}
 	for ctx.Err() == nil {
 		if err := screenshot(shot); err != nil {
 			return err
@@ -168,7 +169,7 @@ func (c wndCase) run(bin, tableserver, out string) error {
 		if last, err = ocr(shot, "eng", 110, c.showsJackpot); err != nil {
 			return err
 		}
-		if c.shows(last, large) {
+		if missing = c.missing(last, large); len(missing) == 0 {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -177,13 +178,14 @@ func (c wndCase) run(bin, tableserver, out string) error {
 	if st, err := dealer.GetStatus(context.Background(), &pb.GetStatusRequest{}); err == nil && st.PendingJackpot != nil {
 		pending = fmt.Sprintf("%s %d cents", st.PendingJackpot.TerminalId, st.PendingJackpot.Amount)
 	}
-	return fmt.Errorf("%s not read large (read there: %v), or the meter %q not read, or the message %q not read (the table's hit waiting for the pit boss: %s); screenshot %s; read:\n%s",
-		c.number, large, c.amount, c.message(), pending, shot, last.summary())
+	return fmt.Errorf("not read: %s (the table's hit waiting for the pit boss: %s); screenshot %s; read:\n%s",
+		strings.Join(missing, "; "), pending, shot, last.summary())
 }
 
-// shows reports whether the latest number's box reads the number dealt in glyphs at least
-// 150 pixels high, and the page reads the meter's amount and the winning jackpot message.
-func (c wndCase) shows(r reading, large []word) bool {
+// missing is what the screen does not show of what it must: the number dealt in the latest
+// number's box in glyphs at least 150 pixels high, the meter's amount, the winning jackpot
+// message. Nothing when it shows all of it.
+func (c wndCase) missing(r reading, large []word) []string {
 	big := false
 	for _, w := range large {
 		// A stray mark beside the glyphs is read as punctuation ("32.", "00°"): the digits are
@@ -193,24 +195,29 @@ func (c wndCase) shows(r reading, large []word) bool {
 			big = true
 		}
 	}
-	return big && c.showsJackpot(r)
+	var out []string
+	if !big {
+		out = append(out, fmt.Sprintf("%s large (read in its box: %v)", c.number, large))
+	}
+	return append(out, c.jackpotMissing(r)...)
 }
 
-// showsJackpot reports whether the page reads the meter's amount and, at a hit, the winning
-// message on one line: its words, the prize and the seat.
-func (c wndCase) showsJackpot(r reading) bool {
-	if c.amount != "" {
-		if _, _, ok := r.find(c.amount); !ok {
-			return false
-		}
+// jackpotMissing is what the page does not read of the meter's amount and, at a hit, the
+// winning message on one line: its words, the prize and the seat.
+func (c wndCase) jackpotMissing(r reading) []string {
+	var out []string
+	if _, _, ok := r.find(c.amount); c.amount != "" && !ok {
+		out = append(out, fmt.Sprintf("the meter %q", c.amount))
 	}
-	if c.won != "" {
-		if _, _, ok := r.find("Jackpot of", c.message()); !ok {
-			return false
-		}
+	if _, _, ok := r.find("Jackpot of", c.message()); c.won != "" && !ok {
+		out = append(out, fmt.Sprintf("the winning jackpot message %q", c.message()))
 	}
-	return true
+	return out
 }
+
+// showsJackpot reports whether the page reads all the case's jackpot: enough for the page's
+// read (ocr) to stop before its bands.
+func (c wndCase) showsJackpot(r reading) bool { return len(c.jackpotMissing(r)) == 0 }
 
 // The latest number's box on the display's 1920×1080 design (wnd/screen.go, the layout's
 // "the latest number"), scaled as the display scales it to the screen.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
 )
@@ -38,8 +39,10 @@ func TestWndProbeFailsWithoutTheWinningJackpotMessage(t *testing.T) {
 		{"another seat's win", wndCase{amount: "1,000.00", won: "10,000.50", seat: "T01"}, won},
 		{"another prize", wndCase{amount: "1,000.00", won: "10,000.51", seat: "T07"}, won},
 	} {
-		if c.c.showsJackpot(c.r) {
-			t.Errorf("%s passed as the message %q", c.what, c.c.message())
+		// What the probe says is missing is the message alone: the meter is read.
+		want := fmt.Sprintf("the winning jackpot message %q", c.c.message())
+		if got := c.c.jackpotMissing(c.r); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: missing %q, want [%s]", c.what, got, want)
 		}
 	}
 	if !noHit.showsJackpot(meter) {
