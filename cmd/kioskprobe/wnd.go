@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"image/png"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -17,6 +18,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
 	"github.com/tablegames/ats/client"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
 )
@@ -25,8 +28,10 @@ import (
 // wheel it starts a table server (its own PKI, ledger and port), the real cmd/wnd binary full
 // screen on the X display, deals a round with the dealer's RPCs, and reads the screen back with
 // tesseract: the number dealt must be on screen LARGE (in the latest number's box, in glyphs at
-// least 150 pixels high),
-// and with a jackpot the meter's amount. The screenshots stay in -out.
+// least 150 pixels high), and with a jackpot the meter's amount. On a jackpot that hits at the
+// first contribution, terminal T01 bought in by the dealer stakes in the round, and the winning
+// jackpot message (001 §2.2.8) must be read with the prize and the seat. The screenshots stay
+// in -out.
 func wndMain(args []string) error {
 	fs := flag.NewFlagSet("wnd", flag.ContinueOnError)
 	bin := fs.String("wnd", "", "the wnd binary (go build ./cmd/wnd)")
@@ -46,26 +51,40 @@ func wndMain(args []string) error {
 		{name: "single-zero-jackpot", args: []string{"-jackpot-seed", "1234567", "-jackpot-ceiling", "99999999"},
 			number: "32", amount: "12,345.67"},
 		{name: "double-zero", args: []string{"-rules", "star"}, number: "00"},
+		// The hidden trigger is drawn in (seed, ceiling]: a ceiling one cent above the seed
+		// puts it there, so T01's stake of 5.00 (1 %: 5 cents) hits. The prize is the meter
+		// with that stake's 5 cents; the meter shows the seed again.
+		{name: "jackpot-hit", args: []string{"-jackpot-seed", "1234567", "-jackpot-ceiling", "1234568", "-jackpot-rate", "100"},
+			number: "32", amount: "12,345.67", won: "12,345.72", seat: "T01", stake: 500},
 	} {
+		start := time.Now()
 		if err := c.run(*bin, *tableserver, *out); err != nil {
-			fmt.Printf("FAIL wnd %s: %v\n", c.name, err)
+			fmt.Printf("FAIL wnd %s (%.0f s): %v\n", c.name, time.Since(start).Seconds(), err)
 			failed++
 			continue
 		}
-		fmt.Printf("ok   wnd %s: %s read large%s\n", c.name, c.number, map[bool]string{true: ", the meter " + c.amount}[c.amount != ""])
+		fmt.Printf("ok   wnd %s (%.0f s): %s read large%s%s\n", c.name, time.Since(start).Seconds(), c.number, map[bool]string{true: ", the meter " + c.amount}[c.amount != ""],
+			map[bool]string{true: ", the message " + c.message()}[c.won != ""])
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of 2 failed (screenshots in %s)", failed, *out)
+		return fmt.Errorf("%d of 3 failed (screenshots in %s)", failed, *out)
 	}
 	return nil
 }
 
-// wndCase is one table the display follows: the table server's flags, the number dealt, and
-// the jackpot meter's amount to read ("" for none).
+// wndCase is one table the display follows: the table server's flags, the number dealt, the
+// jackpot meter's amount to read ("" for none), and the winning jackpot message's prize to read
+// ("" for none) after seat (a terminal of the PKI) stakes stake cents in the round (0: no
+// wager): the only stake, so the hit is won at that seat.
 type wndCase struct {
-	name, number, amount string
-	args                 []string
+	name, number, amount, won, seat string
+	stake                           int64
+	args                            []string
 }
+
+// message is the winning jackpot message as read: the display's words (wnd/screen.go, "Jackpot
+// of %s won at terminal %s") after the currency symbol, which tesseract reads unreliably.
+func (c wndCase) message() string { return c.won + " won at terminal " + c.seat }
 
 func (c wndCase) run(bin, tableserver, out string) error {
 	dir, err := os.MkdirTemp("", "wnd-probe-")
@@ -120,13 +139,26 @@ func (c wndCase) run(bin, tableserver, out string) error {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if err := deal(ctx, dealer, c.number); err != nil {
+	if _, err := dealer.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	var stake func(roundID string) error
+	if c.stake > 0 { // a buy-in is taken at an open table
+		t01, err := seatBuyIn(ctx, dealer, pki, addr, c.seat, 100*c.stake)
+		if err != nil {
+			return err
+		}
+		defer t01.Close()
+		stake = func(roundID string) error { return stakeOn17(ctx, t01, c.seat, roundID, c.stake) }
+	}
+	if err := deal(ctx, dealer, c.number, stake); err != nil {
 		return err
 	}
 	// Read until the screen shows it: the window and the stream take a moment to come up.
 	shot := logs + ".png"
 	var last reading
 	var large []word
+	missing := []string{"anything (the time ran out before the first screenshot)"}
 	for ctx.Err() == nil {
 		if err := screenshot(shot); err != nil {
 			return err
@@ -134,21 +166,26 @@ func (c wndCase) run(bin, tableserver, out string) error {
 		if large, err = readLarge(shot); err != nil {
 			return err
 		}
-		if last, err = ocr(shot, "eng", 110, nil); err != nil {
+		if last, err = ocr(shot, "eng", 110, c.showsJackpot); err != nil {
 			return err
 		}
-		if c.shows(last, large) {
+		if missing = c.missing(last, large); len(missing) == 0 {
 			return nil
 		}
 		time.Sleep(time.Second)
 	}
-	return fmt.Errorf("%s not read large (read there: %v), or the meter %q not read; screenshot %s; read:\n%s",
-		c.number, large, c.amount, shot, last.summary())
+	pending := "none"
+	if st, err := dealer.GetStatus(context.Background(), &pb.GetStatusRequest{}); err == nil && st.PendingJackpot != nil {
+		pending = fmt.Sprintf("%s %d cents", st.PendingJackpot.TerminalId, st.PendingJackpot.Amount)
+	}
+	return fmt.Errorf("not read: %s (the table's hit waiting for the pit boss: %s); screenshot %s; read:\n%s",
+		strings.Join(missing, "; "), pending, shot, last.summary())
 }
 
-// shows reports whether the latest number's box reads the number dealt in glyphs at least
-// 150 pixels high, and the page reads the meter's amount.
-func (c wndCase) shows(r reading, large []word) bool {
+// missing is what the screen does not show of what it must: the number dealt in the latest
+// number's box in glyphs at least 150 pixels high, the meter's amount, the winning jackpot
+// message. Nothing when it shows all of it.
+func (c wndCase) missing(r reading, large []word) []string {
 	big := false
 	for _, w := range large {
 		// A stray mark beside the glyphs is read as punctuation ("32.", "00°"): the digits are
@@ -158,12 +195,29 @@ func (c wndCase) shows(r reading, large []word) bool {
 			big = true
 		}
 	}
-	if c.amount == "" {
-		return big
+	var out []string
+	if !big {
+		out = append(out, fmt.Sprintf("%s large (read in its box: %v)", c.number, large))
 	}
-	_, _, meter := r.find(c.amount)
-	return big && meter
+	return append(out, c.jackpotMissing(r)...)
 }
+
+// jackpotMissing is what the page does not read of the meter's amount and, at a hit, the
+// winning message on one line: its words, the prize and the seat.
+func (c wndCase) jackpotMissing(r reading) []string {
+	var out []string
+	if _, _, ok := r.find(c.amount); c.amount != "" && !ok {
+		out = append(out, fmt.Sprintf("the meter %q", c.amount))
+	}
+	if _, _, ok := r.find("Jackpot of", c.message()); c.won != "" && !ok {
+		out = append(out, fmt.Sprintf("the winning jackpot message %q", c.message()))
+	}
+	return out
+}
+
+// showsJackpot reports whether the page reads all the case's jackpot: enough for the page's
+// read (ocr) to stop before its bands.
+func (c wndCase) showsJackpot(r reading) bool { return len(c.jackpotMissing(r)) == 0 }
 
 // The latest number's box on the display's 1920×1080 design (wnd/screen.go, the layout's
 // "the latest number"), scaled as the display scales it to the screen.
@@ -209,14 +263,64 @@ func readLarge(shot string) ([]word, error) {
 	return out, nil
 }
 
-// deal runs one round to the number: open, start, the ball dropping, the outcome.
-func deal(ctx context.Context, d pb.DealerServiceClient, number string) error {
-	if _, err := d.OpenTable(ctx, &pb.OpenTableRequest{}); err != nil {
-		return fmt.Errorf("open: %w", err)
+// seatBuyIn connects the seat's terminal and credits it amount cents as a dealer buy-in, which
+// it accepts (a buy-in is the player's to confirm on the terminal before it is theirs to stake).
+func seatBuyIn(ctx context.Context, d pb.DealerServiceClient, pkiDir, addr, seat string, amount int64) (*client.Client, error) {
+	tlsCfg := mustTLS(pkiDir, seat)
+	if tlsCfg == nil {
+		return nil, fmt.Errorf("no certificate of %s in %s", seat, pkiDir)
 	}
+	c, err := client.Dial(client.Config{Addr: addr, TLS: tlsCfg, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		return nil, err
+	}
+	go func() { // the terminal's events are not the probe's to read: drained
+		for range c.Events() {
+		}
+	}()
+	// The table knows a terminal once it has connected with its certificate.
+	for !c.Connected() {
+		if ctx.Err() != nil {
+			c.Close()
+			return nil, fmt.Errorf("%s did not reach the table server: %w", seat, ctx.Err())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b, err := d.CreditPlayer(ctx, &pb.CreditPlayerRequest{IdempotencyKey: "wnd-probe-buy-in", TerminalId: seat, Amount: amount})
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("the dealer's buy-in for %s: %w", seat, err)
+	}
+	if _, err := c.ConfirmBuyIn(ctx, "wnd-probe-accept", b.BuyInId, true); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s accepting the buy-in: %w", seat, err)
+	}
+	return c, nil
+}
+
+// stakeOn17 is the seat's slip of amount cents straight up on 17, acknowledged by the table.
+func stakeOn17(ctx context.Context, c *client.Client, seat, roundID string, amount int64) error {
+	seventeen, err := roulette.ParseBet(roulette.Layout{Wheel: roulette.SingleZero}, roulette.BetSpec{Name: "straight", Numbers: []string{"17"}})
+	if err != nil {
+		return err
+	}
+	if _, err := c.UpdateSlip(ctx, roundID, 1, []table.SlipBet{{Bet: seventeen, Amount: amount}}); err != nil {
+		return fmt.Errorf("%s's stake on 17: %w", seat, err)
+	}
+	return nil
+}
+
+// deal runs one round to the number at the open table: start, the stake (if any) in the
+// wagering period, the ball dropping, the outcome.
+func deal(ctx context.Context, d pb.DealerServiceClient, number string, stake func(roundID string) error) error {
 	st, err := d.StartRound(ctx, &pb.StartRoundRequest{})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
+	}
+	if stake != nil {
+		if err := stake(st.RoundId); err != nil {
+			return err
+		}
 	}
 	if _, err := d.BallDropping(ctx, &pb.RoundRequest{RoundId: st.RoundId}); err != nil {
 		return fmt.Errorf("ball dropping: %w", err)
