@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -32,6 +33,46 @@ type croupier struct {
 	dev  wheel.Device    // the table's commands to the automated wheel: launch the ball
 	spin time.Duration   // from the drop to the read
 	log  *slog.Logger
+
+	// The dealer's orders from the demo's stdin (dealer.go), taken at the croupier's next tick.
+	mu      sync.Mutex
+	next    *roulette.Number // the number the sensors read next; nil: where the ball falls (random)
+	dropNow string           // the round whose ball drops now, not half a second before its deadline
+}
+
+// setNext has the wheel read n at the next read.
+func (c *croupier) setNext(n roulette.Number) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next = &n
+}
+
+// spinNow has the ball of round id dropped at the next tick (an order for a round that has
+// closed meanwhile is void).
+func (c *croupier) spinNow(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropNow = id
+}
+
+// dropOrdered says whether the dealer ordered round id's ball dropped now.
+func (c *croupier) dropOrdered(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dropNow == id
+}
+
+// readNumber is the number the sensors read: the dealer's, once, else a random one.
+func (c *croupier) readNumber() roulette.Number {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.next != nil {
+		n := *c.next
+		c.next = nil
+		return n
+	}
+	order := c.kind.Order()
+	return order[rand.IntN(len(order))]
 }
 
 // startWheel serves an emulated wheel of kind on a new pty, runs the driver and the table's
@@ -71,6 +112,7 @@ func (d *Demo) startWheel(ctx context.Context, tbl *server.Table, kind roulette.
 		return err
 	}
 	c := &croupier{tbl: tbl, kind: kind, emu: emu, dev: drv, spin: spin, log: log}
+	d.croupier = c
 	d.run(func() { c.run(ctx) })
 	return nil
 }
@@ -108,14 +150,13 @@ func (c *croupier) run(ctx context.Context) {
 			// As an automated wheel's table does: the blower, commanded over the line.
 			launched = try("launch", c.dev.Launch(ctx, 300*time.Millisecond))
 		case phase == table.PhaseWagering && launched && !dropped:
-			if dl := c.tbl.RoundDeadline(); !dl.IsZero() && time.Until(dl) < 500*time.Millisecond {
+			if dl := c.tbl.RoundDeadline(); c.dropOrdered(id) || !dl.IsZero() && time.Until(dl) < 500*time.Millisecond {
 				dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 			}
 		case phase == table.PhaseNoMoreBets && launched && !dropped:
 			dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 		case phase == table.PhaseNoMoreBets && dropped && time.Since(droppedAt) >= c.spin/2:
-			order := c.kind.Order()
-			n := order[rand.IntN(len(order))].String()
+			n := c.readNumber().String()
 			read = try("read", c.emu.Read(n, n))
 		}
 	}

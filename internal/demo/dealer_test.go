@@ -1,0 +1,83 @@
+package demo
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablegames/ats/app/roulette"
+)
+
+// The dealer's commands on the demo's stdin parse to what they say; a device's command is left
+// to the device; a wrong one is refused in words (never a panic, never passed on to the note
+// acceptor, whose own "unknown command" would not name the dealer's usage).
+func TestDealerCommandsParse(t *testing.T) {
+	for _, c := range []struct {
+		line, wheel string
+		dealer      bool
+		err         string // "" none; else a part of the refusal
+		want        dealerCmd
+	}{
+		{line: "outcome 17", dealer: true, want: dealerCmd{verb: "outcome", number: 17}},
+		{line: "outcome 0", dealer: true, want: dealerCmd{verb: "outcome", number: 0}},
+		{line: "outcome 00", wheel: "double", dealer: true, want: dealerCmd{verb: "outcome", number: roulette.DoubleZeroNumber}},
+		{line: "outcome red", dealer: true, want: dealerCmd{verb: "outcome", colour: "red"}},
+		{line: "  spin  ", dealer: true, want: dealerCmd{verb: "spin"}},
+		{line: "hold", dealer: true, want: dealerCmd{verb: "hold"}},
+		{line: "deal", dealer: true, want: dealerCmd{verb: "deal"}},
+		{line: "draw", dealer: true, want: dealerCmd{verb: "draw"}},
+		{line: "correct 20", dealer: true, want: dealerCmd{verb: "correct", number: 20}},
+		{line: "tournament open", dealer: true, want: dealerCmd{verb: "tournament", action: "open", rounds: 1}},
+		{line: "tournament open 3", dealer: true, want: dealerCmd{verb: "tournament", action: "open", rounds: 3}},
+		{line: "tournament close rain", dealer: true, want: dealerCmd{verb: "tournament", action: "close", reason: "rain"}},
+		// Refused, in words.
+		{line: "outcome 00", dealer: true, err: `"00" is not a number of this single-zero wheel`},
+		{line: "outcome 37", dealer: true, err: "not a number of this"},
+		{line: "outcome purple", dealer: true, err: "not a number of this"},
+		{line: "outcome", dealer: true, err: "usage: outcome N"},
+		{line: "outcome 1 2", dealer: true, err: "usage: outcome N"},
+		{line: "correct", dealer: true, err: "usage: correct N"},
+		{line: "correct -1", dealer: true, err: "not a number"},
+		{line: "spin now", dealer: true, err: "usage: spin"},
+		{line: "tournament", dealer: true, err: "usage: tournament open"},
+		{line: "tournament open zero", dealer: true, err: `"zero" rounds`},
+		{line: "tournament open 0", dealer: true, err: "want 1 to"},
+		{line: "tournament flip", dealer: true, err: `unknown action "flip"`},
+		// The devices' commands are not the dealer's.
+		{line: "note 2000"},
+		{line: "jam"},
+		{line: "pause"},
+		{line: "printer paper-out"},
+		{line: "pad card 1234567 1"},
+		{line: ""},
+	} {
+		w := roulette.SingleZero
+		if c.wheel == "double" {
+			w = roulette.DoubleZero
+		}
+		got, dealer, err := parseDealer(c.line, w)
+		if dealer != c.dealer {
+			t.Errorf("%q: a dealer's command %v, want %v", c.line, dealer, c.dealer)
+			continue
+		}
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: refused: %v", c.line, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: error %v, want one saying %q", c.line, err, c.err)
+		case c.err == "" && dealer && got != c.want:
+			t.Errorf("%q: %+v, want %+v", c.line, got, c.want)
+		}
+	}
+}
+
+// The demo's tournament terms are valid terms a single seat can play.
+func TestDemoTournamentTermsValid(t *testing.T) {
+	terms := demoTournament(3, time.Now())
+	if err := terms.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if terms.MinPlayers > 1 {
+		t.Fatalf("the demo's one seat cannot play it: at least %d players", terms.MinPlayers)
+	}
+}
