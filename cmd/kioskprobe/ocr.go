@@ -365,6 +365,36 @@ func plates(img image.Image, c color.RGBA, minSide int) []image.Rectangle {
 	return out
 }
 
+// shift moves every word read by d: a crop's words placed back on the screen.
+func (r reading) shift(d image.Point) {
+	for _, l := range r.lines {
+		for i := range l {
+			l[i].X += d.X
+			l[i].Y += d.Y
+		}
+	}
+}
+
+// cropTo writes the part r of the image at path to out.
+func cropTo(path string, r image.Rectangle, out string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return errors.New("screenshot: an image that cannot be cut")
+	}
+	return writeImage(out, sub.SubImage(r.Intersect(img.Bounds())))
+}
+
 // readCrop reads the part r of the screenshot at path as one line of words (--psm 7).
 func readCrop(path string, r image.Rectangle, languages string) (string, error) {
 	f, err := os.Open(path)
