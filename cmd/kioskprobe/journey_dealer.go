@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"image"
 	"os"
 	"regexp"
 	"strconv"
@@ -177,13 +178,21 @@ func dealerJourneys() []journey {
 				{
 					name: "five chips of 1 on the red ball",
 					do: func(k *kioskRun) error {
+						// Found once, tapped five times: a look between taps costs seconds, and
+						// the period may end meanwhile.
+						p, err := k.leftmostLowest(k.tr.T("Bet"), sidePanel(k))
+						if err != nil {
+							return err
+						}
 						for range 5 {
-							if err := k.tapWords(k.tr.T("Bet")); err != nil {
+							if err := k.tap(p); err != nil {
 								return err
 							}
+							time.Sleep(400 * time.Millisecond)
 						}
 						return nil
 					},
+					area: sidePanel,
 					want: func(translation) [][]string { return [][]string{{"495.00"}} },
 				},
 				{
@@ -247,6 +256,41 @@ func dealerJourneys() []journey {
 				},
 			},
 		},
+	}
+}
+
+// leftmostLowest looks at area of the screen and finds the word w (alone, compared folded) in
+// its lowest row, the leftmost of that row: the red ball's Bet of the four.
+func (k *kioskRun) leftmostLowest(w string, area image.Rectangle) (point, error) {
+	deadline := time.Now().Add(k.o.timeout)
+	for {
+		if err := k.lookIn(area, nil); err != nil {
+			return point{}, err
+		}
+		var found []word
+		for _, l := range k.last.lines {
+			for _, x := range l {
+				if fold(x.Text) == fold(w) {
+					found = append(found, x)
+				}
+			}
+		}
+		if len(found) > 0 {
+			best := found[0]
+			for _, x := range found[1:] {
+				switch {
+				case x.Y > best.Y+x.H: // a lower row
+					best = x
+				case x.Y >= best.Y-x.H && x.X < best.X: // the same row, further left
+					best = x
+				}
+			}
+			return best.centre(), nil
+		}
+		if time.Now().After(deadline) {
+			return point{}, fmt.Errorf("no %q read; screenshot %s; read:\n%s", w, k.shot, k.last.summary())
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }
 

@@ -1,11 +1,14 @@
 package demo
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
+	"github.com/tablegames/ats/app/table"
+	"github.com/tablegames/ats/internal/testwait"
 )
 
 // The dealer's commands on the demo's stdin parse to what they say; a device's command is left
@@ -80,4 +83,52 @@ func TestDemoTournamentTermsValid(t *testing.T) {
 	if terms.MinPlayers > 1 {
 		t.Fatalf("the demo's one seat cannot play it: at least %d players", terms.MinPlayers)
 	}
+}
+
+// A wheel that faulted in a spin (on a loaded machine its line fell silent for 1.5 s) has its
+// read of that spin refused by the table; the demo stalled in NO MORE BETS for good. The demo's
+// dealer now enters the number the ball showed, as a dealer does on a wheel's fault, audited as
+// the demo's dealer: the round ends on the number ordered.
+func TestDemoDealerEntersTheNumberWhenTheWheelFaulted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := Start(ctx, Config{StateDir: t.TempDir(), TerminalID: "T01", Period: 30 * time.Second, Spin: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tbl := d.table.Table
+	var id string
+	if !testwait.For(10*time.Second, func() bool {
+		var ph table.Phase
+		id, ph = tbl.CurrentRound()
+		return ph == table.PhaseWagering
+	}) {
+		t.Fatal("no round open")
+	}
+	time.Sleep(time.Second) // the croupier launches the ball at its next tick
+	if err := d.croupier.emu.Fault("dirty", 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"outcome 17", "spin"} {
+		if _, err := d.command(c); err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+	}
+	if !testwait.For(15*time.Second, func() bool { r, ph := tbl.CurrentRound(); return r == id && ph == table.PhaseResult }) {
+		t.Fatal("the round never settled after the wheel's fault")
+	}
+	events, err := tbl.AuditLog(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		if e.Kind == "outcome" && e.Round == id {
+			if e.Detail != "17" || e.Actor != DealerActor {
+				t.Fatalf("round %s's outcome: %q by %q, want 17 by %s", id, e.Detail, e.Actor, DealerActor)
+			}
+			return
+		}
+	}
+	t.Fatalf("no outcome of %s in the audit log", id)
 }

@@ -123,8 +123,9 @@ func (c *croupier) run(ctx context.Context) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var round string
-	var launched, dropped, read bool
-	var droppedAt time.Time
+	var launched, dropped, read, entered bool
+	var droppedAt, readAt time.Time
+	var number string
 	for {
 		select {
 		case <-ctx.Done():
@@ -133,9 +134,22 @@ func (c *croupier) run(ctx context.Context) {
 		}
 		id, phase := c.tbl.CurrentRound()
 		if id != round {
-			round, launched, dropped, read = id, false, false, false
+			round, launched, dropped, read, entered = id, false, false, false, false
 		}
-		if id == "" || read {
+		if id == "" || entered {
+			continue
+		}
+		if read {
+			// The wheel's read not taken (the table heard a fault of this spin: on a loaded
+			// machine the line fell silent for 1.5 s and the demo stalled in NO MORE BETS for
+			// good): the dealer enters the number the ball showed, as a dealer does when the
+			// wheel reports a fault (manual entry, audited as the demo's dealer).
+			if phase == table.PhaseNoMoreBets && time.Since(readAt) >= c.spin {
+				entered = true
+				if _, err := c.tbl.EnterOutcome(DealerActor, id, number); err != nil {
+					c.log.Warn("demo dealer: entering the wheel's number", "round", id, "number", number, "err", err)
+				}
+			}
 			continue
 		}
 		try := func(what string, err error) bool {
@@ -156,8 +170,8 @@ func (c *croupier) run(ctx context.Context) {
 		case phase == table.PhaseNoMoreBets && launched && !dropped:
 			dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 		case phase == table.PhaseNoMoreBets && dropped && time.Since(droppedAt) >= c.spin/2:
-			n := c.readNumber().String()
-			read = try("read", c.emu.Read(n, n))
+			number = c.readNumber().String()
+			read, readAt = try("read", c.emu.Read(number, number)), time.Now()
 		}
 	}
 }
