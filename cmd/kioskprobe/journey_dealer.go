@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// The journeys that need the dealer (issue 32 points 3, 15, 16, 18): an outcome chosen, a
+// The journeys that need the dealer (issue 32 points 15, 16, 18): an outcome chosen, a
 // result corrected, a tournament run. The demo's dealer takes its orders on the kiosk's stdin
 // beside the device commands (internal/demo/dealer.go: outcome, spin, hold, deal, correct, draw,
 // tournament) and answers each on its stderr, which the journey reads back from the kiosk's log.
@@ -109,30 +109,6 @@ func grouped(n int64) string {
 func dealerJourneys() []journey {
 	lucky := &luckyWin{}
 	return []journey{
-		{
-			// Point 3: an above-maximum clamp says the amount it reduced to. The demo's
-			// straight-up maximum is 25.00: a chip of 100 on 17 is reduced to 25.00.
-			name:    "clamp-amount",
-			designs: "A",
-			args:    []string{"-demo-period", "120s"},
-			steps: []step{
-				buyIn,
-				takesBets,
-				{
-					name: "a chip of 100 on 17 is reduced to the straight-up maximum, and says to what",
-					do: func(k *kioskRun) error {
-						if err := k.tapWords("100"); err != nil {
-							return err
-						}
-						return k.tapNumber(17)
-					},
-					want: func(t translation) [][]string {
-						return [][]string{{t.T("above the maximum for this bet: reduced to the next lowest permitted wager"), "25.00"}}
-					},
-					area: messageBar,
-				},
-			},
-		},
 		{
 			// Point 15: a correction takes a win away in words: what the result was and is, the
 			// win and the balance before and after.
@@ -248,7 +224,8 @@ func dealerJourneys() []journey {
 				},
 				{
 					name: "the last round: the place and the prize, on the panel and the message line",
-					do:   func(k *kioskRun) error { return k.orders("outcome 17", "spin") },
+					// Held: the final results stand until the next round opens.
+					do: func(k *kioskRun) error { return k.orders("hold", "outcome 17", "spin") },
 					want: func(t translation) [][]string {
 						return [][]string{{before(t.T("Tournament over: your place %d, prize %s")), "100.00"}}
 					},
