@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablegames/ats/app/money"
 )
 
 // The journeys that need the dealer (issue 32 points 15, 16, 18): an outcome chosen, a
@@ -96,15 +98,6 @@ func oddsOf(draw, colour string) (int64, error) {
 	return strconv.ParseInt(m[1], 10, 64)
 }
 
-// grouped writes n as the screen writes a count: thousands with commas ("1,000").
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // dealerJourneys are issue 32's journeys that needed a dealer (part of journeys).
 func dealerJourneys() []journey {
 	lucky := &luckyWin{}
@@ -185,8 +178,9 @@ func dealerJourneys() []journey {
 						if err != nil {
 							return err
 						}
-						lucky.won = grouped(5*(odds+1)) + ".00"
-						lucky.tab = "+" + grouped(5*odds)
+						// Five chips of 1 (cents): the win is stake and odds, the tab what they paid.
+						lucky.won = money.Grouped(500 * (odds + 1))
+						lucky.tab = "+" + money.Chips(500*odds)
 						return nil
 					},
 					want: func(translation) [][]string { return [][]string{{"WON", lucky.won}, {lucky.tab}} },
@@ -216,20 +210,25 @@ func dealerJourneys() []journey {
 					},
 					want: func(t translation) [][]string { return [][]string{{t.T("TOURNAMENT")}, {t.T("PLACE YOUR BETS")}} },
 					wait: time.Minute,
+					area: sidePanel,
 				},
 				{
 					name: "a wager of tournament chips on 17",
 					do:   func(k *kioskRun) error { return k.tapNumber(17) },
 					want: func(t translation) [][]string { return [][]string{{t.T("BET"), "10"}} },
+					area: sidePanel,
 				},
 				{
-					name: "the last round: the place and the prize, on the panel and the message line",
+					name: "the last round: the place and the prize on the tournament's panel",
 					// Held: the final results stand until the next round opens.
 					do: func(k *kioskRun) error { return k.orders("hold", "outcome 17", "spin") },
+					// The panel's words, which stand until the next round (the message line's
+					// "Tournament over: your place 1, prize A$100.00" gives way in seconds).
 					want: func(t translation) [][]string {
-						return [][]string{{before(t.T("Tournament over: your place %d, prize %s")), "100.00"}}
+						return [][]string{{t.T("FINAL RESULTS")}, {fmt.Sprintf(t.T("Place %d"), 1), before(t.T("prize %s")), "100.00"}}
 					},
 					wait: time.Minute,
+					area: sidePanel,
 				},
 			},
 		},
