@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -326,12 +325,7 @@ func (k *kioskRun) tapPlate(c color.RGBA, words string) error {
 		if err := k.shoot(); err != nil {
 			return err
 		}
-		f, err := os.Open(k.shot)
-		if err != nil {
-			return err
-		}
-		img, err := png.Decode(f)
-		f.Close()
+		img, err := decodePNG(k.shot)
 		if err != nil {
 			return err
 		}

@@ -375,14 +375,23 @@ func (r reading) shift(d image.Point) {
 	}
 }
 
-// cropTo writes the part r of the image at path to out.
-func cropTo(path string, r image.Rectangle, out string) error {
+// decodePNG reads the PNG image at path.
+func decodePNG(path string) (image.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer f.Close()
 	img, err := png.Decode(f)
-	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("screenshot %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// cropTo writes the part r of the image at path to out.
+func cropTo(path string, r image.Rectangle, out string) error {
+	img, err := decodePNG(path)
 	if err != nil {
 		return err
 	}
@@ -397,24 +406,9 @@ func cropTo(path string, r image.Rectangle, out string) error {
 
 // readCrop reads the part r of the screenshot at path as one line of words (--psm 7).
 func readCrop(path string, r image.Rectangle, languages string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		return "", err
-	}
-	sub, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	})
-	if !ok {
-		return "", errors.New("screenshot: an image that cannot be cut")
-	}
 	name := path + ".crop.png"
 	defer os.Remove(name)
-	if err := writeImage(name, sub.SubImage(r)); err != nil {
+	if err := cropTo(path, r, name); err != nil {
 		return "", err
 	}
 	cmd := exec.Command("tesseract", name, "stdout", "-l", languages, "--psm", "7")
