@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,8 @@ func TestDemoTournamentTermsValid(t *testing.T) {
 func TestDemoDealerEntersTheNumberWhenTheWheelFaulted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	d, err := Start(ctx, Config{StateDir: t.TempDir(), TerminalID: "T01", Period: 30 * time.Second, Spin: time.Second})
+	d, err := Start(ctx, Config{StateDir: t.TempDir(), TerminalID: "T01", Period: 30 * time.Second, Spin: time.Second,
+		Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,8 @@ func TestDemoDealerEntersTheNumberWhenTheWheelFaulted(t *testing.T) {
 	if err := d.croupier.emu.Fault("dirty", 1); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []string{"outcome 17", "spin"} {
+	// Held: the result stays (the spin time here is 1 s, and so is the result's).
+	for _, c := range []string{"hold", "outcome 17", "spin"} {
 		if _, err := d.command(c); err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
