@@ -120,7 +120,7 @@ func dealerJourneys() []journey {
 				{
 					name: "the dealer spins and the wheel reads 17: a win of 180.00, held on the screen",
 					do:   func(k *kioskRun) error { return k.orders("hold", "outcome 17", "spin") },
-					want: func(translation) [][]string { return [][]string{{"WON", "180.00"}, {"675.00"}} },
+					want: func(t translation) [][]string { return [][]string{{t.T("WON"), "180.00"}, {"675.00"}} },
 					area: sidePanel,
 				},
 				{
@@ -183,7 +183,7 @@ func dealerJourneys() []journey {
 						lucky.tab = "+" + money.Chips(500*odds)
 						return nil
 					},
-					want: func(translation) [][]string { return [][]string{{"WON", lucky.won}, {lucky.tab}} },
+					want: func(t translation) [][]string { return [][]string{{t.T("WON"), lucky.won}, {lucky.tab}} },
 					area: sidePanel,
 				},
 			},
