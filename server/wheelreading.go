@@ -207,3 +207,14 @@ func (t *Table) RoundDeadline() time.Time {
 	}
 	return t.cur.deadline
 }
+
+// CurrentDraw is the current round's Lucky Ball draw (false: no round, or no draw yet). The
+// demo's dealer reads it to have the wheel read a colour's number (internal/demo).
+func (t *Table) CurrentDraw() (roulette.LuckyBallDraw, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == nil || t.cur.draw == nil {
+		return roulette.LuckyBallDraw{}, false
+	}
+	return *t.cur.draw, true
+}

@@ -365,26 +365,50 @@ func plates(img image.Image, c color.RGBA, minSide int) []image.Rectangle {
 	return out
 }
 
-// readCrop reads the part r of the screenshot at path as one line of words (--psm 7).
-func readCrop(path string, r image.Rectangle, languages string) (string, error) {
+// shift moves every word read by d: a crop's words placed back on the screen.
+func (r reading) shift(d image.Point) {
+	for _, l := range r.lines {
+		for i := range l {
+			l[i].X += d.X
+			l[i].Y += d.Y
+		}
+	}
+}
+
+// decodePNG reads the PNG image at path.
+func decodePNG(path string) (image.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	defer f.Close()
 	img, err := png.Decode(f)
-	f.Close()
 	if err != nil {
-		return "", err
+		return nil, fmt.Errorf("screenshot %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// cropTo writes the part r of the image at path to out.
+func cropTo(path string, r image.Rectangle, out string) error {
+	img, err := decodePNG(path)
+	if err != nil {
+		return err
 	}
 	sub, ok := img.(interface {
 		SubImage(image.Rectangle) image.Image
 	})
 	if !ok {
-		return "", errors.New("screenshot: an image that cannot be cut")
+		return errors.New("screenshot: an image that cannot be cut")
 	}
+	return writeImage(out, sub.SubImage(r.Intersect(img.Bounds())))
+}
+
+// readCrop reads the part r of the screenshot at path as one line of words (--psm 7).
+func readCrop(path string, r image.Rectangle, languages string) (string, error) {
 	name := path + ".crop.png"
 	defer os.Remove(name)
-	if err := writeImage(name, sub.SubImage(r)); err != nil {
+	if err := cropTo(path, r, name); err != nil {
 		return "", err
 	}
 	cmd := exec.Command("tesseract", name, "stdout", "-l", languages, "--psm", "7")

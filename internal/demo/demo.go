@@ -50,7 +50,8 @@ type Config struct {
 	Profile roulette.Profile
 
 	// Commands, if set, is read line by line for device commands ("note 2000", "printer
-	// paper-out", "pad card 1234567 1"…); each answer is written to Replies.
+	// paper-out", "pad card 1234567 1"…) and the dealer's ("outcome 17", "spin", "correct 20"…:
+	// dealer.go); each answer is written to Replies.
 	Commands io.Reader
 	Replies  io.Writer
 
@@ -85,6 +86,9 @@ type Demo struct {
 	Seat      int         // the station's seat on that pad
 
 	table    *Table
+	croupier *croupier      // the emulated wheel's dealing (wheel.go), ordered by dealer.go
+	terminal string         // the demo's seat's terminal id
+	kind     roulette.Wheel // the demo table's wheel
 	acceptor *emulator.NoteAcceptor
 	printer  *emulator.Printer
 	pad      *emulator.IDPad
@@ -144,6 +148,7 @@ func Start(ctx context.Context, cfg Config) (_ *Demo, err error) {
 
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Demo{Addr: tbl.Addr, ClientTLS: tbl.ClientTLS, Seat: 1, table: tbl, log: cfg.Log, cancel: cancel, done: ctx.Done(),
+		terminal: cfg.TerminalID, kind: tcfg.Wheel,
 		acceptor: emulator.NewNoteAcceptor(emulator.NoteAcceptorConfig{}),
 		printer:  emulator.NewPrinter(emulator.PrinterConfig{}),
 		pad:      emulator.NewIDPad(emulator.IDPadConfig{}),

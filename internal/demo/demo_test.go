@@ -236,3 +236,76 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		t.Fatalf("never: %s", what)
 	}
 }
+
+// The dealer on the demo's stdin deals a round to order, end to end through the station's real
+// client: with a chip of 5 on 17, "hold", "outcome 17" and "spin" end the wagering at once and
+// the wheel reads 17 (a win of 180.00); "correct 20" is the supervisor's correction of the
+// result held on the screen (the win taken back); a spin with no round open is refused in words
+// on the replies; "deal" opens the next round.
+func TestDealerOnStdinDealsACorrectsARound(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, st, typing, replies := startDemo(t, ctx, dir, nil)
+	st.WaitForTable(ctx, 10*time.Second)
+	waitFor(t, "a note accepted", func() bool { return typed(t, typing, replies, "note 2000") })
+	waitFor(t, "the note credited", func() bool { return st.Terminal.View().Balance == 2000 })
+	v := st.Terminal.View()
+	straight, err := v.Config.Layout.Inside(roulette.Straight, []roulette.Number{17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a round taking bets", func() bool { return st.Terminal.View().Phase == table.PhaseWagering })
+	st.Terminal.SelectChip(500)
+	if _, err := st.Terminal.Place(roulette.Bet{Spot: straight}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the slip acknowledged", func() bool { v := st.Terminal.View(); return v.Acked && v.SlipTotal == 500 })
+	round := st.Terminal.View().RoundID
+	for _, c := range []string{"hold", "outcome 17", "spin"} {
+		if !typed(t, typing, replies, c) {
+			t.Fatalf("%q refused", c)
+		}
+	}
+	// Wagering ended by the dealer's spin, not the 30 s period.
+	waitFor(t, "17 settled: 5.00 on it returns 180.00", func() bool {
+		v := st.Terminal.View()
+		return v.LastOutcome != nil && v.LastOutcome.RoundID == round && v.LastOutcome.Number == 17 && v.Balance == 2000-500+18000
+	})
+	answer := func(line string) string {
+		t.Helper()
+		if _, err := io.WriteString(typing, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r := <-replies.c:
+			return r
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no answer to %q", line)
+			return ""
+		}
+	}
+	if r := answer("spin"); !strings.HasPrefix(r, "error: spin: no round is taking bets") {
+		t.Errorf("a spin with the result held: %q", r)
+	}
+	if r := answer("outcome 37"); !strings.HasPrefix(r, "error: outcome:") {
+		t.Errorf("outcome 37: %q", r)
+	}
+	if r := answer("correct 20"); !strings.HasPrefix(r, "ok: round "+round+" corrected to 20") {
+		t.Fatalf("correct 20: %q", r)
+	}
+	waitFor(t, "the correction's settlement: the win taken back", func() bool {
+		v := st.Terminal.View()
+		return v.Balance == 1500 && v.History[0].Number == 20 && v.History[0].Corrected
+	})
+	if got := st.Terminal.View().Phase; got != table.PhaseResult {
+		t.Fatalf("held, the table is %v, want the result", got)
+	}
+	if !typed(t, typing, replies, "deal") {
+		t.Fatal("deal refused")
+	}
+	waitFor(t, "the next round opened", func() bool {
+		v := st.Terminal.View()
+		return v.Phase == table.PhaseWagering && v.RoundID != round
+	})
+}

@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// commands plays the devices from r, a line at a time: "printer …" goes to the printer, "pad …"
-// to the ID pad, anything else to the note acceptor ("note 2000", "ticket 0012…", "jam"…).
+// commands plays the devices and the dealer from r, a line at a time: a dealer's command
+// ("outcome 17", "spin"…: dealer.go) to the table, "printer …" to the printer, "pad …" to the
+// ID pad, anything else to the note acceptor ("note 2000", "ticket 0012…", "jam"…).
 //
 // Reading r (the kiosk's stdin) cannot be interrupted, so the reading is apart from the doing:
 // the reader may outlive Close, blocked in Read, but it only hands lines over and stops at the
@@ -55,6 +56,12 @@ func (d *Demo) commands(ctx context.Context, r io.Reader, replies io.Writer) {
 }
 
 func (d *Demo) command(line string) (string, error) {
+	if c, ok, err := parseDealer(line, d.kind); ok {
+		if err != nil {
+			return "", err
+		}
+		return d.dealer(c)
+	}
 	if rest, ok := strings.CutPrefix(line, "printer "); ok {
 		return d.printer.Command(rest)
 	}

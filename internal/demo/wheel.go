@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/tablegames/ats/app/roulette"
@@ -32,6 +33,46 @@ type croupier struct {
 	dev  wheel.Device    // the table's commands to the automated wheel: launch the ball
 	spin time.Duration   // from the drop to the read
 	log  *slog.Logger
+
+	// The dealer's orders from the demo's stdin (dealer.go), taken at the croupier's next tick.
+	mu      sync.Mutex
+	next    *roulette.Number // the number the sensors read next; nil: where the ball falls (random)
+	dropNow string           // the round whose ball drops now, not half a second before its deadline
+}
+
+// setNext has the wheel read n at the next read.
+func (c *croupier) setNext(n roulette.Number) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next = &n
+}
+
+// spinNow has the ball of round id dropped at the next tick (an order for a round that has
+// closed meanwhile is void).
+func (c *croupier) spinNow(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropNow = id
+}
+
+// dropOrdered says whether the dealer ordered round id's ball dropped now.
+func (c *croupier) dropOrdered(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dropNow == id
+}
+
+// readNumber is the number the sensors read: the dealer's, once, else a random one.
+func (c *croupier) readNumber() roulette.Number {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.next != nil {
+		n := *c.next
+		c.next = nil
+		return n
+	}
+	order := c.kind.Order()
+	return order[rand.IntN(len(order))]
 }
 
 // startWheel serves an emulated wheel of kind on a new pty, runs the driver and the table's
@@ -71,6 +112,7 @@ func (d *Demo) startWheel(ctx context.Context, tbl *server.Table, kind roulette.
 		return err
 	}
 	c := &croupier{tbl: tbl, kind: kind, emu: emu, dev: drv, spin: spin, log: log}
+	d.croupier = c
 	d.run(func() { c.run(ctx) })
 	return nil
 }
@@ -81,8 +123,9 @@ func (c *croupier) run(ctx context.Context) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var round string
-	var launched, dropped, read bool
-	var droppedAt time.Time
+	var launched, dropped, read, entered bool
+	var droppedAt, readAt time.Time
+	var number string
 	for {
 		select {
 		case <-ctx.Done():
@@ -91,9 +134,22 @@ func (c *croupier) run(ctx context.Context) {
 		}
 		id, phase := c.tbl.CurrentRound()
 		if id != round {
-			round, launched, dropped, read = id, false, false, false
+			round, launched, dropped, read, entered = id, false, false, false, false
 		}
-		if id == "" || read {
+		if id == "" || entered {
+			continue
+		}
+		if read {
+			// The wheel's read not taken (the table heard a fault of this spin: on a loaded
+			// machine the line fell silent for 1.5 s and the demo stalled in NO MORE BETS for
+			// good): the dealer enters the number the ball showed, as a dealer does when the
+			// wheel reports a fault (manual entry, audited as the demo's dealer).
+			if phase == table.PhaseNoMoreBets && time.Since(readAt) >= c.spin {
+				entered = true
+				if _, err := c.tbl.EnterOutcome(DealerActor, id, number); err != nil {
+					c.log.Warn("demo dealer: entering the wheel's number", "round", id, "number", number, "err", err)
+				}
+			}
 			continue
 		}
 		try := func(what string, err error) bool {
@@ -108,15 +164,14 @@ func (c *croupier) run(ctx context.Context) {
 			// As an automated wheel's table does: the blower, commanded over the line.
 			launched = try("launch", c.dev.Launch(ctx, 300*time.Millisecond))
 		case phase == table.PhaseWagering && launched && !dropped:
-			if dl := c.tbl.RoundDeadline(); !dl.IsZero() && time.Until(dl) < 500*time.Millisecond {
+			if dl := c.tbl.RoundDeadline(); c.dropOrdered(id) || !dl.IsZero() && time.Until(dl) < 500*time.Millisecond {
 				dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 			}
 		case phase == table.PhaseNoMoreBets && launched && !dropped:
 			dropped, droppedAt = try("drop", c.emu.Drop(8+rand.IntN(20))), time.Now()
 		case phase == table.PhaseNoMoreBets && dropped && time.Since(droppedAt) >= c.spin/2:
-			order := c.kind.Order()
-			n := order[rand.IntN(len(order))].String()
-			read = try("read", c.emu.Read(n, n))
+			number = c.readNumber().String()
+			read, readAt = try("read", c.emu.Read(number, number)), time.Now()
 		}
 	}
 }
