@@ -101,11 +101,11 @@ type Screen struct {
 	pin    string
 	sup    *model.Supervisor // the supervisor signed in on the panel, nil for none
 	notice string            // the last answer, in words
+	bad    bool              // the notice is a refusal
+	ticker *time.Ticker
 	// capWords is the cash cap's split of the ticket the handpay panel was refused (issue 31):
 	// shown on the panel, in full, until the panel is left or another number is paid.
 	capWords string
-	bad      bool // the notice is a refusal
-	ticker   *time.Ticker
 
 	seats, panel           fyne.CanvasObject // as last built, and what they showed
 	seatsShown, panelShown string
