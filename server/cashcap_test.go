@@ -168,6 +168,10 @@ func TestCashCapAppliesToASupervisorsHandpay(t *testing.T) {
 			if code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), words) {
 				t.Fatalf("%s: %v, want refused saying %q", what, err, words)
 			}
+			// Marked as the cap's, for the console to show the split on its panel.
+			if v := CageRefusalOf(err); v == nil || v.Refusal != pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP || v.CashCap != 100000 || !v.OverCashCap {
+				t.Fatalf("%s: the refusal's details %v", what, v)
+			}
 		}
 		_, err := handpay("h1", nil, nil)
 		capRefusal("the whole ticket in cash by hand", err,

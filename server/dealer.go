@@ -785,7 +785,7 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			}
 			// How it is handed over: cash up to the cap, the rest by transfer or cheque with the
 			// patron's identity (cashcap.go), recorded with the hand payment.
-			paid, err := t.payParts(tk, &pb.CageTicket{ValidationNumber: tk.Validation, Amount: tk.Amount}, parts, patron, idErr)
+			paid, err := t.payParts(tk, &pb.CageTicket{ValidationNumber: tk.Validation, Amount: tk.Amount, CashCap: t.cfg.CashCap, OverCashCap: t.overCap(tk.Amount)}, parts, patron, idErr)
 			if err != nil {
 				return nil, nil, err
 			}
