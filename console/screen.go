@@ -107,6 +107,9 @@ type Screen struct {
 	notice string            // the last answer, in words
 	bad    bool              // the notice is a refusal
 	ticker *time.Ticker
+	// capWords is the cash cap's split of the ticket the handpay panel was refused (issue 31):
+	// shown on the panel, in full, until the panel is left or another number is paid.
+	capWords string
 
 	seats, panel           fyne.CanvasObject // as last built, and what they showed
 	seatsShown, panelShown string
@@ -180,15 +183,19 @@ func (s *Screen) draw() {
 		s.seats, s.seatsShown = container.NewVScroll(s.seatsGrid()), k
 	}
 	if k := s.panelKey(); k != s.panelShown || s.panel == nil {
-		rw := float32(600)
-		if !s.compact() {
-			rw = 860
-		}
-		s.panel, s.panelShown = container.New(&fixedWidth{w: rw}, s.rightPanel()), k
+		s.panel, s.panelShown = container.New(&fixedWidth{w: s.panelWidth()}, s.rightPanel()), k
 	}
 	mid := container.NewBorder(nil, nil, nil, s.panel, s.seats)
 	s.root.Objects = []fyne.CanvasObject{canvas.NewRectangle(bg), container.NewBorder(s.topBar(), s.bottomBar(), nil, nil, mid)}
 	s.root.Refresh()
+}
+
+// panelWidth is the right-hand panel's width.
+func (s *Screen) panelWidth() float32 {
+	if s.compact() {
+		return 600
+	}
+	return 860
 }
 
 // seatsKey is everything the seats grid shows.
@@ -203,8 +210,8 @@ func (s *Screen) panelKey() string {
 	if len(s.v.History) > 0 {
 		last = s.v.History[0]
 	}
-	return fmt.Sprintf("%s|%s|%s|%v|%s|%s|%s|%v|%v|%s|%s|%v|%s|%s|%v|%v|%s|%d", s.mode, s.grid, s.picked, s.sel, s.seat, s.pad, s.card, s.sup != nil,
-		s.v.Phase, s.v.Proposal, s.v.RoundID, st, s.v.Currency, last, s.v.Wheel, s.v.Profile, s.v.BadProfile, len(s.v.History))
+	return fmt.Sprintf("%s|%s|%s|%v|%s|%s|%s|%v|%v|%s|%s|%v|%s|%s|%v|%v|%s|%d|%s", s.mode, s.grid, s.picked, s.sel, s.seat, s.pad, s.card, s.sup != nil,
+		s.v.Phase, s.v.Proposal, s.v.RoundID, st, s.v.Currency, last, s.v.Wheel, s.v.Profile, s.v.BadProfile, len(s.v.History), s.capWords)
 }
 
 // fixedWidth lays its one object out at a fixed width.
@@ -746,7 +753,7 @@ func (s *Screen) superPanel() fyne.CanvasObject {
 		s.button(T("Close in 30 minutes"), warn, s.act0(func(ctx context.Context) error {
 			return s.act.ScheduleClose(ctx, sup, s.now().Add(30*time.Minute))
 		}, T("Closure announced"))),
-		s.button(T("Handpay a ticket"), action, func() { s.mode, s.grid, s.pad = "digits", "handpay", ""; s.draw() }),
+		s.button(T("Handpay a ticket"), action, func() { s.mode, s.grid, s.pad, s.capWords = "digits", "handpay", "", ""; s.draw() }),
 		s.button(T("Release a ticket hold"), action, func() { s.mode, s.grid, s.pad = "digits", "release", ""; s.draw() }),
 		s.button(T("Refuse a seat's wager"), danger, func() { s.mode = "refuse"; s.draw() }),
 		s.button(T("Set limits"), action, func() { s.mode, s.pad = "limits", ""; s.draw() }),
@@ -761,16 +768,55 @@ func (s *Screen) digitsPanel() fyne.CanvasObject {
 	v := s.pad
 	var ok func()
 	title := T("Ticket validation number")
+	rows := []fyne.CanvasObject{s.title(title), container.NewCenter(s.text(v+" ", ink, s.textSize()*1.3, true))}
 	switch s.grid {
 	case "handpay":
-		ok = s.act0(func(ctx context.Context) error { return s.act.Handpay(ctx, sup, v) }, T("Ticket paid by hand"))
+		// A ticket over the cash cap is refused in cash (issue 31): its split stays on the panel,
+		// word for word, where the supervisor reads it; the bottom line has room for one line.
+		ok = func() {
+			s.run(func() {
+				err := s.act.Handpay(context.Background(), sup, v)
+				s.do(func() {
+					s.capWords = model.CashCapWords(err)
+					s.answer(err, T("Ticket paid by hand"))
+				})
+			})
+		}
+		if s.capWords != "" {
+			for _, line := range wrapText(s.capWords+". "+T("The console pays cash only: pay the rest with `dealer handpay` and its parts."),
+				s.textSize()*0.8, s.panelWidth()-2*minTarget/3) {
+				rows = append(rows, s.text(line, warn, s.textSize()*0.8, false))
+			}
+		}
 	default:
 		ok = s.act0(func(ctx context.Context) error {
 			return s.act.ReleaseHold(ctx, sup, v, "released at the dealer's console")
 		}, T("Ticket hold released"))
 	}
-	return container.NewVBox(s.title(title), container.NewCenter(s.text(v+" ", ink, s.textSize()*1.3, true)), s.keypad(18),
+	rows = append(rows, s.keypad(18),
 		container.NewGridWithColumns(2, s.button(T("Back"), seatOff, s.back), s.button(T("Confirm"), action, ok)))
+	return container.NewVBox(rows...)
+}
+
+// wrapText breaks str into lines no wider than width at size, between words.
+func wrapText(str string, size, width float32) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(str) {
+		next := w
+		if line != "" {
+			next = line + " " + w
+		}
+		if line != "" && fyne.MeasureText(next, size, fyne.TextStyle{}).Width > width {
+			lines, line = append(lines, line), w
+			continue
+		}
+		line = next
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // refusePanel is the seats with a stake this round: a touch refuses every wager of that seat's

@@ -214,6 +214,8 @@ func TestConsoleScreens(t *testing.T) {
 		{name: "supervisor-refuse", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Refuse a seat's wager"}},
 		{name: "supervisor-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0"}},
 		{name: "supervisor-seat-limits", wheel: roulette.SingleZero, taps: []string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Set limits", "3", "0", "0", "A seat's maximum"}},
+		{name: "supervisor-handpay-cash-cap", wheel: roulette.SingleZero, err: cashCapRefusal,
+			taps: append([]string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Handpay a ticket"}, append(strings.Split("123456789012345678", ""), "Confirm")...)},
 		{name: "lost", wheel: roulette.SingleZero, view: func(v model.View) model.View {
 			v.Up, v.Lost = false, "the table server cannot be reached: reconnecting"
 			v.RedLight, v.Fault = true, "dispute: the ball left the wheel"
@@ -591,4 +593,61 @@ func TestConsoleInvalidInsideSelectionCannotBePlaced(t *testing.T) {
 			t.Errorf("%v touched: %q sent", c.touched, f.last())
 		}
 	}
+}
+
+// cashCapRefusal is the table's refusal of a hand payment in cash over the cash cap (issue 31).
+var cashCapRefusal = func() error {
+	const words = "A$5,000.00 is over the A$1,000.00 cash cap: pay A$1,000.00 in cash and A$4,000.00 by electronic transfer or cheque, with the patron's ID recorded"
+	st, err := status.New(codes.FailedPrecondition, words).WithDetails(&pb.CageTicket{ValidationNumber: "123456789012345678", Amount: 500000,
+		Refusal: pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP, Message: words})
+	if err != nil {
+		panic(err)
+	}
+	return st.Err()
+}()
+
+// Issue 31, the cash cap on a supervisor's handpay: the table refuses a A$5,000.00 ticket in
+// cash, and the handpay panel itself shows the split the table asks for, word for word (not
+// only the one-line notice at the bottom, which cuts it); any other refusal leaves the panel
+// as it was, and leaving the panel forgets the split.
+func TestConsoleHandpayShowsTheCashCapSplitOnThePanel(t *testing.T) {
+	for _, size := range sizes {
+		f := &fakeTable{err: cashCapRefusal}
+		s, _ := screenAt(t, f, busyTable(roulette.SingleZero), size)
+		for _, k := range append([]string{"Supervisor", "1", "2", "Next", "4", "3", "2", "1", "Next", "Handpay a ticket"}, append(strings.Split("123456789012345678", ""), "Confirm")...) {
+			tapText(t, s, T(k))
+		}
+		if f.last() != "handpay S12 123456789012345678" {
+			t.Fatalf("the handpay sent as %q", f.last())
+		}
+		panel := panelText(s)
+		for _, want := range []string{"over the A$1,000.00 cash cap", "pay A$1,000.00 in cash and A$4,000.00 by electronic transfer or cheque", "with the patron's ID recorded", "dealer handpay"} {
+			if !strings.Contains(panel, want) {
+				t.Fatalf("%v: the handpay panel does not say %q: %q", size, want, panel)
+			}
+		}
+		tapText(t, s, T("Back"))
+		tapText(t, s, T("Handpay a ticket"))
+		if strings.Contains(panelText(s), "cash cap") {
+			t.Fatalf("the split kept after leaving the panel: %q", panelText(s))
+		}
+		f.err = status.Error(codes.NotFound, "no ticket 123456789012345678")
+		for _, k := range append(strings.Split("123456789012345678", ""), "Confirm") {
+			tapText(t, s, T(k))
+		}
+		if strings.Contains(panelText(s), "cash cap") {
+			t.Fatalf("another refusal shows a split: %q", panelText(s))
+		}
+	}
+}
+
+// panelText is the right-hand panel's words, joined by spaces.
+func panelText(s *Screen) string {
+	var b []string
+	walk(s.panel, func(o fyne.CanvasObject) {
+		if tx, ok := o.(*canvas.Text); ok {
+			b = append(b, tx.Text)
+		}
+	})
+	return strings.Join(b, " ")
 }

@@ -436,6 +436,11 @@ for _ in $(seq 50); do
 done
 if grep -q 'table server listening' "$scratch/tableserver.log" && [ -s "$scratch/state/ats-table/table.db" ]; then
 	ok "ats-tableserver runs with its unit's command line (ledger in the state directory)"
+	# The packaged table plays Crown's rules unless its env says otherwise, so it is carded
+	# (SPEC §10: no registered card with limits set, no wager) and says so at start.
+	grep -q 'msg="carded play" on=true' "$scratch/tableserver.log" ||
+		bad "the packaged Crown table does not say it plays carded: $(cat "$scratch/tableserver.log")"
+	ok "the packaged table plays carded under its default rules (Crown's)"
 else
 	bad "ats-tableserver with its unit's command line: $(cat "$scratch/tableserver.log")"
 fi

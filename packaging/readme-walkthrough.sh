@@ -94,6 +94,9 @@ while IFS= read -r line; do
 		*UpdateSlip*) expect "$out" '"balance"' "UpdateSlip" ;;
 		*TerminalService/Slips*) expect "$out" '"code": 9' "Slips answers a refusal in the stream" ;;
 		*CreditNote*) expect "$out" '"balance": "5000"' "CreditNote" ;;
+		*RegisterCard*) expect "$out" '"state": "registered"' "RegisterCard registers the player's card at the cage" ;;
+		*PresentCard*) expect "$out" '"needsLimits": true' "PresentCard: a card without limits asks for them" ;;
+		*SetCardLimits*) expect "$out" '"lossLimit": "20000"' "SetCardLimits sets the card's limits before play" ;;
 		*GetAuditLog*) expect "$out" '"actor": "dealer:dealer"' "GetAuditLog names who did each action" ;;
 		esac
 		;;

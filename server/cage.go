@@ -313,7 +313,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 	if req.Patron != nil && idErr != nil {
 		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
 	}
-	parts, err := readParts(req)
+	parts, err := readParts(req.Parts)
 	if err != nil {
 		return nil, err
 	}
@@ -372,10 +372,7 @@ func (t *Table) PayTicket(cashier string, req *pb.PayTicketRequest) (*pb.PayTick
 			if err := tx.PutPaymentParts(p.ID, parts); err != nil {
 				return nil, nil, err
 			}
-			how := "in cash"
-			if len(parts) > 1 || parts[0].Method != ledger.PayCash {
-				how = "as " + t.partsText(parts)
-			}
+			how := t.handedOver(parts)
 			var threshold *pb.ThresholdPayment
 			if req.Patron != nil {
 				pp := ledger.PatronPayment{Payment: p.ID, Validation: tk.Validation, Amount: tk.Amount, Cashier: cashier, At: now,

@@ -1,8 +1,9 @@
 package server
 
 // The cash cap on payouts (issue 31): under Crown's rules a cash-out ticket over the cap
-// (A$1,000 by default, Config.CashCap) is paid at the cage in cash only up to the cap, and the
-// rest by electronic transfer or cheque, with the patron's identity recorded. PayTicket takes
+// (A$1,000 by default, Config.CashCap) is paid in cash only up to the cap, and the rest by
+// electronic transfer or cheque, with the patron's identity recorded: at the cage (PayTicket)
+// and by a supervisor's hand at the table (Handpay, dealer.go), by the same rule. PayTicket takes
 // the payment's parts (a method and an amount each) and pays only when they sum to the ticket
 // exactly (the money conserved), the cash among them is within the cap, and every part not in
 // cash has its reference and the patron's identity. The parts are recorded with the payment in
@@ -39,16 +40,17 @@ func capRefused(view *pb.CageTicket, why string) error {
 	return refusedWith(codes.FailedPrecondition, view)
 }
 
-// readParts reads the request's parts as typed, before the ticket is read (so a typo is the
-// cashier's to fix, never counted as a failed validation): each a known method and a positive
-// amount, each part not in cash with its reference. None: nil (the whole ticket in cash).
-func readParts(req *pb.PayTicketRequest) ([]ledger.PaymentPart, error) {
-	if len(req.Parts) > 4 {
-		return nil, invalid("%d parts: a ticket is paid in at most 4", len(req.Parts))
+// readParts reads a payment's parts as typed (the cage's PayTicket, a supervisor's Handpay),
+// before the ticket is read (so a typo is the payer's to fix, never counted as a failed
+// validation): each a known method and a positive amount, each part not in cash with its
+// reference. None: nil (the whole ticket in cash).
+func readParts(parts []*pb.PaymentPart) ([]ledger.PaymentPart, error) {
+	if len(parts) > 4 {
+		return nil, invalid("%d parts: a ticket is paid in at most 4", len(parts))
 	}
 	var out []ledger.PaymentPart
 	var sum int64
-	for i, p := range req.Parts {
+	for i, p := range parts {
 		method := strings.ToLower(strings.TrimSpace(p.Method))
 		if method != ledger.PayCash && method != ledger.PayTransfer && method != ledger.PayCheque {
 			return nil, invalid("part %d: method %q: cash, transfer or cheque", i+1, p.Method)
@@ -131,6 +133,15 @@ func partsPB(parts []ledger.PaymentPart) []*pb.PaymentPart {
 		out = append(out, &pb.PaymentPart{Method: p.Method, Amount: p.Amount, Reference: p.Reference})
 	}
 	return out
+}
+
+// handedOver is how parts were handed over, in the journal: "in cash" for the whole ticket in
+// cash, else "as " and partsText.
+func (t *Table) handedOver(parts []ledger.PaymentPart) string {
+	if len(parts) == 1 && parts[0].Method == ledger.PayCash {
+		return "in cash"
+	}
+	return "as " + t.partsText(parts)
 }
 
 // partsText is parts in the journal: "A$1,000.00 cash + A$500.00 transfer ref TX9".

@@ -144,3 +144,82 @@ func TestCashCapKeepsTheThresholdAndStopRules(t *testing.T) {
 		r.conserved()
 	})
 }
+
+// Issue 31 (the cash cap), at the table: a supervisor's hand payment of a A$5,000.00 ticket
+// whose printer failed is cash like the cage's, so the same cap holds. Refused: the whole ticket
+// in cash (no parts) with the split's words, a forged request naming it all as cash, a transfer
+// without the patron's ID, parts that do not sum to it. Paid as A$1,000.00 cash + A$4,000.00 by
+// transfer with the ID: the supervisor is told to hand over the cash part only, the parts are
+// recorded with the hand payment and journalled, the books conserve. A ticket at the cap is
+// handpaid in cash whole, as before.
+func TestCashCapAppliesToASupervisorsHandpay(t *testing.T) {
+	bothStoresWith(t, capped, func(t *testing.T, r *rig) {
+		r.dealer.OpenTable(ctx, &pb.OpenTableRequest{})
+		term := r.terminal("T01")
+		if err := r.buyIn(term, "T01", "big", 500000); err != nil {
+			t.Fatal(err)
+		}
+		vn := unprintedTicket(t, term, "big")
+		handpay := func(key string, parts []*pb.PaymentPart, p *pb.PatronIdentity) (*pb.HandpayResponse, error) {
+			return r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: key, ValidationNumber: vn, Parts: parts, Patron: p})
+		}
+		capRefusal := func(what string, err error, words string) {
+			t.Helper()
+			if code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), words) {
+				t.Fatalf("%s: %v, want refused saying %q", what, err, words)
+			}
+			// Marked as the cap's, for the console to show the split on its panel.
+			if v := CageRefusalOf(err); v == nil || v.Refusal != pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP || v.CashCap != 100000 || !v.OverCashCap {
+				t.Fatalf("%s: the refusal's details %v", what, v)
+			}
+		}
+		_, err := handpay("h1", nil, nil)
+		capRefusal("the whole ticket in cash by hand", err,
+			"A$5,000.00 is over the A$1,000.00 cash cap: pay A$1,000.00 in cash and A$4,000.00 by electronic transfer or cheque, with the patron's ID recorded")
+		_, err = handpay("h2", []*pb.PaymentPart{{Method: "cash", Amount: 500000}}, patron)
+		capRefusal("a forged request: the whole ticket as cash", err, "A$5,000.00 in cash is over the A$1,000.00 cash cap")
+		_, err = handpay("h3", cashCapParts(100000, 400000, "transfer", "TX-9"), nil)
+		capRefusal("a transfer without the patron's ID", err, "with the patron's ID recorded")
+		_, err = handpay("h4", cashCapParts(100000, 300000, "transfer", "TX-9"), patron)
+		capRefusal("parts short of the ticket", err, "the parts sum to A$4,000.00 and the ticket is A$5,000.00")
+		if _, err := handpay("h5", cashCapParts(100000, 400000, "crypto", "X"), patron); code(err) != codes.InvalidArgument {
+			t.Fatalf("an unknown method: %v, want InvalidArgument", err)
+		}
+		if got := strings.Join(r.auditOf("handpay"), "\n"); got != "" {
+			t.Fatalf("a refused hand payment was journalled:\n%s", got)
+		}
+		paid, err := handpay("ok", cashCapParts(100000, 400000, "transfer", "TX-9"), patron)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if paid.Cash != 100000 || len(paid.Parts) != 2 || paid.Parts[1].Method != "transfer" || paid.Parts[1].Reference != "TX-9" ||
+			paid.PaymentId == "" || paid.Ticket.State != "handpaid" {
+			t.Fatalf("paid by hand: %v", paid)
+		}
+		if again, err := handpay("ok", cashCapParts(100000, 400000, "transfer", "TX-9"), patron); err != nil || again.Cash != 100000 || again.PaymentId != paid.PaymentId {
+			t.Fatalf("the retry: %v %v", again, err)
+		}
+		if _, err := handpay("ok", cashCapParts(100000, 400000, "cheque", "CH-1"), patron); code(err) != codes.AlreadyExists {
+			t.Fatalf("the key again with other parts: %v", err)
+		}
+		parts, err := r.led.PaymentParts(ctx, paid.PaymentId)
+		if err != nil || len(parts) != 2 || parts[0].Method != "cash" || parts[0].Amount != 100000 ||
+			parts[1].Amount != 400000 || parts[1].Name != "Jane Citizen" || parts[1].IDNumber != "PA1234567" {
+			t.Fatalf("the hand payment's parts as recorded: %+v %v", parts, err)
+		}
+		journal := strings.Join(r.auditOf("handpay"), "\n")
+		if !strings.Contains(journal, vn+" paid by hand as A$1,000.00 cash + A$4,000.00 transfer ref TX-9 by supervisor:S1, payment "+paid.PaymentId) {
+			t.Fatalf("journal:\n%s", journal)
+		}
+		// A ticket at the cap exactly: handpaid in cash, whole, as before.
+		term2 := r.terminal("T02")
+		if err := r.buyIn(term2, "T02", "small", 100000); err != nil {
+			t.Fatal(err)
+		}
+		small := unprintedTicket(t, term2, "small")
+		if p, err := r.super.Handpay(ctx, &pb.HandpayRequest{IdempotencyKey: "s", ValidationNumber: small}); err != nil || p.Cash != 100000 || len(p.Parts) != 1 {
+			t.Fatalf("at the cap: %v %v", p, err)
+		}
+		r.conserved()
+	})
+}

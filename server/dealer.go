@@ -733,6 +733,9 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 }
 
 // Handpay pays a ticket that could not be printed by hand; it can then never be redeemed.
+// Cash by hand is cash: the cage's rules hold, the reporting threshold (threshold.go) and the
+// cash cap (cashcap.go: over the cap, cash up to it and the rest by transfer or cheque with the
+// patron's identity, in the parts the supervisor gives).
 func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -741,7 +744,16 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 	if req.Patron != nil && idErr != nil {
 		return nil, invalid("the patron's identity: %s", status.Convert(idErr).Message())
 	}
-	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, "handpay "+req.ValidationNumber, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
+	parts, err := readParts(req.Parts)
+	if err != nil {
+		return nil, err
+	}
+	// The request as the key remembers it: a retry with other parts is another request.
+	request := "handpay " + req.ValidationNumber
+	if len(req.Parts) > 0 {
+		request += " parts " + partsKey(req.Parts)
+	}
+	res, _, err := moneyCall(t, dealerScope(actor), req.IdempotencyKey, request, func() *pb.HandpayResponse { return &pb.HandpayResponse{} },
 		func(tx *ledger.Tx, now time.Time) (*pb.HandpayResponse, func(), error) {
 			// The ticket is its printing table's money (ledger.Conservation): that table's pit
 			// boss, where the printer failed, pays it. Another table's is answered as a number
@@ -766,8 +778,18 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			}
 			// Cash by hand is cash: at or over the reporting threshold, the patron's identity and a
 			// second person's approval, recorded here (threshold.go).
-			threshold, err := t.handpayThreshold(tx, tk, actor, newID("H"), req.Patron != nil, patron, idErr, now)
+			payment := newID("H")
+			threshold, err := t.handpayThreshold(tx, tk, actor, payment, req.Patron != nil, patron, idErr, now)
 			if err != nil {
+				return nil, nil, err
+			}
+			// How it is handed over: cash up to the cap, the rest by transfer or cheque with the
+			// patron's identity (cashcap.go), recorded with the hand payment.
+			paid, err := t.payParts(tk, &pb.CageTicket{ValidationNumber: tk.Validation, Amount: tk.Amount, CashCap: t.cfg.CashCap, OverCashCap: t.overCap(tk.Amount)}, parts, patron, idErr)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := tx.PutPaymentParts(payment, paid); err != nil {
 				return nil, nil, err
 			}
 			// Who paid it by hand, where and when: the cage tells a cashier shown a copy (issue 33).
@@ -778,7 +800,8 @@ func (t *Table) Handpay(actor string, req *pb.HandpayRequest) (*pb.HandpayRespon
 			if _, err := tx.AddMeter(ledger.MeterMoneyOut, tk.Amount); err != nil {
 				return nil, nil, err
 			}
-			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), Threshold: threshold}, nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, tk.Validation)
+			return &pb.HandpayResponse{Ticket: wire.TicketPB(ticketOf(tk, t.cfg.Venue)), Threshold: threshold, Parts: partsPB(paid), Cash: cashOf(paid), PaymentId: payment},
+				nil, tx.Event("handpay", tk.Terminal, "", tk.Amount, fmt.Sprintf("%s paid by hand %s by %s, payment %s", tk.Validation, t.handedOver(paid), actor, payment))
 		})
 	return res, t.guessAfter(dealerScope(actor), req.ValidationNumber, err)
 }

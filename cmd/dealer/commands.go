@@ -316,17 +316,20 @@ func init() {
 				}
 				return c.d.CloseJackpot(c.ctx, &pb.CloseJackpotRequest{TransferTo: rest[0], Notice: strings.Join(rest[1:], " ")})
 			}},
-		{name: "handpay", args: "VALIDATION [ID_TYPE ID_NUMBER NAME]", help: "pay a ticket by hand; the patron's identity at or over the reporting threshold", role: supervisorRole, rpcs: []string{"Handpay"},
+		{name: "handpay", args: "VALIDATION [ID_TYPE ID_NUMBER NAME [METHOD=CENTS[:REF] …]]", help: "pay a ticket by hand; the patron's identity at or over the reporting threshold; over the cash cap, the parts: cash=100000 transfer=400000:TX-9", role: supervisorRole, rpcs: []string{"Handpay"},
 			run: func(c *call, rest []string) (proto.Message, error) {
 				v, err := c.arg(find("handpay"), rest, 0)
 				if err != nil {
 					return nil, err
 				}
 				req := &pb.HandpayRequest{IdempotencyKey: key(), ValidationNumber: v}
-				switch len(rest) {
-				case 1:
-				case 4:
+				switch {
+				case len(rest) == 1:
+				case len(rest) >= 4:
 					req.Patron = &pb.PatronIdentity{IdType: rest[1], IdNumber: rest[2], Name: rest[3]}
+					if req.Parts, err = handpayParts(rest[4:]); err != nil {
+						return nil, err
+					}
 				default:
 					return nil, fmt.Errorf("handpay VALIDATION [ID_TYPE ID_NUMBER NAME]: the patron's identity is three words (quote a name with spaces)")
 				}
@@ -459,4 +462,21 @@ func mayRun(cmd *consoleCommand, role string) error {
 		return fmt.Errorf("%s is a supervisor's: run it with the supervisor's certificate (-id SUPERVISOR) or the supervisor's card and PIN on this console (-card CARD, the PIN on stdin)", cmd.name)
 	}
 	return nil
+}
+
+// handpayParts reads a hand payment's parts (issue 31, the cash cap), each METHOD=CENTS or
+// METHOD=CENTS:REFERENCE: cash=100000 transfer=400000:TX-9. The table checks the methods, the
+// references, the sum and the cap; this only reads the words.
+func handpayParts(words []string) ([]*pb.PaymentPart, error) {
+	var parts []*pb.PaymentPart
+	for _, w := range words {
+		method, amount, ok := strings.Cut(w, "=")
+		amount, ref, _ := strings.Cut(amount, ":")
+		cents, err := strconv.ParseInt(amount, 10, 64)
+		if !ok || method == "" || err != nil {
+			return nil, fmt.Errorf("handpay: part %q: METHOD=CENTS or METHOD=CENTS:REFERENCE, e.g. cash=100000 transfer=400000:TX-9", w)
+		}
+		parts = append(parts, &pb.PaymentPart{Method: method, Amount: cents, Reference: ref})
+	}
+	return parts, nil
 }

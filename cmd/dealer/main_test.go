@@ -45,6 +45,10 @@ func TestMoneyCommands(t *testing.T) {
 		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", "Jane Citizen"}, "NotFound"},
 		{[]string{"handpay", "000000000000000001", "passport", "PA1234567"}, "three words"},
 		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", ""}, "the patron's name is required"},
+		// over the cash cap (issue 31): the parts after the identity, read before the call.
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", "Jane Citizen", "cash=100000", "transfer=400000:TX-9"}, "NotFound"},
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", "Jane Citizen", "cash=1000.00"}, "METHOD=CENTS"},
+		{[]string{"handpay", "000000000000000001", "passport", "PA1234567", "Jane Citizen", "transfer"}, "METHOD=CENTS"},
 	} {
 		_, err := command(ctx, d, c.args)
 		if (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {

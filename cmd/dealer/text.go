@@ -135,8 +135,19 @@ func render(cmd string, reply proto.Message, currency string, v view) []string {
 			cash(r.GetTicket().GetAmount()), r.ReleasedFrom)}
 	case *pb.HandpayResponse:
 		tk := r.GetTicket()
-		return []string{fmt.Sprintf("ticket %s of terminal %s: pay %s by hand; the ticket is void (%s)", tk.GetValidationNumber(),
-			tk.GetTerminalId(), cash(tk.GetAmount()), tk.GetState())}
+		if len(r.Parts) < 2 {
+			return []string{fmt.Sprintf("ticket %s of terminal %s: pay %s by hand; the ticket is void (%s)", tk.GetValidationNumber(),
+				tk.GetTerminalId(), cash(tk.GetAmount()), tk.GetState())}
+		}
+		// Over the cash cap: the cash to hand over, and each other part as recorded.
+		var rest []string
+		for _, p := range r.Parts {
+			if p.Method != "cash" {
+				rest = append(rest, fmt.Sprintf("%s by %s ref %s", cash(p.Amount), p.Method, p.Reference))
+			}
+		}
+		return []string{fmt.Sprintf("ticket %s of terminal %s (%s): pay %s in cash by hand, %s; the ticket is void (%s)", tk.GetValidationNumber(),
+			tk.GetTerminalId(), cash(tk.GetAmount()), cash(r.Cash), strings.Join(rest, ", "), tk.GetState())}
 	}
 	return nil
 }

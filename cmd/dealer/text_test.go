@@ -79,6 +79,8 @@ func TestConsoleTextOutputGolden(t *testing.T) {
 		{"closing", &pb.TableStatus{}},
 		{"release", &pb.ReleaseTicketHoldResponse{Ticket: &pb.Ticket{ValidationNumber: "123456789012345678", Amount: 40000}, ReleasedFrom: "T03"}},
 		{"handpay", &pb.HandpayResponse{Ticket: &pb.Ticket{ValidationNumber: "876543210987654321", Amount: 1004000, TerminalId: "T01", State: "handpaid"}}},
+		{"handpay", &pb.HandpayResponse{Ticket: &pb.Ticket{ValidationNumber: "876543210987654322", Amount: 500000, TerminalId: "T02", State: "handpaid"},
+			Cash: 100000, Parts: []*pb.PaymentPart{{Method: "cash", Amount: 100000}, {Method: "transfer", Amount: 400000, Reference: "TX-9"}}}},
 	}
 	var b strings.Builder
 	for _, c := range cases {

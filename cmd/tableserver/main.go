@@ -93,7 +93,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 	padRequired := fs.Bool("id-pad-required", false, "players must touch their ID pad to wager")
 	oralRacetrack := fs.Bool("oral-racetrack", false, "racetrack wagers are declared to the dealer, who places them (dealer wager); a terminal's own is void (002 §3.2B)")
 	cardRequired := fs.Bool("player-card-required", false, "players must have a player card in their ID pad to wager (always under -rules star, 003 §3.4)")
-	cardedPlay := fs.Bool("carded", false, "carded play and binding pre-commitment (SPEC §10): no registered player card with limits set, no wager; every wager checked against its card's loss and time limits, floor-wide (default: on under -rules crown, off otherwise)")
+	carded := fs.Bool("carded", false, "carded play and binding pre-commitment (SPEC §10): no registered player card with limits set, no wager; every wager checked against its card's loss and time limits, floor-wide (default: on under -rules crown, off otherwise; -carded=false turns it off under crown)")
 	coolingOff := fs.Duration("cooling-off", 24*time.Hour, "-carded: how long after a player raises a limit the higher limit takes effect (lowering is at once)")
 	breakAfter := fs.Duration("break-after", 3*time.Hour, "-carded: continuous play after which a break is enforced (a pause as long as -break ends continuous play)")
 	breakFor := fs.Duration("break", 15*time.Minute, "-carded: the break enforced after -break-after of continuous play")
@@ -161,13 +161,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(addr
 		return 2
 	}
 	cfg.OralRacetrack = *oralRacetrack
-	// Carded play is asked for, not assumed: until the cage can register a card and a terminal
-	// can set its limits (issue 31), a Crown table started carded by default would refuse every
-	// wager. A profile that plays carded says so at start.
-	cfg.Carded = *cardedPlay
-	if !set["carded"] && cardedByDefault(*rules) {
-		fmt.Fprintf(stderr, "tableserver: note: -rules %s plays carded (SPEC §10); start with -carded once its players' cards are registered\n", *rules)
-	}
+	var why string
+	cfg.Carded, why = cardedPlay(*rules, set["carded"], *carded)
+	log.Info("carded play", "on", cfg.Carded, "why", why)
 	if *coolingOff <= 0 || *limitPeriod <= 0 || *breakAfter <= 0 || *breakFor <= 0 || *dayPlay <= 0 || *dayBreak <= 0 || *weekPlay <= 0 {
 		fmt.Fprintln(stderr, "tableserver: -cooling-off, -limit-window, -break-after, -break, -day-play, -day-break and -week-play must be positive")
 		return 2
@@ -236,6 +232,28 @@ func layout(rulesProfile, wheel, profile string, cardWaived bool) (roulette.Whee
 		return 0, 0, fmt.Errorf("-player-card-required=false: rules profile %q requires a player card (003 §3.4, §9.1)", rulesProfile)
 	}
 	return w, p, nil
+}
+
+// cardedPlay is whether the table plays carded (SPEC §10), and why, in words for the start log.
+// A profile that plays carded (Crown's: VGCCC, from December 2025) is carded unless the operator
+// says -carded=false in so many words; any other profile only when the operator says -carded.
+// given tells "-carded not on the command line" apart from "-carded=false" (flag.Visit).
+func cardedPlay(rulesProfile string, given, value bool) (bool, string) {
+	byProfile := cardedByDefault(rulesProfile)
+	switch {
+	case given && value && byProfile:
+		return true, fmt.Sprintf("-carded, as -rules %s plays (SPEC §10)", rulesProfile)
+	case given && value:
+		return true, "-carded given by the operator (SPEC §10)"
+	case given && byProfile:
+		return false, fmt.Sprintf("-carded=false given by the operator: wagers without a player card, although -rules %s plays carded (SPEC §10)", rulesProfile)
+	case given:
+		return false, "-carded=false given by the operator"
+	case byProfile:
+		return true, fmt.Sprintf("-rules %s plays carded (SPEC §10): no registered player card with limits set, no wager; -carded=false to play uncarded", rulesProfile)
+	default:
+		return false, fmt.Sprintf("-rules %s does not play carded; -carded to turn it on", rulesProfile)
+	}
 }
 
 // cardedByDefault reports whether a rules profile plays carded unless -carded says otherwise

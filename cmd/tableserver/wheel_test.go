@@ -52,7 +52,8 @@ func startWheelTableWith(t *testing.T, kind roulette.Wheel, flags []string, term
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() { emu.Serve(ctx, pty.Device); close(served) }()
-	addr := startServer(t, dir, append([]string{"-period", "1h", "-wheel-port", pty.Path}, flags...)...)
+	// The wheel's rules hold carded or not: its terminals wager without cards (-carded=false).
+	addr := startServer(t, dir, append([]string{"-period", "1h", "-carded=false", "-wheel-port", pty.Path}, flags...)...)
 	t.Cleanup(func() {
 		cancel()
 		<-served

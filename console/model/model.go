@@ -176,6 +176,19 @@ func Refusal(err error) string {
 	return "Refused: " + s.Message()
 }
 
+// CashCapWords is the split a payment refused over the cash cap must take (issue 31), as the
+// table words it ("A$5,000.00 is over the A$1,000.00 cash cap: pay A$1,000.00 in cash and
+// A$4,000.00 by electronic transfer or cheque, with the patron's ID recorded"); "" for any other
+// answer.
+func CashCapWords(err error) string {
+	for _, d := range status.Convert(err).Details() {
+		if v, ok := d.(*pb.CageTicket); ok && v.Refusal == pb.TicketRefusal_TICKET_REFUSAL_CASH_CAP {
+			return v.Message
+		}
+	}
+	return ""
+}
+
 // ---- the view ----------------------------------------------------------------------------
 
 // View is the table as the console shows it.

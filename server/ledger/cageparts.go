@@ -56,6 +56,26 @@ func (t *Tx) PutPaymentParts(payment string, parts []PaymentPart) error {
 	return nil
 }
 
+// PaymentParts is how payment was handed over, its parts in order (none: paid in cash whole,
+// or no such payment): a cage payment's, or a supervisor's hand payment's at a table.
+func (l *Ledger) PaymentParts(ctx context.Context, payment string) ([]PaymentPart, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT method, amount, reference, id_type, id_number, name FROM cage_payment_parts
+		WHERE payment = ? ORDER BY seq`, payment)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: payment %s parts: %w", payment, err)
+	}
+	defer rows.Close()
+	var out []PaymentPart
+	for rows.Next() {
+		var p PaymentPart
+		if err := rows.Scan(&p.Method, &p.Amount, &p.Reference, &p.IDType, &p.IDNumber, &p.Name); err != nil {
+			return nil, fmt.Errorf("ledger: payment %s parts: %w", payment, err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 // PaidByMethod is what the cage paid in [from, to) (zero: unbounded) by each method, one
 // cashier's when cashier is not "": a payment without parts counts as cash whole.
 func (l *Ledger) PaidByMethod(ctx context.Context, cashier string, from, to time.Time) (map[string]Tally, error) {

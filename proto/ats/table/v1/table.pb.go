@@ -5027,7 +5027,12 @@ type HandpayRequest struct {
 	// At or over the reporting threshold a hand payment is cash like the cage's: the patron's
 	// identity, and a second person's approval on file (CageService.ApprovePayment by a cashier
 	// or another supervisor), are required and recorded.
-	Patron        *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	Patron *PatronIdentity `protobuf:"bytes,3,opt,name=patron,proto3" json:"patron,omitempty"`
+	// How the ticket is handed over (issue 31, the cash cap), as at the cage (PayTicketRequest.parts):
+	// parts summing to the ticket's amount, cash at most the cash cap; a part by transfer or cheque
+	// needs its reference and the patron's identity (patron). None: the whole ticket in cash,
+	// refused over the cap with the split's words.
+	Parts         []*PaymentPart `protobuf:"bytes,1200,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5083,10 +5088,20 @@ func (x *HandpayRequest) GetPatron() *PatronIdentity {
 	return nil
 }
 
+func (x *HandpayRequest) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
 type HandpayResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ticket        *Ticket                `protobuf:"bytes,1,opt,name=ticket,proto3" json:"ticket,omitempty"`
-	Threshold     *ThresholdPayment      `protobuf:"bytes,2,opt,name=threshold,proto3" json:"threshold,omitempty"` // set when the hand payment was at or over the reporting threshold
+	Threshold     *ThresholdPayment      `protobuf:"bytes,2,opt,name=threshold,proto3" json:"threshold,omitempty"`                     // set when the hand payment was at or over the reporting threshold
+	Parts         []*PaymentPart         `protobuf:"bytes,1200,rep,name=parts,proto3" json:"parts,omitempty"`                          // how it was handed over (the whole ticket in cash: one part)
+	Cash          int64                  `protobuf:"varint,1201,opt,name=cash,proto3" json:"cash,omitempty"`                           // the cash to hand over
+	PaymentId     string                 `protobuf:"bytes,1202,opt,name=payment_id,json=paymentId,proto3" json:"payment_id,omitempty"` // the hand payment's id: its parts and any patron record name it
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5133,6 +5148,27 @@ func (x *HandpayResponse) GetThreshold() *ThresholdPayment {
 		return x.Threshold
 	}
 	return nil
+}
+
+func (x *HandpayResponse) GetParts() []*PaymentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+func (x *HandpayResponse) GetCash() int64 {
+	if x != nil {
+		return x.Cash
+	}
+	return 0
+}
+
+func (x *HandpayResponse) GetPaymentId() string {
+	if x != nil {
+		return x.PaymentId
+	}
+	return ""
 }
 
 type TerminalStatus struct {
@@ -12505,14 +12541,19 @@ const file_ats_table_v1_table_proto_rawDesc = "" +
 	"terminalId\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\"4\n" +
 	"\x1aClosePlayerAccountResponse\x12\x16\n" +
-	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\x9c\x01\n" +
+	"\x06amount\x18\x01 \x01(\x03R\x06amount\"\xce\x01\n" +
 	"\x0eHandpayRequest\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12+\n" +
 	"\x11validation_number\x18\x02 \x01(\tR\x10validationNumber\x124\n" +
-	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\"}\n" +
+	"\x06patron\x18\x03 \x01(\v2\x1c.ats.table.v1.PatronIdentityR\x06patron\x120\n" +
+	"\x05parts\x18\xb0\t \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\"\xe4\x01\n" +
 	"\x0fHandpayResponse\x12,\n" +
 	"\x06ticket\x18\x01 \x01(\v2\x14.ats.table.v1.TicketR\x06ticket\x12<\n" +
-	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\"\x91\x05\n" +
+	"\tthreshold\x18\x02 \x01(\v2\x1e.ats.table.v1.ThresholdPaymentR\tthreshold\x120\n" +
+	"\x05parts\x18\xb0\t \x03(\v2\x19.ats.table.v1.PaymentPartR\x05parts\x12\x13\n" +
+	"\x04cash\x18\xb1\t \x01(\x03R\x04cash\x12\x1e\n" +
+	"\n" +
+	"payment_id\x18\xb2\t \x01(\tR\tpaymentId\"\x91\x05\n" +
 	"\x0eTerminalStatus\x12\x1f\n" +
 	"\vterminal_id\x18\x01 \x01(\tR\n" +
 	"terminalId\x12\x1c\n" +
@@ -13549,235 +13590,237 @@ var file_ats_table_v1_table_proto_depIdxs = []int32{
 	8,   // 63: ats.table.v1.SetLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	8,   // 64: ats.table.v1.SetPlayerLimitsRequest.limits:type_name -> ats.table.v1.Limits
 	125, // 65: ats.table.v1.HandpayRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	46,  // 66: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
-	128, // 67: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	8,   // 68: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
-	78,  // 69: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
-	15,  // 70: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
-	10,  // 71: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
-	0,   // 72: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
-	8,   // 73: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
-	9,   // 74: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
-	13,  // 75: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
-	77,  // 76: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
-	33,  // 77: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
-	81,  // 78: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
-	87,  // 79: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
-	88,  // 80: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
-	80,  // 81: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
-	146, // 82: ats.table.v1.TableStatus.jackpot_closure:type_name -> ats.table.v1.JackpotClosure
-	81,  // 83: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
-	46,  // 84: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
-	88,  // 85: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
-	93,  // 86: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
-	100, // 87: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
-	98,  // 88: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
-	3,   // 89: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
-	99,  // 90: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
-	101, // 91: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
-	98,  // 92: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
-	6,   // 93: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
-	15,  // 94: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
-	15,  // 95: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
-	15,  // 96: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
-	6,   // 97: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
-	4,   // 98: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
-	122, // 99: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
-	127, // 100: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
-	125, // 101: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
-	125, // 102: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
-	125, // 103: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
-	162, // 104: ats.table.v1.PayTicketRequest.parts:type_name -> ats.table.v1.PaymentPart
-	121, // 105: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
-	128, // 106: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
-	162, // 107: ats.table.v1.PayTicketResponse.parts:type_name -> ats.table.v1.PaymentPart
-	137, // 108: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
-	163, // 109: ats.table.v1.ShiftTotalsResponse.by_method:type_name -> ats.table.v1.MethodTally
-	140, // 110: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
-	140, // 111: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
-	140, // 112: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
-	140, // 113: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
-	140, // 114: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
-	140, // 115: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
-	140, // 116: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
-	140, // 117: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
-	140, // 118: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
-	140, // 119: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
-	140, // 120: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
-	141, // 121: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
-	141, // 122: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
-	142, // 123: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
-	144, // 124: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
-	128, // 125: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
-	129, // 126: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
-	1,   // 127: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
-	0,   // 128: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
-	13,  // 129: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
-	149, // 130: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
-	149, // 131: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
-	150, // 132: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
-	8,   // 133: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
-	151, // 134: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
-	5,   // 135: ats.table.v1.SetCardLimitsRequest.bar:type_name -> ats.table.v1.BarPeriod
-	5,   // 136: ats.table.v1.CardState.bar:type_name -> ats.table.v1.BarPeriod
-	5,   // 137: ats.table.v1.CardState.next_bar:type_name -> ats.table.v1.BarPeriod
-	125, // 138: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
-	165, // 139: ats.table.v1.CardReportResponse.entries:type_name -> ats.table.v1.CardReportEntry
-	166, // 140: ats.table.v1.CardReportResponse.cards:type_name -> ats.table.v1.CardReportCard
-	7,   // 141: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
-	16,  // 142: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
-	36,  // 143: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
-	38,  // 144: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
-	41,  // 145: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
-	42,  // 146: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
-	44,  // 147: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
-	44,  // 148: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
-	47,  // 149: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
-	44,  // 150: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
-	45,  // 151: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
-	49,  // 152: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
-	50,  // 153: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
-	55,  // 154: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
-	57,  // 155: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
-	97,  // 156: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
-	113, // 157: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
-	52,  // 158: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
-	115, // 159: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
-	38,  // 160: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
-	152, // 161: ats.table.v1.TerminalService.PresentCard:input_type -> ats.table.v1.PresentCardRequest
-	153, // 162: ats.table.v1.TerminalService.SetCardLimits:input_type -> ats.table.v1.SetCardLimitsRequest
-	154, // 163: ats.table.v1.TerminalService.AckRealityCheck:input_type -> ats.table.v1.AckRealityCheckRequest
-	59,  // 164: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
-	60,  // 165: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
-	61,  // 166: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
-	62,  // 167: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
-	63,  // 168: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
-	66,  // 169: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
-	67,  // 170: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
-	67,  // 171: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
-	68,  // 172: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
-	67,  // 173: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
-	69,  // 174: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
-	70,  // 175: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
-	71,  // 176: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
-	73,  // 177: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
-	75,  // 178: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
-	35,  // 179: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
-	82,  // 180: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
-	84,  // 181: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
-	85,  // 182: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
-	90,  // 183: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
-	89,  // 184: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
-	92,  // 185: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
-	103, // 186: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
-	104, // 187: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
-	105, // 188: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
-	106, // 189: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
-	107, // 190: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
-	65,  // 191: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
-	108, // 192: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
-	109, // 193: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
-	110, // 194: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
-	111, // 195: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
-	64,  // 196: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
-	117, // 197: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
-	145, // 198: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
-	157, // 199: ats.table.v1.DealerService.WatchTable:input_type -> ats.table.v1.WatchTableRequest
-	164, // 200: ats.table.v1.DealerService.CardReport:input_type -> ats.table.v1.CardReportRequest
-	95,  // 201: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
-	120, // 202: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
-	130, // 203: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
-	136, // 204: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
-	139, // 205: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
-	123, // 206: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
-	124, // 207: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
-	126, // 208: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
-	133, // 209: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
-	134, // 210: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
-	135, // 211: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
-	158, // 212: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
-	159, // 213: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
-	160, // 214: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
-	147, // 215: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
-	18,  // 216: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
-	37,  // 217: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
-	39,  // 218: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
-	40,  // 219: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
-	43,  // 220: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
-	40,  // 221: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
-	40,  // 222: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
-	48,  // 223: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
-	40,  // 224: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
-	40,  // 225: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
-	40,  // 226: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
-	51,  // 227: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
-	56,  // 228: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
-	58,  // 229: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
-	96,  // 230: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	114, // 231: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
-	53,  // 232: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
-	116, // 233: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
-	39,  // 234: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
-	156, // 235: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
-	156, // 236: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
-	155, // 237: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
-	79,  // 238: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
-	79,  // 239: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
-	79,  // 240: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
-	79,  // 241: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
-	79,  // 242: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 243: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
-	79,  // 244: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
-	79,  // 245: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
-	79,  // 246: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 247: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
-	79,  // 248: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
-	79,  // 249: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
-	72,  // 250: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
-	74,  // 251: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
-	76,  // 252: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
-	79,  // 253: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
-	83,  // 254: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
-	81,  // 255: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
-	86,  // 256: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
-	91,  // 257: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
-	88,  // 258: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
-	94,  // 259: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
-	102, // 260: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
-	102, // 261: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
-	102, // 262: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
-	102, // 263: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
-	102, // 264: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
-	79,  // 265: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
-	79,  // 266: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
-	79,  // 267: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
-	79,  // 268: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
-	112, // 269: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
-	79,  // 270: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
-	118, // 271: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
-	79,  // 272: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
-	79,  // 273: ats.table.v1.DealerService.WatchTable:output_type -> ats.table.v1.TableStatus
-	167, // 274: ats.table.v1.DealerService.CardReport:output_type -> ats.table.v1.CardReportResponse
-	96,  // 275: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
-	121, // 276: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
-	131, // 277: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
-	138, // 278: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
-	143, // 279: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
-	122, // 280: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
-	122, // 281: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
-	127, // 282: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
-	132, // 283: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
-	132, // 284: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
-	132, // 285: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
-	161, // 286: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
-	161, // 287: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
-	161, // 288: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
-	148, // 289: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
-	216, // [216:290] is the sub-list for method output_type
-	142, // [142:216] is the sub-list for method input_type
-	142, // [142:142] is the sub-list for extension type_name
-	142, // [142:142] is the sub-list for extension extendee
-	0,   // [0:142] is the sub-list for field type_name
+	162, // 66: ats.table.v1.HandpayRequest.parts:type_name -> ats.table.v1.PaymentPart
+	46,  // 67: ats.table.v1.HandpayResponse.ticket:type_name -> ats.table.v1.Ticket
+	128, // 68: ats.table.v1.HandpayResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	162, // 69: ats.table.v1.HandpayResponse.parts:type_name -> ats.table.v1.PaymentPart
+	8,   // 70: ats.table.v1.TerminalStatus.player_limits:type_name -> ats.table.v1.Limits
+	78,  // 71: ats.table.v1.TerminalStatus.in_service:type_name -> ats.table.v1.SeatService
+	15,  // 72: ats.table.v1.TerminalStatus.slip:type_name -> ats.table.v1.Slip
+	10,  // 73: ats.table.v1.TableStatus.config:type_name -> ats.table.v1.TableConfig
+	0,   // 74: ats.table.v1.TableStatus.phase:type_name -> ats.table.v1.Phase
+	8,   // 75: ats.table.v1.TableStatus.limits:type_name -> ats.table.v1.Limits
+	9,   // 76: ats.table.v1.TableStatus.pending_limits:type_name -> ats.table.v1.PendingLimits
+	13,  // 77: ats.table.v1.TableStatus.history:type_name -> ats.table.v1.Outcome
+	77,  // 78: ats.table.v1.TableStatus.terminals:type_name -> ats.table.v1.TerminalStatus
+	33,  // 79: ats.table.v1.TableStatus.pending_jackpot:type_name -> ats.table.v1.JackpotWon
+	81,  // 80: ats.table.v1.TableStatus.overpayments:type_name -> ats.table.v1.Overpayment
+	87,  // 81: ats.table.v1.TableStatus.ticket_holds:type_name -> ats.table.v1.TicketHold
+	88,  // 82: ats.table.v1.TableStatus.alarms:type_name -> ats.table.v1.Alarm
+	80,  // 83: ats.table.v1.TableStatus.wheel_proposal:type_name -> ats.table.v1.WheelProposal
+	146, // 84: ats.table.v1.TableStatus.jackpot_closure:type_name -> ats.table.v1.JackpotClosure
+	81,  // 85: ats.table.v1.ListOverpaymentsResponse.overpayments:type_name -> ats.table.v1.Overpayment
+	46,  // 86: ats.table.v1.ReleaseTicketHoldResponse.ticket:type_name -> ats.table.v1.Ticket
+	88,  // 87: ats.table.v1.ListAlarmsResponse.alarms:type_name -> ats.table.v1.Alarm
+	93,  // 88: ats.table.v1.GetAuditLogResponse.entries:type_name -> ats.table.v1.AuditEntry
+	100, // 89: ats.table.v1.TournamentRound.plays:type_name -> ats.table.v1.TournamentPlay
+	98,  // 90: ats.table.v1.Tournament.terms:type_name -> ats.table.v1.TournamentTerms
+	3,   // 91: ats.table.v1.Tournament.status:type_name -> ats.table.v1.TournamentStatus
+	99,  // 92: ats.table.v1.Tournament.standings:type_name -> ats.table.v1.TournamentStanding
+	101, // 93: ats.table.v1.Tournament.rounds:type_name -> ats.table.v1.TournamentRound
+	98,  // 94: ats.table.v1.ConfigureTournamentRequest.terms:type_name -> ats.table.v1.TournamentTerms
+	6,   // 95: ats.table.v1.PlaceWagerRequest.wager:type_name -> ats.table.v1.Wager
+	15,  // 96: ats.table.v1.PlaceWagerResponse.slip:type_name -> ats.table.v1.Slip
+	15,  // 97: ats.table.v1.RefuseWagerResponse.slip:type_name -> ats.table.v1.Slip
+	15,  // 98: ats.table.v1.WagerRefused.slip:type_name -> ats.table.v1.Slip
+	6,   // 99: ats.table.v1.WagerRefused.refused:type_name -> ats.table.v1.Wager
+	4,   // 100: ats.table.v1.CageTicket.refusal:type_name -> ats.table.v1.TicketRefusal
+	122, // 101: ats.table.v1.CageTicket.stops:type_name -> ats.table.v1.TicketStop
+	127, // 102: ats.table.v1.CageTicket.approval:type_name -> ats.table.v1.PaymentApproval
+	125, // 103: ats.table.v1.ThresholdPayment.patron:type_name -> ats.table.v1.PatronIdentity
+	125, // 104: ats.table.v1.PatronDay.patron:type_name -> ats.table.v1.PatronIdentity
+	125, // 105: ats.table.v1.PayTicketRequest.patron:type_name -> ats.table.v1.PatronIdentity
+	162, // 106: ats.table.v1.PayTicketRequest.parts:type_name -> ats.table.v1.PaymentPart
+	121, // 107: ats.table.v1.PayTicketResponse.ticket:type_name -> ats.table.v1.CageTicket
+	128, // 108: ats.table.v1.PayTicketResponse.threshold:type_name -> ats.table.v1.ThresholdPayment
+	162, // 109: ats.table.v1.PayTicketResponse.parts:type_name -> ats.table.v1.PaymentPart
+	137, // 110: ats.table.v1.ShiftTotalsResponse.payments:type_name -> ats.table.v1.CagePayment
+	163, // 111: ats.table.v1.ShiftTotalsResponse.by_method:type_name -> ats.table.v1.MethodTally
+	140, // 112: ats.table.v1.TableTickets.issued:type_name -> ats.table.v1.TicketTally
+	140, // 113: ats.table.v1.TableTickets.redeemed_table:type_name -> ats.table.v1.TicketTally
+	140, // 114: ats.table.v1.TableTickets.redeemed_cage:type_name -> ats.table.v1.TicketTally
+	140, // 115: ats.table.v1.TableTickets.handpaid:type_name -> ats.table.v1.TicketTally
+	140, // 116: ats.table.v1.TableTickets.outstanding:type_name -> ats.table.v1.TicketTally
+	140, // 117: ats.table.v1.TableTickets.expired_unpaid:type_name -> ats.table.v1.TicketTally
+	140, // 118: ats.table.v1.TableTickets.redeemed_by_table:type_name -> ats.table.v1.TicketTally
+	140, // 119: ats.table.v1.NoteReconciliation.reported:type_name -> ats.table.v1.TicketTally
+	140, // 120: ats.table.v1.NoteReconciliation.stacked:type_name -> ats.table.v1.TicketTally
+	140, // 121: ats.table.v1.NoteReconciliation.uncredited:type_name -> ats.table.v1.TicketTally
+	140, // 122: ats.table.v1.NoteReconciliation.credited:type_name -> ats.table.v1.TicketTally
+	141, // 123: ats.table.v1.FloorReportResponse.tables:type_name -> ats.table.v1.TableTickets
+	141, // 124: ats.table.v1.FloorReportResponse.floor:type_name -> ats.table.v1.TableTickets
+	142, // 125: ats.table.v1.FloorReportResponse.notes:type_name -> ats.table.v1.NoteReconciliation
+	144, // 126: ats.table.v1.FloorReportResponse.reseals:type_name -> ats.table.v1.LedgerReseal
+	128, // 127: ats.table.v1.FloorReportResponse.threshold_payments:type_name -> ats.table.v1.ThresholdPayment
+	129, // 128: ats.table.v1.FloorReportResponse.patron_days:type_name -> ats.table.v1.PatronDay
+	1,   // 129: ats.table.v1.DisplayState.wheel:type_name -> ats.table.v1.Wheel
+	0,   // 130: ats.table.v1.DisplayState.phase:type_name -> ats.table.v1.Phase
+	13,  // 131: ats.table.v1.DisplayState.history:type_name -> ats.table.v1.Outcome
+	149, // 132: ats.table.v1.DisplayState.hot:type_name -> ats.table.v1.DisplayNumberCount
+	149, // 133: ats.table.v1.DisplayState.cold:type_name -> ats.table.v1.DisplayNumberCount
+	150, // 134: ats.table.v1.DisplayState.splits:type_name -> ats.table.v1.DisplaySplits
+	8,   // 135: ats.table.v1.DisplayState.limits:type_name -> ats.table.v1.Limits
+	151, // 136: ats.table.v1.DisplayState.jackpot_win:type_name -> ats.table.v1.DisplayJackpotWin
+	5,   // 137: ats.table.v1.SetCardLimitsRequest.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 138: ats.table.v1.CardState.bar:type_name -> ats.table.v1.BarPeriod
+	5,   // 139: ats.table.v1.CardState.next_bar:type_name -> ats.table.v1.BarPeriod
+	125, // 140: ats.table.v1.RegisterCardRequest.holder:type_name -> ats.table.v1.PatronIdentity
+	165, // 141: ats.table.v1.CardReportResponse.entries:type_name -> ats.table.v1.CardReportEntry
+	166, // 142: ats.table.v1.CardReportResponse.cards:type_name -> ats.table.v1.CardReportCard
+	7,   // 143: ats.table.v1.Limits.PerBetEntry.value:type_name -> ats.table.v1.Limit
+	16,  // 144: ats.table.v1.TerminalService.Watch:input_type -> ats.table.v1.WatchRequest
+	36,  // 145: ats.table.v1.TerminalService.ServerTime:input_type -> ats.table.v1.ServerTimeRequest
+	38,  // 146: ats.table.v1.TerminalService.UpdateSlip:input_type -> ats.table.v1.UpdateSlipRequest
+	41,  // 147: ats.table.v1.TerminalService.CreditNote:input_type -> ats.table.v1.CreditNoteRequest
+	42,  // 148: ats.table.v1.TerminalService.RedeemTicket:input_type -> ats.table.v1.RedeemTicketRequest
+	44,  // 149: ats.table.v1.TerminalService.CommitRedeem:input_type -> ats.table.v1.TicketRequest
+	44,  // 150: ats.table.v1.TerminalService.CancelRedeem:input_type -> ats.table.v1.TicketRequest
+	47,  // 151: ats.table.v1.TerminalService.CashOut:input_type -> ats.table.v1.CashOutRequest
+	44,  // 152: ats.table.v1.TerminalService.TicketPrinted:input_type -> ats.table.v1.TicketRequest
+	45,  // 153: ats.table.v1.TerminalService.TicketPrintFailed:input_type -> ats.table.v1.TicketPrintFailedRequest
+	49,  // 154: ats.table.v1.TerminalService.ConfirmBuyIn:input_type -> ats.table.v1.ConfirmBuyInRequest
+	50,  // 155: ats.table.v1.TerminalService.AckDealerClose:input_type -> ats.table.v1.AckDealerCloseRequest
+	55,  // 156: ats.table.v1.TerminalService.ReportNoteEscrow:input_type -> ats.table.v1.NoteEscrowRequest
+	57,  // 157: ats.table.v1.TerminalService.GetJournalAnchor:input_type -> ats.table.v1.GetJournalAnchorRequest
+	97,  // 158: ats.table.v1.TerminalService.AuthenticateTechnician:input_type -> ats.table.v1.AuthenticateTechnicianRequest
+	113, // 159: ats.table.v1.TerminalService.CallDealer:input_type -> ats.table.v1.CallDealerRequest
+	52,  // 160: ats.table.v1.TerminalService.RequestDealerCashOut:input_type -> ats.table.v1.RequestDealerCashOutRequest
+	115, // 161: ats.table.v1.TerminalService.SetInService:input_type -> ats.table.v1.SetInServiceRequest
+	38,  // 162: ats.table.v1.TerminalService.Slips:input_type -> ats.table.v1.UpdateSlipRequest
+	152, // 163: ats.table.v1.TerminalService.PresentCard:input_type -> ats.table.v1.PresentCardRequest
+	153, // 164: ats.table.v1.TerminalService.SetCardLimits:input_type -> ats.table.v1.SetCardLimitsRequest
+	154, // 165: ats.table.v1.TerminalService.AckRealityCheck:input_type -> ats.table.v1.AckRealityCheckRequest
+	59,  // 166: ats.table.v1.DealerService.OpenTable:input_type -> ats.table.v1.OpenTableRequest
+	60,  // 167: ats.table.v1.DealerService.CloseTable:input_type -> ats.table.v1.CloseTableRequest
+	61,  // 168: ats.table.v1.DealerService.GetStatus:input_type -> ats.table.v1.GetStatusRequest
+	62,  // 169: ats.table.v1.DealerService.SetWageringPeriod:input_type -> ats.table.v1.SetWageringPeriodRequest
+	63,  // 170: ats.table.v1.DealerService.SetLimits:input_type -> ats.table.v1.SetLimitsRequest
+	66,  // 171: ats.table.v1.DealerService.StartRound:input_type -> ats.table.v1.StartRoundRequest
+	67,  // 172: ats.table.v1.DealerService.SpinStarted:input_type -> ats.table.v1.RoundRequest
+	67,  // 173: ats.table.v1.DealerService.BallDropping:input_type -> ats.table.v1.RoundRequest
+	68,  // 174: ats.table.v1.DealerService.EnterOutcome:input_type -> ats.table.v1.EnterOutcomeRequest
+	67,  // 175: ats.table.v1.DealerService.NoSpin:input_type -> ats.table.v1.RoundRequest
+	69,  // 176: ats.table.v1.DealerService.CorrectOutcome:input_type -> ats.table.v1.CorrectOutcomeRequest
+	70,  // 177: ats.table.v1.DealerService.InvalidateRound:input_type -> ats.table.v1.InvalidateRoundRequest
+	71,  // 178: ats.table.v1.DealerService.CreditPlayer:input_type -> ats.table.v1.CreditPlayerRequest
+	73,  // 179: ats.table.v1.DealerService.ClosePlayerAccount:input_type -> ats.table.v1.ClosePlayerAccountRequest
+	75,  // 180: ats.table.v1.DealerService.Handpay:input_type -> ats.table.v1.HandpayRequest
+	35,  // 181: ats.table.v1.DealerService.ConfirmJackpot:input_type -> ats.table.v1.ConfirmJackpotRequest
+	82,  // 182: ats.table.v1.DealerService.ListOverpayments:input_type -> ats.table.v1.ListOverpaymentsRequest
+	84,  // 183: ats.table.v1.DealerService.ResolveOverpayment:input_type -> ats.table.v1.ResolveOverpaymentRequest
+	85,  // 184: ats.table.v1.DealerService.ReleaseTicketHold:input_type -> ats.table.v1.ReleaseTicketHoldRequest
+	90,  // 185: ats.table.v1.DealerService.ListAlarms:input_type -> ats.table.v1.ListAlarmsRequest
+	89,  // 186: ats.table.v1.DealerService.AckAlarm:input_type -> ats.table.v1.AckAlarmRequest
+	92,  // 187: ats.table.v1.DealerService.GetAuditLog:input_type -> ats.table.v1.GetAuditLogRequest
+	103, // 188: ats.table.v1.DealerService.ConfigureTournament:input_type -> ats.table.v1.ConfigureTournamentRequest
+	104, // 189: ats.table.v1.DealerService.OpenTournament:input_type -> ats.table.v1.OpenTournamentRequest
+	105, // 190: ats.table.v1.DealerService.GetTournament:input_type -> ats.table.v1.GetTournamentRequest
+	106, // 191: ats.table.v1.DealerService.CloseTournament:input_type -> ats.table.v1.CloseTournamentRequest
+	107, // 192: ats.table.v1.DealerService.GrantPassCard:input_type -> ats.table.v1.GrantPassCardRequest
+	65,  // 193: ats.table.v1.DealerService.SetPlayerLimits:input_type -> ats.table.v1.SetPlayerLimitsRequest
+	108, // 194: ats.table.v1.DealerService.ScheduleClose:input_type -> ats.table.v1.ScheduleCloseRequest
+	109, // 195: ats.table.v1.DealerService.Dispute:input_type -> ats.table.v1.DisputeRequest
+	110, // 196: ats.table.v1.DealerService.ClearFault:input_type -> ats.table.v1.ClearFaultRequest
+	111, // 197: ats.table.v1.DealerService.PlaceWager:input_type -> ats.table.v1.PlaceWagerRequest
+	64,  // 198: ats.table.v1.DealerService.LuckyBallDisplay:input_type -> ats.table.v1.LuckyBallDisplayRequest
+	117, // 199: ats.table.v1.DealerService.RefuseWager:input_type -> ats.table.v1.RefuseWagerRequest
+	145, // 200: ats.table.v1.DealerService.CloseJackpot:input_type -> ats.table.v1.CloseJackpotRequest
+	157, // 201: ats.table.v1.DealerService.WatchTable:input_type -> ats.table.v1.WatchTableRequest
+	164, // 202: ats.table.v1.DealerService.CardReport:input_type -> ats.table.v1.CardReportRequest
+	95,  // 203: ats.table.v1.TechnicianService.Authenticate:input_type -> ats.table.v1.TechnicianAuthenticateRequest
+	120, // 204: ats.table.v1.CageService.LookupTicket:input_type -> ats.table.v1.LookupTicketRequest
+	130, // 205: ats.table.v1.CageService.PayTicket:input_type -> ats.table.v1.PayTicketRequest
+	136, // 206: ats.table.v1.CageService.ShiftTotals:input_type -> ats.table.v1.ShiftTotalsRequest
+	139, // 207: ats.table.v1.CageService.FloorReport:input_type -> ats.table.v1.FloorReportRequest
+	123, // 208: ats.table.v1.CageService.StopTicket:input_type -> ats.table.v1.StopTicketRequest
+	124, // 209: ats.table.v1.CageService.ReleaseTicketStop:input_type -> ats.table.v1.ReleaseTicketStopRequest
+	126, // 210: ats.table.v1.CageService.ApprovePayment:input_type -> ats.table.v1.ApprovePaymentRequest
+	133, // 211: ats.table.v1.CageService.OpenShift:input_type -> ats.table.v1.OpenShiftRequest
+	134, // 212: ats.table.v1.CageService.CloseShift:input_type -> ats.table.v1.CloseShiftRequest
+	135, // 213: ats.table.v1.CageService.CurrentShift:input_type -> ats.table.v1.CurrentShiftRequest
+	158, // 214: ats.table.v1.CageService.RegisterCard:input_type -> ats.table.v1.RegisterCardRequest
+	159, // 215: ats.table.v1.CageService.ReportCard:input_type -> ats.table.v1.ReportCardRequest
+	160, // 216: ats.table.v1.CageService.LookupCard:input_type -> ats.table.v1.LookupCardRequest
+	147, // 217: ats.table.v1.DisplayService.Watch:input_type -> ats.table.v1.DisplayWatchRequest
+	18,  // 218: ats.table.v1.TerminalService.Watch:output_type -> ats.table.v1.TableEvent
+	37,  // 219: ats.table.v1.TerminalService.ServerTime:output_type -> ats.table.v1.ServerTimeResponse
+	39,  // 220: ats.table.v1.TerminalService.UpdateSlip:output_type -> ats.table.v1.UpdateSlipResponse
+	40,  // 221: ats.table.v1.TerminalService.CreditNote:output_type -> ats.table.v1.MoneyResponse
+	43,  // 222: ats.table.v1.TerminalService.RedeemTicket:output_type -> ats.table.v1.RedeemTicketResponse
+	40,  // 223: ats.table.v1.TerminalService.CommitRedeem:output_type -> ats.table.v1.MoneyResponse
+	40,  // 224: ats.table.v1.TerminalService.CancelRedeem:output_type -> ats.table.v1.MoneyResponse
+	48,  // 225: ats.table.v1.TerminalService.CashOut:output_type -> ats.table.v1.CashOutResponse
+	40,  // 226: ats.table.v1.TerminalService.TicketPrinted:output_type -> ats.table.v1.MoneyResponse
+	40,  // 227: ats.table.v1.TerminalService.TicketPrintFailed:output_type -> ats.table.v1.MoneyResponse
+	40,  // 228: ats.table.v1.TerminalService.ConfirmBuyIn:output_type -> ats.table.v1.MoneyResponse
+	51,  // 229: ats.table.v1.TerminalService.AckDealerClose:output_type -> ats.table.v1.AckDealerCloseResponse
+	56,  // 230: ats.table.v1.TerminalService.ReportNoteEscrow:output_type -> ats.table.v1.NoteEscrowResponse
+	58,  // 231: ats.table.v1.TerminalService.GetJournalAnchor:output_type -> ats.table.v1.JournalAnchor
+	96,  // 232: ats.table.v1.TerminalService.AuthenticateTechnician:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	114, // 233: ats.table.v1.TerminalService.CallDealer:output_type -> ats.table.v1.CallDealerResponse
+	53,  // 234: ats.table.v1.TerminalService.RequestDealerCashOut:output_type -> ats.table.v1.RequestDealerCashOutResponse
+	116, // 235: ats.table.v1.TerminalService.SetInService:output_type -> ats.table.v1.SetInServiceResponse
+	39,  // 236: ats.table.v1.TerminalService.Slips:output_type -> ats.table.v1.UpdateSlipResponse
+	156, // 237: ats.table.v1.TerminalService.PresentCard:output_type -> ats.table.v1.CardState
+	156, // 238: ats.table.v1.TerminalService.SetCardLimits:output_type -> ats.table.v1.CardState
+	155, // 239: ats.table.v1.TerminalService.AckRealityCheck:output_type -> ats.table.v1.AckRealityCheckResponse
+	79,  // 240: ats.table.v1.DealerService.OpenTable:output_type -> ats.table.v1.TableStatus
+	79,  // 241: ats.table.v1.DealerService.CloseTable:output_type -> ats.table.v1.TableStatus
+	79,  // 242: ats.table.v1.DealerService.GetStatus:output_type -> ats.table.v1.TableStatus
+	79,  // 243: ats.table.v1.DealerService.SetWageringPeriod:output_type -> ats.table.v1.TableStatus
+	79,  // 244: ats.table.v1.DealerService.SetLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 245: ats.table.v1.DealerService.StartRound:output_type -> ats.table.v1.TableStatus
+	79,  // 246: ats.table.v1.DealerService.SpinStarted:output_type -> ats.table.v1.TableStatus
+	79,  // 247: ats.table.v1.DealerService.BallDropping:output_type -> ats.table.v1.TableStatus
+	79,  // 248: ats.table.v1.DealerService.EnterOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 249: ats.table.v1.DealerService.NoSpin:output_type -> ats.table.v1.TableStatus
+	79,  // 250: ats.table.v1.DealerService.CorrectOutcome:output_type -> ats.table.v1.TableStatus
+	79,  // 251: ats.table.v1.DealerService.InvalidateRound:output_type -> ats.table.v1.TableStatus
+	72,  // 252: ats.table.v1.DealerService.CreditPlayer:output_type -> ats.table.v1.CreditPlayerResponse
+	74,  // 253: ats.table.v1.DealerService.ClosePlayerAccount:output_type -> ats.table.v1.ClosePlayerAccountResponse
+	76,  // 254: ats.table.v1.DealerService.Handpay:output_type -> ats.table.v1.HandpayResponse
+	79,  // 255: ats.table.v1.DealerService.ConfirmJackpot:output_type -> ats.table.v1.TableStatus
+	83,  // 256: ats.table.v1.DealerService.ListOverpayments:output_type -> ats.table.v1.ListOverpaymentsResponse
+	81,  // 257: ats.table.v1.DealerService.ResolveOverpayment:output_type -> ats.table.v1.Overpayment
+	86,  // 258: ats.table.v1.DealerService.ReleaseTicketHold:output_type -> ats.table.v1.ReleaseTicketHoldResponse
+	91,  // 259: ats.table.v1.DealerService.ListAlarms:output_type -> ats.table.v1.ListAlarmsResponse
+	88,  // 260: ats.table.v1.DealerService.AckAlarm:output_type -> ats.table.v1.Alarm
+	94,  // 261: ats.table.v1.DealerService.GetAuditLog:output_type -> ats.table.v1.GetAuditLogResponse
+	102, // 262: ats.table.v1.DealerService.ConfigureTournament:output_type -> ats.table.v1.Tournament
+	102, // 263: ats.table.v1.DealerService.OpenTournament:output_type -> ats.table.v1.Tournament
+	102, // 264: ats.table.v1.DealerService.GetTournament:output_type -> ats.table.v1.Tournament
+	102, // 265: ats.table.v1.DealerService.CloseTournament:output_type -> ats.table.v1.Tournament
+	102, // 266: ats.table.v1.DealerService.GrantPassCard:output_type -> ats.table.v1.Tournament
+	79,  // 267: ats.table.v1.DealerService.SetPlayerLimits:output_type -> ats.table.v1.TableStatus
+	79,  // 268: ats.table.v1.DealerService.ScheduleClose:output_type -> ats.table.v1.TableStatus
+	79,  // 269: ats.table.v1.DealerService.Dispute:output_type -> ats.table.v1.TableStatus
+	79,  // 270: ats.table.v1.DealerService.ClearFault:output_type -> ats.table.v1.TableStatus
+	112, // 271: ats.table.v1.DealerService.PlaceWager:output_type -> ats.table.v1.PlaceWagerResponse
+	79,  // 272: ats.table.v1.DealerService.LuckyBallDisplay:output_type -> ats.table.v1.TableStatus
+	118, // 273: ats.table.v1.DealerService.RefuseWager:output_type -> ats.table.v1.RefuseWagerResponse
+	79,  // 274: ats.table.v1.DealerService.CloseJackpot:output_type -> ats.table.v1.TableStatus
+	79,  // 275: ats.table.v1.DealerService.WatchTable:output_type -> ats.table.v1.TableStatus
+	167, // 276: ats.table.v1.DealerService.CardReport:output_type -> ats.table.v1.CardReportResponse
+	96,  // 277: ats.table.v1.TechnicianService.Authenticate:output_type -> ats.table.v1.TechnicianAuthenticateResponse
+	121, // 278: ats.table.v1.CageService.LookupTicket:output_type -> ats.table.v1.CageTicket
+	131, // 279: ats.table.v1.CageService.PayTicket:output_type -> ats.table.v1.PayTicketResponse
+	138, // 280: ats.table.v1.CageService.ShiftTotals:output_type -> ats.table.v1.ShiftTotalsResponse
+	143, // 281: ats.table.v1.CageService.FloorReport:output_type -> ats.table.v1.FloorReportResponse
+	122, // 282: ats.table.v1.CageService.StopTicket:output_type -> ats.table.v1.TicketStop
+	122, // 283: ats.table.v1.CageService.ReleaseTicketStop:output_type -> ats.table.v1.TicketStop
+	127, // 284: ats.table.v1.CageService.ApprovePayment:output_type -> ats.table.v1.PaymentApproval
+	132, // 285: ats.table.v1.CageService.OpenShift:output_type -> ats.table.v1.CageShift
+	132, // 286: ats.table.v1.CageService.CloseShift:output_type -> ats.table.v1.CageShift
+	132, // 287: ats.table.v1.CageService.CurrentShift:output_type -> ats.table.v1.CageShift
+	161, // 288: ats.table.v1.CageService.RegisterCard:output_type -> ats.table.v1.PlayerCard
+	161, // 289: ats.table.v1.CageService.ReportCard:output_type -> ats.table.v1.PlayerCard
+	161, // 290: ats.table.v1.CageService.LookupCard:output_type -> ats.table.v1.PlayerCard
+	148, // 291: ats.table.v1.DisplayService.Watch:output_type -> ats.table.v1.DisplayState
+	218, // [218:292] is the sub-list for method output_type
+	144, // [144:218] is the sub-list for method input_type
+	144, // [144:144] is the sub-list for extension type_name
+	144, // [144:144] is the sub-list for extension extendee
+	0,   // [0:144] is the sub-list for field type_name
 }
 
 func init() { file_ats_table_v1_table_proto_init() }
