@@ -24,6 +24,9 @@ import (
 // waited 90 s for its interval: 7½ minutes together on the loaded build machine. Each step
 // reads only where its words are (cardLook): the card screen's box and the side panel, cut
 // from the screenshot and read in one tesseract run, not the whole screen's four reads.
+//
+// set-limits is carded-session's first two steps alone (its name not matched by -only carded):
+// the limits screen in a second language at a fraction of the session's cost.
 var cardJourneys = cardSteps([]journey{
 	{
 		name:    "carded-session",
@@ -32,26 +35,8 @@ var cardJourneys = cardSteps([]journey{
 		// round they are in settles soon after: the reality check waits for it (between
 		// rounds) and comes at 50 s, after the chips are read on the strip.
 		args: []string{"-demo-carded", "-demo-period", "25s", "-demo-reality-check", "50s"},
-		steps: []step{
-			{
-				name: "a card without limits: the limits screen comes first",
-				want: func(t translation) [][]string {
-					return [][]string{{t.T("SET YOUR LIMITS")}, {t.T("Loss limit")}, {t.T("Time limit")}, {t.T("Bar period")}, {t.T("Set these limits")}}
-				},
-				wait: time.Minute,
-			},
-			{
-				name: "Set these limits: the screen goes, the strip shows the limits and the buy-in",
-				do:   func(k *kioskRun) error { return k.tapCard(k.tr.T("Set these limits")) },
-				want: func(t translation) [][]string {
-					return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}, {"500.00"}}
-				},
-				// "YOUR LIMITS" is in "SET YOUR LIMITS" too, in both languages: neither the
-				// limits screen nor the confirmation of limits just set may stay.
-				gone: func(t translation) []string { return []string{t.T("YOUR LIMITS")} },
-				wait: time.Minute,
-			},
-			{
+		steps: append(setLimits(),
+			step{
 				// Five chips of 1: the table's minimum per spin, so they are a wager whatever
 				// the wheel does (a lone 1.00 is returned unrecognised at the result). Tapped
 				// in a wagering period with time left for the five.
@@ -70,21 +55,22 @@ var cardJourneys = cardSteps([]journey{
 				want: func(t translation) [][]string { return [][]string{{t.T("Loss left"), "45.00"}, {t.T("Time played")}} },
 				wait: 30 * time.Second,
 			},
-			{
+			step{
 				name: "the reality check comes between rounds",
 				want: func(t translation) [][]string {
 					return [][]string{{t.T("REALITY CHECK")}, {literal(t.T("Your session result is %s."))}, {t.T("Continue playing")}}
 				},
 				wait: 90 * time.Second,
 			},
-			{
+			step{
 				name: "Continue playing acknowledges it",
 				do:   func(k *kioskRun) error { return k.tapCard(k.tr.T("Continue playing")) },
 				gone: func(t translation) []string { return []string{t.T("REALITY CHECK")} },
 				wait: 30 * time.Second,
 			},
-		},
+		),
 	},
+	{name: "set-limits", args: []string{"-demo-carded"}, steps: setLimits()},
 	{
 		name: "carded-stops",
 		args: []string{"-demo-carded", "-demo-card", "1000002"},
@@ -120,6 +106,31 @@ var cardJourneys = cardSteps([]journey{
 		},
 	},
 })
+
+// setLimits are a card's first steps at a seat: the limits screen before play, the limits set
+// on it by touch, and the strip that shows them.
+func setLimits() []step {
+	return []step{
+		{
+			name: "a card without limits: the limits screen comes first",
+			want: func(t translation) [][]string {
+				return [][]string{{t.T("SET YOUR LIMITS")}, {t.T("Loss limit")}, {t.T("Time limit")}, {t.T("Bar period")}, {t.T("Set these limits")}}
+			},
+			wait: time.Minute,
+		},
+		{
+			name: "Set these limits: the screen goes, the strip shows the limits and the buy-in",
+			do:   func(k *kioskRun) error { return k.tapCard(k.tr.T("Set these limits")) },
+			want: func(t translation) [][]string {
+				return [][]string{{t.T("Loss left"), "50.00"}, {t.T("Time left"), "30m"}, {"500.00"}}
+			},
+			// "YOUR LIMITS" is in "SET YOUR LIMITS" too, in both languages: neither the
+			// limits screen nor the confirmation of limits just set may stay.
+			gone: func(t translation) []string { return []string{t.T("YOUR LIMITS")} },
+			wait: time.Minute,
+		},
+	}
+}
 
 // literal is the longest run of a translated format string's own words, between its verbs:
 // what the player reads whatever the amounts. The part before the first verb (before) is
@@ -257,6 +268,9 @@ func secondsLeft(r reading, t translation) int {
 // ui/cardplay.go's show).
 var cardBoxPlate = color.RGBA{R: 0x18, G: 0x1d, B: 0x25, A: 0xff}
 
+// selectedPlate is a selected choice's plate (ui's selectedChip: the limits screen's choices).
+var selectedPlate = color.RGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
+
 // sidePanelWidth is design A's side panel at both screen sizes, from the screen's right edge
 // (its phase, countdown and balance at the top, the carded strip at the bottom).
 const sidePanelWidth = 306
@@ -306,10 +320,19 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 	crops := []crop{{r: image.Rect(panel.Min.X, panel.Min.Y, panel.Max.X, panel.Min.Y+phaseHeight)}, {r: rest}, {r: rest, dark: true}}
 	box, boxUp := cardBox(img)
 	if boxUp {
-		// and the box's left sixth alone: the names of the limits screen's rows, each beside a
-		// row of bold choices, are read there and nowhere else (Time limit, 禁玩期).
-		names := image.Rect(box.Min.X, box.Min.Y, box.Min.X+box.Dx()/6, box.Max.Y)
-		crops = append(crops, crop{r: box}, crop{r: box, dark: true}, crop{r: names})
+		crops = append(crops, crop{r: box}, crop{r: box, dark: true})
+		// and, on the limits screen, the column of its rows' names alone (from the box's left
+		// edge to the first selected choice): each name beside a row of bold choices, one bright,
+		// is read there and nowhere else (Time limit, 禁玩期).
+		left := box.Max.X
+		for _, c := range plates(img, selectedPlate, 24) {
+			if c.In(box) {
+				left = min(left, c.Min.X)
+			}
+		}
+		if left < box.Max.X && left > box.Min.X+24 {
+			crops = append(crops, crop{r: image.Rect(box.Min.X, box.Min.Y, left, box.Max.Y)})
+		}
 	}
 	lines, err := readCrops(img, crops, languages, "6")
 	if err != nil {

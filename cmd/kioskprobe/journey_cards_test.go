@@ -23,11 +23,11 @@ func decodeTestdata(t *testing.T, name string) image.Image {
 	return img
 }
 
-// The limits screen at 1280×800 (the real window's screenshots, step 1 of the journey), in
-// Chinese and English: its button is white words on blue, 16 px high (设定这些限额), and the
-// rows' names stand beside rows of bold choices, one bright yellow (Time limit and 禁玩期 were
-// read neither in the box nor in its bands). The card read must find the button inside it,
-// where the player's finger goes, and every row's name.
+// The limits screen (the real window's screenshots, step 1 of the journey), in Chinese and
+// English at 1280×800 and English at 1920×1080: its button is white words on blue, 16 px high
+// (设定这些限额), and the rows' names stand beside rows of bold choices, one bright yellow (Time
+// limit and 禁玩期 were read neither in the box nor in its bands). The card read must find the
+// button inside it, where the player's finger goes, and every row's name.
 func TestCardReadFindsTheLimitsScreensButtonAndRows(t *testing.T) {
 	if _, err := exec.LookPath("tesseract"); err != nil {
 		t.Skip("tesseract is not installed (packaging/setup.sh installs it)")
@@ -38,6 +38,8 @@ func TestCardReadFindsTheLimitsScreensButtonAndRows(t *testing.T) {
 	}{
 		{"zh_Hans", "chi_sim+eng", "cards-limits-1280x800-zh.png", image.Rect(421, 385, 553, 424)},
 		{"en", "eng", "cards-limits-1280x800-en.png", image.Rect(405, 377, 571, 415)},
+		// At 1920×1080 the box is wider than the words: its left sixth cut the first choice.
+		{"en", "eng", "cards-limits-1920x1080-en.png", image.Rect(720, 380, 895, 425)},
 	} {
 		tr, err := loadTranslation(filepath.Join("..", "..", "assets", "translations"), c.lang)
 		if err != nil {
