@@ -233,14 +233,17 @@ func (k *kioskRun) tapCard(words ...string) error {
 }
 
 // waitBetting waits until the side panel counts down a wagering period with at least secs
-// seconds left (the big number under PLACE YOUR BETS), so taps that follow land in it.
+// seconds left (the big number under PLACE YOUR BETS), so taps that follow land in it. The
+// number is the screenshot's: the seconds the read took (10 and more on a loaded machine) are
+// gone from it.
 func (k *kioskRun) waitBetting(secs int) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
+		shot := time.Now()
 		if err := k.cardLook(func(r reading) bool { return secondsLeft(r, k.tr) >= secs }); err != nil {
 			return err
 		}
-		if secondsLeft(k.last, k.tr) >= secs {
+		if secondsLeft(k.last, k.tr)-int(time.Since(shot).Seconds()) >= secs {
 			return nil
 		}
 		if time.Now().After(deadline) {
