@@ -278,8 +278,9 @@ var selectedPlate = color.RGBA{R: 0xf2, G: 0xc1, B: 0x2e, A: 0xff}
 // (its phase, countdown and balance at the top, the carded strip at the bottom).
 const sidePanelWidth = 306
 
-// phaseHeight is the side panel's top: the phase and the wagering period's countdown.
-const phaseHeight = 140
+// phaseHeight is the side panel's top: the phase's words (phaseWords high) and the wagering
+// period's countdown under them.
+const phaseHeight, phaseWords = 140, 45
 
 // cardLook takes the step's screenshot and reads what a player at a carded seat reads on it
 // (readCardScreen).
@@ -308,9 +309,9 @@ func (k *kioskRun) cardLook(enough func(reading) bool) error {
 // up) and the side panel, cut from img, as uniform blocks (--psm 6) in one tesseract run: the
 // box as it is and with its light words made dark (its buttons are white words on blue, which
 // tesseract reads only so: 设定这些限额 at 1280×800), the panel's top (the phase and the
-// countdown) and the rest of it (the strip's rows, each name and figure on one line, which a
-// whole-screen read splits), that too with light words made dark (已玩时间 under the table
-// limits' yellow frame was read only so). Unless enough is content with that, the box again in bands of
+// countdown) and the rest of it in bands (the strip's rows, each name and figure on one line,
+// which a whole-screen read splits), and whole with light words made dark (已玩时间 under the
+// table limits' yellow frame was read only so). Unless enough is content with that, the box again in bands of
 // 110 px stepped by 55: a row of choices beside a bright selected one (时间限额, 禁玩期) is
 // read only in its own band.
 func readCardScreen(img image.Image, languages string, enough func(reading) bool) (reading, error) {
@@ -320,7 +321,18 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 	}
 	panel := image.Rect(b.Max.X-sidePanelWidth, b.Min.Y, b.Max.X, b.Max.Y)
 	rest := image.Rect(panel.Min.X, panel.Min.Y+phaseHeight, panel.Max.X, panel.Max.Y)
-	crops := []crop{{r: image.Rect(panel.Min.X, panel.Min.Y, panel.Max.X, panel.Min.Y+phaseHeight)}, {r: rest}, {r: rest, dark: true}}
+	// The phase's words and its countdown apart: read together, a lone digit under them was
+	// lost (8 at 1920×1080).
+	crops := []crop{{r: image.Rect(panel.Min.X, panel.Min.Y, panel.Max.X, panel.Min.Y+phaseWords)},
+		{r: image.Rect(panel.Min.X, panel.Min.Y+phaseWords, panel.Max.X, panel.Min.Y+phaseHeight)}, {r: rest, dark: true}}
+	// The rest in bands of 200 px stepped by 100 (every line whole in one): read as one block,
+	// 940 px of the panel at 1920×1080 lost the balance's A$500.00 under BALANCE.
+	for y := rest.Min.Y; y < rest.Max.Y; y += 100 {
+		crops = append(crops, crop{r: image.Rect(rest.Min.X, y, rest.Max.X, min(y+200, rest.Max.Y))})
+		if y+200 >= rest.Max.Y {
+			break
+		}
+	}
 	box, boxUp := cardBox(img)
 	if boxUp {
 		crops = append(crops, crop{r: box}, crop{r: box, dark: true})

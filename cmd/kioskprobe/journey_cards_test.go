@@ -76,30 +76,39 @@ func TestFoldMatchesFullWidthPunctuationAsTesseractReadsIt(t *testing.T) {
 	}
 }
 
-// The side panel in Chinese at 1280×800 once the limits are set (step 2 of carded-set-limits):
-// each row of the strip is its name on the left and its figure on the right, which the whole
-// screen's sparse read gave as two lines (the journey failed: no line read 剩余时间 … 30m). The
+// The side panel once the limits are set (step 2 of the journey), in Chinese at 1280×800 and
+// English at 1920×1080: each row of the strip is its name on the left and its figure on the
+// right, which the whole screen's sparse read gave as two lines (the journey failed: no line
+// read 剩余时间 … 30m); at 1920×1080 the panel read as one block lost the balance's A$500.00. The
 // card read reads the panel alone, a row a line; and the wagering period's countdown.
-func TestCardReadReadsTheStripsRowsOnOneLineInChinese(t *testing.T) {
+func TestCardReadReadsTheStripsRowsOnOneLine(t *testing.T) {
 	if _, err := exec.LookPath("tesseract"); err != nil {
 		t.Skip("tesseract is not installed (packaging/setup.sh installs it)")
 	}
-	tr, err := loadTranslation(filepath.Join("..", "..", "assets", "translations"), "zh_Hans")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := readCardScreen(decodeTestdata(t, "cards-strip-1280x800-zh.png"), "chi_sim+eng", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if missing, _ := r.check([][]string{{tr.T("Loss left"), "50.00"}, {tr.T("Time left"), "30m"}, {tr.T("Time played")}, {"500.00"}}, nil); len(missing) > 0 {
-		t.Errorf("missing %q; read:\n%s", missing, r.summary())
-	}
-	if _, stale := r.check(nil, []string{tr.T("YOUR LIMITS")}); len(stale) > 0 {
-		t.Errorf("the limits screen read on a screen without it; read:\n%s", r.summary())
-	}
-	if n := secondsLeft(r, tr); n != 12 {
-		t.Errorf("the countdown read as %d, want 12; read:\n%s", n, r.summary())
+	for _, c := range []struct {
+		lang, languages, shot string
+		countdown             int
+	}{
+		{"zh_Hans", "chi_sim+eng", "cards-strip-1280x800-zh.png", 12},
+		{"en", "eng", "cards-strip-1920x1080-en.png", 8},
+	} {
+		tr, err := loadTranslation(filepath.Join("..", "..", "assets", "translations"), c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := readCardScreen(decodeTestdata(t, c.shot), c.languages, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if missing, _ := r.check([][]string{{tr.T("Loss left"), "50.00"}, {tr.T("Time left"), "30m"}, {tr.T("Time played")}, {"500.00"}}, nil); len(missing) > 0 {
+			t.Errorf("%s: missing %q; read:\n%s", c.shot, missing, r.summary())
+		}
+		if _, stale := r.check(nil, []string{tr.T("YOUR LIMITS")}); len(stale) > 0 {
+			t.Errorf("%s: the limits screen read on a screen without it; read:\n%s", c.shot, r.summary())
+		}
+		if n := secondsLeft(r, tr); n != c.countdown {
+			t.Errorf("%s: the countdown read as %d, want %d; read:\n%s", c.shot, n, c.countdown, r.summary())
+		}
 	}
 }
 
