@@ -306,14 +306,13 @@ func (k *kioskRun) cardLook(enough func(reading) bool) error {
 }
 
 // readCardScreen reads the card screen's box (the largest region of cardBoxPlate, when one is
-// up) and the side panel, cut from img, as uniform blocks (--psm 6) in one tesseract run: the
-// box as it is and with its light words made dark (its buttons are white words on blue, which
-// tesseract reads only so: 设定这些限额 at 1280×800), the panel's top (the phase and the
+// up) and then the side panel, cut from img, as uniform blocks (--psm 6), a tesseract run each:
+// the box as it is and with its light words made dark (its buttons are white words on blue,
+// which tesseract reads only so: 设定这些限额 at 1280×800), the panel's top (the phase and the
 // countdown) and the rest of it in bands (the strip's rows, each name and figure on one line,
 // which a whole-screen read splits), and whole with light words made dark (已玩时间 under the
-// table limits' yellow frame was read only so). Unless enough is content with that, the box again in bands of
-// 110 px stepped by 55: a row of choices beside a bright selected one (时间限额, 禁玩期) is
-// read only in its own band.
+// table limits' yellow frame was read only so). Unless enough is content with that, the box
+// again in bands of 110 px stepped by 55.
 func readCardScreen(img image.Image, languages string, enough func(reading) bool) (reading, error) {
 	b := img.Bounds()
 	if b.Dx() <= sidePanelWidth || b.Dy() <= phaseHeight {
@@ -334,8 +333,9 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 		}
 	}
 	box, boxUp := cardBox(img)
+	var boxCrops []crop
 	if boxUp {
-		crops = append(crops, crop{r: box}, crop{r: box, dark: true})
+		boxCrops = []crop{{r: box}, {r: box, dark: true}}
 		// and, on the limits screen, the column of its rows' names alone (from the box's left
 		// edge to the first selected choice): each name beside a row of bold choices, one bright,
 		// is read there and nowhere else (Time limit, 禁玩期).
@@ -346,14 +346,24 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 			}
 		}
 		if left < box.Max.X && left > box.Min.X+24 {
-			crops = append(crops, crop{r: image.Rect(box.Min.X, box.Min.Y, left, box.Max.Y)})
+			boxCrops = append(boxCrops, crop{r: image.Rect(box.Min.X, box.Min.Y, left, box.Max.Y)})
 		}
 	}
-	lines, err := readCrops(img, crops, languages, "6")
-	if err != nil {
-		return reading{}, err
+	// The box first, then the panel, each read only if what was read is not enough: a card
+	// screen's words are all in its box, the strip's in the panel (a run of tesseract in
+	// Chinese on a loaded machine costs 10 s and more).
+	var lines []line
+	for _, part := range [][]crop{boxCrops, crops} {
+		more, err := readCrops(img, part, languages, "6")
+		if err != nil {
+			return reading{}, err
+		}
+		lines = append(lines, more...)
+		if enough != nil && enough(reading{lines: lines}) {
+			return reading{lines: lines}, nil
+		}
 	}
-	if !boxUp || (enough != nil && enough(reading{lines: lines})) {
+	if !boxUp {
 		return reading{lines: lines}, nil
 	}
 	const band = 110
