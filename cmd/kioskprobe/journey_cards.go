@@ -33,8 +33,9 @@ var cardJourneys = cardSteps([]journey{
 		designs: "A", // the felt's geometry is design A's (tapNumber)
 		// A period long enough for the chips to be tapped in it, and short enough that the
 		// round they are in settles soon after: the reality check waits for it (between
-		// rounds) and comes at 50 s, after the chips are read on the strip.
-		args: []string{"-demo-carded", "-demo-period", "25s", "-demo-reality-check", "50s"},
+		// rounds) and comes at 60 s, after the chips are read on the strip (a wagering
+		// period waited for, up to 33 s, and Chinese reads of 10–20 s at 1920×1080 first).
+		args: []string{"-demo-carded", "-demo-period", "25s", "-demo-reality-check", "60s"},
 		steps: append(setLimits(),
 			step{
 				// Five chips of 1: the table's minimum per spin, so they are a wager whatever
@@ -240,9 +241,20 @@ func (k *kioskRun) waitBetting(secs int) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		shot := time.Now()
-		if err := k.cardLook(func(r reading) bool { return secondsLeft(r, k.tr) >= secs }); err != nil {
+		if err := k.shoot(); err != nil {
 			return err
 		}
+		img, err := decodePNG(k.shot)
+		if err != nil {
+			return err
+		}
+		// The phase's two crops alone: a read of the whole card screen took 15 s and more in
+		// Chinese at 1920×1080, more than a 25 s period leaves.
+		lines, err := readCrops(img, phaseCrops(img.Bounds()), k.languages(), "6")
+		if err != nil {
+			return err
+		}
+		k.last = reading{lines: lines}
 		if secondsLeft(k.last, k.tr)-int(time.Since(shot).Seconds()) >= secs {
 			return nil
 		}
@@ -288,14 +300,9 @@ func (k *kioskRun) cardLook(enough func(reading) bool) error {
 	if err := k.shoot(); err != nil {
 		return err
 	}
-	f, err := os.Open(k.shot)
+	img, err := decodePNG(k.shot)
 	if err != nil {
 		return err
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("screenshot %s: %w", k.shot, err)
 	}
 	r, err := readCardScreen(img, k.languages(), enough)
 	if err != nil {
@@ -320,10 +327,7 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 	}
 	panel := image.Rect(b.Max.X-sidePanelWidth, b.Min.Y, b.Max.X, b.Max.Y)
 	rest := image.Rect(panel.Min.X, panel.Min.Y+phaseHeight, panel.Max.X, panel.Max.Y)
-	// The phase's words and its countdown apart: read together, a lone digit under them was
-	// lost (8 at 1920×1080).
-	crops := []crop{{r: image.Rect(panel.Min.X, panel.Min.Y, panel.Max.X, panel.Min.Y+phaseWords)},
-		{r: image.Rect(panel.Min.X, panel.Min.Y+phaseWords, panel.Max.X, panel.Min.Y+phaseHeight)}, {r: rest, dark: true}}
+	crops := append(phaseCrops(b), crop{r: rest, dark: true})
 	// The rest in bands of 200 px stepped by 100 (every line whole in one): read as one block,
 	// 940 px of the panel at 1920×1080 lost the balance's A$500.00 under BALANCE.
 	for y := rest.Min.Y; y < rest.Max.Y; y += 100 {
@@ -379,6 +383,28 @@ func readCardScreen(img image.Image, languages string, enough func(reading) bool
 		return reading{}, err
 	}
 	return reading{lines: append(lines, more...)}, nil
+}
+
+// phaseCrops are the side panel's top on a screen of bounds b: the phase's words and its
+// countdown apart (read together, a lone digit under them was lost: 8 at 1920×1080).
+func phaseCrops(b image.Rectangle) []crop {
+	x := b.Max.X - sidePanelWidth
+	return []crop{{r: image.Rect(x, b.Min.Y, b.Max.X, b.Min.Y+phaseWords)},
+		{r: image.Rect(x, b.Min.Y+phaseWords, b.Max.X, b.Min.Y+phaseHeight)}}
+}
+
+// decodePNG reads the screenshot at path.
+func decodePNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("screenshot %s: %w", path, err)
+	}
+	return img, nil
 }
 
 // cardBox is the box of the card screen over the play area, if one is up: the largest region of
