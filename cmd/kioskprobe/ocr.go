@@ -52,6 +52,16 @@ type reading struct {
 // paragraph and line. yOff[page-1], if given, is added to the page's tops (a band's place on the
 // screen).
 func parseTSV(b []byte, yOff []int) ([]line, error) {
+	places := make([]image.Point, len(yOff))
+	for i, y := range yOff {
+		places[i] = image.Pt(0, y)
+	}
+	return parseTSVAt(b, places)
+}
+
+// parseTSVAt is parseTSV for pages cut from anywhere on the screen: each word's box is brought
+// back to the screen's pixels by its page's top left corner there (places[page-1]).
+func parseTSVAt(b []byte, places []image.Point) ([]line, error) {
 	type key struct{ page, block, par, line int }
 	var order []key
 	byKey := map[key]line{}
@@ -85,14 +95,14 @@ func parseTSV(b []byte, yOff []int) ([]line, error) {
 			continue
 		}
 		k := key{n[1], n[2], n[3], n[4]}
-		y := n[7]
-		if p := n[1] - 1; p >= 0 && p < len(yOff) {
-			y += yOff[p]
+		var at image.Point
+		if p := n[1] - 1; p >= 0 && p < len(places) {
+			at = places[p]
 		}
 		if _, seen := byKey[k]; !seen {
 			order = append(order, k)
 		}
-		byKey[k] = append(byKey[k], word{Text: text, X: n[6], Y: y, W: n[8], H: n[9]})
+		byKey[k] = append(byKey[k], word{Text: text, X: at.X + n[6], Y: at.Y + n[7], W: n[8], H: n[9]})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -105,13 +115,18 @@ func parseTSV(b []byte, yOff []int) ([]line, error) {
 }
 
 // fold is s as matched: lower case, without spaces (tesseract spaces Chinese characters
-// apart, and splits or joins Latin words around punctuation). Amounts are matched by their
-// digits: a currency symbol is read unreliably ("A$" as "AS").
+// apart, and splits or joins Latin words around punctuation), full-width forms as their ASCII
+// twins. Amounts are matched by their digits: a currency symbol is read unreliably ("A$" as
+// "AS").
 func fold(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsSpace(r) {
 			continue
+		}
+		if r >= '！' && r <= '～' {
+			// A full-width form (Chinese text's ：？！): tesseract reads it as its ASCII twin.
+			r -= '！' - '!'
 		}
 		b.WriteRune(r)
 	}
@@ -196,6 +211,9 @@ func ocr(path, languages string, band int, enough func(reading) bool) (reading, 
 	f.Close()
 	if err != nil {
 		return reading{}, fmt.Errorf("screenshot %s: %w", path, err)
+	}
+	if enough != nil && enough(reading{}) {
+		return reading{}, nil // nothing to read for (a step whose do read its own words)
 	}
 	page, err := tesseract(path, languages, "11")
 	if err != nil {
@@ -417,4 +435,59 @@ func readCrop(path string, r image.Rectangle, languages string) (string, error) 
 		return "", fmt.Errorf("tesseract %s: %w", name, err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// crop is a part of a screenshot read on its own (readCrops): a card screen's box, a side
+// panel. A part read alone is read better and sooner than the whole screen: its words are
+// not garbled by the felt beside them, and the reader has a fraction of the pixels to look at.
+type crop struct {
+	r    image.Rectangle // on the screen
+	dark bool            // read as lightWordsDark: light words on a coloured plate
+}
+
+// readCrops reads the crops of img in one tesseract run (a list of images: the language model
+// is loaded once) as page segmentation mode psm, and returns the lines read with their words'
+// boxes in the screen's pixels.
+func readCrops(img image.Image, crops []crop, languages, psm string) ([]line, error) {
+	if len(crops) == 0 {
+		return nil, nil
+	}
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return nil, errors.New("screenshot: an image that cannot be cut")
+	}
+	dir, err := os.MkdirTemp("", "journey-crops")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var list strings.Builder
+	places := make([]image.Point, 0, len(crops))
+	for i, c := range crops {
+		r := c.r.Intersect(img.Bounds())
+		if r.Empty() {
+			return nil, fmt.Errorf("crop %v is off the screen %v", c.r, img.Bounds())
+		}
+		var part image.Image = sub.SubImage(r)
+		if c.dark {
+			part = lightWordsDark(part)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("crop-%02d.png", i))
+		if err := writeImage(name, part); err != nil {
+			return nil, err
+		}
+		list.WriteString(name + "\n")
+		places = append(places, r.Min)
+	}
+	listFile := filepath.Join(dir, "crops.txt")
+	if err := os.WriteFile(listFile, []byte(list.String()), 0o600); err != nil {
+		return nil, err
+	}
+	out, err := tesseract(listFile, languages, psm)
+	if err != nil {
+		return nil, err
+	}
+	return parseTSVAt(out, places)
 }
