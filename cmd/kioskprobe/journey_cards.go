@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -391,20 +389,6 @@ func phaseCrops(b image.Rectangle) []crop {
 	x := b.Max.X - sidePanelWidth
 	return []crop{{r: image.Rect(x, b.Min.Y, b.Max.X, b.Min.Y+phaseWords)},
 		{r: image.Rect(x, b.Min.Y+phaseWords, b.Max.X, b.Min.Y+phaseHeight)}}
-}
-
-// decodePNG reads the screenshot at path.
-func decodePNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("screenshot %s: %w", path, err)
-	}
-	return img, nil
 }
 
 // cardBox is the box of the card screen over the play area, if one is up: the largest region of
