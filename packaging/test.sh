@@ -132,16 +132,23 @@ step "the kiosk answers every tap and keeps its countdown while its event loop i
 # 1.3 s apart, longer than the loop runs freely after a touch (1 s): each lands on a parked loop.
 PROBE_ARGS="-strict -gap 1300ms" PROBE_FRAMES=5s PROBE_MIN_FPS=0.6 bash packaging/tap-probe.sh build/ats 10 3
 
-step "a player's journeys read back from the real window (XTest taps, tesseract; issue 32)"
+step "a player's journeys read back from the real window (XTest taps, tesseract; issues 32 and 31)"
 # Each journey taps through a fresh demo kiosk at words it reads and fails when the words a player
 # must read (an amount, a prompt, a notice) are missing, split from their line, or stale; its
-# screenshots stay in build/journeys/. A journey costs a minute or more here (tesseract reads each
-# screenshot two or three times), so this step walks two of them (about 4 minutes): the cash-out
-# prompt in design A in English at 1920x1080 and in design U in Chinese at 1280x800. The whole
-# matrix (every design, both languages, both sizes) is `bash packaging/journeys.sh build/ats`;
-# JOURNEY_ARGS=-pending adds the journeys waiting for another fix (each names it).
-JOURNEY_SIZES=1920x1080 JOURNEY_ARGS="-designs A -langs en" bash packaging/journeys.sh build/ats
+# screenshots stay in build/journeys/. Steps read the part of the screen their words are in, and
+# rounds are driven by the demo's dealer on the kiosk's stdin (docs/guides/demo.md). Here: the
+# cash-out prompt, the balance with the chips, the per-spin minimum and the clamp's amount, a
+# correction's notice and a tournament's prize in design A in English at 1920x1080; the cash-out
+# prompt in design U in Chinese at 1280x800; a Lucky Ball win in design L; carded play's session
+# (limits set, the live strip, the reality check) and its stops (a limit reached, a break, a barred
+# card) in English and the limits screen in Chinese at 1280x800. The whole matrix (every design,
+# both languages, both sizes) is `bash packaging/journeys.sh build/ats`; JOURNEY_ARGS=-pending adds
+# the journeys waiting for another fix (each names it).
+JOURNEY_SIZES=1920x1080 JOURNEY_ARGS="-designs A -langs en -only cash-out,chips-balance,correction,tournament" bash packaging/journeys.sh build/ats
 JOURNEY_SIZES=1280x800 JOURNEY_ARGS="-designs U -langs zh_Hans -only cash-out" bash packaging/journeys.sh build/ats
+JOURNEY_SIZES=1920x1080 JOURNEY_ARGS="-designs L -langs en -only lucky" bash packaging/journeys.sh build/ats
+JOURNEY_SIZES=1280x800 JOURNEY_ARGS="-designs A -langs en -only carded" bash packaging/journeys.sh build/ats
+JOURNEY_SIZES=1280x800 JOURNEY_ARGS="-designs A -langs zh_Hans -only set-limits" bash packaging/journeys.sh build/ats
 
 step "the winning number display read back from its real window (issue 29)"
 # The real cmd/wnd full screen under Xvfb beside a table server: a round dealt with the dealer's

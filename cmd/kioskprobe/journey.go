@@ -49,7 +49,7 @@ func journeyMain(args []string) error {
 	designs := fs.String("designs", "A,U,L", "screen designs to walk through, in order")
 	langs := fs.String("langs", "en,zh_Hans", "languages to walk through, in order (translation file codes)")
 	fs.StringVar(&o.out, "out", "build/journeys", "where the screenshots are kept")
-	fs.StringVar(&o.only, "only", "", "run only the journeys whose name contains this")
+	fs.StringVar(&o.only, "only", "", "run only the journeys whose name contains this (or any of these, comma-separated)")
 	fs.BoolVar(&o.pending, "pending", false, "also run the journeys listed as expected to fail until another fix is merged (each says which)")
 	fs.StringVar(&o.translations, "translations", "assets/translations", "the kiosk's translation files (the words a journey reads, in each language)")
 	fs.IntVar(&o.band, "band", 110, "height of the bands read as uniform blocks (pixels)")
@@ -70,7 +70,7 @@ func journeyMain(args []string) error {
 		}
 		for _, design := range o.designs {
 			for _, j := range journeys {
-				if o.only != "" && !strings.Contains(j.name, o.only) {
+				if !selected(j.name, o.only) {
 					continue
 				}
 				if j.designs != "" && !strings.Contains(j.designs, design) {
@@ -639,4 +639,18 @@ func sidePanel(k *kioskRun) image.Rectangle {
 func messageBar(k *kioskRun) image.Rectangle {
 	s := k.screen()
 	return image.Rect(0, s.Dy()*85/100, s.Dx(), s.Dy())
+}
+
+// selected reports whether journey name is one -only asks for: every journey for "", else
+// those whose name contains one of its comma-separated parts.
+func selected(name, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, part := range strings.Split(only, ",") {
+		if part != "" && strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
 }

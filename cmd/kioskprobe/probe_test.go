@@ -154,3 +154,23 @@ func TestFrameCount(t *testing.T) {
 		t.Errorf("no frames: got %q, want %q", got, want)
 	}
 }
+
+// -only takes one part of a journey's name, or several, comma-separated: the test command
+// names the journeys it runs in one kiosk size's run.
+func TestJourneysSelectedByOnesOrSeveralParts(t *testing.T) {
+	for _, c := range []struct {
+		name, only string
+		want       bool
+	}{
+		{"cash-out-prompt", "", true},
+		{"cash-out-prompt", "cash-out", true},
+		{"carded-session", "cash-out", false},
+		{"correction-notice", "cash-out,correction", true},
+		{"tournament-prize", "cash-out,correction", false},
+		{"tournament-prize", "cash-out,,tournament", true},
+	} {
+		if got := selected(c.name, c.only); got != c.want {
+			t.Errorf("selected(%q, %q) = %v, want %v", c.name, c.only, got, c.want)
+		}
+	}
+}
