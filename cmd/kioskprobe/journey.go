@@ -357,20 +357,25 @@ func (k *kioskRun) tapPlate(c color.RGBA, words string) error {
 	}
 }
 
-// expect looks until the step's words are read and its stale words are not, or the timeout.
-func (k *kioskRun) expect(s step) error {
-	timeout := k.o.timeout
+// stepWords is how long step s may wait (its own wait, else -timeout) and the words it wants
+// read and wants gone, in the run's language.
+func (k *kioskRun) stepWords(s step) (timeout time.Duration, want [][]string, gone []string) {
+	timeout = k.o.timeout
 	if s.wait > 0 {
 		timeout = s.wait
 	}
-	var want [][]string
-	var gone []string
 	if s.want != nil {
 		want = s.want(k.tr)
 	}
 	if s.gone != nil {
 		gone = s.gone(k.tr)
 	}
+	return timeout, want, gone
+}
+
+// expect looks until the step's words are read and its stale words are not, or the timeout.
+func (k *kioskRun) expect(s step) error {
+	timeout, want, gone := k.stepWords(s)
 	deadline := time.Now().Add(timeout)
 	// The page read alone may do when every word wanted is in it; a word that must be gone
 	// needs both reads to say so.

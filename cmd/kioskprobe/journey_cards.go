@@ -170,18 +170,7 @@ func cardSteps(js []journey) []journey {
 // expectCard looks (cardLook) until the step's words are read and its stale words are not, or
 // the step's wait (-timeout when none).
 func (k *kioskRun) expectCard(s step) error {
-	timeout := k.o.timeout
-	if s.wait > 0 {
-		timeout = s.wait
-	}
-	var want [][]string
-	var gone []string
-	if s.want != nil {
-		want = s.want(k.tr)
-	}
-	if s.gone != nil {
-		gone = s.gone(k.tr)
-	}
+	timeout, want, gone := k.stepWords(s)
 	deadline := time.Now().Add(timeout)
 	for {
 		if err := k.cardLook(func(r reading) bool { m, _ := r.check(want, nil); return len(m) == 0 && len(gone) == 0 }); err != nil {
