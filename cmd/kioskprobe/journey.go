@@ -373,6 +373,19 @@ func (k *kioskRun) stepWords(s step) (timeout time.Duration, want [][]string, go
 	return timeout, want, gone
 }
 
+// notRead is a step's failure after timeout: what no line read, what is still on the screen,
+// the screenshot and what was read.
+func (k *kioskRun) notRead(missing [][]string, stale []string, timeout time.Duration) error {
+	var why []string
+	for _, m := range missing {
+		why = append(why, fmt.Sprintf("no line reads %q", strings.Join(m, " … ")))
+	}
+	for _, g := range stale {
+		why = append(why, fmt.Sprintf("%q is still on the screen", g))
+	}
+	return fmt.Errorf("%s after %v; screenshot %s; read:\n%s", strings.Join(why, "; "), timeout, k.shot, k.last.summary())
+}
+
 // expect looks until the step's words are read and its stale words are not, or the timeout.
 func (k *kioskRun) expect(s step) error {
 	timeout, want, gone := k.stepWords(s)
@@ -396,14 +409,7 @@ func (k *kioskRun) expect(s step) error {
 			return nil
 		}
 		if began.After(deadline) {
-			var why []string
-			for _, m := range missing {
-				why = append(why, fmt.Sprintf("no line reads %q", strings.Join(m, " … ")))
-			}
-			for _, g := range stale {
-				why = append(why, fmt.Sprintf("%q is still on the screen", g))
-			}
-			return fmt.Errorf("%s after %v; screenshot %s; read:\n%s", strings.Join(why, "; "), timeout, k.shot, k.last.summary())
+			return k.notRead(missing, stale, timeout)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

@@ -181,14 +181,7 @@ func (k *kioskRun) expectCard(s step) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			var why []string
-			for _, m := range missing {
-				why = append(why, fmt.Sprintf("no line reads %q", strings.Join(m, " … ")))
-			}
-			for _, g := range stale {
-				why = append(why, fmt.Sprintf("%q is still on the screen", g))
-			}
-			return fmt.Errorf("%s after %v; screenshot %s; read:\n%s", strings.Join(why, "; "), timeout, k.shot, k.last.summary())
+			return k.notRead(missing, stale, timeout)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
