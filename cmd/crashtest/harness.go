@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,8 +56,10 @@ type harness struct {
 	}
 	rollbackFrom snapshot // tamper: the journal as it was at an earlier kill point
 	// quiet holds the player's notes while a planted fault is checked: money moving then would
-	// move the table's anchor past the journal the harness puts back afterwards.
-	quiet        atomic.Bool
+	// move the table's anchor past the journal the harness puts back afterwards. The player
+	// reads it and inserts under quietMu, so once hold returns no note is on its way in.
+	quietMu      sync.Mutex
+	quiet        bool
 	rollbackHead int64
 
 	floor *floorRun // -kill floor: the PostgreSQL, table server T2, its terminal, the cage (floor.go)
@@ -298,31 +299,44 @@ func (h *harness) startTerminal() error {
 // the printer (which may already have been redeemed: the server must refuse it).
 func (h *harness) player(stop <-chan struct{}) {
 	rng := rand.New(rand.NewPCG(h.o.Seed, 2))
-	notes := []int64{500, 1000, 2000, 5000, 10000}
 	for {
 		select {
 		case <-stop:
 			return
 		case <-time.After(time.Duration(250+rng.IntN(500)) * time.Millisecond):
 		}
-		if h.quiet.Load() {
-			continue
+		h.quietMu.Lock()
+		if !h.quiet {
+			h.insertOne(rng)
 		}
-		printed := h.prn.Printed()
-		if len(printed) > 0 && rng.IntN(4) == 0 {
-			t := printed[rng.IntN(len(printed))]
-			if len(t.Fields) > 6 && h.acc.InsertTicket(t.Fields[6]) == nil {
-				h.inserted.Lock()
-				h.inserted.tickets++
-				h.inserted.Unlock()
-			}
-			continue
-		}
-		if h.acc.InsertNote(notes[rng.IntN(len(notes))]) == nil {
+		h.quietMu.Unlock()
+	}
+}
+
+// setQuiet holds the player (on) or lets them play again.
+func (h *harness) setQuiet(on bool) {
+	h.quietMu.Lock()
+	h.quiet = on
+	h.quietMu.Unlock()
+}
+
+// insertOne puts a note or a printed ticket in the acceptor's mouth.
+func (h *harness) insertOne(rng *rand.Rand) {
+	printed := h.prn.Printed()
+	if len(printed) > 0 && rng.IntN(4) == 0 {
+		t := printed[rng.IntN(len(printed))]
+		if len(t.Fields) > 6 && h.acc.InsertTicket(t.Fields[6]) == nil {
 			h.inserted.Lock()
-			h.inserted.notes++
+			h.inserted.tickets++
 			h.inserted.Unlock()
 		}
+		return
+	}
+	notes := []int64{500, 1000, 2000, 5000, 10000}
+	if h.acc.InsertNote(notes[rng.IntN(len(notes))]) == nil {
+		h.inserted.Lock()
+		h.inserted.notes++
+		h.inserted.Unlock()
 	}
 }
 

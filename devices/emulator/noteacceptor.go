@@ -534,6 +534,16 @@ func (n *NoteAcceptor) Returned() []id003.Escrow {
 	return append([]id003.Escrow(nil), n.returned...)
 }
 
+// Busy says whether a note or ticket is in the acceptor or waiting at its mouth: one that
+// will still end in the cash box or back in the player's hand. A harness that must know no
+// money is on its way in (crashtest's planted faults) waits for it to be false.
+func (n *NoteAcceptor) Busy() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.advance(time.Now())
+	return n.cur != nil || len(n.queue) > 0
+}
+
 // Status is the acceptor's status now.
 func (n *NoteAcceptor) Status() (byte, []byte) {
 	n.mu.Lock()
