@@ -83,21 +83,27 @@ fi
 # The fuzz budget is a count of executions, not a duration: with a duration, Go 1.26's fuzz
 # coordinator can report "context deadline exceeded" as a failure when the time runs out while
 # a worker is mid-input (go.dev/issue/75804, fixed in Go 1.27), and a count has no deadline to
-# race. The table server's targets open a ledger (a SQLite file) per input: at 10,000 each they
-# took most of six minutes, so they run 2,000 here (FUZZTIME_TABLE) and the parsers 10,000. Set
-# FUZZTIME=1000000x FUZZTIME_TABLE=100000x, or durations on Go 1.27, for a longer run.
-step "fuzz targets (${FUZZTIME:=10000x} each; ${FUZZTIME_TABLE:=2000x} each of the table server's, which open a ledger per input)"
-# Each package's test binary is built once with the fuzzing instrumentation and run once per
-# target from the package's directory (its testdata corpus), rather than one `go test -fuzz` per
-# target, which relinks the binary every time: with some 60 targets that was minutes.
+# race. Targets that open a store per input — the table server's a ledger, the terminal's
+# journal a SQLite file — cost milliseconds an input: at 10,000 each they took most of six
+# minutes (the journal's two alone almost a minute at 10,000), so they run 1,000 here
+# (FUZZTIME_STORE) and the parsers 10,000. Set FUZZTIME=1000000x FUZZTIME_STORE=100000x, or
+# durations on Go 1.27, for a longer run.
+step "fuzz targets (${FUZZTIME:=10000x} each; ${FUZZTIME_STORE:=1000x} each of those that open a ledger or a journal per input)"
+# Each package's test binary is built once with the fuzzing instrumentation (two at a time: the
+# builds are most of this step on two cores) and run once per target from the package's
+# directory (its testdata corpus), rather than one `go test -fuzz` per target, which relinks the
+# binary every time: with some 60 targets that was minutes.
 fuzzbin=$(mktemp -d)
 trap 'rm -rf "$fuzzbin"' EXIT
+fuzzpkgs=()
 for pkg in $(go list ./...); do
-	grep -qs '^func Fuzz' "$(go list -f '{{.Dir}}' "$pkg")"/*_test.go || continue
+	grep -qs '^func Fuzz' "$(go list -f '{{.Dir}}' "$pkg")"/*_test.go && fuzzpkgs+=("$pkg")
+done
+printf '%s\n' "${fuzzpkgs[@]}" | xargs -P 2 -I{} sh -c 'go test -c -fuzz=. -o "$1/$(echo "$2" | tr / _).test" "$2"' _ "$fuzzbin" {}
+for pkg in "${fuzzpkgs[@]}"; do
 	bin="$fuzzbin/${pkg//\//_}.test"
-	go test -c -fuzz=. -o "$bin" "$pkg"
 	budget=$FUZZTIME
-	case $pkg in */server | */server/ledger | */server/precommit) budget=$FUZZTIME_TABLE ;; esac
+	case $pkg in */server | */server/ledger | */server/precommit | */app/journal) budget=$FUZZTIME_STORE ;; esac
 	for target in $("$bin" -test.list '^Fuzz' | grep '^Fuzz'); do
 		echo "fuzz $pkg $target"
 		(cd "$(go list -f '{{.Dir}}' "$pkg")" && "$bin" -test.run '^$' -test.fuzz "^${target}\$" -test.fuzztime "$budget" \
