@@ -53,8 +53,13 @@ screens='/ui$|/console$'
 # Only that package: leaving modernc's libc and allocator uninstrumented too made the detector
 # report races in the standard library's TLS (crypto/internal/fips140cache) that are not there.
 norace='-gcflags=modernc.org/sqlite/lib=-race=false'
-go test -race "$norace" -count=1 -timeout 20m $(go list ./... | grep -Ev "$harness|$screens")
-go test -count=1 -timeout 20m $(go list ./... | grep -E "$harness|$screens")
+# Four packages at a time, not go's default of one a core: these tests mostly wait — on a
+# wagering period, a serial line's poll, a durable commit, a child process — and two at a time
+# kept the two cores a fifth busy (server/ledger, app/cashier and app/station: 88 s of CPU in
+# 223 s). Four keep them about half busy and took this step from about 590 s to 460 s
+# (docs/performance/test-command.md); server (some 200 s alone) is then the step's floor.
+go test -p 4 -race "$norace" -count=1 -timeout 20m $(go list ./... | grep -Ev "$harness|$screens")
+go test -p 4 -count=1 -timeout 20m $(go list ./... | grep -E "$harness|$screens")
 go test -race "$norace" -count=1 -run 'TestFullRoundThroughTheScreen|TestRule004_4_3c_|TestRule001_9_2_|TestRule001_5_1_3_' ./ui
 
 step "the serial tests over tarm/serial, and the device tools cross-compiled for macOS and Windows"
