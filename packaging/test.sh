@@ -23,8 +23,13 @@ fi
 step "go vet"
 go vet ./...
 
-step "staticcheck and govulncheck (packaging/lint.sh)"
-bash packaging/lint.sh
+step "staticcheck and govulncheck (packaging/lint.sh), beside the race step; its result after it"
+# About a minute of CPU that the race step's waiting tests leave free: run together, the two
+# take the race step's time. Its output is printed, and a finding fails the run, after it.
+lintlog=$(mktemp)
+bash packaging/lint.sh >"$lintlog" 2>&1 &
+lintpid=$!
+trap 'kill "$lintpid" 2>/dev/null || true' EXIT
 
 step "go test -race"
 # The PostgreSQL tests (internal/pgtest) skip where PostgreSQL is missing; here setup.sh has
@@ -61,6 +66,17 @@ norace='-gcflags=modernc.org/sqlite/lib=-race=false'
 go test -p 4 -race "$norace" -count=1 -timeout 20m $(go list ./... | grep -Ev "$harness|$screens")
 go test -p 4 -count=1 -timeout 20m $(go list ./... | grep -E "$harness|$screens")
 go test -race "$norace" -count=1 -run 'TestFullRoundThroughTheScreen|TestRule004_4_3c_|TestRule001_9_2_|TestRule001_5_1_3_' ./ui
+
+step "staticcheck and govulncheck: the result"
+lint=0
+wait "$lintpid" || lint=$?
+trap - EXIT
+cat "$lintlog"
+rm -f "$lintlog"
+if [ "$lint" -ne 0 ]; then
+	echo "packaging/lint.sh failed (exit $lint)"
+	exit 1
+fi
 
 step "the serial tests over tarm/serial, and the device tools cross-compiled for macOS and Windows"
 # devices/serialport has two backends (docs/decisions/0001-two-serial-backends.md): the step
