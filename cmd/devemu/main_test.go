@@ -164,6 +164,12 @@ func TestWheelCommands(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go d.Run(ctx)
+	// Run flushes the line as it starts: a sentence the emulator sent before is dropped.
+	select {
+	case <-d.Ready():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the driver never started")
+	}
 	for _, c := range [][2]string{
 		{"spin 24 cw", "ok: wheel at 24 rpm CW"},
 		{"launch", "ok: game 1: ball launched"},

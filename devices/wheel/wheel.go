@@ -230,6 +230,10 @@ func New(port serialport.Port, cfg Config) (*Driver, error) {
 // Events delivers what the wheel reports. A slow reader loses none: Run blocks on it.
 func (d *Driver) Events() <-chan Event { return d.events }
 
+// Ready is closed once Run has flushed the line at its start: sentences the wheel sends from
+// then on are read, those before were stale bytes and are dropped.
+func (d *Driver) Ready() <-chan struct{} { return d.flushed }
+
 // Stats returns the counts of dropped sentences.
 func (d *Driver) Stats() Stats {
 	d.mu.Lock()
