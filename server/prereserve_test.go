@@ -16,6 +16,7 @@ import (
 
 	"github.com/tablegames/ats/internal/pgtest"
 	pb "github.com/tablegames/ats/proto/ats/table/v1"
+	"github.com/tablegames/ats/server/ledger"
 	"github.com/tablegames/ats/server/precommit"
 )
 
@@ -366,6 +367,72 @@ func TestSPEC10_CardChangesRacingTheRoundsOpenLeaveNothingReserved(t *testing.T)
 			if got := r.card(t, id); got.Reserved != 0 {
 				t.Fatalf("%s: %d reserved after every round settled", id, got.Reserved)
 			}
+		}
+	})
+}
+
+// Attack: a seat's first slip of a round asks for more than the round's reservation and is
+// refused, and the seat places nothing else. The reservation still holds on the card (a
+// refused Allow leaves the hold as it was): the settlement must release it, or the rest of the
+// card's loss limit stays kept back and every later slip is refused as past a limit the
+// player never reached.
+func TestSPEC10_RefusedSlipLeavesNoReservationBehind(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "2") // lost 60: 40 left
+		round = r.nextRound(t)
+		refusedSaying(t, errOf(redSlip(c, round, 1, 4100, "C42")), "past your loss limit: A$40.00")
+		r.finish(t, round, "2")
+		if n, card := r.netLoss(t, "C42"); n != 6000 || card.Reserved != 0 {
+			t.Fatalf("after a round with only a refused slip: net loss %d, reserved %d; want 6000, 0", n, card.Reserved)
+		}
+		round = r.nextRound(t)
+		if res, err := redSlip(c, round, 1, 4000, "C42"); err != nil || res.Slip.Total != 4000 {
+			t.Fatalf("the A$40 left, next round: %v %v", res, err)
+		}
+	})
+}
+
+// Attack, the narrowest order of a card change racing a round's open: the seat's new card is
+// recorded (heldBy) after the open's transaction committed a reservation on the old card but
+// before the open puts its reservations in place, so heldBy saw no reservation to void. The
+// open then finds the seat no longer holds that card and voids the reservation itself, or it
+// would keep the old card's limit back for the round at a seat that does not hold it.
+func TestSPEC10_ReservationOfACardTheSeatLeftDuringTheOpenIsVoided(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "1")
+		tb := r.table
+		var rs []reservation
+		if err := tb.led.Update(tb.bg(), r.clock.Now(), func(tx *ledger.Tx) error {
+			var err error
+			rs, err = tb.reserveCards(tx, "R999999", r.clock.Now())
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != 1 || r.card(t, "C42").Reserved != 11000 {
+			t.Fatalf("reservations %+v, reserved %d", rs, r.card(t, "C42").Reserved)
+		}
+		tb.cards.mu.Lock()
+		tb.cards.holding["T1"] = "C43" // the seat's card changed meanwhile
+		tb.cards.mu.Unlock()
+		tb.mu.Lock()
+		tb.reserved(rs)
+		tb.mu.Unlock()
+		if got := r.card(t, "C42").Reserved; got != 0 {
+			t.Fatalf("a reservation of a card the seat left: %d still reserved", got)
+		}
+		if a, ok := tb.cards.allowanceOf("T1"); ok && a.round == "R999999" {
+			t.Fatalf("the seat was given the reservation of a card it left: %+v", a)
 		}
 	})
 }
