@@ -436,3 +436,26 @@ func TestSPEC10_ReservationOfACardTheSeatLeftDuringTheOpenIsVoided(t *testing.T)
 		}
 	})
 }
+
+// Attack: the dealer's call bets placed on a carded seat before its player has wagered this
+// round, now that the seat's allowance is reserved when the round opens: a reservation is not
+// the player's wager, and the dealer is still refused until the player has played.
+func TestSPEC10_DealerWagerNeedsThePlayersWagerNotAReservation(t *testing.T) {
+	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
+		r.registerCard(t, "C42", limit100)
+		c, round := openRound(t, r, "T1", 50000)
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		r.finish(t, round, "1")
+		round = r.nextRound(t) // C42 reserved for T1
+		tier := &pb.Wager{Kind: pb.BetKind_BET_KIND_TIER, Amount: 200}
+		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "plays carded")
+		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier}); err != nil {
+			t.Fatalf("after the player's wager: %v", err)
+		}
+	})
+}
