@@ -3,30 +3,49 @@ package server
 // Carded play and binding pre-commitment at the table (SPEC §10, issue 31): where the table is
 // carded (Config.Carded: Crown's rules, or the operator's -carded) no card, no wager; the seat's
 // card is held for its session (claimed at its first slip, released at its cash-out), and every
-// slip's total is reserved against the card's limits by server/precommit before the table
-// acknowledges it — the check and the reservation one transaction on the card's row, floor-wide
-// — so a slip that would take the card past its loss limit, or any wager after its time is up
-// or during its bar, is refused with the words the player reads, at whichever seat or table.
+// slip's total is within what the seat has reserved on the card against its limits by
+// server/precommit before the table acknowledges it — each reservation a transaction on the
+// card's row, floor-wide — so a slip that would take the card past its loss limit, or any wager
+// after its time is up or during its bar, is refused with the words the player reads, at
+// whichever seat or table.
 //
 // Order of a carded slip update (updateSlipSent): the seat's own lock (one slip of a seat at a
 // time, which a seat's Slips stream is anyway); the card claimed; the slip priced outside the
 // table's lock; its total checked against the seat's allowance on the card; then stored under
-// the table's lock. The allowance (precommit.Store.Allow) is taken at the seat's first slip of
-// a round, and again whenever a slip needs more: one transaction on the card's row, floor-wide,
-// that checks the slip as a stake and reserves for the seat everything else the card has left
-// under its loss limit. The card plays at that one seat (Claim), so no other seat could have
-// used what the seat holds, and the seat's further slips of the round up to it cost no call:
-// a seat's slip round trip stays what it was without carded play (notes/carded.md has the
-// figures). The time limit and a bar are checked against the card as read at the allowance,
-// and a slip at or past its time goes to the store, which refuses it and bars the card.
+// the table's lock.
+//
+// The allowance is reserved when the round opens: startRound's own ledger transaction runs
+// precommit.LedgerStore.ReserveIn for every seat holding a card (reserveCards; the seats from
+// carded.holding, written with seatCard.card, since startRound runs under t.mu and may not take
+// a seat's lock), reserving everything the card has left under its loss limit. Nothing wagers
+// in a round before it is open, so no slip waits on that transaction, and the seat's first slip
+// of the round finds its allowance in memory and makes no store call (at 500 seats, 500 store
+// calls in a round's first second were the slip's p99: docs/performance/table-server.md).
+// Only a slip beyond it — more than reserved, past its time bounds, or at a seat whose card
+// could not take a stake when the round opened (nothing reserved) — asks the store
+// (precommit.Store.Allow, one transaction on the card's row, floor-wide), which checks the slip
+// as a stake, refuses it in words, or replaces the seat's hold with a new allowance. The card
+// plays at that one seat (Claim), so no other seat could have used what the seat holds.
+//
+// A reservation is not play: it leaves the card's limit period, continuous play and breaks
+// alone (a player who places nothing this round has not played). Its time bounds are the
+// card's as if play started at the open — earlier than it does, so a slip past them goes to the
+// store, which decides exactly. The allowance records the seat's first and latest slip under it
+// (allowance.first, played), and the store counts them as Card.stake would have at the first
+// slip, at the next Allow or in the round's settlement (precommit.Played).
 //
 // The round's settlement turns each seat's hold into play in its own transaction (settle:
 // precommit.LedgerStore.SettleIn), counting what the slip staked and releasing the rest, and
-// releases the holds of seats that took an allowance and placed no slip; a settled hold is
-// closed, so a slip racing the settlement reserves nothing. A restart voids the wagering
-// round's holds (recoverHolds), as it voids the round's wagers. A player lowering a limit at
-// their seat (SetCardLimits) drops the seat's allowance, so the next slip is checked under the
-// lower limit at once.
+// releases the holds of seats that placed no slip (releaseAllowances); a settled hold is
+// closed, so a slip racing the settlement reserves nothing. A seat that cashes out or is closed
+// during the wagering period releases its hold in that transaction (voidCardHold), so its card
+// may play at another seat of the floor in the same round. A seat changing card voids a
+// reservation no slip used (heldBy; a used one refuses the change until the result), and a
+// reservation the open committed for a card the seat has left meanwhile is voided by the open
+// (reserved). A restart voids the wagering round's holds, reservations included
+// (recoverHolds), as it voids the round's wagers. A player lowering a limit at their seat
+// (SetCardLimits) spends the seat's allowance, so the next slip is checked by the store under
+// the lower limit at once.
 
 import (
 	"cmp"

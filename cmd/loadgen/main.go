@@ -408,11 +408,18 @@ func run(o options, out io.Writer) error {
 	}
 	cpuBefore := cpuTime()
 	var childCPU time.Duration
+	// The round's open: under -carded it reserves every seat's allowance on its card in the
+	// transaction that opens the round (server/carded.go), from the second round on (a seat
+	// holds its card from its first slip).
+	var openLat stats
 	for round := range o.rounds {
+		slipsBefore := len(rec.slipRTT.values())
+		opening := time.Now()
 		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
 			return err
 		}
+		openLat.add(time.Since(opening))
 		deadline := time.Unix(0, st.DeadlineUnixNanos)
 		periods = append(periods, period{deadline.Add(-o.period).UnixNano(), deadline.UnixNano()})
 		var abuseWG sync.WaitGroup
@@ -495,7 +502,9 @@ func run(o options, out io.Writer) error {
 			childCPU += r.CPU
 		}
 		settleLat.addAll(roundLat.values())
-		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
+		fmt.Fprintf(out, "round %d (%s) opened in %v, outcome %v settled\n", round+1, st.RoundId, openLat.values()[round].Round(10*time.Microsecond), n)
+		roundSlips := stats{d: rec.slipRTT.values()[slipsBefore:]}
+		fmt.Fprintf(out, "  its slips' round-trip: %v\n", &roundSlips)
 		if tr := tb.LastSettleTrace(); tr != nil && tr.Round == st.RoundId {
 			fmt.Fprintf(out, "  %s\n", settleBreakdown(start, returned, tr, roundLat.values()))
 		}
@@ -513,6 +522,7 @@ func run(o options, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
+	fmt.Fprintf(out, "round open (StartRound):         %v\n", &openLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &rec.lockEarly)
 	if rec.wheel != nil {
 		fmt.Fprintf(out, "ball-drop to terminal locked:    %v\n", &dropLock)
