@@ -91,6 +91,20 @@ func (r *rig) nextRound(t *testing.T) string {
 	return st.RoundId
 }
 
+// seatedRound plays a first round at T1 on card C42 (A$100 limit) — a slip of first, outcome
+// (red "1" wins, "2" loses) — so the seat holds the card, and opens the next round, in which
+// the card's allowance is reserved for the seat. It returns T1 and that round.
+func seatedRound(t *testing.T, r *rig, first int64, outcome string) (pb.TerminalServiceClient, string) {
+	t.Helper()
+	r.registerCard(t, "C42", limit100)
+	c, round := openRound(t, r, "T1", 50000)
+	if _, err := redSlip(c, round, 1, first, "C42"); err != nil {
+		t.Fatal(err)
+	}
+	r.finish(t, round, outcome)
+	return c, r.nextRound(t)
+}
+
 // Issue 31 (the slip's p99 at 500 terminals): a seat holding its card when a round opens has
 // its allowance reserved then; its first slip of the round, and every slip within the
 // allowance, makes no store call. A seat that takes its card at its first slip asks the store
@@ -206,13 +220,7 @@ func TestSPEC10_TimeLimitRunsFromTheFirstSlipNotTheOpen(t *testing.T) {
 // The cash-out releases the reservation at once: the card plays its whole limit there.
 func TestSPEC10_CashOutReleasesTheRoundsReservation(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "1")
-		round = r.nextRound(t) // C42 reserved for T1
+		c, round := seatedRound(t, r, 1000, "1") // C42 reserved for T1
 		c2 := r.terminal("T2")
 		if err := r.buyIn(c2, "T2", "n2", 50000); err != nil {
 			t.Fatal(err)
@@ -233,13 +241,7 @@ func TestSPEC10_CashOutReleasesTheRoundsReservation(t *testing.T) {
 // left): the reservation is released with the close, as with a cash-out.
 func TestSPEC10_DealerCloseReleasesTheRoundsReservation(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "1")
-		r.nextRound(t)
+		seatedRound(t, r, 1000, "1") // C42 reserved for T1
 		if _, err := r.dealer.ClosePlayerAccount(ctx, &pb.ClosePlayerAccountRequest{TerminalId: "T1", IdempotencyKey: "close"}); err != nil {
 			t.Fatal(err)
 		}
@@ -255,14 +257,8 @@ func TestSPEC10_DealerCloseReleasesTheRoundsReservation(t *testing.T) {
 // slip has used it, the change waits for the result, as before.
 func TestSPEC10_CardChangeVoidsAnUnusedReservation(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
 		r.registerCard(t, "C43", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "1")
-		round = r.nextRound(t) // C42 reserved for T1
+		c, round := seatedRound(t, r, 1000, "1") // C42 reserved for T1
 		if _, err := redSlip(c, round, 1, 500, "C43"); err != nil {
 			t.Fatalf("a card change with only a reservation on the first card: %v", err)
 		}
@@ -288,13 +284,7 @@ func TestSPEC10_CardChangeVoidsAnUnusedReservation(t *testing.T) {
 // round, and every reservation of it with its slips: the card's limit is whole again.
 func TestSPEC10_RestartVoidsTheRoundsReservations(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "1")
-		r.nextRound(t)
+		seatedRound(t, r, 1000, "1") // C42 reserved for T1
 		if card := r.card(t, "C42"); card.Reserved != 11000 {
 			t.Fatalf("reserved %d at the open", card.Reserved)
 		}
@@ -312,13 +302,7 @@ func TestSPEC10_RestartVoidsTheRoundsReservations(t *testing.T) {
 // slip within it is taken; the settlement counts exactly what was staked.
 func TestSPEC10_SlipPastTheReservationGoesToTheStore(t *testing.T) {
 	bothCountingRigs(t, nil, func(t *testing.T, r *rig, s *countingStore) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "2") // lost 60: 40 left
-		round = r.nextRound(t)
+		c, round := seatedRound(t, r, 6000, "2") // lost 60: 40 left
 		before := s.allows.Load()
 		refusedSaying(t, errOf(redSlip(c, round, 1, 4100, "C42")), "past your loss limit: A$40.00")
 		if s.allows.Load() != before+1 {
@@ -378,13 +362,7 @@ func TestSPEC10_CardChangesRacingTheRoundsOpenLeaveNothingReserved(t *testing.T)
 // player never reached.
 func TestSPEC10_RefusedSlipLeavesNoReservationBehind(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 6000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "2") // lost 60: 40 left
-		round = r.nextRound(t)
+		c, round := seatedRound(t, r, 6000, "2") // lost 60: 40 left
 		refusedSaying(t, errOf(redSlip(c, round, 1, 4100, "C42")), "past your loss limit: A$40.00")
 		r.finish(t, round, "2")
 		if n, card := r.netLoss(t, "C42"); n != 6000 || card.Reserved != 0 {
@@ -442,13 +420,7 @@ func TestSPEC10_ReservationOfACardTheSeatLeftDuringTheOpenIsVoided(t *testing.T)
 // the player's wager, and the dealer is still refused until the player has played.
 func TestSPEC10_DealerWagerNeedsThePlayersWagerNotAReservation(t *testing.T) {
 	bothStoresWith(t, cardedTable, func(t *testing.T, r *rig) {
-		r.registerCard(t, "C42", limit100)
-		c, round := openRound(t, r, "T1", 50000)
-		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
-			t.Fatal(err)
-		}
-		r.finish(t, round, "1")
-		round = r.nextRound(t) // C42 reserved for T1
+		c, round := seatedRound(t, r, 1000, "1") // C42 reserved for T1
 		tier := &pb.Wager{Kind: pb.BetKind_BET_KIND_TIER, Amount: 200}
 		refusedSaying(t, errOf(r.dealer.PlaceWager(ctx, &pb.PlaceWagerRequest{TerminalId: "T1", RoundId: round, Wager: tier})), "plays carded")
 		if _, err := redSlip(c, round, 1, 1000, "C42"); err != nil {
