@@ -224,13 +224,15 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 		t.cards.refused(terminal, card, c, err)
 		return cardRefusal(err)
 	}
+	// The previous card's unused reservation is voided before the card is released: released
+	// first, another seat could take it while its limit is still kept back here.
+	t.heldBy(terminal, card)
 	if s.card != "" {
 		if err := t.cards.store.Release(ctx, s.card, seat, now); err != nil {
 			t.log.Error("carded: releasing the seat's previous card", "terminal", terminal, "card", s.card, "err", err)
 		}
 	}
 	s.card, s.presented = card, ""
-	t.heldBy(terminal, card)
 	t.cards.held(terminal, c, now)
 	return nil
 }

@@ -144,8 +144,8 @@ func (t *Table) startRound(now time.Time) error {
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}
-		if tour, err = t.tournamentRoundStarted(tx, r, now); err != nil {
-			return err
+		if tour, err = t.tournamentRoundStarted(tx, r, now); err != nil || tour != nil {
+			return err // a tournament round wagers chips, not on the cards (slips.go)
 		}
 		// Each carded seat's allowance for the round, before any slip (carded.go).
 		reserved, err = t.reserveCards(tx, r.id, now)
