@@ -70,7 +70,9 @@ func BenchmarkReserve500Seats(b *testing.B) {
 		b.StartTimer()
 	}
 	slices.Sort(took)
-	q := func(p float64) float64 { return float64(took[min(len(took)-1, int(p*float64(len(took))))].Microseconds()) / 1000 }
+	q := func(p float64) float64 {
+		return float64(took[min(len(took)-1, int(p*float64(len(took))))].Microseconds()) / 1000
+	}
 	b.ReportMetric(q(0.50), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 }
