@@ -3,34 +3,55 @@ package server
 // Carded play and binding pre-commitment at the table (SPEC §10, issue 31): where the table is
 // carded (Config.Carded: Crown's rules, or the operator's -carded) no card, no wager; the seat's
 // card is held for its session (claimed at its first slip, released at its cash-out), and every
-// slip's total is reserved against the card's limits by server/precommit before the table
-// acknowledges it — the check and the reservation one transaction on the card's row, floor-wide
-// — so a slip that would take the card past its loss limit, or any wager after its time is up
-// or during its bar, is refused with the words the player reads, at whichever seat or table.
+// slip's total is within what the seat has reserved on the card against its limits by
+// server/precommit before the table acknowledges it — each reservation a transaction on the
+// card's row, floor-wide — so a slip that would take the card past its loss limit, or any wager
+// after its time is up or during its bar, is refused with the words the player reads, at
+// whichever seat or table.
 //
 // Order of a carded slip update (updateSlipSent): the seat's own lock (one slip of a seat at a
 // time, which a seat's Slips stream is anyway); the card claimed; the slip priced outside the
 // table's lock; its total checked against the seat's allowance on the card; then stored under
-// the table's lock. The allowance (precommit.Store.Allow) is taken at the seat's first slip of
-// a round, and again whenever a slip needs more: one transaction on the card's row, floor-wide,
-// that checks the slip as a stake and reserves for the seat everything else the card has left
-// under its loss limit. The card plays at that one seat (Claim), so no other seat could have
-// used what the seat holds, and the seat's further slips of the round up to it cost no call:
-// a seat's slip round trip stays what it was without carded play (notes/carded.md has the
-// figures). The time limit and a bar are checked against the card as read at the allowance,
-// and a slip at or past its time goes to the store, which refuses it and bars the card.
+// the table's lock.
+//
+// The allowance is reserved when the round opens: startRound's own ledger transaction runs
+// precommit.LedgerStore.ReserveIn for every seat holding a card (reserveCards; the seats from
+// carded.holding, written with seatCard.card, since startRound runs under t.mu and may not take
+// a seat's lock), reserving everything the card has left under its loss limit. Nothing wagers
+// in a round before it is open, so no slip waits on that transaction, and the seat's first slip
+// of the round finds its allowance in memory and makes no store call (at 500 seats, 500 store
+// calls in a round's first second were the slip's p99: docs/performance/table-server.md).
+// Only a slip beyond it — more than reserved, past its time bounds, or at a seat whose card
+// could not take a stake when the round opened (nothing reserved) — asks the store
+// (precommit.Store.Allow, one transaction on the card's row, floor-wide), which checks the slip
+// as a stake, refuses it in words, or replaces the seat's hold with a new allowance. The card
+// plays at that one seat (Claim), so no other seat could have used what the seat holds.
+//
+// A reservation is not play: it leaves the card's limit period, continuous play and breaks
+// alone (a player who places nothing this round has not played). Its time bounds are the
+// card's as if play started at the open — earlier than it does, so a slip past them goes to the
+// store, which decides exactly. The allowance records the seat's first and latest slip under it
+// (allowance.first, played), and the store counts them as Card.stake would have at the first
+// slip, at the next Allow or in the round's settlement (precommit.Played).
 //
 // The round's settlement turns each seat's hold into play in its own transaction (settle:
 // precommit.LedgerStore.SettleIn), counting what the slip staked and releasing the rest, and
-// releases the holds of seats that took an allowance and placed no slip; a settled hold is
-// closed, so a slip racing the settlement reserves nothing. A restart voids the wagering
-// round's holds (recoverHolds), as it voids the round's wagers. A player lowering a limit at
-// their seat (SetCardLimits) drops the seat's allowance, so the next slip is checked under the
-// lower limit at once.
+// releases the holds of seats that placed no slip (releaseAllowances); a settled hold is
+// closed, so a slip racing the settlement reserves nothing. A seat that cashes out or is closed
+// during the wagering period releases its hold in that transaction (voidCardHold), so its card
+// may play at another seat of the floor in the same round. A seat changing card voids a
+// reservation no slip used (heldBy; a used one refuses the change until the result), and a
+// reservation the open committed for a card the seat has left meanwhile is voided by the open
+// (reserved). A restart voids the wagering round's holds, reservations included
+// (recoverHolds), as it voids the round's wagers. A player lowering a limit at their seat
+// (SetCardLimits) spends the seat's allowance, so the next slip is checked by the store under
+// the lower limit at once.
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,18 +65,23 @@ import (
 // round's holds in the round's own ledger transaction (LedgerStore's).
 type cardStore interface {
 	precommit.Store
-	SettleIn(tx *ledger.Tx, h precommit.Hold, staked, returned int64) (precommit.Card, error)
+	SettleIn(tx *ledger.Tx, h precommit.Hold, staked, returned int64, played precommit.Played) (precommit.Card, error)
 	RecountIn(tx *ledger.Tx, h precommit.Hold, staked, returned, wasStaked, wasReturned int64, closedAt time.Time, why string) (precommit.Card, error)
-	VoidIn(tx *ledger.Tx, h precommit.Hold) (precommit.Card, error)
+	VoidIn(tx *ledger.Tx, h precommit.Hold, played precommit.Played) (precommit.Card, error)
+	ReserveIn(tx *ledger.Tx, h precommit.Hold, now time.Time) (bounds precommit.Card, amount int64, err error)
 }
 
 // carded is the table's carded play: the store, each seat's lock and claimed card, and each
 // seat's allowance of its round.
 type carded struct {
 	store   cardStore
-	mu      sync.Mutex // guards seats and allowed; taken alone or under t.mu, never the other way
+	mu      sync.Mutex // guards the maps; taken alone or under t.mu, never the other way
 	seats   map[string]*seatCard
 	allowed map[string]allowance // by terminal
+	// holding is the card each seat holds (seatCard.card), by terminal, for the round's open
+	// to read under t.mu: it may not take a seat's own lock there (a slip takes the seat's
+	// lock, then t.mu). Written with seatCard.card (heldBy).
+	holding map[string]string
 	views   map[string]*seatView // by terminal: what the seat's player is shown (cardseat.go)
 	staged  map[string]staged    // by terminal: a settlement's card counts, shown once committed
 }
@@ -68,13 +94,27 @@ type seatCard struct {
 	presented string
 }
 
-// allowance is what a seat's card reserved for its slips of a round (Store.Allow), and the
-// card's time and bar as read then.
+// allowance is what a seat's card reserved for its slips of a round (Store.Allow, or the
+// round's open: LedgerStore.ReserveIn), and the card's time and bar as read then.
 type allowance struct {
 	round, card  string
 	amount       int64
 	timeUp, bars time.Time // when the time limit or a break ends play; a bar's or break's end (zero: none)
-	played       time.Time // the seat's latest slip under it, told to the store at the next Allow
+	// reserved: taken at the round's open, before any slip: not play until a slip uses it.
+	reserved bool
+	// first and played are the seat's first and latest slips under it that the store has not
+	// seen, told to it at the next Allow or the round's settlement (precommit.Played). first
+	// is set only under a reservation: an Allow saw its own slip.
+	first, played time.Time
+}
+
+// used reports whether the seat has played under a: an Allow (its slip staked it) or a slip
+// under a reservation. An unused reservation is no play: it does not hold the seat's card.
+func (a allowance) used() bool { return !a.reserved || !a.first.IsZero() }
+
+// unseen is the seat's play under a that the store has not seen.
+func (a allowance) unseen() precommit.Played {
+	return precommit.Played{First: a.first, Last: a.played}
 }
 
 // covers reports whether a slip of round needing need, on card, at now, is within a.
@@ -100,6 +140,9 @@ func (c *carded) played(terminal string, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a, ok := c.allowed[terminal]; ok {
+		if a.reserved && a.first.IsZero() {
+			a.first = now
+		}
 		a.played = now
 		c.allowed[terminal] = a
 	}
@@ -111,6 +154,23 @@ func (c *carded) allowanceOf(terminal string) (allowance, bool) {
 	defer c.mu.Unlock()
 	a, ok := c.allowed[terminal]
 	return a, ok
+}
+
+// spend makes the seat's allowance cover no further stake, so its next slip is checked by the
+// store (a limit lowered at the seat). A reservation stays, covering nothing, for the round's
+// settlement to release: its hold is still on the card.
+func (c *carded) spend(terminal string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.allowed[terminal]
+	switch {
+	case !ok:
+	case a.reserved:
+		a.amount = 0
+		c.allowed[terminal] = a
+	default:
+		delete(c.allowed, terminal)
+	}
 }
 
 func (c *carded) setAllowance(terminal string, a *allowance) {
@@ -151,9 +211,10 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	if card == "" || s.card == card {
 		return nil
 	}
-	if a, ok := t.cards.allowanceOf(terminal); ok && a.card == s.card && a.round == roundID {
+	if a, ok := t.cards.allowanceOf(terminal); ok && a.card == s.card && a.round == roundID && a.used() {
 		// The seat's card has play reserved in this round: released now, it could be taken
-		// to another seat while its stakes here are not yet counted.
+		// to another seat while its stakes here are not yet counted. A reservation no slip
+		// used is no play: it is voided when the seat takes the new card (heldBy).
 		return failed("Player card %s is playing this round at this seat: change card after the result.", s.card)
 	}
 	ctx, now := seatCtx(terminal), t.now()
@@ -163,6 +224,9 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 		t.cards.refused(terminal, card, c, err)
 		return cardRefusal(err)
 	}
+	// The previous card's unused reservation is voided before the card is released: released
+	// first, another seat could take it while its limit is still kept back here.
+	t.heldBy(terminal, card)
 	if s.card != "" {
 		if err := t.cards.store.Release(ctx, s.card, seat, now); err != nil {
 			t.log.Error("carded: releasing the seat's previous card", "terminal", terminal, "card", s.card, "err", err)
@@ -171,6 +235,32 @@ func (t *Table) claim(s *seatCard, terminal, roundID, card string) error {
 	s.card, s.presented = card, ""
 	t.cards.held(terminal, c, now)
 	return nil
+}
+
+// heldBy records that the seat now holds card ("" none: its session ended), for the round's
+// open to reserve on (reserveCards), and voids a reservation of the seat on another card that
+// no slip used: the seat's card changed, or it left, while a round was opening or open, and
+// nothing else would release that reservation before the round's settlement — while the card
+// it keeps back may be taken to another seat of the floor at once. The seat's lock held.
+func (t *Table) heldBy(terminal, card string) {
+	c := t.cards
+	c.mu.Lock()
+	if card == "" {
+		delete(c.holding, terminal)
+	} else {
+		c.holding[terminal] = card
+	}
+	a, ok := c.allowed[terminal]
+	stale := ok && a.card != card && !a.used()
+	if stale {
+		delete(c.allowed, terminal)
+	}
+	c.mu.Unlock()
+	if stale {
+		if _, err := c.store.Void(seatCtx(terminal), t.hold(a.card, terminal, a.round), t.now()); err != nil {
+			t.log.Error("carded: releasing a reservation of the seat's previous card", "terminal", terminal, "card", a.card, "round", a.round, "err", err)
+		}
+	}
 }
 
 // seatCtx is the context of a card store call the seat's terminal made (its slip, its
@@ -196,6 +286,7 @@ func (t *Table) releaseCard(terminal string) {
 		return
 	}
 	s.card, s.presented = "", ""
+	t.heldBy(terminal, "")
 	t.cards.dropView(terminal)
 	t.tellCard(terminal) // the seat has no card now
 }
@@ -212,33 +303,121 @@ func (t *Table) allowCard(card, terminal, roundID string, need int64) error {
 		}
 		return nil
 	}
-	var played time.Time
-	if ok && a.card == card {
-		played = a.played
+	var played precommit.Played
+	mine := ok && a.card == card && a.round == roundID
+	if mine {
+		// The seat's play of this round the store has not seen (an allowance of an earlier
+		// round was told at that round's settlement).
+		played = a.unseen()
 	}
 	c, amount, err := t.cards.store.Allow(seatCtx(terminal), t.hold(card, terminal, roundID), need, played, now)
 	if err != nil {
-		t.cards.setAllowance(terminal, nil)
+		switch {
+		case mine && a.reserved:
+			// The round's reservation still holds on the card (a refused Allow leaves the
+			// hold as it was): kept, covering nothing more, for the settlement to release or
+			// a card change to void. A refusal was written with the play it was told.
+			if errors.Is(err, precommit.ErrRefused) {
+				a.first = time.Time{}
+			}
+			a.amount = 0
+			t.cards.setAllowance(terminal, &a)
+		default:
+			t.cards.setAllowance(terminal, nil)
+		}
 		t.cards.refused(terminal, card, c, err)
 		return cardRefusal(err)
 	}
 	t.cards.read(terminal, c)
+	t.cards.setAllowance(terminal, allowanceOn(c, roundID, card, amount, now, t.cfg.Precommit))
+	return nil
+}
+
+// allowanceOn is the allowance of amount on card for roundID, covering slips until the time
+// bounds of c (the card as the store decided it at now) and not before its bar's or break's
+// end.
+func allowanceOn(c precommit.Card, roundID, card string, amount int64, now time.Time, set precommit.Settings) *allowance {
 	// The allowance covers slips until the first of the time limit and the break due, and
 	// not before the later of a bar's and a break's end.
 	until := c.TimeUp()
-	if due := c.BreakDue(t.cfg.Precommit); !due.IsZero() && (until.IsZero() || due.Before(until)) {
+	if due := c.BreakDue(set); !due.IsZero() && (until.IsZero() || due.Before(until)) {
 		until = due
 	}
 	// …and until the day's or the week's play could reach its limit (playtime.go).
-	if due := c.PlayTimeDue(now, t.cfg.Precommit); until.IsZero() || due.Before(until) {
+	if due := c.PlayTimeDue(now, set); until.IsZero() || due.Before(until) {
 		until = due
 	}
 	bars := c.BarredUntil
 	if c.BreakUntil.After(bars) {
 		bars = c.BreakUntil
 	}
-	t.cards.setAllowance(terminal, &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars})
-	return nil
+	return &allowance{round: roundID, card: card, amount: amount, timeUp: until, bars: bars}
+}
+
+// reservation is a seat's allowance reserved in the transaction opening a round.
+type reservation struct {
+	terminal string
+	a        *allowance
+}
+
+// reserveCards reserves, in tx (startRound's, opening roundID at now), the allowance of every
+// seat holding a card: the seat's first slip of the round then finds it in memory and makes
+// no store call (at 500 seats, 500 of them at a round's first second were the slip's p99).
+// Nothing wagers in the round yet, so no slip waits for this transaction. A card that could
+// not take a stake now reserves nothing, and its seat's first slip asks the store as before.
+// The allowances take effect once tx has committed (reserved). Under t.mu.
+func (t *Table) reserveCards(tx *ledger.Tx, roundID string, now time.Time) ([]reservation, error) {
+	if t.cards == nil {
+		return nil, nil
+	}
+	t.cards.mu.Lock()
+	seats := make([]reservation, 0, len(t.cards.holding))
+	for terminal, card := range t.cards.holding {
+		seats = append(seats, reservation{terminal: terminal, a: &allowance{card: card}})
+	}
+	t.cards.mu.Unlock()
+	// The cards' rows in one order, so two tables opening rounds on one floor's PostgreSQL
+	// lock them the same way round rather than deadlock.
+	slices.SortFunc(seats, func(a, b reservation) int {
+		return cmp.Or(strings.Compare(a.a.card, b.a.card), strings.Compare(a.terminal, b.terminal))
+	})
+	out := seats[:0]
+	for _, s := range seats {
+		bounds, amount, err := t.cards.store.ReserveIn(tx, t.hold(s.a.card, s.terminal, roundID), now)
+		if err != nil {
+			return nil, err
+		}
+		if amount > 0 {
+			a := allowanceOn(bounds, roundID, s.a.card, amount, now, t.cfg.Precommit)
+			a.reserved = true
+			out = append(out, reservation{terminal: s.terminal, a: a})
+		}
+	}
+	return out, nil
+}
+
+// reserved puts the round's committed reservations in place. A seat whose card changed or
+// was released while the round's transaction committed (heldBy ran before this) has its
+// reservation voided: it keeps back a card the seat no longer holds. Under t.mu.
+func (t *Table) reserved(rs []reservation) {
+	if len(rs) == 0 {
+		return
+	}
+	var stale []reservation
+	t.cards.mu.Lock()
+	for _, r := range rs {
+		if t.cards.holding[r.terminal] != r.a.card {
+			stale = append(stale, r)
+			continue
+		}
+		t.cards.allowed[r.terminal] = *r.a
+	}
+	t.cards.mu.Unlock()
+	for _, r := range stale {
+		if _, err := t.cards.store.Void(t.bg(), t.hold(r.a.card, r.terminal, r.a.round), t.now()); err != nil {
+			t.log.Error("carded: releasing a reservation of a card the seat no longer holds", "terminal", r.terminal, "card", r.a.card, "round", r.a.round, "err", err)
+		}
+	}
 }
 
 // dropLateHold releases what the seat's allowance of roundID keeps back on card, when a slip of
@@ -274,15 +453,20 @@ func (t *Table) settleCards(tx *ledger.Tx, roundID, terminal string, sl *slip, s
 		return nil
 	}
 	card := sl.card()
+	a, ok := t.cards.allowanceOf(terminal)
+	ok = ok && a.round == roundID
 	if card == "" {
 		// A slip withdrawn to nothing names no card: the seat's allowance of the round does.
-		a, ok := t.cards.allowanceOf(terminal)
-		if !ok || a.round != roundID {
+		if !ok {
 			return nil
 		}
 		card = a.card
 	}
-	c, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned)
+	var played precommit.Played
+	if ok && a.card == card {
+		played = a.unseen() // the slips a reservation covered are play from the first of them
+	}
+	c, err := t.cards.store.SettleIn(tx, t.hold(card, terminal, roundID), staked, returned, played)
 	if err == nil {
 		t.cards.stage(terminal, c, staked, returned)
 	}
@@ -305,7 +489,7 @@ func (t *Table) releaseAllowances(tx *ledger.Tx, r *round) error {
 	}
 	t.cards.mu.Unlock()
 	for i, a := range idle {
-		if _, err := t.cards.store.VoidIn(tx, t.hold(a.card, terms[i], r.id)); err != nil {
+		if _, err := t.cards.store.VoidIn(tx, t.hold(a.card, terms[i], r.id), a.unseen()); err != nil {
 			return err
 		}
 	}
@@ -334,7 +518,7 @@ func (t *Table) recoverHolds(ctx context.Context) error {
 			if r := t.cur; r != nil && r.id == roundID && r.status != "void" && r.slip(terminal) != nil {
 				continue
 			}
-			if _, err := t.cards.store.VoidIn(tx, t.hold(cards[i], terminal, roundID)); err != nil {
+			if _, err := t.cards.store.VoidIn(tx, t.hold(cards[i], terminal, roundID), precommit.Played{}); err != nil {
 				return err
 			}
 		}
@@ -353,19 +537,29 @@ func newCarded(store precommit.Store, led *ledger.Ledger, s precommit.Settings) 
 		// until one is plugged in, say so rather than settle it half.
 		return nil, errors.New("server: carded play needs a card store that settles in the round's transaction (precommit.LedgerStore)")
 	}
-	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{},
+	return &carded{store: cs, seats: map[string]*seatCard{}, allowed: map[string]allowance{}, holding: map[string]string{},
 		views: map[string]*seatView{}, staged: map[string]staged{}}, nil
 }
 
 // voidCardHold releases, in tx, what the seat holds on its card for the round: its slip is
-// voided (a cash-out or the dealer's close during the wagering period). Under t.mu.
+// voided (a cash-out or the dealer's close during the wagering period). roundID "" is the
+// round taking wagers, if any: a seat leaving with no slip still releases the reservation its
+// card had for the round, at once, so the card may play at another seat of the floor in the
+// same round. Under t.mu.
 func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
 	if t.cards == nil {
 		return nil
 	}
+	if roundID == "" {
+		if t.cur == nil || t.cur.phase != table.PhaseWagering {
+			return nil
+		}
+		roundID = t.cur.id
+	}
 	card := ""
+	var played precommit.Played
 	if a, ok := t.cards.allowanceOf(terminal); ok && a.round == roundID {
-		card = a.card
+		card, played = a.card, a.unseen()
 	} else if r, err := t.current(roundID); err == nil && r.slip(terminal) != nil {
 		card = r.slip(terminal).card()
 	}
@@ -373,7 +567,7 @@ func (t *Table) voidCardHold(tx *ledger.Tx, roundID, terminal string) error {
 		return nil
 	}
 	t.cards.setAllowance(terminal, nil)
-	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID))
+	_, err := t.cards.store.VoidIn(tx, t.hold(card, terminal, roundID), played)
 	return err
 }
 

@@ -565,7 +565,7 @@ type gatedStore struct {
 	entered, gate chan struct{}
 }
 
-func (g *gatedStore) Allow(ctx context.Context, h precommit.Hold, need int64, played, now time.Time) (precommit.Card, int64, error) {
+func (g *gatedStore) Allow(ctx context.Context, h precommit.Hold, need int64, played precommit.Played, now time.Time) (precommit.Card, int64, error) {
 	g.entered <- struct{}{}
 	<-g.gate
 	return g.LedgerStore.Allow(ctx, h, need, played, now)

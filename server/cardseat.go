@@ -296,7 +296,7 @@ func (t *Table) SetCardLimits(terminal, card string, l precommit.Limits) (table.
 		return table.CardState{}, failed("player card %s is not the card read at this seat", card)
 	}
 	c, err := t.cards.store.SetLimits(seatCtx(terminal), target, l, t.now())
-	t.cards.setAllowance(terminal, nil)
+	t.cards.spend(terminal)
 	if err != nil {
 		s.mu.Unlock()
 		var r *precommit.Refusal

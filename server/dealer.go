@@ -694,9 +694,10 @@ func (t *Table) ClosePlayerAccount(actor string, req *pb.ClosePlayerAccountReque
 				if err := tx.DeleteSlip(voidRound, req.TerminalId); err != nil {
 					return nil, nil, err
 				}
-				if err := t.voidCardHold(tx, voidRound, req.TerminalId); err != nil {
-					return nil, nil, err
-				}
+			}
+			// The card's hold of the round: the voided slip's, or the seat's reservation.
+			if err := t.voidCardHold(tx, voidRound, req.TerminalId); err != nil {
+				return nil, nil, err
 			}
 			if err := tx.SetAccount(req.TerminalId, 0, false); err != nil {
 				return nil, nil, err

@@ -93,7 +93,7 @@ func (t *Table) PlaceWager(actor, terminal, roundID string, w SlipWager) (*pb.Pl
 			need += prev.total
 		}
 		al, ok := t.cards.allowanceOf(terminal)
-		if !ok || al.round != r.id {
+		if !ok || al.round != r.id || !al.used() { // a reservation unused: the player has not wagered
 			return nil, failed("seat %s plays carded: the player wagers with their card this round before the dealer places a wager for them", terminal)
 		}
 		if err := t.allowCard(al.card, terminal, r.id, need); err != nil {

@@ -519,9 +519,10 @@ func (t *Table) CashOut(terminal string, req *pb.CashOutRequest) (*pb.CashOutRes
 				if err := tx.DeleteSlip(voidRound, terminal); err != nil {
 					return nil, nil, err
 				}
-				if err := t.voidCardHold(tx, voidRound, terminal); err != nil {
-					return nil, nil, err
-				}
+			}
+			// The card's hold of the round: the voided slip's, or the seat's reservation.
+			if err := t.voidCardHold(tx, voidRound, terminal); err != nil {
+				return nil, nil, err
 			}
 			num, err := tx.AddMeter(ledger.MeterTicketSeq, 1)
 			if err != nil {

@@ -134,6 +134,7 @@ func (t *Table) startRound(now time.Time) error {
 	}
 	r := &round{phase: table.PhaseWagering, opened: now, deadline: now.Add(t.config.WageringPeriod), slips: map[string]*slip{}}
 	var tour *tournament
+	var reserved []reservation
 	err := t.led.Update(t.bg(), now, func(tx *ledger.Tx) error {
 		seq, err := tx.AddMeter(ledger.MeterRoundSeq, 1)
 		if err != nil {
@@ -143,12 +144,17 @@ func (t *Table) startRound(now time.Time) error {
 		if err := t.persistRound(tx, r); err != nil {
 			return err
 		}
-		tour, err = t.tournamentRoundStarted(tx, r, now)
+		if tour, err = t.tournamentRoundStarted(tx, r, now); err != nil || tour != nil {
+			return err // a tournament round wagers chips, not on the cards (slips.go)
+		}
+		// Each carded seat's allowance for the round, before any slip (carded.go).
+		reserved, err = t.reserveCards(tx, r.id, now)
 		return err
 	})
 	if err != nil {
 		return ledgerErr(err)
 	}
+	t.reserved(reserved)
 	if tour != nil {
 		t.tour = tour
 		defer t.emitTournament(now)

@@ -98,7 +98,9 @@ type options struct {
 	slowReport bool
 	// carded runs the table carded (SPEC §10, server/carded.go): each terminal's slips carry
 	// a card of its own, registered with limits no slip of the run reaches, so every slip is
-	// staked on its card: the cost of binding pre-commitment on the slip's round trip.
+	// staked on its card: the cost of binding pre-commitment on the slip's round trip. Each
+	// terminal presents its card when it connects, as the kiosk does when the player inserts
+	// it, so the seats hold their cards when the first measured round opens.
 	carded bool
 
 	// wheel ends each measured period with the emulated wheel's ball-drop (wheel.go).
@@ -138,7 +140,7 @@ func main() {
 	flag.IntVar(&o.tables, "tables", 1, "table servers on one floor (more than 1: each with -terminals terminals and its own port, all on the one PostgreSQL of -db or -pg-temp)")
 	flag.IntVar(&o.redemptions, "redemptions", 0, "with -tables 3 or more: tickets printed at table T1, each redeemed at once by terminals of two other tables (exactly one must be paid)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (the server, and the terminals unless -terminal-procs) to this file; with -terminal-procs each terminal process writes its own to FILE.T1-terminals-N")
-	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal's slips carry a registered card under its limits (not with -tables or -soak)")
+	flag.BoolVar(&o.carded, "carded", false, "run the table carded: every terminal presents a registered card under its limits on connecting and its slips carry it (not with -tables or -soak)")
 	flag.BoolVar(&o.slowReport, "slow-report", false, "report when the slowest 1% of slips were sent: by second of the period, in flight across a GC of the server or of a terminal process, bunched in 10-ms windows")
 	flag.BoolVar(&o.wheel, "wheel", false, "end each measured period half-way with the emulated wheel's ball-drop over a pty (the real driver, the table following it) and measure ball-drop to every terminal locked; the number is read by both sensors and confirmed")
 	flag.IntVar(&o.console, "console", 0, "deal this many rounds from the dealer's console (console/model, its WatchTable stream attached) instead of the measured rounds, and time each action to every terminal having heard it (issue 28)")
@@ -362,6 +364,9 @@ func run(o options, out io.Writer) error {
 			defer t.c.Close()
 			if o.carded {
 				t.card = loadCard(id)
+				if err := t.presentCard(ctx); err != nil {
+					return err
+				}
 			}
 			terms = append(terms, t)
 		}
@@ -408,11 +413,18 @@ func run(o options, out io.Writer) error {
 	}
 	cpuBefore := cpuTime()
 	var childCPU time.Duration
+	// The round's open: under -carded it reserves every seat's allowance on its card in the
+	// transaction that opens the round (server/carded.go), from the second round on (a seat
+	// holds its card from its first slip).
+	var openLat stats
 	for round := range o.rounds {
+		slipsBefore := len(rec.slipRTT.values())
+		opening := time.Now()
 		st, err := tb.StartRound("dealer:loadgen")
 		if err != nil {
 			return err
 		}
+		openLat.add(time.Since(opening))
 		deadline := time.Unix(0, st.DeadlineUnixNanos)
 		periods = append(periods, period{deadline.Add(-o.period).UnixNano(), deadline.UnixNano()})
 		var abuseWG sync.WaitGroup
@@ -495,7 +507,9 @@ func run(o options, out io.Writer) error {
 			childCPU += r.CPU
 		}
 		settleLat.addAll(roundLat.values())
-		fmt.Fprintf(out, "round %d (%s) outcome %v settled\n", round+1, st.RoundId, n)
+		fmt.Fprintf(out, "round %d (%s) opened in %v, outcome %v settled\n", round+1, st.RoundId, openLat.values()[round].Round(10*time.Microsecond), n)
+		roundSlips := stats{d: rec.slipRTT.values()[slipsBefore:]}
+		fmt.Fprintf(out, "  its slips' round-trip: %v\n", &roundSlips)
 		if tr := tb.LastSettleTrace(); tr != nil && tr.Round == st.RoundId {
 			fmt.Fprintf(out, "  %s\n", settleBreakdown(start, returned, tr, roundLat.values()))
 		}
@@ -513,6 +527,7 @@ func run(o options, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "slip round-trip:                 %v\n", &rec.slipRTT)
 	fmt.Fprintf(out, "outcome to settled balance:      %v\n", &settleLat)
+	fmt.Fprintf(out, "round open (StartRound):         %v\n", &openLat)
 	fmt.Fprintf(out, "lock before the server deadline: %v\n", &rec.lockEarly)
 	if rec.wheel != nil {
 		fmt.Fprintf(out, "ball-drop to terminal locked:    %v\n", &dropLock)

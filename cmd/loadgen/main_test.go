@@ -267,3 +267,31 @@ func TestShortRunDealtFromTheConsole(t *testing.T) {
 		t.Errorf("report lacks the conservation:\n%s", report)
 	}
 }
+
+// Issue 31: a carded run, its terminals in this process and in processes of their own. Each
+// terminal presents its card on connecting, as the kiosk does when the player inserts it (a
+// card the seat could not hold fails the run), every slip is staked on it, and each round's
+// open time is reported: the open reserves every seat's allowance on its card.
+func TestShortRunCardedSeatsPresentTheirCards(t *testing.T) {
+	for _, procs := range []int{0, 2} {
+		t.Run(fmt.Sprintf("terminal-procs=%d", procs), func(t *testing.T) {
+			var out bytes.Buffer
+			o := options{terminals: 4, rate: 10, period: 1500 * time.Millisecond, rounds: 2, terminalProcs: procs, carded: true}
+			if err := run(o, &out); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			report := out.String()
+			if !regexp.MustCompile(`round 2 \(R\d+\) opened in \S+, outcome`).MatchString(report) ||
+				!regexp.MustCompile(`round open \(StartRound\): +n=2 `).MatchString(report) {
+				t.Errorf("no round open figures:\n%s", report)
+			}
+			m := regexp.MustCompile(`slip round-trip: +n=(\d+) `).FindStringSubmatch(report)
+			if m == nil {
+				t.Fatalf("no slip figures:\n%s", report)
+			}
+			if n, _ := strconv.Atoi(m[1]); n < 8 {
+				t.Errorf("only %d carded slips", n)
+			}
+		})
+	}
+}

@@ -37,6 +37,24 @@ type terminal struct {
 
 // dialTerminal connects a terminal (over mutual TLS, with jitter on its link if asked), waits
 // for its Watch stream and buys in with one "load" note of 100,000.00.
+// presentCard tells the table that the player's card (-carded) was read at the seat, as the
+// kiosk does when the player inserts it on sitting down (app/card.go): the seat holds the card
+// from then on, so each round opened after it reserves the seat's allowance on the card
+// (server/carded.go) and the seat's first slip of a round makes no store call.
+func (t *terminal) presentCard(ctx context.Context) error {
+	if t.card == "" {
+		return nil
+	}
+	st, err := t.c.PresentCard(ctx, t.card)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: presenting card %s: %w", t.id, t.card, err)
+	case st.Card != t.card:
+		return fmt.Errorf("%s: card %s not held at the seat: %s", t.id, t.card, st.RefusalWords)
+	}
+	return nil
+}
+
 func dialTerminal(ctx context.Context, id, addr string, tlsCfg *tls.Config, jitter time.Duration, log *slog.Logger) (*terminal, error) {
 	var dialOpts []grpc.DialOption
 	if jitter > 0 {

@@ -282,6 +282,9 @@ func terminalChild(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		t.card = c.Card
 		terms = append(terms, t)
+		if err := t.presentCard(ctx); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(stdout, "ready")
 	spots := roulette.Layout{Wheel: roulette.SingleZero}.Spots()

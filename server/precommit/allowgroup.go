@@ -32,10 +32,11 @@ type allowGroup struct {
 
 // allowCall is one Allow: its arguments, and its result once done is closed.
 type allowCall struct {
-	ctx         context.Context
-	h           Hold
-	need        int64
-	played, now time.Time
+	ctx    context.Context
+	h      Hold
+	need   int64
+	played Played
+	now    time.Time
 
 	card   Card
 	amount int64

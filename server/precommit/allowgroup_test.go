@@ -28,7 +28,7 @@ func groupAllows(t *testing.T, s *LedgerStore, holds []Hold, need int64) (cards 
 	var wg sync.WaitGroup
 	call := func(i int) {
 		defer wg.Done()
-		cards[i], amounts[i], errs[i] = s.Allow(ctx, holds[i], need, time.Time{}, t0)
+		cards[i], amounts[i], errs[i] = s.Allow(ctx, holds[i], need, Played{}, t0)
 	}
 	wg.Add(1)
 	go call(0)

@@ -292,6 +292,32 @@ func (c *Card) stake(old, amount int64, now time.Time, s Settings) *Refusal {
 	return nil
 }
 
+// played counts the seat's play the store had not seen (Played), up to now, as stake would
+// have at each slip: at the first, a pause since the last play as long as the break ends the
+// stretch of continuous play, and the limit period and continuous play start there if none is
+// under way; the latest is the card's latest play. A time after now (a clock set back) is not
+// counted.
+func (c *Card) played(p Played, now time.Time, s Settings) {
+	s = s.withDefaults()
+	if !p.First.IsZero() && !p.First.After(now) {
+		if !c.PlayedAt.IsZero() && p.First.Sub(c.PlayedAt) >= s.Break {
+			c.closeSpan(p.First)
+		}
+		if c.PeriodStart.IsZero() {
+			c.PeriodStart = p.First
+		}
+		if c.PlayFrom.IsZero() {
+			c.PlayFrom = p.First
+		}
+		if p.First.After(c.PlayedAt) {
+			c.PlayedAt = p.First
+		}
+	}
+	if p.Last.After(c.PlayedAt) && !p.Last.After(now) {
+		c.PlayedAt = p.Last
+	}
+}
+
 // settle counts a settled wager's play (its reservation already released): what it staked
 // and returned, and the card barred if its net loss has reached the limit.
 func (c *Card) settle(staked, returned int64, now time.Time) {

@@ -243,12 +243,12 @@ func (s *LedgerStore) Stake(ctx context.Context, h Hold, amount int64, now time.
 // Allow implements Store. The calls that arrive while one is committing are committed
 // together in the next transaction (allowgroup.go): at a round's first slips every seat asks
 // at once, and one durable commit for each was a queue the last seat waited seconds in.
-func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, played, now time.Time) (Card, int64, error) {
+func (s *LedgerStore) Allow(ctx context.Context, h Hold, need int64, played Played, now time.Time) (Card, int64, error) {
 	return s.allows.allow(s, &allowCall{ctx: ctx, h: h, need: need, played: played, now: now})
 }
 
 // allowOne is Allow in a transaction of its own.
-func (s *LedgerStore) allowOne(ctx context.Context, h Hold, need int64, played, now time.Time) (Card, int64, error) {
+func (s *LedgerStore) allowOne(ctx context.Context, h Hold, need int64, played Played, now time.Time) (Card, int64, error) {
 	var (
 		c         Card
 		refusal   *Refusal
@@ -270,7 +270,7 @@ func (s *LedgerStore) allowOne(ctx context.Context, h Hold, need int64, played, 
 
 // allowIn is Allow's check and reservation in tx: the card, or its refusal (kept with the
 // card's state, as changeIn keeps it), and the allowance.
-func (s *LedgerStore) allowIn(tx *ledger.Tx, h Hold, need int64, played, now time.Time) (Card, *Refusal, int64, error) {
+func (s *LedgerStore) allowIn(tx *ledger.Tx, h Hold, need int64, played Played, now time.Time) (Card, *Refusal, int64, error) {
 	var allowance int64
 	c, refusal, err := s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		old, done, err := holdFor(tx, c, known, h, need, now)
@@ -282,9 +282,7 @@ func (s *LedgerStore) allowIn(tx *ledger.Tx, h Hold, need int64, played, now tim
 		}
 		// An allowance is a new stake however much the hold kept: the hold's old amount is
 		// replaced, and the card's state, time and loss are checked as for a fresh stake.
-		if played.After(c.PlayedAt) && !played.After(now) {
-			c.PlayedAt = played
-		}
+		c.played(played, now, s.S)
 		c.Reserved -= old
 		if r := c.stake(0, need, now, s.S.withDefaults()); r != nil {
 			c.Reserved += old // refused: the hold stands as it was (a time-up bar is kept)
@@ -301,6 +299,49 @@ func (s *LedgerStore) allowIn(tx *ledger.Tx, h Hold, need int64, played, now tim
 	return c, nil, allowance, nil
 }
 
+// ReserveIn reserves for h, in tx (the transaction that opens h's round: server/rounds.go
+// startRound), everything the card has left under its loss limit — the seat's allowance for
+// the round, in place before its first slip, so that slip makes no store call. A reservation
+// is not play: the card's limit period, continuous play and breaks are left as they are (a
+// player who places nothing this round has not played). It is taken only where a stake could
+// be taken now: the card held at h's seat, and a stake of 1 cent taken by Card.stake on a copy
+// of the card (state, bar, break, time limit, day's and week's play). Otherwise it reserves
+// nothing (0, no error): the seat's first slip then goes to the store as Allow and is refused
+// there in words, with whatever the refusal brings (a time limit's bar) recorded.
+//
+// bounds is that copy after the stake: the card as if play had started at now. Its time limit,
+// break due and play time due are the earliest the real ones can be (play starts at the first
+// slip, at or after now), so an allowance that ends at them is conservative: a slip past them
+// goes to the store, which decides exactly.
+func (s *LedgerStore) ReserveIn(tx *ledger.Tx, h Hold, now time.Time) (bounds Card, amount int64, err error) {
+	set := s.S.withDefaults()
+	_, _, err = s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+		if !known || c.HeldBy != h.Seat() {
+			return "", 0, nil // released or taken elsewhere since the round's seats were read
+		}
+		old, ok, err := tx.CardHold(h.Card, h.Key())
+		if err != nil || ok && old != 0 {
+			return "", 0, err // the seat's hold of the round exists already: leave it to Allow
+		}
+		cp := *c
+		cp.Spans = append([]Span(nil), c.Spans...)
+		if cp.stake(0, 1, now, set) != nil {
+			return "", 0, nil
+		}
+		left := c.LossLeft()
+		if left <= 0 {
+			return "", 0, nil
+		}
+		c.Reserved += left
+		bounds, amount = cp, left
+		return "", 0, tx.PutCardHold(h.Card, h.Key(), left)
+	})
+	if err != nil {
+		return Card{}, 0, err
+	}
+	return bounds, amount, nil
+}
+
 // closed is a hold's amount once its round has settled or been voided: it holds nothing and
 // takes no stake again (a slip racing the settlement).
 const closed = -1
@@ -310,7 +351,7 @@ func (s *LedgerStore) Settle(ctx context.Context, h Hold, staked, returned int64
 	var out Card
 	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
 		var err error
-		out, err = s.SettleIn(tx, h, staked, returned)
+		out, err = s.SettleIn(tx, h, staked, returned, Played{})
 		return err
 	})
 	return out, err
@@ -318,8 +359,10 @@ func (s *LedgerStore) Settle(ctx context.Context, h Hold, staked, returned int64
 
 // SettleIn is Settle in the transaction that settles the round (server/rounds.go), so a
 // round's settlement and its cards' play commit together or not at all: a restart between
-// the slip and its settlement settles both again, once.
-func (s *LedgerStore) SettleIn(tx *ledger.Tx, h Hold, staked, returned int64) (Card, error) {
+// the slip and its settlement settles both again, once. played is the seat's play under its
+// allowance of the round that the store has not seen (the slips a reservation covered): it is
+// counted first, as a stake at its first slip would have counted it.
+func (s *LedgerStore) SettleIn(tx *ledger.Tx, h Hold, staked, returned int64, played Played) (Card, error) {
 	now := tx.Now()
 	if staked < 0 || returned < 0 {
 		return Card{}, fmt.Errorf("precommit: hold %s: staked %d, returned %d: below zero", h.Key(), staked, returned)
@@ -330,6 +373,7 @@ func (s *LedgerStore) SettleIn(tx *ledger.Tx, h Hold, staked, returned int64) (C
 			return "", 0, err // settled already, or never staked: nothing to count
 		}
 		barred := c.BarredUntil
+		c.played(played, now, s.S)
 		c.Reserved -= held
 		c.settle(staked, returned, now)
 		if err := tx.PutCardHold(h.Card, h.Key(), closed); err != nil {
@@ -349,19 +393,23 @@ func (s *LedgerStore) Void(ctx context.Context, h Hold, now time.Time) (Card, er
 	var out Card
 	err := s.L.Update(ctx, now, func(tx *ledger.Tx) error {
 		var err error
-		out, err = s.VoidIn(tx, h)
+		out, err = s.VoidIn(tx, h, Played{})
 		return err
 	})
 	return out, err
 }
 
-// VoidIn is Void in a transaction of the caller's.
-func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold) (Card, error) {
-	c, _, err := s.changeIn(tx, h.Card, tx.Now(), false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
+// VoidIn is Void in a transaction of the caller's. played is the seat's play under its
+// allowance that the store has not seen (a cash-out voiding slips a reservation covered): the
+// wagers are voided, but the player played, and continuous play and the limit period count it.
+func (s *LedgerStore) VoidIn(tx *ledger.Tx, h Hold, played Played) (Card, error) {
+	now := tx.Now()
+	c, _, err := s.changeIn(tx, h.Card, now, false, func(tx *ledger.Tx, c *Card, known bool) (string, int64, error) {
 		held, ok, err := tx.CardHold(h.Card, h.Key())
 		if err != nil || !ok || !known || held <= 0 { // closed, or released already: nothing held
 			return "", 0, err
 		}
+		c.played(played, now, s.S)
 		c.Reserved -= held
 		// 0, not closed: the seat may wager in the round again (a cash-out voided its slip and
 		// the player bought in again); a void round takes no slip anyway.

@@ -368,24 +368,24 @@ func TestAllowanceReservesTheRestAndSettlesWhatWasStaked(t *testing.T) {
 		s := ss[0]
 		registered(t, s, "C1", dayLimits)
 		h := Hold{Card: "C1", Table: "T1", Terminal: "T01", Round: "R1"}
-		c, allowance, err := s.Allow(ctx, h, 2000, time.Time{}, t0)
+		c, allowance, err := s.Allow(ctx, h, 2000, Played{}, t0)
 		if err != nil || allowance != 10000 || c.LossLeft() != 0 {
 			t.Fatalf("allowance %d, left %d: %v", allowance, c.LossLeft(), err)
 		}
 		// Another table, the same card: nothing left (and the card is not its to use).
 		refusedFor(t, errOf(ss[1].Stake(ctx, Hold{Card: "C1", Table: "T2", Terminal: "T01", Round: "S1"}, 100, t0)), "loss")
-		if _, a, err := s.Allow(ctx, h, 4000, time.Time{}, t0); err != nil || a != 10000 {
+		if _, a, err := s.Allow(ctx, h, 4000, Played{}, t0); err != nil || a != 10000 {
 			t.Fatalf("again in the round: %d %v", a, err)
 		}
 		if c, err = s.Settle(ctx, h, 3000, 0, t0); err != nil || c.NetLoss() != 3000 || c.Reserved != 0 {
 			t.Fatalf("settled: %+v %v", c, err)
 		}
 		h.Round = "R2"
-		refusedFor(t, errOf3(s.Allow(ctx, h, 7001, time.Time{}, t0)), "loss")
+		refusedFor(t, errOf3(s.Allow(ctx, h, 7001, Played{}, t0)), "loss")
 		if c, _ := s.Card(ctx, "C1", t0); c.Reserved != 0 {
 			t.Fatalf("a refused allowance reserved %d", c.Reserved)
 		}
-		if _, a, err := s.Allow(ctx, h, 7000, time.Time{}, t0); err != nil || a != 7000 {
+		if _, a, err := s.Allow(ctx, h, 7000, Played{}, t0); err != nil || a != 7000 {
 			t.Fatalf("to the limit: %d %v", a, err)
 		}
 	})

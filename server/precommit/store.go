@@ -18,6 +18,15 @@ func (h Hold) Key() string { return h.Table + "/" + h.Terminal + "/" + h.Round }
 // Seat is the seat a hold is at ("T1/T01"), as Card.HeldBy names it.
 func (h Hold) Seat() string { return h.Table + "/" + h.Terminal }
 
+// Played is a seat's play on its card that the store has not yet seen: the first and the
+// latest of the seat's slips covered by an allowance in memory (server/carded.go). A slip
+// under a reservation (LedgerStore.ReserveIn) is play the store learns of only at the next
+// Allow or at the round's settlement; it is then counted exactly as Card.stake would have
+// counted it at First — the limit period and continuous play start there, not at the
+// reservation. First is zero when the store saw the first slip itself (an Allow staked it):
+// only Last is news then.
+type Played struct{ First, Last time.Time }
+
 // ErrUnknown is a card the store has never registered.
 var ErrUnknown = errors.New("precommit: card not registered")
 
@@ -46,9 +55,9 @@ type Store interface {
 	// its loss limit: its allowance, which Allow returns (at least need). The seat's further
 	// slips of the round up to the allowance need no call to the store — the card is held at
 	// that one seat, so no other seat could have used it. Settle releases what was not staked.
-	// played is the seat's latest slip under its allowance, which the store has not seen
-	// (zero: none): it is play, so continuous play is measured to it.
-	Allow(ctx context.Context, h Hold, need int64, played, now time.Time) (c Card, allowance int64, err error)
+	// played is the seat's play under its allowance of h's round that the store has not seen
+	// (Played; zero: none): the store counts it as a stake at its first slip would have.
+	Allow(ctx context.Context, h Hold, need int64, played Played, now time.Time) (c Card, allowance int64, err error)
 	// Settle releases h's reservation and counts its play: what the settled slip staked (its
 	// acknowledged total; 0 for a slip not recognised) and returned. A hold settled or voided
 	// once is closed: a second settlement counts nothing, and a stake on it is refused.
