@@ -416,8 +416,27 @@ func openPostgres(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 }
 
 // createPostgres makes the schemas and tables that are not there yet. The floor's servers may
-// start together: an advisory lock takes them through it one at a time.
+// start together: an advisory lock takes them through it one at a time. The seal's triggers
+// are replaced on tables the floor's running servers are writing (and a restarted server's old
+// sessions may still hold until PostgreSQL has ended them): a deadlock with one of those is
+// PostgreSQL keeping them apart, and the creation is run again, as Update runs a transaction
+// again.
 func (l *Ledger) createPostgres(ctx context.Context) error {
+	var err error
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		if err = l.createPostgresOnce(ctx); !retryable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+func (l *Ledger) createPostgresOnce(ctx context.Context) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
