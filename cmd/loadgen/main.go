@@ -414,8 +414,8 @@ func run(o options, out io.Writer) error {
 	cpuBefore := cpuTime()
 	var childCPU time.Duration
 	// The round's open: under -carded it reserves every seat's allowance on its card in the
-	// transaction that opens the round (server/carded.go), from the second round on (a seat
-	// holds its card from its first slip).
+	// transaction that opens the round (server/carded.go); the seats hold their cards from
+	// connecting (presentCard).
 	var openLat stats
 	for round := range o.rounds {
 		slipsBefore := len(rec.slipRTT.values())

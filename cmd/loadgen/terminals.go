@@ -35,8 +35,6 @@ type terminal struct {
 	dropHeard atomic.Int64
 }
 
-// dialTerminal connects a terminal (over mutual TLS, with jitter on its link if asked), waits
-// for its Watch stream and buys in with one "load" note of 100,000.00.
 // presentCard tells the table that the player's card (-carded) was read at the seat, as the
 // kiosk does when the player inserts it on sitting down (app/card.go): the seat holds the card
 // from then on, so each round opened after it reserves the seat's allowance on the card
@@ -55,6 +53,8 @@ func (t *terminal) presentCard(ctx context.Context) error {
 	return nil
 }
 
+// dialTerminal connects a terminal (over mutual TLS, with jitter on its link if asked), waits
+// for its Watch stream and buys in with one "load" note of 100,000.00.
 func dialTerminal(ctx context.Context, id, addr string, tlsCfg *tls.Config, jitter time.Duration, log *slog.Logger) (*terminal, error) {
 	var dialOpts []grpc.DialOption
 	if jitter > 0 {

@@ -422,18 +422,15 @@ func openPostgres(ctx context.Context, cfg StoreConfig) (*Ledger, error) {
 // PostgreSQL keeping them apart, and the creation is run again, as Update runs a transaction
 // again.
 func (l *Ledger) createPostgres(ctx context.Context) error {
-	var err error
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		if err = l.createPostgresOnce(ctx); !retryable(err) {
+	for attempt := 1; ; attempt++ {
+		err := l.createPostgresOnce(ctx)
+		if !retryable(err) || attempt == maxAttempts {
 			return err
 		}
-		select {
-		case <-ctx.Done():
+		if err := retryPause(ctx, attempt); err != nil { // as update pauses
 			return err
-		case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
 		}
 	}
-	return err
 }
 
 func (l *Ledger) createPostgresOnce(ctx context.Context) error {
